@@ -1,0 +1,136 @@
+//! Building the cloth: particle positions, distance constraints and fixed corners.
+//!
+//! The layout and the constraint order match the original demo exactly, because
+//! Gauss–Seidel results depend on the order in which constraints are solved:
+//! particle `k = i * width + j` (row `i`, column `j`) starts at `(0.2 j, -0.2 i)`,
+//! and constraints are created horizontal first, then vertical, then the two
+//! diagonals of each cell.
+
+use crate::params::{FixedPreset, GridSize};
+
+/// Distance between neighbouring particles at rest, in metres.
+pub const SPACING: f32 = 0.2;
+
+/// A freshly built cloth, before any simulation state is attached.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grid {
+    /// Interleaved positions `[x0, y0, x1, y1, ...]`, in metres.
+    pub positions: Vec<f32>,
+    /// Interleaved constraint endpoints `[a0, b0, a1, b1, ...]`, in creation order.
+    pub constraint_ids: Vec<u32>,
+    /// Rest length of each constraint, in metres.
+    pub rest_lengths: Vec<f32>,
+    /// Indices of the particles the preset fixes, in the original's order.
+    pub fixed: Vec<usize>,
+}
+
+/// Number of distance constraints of a `width × height` grid:
+/// `h(w-1)` horizontal + `(h-1)w` vertical + `2(h-1)(w-1)` diagonal.
+pub fn constraint_count(size: GridSize) -> usize {
+    let (w, h) = (size.width, size.height);
+    h * (w - 1) + (h - 1) * w + 2 * (h - 1) * (w - 1)
+}
+
+/// Builds the grid the original demo builds.
+pub fn build(size: GridSize, preset: FixedPreset) -> Grid {
+    let (w, h) = (size.width, size.height);
+    let mut positions = Vec::with_capacity(2 * w * h);
+    for i in 0..h {
+        for j in 0..w {
+            positions.push(SPACING * j as f32);
+            positions.push(-SPACING * i as f32);
+        }
+    }
+
+    let count = constraint_count(size);
+    let mut constraint_ids = Vec::with_capacity(2 * count);
+    let mut rest_lengths = Vec::with_capacity(count);
+    let mut add = |a: usize, b: usize, rest: f32| {
+        constraint_ids.push(a as u32);
+        constraint_ids.push(b as u32);
+        rest_lengths.push(rest);
+    };
+    let diagonal = (2.0 * SPACING * SPACING).sqrt();
+    for i in 0..h {
+        for j in 0..w - 1 {
+            let k = i * w + j;
+            add(k, k + 1, SPACING);
+        }
+    }
+    for i in 0..h - 1 {
+        for j in 0..w {
+            let k = i * w + j;
+            add(k, k + w, SPACING);
+        }
+    }
+    for i in 0..h - 1 {
+        for j in 0..w - 1 {
+            let k = i * w + j;
+            add(k, k + w + 1, diagonal);
+            add(k + 1, k + w, diagonal);
+        }
+    }
+
+    let fixed = match preset {
+        FixedPreset::One => vec![0],
+        FixedPreset::Two => vec![0, w - 1],
+        FixedPreset::Four => vec![0, w - 1, (h - 1) * w, h * w - 1],
+    };
+
+    Grid {
+        positions,
+        constraint_ids,
+        rest_lengths,
+        fixed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn size(width: usize, height: usize) -> GridSize {
+        GridSize { width, height }
+    }
+
+    #[test]
+    fn default_grid_has_the_originals_counts() {
+        let grid = build(size(40, 30), FixedPreset::Two);
+        assert_eq!(grid.positions.len() / 2, 1200);
+        assert_eq!(grid.rest_lengths.len(), 4592);
+        assert_eq!(grid.constraint_ids.len(), 2 * 4592);
+        assert_eq!(constraint_count(size(40, 30)), 4592);
+    }
+
+    #[test]
+    fn two_by_two_has_six_constraints_in_order() {
+        let grid = build(size(2, 2), FixedPreset::Two);
+        assert_eq!(
+            grid.constraint_ids,
+            vec![0, 1, 2, 3, 0, 2, 1, 3, 0, 3, 1, 2]
+        );
+        let d = 0.1 * 8f32.sqrt();
+        assert_eq!(grid.rest_lengths.len(), 6);
+        assert!((grid.rest_lengths[4] - d).abs() < 1e-7);
+        assert_eq!(grid.rest_lengths[0], 0.2);
+    }
+
+    #[test]
+    fn positions_follow_rows_and_columns() {
+        let grid = build(size(4, 3), FixedPreset::Two);
+        // particle k = i*w + j sits at (0.2 j, -0.2 i)
+        let k = 2 * 4 + 3;
+        assert!((grid.positions[2 * k] - 0.6).abs() < 1e-6);
+        assert!((grid.positions[2 * k + 1] + 0.4).abs() < 1e-6);
+    }
+
+    #[test]
+    fn presets_fix_the_corners() {
+        assert_eq!(build(size(5, 4), FixedPreset::One).fixed, vec![0]);
+        assert_eq!(build(size(5, 4), FixedPreset::Two).fixed, vec![0, 4]);
+        assert_eq!(
+            build(size(5, 4), FixedPreset::Four).fixed,
+            vec![0, 4, 15, 19]
+        );
+    }
+}

@@ -1,0 +1,344 @@
+//! Parameters of the cloth and their validation.
+//!
+//! Every value a user can type reaches the simulation through one of the
+//! `validate_*` functions below. Each one either returns the accepted value or a
+//! [`ClothError`] that names the field, the rejected value and what is allowed, so
+//! the caller can show it next to the input and keep running with the old value.
+//!
+//! The ranges are wider than anything physically sensible, but narrow enough
+//! that every derived quantity (`1/mass`, `compliance/dt²`, `dt*gravity`) stays
+//! finite in `f32`, and that no single input can freeze a browser tab.
+
+use std::fmt;
+
+/// Smallest grid side, in particles: a cloth needs at least one cell.
+pub const MIN_SIDE: usize = 2;
+/// Largest grid side, in particles.
+pub const MAX_SIDE: usize = 1000;
+/// Largest number of particles (`width * height`). 500 × 500 steps in a few
+/// milliseconds in wasm; beyond that one animation frame takes too long.
+pub const MAX_PARTICLES: usize = 250_000;
+/// Time step range, in seconds.
+pub const MIN_TIME_STEP: f64 = 1e-6;
+/// Largest accepted time step, in seconds.
+pub const MAX_TIME_STEP: f64 = 1.0;
+/// Largest number of solver sweeps per step.
+pub const MAX_ITERATIONS: u32 = 1000;
+/// Largest stiffness, in N/m (1e15 is already rigid in `f32`).
+pub const MAX_STIFFNESS: f64 = 1e15;
+/// Largest gravity magnitude, in m/s².
+pub const MAX_GRAVITY: f64 = 1e6;
+/// Mass range of one particle, in kg.
+pub const MIN_MASS: f64 = 1e-6;
+/// Largest mass of one particle, in kg.
+pub const MAX_MASS: f64 = 1e6;
+
+/// Everything that can go wrong when driving a [`crate::Cloth`].
+///
+/// The message of each variant names the field (or argument), the value that
+/// was rejected and what would have been accepted.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClothError {
+    /// A parameter or argument outside its allowed range.
+    InvalidValue {
+        /// Name of the field as the JavaScript API spells it (`timeStepSize`, `mass`, ...).
+        field: &'static str,
+        /// The rejected value, as text.
+        value: String,
+        /// What would have been accepted, in words.
+        allowed: String,
+    },
+    /// A particle index that does not exist in this cloth.
+    ParticleIndex {
+        /// The rejected index, as text (it may have been negative or fractional).
+        index: String,
+        /// Number of particles in the cloth.
+        count: usize,
+    },
+}
+
+impl fmt::Display for ClothError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClothError::InvalidValue {
+                field,
+                value,
+                allowed,
+            } => write!(f, "invalid {field}: got {value}, expected {allowed}"),
+            ClothError::ParticleIndex { index, count } => write!(
+                f,
+                "invalid particle index: got {index}, expected a whole number from 0 to {}",
+                count.saturating_sub(1)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ClothError {}
+
+fn invalid(
+    field: &'static str,
+    value: impl fmt::Display,
+    allowed: impl Into<String>,
+) -> ClothError {
+    ClothError::InvalidValue {
+        field,
+        value: value.to_string(),
+        allowed: allowed.into(),
+    }
+}
+
+/// Which particles are fixed when the cloth is built (the original page's select).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FixedPreset {
+    /// Particle 0, the top-left corner.
+    One,
+    /// The two top corners, `0` and `width - 1`. The default.
+    #[default]
+    Two,
+    /// All four corners.
+    Four,
+}
+
+impl FixedPreset {
+    /// How many particles this preset fixes.
+    pub fn count(self) -> usize {
+        match self {
+            FixedPreset::One => 1,
+            FixedPreset::Two => 2,
+            FixedPreset::Four => 4,
+        }
+    }
+
+    /// The preset for a count of 1, 2 or 4.
+    pub fn from_count(count: f64) -> Result<Self, ClothError> {
+        match count {
+            c if c == 1.0 => Ok(FixedPreset::One),
+            c if c == 2.0 => Ok(FixedPreset::Two),
+            c if c == 4.0 => Ok(FixedPreset::Four),
+            _ => Err(invalid("fixedCount", count, "1, 2 or 4")),
+        }
+    }
+}
+
+/// The shape of the grid: fixed when the cloth is built (changed by a restart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GridSize {
+    /// Particles per row. Default 40.
+    pub width: usize,
+    /// Number of rows. Default 30.
+    pub height: usize,
+}
+
+impl Default for GridSize {
+    fn default() -> Self {
+        GridSize {
+            width: 40,
+            height: 30,
+        }
+    }
+}
+
+impl GridSize {
+    /// Validates a grid size given as numbers (as JavaScript passes them).
+    pub fn new(width: f64, height: f64) -> Result<Self, ClothError> {
+        let width = validate_whole("width", width, MIN_SIDE as f64, MAX_SIDE as f64, "")?;
+        let height = validate_whole("height", height, MIN_SIDE as f64, MAX_SIDE as f64, "")?;
+        let (width, height) = (width as usize, height as usize);
+        if width * height > MAX_PARTICLES {
+            return Err(invalid(
+                "width",
+                format!(
+                    "{width} (with height {height}: {} particles)",
+                    width * height
+                ),
+                format!("width × height at most {MAX_PARTICLES} particles"),
+            ));
+        }
+        Ok(GridSize { width, height })
+    }
+
+    /// Number of particles, `width * height`.
+    pub fn num_particles(self) -> usize {
+        self.width * self.height
+    }
+}
+
+/// The live parameters of the solver: each can change while the cloth runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Params {
+    /// Time step size `dt`, in seconds. Default 0.01. Range 1e-6..=1.
+    pub time_step: f64,
+    /// Gauss–Seidel sweeps over all constraints per step. Default 5. Range 1..=1000.
+    pub iterations: u32,
+    /// Constraint stiffness `k`, in N/m; compliance is `α = 1/k`. 0 means
+    /// infinitely stiff (`α = 0`), which is plain PBD. Default 1000. Range 0..=1e15.
+    pub stiffness: f64,
+    /// Vertical acceleration, in m/s² (y points up, so Earth is negative).
+    /// Default -9.81. Range -1e6..=1e6.
+    pub gravity: f64,
+    /// Mass of every particle, in kg; free particles get inverse mass `1/mass`.
+    /// Default 0.5. Range 1e-6..=1e6.
+    pub mass: f64,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            time_step: 0.01,
+            iterations: 5,
+            stiffness: 1000.0,
+            gravity: -9.81,
+            mass: 0.5,
+        }
+    }
+}
+
+impl Params {
+    /// Compliance `α = 1/k` in m/N, or 0 for PBD (stiffness 0).
+    pub fn compliance(&self) -> f64 {
+        if self.stiffness == 0.0 {
+            0.0
+        } else {
+            1.0 / self.stiffness
+        }
+    }
+}
+
+fn validate_range(
+    field: &'static str,
+    value: f64,
+    min: f64,
+    max: f64,
+    unit: &str,
+) -> Result<f64, ClothError> {
+    if value.is_finite() && value >= min && value <= max {
+        Ok(value)
+    } else {
+        Err(invalid(
+            field,
+            value,
+            format!("a finite number from {min} to {max}{unit}"),
+        ))
+    }
+}
+
+fn validate_whole(
+    field: &'static str,
+    value: f64,
+    min: f64,
+    max: f64,
+    unit: &str,
+) -> Result<f64, ClothError> {
+    if value.is_finite() && value.fract() == 0.0 && value >= min && value <= max {
+        Ok(value)
+    } else {
+        Err(invalid(
+            field,
+            value,
+            format!("a whole number from {min} to {max}{unit}"),
+        ))
+    }
+}
+
+/// Accepts a time step in seconds: finite, from 1e-6 to 1.
+pub fn validate_time_step(value: f64) -> Result<f64, ClothError> {
+    if value.is_finite() && value <= 0.0 {
+        return Err(invalid(
+            "timeStepSize",
+            value,
+            format!("a time step greater than 0, from {MIN_TIME_STEP} to {MAX_TIME_STEP} s"),
+        ));
+    }
+    validate_range("timeStepSize", value, MIN_TIME_STEP, MAX_TIME_STEP, " s")
+}
+
+/// Accepts a whole number of iterations from 1 to 1000.
+pub fn validate_iterations(value: f64) -> Result<u32, ClothError> {
+    validate_whole("iterations", value, 1.0, MAX_ITERATIONS as f64, "").map(|v| v as u32)
+}
+
+/// Accepts a stiffness in N/m: finite, from 0 (PBD) to 1e15.
+pub fn validate_stiffness(value: f64) -> Result<f64, ClothError> {
+    validate_range("stiffness", value, 0.0, MAX_STIFFNESS, " N/m (0 means PBD)")
+}
+
+/// Accepts a gravity in m/s²: finite, magnitude at most 1e6.
+pub fn validate_gravity(value: f64) -> Result<f64, ClothError> {
+    validate_range("gravity", value, -MAX_GRAVITY, MAX_GRAVITY, " m/s²")
+}
+
+/// Accepts a particle mass in kg: finite, from 1e-6 to 1e6.
+pub fn validate_mass(value: f64) -> Result<f64, ClothError> {
+    if value.is_finite() && value <= 0.0 {
+        return Err(invalid(
+            "mass",
+            value,
+            format!("a mass greater than 0, from {MIN_MASS} to {MAX_MASS} kg"),
+        ));
+    }
+    validate_range("mass", value, MIN_MASS, MAX_MASS, " kg")
+}
+
+/// Accepts a point coordinate in metres: any finite number.
+pub fn validate_coordinate(field: &'static str, value: f64) -> Result<f32, ClothError> {
+    // Beyond ±1e9 m the f32 cloth would lose all resolution; nobody drags that far.
+    validate_range(field, value, -1e9, 1e9, " m").map(|v| v as f32)
+}
+
+/// Accepts a particle index (given as a number, as JavaScript passes it).
+pub fn validate_index(value: f64, count: usize) -> Result<usize, ClothError> {
+    if value.is_finite() && value.fract() == 0.0 && value >= 0.0 && value < count as f64 {
+        Ok(value as usize)
+    } else {
+        Err(ClothError::ParticleIndex {
+            index: value.to_string(),
+            count,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_field_value_and_range() {
+        let err = validate_mass(0.0).unwrap_err().to_string();
+        assert!(err.contains("mass"), "{err}");
+        assert!(err.contains("got 0"), "{err}");
+        assert!(err.contains("greater than 0"), "{err}");
+        let err = validate_time_step(-1.0).unwrap_err().to_string();
+        assert!(
+            err.contains("timeStepSize") && err.contains("got -1"),
+            "{err}"
+        );
+        let err = GridSize::new(0.0, 30.0).unwrap_err().to_string();
+        assert!(err.contains("width") && err.contains("got 0"), "{err}");
+    }
+
+    #[test]
+    fn particle_ceiling_applies_to_the_product() {
+        assert!(GridSize::new(500.0, 500.0).is_ok());
+        assert!(GridSize::new(501.0, 500.0).is_err());
+        assert!(GridSize::new(100000.0, 2.0).is_err());
+    }
+
+    #[test]
+    fn non_numbers_are_rejected_everywhere() {
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert!(validate_time_step(bad).is_err());
+            assert!(validate_iterations(bad).is_err());
+            assert!(validate_stiffness(bad).is_err());
+            assert!(validate_gravity(bad).is_err());
+            assert!(validate_mass(bad).is_err());
+            assert!(validate_index(bad, 10).is_err());
+            assert!(GridSize::new(bad, 3.0).is_err());
+            assert!(FixedPreset::from_count(bad).is_err());
+        }
+        assert!(validate_iterations(2.5).is_err());
+        assert!(validate_index(-1.0, 10).is_err());
+        assert!(validate_index(10.0, 10).is_err());
+        assert_eq!(validate_index(9.0, 10), Ok(9));
+    }
+}

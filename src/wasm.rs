@@ -1,0 +1,295 @@
+//! The JavaScript face of the crate: `Simulation`, a thin `wasm-bindgen` layer over
+//! [`Cloth`].
+//!
+//! Everything exported to JavaScript lives in the one `#[wasm_bindgen] impl` block
+//! below; the plain `impl` holds Rust-side helpers. Numbers arrive as `JsValue`
+//! and are checked to really be numbers, so `sim.mass = "heavy"` throws an `Error`
+//! instead of being silently coerced to `NaN` or `0`. Every error is a JavaScript
+//! `Error` whose message names the argument; a refused call changes nothing.
+//!
+//! Big arrays stay in wasm memory: [`Simulation::positions`] and
+//! [`Simulation::constraints`] return typed-array *views* over it, without
+//! copying. A view dies when wasm memory grows (any call that allocates: building
+//! a new `Simulation`, for instance), so fetch a fresh one each frame.
+
+use js_sys::{Float32Array, Uint32Array};
+use wasm_bindgen::prelude::*;
+
+use crate::cloth::Cloth;
+use crate::params::ClothError;
+
+/// An XPBD cloth for JavaScript. Free it with `free()` when done.
+#[wasm_bindgen]
+pub struct Simulation {
+    cloth: Cloth,
+}
+
+fn js_error(error: ClothError) -> JsError {
+    JsError::new(&error.to_string())
+}
+
+/// Reads a JavaScript number, refusing every other type by name.
+fn number(field: &str, value: &JsValue) -> Result<f64, JsError> {
+    value.as_f64().ok_or_else(|| {
+        let got = value
+            .js_typeof()
+            .as_string()
+            .unwrap_or_else(|| "unknown".into());
+        JsError::new(&format!(
+            "invalid {field}: got a value of type {got}, expected a number"
+        ))
+    })
+}
+
+impl Simulation {
+    /// The Rust-side cloth, for tests and native callers.
+    pub fn cloth(&self) -> &Cloth {
+        &self.cloth
+    }
+
+    fn set(
+        &mut self,
+        field: &str,
+        value: &JsValue,
+        setter: fn(&mut Cloth, f64) -> Result<(), ClothError>,
+    ) -> Result<(), JsError> {
+        let value = number(field, value)?;
+        setter(&mut self.cloth, value).map_err(js_error)
+    }
+}
+
+#[wasm_bindgen]
+impl Simulation {
+    /// Builds a `width × height` cloth (2..=1000 each, at most 250000 particles)
+    /// with 1, 2 or 4 fixed corners and default parameters. Throws an `Error`
+    /// naming the bad argument.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
+        #[wasm_bindgen(js_name = fixedCount, unchecked_param_type = "number")] fixed_count: JsValue,
+    ) -> Result<Simulation, JsError> {
+        console_error_panic_hook::set_once();
+        let width = number("width", &width)?;
+        let height = number("height", &height)?;
+        let fixed_count = number("fixedCount", &fixed_count)?;
+        let cloth = Cloth::from_numbers(width, height, fixed_count).map_err(js_error)?;
+        Ok(Simulation { cloth })
+    }
+
+    /// Time step `dt` in seconds. Default 0.01; 1e-6..=1.
+    #[wasm_bindgen(getter = timeStepSize)]
+    pub fn time_step_size(&self) -> f64 {
+        self.cloth.params().time_step
+    }
+
+    /// Sets the time step; throws and keeps the old value when out of range.
+    #[wasm_bindgen(setter = timeStepSize)]
+    pub fn set_time_step_size(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
+    ) -> Result<(), JsError> {
+        self.set("timeStepSize", &value, Cloth::set_time_step)
+    }
+
+    /// Solver sweeps per step. Default 5; whole number 1..=1000.
+    #[wasm_bindgen(getter)]
+    pub fn iterations(&self) -> f64 {
+        self.cloth.params().iterations as f64
+    }
+
+    /// Sets the iterations; throws and keeps the old value when invalid.
+    #[wasm_bindgen(setter)]
+    pub fn set_iterations(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
+    ) -> Result<(), JsError> {
+        self.set("iterations", &value, Cloth::set_iterations)
+    }
+
+    /// Stiffness in N/m; compliance is its inverse, 0 means rigid (PBD).
+    /// Default 1000; 0..=1e15.
+    #[wasm_bindgen(getter)]
+    pub fn stiffness(&self) -> f64 {
+        self.cloth.params().stiffness
+    }
+
+    /// Sets the stiffness; throws and keeps the old value when invalid.
+    #[wasm_bindgen(setter)]
+    pub fn set_stiffness(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
+    ) -> Result<(), JsError> {
+        self.set("stiffness", &value, Cloth::set_stiffness)
+    }
+
+    /// Gravity in m/s², y up. Default -9.81; -1e6..=1e6.
+    #[wasm_bindgen(getter)]
+    pub fn gravity(&self) -> f64 {
+        self.cloth.params().gravity
+    }
+
+    /// Sets gravity; throws and keeps the old value when invalid.
+    #[wasm_bindgen(setter)]
+    pub fn set_gravity(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
+    ) -> Result<(), JsError> {
+        self.set("gravity", &value, Cloth::set_gravity)
+    }
+
+    /// Mass of each particle in kg. Default 0.5; 1e-6..=1e6.
+    #[wasm_bindgen(getter)]
+    pub fn mass(&self) -> f64 {
+        self.cloth.params().mass
+    }
+
+    /// Sets the mass; throws and keeps the old value when invalid.
+    #[wasm_bindgen(setter)]
+    pub fn set_mass(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
+    ) -> Result<(), JsError> {
+        self.set("mass", &value, Cloth::set_mass)
+    }
+
+    /// Advances one time step (a no-op once `isFinite` is false).
+    pub fn step(&mut self) {
+        self.cloth.step();
+    }
+
+    /// Advances `n` time steps in one call; `n` is a whole number 0..=10000.
+    pub fn steps(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+    ) -> Result<(), JsError> {
+        let n = number("steps", &n)?;
+        self.cloth.steps(n).map_err(js_error)
+    }
+
+    /// Simulated time in seconds.
+    #[wasm_bindgen(getter)]
+    pub fn time(&self) -> f64 {
+        self.cloth.time()
+    }
+
+    /// Number of particles.
+    #[wasm_bindgen(getter = numParticles)]
+    pub fn num_particles(&self) -> u32 {
+        self.cloth.num_particles() as u32
+    }
+
+    /// Number of distance constraints.
+    #[wasm_bindgen(getter = numConstraints)]
+    pub fn num_constraints(&self) -> u32 {
+        self.cloth.num_constraints() as u32
+    }
+
+    /// Largest relative stretch `(length - rest) / rest` of any constraint (≥ 0).
+    #[wasm_bindgen(getter = maxStretch)]
+    pub fn max_stretch(&self) -> f64 {
+        self.cloth.max_stretch()
+    }
+
+    /// Kinetic energy of the moving particles, in joules.
+    #[wasm_bindgen(getter = kineticEnergy)]
+    pub fn kinetic_energy(&self) -> f64 {
+        self.cloth.kinetic_energy()
+    }
+
+    /// `false` once a step diverged; the cloth then stops (positions stay finite).
+    #[wasm_bindgen(getter = isFinite)]
+    pub fn is_finite(&self) -> bool {
+        self.cloth.is_finite()
+    }
+
+    /// Positions `[x0, y0, x1, y1, ...]` in metres: a `Float32Array` view over wasm
+    /// memory, no copy. Re-fetch it after anything that may allocate in wasm
+    /// (creating a `Simulation`, for example) and never use it after `free()`.
+    pub fn positions(&self) -> Float32Array {
+        // SAFETY: the view aliases `self.cloth.positions`, which never reallocates
+        // after construction. JavaScript must drop the view when memory grows or
+        // the simulation is freed, as documented above.
+        unsafe { Float32Array::view(self.cloth.positions()) }
+    }
+
+    /// Constraint endpoints `[a0, b0, a1, b1, ...]`: a `Uint32Array` view over wasm
+    /// memory, with the same lifetime rules as `positions()`.
+    pub fn constraints(&self) -> Uint32Array {
+        // SAFETY: as for `positions`.
+        unsafe { Uint32Array::view(self.cloth.constraint_ids()) }
+    }
+
+    /// Index of the particle nearest to `(x, y)` (metres) within `radius` metres,
+    /// or -1 when none is that close.
+    pub fn pick(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] y: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] radius: JsValue,
+    ) -> Result<i32, JsError> {
+        let found = self
+            .cloth
+            .pick(
+                number("x", &x)?,
+                number("y", &y)?,
+                number("radius", &radius)?,
+            )
+            .map_err(js_error)?;
+        Ok(found.map_or(-1, |k| k as i32))
+    }
+
+    /// Holds particle `index`: it stops moving on its own and follows `drag`.
+    pub fn grab(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
+    ) -> Result<(), JsError> {
+        let index = number("index", &index)?;
+        self.cloth.grab(index).map_err(js_error)
+    }
+
+    /// Puts the held particle exactly at `(x, y)`, in metres (no-op if none is held).
+    pub fn drag(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] y: JsValue,
+    ) -> Result<(), JsError> {
+        let (x, y) = (number("x", &x)?, number("y", &y)?);
+        self.cloth.drag(x, y).map_err(js_error)
+    }
+
+    /// Lets go of the held particle; it keeps the velocity of the drag.
+    pub fn release(&mut self) {
+        self.cloth.release();
+    }
+
+    /// Index of the held particle, or -1.
+    #[wasm_bindgen(getter)]
+    pub fn grabbed(&self) -> i32 {
+        self.cloth.grabbed().map_or(-1, |k| k as i32)
+    }
+
+    /// Pins (`true`) or frees (`false`) particle `index`.
+    #[wasm_bindgen(js_name = setPinned)]
+    pub fn set_pinned(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "boolean")] pinned: JsValue,
+    ) -> Result<(), JsError> {
+        let index = number("index", &index)?;
+        let pinned = pinned
+            .as_bool()
+            .ok_or_else(|| JsError::new("invalid pinned: expected true or false"))?;
+        self.cloth.set_pinned(index, pinned).map_err(js_error)
+    }
+
+    /// Whether particle `index` is pinned.
+    #[wasm_bindgen(js_name = isPinned)]
+    pub fn is_pinned(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
+    ) -> Result<bool, JsError> {
+        let index = number("index", &index)?;
+        self.cloth.is_pinned(index).map_err(js_error)
+    }
+}
