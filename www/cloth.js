@@ -1,0 +1,593 @@
+// mountCloth: one interactive XPBD cloth on one <canvas>.
+//
+// It creates a `Simulation`, runs its own requestAnimationFrame loop (steps, then
+// draws), handles pointer drag and wheel/pinch zoom on that canvas, and returns a
+// controller to pause, restart, set parameters, read diagnostics and destroy.
+// Every mounted cloth is independent; they all share one wasm module.
+//
+//   import { mountCloth } from './www/cloth.js';
+//   const cloth = await mountCloth(document.querySelector('canvas'), { width: 20 });
+//   cloth.set('stiffness', 100);
+
+import { loadWasm, wasmMemoryBytes, Simulation } from './wasm.js';
+import { drawCloth, fitView, clampScale, worldToCanvas, canvasToWorld, watchCanvasSize } from './renderer.js';
+
+// ---------------------------------------------------------------- parameters
+
+/**
+ * Every cloth parameter, one line each. `appliesOn` says how a change takes effect:
+ * - 'restart': an argument of `new Simulation(width, height, fixed)`;
+ * - 'simulation': a `Simulation` property of the same name, validated by its setter,
+ *   applied at once (a new solver option is one more line here);
+ * - 'loop': handled by this file, validated by `check`.
+ * `attribute` is the <xpbd-cloth> attribute name.
+ */
+export const PARAMETERS = Object.freeze([
+  { name: 'width', attribute: 'width', defaultValue: 40, appliesOn: 'restart' },
+  { name: 'height', attribute: 'height', defaultValue: 30, appliesOn: 'restart' },
+  { name: 'fixed', attribute: 'fixed', defaultValue: 2, appliesOn: 'restart' },
+  { name: 'timeStepSize', attribute: 'time-step', defaultValue: 0.01, appliesOn: 'simulation' },
+  { name: 'iterations', attribute: 'iterations', defaultValue: 5, appliesOn: 'simulation' },
+  { name: 'stiffness', attribute: 'stiffness', defaultValue: 1000, appliesOn: 'simulation' },
+  { name: 'gravity', attribute: 'gravity', defaultValue: -9.81, appliesOn: 'simulation' },
+  { name: 'mass', attribute: 'mass', defaultValue: 0.5, appliesOn: 'simulation' },
+  { name: 'stepsPerFrame', attribute: 'steps-per-frame', defaultValue: 8, appliesOn: 'loop', check: wholeNumberIn(0, 10000) },
+].map(Object.freeze));
+
+const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
+
+/** Options that are not cloth parameters, with their defaults and checks. */
+const BEHAVIOUR_OPTIONS = {
+  paused: { defaultValue: false, check: booleanValue },
+  pauseWhenHidden: { defaultValue: true, check: booleanValue },
+  wasmUrl: { defaultValue: undefined, check: () => {} },
+  onFrame: { defaultValue: undefined, check: optionalFunction },
+  onError: { defaultValue: undefined, check: optionalFunction },
+};
+
+/** The original demo's values for every option. */
+export const DEFAULT_OPTIONS = Object.freeze({
+  ...Object.fromEntries(PARAMETERS.map(({ name, defaultValue }) => [name, defaultValue])),
+  ...Object.fromEntries(Object.entries(BEHAVIOUR_OPTIONS).map(([name, { defaultValue }]) => [name, defaultValue])),
+});
+
+function wholeNumberIn(min, max) {
+  return (value, name) => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      throw new Error(`invalid ${name}: got ${describe(value)}, expected a whole number from ${min} to ${max}`);
+    }
+  };
+}
+
+function booleanValue(value, name) {
+  if (typeof value !== 'boolean') throw new Error(`invalid ${name}: got ${describe(value)}, expected true or false`);
+}
+
+function optionalFunction(value, name) {
+  if (value != null && typeof value !== 'function') throw new Error(`invalid ${name}: expected a function`);
+}
+
+function describe(value) {
+  return typeof value === 'string' ? `the string ${JSON.stringify(value)}` : String(value);
+}
+
+/**
+ * `base` overlaid with `changes`, after checking names and the options this file
+ * owns (grid and solver values are checked by the Simulation itself).
+ */
+function mergeOptions(base, changes) {
+  if (changes === null || typeof changes !== 'object') throw new Error('options must be an object');
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined && PARAMETER_BY_NAME.has(name)) continue; // undefined means "keep"
+    const check = PARAMETER_BY_NAME.get(name)?.check ?? BEHAVIOUR_OPTIONS[name]?.check;
+    if (!PARAMETER_BY_NAME.has(name) && !(name in BEHAVIOUR_OPTIONS)) {
+      throw new Error(`unknown option "${name}"; known options: ${Object.keys(DEFAULT_OPTIONS).join(', ')}`);
+    }
+    check?.(value, name);
+  }
+  const merged = { ...base };
+  for (const [name, value] of Object.entries(changes)) {
+    if (value !== undefined || name in BEHAVIOUR_OPTIONS) merged[name] = value;
+  }
+  return merged;
+}
+
+/**
+ * Builds the Simulation that `options` describe. Throws the Simulation's own Error
+ * (it names the bad argument) and leaves nothing allocated when a value is refused.
+ */
+function createSimulation(options) {
+  const simulation = new Simulation(options.width, options.height, options.fixed);
+  try {
+    for (const { name, appliesOn } of PARAMETERS) {
+      if (appliesOn === 'simulation') simulation[name] = options[name];
+    }
+  } catch (error) {
+    simulation.free();
+    throw error;
+  }
+  return simulation;
+}
+
+/**
+ * Parses a number typed by a person, strictly: "", "abc", "1,5", "0x10" and
+ * "1e400" (overflows to Infinity) are errors, not 0 or Infinity. Throws an Error
+ * whose message names `name`.
+ */
+export function parseNumber(text, name = 'value') {
+  const trimmed = String(text ?? '').trim();
+  if (trimmed === '') throw new Error(`invalid ${name}: enter a number`);
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(trimmed)) {
+    throw new Error(`invalid ${name}: "${trimmed}" is not a number`);
+  }
+  const value = Number(trimmed);
+  if (!Number.isFinite(value)) throw new Error(`invalid ${name}: "${trimmed}" is too large`);
+  return value;
+}
+
+// ---------------------------------------------------------------- timing
+
+/** Mean of the last `capacity` samples. */
+class RollingAverage {
+  constructor(capacity) {
+    this.samples = new Float64Array(capacity);
+    this.count = 0;
+    this.next = 0;
+  }
+
+  /** Adds `value` `times` times (so n steps timed together count as n samples). */
+  add(value, times = 1) {
+    for (let k = 0; k < Math.min(times, this.samples.length); k += 1) {
+      this.samples[this.next] = value;
+      this.next = (this.next + 1) % this.samples.length;
+      this.count = Math.min(this.count + 1, this.samples.length);
+    }
+  }
+
+  get mean() {
+    if (this.count === 0) return 0;
+    let sum = 0;
+    for (let k = 0; k < this.count; k += 1) sum += this.samples[k];
+    return sum / this.count;
+  }
+
+  clear() {
+    this.count = 0;
+    this.next = 0;
+  }
+}
+
+const AVERAGED_SAMPLES = 50;
+
+// ---------------------------------------------------------------- pointer input
+
+/** Pick radius in CSS pixels, as in the original. */
+const PICK_RADIUS_PX = 10;
+/** Wheel zoom: factor e^(-k·deltaY); 100 px of wheel ≈ 10 %, like the original's 0.05 px/unit at 50 px/m. */
+const WHEEL_ZOOM_RATE = 0.001;
+
+function wheelPixels(event, pageHeight) {
+  if (event.deltaMode === 1) return event.deltaY * 16; // lines
+  if (event.deltaMode === 2) return event.deltaY * pageHeight; // pages
+  return event.deltaY;
+}
+
+/**
+ * Pointer Events on `canvas`: one pointer near a particle drags it, two pointers
+ * pinch-zoom (a second finger lets go of the particle), the wheel zooms.
+ * `actions`: pick(clientX, clientY) → index | -1, grab(index), dragTo(clientX,
+ * clientY), release(), zoomBy(factor), fail(error). Listeners go away with `signal`.
+ */
+function attachPointerInput(canvas, signal, actions) {
+  const pointers = new Map(); // pointerId → { x, y } client coordinates
+  let dragPointerId = null;
+  let pinchDistance = 0;
+
+  const distanceOfFirstTwo = () => {
+    const [a, b] = pointers.values();
+    return Math.hypot(a.x - b.x, a.y - b.y);
+  };
+
+  const guarded = (handler) => (event) => {
+    try {
+      handler(event);
+    } catch (error) {
+      actions.fail(error);
+    }
+  };
+
+  const onDown = (event) => {
+    if (event.pointerType === 'mouse' && event.button !== 0) return;
+    event.preventDefault(); // no text selection, no emulated mouse events
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    try {
+      canvas.setPointerCapture(event.pointerId);
+    } catch {
+      // the pointer may already be gone; nothing to capture
+    }
+    if (pointers.size === 1) {
+      const index = actions.pick(event.clientX, event.clientY);
+      if (index >= 0) {
+        dragPointerId = event.pointerId;
+        actions.grab(index);
+        actions.dragTo(event.clientX, event.clientY);
+      }
+    } else if (pointers.size === 2) {
+      if (dragPointerId !== null) {
+        dragPointerId = null;
+        actions.release();
+      }
+      pinchDistance = distanceOfFirstTwo();
+    }
+  };
+
+  const onMove = (event) => {
+    const pointer = pointers.get(event.pointerId);
+    if (!pointer) return;
+    pointer.x = event.clientX;
+    pointer.y = event.clientY;
+    if (pointers.size >= 2) {
+      const distance = distanceOfFirstTwo();
+      if (pinchDistance > 0 && distance > 0) actions.zoomBy(distance / pinchDistance);
+      pinchDistance = distance;
+    } else if (event.pointerId === dragPointerId) {
+      actions.dragTo(event.clientX, event.clientY);
+    }
+  };
+
+  const onUp = (event) => {
+    if (!pointers.delete(event.pointerId)) return;
+    if (event.pointerId === dragPointerId) {
+      dragPointerId = null;
+      actions.release();
+    }
+    if (pointers.size < 2) pinchDistance = 0;
+  };
+
+  const onWheel = (event) => {
+    event.preventDefault(); // zoom the cloth, not scroll the page
+    actions.zoomBy(Math.exp(-WHEEL_ZOOM_RATE * wheelPixels(event, window.innerHeight)));
+  };
+
+  const options = { signal };
+  canvas.addEventListener('pointerdown', guarded(onDown), options);
+  canvas.addEventListener('pointermove', guarded(onMove), options);
+  canvas.addEventListener('pointerup', guarded(onUp), options);
+  canvas.addEventListener('pointercancel', guarded(onUp), options);
+  canvas.addEventListener('lostpointercapture', guarded(onUp), options);
+  canvas.addEventListener('wheel', guarded(onWheel), { signal, passive: false });
+
+  return {
+    /** Forget every pointer (after a restart the old grab is gone). */
+    reset() {
+      pointers.clear();
+      dragPointerId = null;
+      pinchDistance = 0;
+    },
+  };
+}
+
+// ---------------------------------------------------------------- visibility
+
+/**
+ * Calls `onChange(visible)` when the canvas enters or leaves the viewport or the
+ * tab is hidden or shown. Returns `stop()`.
+ */
+function watchVisibility(canvas, signal, onChange) {
+  let intersecting = true; // until the observer says otherwise
+  const report = () => onChange(intersecting && !document.hidden);
+  const observer = new IntersectionObserver((entries) => {
+    intersecting = entries[entries.length - 1].isIntersecting;
+    report();
+  });
+  observer.observe(canvas);
+  document.addEventListener('visibilitychange', report, { signal });
+  return () => observer.disconnect();
+}
+
+// ---------------------------------------------------------------- mountCloth
+
+const DIVERGED_MESSAGE =
+  'The simulation diverged and has stopped. Restart it, perhaps with a smaller time step, ' +
+  'more iterations or a lower stiffness.';
+
+/**
+ * Mounts an interactive cloth on `canvas`. Resolves to its controller; rejects
+ * with an Error when an option is invalid or the wasm cannot be loaded.
+ * See cloth.d.ts for every option and the controller.
+ */
+export async function mountCloth(canvas, options = {}) {
+  if (typeof HTMLCanvasElement === 'undefined' || !(canvas instanceof HTMLCanvasElement)) {
+    throw new Error('mountCloth needs a <canvas> element');
+  }
+  const settings = mergeOptions(DEFAULT_OPTIONS, options);
+  await loadWasm(settings.wasmUrl);
+  return createController(canvas, settings);
+}
+
+function createController(canvas, initialSettings) {
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('this canvas cannot give a 2D context (is it already used for WebGL?)');
+
+  let settings = initialSettings;
+  let simulation = createSimulation(settings);
+  let destroyed = false;
+  let diverged = false;
+  let haltedBy = null; // an unexpected Error that stopped the loop
+  let visible = true; // in the viewport and the tab shown
+  let frameRequest = 0;
+  let zoom = 1;
+  let box = { cssWidth: canvas.width, cssHeight: canvas.height, pixelRatio: 1, offsetX: 0, offsetY: 0 };
+  let view = fitView(box.cssWidth, box.cssHeight, zoom, 1);
+  let lastDiagnostics = null;
+  const stepTimes = new RollingAverage(AVERAGED_SAMPLES);
+  const frameTimes = new RollingAverage(AVERAGED_SAMPLES);
+  const listeners = new AbortController();
+  const previousTouchAction = canvas.style.touchAction;
+  // The page stylesheet should say this too; set here so any host page gets it.
+  canvas.style.touchAction = 'none';
+
+  // -- errors and callbacks never escape into the browser's frame loop
+
+  function report(error) {
+    try {
+      if (settings.onError) settings.onError(error);
+      else console.error(error);
+    } catch (callbackError) {
+      console.error(callbackError);
+    }
+  }
+
+  function halt(error) {
+    haltedBy = error;
+    report(error);
+  }
+
+  // -- view
+
+  function updateView() {
+    view = fitView(box.cssWidth, box.cssHeight, zoom, box.pixelRatio);
+  }
+
+  function zoomBy(factor) {
+    if (!(factor > 0) || !Number.isFinite(factor)) return;
+    const scale = clampScale(view.scale * factor);
+    zoom *= scale / view.scale;
+    updateView();
+    requestFrame();
+  }
+
+  /** The canvas' border-box rectangle on screen and its CSS-transform scale. */
+  function screenBox() {
+    const rect = canvas.getBoundingClientRect();
+    return {
+      left: rect.left,
+      top: rect.top,
+      scaleX: canvas.offsetWidth > 0 ? rect.width / canvas.offsetWidth : 1,
+      scaleY: canvas.offsetHeight > 0 ? rect.height / canvas.offsetHeight : 1,
+    };
+  }
+
+  function worldToClient(x, y) {
+    const onCanvas = worldToCanvas(view, x, y);
+    const screen = screenBox();
+    return {
+      x: screen.left + (box.offsetX + onCanvas.x) * screen.scaleX,
+      y: screen.top + (box.offsetY + onCanvas.y) * screen.scaleY,
+    };
+  }
+
+  function clientToWorld(clientX, clientY) {
+    const screen = screenBox();
+    return canvasToWorld(
+      view,
+      (clientX - screen.left) / screen.scaleX - box.offsetX,
+      (clientY - screen.top) / screen.scaleY - box.offsetY,
+    );
+  }
+
+  // -- the loop
+
+  function isStepping() {
+    return !destroyed && !settings.paused && !diverged && !haltedBy && isOnScreen() && settings.stepsPerFrame > 0;
+  }
+
+  function isOnScreen() {
+    return visible || !settings.pauseWhenHidden;
+  }
+
+  function requestFrame() {
+    if (!frameRequest && !destroyed && isOnScreen()) frameRequest = requestAnimationFrame(frame);
+  }
+
+  function cancelFrame() {
+    if (frameRequest) cancelAnimationFrame(frameRequest);
+    frameRequest = 0;
+  }
+
+  function advance() {
+    const steps = settings.stepsPerFrame;
+    const started = performance.now();
+    simulation.steps(steps);
+    stepTimes.add((performance.now() - started) / steps, steps);
+    if (!simulation.isFinite) {
+      diverged = true;
+      report(new Error(DIVERGED_MESSAGE));
+    }
+  }
+
+  function draw() {
+    // Views die when wasm memory grows, so fetch them fresh every frame.
+    drawCloth(context, simulation.positions(), simulation.constraints(), view, undefined, simulation.grabbed);
+  }
+
+  function emitFrame() {
+    if (!settings.onFrame) return;
+    try {
+      settings.onFrame(diagnostics());
+    } catch (error) {
+      console.error(error); // a broken callback must not stop the cloth
+    }
+  }
+
+  function frame() {
+    frameRequest = 0;
+    if (destroyed) return;
+    try {
+      const started = performance.now();
+      if (isStepping()) advance();
+      draw();
+      frameTimes.add(performance.now() - started);
+    } catch (error) {
+      halt(error);
+      return;
+    }
+    emitFrame();
+    if (isStepping()) requestFrame();
+  }
+
+  // -- diagnostics
+
+  function diagnostics() {
+    if (destroyed) return { ...lastDiagnostics };
+    lastDiagnostics = {
+      time: simulation.time,
+      numParticles: simulation.numParticles,
+      numConstraints: simulation.numConstraints,
+      maxStretch: simulation.maxStretch,
+      kineticEnergy: simulation.kineticEnergy,
+      isFinite: simulation.isFinite,
+      stepMs: stepTimes.mean,
+      frameMs: frameTimes.mean,
+      wasmMemoryBytes: wasmMemoryBytes(),
+    };
+    return { ...lastDiagnostics };
+  }
+
+  // -- wiring
+
+  const input = attachPointerInput(canvas, listeners.signal, {
+    pick(clientX, clientY) {
+      const at = clientToWorld(clientX, clientY);
+      const radiusMetres = PICK_RADIUS_PX / (view.scale * screenBox().scaleX);
+      return simulation.pick(at.x, at.y, radiusMetres);
+    },
+    grab(index) {
+      simulation.grab(index);
+      requestFrame();
+    },
+    dragTo(clientX, clientY) {
+      const at = clientToWorld(clientX, clientY);
+      simulation.drag(at.x, at.y);
+      requestFrame();
+    },
+    release() {
+      simulation.release();
+      requestFrame();
+    },
+    zoomBy,
+    fail: report,
+  });
+
+  const stopWatchingSize = watchCanvasSize(canvas, (measured) => {
+    box = measured;
+    updateView();
+    requestFrame();
+  });
+
+  const stopWatchingVisibility = watchVisibility(canvas, listeners.signal, (nowVisible) => {
+    visible = nowVisible;
+    if (isOnScreen()) requestFrame();
+    else cancelFrame(); // an off-screen cloth costs no CPU
+  });
+
+  function assertAlive() {
+    if (destroyed) throw new Error('this cloth was destroyed');
+  }
+
+  function effectiveOptions() {
+    const effective = { ...settings };
+    if (!destroyed) {
+      for (const { name, appliesOn } of PARAMETERS) {
+        if (appliesOn === 'simulation') effective[name] = simulation[name];
+      }
+    }
+    return effective;
+  }
+
+  const controller = {
+    get simulation() {
+      return destroyed ? null : simulation;
+    },
+    get paused() {
+      return settings.paused;
+    },
+    get diverged() {
+      return diverged;
+    },
+    get destroyed() {
+      return destroyed;
+    },
+    get options() {
+      return effectiveOptions();
+    },
+    pause() {
+      settings = { ...settings, paused: true };
+    },
+    resume() {
+      settings = { ...settings, paused: false };
+      requestFrame();
+    },
+    restart(newOptions = {}) {
+      assertAlive();
+      const next = mergeOptions(effectiveOptions(), newOptions);
+      const replacement = createSimulation(next); // throws: the old cloth keeps running
+      simulation.free();
+      simulation = replacement;
+      settings = next;
+      diverged = false;
+      haltedBy = null;
+      stepTimes.clear();
+      frameTimes.clear();
+      input.reset();
+      requestFrame();
+      return controller;
+    },
+    set(name, value) {
+      assertAlive();
+      const parameter = PARAMETER_BY_NAME.get(name);
+      if (!parameter) {
+        throw new Error(`unknown parameter "${name}"; known: ${PARAMETERS.map((p) => p.name).join(', ')}`);
+      }
+      if (parameter.appliesOn === 'restart') {
+        throw new Error(`${name} takes effect on restart: call restart({ ${name}: ${describe(value)} })`);
+      }
+      if (parameter.appliesOn === 'simulation') {
+        simulation[name] = value; // the setter validates; on Error it keeps the old value
+        settings = { ...settings, [name]: simulation[name] };
+      } else {
+        parameter.check(value, name);
+        settings = { ...settings, [name]: value };
+      }
+      requestFrame();
+    },
+    diagnostics,
+    worldToClient,
+    clientToWorld,
+    destroy() {
+      if (destroyed) return;
+      diagnostics(); // keep the last numbers readable after destroy
+      destroyed = true;
+      cancelFrame();
+      listeners.abort();
+      stopWatchingSize();
+      stopWatchingVisibility();
+      canvas.style.touchAction = previousTouchAction;
+      simulation.free();
+      simulation = null;
+    },
+  };
+
+  requestFrame();
+  return controller;
+}

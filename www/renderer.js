@@ -1,0 +1,274 @@
+// Draws a cloth on a 2D canvas, and keeps the canvas backing store crisp.
+//
+// A *view* says where the world is on the canvas, in CSS pixels:
+//   { originX, originY, scale, pixelRatio }
+// - (originX, originY): where the world origin is, from the canvas' top-left corner;
+// - scale: CSS pixels per metre (y up in the world, down on screen);
+// - pixelRatio: backing-store pixels per CSS pixel (devicePixelRatio, measured).
+//
+// `drawCloth` batches: one path and one stroke for all constraints, one path and
+// one fill for all particles. Canvas 2D calls are expensive one by one, so a
+// stroke per constraint (`drawClothNaive`, the original's way) is kept only so a
+// benchmark can show the difference.
+
+/** Colours and sizes (CSS pixels) like the original demo. */
+export const DEFAULT_STYLE = Object.freeze({
+  background: '#ffffff',
+  constraintColor: '#999999',
+  constraintWidth: 1,
+  particleColor: '#1f5fd1',
+  particleRadius: 2.5,
+  grabbedColor: '#e01b1b',
+  grabbedRadius: 6,
+  axisLength: 30,
+  axisWidth: 2,
+  xAxisColor: '#e01b1b',
+  yAxisColor: '#1a9c2a',
+});
+
+// ---------------------------------------------------------------- view math
+
+/** The original demo's canvas: 1024 × 768 CSS px, origin 200 px above the centre. */
+const ORIGINAL_WIDTH = 1024;
+const ORIGINAL_HEIGHT = 768;
+const ORIGINAL_ORIGIN_LIFT = 200;
+/**
+ * Pixels per metre on that canvas. The original uses 50; the default cloth then
+ * sags past the bottom edge (it settles about 12.5 m below its top), so use a
+ * little less to keep it in view.
+ */
+const SCALE_ON_ORIGINAL_CANVAS = 40;
+export const MIN_SCALE = 1;
+export const MAX_SCALE = 10000;
+
+/**
+ * The view for a canvas of `cssWidth × cssHeight` CSS pixels: the original's
+ * layout (origin centred horizontally, lifted above the centre) shrunk or grown
+ * with the canvas, times the user's `zoom`.
+ * The scale never drops below 1 px/m.
+ */
+export function fitView(cssWidth, cssHeight, zoom = 1, pixelRatio = 1) {
+  const fit = Math.min(cssWidth / ORIGINAL_WIDTH, cssHeight / ORIGINAL_HEIGHT);
+  const size = fit > 0 ? fit : 1; // a collapsed canvas: any positive size will do
+  return {
+    originX: cssWidth / 2,
+    originY: cssHeight / 2 - ORIGINAL_ORIGIN_LIFT * size,
+    scale: clampScale(SCALE_ON_ORIGINAL_CANVAS * size * zoom),
+    pixelRatio,
+  };
+}
+
+export function clampScale(scale) {
+  return Math.min(MAX_SCALE, Math.max(MIN_SCALE, scale));
+}
+
+/** World metres → CSS pixels from the canvas' top-left corner. */
+export function worldToCanvas(view, x, y) {
+  return { x: view.originX + x * view.scale, y: view.originY - y * view.scale };
+}
+
+/** CSS pixels from the canvas' top-left corner → world metres. */
+export function canvasToWorld(view, x, y) {
+  return { x: (x - view.originX) / view.scale, y: (view.originY - y) / view.scale };
+}
+
+// ---------------------------------------------------------------- drawing
+
+/** Clears the canvas and sets a transform so that drawing is in CSS pixels. */
+function beginFrame(ctx, view, style) {
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.fillStyle = style.background;
+  ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  const ratio = view.pixelRatio || 1;
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+}
+
+/** A short red x-axis and green y-axis at the world origin. */
+function drawAxes(ctx, view, style) {
+  const { originX, originY } = view;
+  ctx.lineWidth = style.axisWidth;
+  ctx.strokeStyle = style.xAxisColor;
+  ctx.beginPath();
+  ctx.moveTo(originX, originY);
+  ctx.lineTo(originX + style.axisLength, originY);
+  ctx.stroke();
+  ctx.strokeStyle = style.yAxisColor;
+  ctx.beginPath();
+  ctx.moveTo(originX, originY);
+  ctx.lineTo(originX, originY - style.axisLength);
+  ctx.stroke();
+}
+
+function drawGrabbed(ctx, positions, view, style, grabbed) {
+  if (grabbed < 0 || 2 * grabbed + 1 >= positions.length) return;
+  ctx.fillStyle = style.grabbedColor;
+  ctx.beginPath();
+  ctx.arc(
+    view.originX + positions[2 * grabbed] * view.scale,
+    view.originY - positions[2 * grabbed + 1] * view.scale,
+    style.grabbedRadius, 0, 2 * Math.PI,
+  );
+  ctx.fill();
+}
+
+/**
+ * Draws the cloth: axes, every constraint as a grey line, every particle as a
+ * small blue disc, the grabbed particle (index, or -1) larger and red.
+ * `positions` is [x0, y0, ...] in metres, `constraints` is [a0, b0, ...].
+ * Pure: it reads only its arguments and touches only `ctx`.
+ */
+export function drawCloth(ctx, positions, constraints, view, style = DEFAULT_STYLE, grabbed = -1) {
+  beginFrame(ctx, view, style);
+  drawAxes(ctx, view, style);
+  const { originX, originY, scale } = view;
+
+  ctx.lineWidth = style.constraintWidth;
+  ctx.strokeStyle = style.constraintColor;
+  ctx.beginPath();
+  for (let c = 0; c < constraints.length; c += 2) {
+    const a = 2 * constraints[c];
+    const b = 2 * constraints[c + 1];
+    ctx.moveTo(originX + positions[a] * scale, originY - positions[a + 1] * scale);
+    ctx.lineTo(originX + positions[b] * scale, originY - positions[b + 1] * scale);
+  }
+  ctx.stroke();
+
+  const radius = style.particleRadius;
+  ctx.fillStyle = style.particleColor;
+  ctx.beginPath();
+  for (let p = 0; p < positions.length; p += 2) {
+    const x = originX + positions[p] * scale;
+    const y = originY - positions[p + 1] * scale;
+    ctx.moveTo(x + radius, y); // start each disc on its own rim: no joining lines
+    ctx.arc(x, y, radius, 0, 2 * Math.PI);
+  }
+  ctx.fill();
+
+  drawGrabbed(ctx, positions, view, style, grabbed);
+}
+
+/**
+ * The same picture as `drawCloth`, drawn the original's way: one stroke per
+ * constraint and one fill per particle. For benchmarks only.
+ */
+export function drawClothNaive(ctx, positions, constraints, view, style = DEFAULT_STYLE, grabbed = -1) {
+  beginFrame(ctx, view, style);
+  drawAxes(ctx, view, style);
+  const { originX, originY, scale } = view;
+
+  ctx.lineWidth = style.constraintWidth;
+  ctx.strokeStyle = style.constraintColor;
+  for (let c = 0; c < constraints.length; c += 2) {
+    const a = 2 * constraints[c];
+    const b = 2 * constraints[c + 1];
+    ctx.beginPath();
+    ctx.moveTo(originX + positions[a] * scale, originY - positions[a + 1] * scale);
+    ctx.lineTo(originX + positions[b] * scale, originY - positions[b + 1] * scale);
+    ctx.stroke();
+  }
+
+  ctx.fillStyle = style.particleColor;
+  for (let p = 0; p < positions.length; p += 2) {
+    ctx.beginPath();
+    ctx.arc(originX + positions[p] * scale, originY - positions[p + 1] * scale,
+      style.particleRadius, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+
+  drawGrabbed(ctx, positions, view, style, grabbed);
+}
+
+// ---------------------------------------------------------------- canvas size
+
+/**
+ * A canvas without a CSS size takes its size from its width/height attributes,
+ * so growing the backing store for high-DPI would grow the canvas on screen, in
+ * a loop. Probe each axis; pin the ones that follow the attributes to their
+ * current CSS size. Returns a function that undoes the pinning.
+ */
+function pinAttributeSizedAxes(canvas) {
+  const { width, height } = canvas;
+  const before = { width: canvas.clientWidth, height: canvas.clientHeight };
+  canvas.width = width + 7;
+  canvas.height = height + 7;
+  const followsWidth = canvas.clientWidth !== before.width;
+  const followsHeight = canvas.clientHeight !== before.height;
+  canvas.width = width;
+  canvas.height = height;
+
+  const saved = { width: canvas.style.width, height: canvas.style.height };
+  if (followsWidth) canvas.style.width = `${before.width}px`;
+  if (followsHeight) canvas.style.height = `${before.height}px`;
+  return () => {
+    if (followsWidth) canvas.style.width = saved.width;
+    if (followsHeight) canvas.style.height = saved.height;
+  };
+}
+
+/** Reads the content-box size in CSS pixels and where it starts inside the border box. */
+function measureContentBox(canvas) {
+  const computed = getComputedStyle(canvas);
+  const px = (name) => parseFloat(computed[name]) || 0;
+  return {
+    cssWidth: canvas.clientWidth - px('paddingLeft') - px('paddingRight'),
+    cssHeight: canvas.clientHeight - px('paddingTop') - px('paddingBottom'),
+    offsetX: canvas.clientLeft + px('paddingLeft'),
+    offsetY: canvas.clientTop + px('paddingTop'),
+  };
+}
+
+/**
+ * Keeps `canvas.width/height` equal to its CSS content size × devicePixelRatio,
+ * re-measured when the element resizes (ResizeObserver) and when the pixel
+ * ratio changes (page zoom, moving to another screen). Calls
+ * `onResize({ cssWidth, cssHeight, pixelRatio, offsetX, offsetY })` after each
+ * change (offsets: content box inside the border box, CSS px). Returns `stop()`.
+ */
+export function watchCanvasSize(canvas, onResize) {
+  const unpin = pinAttributeSizedAxes(canvas);
+  let devicePixels = null; // exact backing size from the observer, when the browser gives it
+
+  const apply = () => {
+    const box = measureContentBox(canvas);
+    if (!(box.cssWidth > 0 && box.cssHeight > 0)) return; // display:none or collapsed
+    const ratio = window.devicePixelRatio || 1;
+    const width = devicePixels?.width || Math.max(1, Math.round(box.cssWidth * ratio));
+    const height = devicePixels?.height || Math.max(1, Math.round(box.cssHeight * ratio));
+    if (canvas.width !== width) canvas.width = width;
+    if (canvas.height !== height) canvas.height = height;
+    onResize({ ...box, pixelRatio: width / box.cssWidth });
+  };
+
+  const observer = new ResizeObserver((entries) => {
+    const exact = entries[entries.length - 1].devicePixelContentBoxSize?.[0];
+    devicePixels = exact ? { width: exact.inlineSize, height: exact.blockSize } : null;
+    apply();
+  });
+  try {
+    observer.observe(canvas, { box: 'device-pixel-content-box' });
+  } catch {
+    observer.observe(canvas); // browsers without device-pixel-content-box
+  }
+
+  // A pixel-ratio change does not always resize the element in CSS pixels, so
+  // listen for it too; the media query matches only the current ratio, so re-arm.
+  let ratioQuery = null;
+  const onRatioChange = () => {
+    devicePixels = null;
+    apply();
+    armRatioQuery();
+  };
+  const armRatioQuery = () => {
+    ratioQuery?.removeEventListener('change', onRatioChange);
+    ratioQuery = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
+    ratioQuery.addEventListener('change', onRatioChange);
+  };
+  armRatioQuery();
+  apply();
+
+  return function stop() {
+    observer.disconnect();
+    ratioQuery?.removeEventListener('change', onRatioChange);
+    unpin();
+  };
+}

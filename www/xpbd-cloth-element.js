@@ -1,0 +1,217 @@
+// <xpbd-cloth>: a cloth as an HTML element, built on mountCloth.
+//
+//   <script type="module" src="www/xpbd-cloth-element.js"></script>
+//   <xpbd-cloth width="20" height="15" fixed="2" stiffness="500" paused></xpbd-cloth>
+//
+// Attributes mirror the mountCloth options (see PARAMETERS in cloth.js for the
+// names): solver values apply at once, width/height/fixed restart the cloth,
+// `paused` (present or not) pauses. An invalid value is reported with
+// console.warn and the cloth keeps its last good value. The element is sized by
+// CSS (block, 100% × 400px unless the page says otherwise); its canvas fills it.
+// Removing it from the page destroys the cloth and frees its memory.
+
+import { mountCloth, parseNumber, PARAMETERS } from './cloth.js';
+
+const PARAMETER_BY_ATTRIBUTE = new Map(PARAMETERS.map((parameter) => [parameter.attribute, parameter]));
+
+/** Shadow styles: constructable, so no inline <style> is needed under a strict CSP. */
+const HOST_CSS = `
+  :host { display: block; position: relative; width: 100%; height: 400px; }
+  :host([hidden]) { display: none; }
+  canvas { display: block; width: 100%; height: 100%; touch-action: none; }
+`;
+
+let sharedSheet = null;
+function shadowStyleSheet() {
+  if (!sharedSheet && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+    sharedSheet = new CSSStyleSheet();
+    sharedSheet.replaceSync(HOST_CSS);
+  }
+  return sharedSheet;
+}
+
+export class XpbdClothElement extends HTMLElement {
+  static get observedAttributes() {
+    return [...PARAMETER_BY_ATTRIBUTE.keys(), 'paused'];
+  }
+
+  #canvas;
+  #controller = null;
+  #mounting = null; // the promise of the mount in progress
+  #mountGeneration = 0; // bumps on every mount and unmount so a late mount knows it is stale
+  #pendingRestart = null; // grid changes collected within one task
+  #ready;
+  #resolveReady;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    const sheet = shadowStyleSheet();
+    this.#canvas = document.createElement('canvas');
+    if (sheet) {
+      root.adoptedStyleSheets = [sheet];
+    } else {
+      // Older browsers: CSSOM assignments are allowed under CSP, inline <style> is not.
+      Object.assign(this.#canvas.style, { display: 'block', width: '100%', height: '100%', touchAction: 'none' });
+    }
+    this.#canvas.setAttribute('part', 'canvas');
+    root.append(this.#canvas);
+    this.#ready = new Promise((resolve) => {
+      this.#resolveReady = resolve;
+    });
+  }
+
+  /** The mountCloth controller, or null while loading or after removal. */
+  get controller() {
+    return this.#controller;
+  }
+
+  /** Resolves to the controller once the cloth runs (a new promise after each re-insertion). */
+  get ready() {
+    return this.#ready;
+  }
+
+  /** The canvas inside the shadow root. */
+  get canvas() {
+    return this.#canvas;
+  }
+
+  connectedCallback() {
+    if (this.#controller || this.#mounting) return; // moved within the page: keep running
+    this.#mount();
+  }
+
+  disconnectedCallback() {
+    // A move (remove + insert in one task) reconnects before this microtask runs.
+    queueMicrotask(() => {
+      if (!this.isConnected) this.#unmount();
+    });
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (!this.#controller || oldValue === newValue) return; // the mount reads attributes itself
+    if (name === 'paused') {
+      if (newValue === null) this.#controller.resume();
+      else this.#controller.pause();
+      return;
+    }
+    const parameter = PARAMETER_BY_ATTRIBUTE.get(name);
+    const value = this.#readAttribute(parameter);
+    if (value === undefined) return;
+    if (parameter.appliesOn === 'restart') {
+      this.#scheduleRestart(parameter.name, value);
+    } else {
+      this.#tryApply(() => this.#controller.set(parameter.name, value), name);
+    }
+  }
+
+  async #mount() {
+    const generation = ++this.#mountGeneration;
+    const attributesAtStart = this.#observedAttributeValues();
+    const options = { paused: this.hasAttribute('paused'), onError: (error) => this.#onClothError(error) };
+    for (const parameter of PARAMETERS) {
+      const value = this.#readAttribute(parameter);
+      if (value !== undefined) options[parameter.name] = value;
+    }
+    this.#mounting = this.#mountValidOptions(options);
+    try {
+      const controller = await this.#mounting;
+      if (generation !== this.#mountGeneration) {
+        controller.destroy(); // removed while loading
+        return;
+      }
+      this.#controller = controller;
+      this.#applyChangesMadeWhileLoading(attributesAtStart);
+      this.#resolveReady(controller);
+    } catch (error) {
+      console.warn(`<xpbd-cloth>: the cloth could not start: ${error.message}`);
+      this.#onClothError(error);
+    } finally {
+      if (generation === this.#mountGeneration) this.#mounting = null;
+    }
+  }
+
+  /** Mounts, dropping (with a warning) any attribute the Simulation refuses. */
+  async #mountValidOptions(options) {
+    const attempted = { ...options };
+    for (;;) {
+      try {
+        return await mountCloth(this.#canvas, attempted);
+      } catch (error) {
+        const refused = PARAMETERS.find((p) => p.name in attempted && namesParameter(error, p));
+        if (!refused) throw error;
+        console.warn(`<xpbd-cloth>: ignoring ${refused.attribute}="${this.getAttribute(refused.attribute)}": ${error.message}`);
+        delete attempted[refused.name];
+      }
+    }
+  }
+
+  #observedAttributeValues() {
+    return Object.fromEntries(XpbdClothElement.observedAttributes.map((name) => [name, this.getAttribute(name)]));
+  }
+
+  #applyChangesMadeWhileLoading(attributesAtStart) {
+    const now = this.#observedAttributeValues();
+    for (const [name, value] of Object.entries(now)) {
+      if (value !== attributesAtStart[name]) this.attributeChangedCallback(name, attributesAtStart[name], value);
+    }
+  }
+
+  #unmount() {
+    this.#mountGeneration += 1;
+    this.#mounting = null;
+    this.#pendingRestart = null;
+    this.#controller?.destroy();
+    this.#controller = null;
+    this.#ready = new Promise((resolve) => {
+      this.#resolveReady = resolve;
+    });
+  }
+
+  /** The attribute's number, undefined when absent or invalid (then warns). */
+  #readAttribute(parameter) {
+    const text = this.getAttribute(parameter.attribute);
+    if (text === null) return undefined;
+    try {
+      return parseNumber(text, parameter.attribute);
+    } catch (error) {
+      console.warn(`<xpbd-cloth>: ${error.message}; keeping the last good value`);
+      return undefined;
+    }
+  }
+
+  /** Width, height and fixed often change together: restart once for all of them. */
+  #scheduleRestart(name, value) {
+    if (!this.#pendingRestart) {
+      this.#pendingRestart = {};
+      queueMicrotask(() => {
+        const changes = this.#pendingRestart;
+        this.#pendingRestart = null;
+        if (changes && this.#controller) {
+          this.#tryApply(() => this.#controller.restart(changes), Object.keys(changes).join(', '));
+        }
+      });
+    }
+    this.#pendingRestart[name] = value;
+  }
+
+  #tryApply(apply, attributeNames) {
+    try {
+      apply();
+    } catch (error) {
+      console.warn(`<xpbd-cloth>: ${attributeNames}: ${error.message}; keeping the last good value`);
+    }
+  }
+
+  #onClothError(error) {
+    this.dispatchEvent(new CustomEvent('cloth-error', { detail: { error } }));
+  }
+}
+
+/** Whether a Simulation Error ("invalid fixedCount: ...") is about `parameter`. */
+function namesParameter(error, parameter) {
+  const name = parameter.name === 'fixed' ? 'fixedCount' : parameter.name;
+  return String(error?.message).startsWith(`invalid ${name}:`);
+}
+
+if (!customElements.get('xpbd-cloth')) customElements.define('xpbd-cloth', XpbdClothElement);
