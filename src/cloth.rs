@@ -17,24 +17,40 @@ pub const DIVERGENCE_LIMIT: f32 = 1e6;
 /// Largest number of steps one [`Cloth::steps`] call accepts.
 pub const MAX_STEPS_PER_CALL: u32 = 10_000;
 
-/// How quickly the grabbed particle's velocity estimate follows the pointer, in
-/// seconds. Pointer events arrive once per frame while several steps run per
-/// frame, so the raw per-step velocity is spiky; a short average gives the
-/// velocity the cloth keeps when it is let go (a flick).
-const DRAG_VELOCITY_SMOOTHING: f32 = 0.05;
-
 /// A particle held by the user.
+///
+/// Its velocity is measured between drag calls, not between steps: pointer
+/// events arrive about once per animation frame while several steps run per
+/// frame, so per-step motion is one jump followed by stillness. Displacement
+/// over the simulated time between two drags is the motion the user made, and
+/// the velocity the particle keeps when it is let go (a flick).
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Grab {
     index: usize,
-    /// Where the particle was at the end of the last step.
-    anchor: [f32; 2],
-    /// Smoothed velocity of the drag motion, in m/s.
+    /// Position and simulated time of the last velocity sample.
+    sample_position: [f32; 2],
+    sample_time: f64,
+    /// Simulated time between the last two samples, seconds.
+    sample_interval: f64,
+    /// Velocity of the drag motion at the last sample, m/s.
     velocity: [f32; 2],
 }
 
+impl Grab {
+    /// The drag velocity now: zero once the pointer has rested for more than two
+    /// of its usual event intervals.
+    fn velocity_at(&self, time: f64) -> [f32; 2] {
+        let resting = time - self.sample_time > 2.0 * self.sample_interval + 1e-12;
+        if resting {
+            [0.0, 0.0]
+        } else {
+            self.velocity
+        }
+    }
+}
+
 /// An XPBD cloth: a grid of particles joined by distance constraints.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Cloth {
     size: GridSize,
     preset: FixedPreset,
@@ -207,8 +223,8 @@ impl Cloth {
             &self.inverse_mass,
             dt,
         );
-        self.track_grab(dt);
         self.time += self.params.time_step;
+        self.track_grab();
         if !self.positions_in_bounds() {
             self.undo_diverged_step();
         }
@@ -229,19 +245,14 @@ impl Cloth {
         Ok(())
     }
 
-    fn track_grab(&mut self, dt: f32) {
-        let Some(grab) = self.grab.as_mut() else {
-            return;
-        };
-        let k = grab.index;
-        let now = [self.positions[2 * k], self.positions[2 * k + 1]];
-        let blend = (dt / DRAG_VELOCITY_SMOOTHING).min(1.0);
-        for axis in 0..2 {
-            let instant = (now[axis] - grab.anchor[axis]) / dt;
-            grab.velocity[axis] += (instant - grab.velocity[axis]) * blend;
-            self.velocities[2 * k + axis] = grab.velocity[axis];
+    /// Gives the held particle the drag velocity, so kinetic energy and a later
+    /// release see the motion the user makes.
+    fn track_grab(&mut self) {
+        if let Some(grab) = self.grab {
+            let velocity = grab.velocity_at(self.time);
+            self.velocities[2 * grab.index] = velocity[0];
+            self.velocities[2 * grab.index + 1] = velocity[1];
         }
-        grab.anchor = now;
     }
 
     fn positions_in_bounds(&self) -> bool {
@@ -295,7 +306,9 @@ impl Cloth {
         self.release();
         self.grab = Some(Grab {
             index: k,
-            anchor: [self.positions[2 * k], self.positions[2 * k + 1]],
+            sample_position: [self.positions[2 * k], self.positions[2 * k + 1]],
+            sample_time: self.time,
+            sample_interval: 0.0,
             velocity: [0.0, 0.0],
         });
         self.velocities[2 * k] = 0.0;
@@ -309,9 +322,22 @@ impl Cloth {
     pub fn drag(&mut self, x: f64, y: f64) -> Result<(), ClothError> {
         let x = params::validate_coordinate("x", x)?;
         let y = params::validate_coordinate("y", y)?;
-        if let Some(grab) = self.grab {
+        let time = self.time;
+        if let Some(grab) = self.grab.as_mut() {
             self.positions[2 * grab.index] = x;
             self.positions[2 * grab.index + 1] = y;
+            let elapsed = time - grab.sample_time;
+            // Several drags between two steps add up into the next sample.
+            if elapsed > 0.0 {
+                let seconds = elapsed as f32;
+                grab.velocity = [
+                    (x - grab.sample_position[0]) / seconds,
+                    (y - grab.sample_position[1]) / seconds,
+                ];
+                grab.sample_position = [x, y];
+                grab.sample_time = time;
+                grab.sample_interval = elapsed;
+            }
         }
         Ok(())
     }

@@ -45,29 +45,33 @@ pub fn build(size: GridSize, preset: FixedPreset) -> Grid {
     let count = constraint_count(size);
     let mut constraint_ids = Vec::with_capacity(2 * count);
     let mut rest_lengths = Vec::with_capacity(count);
-    let mut add = |a: usize, b: usize, rest: f32| {
+    // The rest length is the initial distance, measured exactly as the solver
+    // measures it (0.2 or 0.1·√8 up to f32 rounding): a cloth without gravity
+    // then starts with C = 0 everywhere and stays exactly at rest.
+    let mut add = |a: usize, b: usize| {
         constraint_ids.push(a as u32);
         constraint_ids.push(b as u32);
-        rest_lengths.push(rest);
+        let dx = positions[2 * a] - positions[2 * b];
+        let dy = positions[2 * a + 1] - positions[2 * b + 1];
+        rest_lengths.push((dx * dx + dy * dy).sqrt());
     };
-    let diagonal = (2.0 * SPACING * SPACING).sqrt();
     for i in 0..h {
         for j in 0..w - 1 {
             let k = i * w + j;
-            add(k, k + 1, SPACING);
+            add(k, k + 1);
         }
     }
     for i in 0..h - 1 {
         for j in 0..w {
             let k = i * w + j;
-            add(k, k + w, SPACING);
+            add(k, k + w);
         }
     }
     for i in 0..h - 1 {
         for j in 0..w - 1 {
             let k = i * w + j;
-            add(k, k + w + 1, diagonal);
-            add(k + 1, k + w, diagonal);
+            add(k, k + w + 1);
+            add(k + 1, k + w);
         }
     }
 
@@ -111,8 +115,10 @@ mod tests {
         );
         let d = 0.1 * 8f32.sqrt();
         assert_eq!(grid.rest_lengths.len(), 6);
-        assert!((grid.rest_lengths[4] - d).abs() < 1e-7);
-        assert_eq!(grid.rest_lengths[0], 0.2);
+        assert!((grid.rest_lengths[4] - d).abs() < 1e-6);
+        assert!((grid.rest_lengths[5] - d).abs() < 1e-6);
+        assert!((grid.rest_lengths[0] - 0.2).abs() < 1e-6);
+        assert!((grid.rest_lengths[2] - 0.2).abs() < 1e-6);
     }
 
     #[test]

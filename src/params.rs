@@ -112,11 +112,14 @@ impl FixedPreset {
 
     /// The preset for a count of 1, 2 or 4.
     pub fn from_count(count: f64) -> Result<Self, ClothError> {
-        match count {
-            c if c == 1.0 => Ok(FixedPreset::One),
-            c if c == 2.0 => Ok(FixedPreset::Two),
-            c if c == 4.0 => Ok(FixedPreset::Four),
-            _ => Err(invalid("fixedCount", count, "1, 2 or 4")),
+        if count == 1.0 {
+            Ok(FixedPreset::One)
+        } else if count == 2.0 {
+            Ok(FixedPreset::Two)
+        } else if count == 4.0 {
+            Ok(FixedPreset::Four)
+        } else {
+            Err(invalid("fixedCount", count, "1, 2 or 4"))
         }
     }
 }
