@@ -1,0 +1,372 @@
+// Shared helpers for the end-to-end tests: launch Debian's Chromium through
+// playwright-core, serve a folder on 127.0.0.1, collect console/page/CSP errors,
+// decode screenshots and measure what the canvas shows.
+import { chromium } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
+import { startServer } from '../../scripts/static-server.mjs';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const RESULTS = join(ROOT, 'test-results');
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Default timeout (ms) for waits on the page; generous, the machine is small and noisy. */
+export const WAIT = 15_000;
+
+/** Launches headless Debian Chromium (never a downloaded browser). */
+export async function launchBrowser() {
+  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) {
+    throw new Error(`${executablePath} is missing: install Debian's chromium (scripts/test.sh does)`);
+  }
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** Serves `root` (the repository by default) on 127.0.0.1 and a free port. */
+export async function serve(root = ROOT) {
+  const { server, url } = await startServer({ port: 0, root });
+  return {
+    server,
+    url,
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections?.();
+        server.close(() => done());
+      }),
+  };
+}
+
+/** Throws a readable error unless the built wasm glue is in pkg/ (scripts/build.sh). */
+export function requireBuild() {
+  for (const file of ['pkg/xpbd_cloth.js', 'pkg/xpbd_cloth_bg.wasm']) {
+    if (!existsSync(join(ROOT, file))) {
+      throw new Error(`${file} is missing: run scripts/build.sh first (scripts/test.sh does)`);
+    }
+  }
+}
+
+/**
+ * Installed before any page script runs: records Content-Security-Policy violations
+ * in `window.__cspViolations`.
+ */
+export function cspRecorderScript() {
+  window.__cspViolations = [];
+  document.addEventListener('securitypolicyviolation', (event) => {
+    window.__cspViolations.push({
+      directive: event.effectiveDirective || event.violatedDirective,
+      blocked: event.blockedURI,
+      source: event.sourceFile,
+      line: event.lineNumber,
+      sample: event.sample,
+    });
+  });
+}
+
+/**
+ * Collects everything that would show up red in the console of `page`:
+ * console errors and warnings, uncaught exceptions, failed and 4xx/5xx requests.
+ * `problems()` returns the list as readable strings.
+ */
+export function watchConsole(page) {
+  const log = { errors: [], warnings: [], pageErrors: [], badResponses: [], failedRequests: [], all: [] };
+  page.on('console', (message) => {
+    const text = `${message.type()}: ${message.text()} (${message.location()?.url ?? ''}:${message.location()?.lineNumber ?? ''})`;
+    log.all.push(text);
+    if (message.type() === 'error') log.errors.push(text);
+    if (message.type() === 'warning') log.warnings.push(text);
+  });
+  page.on('pageerror', (error) => log.pageErrors.push(`${error.name}: ${error.message}\n${error.stack ?? ''}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) log.badResponses.push(`${response.status()} ${response.url()}`);
+  });
+  page.on('requestfailed', (request) =>
+    log.failedRequests.push(`${request.url()}: ${request.failure()?.errorText ?? 'failed'}`),
+  );
+  return {
+    log,
+    /** Errors of every kind so far, each a string; empty when the page is clean. */
+    problems() {
+      return [
+        ...log.pageErrors.map((e) => `page error: ${e}`),
+        ...log.errors.map((e) => `console ${e}`),
+        ...log.badResponses.map((e) => `HTTP ${e}`),
+        ...log.failedRequests.map((e) => `request failed: ${e}`),
+      ];
+    },
+    /** Console messages (any level) mentioning a Content Security Policy. */
+    cspMessages() {
+      return log.all.filter((text) => /content[- ]security[- ]policy/i.test(text));
+    },
+    /** Forgets everything collected so far. */
+    clear() {
+      for (const list of Object.values(log)) list.length = 0;
+    },
+  };
+}
+
+/** Opens a fresh context + page with the CSP recorder and the console watcher. */
+export async function openPage(browser, url, { viewport = { width: 1280, height: 900 }, ...options } = {}) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, ...options });
+  await context.addInitScript(cspRecorderScript);
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT);
+  const consoleWatch = watchConsole(page);
+  await page.goto(url, { waitUntil: 'load' });
+  return { context, page, console: consoleWatch };
+}
+
+/** Polls `predicate` in node until it returns a truthy value or `timeout` ms pass. */
+export async function until(predicate, { timeout = WAIT, interval = 50, message = 'condition' } = {}) {
+  const end = Date.now() + timeout;
+  let last;
+  for (;;) {
+    last = await predicate();
+    if (last) return last;
+    if (Date.now() > end) throw new Error(`timed out after ${timeout} ms waiting for ${message}`);
+    await new Promise((done) => setTimeout(done, interval));
+  }
+}
+
+export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+export async function ensureResults() {
+  await mkdir(RESULTS, { recursive: true });
+  return RESULTS;
+}
+
+// ---------------------------------------------------------------------------
+// PNG decoding (8-bit RGB/RGBA, non-interlaced: what Chromium's screenshots are).
+
+/** Decodes a PNG buffer into { width, height, data: Uint8Array RGBA }. */
+export function decodePng(buffer) {
+  const signature = '89504e470d0a1a0a';
+  if (buffer.subarray(0, 8).toString('hex') !== signature) throw new Error('not a PNG');
+  let offset = 8;
+  let width = 0;
+  let height = 0;
+  let bitDepth = 0;
+  let colorType = 0;
+  let interlace = 0;
+  const idat = [];
+  while (offset < buffer.length) {
+    const length = buffer.readUInt32BE(offset);
+    const type = buffer.toString('latin1', offset + 4, offset + 8);
+    const body = buffer.subarray(offset + 8, offset + 8 + length);
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      bitDepth = body[8];
+      colorType = body[9];
+      interlace = body[12];
+    } else if (type === 'IDAT') {
+      idat.push(body);
+    } else if (type === 'IEND') {
+      break;
+    }
+    offset += 12 + length;
+  }
+  const channels = { 0: 1, 2: 3, 4: 2, 6: 4 }[colorType];
+  if (bitDepth !== 8 || !channels || interlace !== 0) {
+    throw new Error(`unsupported PNG: depth ${bitDepth}, colour type ${colorType}, interlace ${interlace}`);
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const pixels = new Uint8Array(width * height * 4);
+  let previous = new Uint8Array(stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    const current = new Uint8Array(stride);
+    for (let x = 0; x < stride; x++) {
+      const a = x >= channels ? current[x - channels] : 0;
+      const b = previous[x];
+      const c = x >= channels ? previous[x - channels] : 0;
+      let value = line[x];
+      if (filter === 1) value += a;
+      else if (filter === 2) value += b;
+      else if (filter === 3) value += (a + b) >> 1;
+      else if (filter === 4) {
+        const p = a + b - c;
+        const pa = Math.abs(p - a);
+        const pb = Math.abs(p - b);
+        const pc = Math.abs(p - c);
+        value += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      current[x] = value & 0xff;
+    }
+    for (let x = 0; x < width; x++) {
+      const out = (y * width + x) * 4;
+      const src = x * channels;
+      if (channels >= 3) {
+        pixels[out] = current[src];
+        pixels[out + 1] = current[src + 1];
+        pixels[out + 2] = current[src + 2];
+        pixels[out + 3] = channels === 4 ? current[src + 3] : 255;
+      } else {
+        pixels[out] = pixels[out + 1] = pixels[out + 2] = current[src];
+        pixels[out + 3] = channels === 2 ? current[src + 1] : 255;
+      }
+    }
+    previous = current;
+  }
+  return { width, height, data: pixels };
+}
+
+/** The most frequent colour of an image (its background), as [r, g, b]. */
+export function dominantColor(image) {
+  const counts = new Map();
+  const { data } = image;
+  for (let i = 0; i < data.length; i += 4) {
+    const key = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  let best = 0;
+  let bestCount = -1;
+  for (const [key, count] of counts) {
+    if (count > bestCount) {
+      best = key;
+      bestCount = count;
+    }
+  }
+  return [(best >> 16) & 255, (best >> 8) & 255, best & 255];
+}
+
+/**
+ * Measures what the screenshot `image` of a canvas shows: the background (most frequent
+ * colour), how many pixels differ from it, how many are bluish (particles) and greyish
+ * (constraints), and the bounding box of the differing pixels.
+ */
+export function inkStats(image) {
+  const background = dominantColor(image);
+  const { data, width, height } = image;
+  let ink = 0;
+  let blue = 0;
+  let grey = 0;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      const r = data[i];
+      const g = data[i + 1];
+      const b = data[i + 2];
+      const distance = Math.abs(r - background[0]) + Math.abs(g - background[1]) + Math.abs(b - background[2]);
+      if (distance < 40) continue;
+      ink++;
+      if (b > r + 40 && b > g + 15) blue++;
+      else if (Math.max(r, g, b) - Math.min(r, g, b) < 30) grey++;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
+  }
+  return { background, ink, blue, grey, box: { minX, minY, maxX, maxY }, width, height };
+}
+
+/** True when the image has a non-background pixel within `radius` px of (x, y). */
+export function inkNear(image, background, x, y, radius = 3) {
+  const { data, width, height } = image;
+  for (let dy = -radius; dy <= radius; dy++) {
+    for (let dx = -radius; dx <= radius; dx++) {
+      const px = Math.round(x) + dx;
+      const py = Math.round(y) + dy;
+      if (px < 0 || py < 0 || px >= width || py >= height) continue;
+      const i = (py * width + px) * 4;
+      const distance =
+        Math.abs(data[i] - background[0]) + Math.abs(data[i + 1] - background[1]) + Math.abs(data[i + 2] - background[2]);
+      if (distance >= 40) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Screenshots the canvas matched by `canvasSelector` while its controller (an expression
+ * evaluated in the page, e.g. `window.clothDemo`) is paused, and checks the particles'
+ * screen positions against the pixels. Returns
+ * { stats, covered, total, image } where `covered` counts particles with ink within 3 px.
+ * The controller is resumed afterwards if it was running.
+ */
+export async function measureCloth(page, canvasSelector, controllerExpression) {
+  const canvas = page.locator(canvasSelector).first();
+  await canvas.scrollIntoViewIfNeeded();
+  const wasPaused = await page.evaluate(`(${controllerExpression}).paused`);
+  await page.evaluate(`(${controllerExpression}).pause()`);
+  // Let at least two frames be drawn after pausing, so the screen matches the state.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  const points = await page.evaluate(`(() => {
+    const c = ${controllerExpression};
+    const p = c.simulation.positions();
+    const out = [];
+    for (let i = 0; i < p.length; i += 2) {
+      const q = c.worldToClient(p[i], p[i + 1]);
+      out.push(Array.isArray(q) ? q : [q.x, q.y]);
+    }
+    return out;
+  })()`);
+  const rect = await canvas.evaluate((element) => {
+    const r = element.getBoundingClientRect();
+    return { left: r.left, top: r.top, width: r.width, height: r.height };
+  });
+  const png = await canvas.screenshot();
+  if (!wasPaused) await page.evaluate(`(${controllerExpression}).resume()`);
+  const image = decodePng(png);
+  const stats = inkStats(image);
+  const sx = image.width / rect.width;
+  const sy = image.height / rect.height;
+  let covered = 0;
+  let inside = 0;
+  for (const [cx, cy] of points) {
+    const x = (cx - rect.left) * sx;
+    const y = (cy - rect.top) * sy;
+    if (x < 0 || y < 0 || x >= image.width || y >= image.height) continue;
+    inside++;
+    if (inkNear(image, stats.background, x, y, 3)) covered++;
+  }
+  return { stats, covered, inside, total: points.length, image, png };
+}
+
+/** Reads a controller's particle positions as a plain array (a copy). */
+export async function readPositions(page, controllerExpression) {
+  return page.evaluate(`Array.from((${controllerExpression}).simulation.positions())`);
+}
+
+/** Client (viewport CSS px) position of particle `index` of a controller. */
+export async function particleClient(page, controllerExpression, index) {
+  return page.evaluate(`(() => {
+    const c = ${controllerExpression};
+    const p = c.simulation.positions();
+    const q = c.worldToClient(p[2 * ${index}], p[2 * ${index} + 1]);
+    return Array.isArray(q) ? { x: q[0], y: q[1] } : { x: q.x, y: q.y };
+  })()`);
+}
+
+/** World position (metres) under the client point (cx, cy) of a controller. */
+export async function clientToWorld(page, controllerExpression, cx, cy) {
+  return page.evaluate(`(() => {
+    const q = (${controllerExpression}).clientToWorld(${cx}, ${cy});
+    return Array.isArray(q) ? { x: q[0], y: q[1] } : { x: q.x, y: q.y };
+  })()`);
+}
+
+/** Number of constraints of a w × h grid: h(w-1) + (h-1)w + 2(h-1)(w-1). */
+export function constraintCount(w, h) {
+  return h * (w - 1) + (h - 1) * w + 2 * (h - 1) * (w - 1);
+}
+
+export const distance = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
