@@ -287,6 +287,19 @@ function watchVisibility(canvas, signal, onChange) {
 
 // ---------------------------------------------------------------- mountCloth
 
+/** Width and height in metres of the cloth's bounding box (at rest right after creation). */
+function restingSize(simulation) {
+  const positions = simulation.positions();
+  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  for (let k = 0; k < positions.length; k += 2) {
+    minX = Math.min(minX, positions[k]);
+    maxX = Math.max(maxX, positions[k]);
+    minY = Math.min(minY, positions[k + 1]);
+    maxY = Math.max(maxY, positions[k + 1]);
+  }
+  return positions.length ? { width: maxX - minX, height: maxY - minY } : { width: 1, height: 1 };
+}
+
 const DIVERGED_MESSAGE =
   'The simulation diverged and has stopped. Restart it, perhaps with a smaller time step, ' +
   'more iterations or a lower stiffness.';
@@ -318,7 +331,8 @@ function createController(canvas, initialSettings) {
   let frameRequest = 0;
   let zoom = 1;
   let box = { cssWidth: canvas.width, cssHeight: canvas.height, pixelRatio: 1, offsetX: 0, offsetY: 0 };
-  let view = fitView(box.cssWidth, box.cssHeight, zoom, 1);
+  let clothSize = restingSize(simulation);
+  let view = fitView(box.cssWidth, box.cssHeight, { zoom, pixelRatio: 1, clothSize });
   let lastDiagnostics = null;
   const stepTimes = new RollingAverage(AVERAGED_SAMPLES);
   const frameTimes = new RollingAverage(AVERAGED_SAMPLES);
@@ -346,7 +360,7 @@ function createController(canvas, initialSettings) {
   // -- view
 
   function updateView() {
-    view = fitView(box.cssWidth, box.cssHeight, zoom, box.pixelRatio);
+    view = fitView(box.cssWidth, box.cssHeight, { zoom, pixelRatio: box.pixelRatio, clothSize });
   }
 
   function zoomBy(factor) {
@@ -545,6 +559,8 @@ function createController(canvas, initialSettings) {
       simulation.free();
       simulation = replacement;
       settings = next;
+      clothSize = restingSize(simulation);
+      updateView();
       diverged = false;
       haltedBy = null;
       stepTimes.clear();

@@ -33,27 +33,33 @@ const ORIGINAL_WIDTH = 1024;
 const ORIGINAL_HEIGHT = 768;
 const ORIGINAL_ORIGIN_LIFT = 200;
 /**
- * Pixels per metre on that canvas. The original uses 50; the default cloth then
- * sags past the bottom edge (it settles about 12.5 m below its top), so use a
- * little less to keep it in view.
+ * Pixels per metre on that canvas for the default 40 × 30 cloth (7.8 m × 5.8 m).
+ * The original uses 50; the default cloth then sags past the bottom edge (it
+ * settles about 12.5 m below its top), so use a little less to keep it in view.
  */
 const SCALE_ON_ORIGINAL_CANVAS = 40;
+export const DEFAULT_CLOTH_SIZE = Object.freeze({ width: 7.8, height: 5.8 });
 export const MIN_SCALE = 1;
 export const MAX_SCALE = 10000;
 
 /**
  * The view for a canvas of `cssWidth × cssHeight` CSS pixels: the original's
  * layout (origin centred horizontally, lifted above the centre) shrunk or grown
- * with the canvas, times the user's `zoom`.
- * The scale never drops below 1 px/m.
+ * with the canvas, grown for a cloth smaller than the default (`clothSize`, its
+ * resting width and height in metres) and shrunk for a larger one, times the
+ * user's `zoom`. The scale never drops below 1 px/m.
  */
-export function fitView(cssWidth, cssHeight, zoom = 1, pixelRatio = 1) {
+export function fitView(cssWidth, cssHeight, { zoom = 1, pixelRatio = 1, clothSize = DEFAULT_CLOTH_SIZE } = {}) {
   const fit = Math.min(cssWidth / ORIGINAL_WIDTH, cssHeight / ORIGINAL_HEIGHT);
-  const size = fit > 0 ? fit : 1; // a collapsed canvas: any positive size will do
+  const canvasSize = fit > 0 ? fit : 1; // a collapsed canvas: any positive size will do
+  const clothFit = Math.min(
+    DEFAULT_CLOTH_SIZE.width / Math.max(clothSize.width, 1e-3),
+    DEFAULT_CLOTH_SIZE.height / Math.max(clothSize.height, 1e-3),
+  );
   return {
     originX: cssWidth / 2,
-    originY: cssHeight / 2 - ORIGINAL_ORIGIN_LIFT * size,
-    scale: clampScale(SCALE_ON_ORIGINAL_CANVAS * size * zoom),
+    originY: cssHeight / 2 - ORIGINAL_ORIGIN_LIFT * canvasSize,
+    scale: clampScale(SCALE_ON_ORIGINAL_CANVAS * canvasSize * clothFit * zoom),
     pixelRatio,
   };
 }
@@ -218,6 +224,17 @@ function measureContentBox(canvas) {
 }
 
 /**
+ * The observer's exact device-pixel size snaps to the screen's pixel grid, so use
+ * it when it agrees with CSS size × devicePixelRatio; it does not always agree (an
+ * emulated pixel ratio, as in test browsers, is missing from it), and then the
+ * product wins.
+ */
+function pickDevicePixels(exact, estimate) {
+  if (exact > 0 && Math.abs(exact - estimate) <= 1) return exact;
+  return Math.max(1, Math.round(estimate));
+}
+
+/**
  * Keeps `canvas.width/height` equal to its CSS content size × devicePixelRatio,
  * re-measured when the element resizes (ResizeObserver) and when the pixel
  * ratio changes (page zoom, moving to another screen). Calls
@@ -232,8 +249,8 @@ export function watchCanvasSize(canvas, onResize) {
     const box = measureContentBox(canvas);
     if (!(box.cssWidth > 0 && box.cssHeight > 0)) return; // display:none or collapsed
     const ratio = window.devicePixelRatio || 1;
-    const width = devicePixels?.width || Math.max(1, Math.round(box.cssWidth * ratio));
-    const height = devicePixels?.height || Math.max(1, Math.round(box.cssHeight * ratio));
+    const width = pickDevicePixels(devicePixels?.width, box.cssWidth * ratio);
+    const height = pickDevicePixels(devicePixels?.height, box.cssHeight * ratio);
     if (canvas.width !== width) canvas.width = width;
     if (canvas.height !== height) canvas.height = height;
     onResize({ ...box, pixelRatio: width / box.cssWidth });

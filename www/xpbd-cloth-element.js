@@ -13,6 +13,7 @@
 import { mountCloth, parseNumber, PARAMETERS } from './cloth.js';
 
 const PARAMETER_BY_ATTRIBUTE = new Map(PARAMETERS.map((parameter) => [parameter.attribute, parameter]));
+const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
 
 /** Shadow styles: constructable, so no inline <style> is needed under a strict CSP. */
 const HOST_CSS = `
@@ -101,7 +102,7 @@ export class XpbdClothElement extends HTMLElement {
     if (parameter.appliesOn === 'restart') {
       this.#scheduleRestart(parameter.name, value);
     } else {
-      this.#tryApply(() => this.#controller.set(parameter.name, value), name);
+      this.#tryApply(() => this.#controller.set(parameter.name, value), `${name}="${newValue}"`);
     }
   }
 
@@ -188,18 +189,20 @@ export class XpbdClothElement extends HTMLElement {
         const changes = this.#pendingRestart;
         this.#pendingRestart = null;
         if (changes && this.#controller) {
-          this.#tryApply(() => this.#controller.restart(changes), Object.keys(changes).join(', '));
+          const attributes = Object.keys(changes).map((n) => PARAMETER_BY_NAME.get(n).attribute);
+          const described = attributes.map((a) => `${a}="${this.getAttribute(a)}"`).join(' ');
+          this.#tryApply(() => this.#controller.restart(changes), described);
         }
       });
     }
     this.#pendingRestart[name] = value;
   }
 
-  #tryApply(apply, attributeNames) {
+  #tryApply(apply, attributesDescribed) {
     try {
       apply();
     } catch (error) {
-      console.warn(`<xpbd-cloth>: ${attributeNames}: ${error.message}; keeping the last good value`);
+      console.warn(`<xpbd-cloth>: ignoring ${attributesDescribed}: ${error.message}; keeping the last good value`);
     }
   }
 
