@@ -1,0 +1,141 @@
+// Types for www/cloth.js: mountCloth, one interactive XPBD cloth on one <canvas>.
+
+import type { Simulation } from '../pkg/xpbd_cloth.js';
+
+/**
+ * Every option of `mountCloth` and `restart`. All are optional; the defaults are
+ * the original demo's. Grid values (width, height, fixed) take effect when a
+ * cloth is built; solver values can also change live with `set`.
+ */
+export interface ClothOptions {
+  /** Particles per row, whole number 2..1000 (at most 250000 particles in all). Default 40. */
+  width?: number;
+  /** Particles per column, whole number 2..1000. Default 30. */
+  height?: number;
+  /** Fixed corner particles: 1 (top left), 2 (top corners) or 4 (all corners). Default 2. */
+  fixed?: 1 | 2 | 4 | number;
+  /** Time step Δt in seconds, 1e-6..1. Default 0.01. */
+  timeStepSize?: number;
+  /** Solver sweeps over all constraints per step, whole number 1..1000. Default 5. */
+  iterations?: number;
+  /** Stiffness in N/m, 0..1e15; compliance α = 1/stiffness, 0 means rigid (plain PBD). Default 1000. */
+  stiffness?: number;
+  /** Gravity in m/s², y up, -1e6..1e6. Default -9.81. */
+  gravity?: number;
+  /** Mass of every particle in kg, 1e-6..1e6. Default 0.5. */
+  mass?: number;
+  /** Simulation steps per animation frame, whole number 0..10000 (0: only draw). Default 8. */
+  stepsPerFrame?: number;
+  /** Start (or, for restart, continue) paused. Default false. */
+  paused?: boolean;
+  /** Stop the loop while the canvas is off-screen or the tab is hidden. Default true. */
+  pauseWhenHidden?: boolean;
+  /** Where the .wasm file is served; only the page's first load uses it. Default `../pkg/xpbd_cloth_bg.wasm` next to www/. */
+  wasmUrl?: string | URL;
+  /** Called after every drawn frame with fresh diagnostics. Errors it throws are logged, not raised. */
+  onFrame?: ((diagnostics: ClothDiagnostics) => void) | null;
+  /**
+   * Called when the simulation diverges (it then stops stepping; `diverged` is
+   * true) or an unexpected Error stops the loop. Default: console.error.
+   */
+  onError?: ((error: Error) => void) | null;
+}
+
+/** A snapshot of the cloth and of the loop's timing. Numbers are always finite. */
+export interface ClothDiagnostics {
+  /** Simulated time in seconds. */
+  time: number;
+  numParticles: number;
+  numConstraints: number;
+  /** Largest relative stretch (length − rest)/rest of any constraint; 0.05 means 5 %. */
+  maxStretch: number;
+  /** Kinetic energy of the moving particles in joules. */
+  kineticEnergy: number;
+  /** False once the simulation diverged (it then no longer steps). */
+  isFinite: boolean;
+  /** Milliseconds per simulation step, averaged over the last 50 steps (0 before any). */
+  stepMs: number;
+  /** Milliseconds of work per animation frame (steps + drawing), averaged over the last 50 frames. */
+  frameMs: number;
+  /** Size of the shared wasm memory in bytes (all cloths of the page together). */
+  wasmMemoryBytes: number;
+}
+
+/** The effective value of every option (solver values as the Simulation holds them). */
+export type EffectiveClothOptions = Required<Pick<ClothOptions,
+  'width' | 'height' | 'fixed' | 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass' |
+  'stepsPerFrame' | 'paused' | 'pauseWhenHidden'>> & Pick<ClothOptions, 'wasmUrl' | 'onFrame' | 'onError'>;
+
+/** Names accepted by `set`: the solver values and `stepsPerFrame`. */
+export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'stepsPerFrame';
+
+export interface ClothController {
+  /** The live Simulation (replaced by `restart`, null after `destroy`). Do not free it yourself. */
+  readonly simulation: Simulation | null;
+  /** Whether stepping is paused by `pause()` (drawing and dragging still work). */
+  readonly paused: boolean;
+  /** True after the simulation diverged, until `restart`. */
+  readonly diverged: boolean;
+  readonly destroyed: boolean;
+  /** A copy of the effective options. */
+  readonly options: EffectiveClothOptions;
+  pause(): void;
+  resume(): void;
+  /**
+   * Builds a new cloth from the current options overlaid with `newOptions`. The new
+   * Simulation is built first: if it throws (an Error naming the bad value) the old
+   * cloth keeps running unchanged; otherwise the old one is freed. Returns the controller.
+   */
+  restart(newOptions?: ClothOptions): ClothController;
+  /**
+   * Sets a live parameter at once. Throws an Error and keeps the old value when the
+   * value is invalid (strings are refused, not converted), when the name is unknown,
+   * or for width/height/fixed, which need `restart`.
+   */
+  set(name: LiveParameterName | string, value: number): void;
+  diagnostics(): ClothDiagnostics;
+  /** World metres → viewport CSS px (as in `MouseEvent.clientX/clientY`). */
+  worldToClient(x: number, y: number): { x: number; y: number };
+  /** Viewport CSS px → world metres. */
+  clientToWorld(clientX: number, clientY: number): { x: number; y: number };
+  /**
+   * Stops the loop, removes every listener and observer, frees the Simulation.
+   * Safe to call twice. Afterwards `diagnostics()` returns the last values and
+   * `set`/`restart` throw.
+   */
+  destroy(): void;
+}
+
+/**
+ * Mounts an interactive cloth on `canvas`: loads the wasm (once per page), builds
+ * the Simulation, runs a requestAnimationFrame loop (stepsPerFrame steps, then
+ * draw), drags particles with mouse, touch or pen (press within 10 CSS px), zooms
+ * with the wheel or a two-finger pinch. Size the canvas with CSS; its backing
+ * store follows its size × devicePixelRatio. Rejects with an Error for an invalid
+ * option or when the wasm cannot be loaded.
+ */
+export declare function mountCloth(canvas: HTMLCanvasElement, options?: ClothOptions): Promise<ClothController>;
+
+export interface ParameterDescription {
+  /** Option name (and, for 'simulation', the Simulation property). */
+  readonly name: string;
+  /** The <xpbd-cloth> attribute. */
+  readonly attribute: string;
+  readonly defaultValue: number;
+  /** 'restart': a new Simulation is needed; 'simulation': a live Simulation setter; 'loop': handled by mountCloth. */
+  readonly appliesOn: 'restart' | 'simulation' | 'loop';
+  /** For 'loop' parameters: throws an Error for an invalid value. */
+  readonly check?: (value: unknown, name: string) => void;
+}
+
+/** Every cloth parameter, one entry each, in display order. */
+export declare const PARAMETERS: readonly ParameterDescription[];
+
+/** The default of every option. */
+export declare const DEFAULT_OPTIONS: Readonly<ClothOptions>;
+
+/**
+ * Parses a number typed by a person, strictly: "", "abc", "1,5", "0x10" and
+ * "1e400" throw an Error naming `name` instead of becoming 0, NaN or Infinity.
+ */
+export declare function parseNumber(text: string, name?: string): number;
