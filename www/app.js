@@ -59,8 +59,8 @@ function setText(id, text) {
 
 function showDiagnostics(diagnostics) {
   setText('time', format(diagnostics.time, 2, ' s'));
-  setText('step-ms', diagnostics.stepMs > 0 ? format(diagnostics.stepMs, 3, ' ms') : '–');
-  setText('frame-ms', diagnostics.frameMs > 0 ? format(diagnostics.frameMs, 2, ' ms') : '–');
+  setText('step-ms', format(diagnostics.stepMs, 3, ' ms'));
+  setText('frame-ms', format(diagnostics.frameMs, 2, ' ms'));
   setText('particles', format(diagnostics.numParticles, 0));
   setText('constraints', format(diagnostics.numConstraints, 0));
   setText('max-stretch', format(diagnostics.maxStretch * 100, 1, ' %'));

@@ -449,6 +449,7 @@ function createController(canvas, initialSettings) {
     if (destroyed) return;
     try {
       const started = performance.now();
+      canvasSize.checkPixelRatio();
       if (isStepping()) advance();
       draw();
       frameTimes.add(performance.now() - started);
@@ -503,7 +504,7 @@ function createController(canvas, initialSettings) {
     fail: report,
   });
 
-  const stopWatchingSize = watchCanvasSize(canvas, (measured) => {
+  const canvasSize = watchCanvasSize(canvas, (measured) => {
     box = measured;
     updateView();
     requestFrame();
@@ -596,7 +597,7 @@ function createController(canvas, initialSettings) {
       destroyed = true;
       cancelFrame();
       listeners.abort();
-      stopWatchingSize();
+      canvasSize.stop();
       stopWatchingVisibility();
       canvas.style.touchAction = previousTouchAction;
       simulation.free();

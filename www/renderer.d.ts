@@ -104,6 +104,14 @@ export interface CanvasSize {
  * Keeps `canvas.width/height` at its CSS content size × devicePixelRatio, on
  * resize and on pixel-ratio change (page zoom, another screen), calling
  * `onResize` after each change. A canvas whose CSS size follows its width/height
- * attributes is pinned to its current CSS size first. Returns `stop()`.
+ * attributes is pinned to its current CSS size first.
  */
-export declare function watchCanvasSize(canvas: HTMLCanvasElement, onResize: (size: CanvasSize) => void): () => void;
+export declare function watchCanvasSize(
+  canvas: HTMLCanvasElement,
+  onResize: (size: CanvasSize) => void,
+): {
+  /** Re-measures if devicePixelRatio changed without an event (cheap; call once per frame). */
+  checkPixelRatio(): void;
+  /** Disconnects the observers and undoes any size pinning. */
+  stop(): void;
+};

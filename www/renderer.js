@@ -239,16 +239,19 @@ function pickDevicePixels(exact, estimate) {
  * re-measured when the element resizes (ResizeObserver) and when the pixel
  * ratio changes (page zoom, moving to another screen). Calls
  * `onResize({ cssWidth, cssHeight, pixelRatio, offsetX, offsetY })` after each
- * change (offsets: content box inside the border box, CSS px). Returns `stop()`.
+ * change (offsets: content box inside the border box, CSS px). Returns
+ * `{ checkPixelRatio(), stop() }`.
  */
 export function watchCanvasSize(canvas, onResize) {
   const unpin = pinAttributeSizedAxes(canvas);
   let devicePixels = null; // exact backing size from the observer, when the browser gives it
+  let appliedRatio = window.devicePixelRatio || 1;
 
   const apply = () => {
     const box = measureContentBox(canvas);
     if (!(box.cssWidth > 0 && box.cssHeight > 0)) return; // display:none or collapsed
     const ratio = window.devicePixelRatio || 1;
+    appliedRatio = ratio;
     const width = pickDevicePixels(devicePixels?.width, box.cssWidth * ratio);
     const height = pickDevicePixels(devicePixels?.height, box.cssHeight * ratio);
     if (canvas.width !== width) canvas.width = width;
@@ -283,9 +286,19 @@ export function watchCanvasSize(canvas, onResize) {
   armRatioQuery();
   apply();
 
-  return function stop() {
-    observer.disconnect();
-    ratioQuery?.removeEventListener('change', onRatioChange);
-    unpin();
+  return {
+    /**
+     * Re-measures if devicePixelRatio changed unnoticed (cheap: call it every frame).
+     * Emulated ratio changes, as in test browsers, fire neither the media query
+     * nor the observer.
+     */
+    checkPixelRatio() {
+      if ((window.devicePixelRatio || 1) !== appliedRatio) onRatioChange();
+    },
+    stop() {
+      observer.disconnect();
+      ratioQuery?.removeEventListener('change', onRatioChange);
+      unpin();
+    },
   };
 }
