@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The browser benchmark of issue 5: builds the release wasm, then runs
+# www/bench.html in headless Chromium and prints ms/step (wasm vs plain JS),
+# frame and draw costs, the plain-JS/wasm agreement and wasm memory per
+# constraint, with PASS/MISS against the issue's targets.
+#   scripts/bench.sh            full run (about 1–2 minutes on 2 cores)
+#   scripts/bench.sh --quick    tiny smoke run
+#   scripts/bench.sh --json F   also writes the raw results to F
+# Exits non-zero only when something failed, never for a missed target.
+source "$(dirname "$0")/setup.sh"
+
+"$ROOT/scripts/build.sh"
+ensure_chromium
+ensure_node_modules
+
+log "running www/bench.html in headless Chromium (keep the machine otherwise idle for stable numbers)"
+node "$ROOT/scripts/bench-browser.mjs" "$@"
