@@ -21,7 +21,12 @@ export interface ClothStyle {
   constraintColor: string;
   constraintWidth: number;
   particleColor: string;
+  /** Particle radius in CSS px (2.5)... */
   particleRadius: number;
+  /** ...but at most this many metres (0.06), so that zoomed out the grid stays visible... */
+  particleRadiusMetres: number;
+  /** ...and at least this many CSS px (0.75). */
+  minParticleRadius: number;
   grabbedColor: string;
   grabbedRadius: number;
   /** Length of the x (red) and y (green) axis marks at the origin. */

@@ -18,6 +18,10 @@ export const DEFAULT_STYLE = Object.freeze({
   constraintWidth: 1,
   particleColor: '#1f5fd1',
   particleRadius: 2.5,
+  // Zoomed far out the particles would merge into a blob: cap the radius at this
+  // many metres (0.3 × the 0.2 m grid spacing), but keep it at least minParticleRadius px.
+  particleRadiusMetres: 0.06,
+  minParticleRadius: 0.75,
   grabbedColor: '#e01b1b',
   grabbedRadius: 6,
   axisLength: 30,
@@ -105,6 +109,12 @@ function drawAxes(ctx, view, style) {
   ctx.stroke();
 }
 
+/** Particle radius in CSS px at this view's zoom. */
+function particleRadius(view, style) {
+  const capped = Math.min(style.particleRadius, style.particleRadiusMetres * view.scale);
+  return Math.max(style.minParticleRadius, capped);
+}
+
 function drawGrabbed(ctx, positions, view, style, grabbed) {
   if (grabbed < 0 || 2 * grabbed + 1 >= positions.length) return;
   ctx.fillStyle = style.grabbedColor;
@@ -139,7 +149,7 @@ export function drawCloth(ctx, positions, constraints, view, style = DEFAULT_STY
   }
   ctx.stroke();
 
-  const radius = style.particleRadius;
+  const radius = particleRadius(view, style);
   ctx.fillStyle = style.particleColor;
   ctx.beginPath();
   for (let p = 0; p < positions.length; p += 2) {
@@ -173,11 +183,11 @@ export function drawClothNaive(ctx, positions, constraints, view, style = DEFAUL
     ctx.stroke();
   }
 
+  const radius = particleRadius(view, style);
   ctx.fillStyle = style.particleColor;
   for (let p = 0; p < positions.length; p += 2) {
     ctx.beginPath();
-    ctx.arc(originX + positions[p] * scale, originY - positions[p + 1] * scale,
-      style.particleRadius, 0, 2 * Math.PI);
+    ctx.arc(originX + positions[p] * scale, originY - positions[p + 1] * scale, radius, 0, 2 * Math.PI);
     ctx.fill();
   }
 
