@@ -14,6 +14,7 @@
 // (then the comparison would not be of the same algorithm). Needs pkg/ built
 // (scripts/bench.sh builds it) and node_modules (npm ci).
 import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,7 +78,9 @@ function table(rows) {
     .join('\n');
 }
 
-function report(results) {
+const loadAverage = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+
+function report(results, load) {
   const out = [];
   const say = (line = '') => out.push(line);
   const sizeKey = (size) => `${size.width}x${size.height}`;
@@ -90,6 +93,10 @@ function report(results) {
   say(
     `headless, --disable-gpu (software raster), ${results.hardwareConcurrency} logical cores; `
       + `timer ${results.crossOriginIsolated ? '5 µs' : '0.1 ms'} granularity, so every timed batch lasts ≥ ${results.plan.batchMs} ms`,
+  );
+  say(
+    `load average (1, 5, 15 min) before ${load.before}, after ${load.after}: `
+      + 'other work on the machine slows both sides; interleaving keeps the ratios fair',
   );
   say(
     `wasm features: solverOrder ${results.features.solverOrder ? `yes (default ${results.features.defaultSolverOrder})` : 'no'}, `
@@ -247,9 +254,11 @@ async function run() {
 }
 
 try {
+  const load = { before: loadAverage() };
   const results = await run();
+  load.after = loadAverage();
   if (jsonPath) await writeFile(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(report(results));
+  console.log(report(results, load));
   if (!results.correctness.pass) {
     console.error(
       `\nERROR: plain JS and wasm disagree by ${results.correctness.maxGapMetres} m (≥ ${TARGETS.agreementMetres} m): `
