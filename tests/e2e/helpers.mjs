@@ -34,8 +34,12 @@ export async function launchBrowser() {
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
 }
 
-/** Serves `root` (the repository by default) on 127.0.0.1 and a free port. */
-export async function serve(root = ROOT) {
+/**
+ * Serves `root` on 127.0.0.1 and a free port: by default the repository, or the folder
+ * in XPBD_E2E_ROOT (a copy of the repository with a deliberate bug, to check that the
+ * tests catch it).
+ */
+export async function serve(root = process.env.XPBD_E2E_ROOT || ROOT) {
   const { server, url } = await startServer({ port: 0, root });
   return {
     server,
@@ -120,6 +124,7 @@ export function watchConsole(page) {
 export async function openPage(browser, url, { viewport = { width: 1280, height: 900 }, ...options } = {}) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, ...options });
   await context.addInitScript(cspRecorderScript);
+  await context.addInitScript(controllerLookupScript);
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT);
   const consoleWatch = watchConsole(page);
@@ -296,21 +301,54 @@ export function inkNear(image, background, x, y, radius = 3) {
 }
 
 /**
- * Screenshots the canvas matched by `canvasSelector` while its controller (an expression
- * evaluated in the page, e.g. `window.clothDemo`) is paused, and checks the particles'
- * screen positions against the pixels. Returns
- * { stats, covered, total, image } where `covered` counts particles with ink within 3 px.
- * The controller is resumed afterwards if it was running.
+ * Installed before any page script runs: `window.__controller(ref)` finds a cloth
+ * controller by reference: `window.NAME` for a global (e.g. `window.clothDemo`),
+ * otherwise a CSS selector of an element with a `.controller` (e.g. `#element-cloth`).
+ * Tests pass refs, not code strings: `page.waitForFunction` evaluates strings with
+ * eval, which the pages' CSP rightly forbids.
  */
-export async function measureCloth(page, canvasSelector, controllerExpression) {
+export function controllerLookupScript() {
+  window.__controller = (ref) =>
+    ref.startsWith('window.') ? window[ref.slice(7)] : document.querySelector(ref)?.controller ?? null;
+}
+
+/** Resolves after two animation frames of the page. */
+export function twoFrames(page) {
+  return page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
+/** Waits until the cloth `ref` has simulated more than `seconds` beyond `after`. */
+export function waitForTime(page, ref, seconds, after = 0, timeout = WAIT) {
+  return page.waitForFunction(
+    ([r, t]) => {
+      const simulation = window.__controller(r)?.simulation;
+      return simulation != null && simulation.time > t;
+    },
+    [ref, after + seconds],
+    { timeout },
+  );
+}
+
+/** Simulated time of the cloth `ref`. */
+export function simTime(page, ref) {
+  return page.evaluate((r) => window.__controller(r).simulation.time, ref);
+}
+
+/**
+ * Screenshots the canvas matched by `canvasSelector` while the controller `ref` is
+ * paused, and checks the particles' screen positions against the pixels. Returns
+ * { stats, covered, inside, total, image, png } where `covered` counts particles with
+ * ink within 3 px. The controller is resumed afterwards if it was running.
+ */
+export async function measureCloth(page, canvasSelector, ref) {
   const canvas = page.locator(canvasSelector).first();
   await canvas.scrollIntoViewIfNeeded();
-  const wasPaused = await page.evaluate(`(${controllerExpression}).paused`);
-  await page.evaluate(`(${controllerExpression}).pause()`);
+  const wasPaused = await page.evaluate((r) => window.__controller(r).paused, ref);
+  await page.evaluate((r) => window.__controller(r).pause(), ref);
   // Let at least two frames be drawn after pausing, so the screen matches the state.
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-  const points = await page.evaluate(`(() => {
-    const c = ${controllerExpression};
+  await twoFrames(page);
+  const points = await page.evaluate((r) => {
+    const c = window.__controller(r);
     const p = c.simulation.positions();
     const out = [];
     for (let i = 0; i < p.length; i += 2) {
@@ -318,13 +356,13 @@ export async function measureCloth(page, canvasSelector, controllerExpression) {
       out.push(Array.isArray(q) ? q : [q.x, q.y]);
     }
     return out;
-  })()`);
+  }, ref);
   const rect = await canvas.evaluate((element) => {
     const r = element.getBoundingClientRect();
     return { left: r.left, top: r.top, width: r.width, height: r.height };
   });
   const png = await canvas.screenshot();
-  if (!wasPaused) await page.evaluate(`(${controllerExpression}).resume()`);
+  if (!wasPaused) await page.evaluate((r) => window.__controller(r).resume(), ref);
   const image = decodePng(png);
   const stats = inkStats(image);
   const sx = image.width / rect.width;
@@ -341,27 +379,63 @@ export async function measureCloth(page, canvasSelector, controllerExpression) {
   return { stats, covered, inside, total: points.length, image, png };
 }
 
-/** Reads a controller's particle positions as a plain array (a copy). */
-export async function readPositions(page, controllerExpression) {
-  return page.evaluate(`Array.from((${controllerExpression}).simulation.positions())`);
+/** Reads the particle positions of the cloth `ref` as a plain array (a copy). */
+export function readPositions(page, ref) {
+  return page.evaluate((r) => Array.from(window.__controller(r).simulation.positions()), ref);
 }
 
-/** Client (viewport CSS px) position of particle `index` of a controller. */
-export async function particleClient(page, controllerExpression, index) {
-  return page.evaluate(`(() => {
-    const c = ${controllerExpression};
-    const p = c.simulation.positions();
-    const q = c.worldToClient(p[2 * ${index}], p[2 * ${index} + 1]);
-    return Array.isArray(q) ? { x: q[0], y: q[1] } : { x: q.x, y: q.y };
-  })()`);
+/** Client (viewport CSS px) position of particle `index` of the cloth `ref`. */
+export function particleClient(page, ref, index) {
+  return page.evaluate(
+    ([r, i]) => {
+      const c = window.__controller(r);
+      const p = c.simulation.positions();
+      const q = c.worldToClient(p[2 * i], p[2 * i + 1]);
+      return Array.isArray(q) ? { x: q[0], y: q[1] } : { x: q.x, y: q.y };
+    },
+    [ref, index],
+  );
 }
 
-/** World position (metres) under the client point (cx, cy) of a controller. */
-export async function clientToWorld(page, controllerExpression, cx, cy) {
-  return page.evaluate(`(() => {
-    const q = (${controllerExpression}).clientToWorld(${cx}, ${cy});
-    return Array.isArray(q) ? { x: q[0], y: q[1] } : { x: q.x, y: q.y };
-  })()`);
+/** Client position of the world point (x, y) of the cloth `ref`. */
+export function worldToClient(page, ref, x, y) {
+  return page.evaluate(
+    ([r, wx, wy]) => {
+      const q = window.__controller(r).worldToClient(wx, wy);
+      return Array.isArray(q) ? { x: q[0], y: q[1] } : { x: q.x, y: q.y };
+    },
+    [ref, x, y],
+  );
+}
+
+/** World position (metres) under the client point (cx, cy) of the cloth `ref`. */
+export function clientToWorld(page, ref, cx, cy) {
+  return page.evaluate(
+    ([r, x, y]) => {
+      const q = window.__controller(r).clientToWorld(x, y);
+      return Array.isArray(q) ? { x: q[0], y: q[1] } : { x: q.x, y: q.y };
+    },
+    [ref, cx, cy],
+  );
+}
+
+/** Waits until particle `index` of the cloth `ref` is within `tolerance` m of (x, y). */
+export function waitForParticleNear(page, ref, index, point, tolerance, timeout = WAIT) {
+  return page.waitForFunction(
+    ([r, i, x, y, tol]) => {
+      const p = window.__controller(r).simulation.positions();
+      return Math.hypot(p[2 * i] - x, p[2 * i + 1] - y) < tol;
+    },
+    [ref, index, point.x, point.y, tolerance],
+    { timeout },
+  );
+}
+
+/** Waits until the cloth `ref` holds particle `index` (-1: none). */
+export function waitForGrabbed(page, ref, index, timeout = WAIT) {
+  return page.waitForFunction(([r, i]) => window.__controller(r)?.simulation?.grabbed === i, [ref, index], {
+    timeout,
+  });
 }
 
 /** Number of constraints of a w × h grid: h(w-1) + (h-1)w + 2(h-1)(w-1). */

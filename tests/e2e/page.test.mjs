@@ -166,6 +166,20 @@ describe('index.html', () => {
         await mkdir(join(ROOT, 'docs'), { recursive: true });
         await copyFile(join(dir, 'page.png'), join(ROOT, 'docs', 'screenshot.png'));
       }
+      // control: the same measurement on a cleared canvas must fail, or it proves nothing
+      await page.evaluate(() => window.clothDemo.pause());
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      await page.evaluate(() => {
+        const canvas = document.querySelector('canvas#cloth-canvas');
+        const context = canvas.getContext('2d');
+        context.save();
+        context.setTransform(1, 0, 0, 1, 0, 0);
+        context.clearRect(0, 0, canvas.width, canvas.height);
+        context.restore();
+      });
+      const blank = await measureCloth(page, 'canvas#cloth-canvas', DEMO);
+      assert.ok(blank.covered < 0.05 * blank.inside, `a cleared canvas reads as empty: ${blank.covered}`);
+      assert.ok(blank.stats.blue < 50, `no blue on a cleared canvas: ${blank.stats.blue}`);
       assertClean(opened, 'drawing');
     } finally {
       await opened.context.close();

@@ -1,0 +1,360 @@
+// End-to-end tests of the embedding layer (issue 4) on www/embed.html: two
+// independent cloths (an <xpbd-cloth> element and a mountCloth canvas), element
+// removal frees its Simulation, 200+ instances keep wasm memory bounded, attribute
+// changes apply, an off-screen cloth stops stepping, and no CSP violation happens.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  WAIT,
+  clientToWorld,
+  distance,
+  launchBrowser,
+  measureCloth,
+  openPage,
+  particleClient,
+  readPositions,
+  requireBuild,
+  serve,
+  simTime,
+  sleep,
+  twoFrames,
+  waitForGrabbed,
+  waitForParticleNear,
+  waitForTime,
+} from './helpers.mjs';
+
+const ELEMENT = '#element-cloth';
+const MOUNTED = 'window.mountedCloth';
+const CLOTHS = [
+  { name: 'the <xpbd-cloth> element', controller: ELEMENT, canvas: '#element-cloth canvas', w: 20, h: 15 },
+  { name: 'the mountCloth canvas', controller: MOUNTED, canvas: 'canvas#mounted-cloth', w: 30, h: 20 },
+];
+
+let browser;
+let server;
+
+before(async () => {
+  requireBuild();
+  server = await serve();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens www/embed.html and waits until both cloths step. */
+async function openEmbed() {
+  const opened = await openPage(browser, server.url + 'www/embed.html');
+  for (const { controller } of CLOTHS) {
+    await waitForTime(opened.page, controller, 0);
+  }
+  return opened;
+}
+
+function assertClean(opened, what) {
+  assert.deepEqual(opened.console.problems(), [], `${what}: the console shows errors`);
+}
+
+async function assertNoCspViolation(opened) {
+  assert.deepEqual(await opened.page.evaluate(() => window.__cspViolations), [], 'securitypolicyviolation events');
+  assert.deepEqual(opened.console.cspMessages(), [], 'console messages about the Content Security Policy');
+}
+
+const memory = (page) => page.evaluate(async () => (await import('./wasm.js')).wasmMemoryBytes());
+
+describe('www/embed.html', () => {
+  it('shows two cloths with the grids their markup asks for, drawn on their canvases', async () => {
+    const opened = await openEmbed();
+    const { page } = opened;
+    try {
+      const csp = await page.evaluate(
+        () => document.querySelector('meta[http-equiv="Content-Security-Policy" i]')?.content ?? '',
+      );
+      assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/, `strict CSP meta: ${csp}`);
+      assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'/, `CSP must stay strict: ${csp}`);
+      const [a, b] = await Promise.all(
+        CLOTHS.map(({ controller }) =>
+          page.evaluate((r) => {
+            const s = window.__controller(r).simulation;
+            return { n: s.numParticles, c: s.numConstraints, k: s.stiffness, pinned: [0, 1].map((i) => s.isPinned(i)) };
+          }, controller),
+        ),
+      );
+      assert.deepEqual(a, { n: 300, c: 15 * 19 + 14 * 20 + 2 * 14 * 19, k: 500, pinned: [true, false] });
+      assert.deepEqual(b, { n: 600, c: 20 * 29 + 19 * 30 + 2 * 19 * 29, k: 1000, pinned: [true, false] });
+      assert.equal(await page.evaluate(() => window.mountedCloth.simulation.isPinned(19 * 30)), true, 'four corners');
+      assert.equal(
+        await page.evaluate(() => window.mountedCloth.simulation !== window.__controller('#element-cloth').simulation),
+        true,
+        'two distinct simulations',
+      );
+      await waitForTime(page, ELEMENT, 1);
+      await waitForTime(page, MOUNTED, 1);
+      for (const cloth of CLOTHS) {
+        const shot = await measureCloth(page, cloth.canvas, cloth.controller);
+        const summary = `${cloth.name}: ${JSON.stringify({ ...shot.stats, covered: shot.covered, inside: shot.inside, total: shot.total })}`;
+        assert.ok(shot.inside >= 0.9 * shot.total, `particles inside the canvas, ${summary}`);
+        assert.ok(shot.covered >= 0.9 * shot.inside, `ink under the particles, ${summary}`);
+        assert.ok(shot.stats.blue >= 200, `blue particles drawn, ${summary}`);
+      }
+      await assertNoCspViolation(opened);
+      assertClean(opened, 'embed.html');
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  for (const [dragged, other] of [
+    [CLOTHS[0], CLOTHS[1]],
+    [CLOTHS[1], CLOTHS[0]],
+  ]) {
+    it(`dragging ${dragged.name} leaves ${other.name} untouched`, async () => {
+      const opened = await openEmbed();
+      const { page } = opened;
+      try {
+        await page.locator(dragged.canvas).scrollIntoViewIfNeeded();
+        // The other cloth is paused: any change in its positions would come from the drag.
+        await page.evaluate((r) => window.__controller(r).pause(), other.controller);
+        await twoFrames(page);
+        const otherBefore = await readPositions(page, other.controller);
+        const otherTime = await simTime(page, other.controller);
+
+        const k = (dragged.h - 1) * dragged.w + Math.floor(dragged.w / 2); // bottom middle
+        const up = k - dragged.w;
+        await page.evaluate((r) => window.__controller(r).pause(), dragged.controller);
+        await twoFrames(page);
+        const before = await readPositions(page, dragged.controller);
+        const start = await particleClient(page, dragged.controller, k);
+        await page.mouse.move(start.x, start.y);
+        await page.mouse.down();
+        await page.evaluate((r) => window.__controller(r).resume(), dragged.controller);
+        await waitForGrabbed(page, dragged.controller, k);
+        const target = { x: start.x + 60, y: start.y + 25 };
+        await page.mouse.move(target.x, target.y, { steps: 6 });
+        const pointer = await clientToWorld(page, dragged.controller, target.x, target.y);
+        await waitForParticleNear(page, dragged.controller, k, pointer, 0.05);
+        const during = await readPositions(page, dragged.controller);
+        const moved = Math.hypot(during[2 * up] - before[2 * up], during[2 * up + 1] - before[2 * up + 1]);
+        assert.ok(moved > 0.2, `the dragged cloth follows its particle (neighbour moved ${moved} m)`);
+        await page.mouse.up();
+        await waitForGrabbed(page, dragged.controller, -1);
+
+        const otherAfter = await readPositions(page, other.controller);
+        assert.equal(
+          await page.evaluate((r) => window.__controller(r).simulation.grabbed, other.controller),
+          -1,
+          'nothing grabbed there',
+        );
+        assert.equal(await simTime(page, other.controller), otherTime, 'its time stood still');
+        assert.deepEqual(otherAfter, otherBefore, `${other.name}: positions unchanged`);
+        assert.ok(distance({ x: during[2 * k], y: during[2 * k + 1] }, pointer) < 0.05);
+        assertClean(opened, 'independent drag');
+      } finally {
+        await opened.context.close();
+      }
+    });
+  }
+
+  it('removing the element destroys its controller and frees its Simulation; re-adding remounts', async () => {
+    const opened = await openEmbed();
+    const { page } = opened;
+    try {
+      await page.evaluate(() => {
+        const element = document.querySelector('#element-cloth');
+        window.__removed = { element, parent: element.parentNode, controller: element.controller, simulation: element.controller.simulation };
+        element.remove();
+      });
+      await page.waitForFunction(() => window.__removed.controller.destroyed === true, null, { timeout: WAIT });
+      const state = await page.evaluate(() => {
+        const { element, controller, simulation } = window.__removed;
+        const throws = (f) => {
+          try {
+            f();
+            return false;
+          } catch {
+            return true;
+          }
+        };
+        return {
+          elementController: element.controller,
+          controllerSimulation: controller.simulation,
+          stepThrows: throws(() => simulation.step()),
+          timeThrows: throws(() => simulation.time),
+          positionsThrows: throws(() => simulation.positions()),
+        };
+      });
+      assert.deepEqual(state, {
+        elementController: null,
+        controllerSimulation: null,
+        stepThrows: true,
+        timeThrows: true,
+        positionsThrows: true,
+      });
+      // its loop stopped (a loop on a freed Simulation would throw), the other cloth goes on
+      await waitForTime(page, MOUNTED, 0.1, await simTime(page, MOUNTED));
+      assertClean(opened, 'after removal');
+
+      // putting it back mounts a fresh cloth with the same attributes
+      await page.evaluate(() => window.__removed.parent.prepend(window.__removed.element));
+      await page.waitForFunction(
+        () => {
+          const c = document.querySelector('#element-cloth')?.controller;
+          return c && c !== window.__removed.controller && c.simulation.numParticles === 300 && c.simulation.time > 0.1;
+        },
+        null,
+        { timeout: WAIT },
+      );
+      // moving it within the page (remove + insert in one task) keeps the same cloth
+      const kept = await page.evaluate(() => {
+        const element = document.querySelector('#element-cloth');
+        const controller = element.controller;
+        element.parentNode.append(element);
+        return new Promise((done) =>
+          setTimeout(() => done(element.controller === controller && !controller.destroyed), 100),
+        );
+      });
+      assert.equal(kept, true, 'a move keeps the running cloth');
+      assertClean(opened, 'remove and re-add');
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  it('attribute changes apply: solver values at once, grid values by a restart', async () => {
+    const opened = await openEmbed();
+    const { page } = opened;
+    try {
+      const result = await page.evaluate(async () => {
+        const element = document.querySelector('#element-cloth');
+        const before = element.controller.simulation;
+        element.setAttribute('stiffness', '250');
+        element.setAttribute('gravity', '-3');
+        const solver = { k: element.controller.simulation.stiffness, g: element.controller.simulation.gravity };
+        element.setAttribute('width', '12');
+        element.setAttribute('height', '8');
+        element.setAttribute('fixed', '4');
+        await new Promise((done) => setTimeout(done, 50));
+        const s = element.controller.simulation;
+        element.setAttribute('paused', '');
+        const paused = element.controller.paused;
+        element.removeAttribute('paused');
+        return {
+          solver,
+          grid: { n: s.numParticles, c: s.numConstraints, corner: s.isPinned(12 * 8 - 1), k: s.stiffness, g: s.gravity },
+          replaced: s !== before,
+          paused,
+          resumed: element.controller.paused,
+        };
+      });
+      assert.deepEqual(result, {
+        solver: { k: 250, g: -3 },
+        grid: { n: 96, c: 8 * 11 + 7 * 12 + 2 * 7 * 11, corner: true, k: 250, g: -3 },
+        replaced: true,
+        paused: true,
+        resumed: false,
+      });
+      // an invalid attribute keeps the last good value (and only warns)
+      const kept = await page.evaluate(() => {
+        const element = document.querySelector('#element-cloth');
+        element.setAttribute('mass', '-1');
+        element.setAttribute('iterations', 'abc');
+        return { m: element.controller.simulation.mass, it: element.controller.simulation.iterations };
+      });
+      assert.deepEqual(kept, { m: 0.5, it: 5 });
+      assertClean(opened, 'attribute changes');
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  it('an off-screen cloth stops stepping and starts again when scrolled into view', async () => {
+    const opened = await openEmbed();
+    const { page } = opened;
+    try {
+      await page.evaluate(() => {
+        const spacer = document.createElement('div');
+        spacer.style.height = '4000px';
+        const element = document.createElement('xpbd-cloth');
+        element.id = 'far-cloth';
+        element.setAttribute('width', '10');
+        element.setAttribute('height', '10');
+        document.body.append(spacer, element);
+      });
+      await page.waitForFunction(() => document.querySelector('#far-cloth').controller, null, { timeout: WAIT });
+      await sleep(300); // let the visibility observer report
+      const t1 = await page.evaluate(() => document.querySelector('#far-cloth').controller.simulation.time);
+      await sleep(500);
+      const t2 = await page.evaluate(() => document.querySelector('#far-cloth').controller.simulation.time);
+      assert.equal(t2, t1, 'an off-screen cloth does not step');
+      await waitForTime(page, ELEMENT, 0, await simTime(page, ELEMENT)); // the visible one runs meanwhile
+      await page.locator('#far-cloth').scrollIntoViewIfNeeded();
+      await page.waitForFunction((t) => document.querySelector('#far-cloth').controller.simulation.time > t + 0.1, t2, {
+        timeout: WAIT,
+      });
+      assertClean(opened, 'off-screen');
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  it('creating and destroying 250 instances (elements and mountCloth) keeps wasm memory bounded', async () => {
+    const opened = await openEmbed();
+    const { page } = opened;
+    try {
+      const run = (count, mode) =>
+        page.evaluate(
+          async ([n, how]) => {
+            const { mountCloth } = await import('./cloth.js');
+            const box = document.querySelector('.embed-grid');
+            for (let i = 0; i < n; i++) {
+              if (how === 'element') {
+                const element = document.createElement('xpbd-cloth');
+                box.append(element);
+                const controller = await element.ready;
+                if (controller.simulation.numParticles !== 1200) throw new Error('element did not mount 40 × 30');
+                element.remove();
+                await Promise.resolve();
+                await Promise.resolve();
+                if (!controller.destroyed) await new Promise((done) => setTimeout(done, 0));
+                if (!controller.destroyed) throw new Error('a removed element kept its controller');
+              } else if (how === 'element-immediate') {
+                const element = document.createElement('xpbd-cloth');
+                box.append(element);
+                element.remove(); // removed while its mount is still in progress
+                // let that mount finish (then it must clean up after itself) before the next one
+                await new Promise((done) => setTimeout(done, 0));
+                await new Promise((done) => setTimeout(done, 0));
+                if (element.controller !== null) throw new Error('a removed element got a controller');
+              } else {
+                const canvas = document.createElement('canvas');
+                box.append(canvas);
+                const controller = await mountCloth(canvas);
+                controller.destroy();
+                canvas.remove();
+              }
+            }
+            await new Promise((done) => setTimeout(done, 100)); // late mounts finish (and clean up)
+          },
+          [count, mode],
+        );
+      await run(20, 'element');
+      const baseline = await memory(page);
+      await run(80, 'element');
+      await run(100, 'element-immediate');
+      await run(50, 'mountCloth');
+      const final = await memory(page);
+      assert.ok(baseline > 0, 'wasmMemoryBytes() reports a size');
+      assert.ok(final < 2 * baseline, `memory bounded: ${baseline} bytes after 20 instances, ${final} after 250`);
+      // one leaked 40 × 30 cloth is ~130 kB: 230 of them would be ~30 MB
+      assert.ok(final - baseline < 8 * 1024 * 1024, `growth ${final - baseline} bytes`);
+      // the page's own two cloths still run
+      for (const { controller } of CLOTHS) await waitForTime(page, controller, 0, await simTime(page, controller));
+      await assertNoCspViolation(opened);
+      assertClean(opened, 'many instances');
+    } finally {
+      await opened.context.close();
+    }
+  });
+});
