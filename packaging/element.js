@@ -1,0 +1,2 @@
+// Importing this module defines the <xpbd-cloth> custom element (once per page).
+export * from './www/xpbd-cloth-element.js';

@@ -1,0 +1,5 @@
+// xpbd-cloth: an XPBD 2D cloth in WebAssembly, with a canvas mount API.
+// Importing this module registers nothing; import 'xpbd-cloth/element' for <xpbd-cloth>.
+export { default, default as init, initSync, Simulation } from './pkg/xpbd_cloth.js';
+export { loadWasm, wasmMemoryBytes, DEFAULT_WASM_URL } from './www/wasm.js';
+export { mountCloth, DEFAULT_OPTIONS, PARAMETERS, parseNumber } from './www/cloth.js';
