@@ -61,6 +61,26 @@ async function expectTimeAdvances(page, by = 0.05) {
   );
 }
 
+/**
+ * Puts `value` in input `id` at once (one input event, as a paste would), then
+ * Tab (change event). Typing key by key would pass through valid prefixes ("2" of
+ * "2.5"), which a live page rightly applies.
+ */
+async function enter(page, id, value) {
+  const input = page.locator(`#${id}`);
+  await input.fill(value);
+  await input.press('Tab');
+}
+
+/** Screen pixels per world metre of the demo's view, measured through worldToClient. */
+function pixelsPerMetre(page) {
+  return page.evaluate(() => {
+    const a = window.clothDemo.worldToClient(0, 0);
+    const b = window.clothDemo.worldToClient(1, 0);
+    return Math.hypot(b.x - a.x, b.y - a.y);
+  });
+}
+
 function assertClean(opened, what) {
   assert.deepEqual(opened.console.problems(), [], `${what}: the console shows errors`);
 }
@@ -326,16 +346,7 @@ describe('index.html', () => {
       await opened?.context.close();
     });
 
-    /**
-     * Puts `value` in input `id` at once (one input event, as a paste would), then
-     * Tab (change event). Typing key by key would pass through valid prefixes ("2" of
-     * "2.5"), which a live page rightly applies.
-     */
-    async function enter(id, value) {
-      const input = page.locator(`#${id}`);
-      await input.fill(value);
-      await input.press('Tab');
-    }
+    const enterValue = (id, value) => enter(page, id, value);
 
     async function expectError(id) {
       await page.waitForFunction(
@@ -381,30 +392,30 @@ describe('index.html', () => {
     }
 
     it('width 0, then Restart: error next to width, the 40 × 30 cloth keeps running', async () => {
-      await enter('width', '0');
+      await enterValue('width', '0');
       await page.click('#restart');
       await expectError('width');
       await expectStillRunning({});
-      await enter('width', '40');
+      await enterValue('width', '40');
       await expectNoError('width');
     });
 
     it('mass 0: error next to mass, mass stays 0.5; mass 1 then applies at once', async () => {
-      await enter('mass', '0');
+      await enterValue('mass', '0');
       await expectError('mass');
       await expectStillRunning({ mass: 0.5 });
-      await enter('mass', '1');
+      await enterValue('mass', '1');
       await expectNoError('mass');
       await page.waitForFunction(() => window.clothDemo.simulation.mass === 1, null, { timeout: WAIT });
     });
 
     it('time step -1: error next to the time step, dt stays 0.01', async () => {
-      await enter('timeStepSize', '-1');
+      await enterValue('timeStepSize', '-1');
       await expectError('timeStepSize');
       const dt = await page.evaluate(() => window.clothDemo.simulation.timeStepSize);
       assert.ok(Math.abs(dt - 0.01) < 1e-9, `timeStepSize stays 0.01, is ${dt}`);
       await expectStillRunning({ timeStepSize: dt });
-      await enter('timeStepSize', '0.005');
+      await enterValue('timeStepSize', '0.005');
       await expectNoError('timeStepSize');
       await page.waitForFunction(() => Math.abs(window.clothDemo.simulation.timeStepSize - 0.005) < 1e-9, null, {
         timeout: WAIT,
@@ -412,31 +423,191 @@ describe('index.html', () => {
     });
 
     it('"abc" as stiffness: error next to stiffness, stiffness stays 1000', async () => {
-      await enter('stiffness', 'abc');
+      await enterValue('stiffness', 'abc');
       await expectError('stiffness');
       await expectStillRunning({ stiffness: 1000 });
-      await enter('stiffness', '500');
+      await enterValue('stiffness', '500');
       await expectNoError('stiffness');
       await page.waitForFunction(() => window.clothDemo.simulation.stiffness === 500, null, { timeout: WAIT });
     });
 
     it('iterations 2.5 and height 1: errors, old values kept', async () => {
-      await enter('iterations', '2.5');
+      await enterValue('iterations', '2.5');
       await expectError('iterations');
       await expectStillRunning({ iterations: 5 });
-      await enter('iterations', '5');
+      await enterValue('iterations', '5');
       await expectNoError('iterations');
-      await enter('height', '1');
+      await enterValue('height', '1');
       await page.click('#restart');
       await expectError('height');
       await expectStillRunning({});
-      await enter('height', '30');
+      await enterValue('height', '30');
       await expectNoError('height');
     });
 
     it('left no console errors', () => {
       assertClean(opened, 'invalid input');
     });
+  });
+
+  it('a diverged simulation shows the banner, and its Restart button brings the cloth back', async () => {
+    const opened = await openDemo();
+    const { page } = opened;
+    try {
+      // free fall at 10^6 m/s² with constraints too soft to hold: past 10^6 m in a few steps
+      await enter(page, 'stiffness', '0.000001');
+      await enter(page, 'mass', '1000000');
+      await enter(page, 'timeStepSize', '1');
+      await enter(page, 'gravity', '-1000000');
+      await page.waitForFunction(() => window.clothDemo.simulation.isFinite === false, null, { timeout: WAIT });
+      await page.locator('#diverged').waitFor({ state: 'visible', timeout: WAIT });
+      assert.match((await page.locator('#diverged').textContent()).trim(), /[a-z]{4}/i, 'the banner says something');
+      assert.equal(await page.locator('#diverged-restart').isVisible(), true);
+      const stopped = await simTime(page);
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      assert.equal(await simTime(page), stopped, 'a diverged cloth stops');
+      assert.ok(
+        await page.evaluate(() => Array.from(window.clothDemo.simulation.positions()).every(Number.isFinite)),
+        'positions stay finite',
+      );
+      for (const [id, value] of [['gravity', '-9.81'], ['timeStepSize', '0.01'], ['mass', '0.5'], ['stiffness', '1000']]) {
+        await enter(page, id, value);
+      }
+      const old = await page.evaluateHandle(() => window.clothDemo.simulation);
+      await page.click('#diverged-restart');
+      await page.waitForFunction((o) => window.clothDemo.simulation !== o, old, { timeout: WAIT });
+      await page.locator('#diverged').waitFor({ state: 'hidden', timeout: WAIT });
+      await page.waitForFunction(
+        () => window.clothDemo.simulation.isFinite && window.clothDemo.simulation.time > 0.1,
+        null,
+        { timeout: WAIT },
+      );
+      assert.equal(await page.evaluate(() => window.clothDemo.simulation.numParticles), 1200);
+      assertClean(opened, 'divergence');
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  it('is crisp at devicePixelRatio 2, follows a window resize, and maps the pointer right', async () => {
+    const opened = await openDemo({ deviceScaleFactor: 2, viewport: { width: 1000, height: 800 } });
+    const { page } = opened;
+    const backing = () =>
+      page.evaluate(() => {
+        const canvas = document.querySelector('canvas#cloth-canvas');
+        const rect = canvas.getBoundingClientRect();
+        const style = getComputedStyle(canvas);
+        const px = (name) => parseFloat(style[name]) || 0;
+        return {
+          width: canvas.width,
+          height: canvas.height,
+          // the content box: the border box less borders and padding
+          cssWidth: rect.width - px('borderLeftWidth') - px('borderRightWidth') - px('paddingLeft') - px('paddingRight'),
+          cssHeight: rect.height - px('borderTopWidth') - px('borderBottomWidth') - px('paddingTop') - px('paddingBottom'),
+        };
+      });
+    try {
+      await page.waitForFunction(() => window.clothDemo.simulation.time > 0.5, null, { timeout: WAIT });
+      const b = await backing();
+      assert.ok(Math.abs(b.width - 2 * b.cssWidth) <= 2, `backing store width is 2× CSS: ${JSON.stringify(b)}`);
+      assert.ok(Math.abs(b.height - 2 * b.cssHeight) <= 2, `backing store height is 2× CSS: ${JSON.stringify(b)}`);
+      await dragParticle(page, {
+        press: async (x, y) => {
+          await page.mouse.move(x, y);
+          await page.mouse.down();
+        },
+        move: (x, y) => page.mouse.move(x, y, { steps: 8 }),
+        release: () => page.mouse.up(),
+      });
+      await page.setViewportSize({ width: 760, height: 900 });
+      await page.waitForFunction(
+        ([w]) => {
+          const canvas = document.querySelector('canvas#cloth-canvas');
+          const style = getComputedStyle(canvas);
+          const px = (name) => parseFloat(style[name]) || 0;
+          const width =
+            canvas.getBoundingClientRect().width -
+            px('borderLeftWidth') - px('borderRightWidth') - px('paddingLeft') - px('paddingRight');
+          return Math.abs(width - w) > 1 && Math.abs(canvas.width - 2 * width) <= 2;
+        },
+        [b.cssWidth],
+        { timeout: WAIT },
+      );
+      const shot = await measureCloth(page, 'canvas#cloth-canvas', DEMO);
+      assert.ok(shot.inside >= 0.5 * shot.total, `the cloth is on the resized canvas: ${shot.inside}/${shot.total}`);
+      assert.ok(shot.covered >= 0.9 * shot.inside, `drawn where the view says after a resize: ${shot.covered}/${shot.inside}`);
+      assertClean(opened, 'high DPI and resize');
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  it('the wheel zooms the view (never below 1 px/m) without scrolling the page', async () => {
+    const opened = await openDemo();
+    const { page } = opened;
+    try {
+      const box = await page.locator('canvas#cloth-canvas').boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      const before = await pixelsPerMetre(page);
+      const scrollBefore = await page.evaluate(() => window.scrollY);
+      await page.mouse.wheel(0, -300);
+      await page.waitForFunction((s) => {
+        const a = window.clothDemo.worldToClient(0, 0);
+        const b = window.clothDemo.worldToClient(1, 0);
+        return Math.hypot(b.x - a.x, b.y - a.y) > 1.1 * s;
+      }, before, { timeout: WAIT });
+      assert.equal(await page.evaluate(() => window.scrollY), scrollBefore, 'the page did not scroll');
+      const shot = await measureCloth(page, 'canvas#cloth-canvas', DEMO);
+      assert.ok(shot.covered >= 0.9 * shot.inside && shot.inside > 100, `drawn where the zoomed view says: ${shot.covered}/${shot.inside}`);
+      for (let i = 0; i < 6; i++) await page.mouse.wheel(0, 5000);
+      await page.waitForFunction((s) => {
+        const a = window.clothDemo.worldToClient(0, 0);
+        const b = window.clothDemo.worldToClient(1, 0);
+        return Math.hypot(b.x - a.x, b.y - a.y) < s;
+      }, before, { timeout: WAIT });
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      const smallest = await pixelsPerMetre(page);
+      assert.ok(smallest >= 1 - 1e-9, `never below 1 px/m: ${smallest}`);
+      assertClean(opened, 'wheel zoom');
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  it('a two-finger pinch zooms the view', async () => {
+    const opened = await openDemo({ hasTouch: true });
+    const { page, context } = opened;
+    try {
+      const box = await page.locator('canvas#cloth-canvas').boundingBox();
+      // fingers in the lower left of the canvas, away from the cloth
+      const cx = box.x + box.width * 0.2;
+      const cy = box.y + box.height * 0.85;
+      const before = await pixelsPerMetre(page);
+      const cdp = await context.newCDPSession(page);
+      const touch = (type, spread) =>
+        cdp.send('Input.dispatchTouchEvent', {
+          type,
+          touchPoints:
+            type === 'touchEnd'
+              ? []
+              : [
+                  { x: cx - spread, y: cy, id: 1 },
+                  { x: cx + spread, y: cy, id: 2 },
+                ],
+        });
+      await touch('touchStart', 20);
+      for (let spread = 25; spread <= 80; spread += 5) await touch('touchMove', spread);
+      await touch('touchEnd', 0);
+      await page.waitForFunction((s) => {
+        const a = window.clothDemo.worldToClient(0, 0);
+        const b = window.clothDemo.worldToClient(1, 0);
+        return Math.hypot(b.x - a.x, b.y - a.y) > 1.5 * s;
+      }, before, { timeout: WAIT });
+      assert.equal(await page.evaluate(() => window.clothDemo.simulation.grabbed), -1, 'no particle held');
+      assertClean(opened, 'pinch zoom');
+    } finally {
+      await opened.context.close();
+    }
   });
 
   it('restarting 100 times keeps wasm memory bounded and frees the old simulations', async () => {
