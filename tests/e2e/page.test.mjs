@@ -568,6 +568,7 @@ describe('index.html', () => {
       await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
       const smallest = await pixelsPerMetre(page);
       assert.ok(smallest >= 1 - 1e-9, `never below 1 px/m: ${smallest}`);
+      assert.equal(await page.evaluate(() => window.scrollY), scrollBefore, 'the page did not scroll on zoom-out');
       assertClean(opened, 'wheel zoom');
     } finally {
       await opened.context.close();
