@@ -6,8 +6,9 @@
 //! method that takes outside input validates it first and leaves the cloth
 //! unchanged when it refuses.
 
+use crate::constraints::ConstraintSet;
 use crate::grid::{self, Grid};
-use crate::params::{self, ClothError, FixedPreset, GridSize, Params};
+use crate::params::{self, ClothError, FixedPreset, GridSize, Params, SolverOrder};
 use crate::solver;
 
 /// Positions farther than this from the origin (metres) count as diverged:
@@ -57,18 +58,21 @@ pub struct Cloth {
     params: Params,
     /// `[x0, y0, x1, y1, ...]`, metres.
     positions: Vec<f32>,
-    /// Positions at the start of the current step (free particles only).
+    /// Positions at the start of the current (sub)step.
     previous: Vec<f32>,
     /// `[vx0, vy0, ...]`, m/s.
     velocities: Vec<f32>,
     /// `1/mass` for free particles, 0 for pinned and grabbed ones.
     inverse_mass: Vec<f32>,
     pinned: Vec<bool>,
-    /// `[a0, b0, a1, b1, ...]`, in solver order.
-    constraint_ids: Vec<u32>,
-    rest_lengths: Vec<f32>,
-    /// Lagrange multiplier of each constraint, accumulated over the current step.
-    lambdas: Vec<f32>,
+    /// The distance constraints, their rest lengths and multipliers, in solver order.
+    constraints: ConstraintSet,
+    /// Scratch: tension of each constraint, filled by [`Cloth::constraint_forces`].
+    forces: Vec<f32>,
+    /// Scratch: which constraints tear this substep.
+    torn: Vec<bool>,
+    /// How many constraints have torn since the cloth was built.
+    torn_count: usize,
     /// Simulated time, seconds.
     time: f64,
     grab: Option<Grab>,
@@ -83,6 +87,7 @@ impl Cloth {
             positions,
             constraint_ids,
             rest_lengths,
+            colors,
             fixed,
         } = grid::build(size, preset);
         let n = size.num_particles();
@@ -90,18 +95,22 @@ impl Cloth {
         for k in fixed {
             pinned[k] = true;
         }
+        let params = Params::default();
+        let constraints =
+            ConstraintSet::new(constraint_ids, rest_lengths, colors, params.solver_order);
         let mut cloth = Cloth {
             size,
             preset,
-            params: Params::default(),
+            params,
             previous: positions.clone(),
             positions,
             velocities: vec![0.0; 2 * n],
             inverse_mass: vec![0.0; n],
             pinned,
-            lambdas: vec![0.0; rest_lengths.len()],
-            constraint_ids,
-            rest_lengths,
+            constraints,
+            forces: Vec::new(),
+            torn: Vec::new(),
+            torn_count: 0,
             time: 0.0,
             grab: None,
             diverged: false,
@@ -127,13 +136,10 @@ impl Cloth {
 
     /// Replaces all parameters at once, after validating each; on error nothing changes.
     pub fn set_params(&mut self, p: Params) -> Result<(), ClothError> {
-        params::validate_time_step(p.time_step)?;
-        params::validate_iterations(p.iterations as f64)?;
-        params::validate_stiffness(p.stiffness)?;
-        params::validate_gravity(p.gravity)?;
-        params::validate_mass(p.mass)?;
+        p.validate()?;
         self.params = p;
         self.update_inverse_masses();
+        self.constraints.set_order(p.solver_order);
         Ok(())
     }
 
@@ -168,6 +174,36 @@ impl Cloth {
         Ok(())
     }
 
+    /// Sets the substeps per time step (whole number, 1..=100).
+    pub fn set_substeps(&mut self, value: f64) -> Result<(), ClothError> {
+        self.params.substeps = params::validate_substeps(value)?;
+        Ok(())
+    }
+
+    /// Sets the constraint damping coefficient in N·s/m (0..=1e9).
+    pub fn set_damping(&mut self, value: f64) -> Result<(), ClothError> {
+        self.params.damping = params::validate_damping(value)?;
+        Ok(())
+    }
+
+    /// Sets the global velocity damping rate in 1/s (0..=1000).
+    pub fn set_velocity_damping(&mut self, value: f64) -> Result<(), ClothError> {
+        self.params.velocity_damping = params::validate_velocity_damping(value)?;
+        Ok(())
+    }
+
+    /// Sets the tear threshold (0 = off, else a stretch factor above 1, up to 1000).
+    pub fn set_tear_stretch(&mut self, value: f64) -> Result<(), ClothError> {
+        self.params.tear_stretch = params::validate_tear_stretch(value)?;
+        Ok(())
+    }
+
+    /// Sets the sweep order; the constraint arrays are rearranged to match.
+    pub fn set_solver_order(&mut self, order: SolverOrder) {
+        self.params.solver_order = order;
+        self.constraints.set_order(order);
+    }
+
     /// The grid size this cloth was built with.
     pub fn size(&self) -> GridSize {
         self.size
@@ -189,45 +225,99 @@ impl Cloth {
 
     // ----- stepping ---------------------------------------------------------
 
-    /// Advances the cloth by one time step. Does nothing once the cloth has
-    /// diverged (see [`Cloth::is_finite`]).
+    /// Advances the cloth by one time step `dt`, made of `substeps` substeps.
+    /// Does nothing once the cloth has diverged (see [`Cloth::is_finite`]).
     pub fn step(&mut self) {
         if self.diverged {
             return;
         }
-        let dt = self.params.time_step as f32;
-        let alpha_tilde = solver::alpha_tilde(self.params.compliance(), self.params.time_step);
+        for _ in 0..self.params.substeps {
+            self.substep();
+        }
+        self.time += self.params.time_step;
+        self.track_grab();
+        if !self.positions_in_bounds() {
+            self.undo_diverged_step();
+        }
+    }
+
+    /// One substep of size `h = dt / substeps`: predict, reset the multipliers,
+    /// sweep `iterations` times, update velocities, then damp and tear.
+    fn substep(&mut self) {
+        let p = self.params;
+        let h = p.substep_size();
+        let alpha_tilde = solver::alpha_tilde(p.compliance(), h);
+        let gamma = solver::gamma(p.compliance(), p.damping, h);
         solver::predict(
             &mut self.positions,
             &mut self.previous,
             &mut self.velocities,
             &self.inverse_mass,
-            dt,
-            self.params.gravity as f32,
+            h as f32,
+            p.gravity as f32,
         );
-        solver::reset_multipliers(&mut self.lambdas);
-        for _ in 0..self.params.iterations {
-            solver::solve_sweep(
-                &mut self.positions,
-                &self.inverse_mass,
-                &self.constraint_ids,
-                &self.rest_lengths,
-                &mut self.lambdas,
-                alpha_tilde,
-            );
+        self.constraints.reset_multipliers();
+        for _ in 0..p.iterations {
+            self.sweep(alpha_tilde, gamma);
         }
         solver::update_velocities(
             &self.positions,
             &self.previous,
             &mut self.velocities,
             &self.inverse_mass,
-            dt,
+            h as f32,
         );
-        self.time += self.params.time_step;
-        self.track_grab();
-        if !self.positions_in_bounds() {
-            self.undo_diverged_step();
+        if p.velocity_damping > 0.0 {
+            solver::damp_velocities(&mut self.velocities, p.velocity_damping, h);
         }
+        if p.tear_stretch > 0.0 {
+            self.tear(p.tear_stretch);
+        }
+    }
+
+    /// One Gauss–Seidel sweep over all constraints in the current order.
+    fn sweep(&mut self, alpha_tilde: f32, gamma: f32) {
+        let colored = !self.constraints.runs().is_empty();
+        // The original order is a serial chain and runs one by one; damping needs
+        // the previous positions and stays on that scalar path too.
+        if gamma != 0.0 || !colored {
+            let (ids, rest_lengths, lambdas) = self.constraints.parts_mut();
+            solver::solve_sweep(
+                &mut self.positions,
+                &self.previous,
+                &self.inverse_mass,
+                ids,
+                rest_lengths,
+                lambdas,
+                alpha_tilde,
+                gamma,
+            );
+            return;
+        }
+        let (runs, ids, rest_lengths, lambdas) = self.constraints.runs_and_parts_mut();
+        for run in runs {
+            solver::solve_run(
+                &mut self.positions,
+                &self.inverse_mass,
+                run,
+                ids,
+                rest_lengths,
+                lambdas,
+                alpha_tilde,
+            );
+        }
+    }
+
+    /// Removes every constraint stretched beyond `factor` times its rest length.
+    fn tear(&mut self, factor: f64) {
+        let limit = (factor - 1.0) as f32;
+        let (ids, rest_lengths) = (self.constraints.ids(), self.constraints.rest_lengths());
+        self.torn.clear();
+        self.torn.extend(
+            (0..rest_lengths.len())
+                .map(|c| solver::stretch(&self.positions, ids, rest_lengths, c) > limit),
+        );
+        self.torn_count += self.constraints.remove(&self.torn);
     }
 
     /// Advances `n` steps (a whole number, 0..=10000) in one call.
@@ -397,14 +487,35 @@ impl Cloth {
         &self.velocities
     }
 
-    /// Interleaved constraint endpoints `[a0, b0, a1, b1, ...]`.
+    /// Interleaved constraint endpoints `[a0, b0, a1, b1, ...]`, in solver order
+    /// (torn constraints are gone).
     pub fn constraint_ids(&self) -> &[u32] {
-        &self.constraint_ids
+        self.constraints.ids()
     }
 
-    /// Rest length of each constraint, in metres.
+    /// Rest length of each constraint, in metres, in the order of `constraint_ids`.
     pub fn rest_lengths(&self) -> &[f32] {
-        &self.rest_lengths
+        self.constraints.rest_lengths()
+    }
+
+    /// Tension of each constraint in newtons, from its multiplier after the last
+    /// substep: `-λ / h²` (positive when the constraint pulls its ends together).
+    pub fn constraint_forces(&mut self) -> &[f32] {
+        let h = self.params.substep_size();
+        let scale = (-1.0 / (h * h)) as f32;
+        self.forces.clear();
+        self.forces.extend(
+            self.constraints
+                .lambdas()
+                .iter()
+                .map(|&lambda| lambda * scale),
+        );
+        &self.forces
+    }
+
+    /// Number of constraints torn since the cloth was built.
+    pub fn torn_count(&self) -> usize {
+        self.torn_count
     }
 
     /// Inverse mass of each particle, in 1/kg.
@@ -424,21 +535,16 @@ impl Cloth {
 
     /// Number of distance constraints.
     pub fn num_constraints(&self) -> usize {
-        self.rest_lengths.len()
+        self.constraints.len()
     }
 
     /// The largest relative stretch `(length - rest_length) / rest_length` of any
     /// constraint, or 0 when none is stretched.
     pub fn max_stretch(&self) -> f64 {
-        let mut max = 0.0f32;
-        for (ids, &rest) in self.constraint_ids.chunks_exact(2).zip(&self.rest_lengths) {
-            let (a, b) = (ids[0] as usize, ids[1] as usize);
-            let dx = self.positions[2 * a] - self.positions[2 * b];
-            let dy = self.positions[2 * a + 1] - self.positions[2 * b + 1];
-            let stretch = ((dx * dx + dy * dy).sqrt() - rest) / rest;
-            max = max.max(stretch);
-        }
-        max as f64
+        let (ids, rest_lengths) = (self.constraints.ids(), self.constraints.rest_lengths());
+        (0..rest_lengths.len())
+            .map(|c| solver::stretch(&self.positions, ids, rest_lengths, c))
+            .fold(0.0f32, f32::max) as f64
     }
 
     /// Kinetic energy `Σ ½ m |v|²` of the moving particles, in joules.
@@ -449,6 +555,18 @@ impl Cloth {
             .zip(&self.inverse_mass)
             .filter(|(_, &w)| w != 0.0)
             .map(|(v, _)| 0.5 * mass * (v[0] as f64 * v[0] as f64 + v[1] as f64 * v[1] as f64))
+            .sum()
+    }
+
+    /// Gravitational potential energy `Σ m (-gravity) y` of the moving
+    /// particles, in joules (zero at y = 0).
+    pub fn potential_energy(&self) -> f64 {
+        let (mass, gravity) = (self.params.mass, self.params.gravity);
+        self.positions
+            .chunks_exact(2)
+            .zip(&self.inverse_mass)
+            .filter(|(_, &w)| w != 0.0)
+            .map(|(p, _)| -mass * gravity * p[1] as f64)
             .sum()
     }
 

@@ -20,6 +20,9 @@ pub struct Grid {
     pub constraint_ids: Vec<u32>,
     /// Rest length of each constraint, in metres.
     pub rest_lengths: Vec<f32>,
+    /// Colour of each constraint: no two constraints of one colour share a
+    /// particle, so a colour can be solved in any order, four at a time.
+    pub colors: Vec<u8>,
     /// Indices of the particles the preset fixes, in the original's order.
     pub fixed: Vec<usize>,
 }
@@ -45,33 +48,37 @@ pub fn build(size: GridSize, preset: FixedPreset) -> Grid {
     let count = constraint_count(size);
     let mut constraint_ids = Vec::with_capacity(2 * count);
     let mut rest_lengths = Vec::with_capacity(count);
+    let mut colors = Vec::with_capacity(count);
     // The rest length is the initial distance, measured exactly as the solver
     // measures it (0.2 or 0.1·√8 up to f32 rounding): a cloth without gravity
     // then starts with C = 0 everywhere and stays exactly at rest.
-    let mut add = |a: usize, b: usize| {
+    let mut add = |a: usize, b: usize, color: usize| {
+        colors.push(color as u8);
         constraint_ids.push(a as u32);
         constraint_ids.push(b as u32);
         let dx = positions[2 * a] - positions[2 * b];
         let dy = positions[2 * a + 1] - positions[2 * b + 1];
         rest_lengths.push((dx * dx + dy * dy).sqrt());
     };
+    // Colours: 8 independent sets. Horizontal edges alternate by column (two
+    // neighbours share a particle), vertical and diagonal edges by row.
     for i in 0..h {
         for j in 0..w - 1 {
             let k = i * w + j;
-            add(k, k + 1);
+            add(k, k + 1, j % 2);
         }
     }
     for i in 0..h - 1 {
         for j in 0..w {
             let k = i * w + j;
-            add(k, k + w);
+            add(k, k + w, 2 + i % 2);
         }
     }
     for i in 0..h - 1 {
         for j in 0..w - 1 {
             let k = i * w + j;
-            add(k, k + w + 1);
-            add(k + 1, k + w);
+            add(k, k + w + 1, 4 + i % 2);
+            add(k + 1, k + w, 6 + i % 2);
         }
     }
 
@@ -85,6 +92,7 @@ pub fn build(size: GridSize, preset: FixedPreset) -> Grid {
         positions,
         constraint_ids,
         rest_lengths,
+        colors,
         fixed,
     }
 }

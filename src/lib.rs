@@ -30,17 +30,21 @@
 //! * [`params`]: parameters, their units, defaults, ranges and validation.
 //! * [`grid`]: building the grid and its constraints in the original's order.
 //! * [`solver`]: the XPBD step itself.
+//! * [`constraints`]: the constraints in solver order (original or coloured).
+//! * `lanes`: four-wide `f32` arithmetic, wasm SIMD where available.
 //! * [`cloth`]: [`Cloth`], the state, interaction (pick, grab, drag, pin) and
 //!   diagnostics.
 //! * `wasm`: the `Simulation` class exported to JavaScript, a thin layer over
 //!   [`Cloth`].
 
 pub mod cloth;
+pub mod constraints;
 pub mod grid;
+mod lanes;
 pub mod params;
 pub mod solver;
 mod wasm;
 
 pub use cloth::Cloth;
-pub use params::{ClothError, FixedPreset, GridSize, Params};
-pub use wasm::Simulation;
+pub use params::{ClothError, FixedPreset, GridSize, Params, SolverOrder};
+pub use wasm::{simd_enabled, Simulation};

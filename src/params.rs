@@ -32,6 +32,14 @@ pub const MAX_GRAVITY: f64 = 1e6;
 pub const MIN_MASS: f64 = 1e-6;
 /// Largest mass of one particle, in kg.
 pub const MAX_MASS: f64 = 1e6;
+/// Largest number of substeps per time step.
+pub const MAX_SUBSTEPS: u32 = 100;
+/// Largest constraint damping coefficient, in N·s/m.
+pub const MAX_DAMPING: f64 = 1e9;
+/// Largest global velocity damping rate, in 1/s.
+pub const MAX_VELOCITY_DAMPING: f64 = 1000.0;
+/// Largest tear threshold, as a multiple of the rest length.
+pub const MAX_TEAR_STRETCH: f64 = 1000.0;
 
 /// Everything that can go wrong when driving a [`crate::Cloth`].
 ///
@@ -167,6 +175,40 @@ impl GridSize {
     }
 }
 
+/// The order in which one Gauss–Seidel sweep visits the constraints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SolverOrder {
+    /// Creation order, as the original demo: reproduces its results.
+    Original,
+    /// Grouped by graph colour so independent constraints are solved together,
+    /// four at a time: faster, and an equally valid sweep. The default.
+    #[default]
+    Colored,
+}
+
+impl SolverOrder {
+    /// The name used by the JavaScript API: `"original"` or `"colored"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverOrder::Original => "original",
+            SolverOrder::Colored => "colored",
+        }
+    }
+
+    /// Parses `"original"` or `"colored"`.
+    pub fn from_name(name: &str) -> Result<Self, ClothError> {
+        match name {
+            "original" => Ok(SolverOrder::Original),
+            "colored" => Ok(SolverOrder::Colored),
+            _ => Err(invalid(
+                "solverOrder",
+                format!("{name:?}"),
+                "\"original\" or \"colored\"",
+            )),
+        }
+    }
+}
+
 /// The live parameters of the solver: each can change while the cloth runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Params {
@@ -183,6 +225,22 @@ pub struct Params {
     /// Mass of every particle, in kg; free particles get inverse mass `1/mass`.
     /// Default 0.5. Range 1e-6..=1e6.
     pub mass: f64,
+    /// Sub-steps per time step ("small steps"): each runs its own prediction,
+    /// multiplier reset, `iterations` sweeps and velocity update with `dt/substeps`.
+    /// Default 1. Range 1..=100.
+    pub substeps: u32,
+    /// Constraint damping coefficient `β`, in N·s/m: damps the stretching
+    /// velocity along each constraint (XPBD's `γ = α β / h` term). Has no effect
+    /// in PBD mode (stiffness 0, `α = 0`). Default 0. Range 0..=1e9.
+    pub damping: f64,
+    /// Global velocity damping rate, in 1/s: after each substep every velocity is
+    /// scaled by `max(0, 1 - rate·h)`. Default 0. Range 0..=1000.
+    pub velocity_damping: f64,
+    /// Tearing: a constraint longer than `tear_stretch × rest_length` breaks for
+    /// good. 0 turns tearing off. Default 0 (off). Range 0, or 1..=1000 exclusive of 1.
+    pub tear_stretch: f64,
+    /// Sweep order of the Gauss–Seidel solver. Default [`SolverOrder::Colored`].
+    pub solver_order: SolverOrder,
 }
 
 impl Default for Params {
@@ -193,6 +251,11 @@ impl Default for Params {
             stiffness: 1000.0,
             gravity: -9.81,
             mass: 0.5,
+            substeps: 1,
+            damping: 0.0,
+            velocity_damping: 0.0,
+            tear_stretch: 0.0,
+            solver_order: SolverOrder::default(),
         }
     }
 }
@@ -205,6 +268,25 @@ impl Params {
         } else {
             1.0 / self.stiffness
         }
+    }
+
+    /// The substep size `h = dt / substeps`, in seconds.
+    pub fn substep_size(&self) -> f64 {
+        self.time_step / self.substeps as f64
+    }
+
+    /// Checks every field; the first invalid one is reported.
+    pub fn validate(&self) -> Result<(), ClothError> {
+        validate_time_step(self.time_step)?;
+        validate_iterations(self.iterations as f64)?;
+        validate_stiffness(self.stiffness)?;
+        validate_gravity(self.gravity)?;
+        validate_mass(self.mass)?;
+        validate_substeps(self.substeps as f64)?;
+        validate_damping(self.damping)?;
+        validate_velocity_damping(self.velocity_damping)?;
+        validate_tear_stretch(self.tear_stretch)?;
+        Ok(())
     }
 }
 
@@ -281,6 +363,36 @@ pub fn validate_mass(value: f64) -> Result<f64, ClothError> {
         ));
     }
     validate_range("mass", value, MIN_MASS, MAX_MASS, " kg")
+}
+
+/// Accepts a whole number of substeps from 1 to 100.
+pub fn validate_substeps(value: f64) -> Result<u32, ClothError> {
+    validate_whole("substeps", value, 1.0, MAX_SUBSTEPS as f64, "").map(|v| v as u32)
+}
+
+/// Accepts a constraint damping coefficient in N·s/m: finite, from 0 to 1e9.
+pub fn validate_damping(value: f64) -> Result<f64, ClothError> {
+    validate_range("damping", value, 0.0, MAX_DAMPING, " N·s/m")
+}
+
+/// Accepts a global velocity damping rate in 1/s: finite, from 0 to 1000.
+pub fn validate_velocity_damping(value: f64) -> Result<f64, ClothError> {
+    validate_range("velocityDamping", value, 0.0, MAX_VELOCITY_DAMPING, " 1/s")
+}
+
+/// Accepts a tear threshold: 0 (off) or a stretch factor above 1, up to 1000.
+pub fn validate_tear_stretch(value: f64) -> Result<f64, ClothError> {
+    if value == 0.0 || (value.is_finite() && value > 1.0 && value <= MAX_TEAR_STRETCH) {
+        Ok(value)
+    } else {
+        Err(invalid(
+            "tearStretch",
+            value,
+            format!(
+                "0 (no tearing) or a factor of the rest length above 1, up to {MAX_TEAR_STRETCH}"
+            ),
+        ))
+    }
 }
 
 /// Accepts a point coordinate in metres: any finite number.

@@ -19,8 +19,19 @@
 //! to the same stiffness however many iterations are used; plain PBD instead gets
 //! stiffer with every extra iteration. That is the "X" in XPBD.
 //!
-//! A step is: [`predict`], [`reset_multipliers`], `iterations` × [`solve_sweep`],
-//! then [`update_velocities`]. Positions are interleaved `[x0, y0, x1, y1, ...]`.
+//! A step is: [`predict`], reset the multipliers, `iterations` sweeps
+//! ([`solve_sweep`] in creation order, or [`solve_run`] over each colour),
+//! then [`update_velocities`]; with substeps, all of it `substeps` times with
+//! `h = dt / substeps`. Positions are interleaved `[x0, y0, x1, y1, ...]`.
+//!
+//! **Damping** (optional) adds the XPBD paper's term `γ = α β / h` for a
+//! damping coefficient `β`: `delta_lambda = -(C + alpha_tilde λ + γ ∇C·(x - x_prev))
+//! / ((1 + γ) w_sum + alpha_tilde)`, which resists the stretching velocity.
+
+use std::ops::Range;
+
+use crate::constraints::{Run, RunLayout};
+use crate::lanes::F4;
 
 /// Constraints shorter than this (metres) are skipped: their direction is undefined.
 pub const MIN_SOLVE_LENGTH: f32 = 0.001;
@@ -29,60 +40,78 @@ pub const MIN_SOLVE_LENGTH: f32 = 0.001;
 /// compliance beyond `f32`; past this value a constraint does nothing anyway.
 const MAX_ALPHA_TILDE: f64 = 1e30;
 
-/// `alpha_tilde = α / dt²` for compliance `α` (m/N) and time step `dt` (s).
-pub fn alpha_tilde(compliance: f64, dt: f64) -> f32 {
-    (compliance / (dt * dt)).min(MAX_ALPHA_TILDE) as f32
+/// `alpha_tilde = α / h²` for compliance `α` (m/N) and (sub)step `h` (s).
+pub fn alpha_tilde(compliance: f64, h: f64) -> f32 {
+    (compliance / (h * h)).min(MAX_ALPHA_TILDE) as f32
 }
 
-/// Step 1, prediction: every free particle remembers where it was, gains
-/// `dt * gravity` of vertical velocity and moves along its velocity.
+/// The damping factor `γ = α β / h` for compliance `α`, damping `β` (N·s/m) and
+/// (sub)step `h`; 0 without damping or in PBD mode.
+pub fn gamma(compliance: f64, damping: f64, h: f64) -> f32 {
+    (compliance * damping / h).min(MAX_ALPHA_TILDE) as f32
+}
+
+/// Prediction: every particle remembers where it was; every free one gains
+/// `h * gravity` of vertical velocity and moves along its velocity.
 pub fn predict(
     positions: &mut [f32],
     previous: &mut [f32],
     velocities: &mut [f32],
     inverse_mass: &[f32],
-    dt: f32,
+    h: f32,
     gravity: f32,
 ) {
+    previous.copy_from_slice(positions);
     for (i, &w) in inverse_mass.iter().enumerate() {
         if w == 0.0 {
             continue;
         }
         let (x, y) = (2 * i, 2 * i + 1);
-        previous[x] = positions[x];
-        previous[y] = positions[y];
-        velocities[y] += dt * gravity;
-        positions[x] += dt * velocities[x];
-        positions[y] += dt * velocities[y];
+        velocities[y] += h * gravity;
+        positions[x] += h * velocities[x];
+        positions[y] += h * velocities[y];
     }
 }
 
-/// Step 2: every multiplier starts the step at 0 (once per step, not per sweep).
-pub fn reset_multipliers(lambdas: &mut [f32]) {
-    lambdas.fill(0.0);
-}
-
-/// Step 3, one Gauss–Seidel sweep: solves the constraints one after the other in
-/// the order given, each seeing the corrections of those before it.
+/// One Gauss–Seidel sweep in the given order: each constraint sees the
+/// corrections of those before it. Without damping (`gamma == 0`) this is the
+/// original demo's loop exactly.
+#[allow(clippy::too_many_arguments)]
 pub fn solve_sweep(
     positions: &mut [f32],
+    previous: &[f32],
     inverse_mass: &[f32],
     constraint_ids: &[u32],
     rest_lengths: &[f32],
     lambdas: &mut [f32],
     alpha_tilde: f32,
+    gamma: f32,
 ) {
-    for (c, (ids, &rest_length)) in constraint_ids.chunks_exact(2).zip(rest_lengths).enumerate() {
+    let pairs = constraint_ids.chunks_exact(2).zip(rest_lengths);
+    for ((ids, &rest_length), lambda) in pairs.zip(lambdas.iter_mut()) {
         let (a, b) = (ids[0] as usize, ids[1] as usize);
-        lambdas[c] += solve_distance(
-            positions,
-            inverse_mass,
-            a,
-            b,
-            rest_length,
-            lambdas[c],
-            alpha_tilde,
-        );
+        *lambda += if gamma == 0.0 {
+            solve_distance(
+                positions,
+                inverse_mass,
+                a,
+                b,
+                rest_length,
+                *lambda,
+                alpha_tilde,
+            )
+        } else {
+            let pair = Pair { a, b, rest_length };
+            solve_damped_distance(
+                positions,
+                previous,
+                inverse_mass,
+                pair,
+                *lambda,
+                alpha_tilde,
+                gamma,
+            )
+        };
     }
 }
 
@@ -105,7 +134,8 @@ pub fn solve_distance(
         return 0.0;
     }
     let (w_a, w_b) = (inverse_mass[a], inverse_mass[b]);
-    let denominator = w_a + w_b + alpha_tilde;
+    let w_sum = w_a + w_b;
+    let denominator = w_sum + alpha_tilde;
     if denominator == 0.0 {
         return 0.0;
     }
@@ -120,29 +150,420 @@ pub fn solve_distance(
     delta_lambda
 }
 
-/// Step 4: every free particle's velocity becomes the distance it really moved
-/// this step divided by `dt`, so the corrections feed back into the motion.
+/// The endpoints and rest length of one constraint.
+#[derive(Clone, Copy)]
+pub struct Pair {
+    /// First particle.
+    pub a: usize,
+    /// Second particle.
+    pub b: usize,
+    /// Rest length, metres.
+    pub rest_length: f32,
+}
+
+/// [`solve_distance`] with XPBD damping `gamma`: also resists the relative
+/// velocity of the endpoints along the constraint during this (sub)step.
+#[inline]
+pub fn solve_damped_distance(
+    positions: &mut [f32],
+    previous: &[f32],
+    inverse_mass: &[f32],
+    Pair { a, b, rest_length }: Pair,
+    lambda: f32,
+    alpha_tilde: f32,
+    gamma: f32,
+) -> f32 {
+    let dx = positions[2 * a] - positions[2 * b];
+    let dy = positions[2 * a + 1] - positions[2 * b + 1];
+    let distance = (dx * dx + dy * dy).sqrt();
+    if distance <= MIN_SOLVE_LENGTH {
+        return 0.0;
+    }
+    let (w_a, w_b) = (inverse_mass[a], inverse_mass[b]);
+    let w_sum = w_a + w_b;
+    let denominator = (1.0 + gamma) * w_sum + alpha_tilde;
+    if denominator == 0.0 {
+        return 0.0;
+    }
+    // ∇C·(x - x_prev): how fast the constraint is stretching, times h
+    let moved_x = (positions[2 * a] - previous[2 * a]) - (positions[2 * b] - previous[2 * b]);
+    let moved_y =
+        (positions[2 * a + 1] - previous[2 * a + 1]) - (positions[2 * b + 1] - previous[2 * b + 1]);
+    let stretching = (dx * moved_x + dy * moved_y) / distance;
+    let constraint = distance - rest_length;
+    let delta_lambda = -(constraint + alpha_tilde * lambda + gamma * stretching) / denominator;
+    let scale = delta_lambda / distance;
+    positions[2 * a] += w_a * scale * dx;
+    positions[2 * a + 1] += w_a * scale * dy;
+    positions[2 * b] -= w_b * scale * dx;
+    positions[2 * b + 1] -= w_b * scale * dy;
+    delta_lambda
+}
+
+/// The particles of four constraints, one per lane.
+#[derive(Clone, Copy)]
+struct Lanes {
+    xa: F4,
+    ya: F4,
+    xb: F4,
+    yb: F4,
+    w_a: F4,
+    w_b: F4,
+}
+
+/// The XPBD distance solve of [`solve_distance`], four constraints at once:
+/// moves the lanes' particles and returns the new multipliers. Each lane does
+/// exactly the scalar operations, in the same order; the two skip conditions
+/// become per-lane selects, so the loop has no branches.
+#[inline(always)]
+fn solve_lanes(p: &mut Lanes, rest_length: F4, lambda: F4, alpha_tilde: F4) -> F4 {
+    let (zero, one) = (F4::splat(0.0), F4::splat(1.0));
+    let dx = p.xa.sub(p.xb);
+    let dy = p.ya.sub(p.yb);
+    let distance = dx.mul(dx).add(dy.mul(dy)).sqrt();
+    let w_sum = p.w_a.add(p.w_b);
+    let denominator = w_sum.add(alpha_tilde);
+    let active = distance
+        .gt(F4::splat(MIN_SOLVE_LENGTH))
+        .and(denominator.gt(zero));
+    let distance = F4::select(active, distance, one);
+    let denominator = F4::select(active, denominator, one);
+    let constraint = distance.sub(rest_length);
+    let delta_lambda = constraint
+        .add(alpha_tilde.mul(lambda))
+        .neg()
+        .div(denominator);
+    let delta_lambda = F4::select(active, delta_lambda, zero);
+    let scale = delta_lambda.div(distance);
+    p.xa = p.xa.add(p.w_a.mul(scale).mul(dx));
+    p.ya = p.ya.add(p.w_a.mul(scale).mul(dy));
+    p.xb = p.xb.sub(p.w_b.mul(scale).mul(dx));
+    p.yb = p.yb.sub(p.w_b.mul(scale).mul(dy));
+    lambda.add(delta_lambda)
+}
+
+/// Splits `[x0, y0, x1, y1, x2, y2, x3, y3]` into `(x0..x3, y0..y3)`.
+#[inline(always)]
+fn load_points(s: &[f32]) -> (F4, F4) {
+    let (lo, hi) = (F4::load(&s[0..4]), F4::load(&s[4..8]));
+    (
+        F4::shuffle::<0, 2, 4, 6>(lo, hi),
+        F4::shuffle::<1, 3, 5, 7>(lo, hi),
+    )
+}
+
+/// The inverse of [`load_points`].
+#[inline(always)]
+fn store_points(s: &mut [f32], x: F4, y: F4) {
+    F4::shuffle::<0, 4, 1, 5>(x, y).store(&mut s[0..4]);
+    F4::shuffle::<2, 6, 3, 7>(x, y).store(&mut s[4..8]);
+}
+
+/// Four constraints `(a0 + i, a0 + i + offset)`, `i = 0..4`: both ends are four
+/// consecutive particles, loaded and stored as vectors.
+#[inline(always)]
+fn solve_consecutive_four(
+    positions: &mut [f32],
+    inverse_mass: &[f32],
+    a0: usize,
+    b0: usize,
+    rest_lengths: &[f32],
+    lambdas: &mut [f32],
+    alpha_tilde: F4,
+) {
+    let (xa, ya) = load_points(&positions[2 * a0..2 * a0 + 8]);
+    let (xb, yb) = load_points(&positions[2 * b0..2 * b0 + 8]);
+    let w_a = F4::load(&inverse_mass[a0..a0 + 4]);
+    let w_b = F4::load(&inverse_mass[b0..b0 + 4]);
+    let mut p = Lanes {
+        xa,
+        ya,
+        xb,
+        yb,
+        w_a,
+        w_b,
+    };
+    let lambda = solve_lanes(
+        &mut p,
+        F4::load(rest_lengths),
+        F4::load(lambdas),
+        alpha_tilde,
+    );
+    lambda.store(lambdas);
+    store_points(&mut positions[2 * a0..2 * a0 + 8], p.xa, p.ya);
+    store_points(&mut positions[2 * b0..2 * b0 + 8], p.xb, p.yb);
+}
+
+/// Four constraints `(a0 + 2i, a0 + 2i + 1)`, `i = 0..4`: eight consecutive
+/// particles `a, b, a, b, ...`, transposed into lanes and back.
+#[inline(always)]
+fn solve_alternating_four(
+    positions: &mut [f32],
+    inverse_mass: &[f32],
+    a0: usize,
+    rest_lengths: &[f32],
+    lambdas: &mut [f32],
+    alpha_tilde: F4,
+) {
+    let s = &mut positions[2 * a0..2 * a0 + 16];
+    // each v holds (x_a, y_a, x_b, y_b) of one constraint
+    let (v0, v1, v2, v3) = (
+        F4::load(&s[0..4]),
+        F4::load(&s[4..8]),
+        F4::load(&s[8..12]),
+        F4::load(&s[12..16]),
+    );
+    let (t0, t1) = (
+        F4::shuffle::<0, 4, 1, 5>(v0, v1),
+        F4::shuffle::<2, 6, 3, 7>(v0, v1),
+    );
+    let (t2, t3) = (
+        F4::shuffle::<0, 4, 1, 5>(v2, v3),
+        F4::shuffle::<2, 6, 3, 7>(v2, v3),
+    );
+    let (w_a, w_b) = load_points(&inverse_mass[a0..a0 + 8]);
+    let mut p = Lanes {
+        xa: F4::shuffle::<0, 1, 4, 5>(t0, t2),
+        ya: F4::shuffle::<2, 3, 6, 7>(t0, t2),
+        xb: F4::shuffle::<0, 1, 4, 5>(t1, t3),
+        yb: F4::shuffle::<2, 3, 6, 7>(t1, t3),
+        w_a,
+        w_b,
+    };
+    let lambda = solve_lanes(
+        &mut p,
+        F4::load(rest_lengths),
+        F4::load(lambdas),
+        alpha_tilde,
+    );
+    lambda.store(lambdas);
+    let (t0, t2) = (
+        F4::shuffle::<0, 1, 4, 5>(p.xa, p.ya),
+        F4::shuffle::<2, 3, 6, 7>(p.xa, p.ya),
+    );
+    let (t1, t3) = (
+        F4::shuffle::<0, 1, 4, 5>(p.xb, p.yb),
+        F4::shuffle::<2, 3, 6, 7>(p.xb, p.yb),
+    );
+    F4::shuffle::<0, 2, 4, 6>(t0, t1).store(&mut s[0..4]);
+    F4::shuffle::<1, 3, 5, 7>(t0, t1).store(&mut s[4..8]);
+    F4::shuffle::<0, 2, 4, 6>(t2, t3).store(&mut s[8..12]);
+    F4::shuffle::<1, 3, 5, 7>(t2, t3).store(&mut s[12..16]);
+}
+
+/// Four constraints anywhere: particles gathered and scattered one by one.
+#[inline(always)]
+fn solve_scattered_four(
+    positions: &mut [f32],
+    inverse_mass: &[f32],
+    ids: &[u32],
+    rest_lengths: &[f32],
+    lambdas: &mut [f32],
+    alpha_tilde: F4,
+) {
+    let a = [ids[0], ids[2], ids[4], ids[6]].map(|i| i as usize);
+    let b = [ids[1], ids[3], ids[5], ids[7]].map(|i| i as usize);
+    let gather = |values: &[f32], stride: usize, offset: usize, k: [usize; 4]| {
+        F4::new(
+            values[stride * k[0] + offset],
+            values[stride * k[1] + offset],
+            values[stride * k[2] + offset],
+            values[stride * k[3] + offset],
+        )
+    };
+    let mut p = Lanes {
+        xa: gather(positions, 2, 0, a),
+        ya: gather(positions, 2, 1, a),
+        xb: gather(positions, 2, 0, b),
+        yb: gather(positions, 2, 1, b),
+        w_a: gather(inverse_mass, 1, 0, a),
+        w_b: gather(inverse_mass, 1, 0, b),
+    };
+    let lambda = solve_lanes(
+        &mut p,
+        F4::load(rest_lengths),
+        F4::load(lambdas),
+        alpha_tilde,
+    );
+    lambda.store(lambdas);
+    let (xa, ya, xb, yb) = (
+        p.xa.to_array(),
+        p.ya.to_array(),
+        p.xb.to_array(),
+        p.yb.to_array(),
+    );
+    for lane in 0..4 {
+        positions[2 * a[lane]] = xa[lane];
+        positions[2 * a[lane] + 1] = ya[lane];
+        positions[2 * b[lane]] = xb[lane];
+        positions[2 * b[lane] + 1] = yb[lane];
+    }
+}
+
+/// Solves one [`Run`] of constraints that share no particle, four at a time
+/// in SIMD lanes (the last one to three one by one). `ids`, `rest_lengths`
+/// and `lambdas` are the whole solver-order arrays.
+pub fn solve_run(
+    positions: &mut [f32],
+    inverse_mass: &[f32],
+    run: &Run,
+    ids: &[u32],
+    rest_lengths: &[f32],
+    lambdas: &mut [f32],
+    alpha_tilde: f32,
+) {
+    let alpha = F4::splat(alpha_tilde);
+    let Range { start, end } = run.range;
+    let full_end = start + (end - start) / 4 * 4;
+    for c in (start..full_end).step_by(4) {
+        let i = c - start;
+        let (rest, lambda) = (&rest_lengths[c..c + 4], &mut lambdas[c..c + 4]);
+        match run.layout {
+            RunLayout::Consecutive { a0, offset } => {
+                let a = a0 as usize + i;
+                let b = (a as i64 + offset as i64) as usize;
+                solve_consecutive_four(positions, inverse_mass, a, b, rest, lambda, alpha);
+            }
+            RunLayout::Alternating { a0 } => {
+                let a = a0 as usize + 2 * i;
+                solve_alternating_four(positions, inverse_mass, a, rest, lambda, alpha);
+            }
+            RunLayout::Scattered => {
+                let ids = &ids[2 * c..2 * c + 8];
+                solve_scattered_four(positions, inverse_mass, ids, rest, lambda, alpha);
+            }
+        }
+    }
+    for c in full_end..end {
+        let (a, b) = (ids[2 * c] as usize, ids[2 * c + 1] as usize);
+        lambdas[c] += solve_distance(
+            positions,
+            inverse_mass,
+            a,
+            b,
+            rest_lengths[c],
+            lambdas[c],
+            alpha_tilde,
+        );
+    }
+}
+
+/// Velocity update: every free particle's velocity becomes the distance it
+/// really moved this (sub)step divided by `h`, so the corrections feed back
+/// into the motion.
 pub fn update_velocities(
     positions: &[f32],
     previous: &[f32],
     velocities: &mut [f32],
     inverse_mass: &[f32],
-    dt: f32,
+    h: f32,
 ) {
-    let inverse_dt = 1.0 / dt;
+    let inverse_h = 1.0 / h;
     for (i, &w) in inverse_mass.iter().enumerate() {
         if w == 0.0 {
             continue;
         }
         let (x, y) = (2 * i, 2 * i + 1);
-        velocities[x] = (positions[x] - previous[x]) * inverse_dt;
-        velocities[y] = (positions[y] - previous[y]) * inverse_dt;
+        velocities[x] = (positions[x] - previous[x]) * inverse_h;
+        velocities[y] = (positions[y] - previous[y]) * inverse_h;
     }
+}
+
+/// Global velocity damping: scales every velocity by `max(0, 1 - rate h)`.
+pub fn damp_velocities(velocities: &mut [f32], rate: f64, h: f64) {
+    let factor = (1.0 - rate * h).max(0.0) as f32;
+    for v in velocities {
+        *v *= factor;
+    }
+}
+
+/// Relative stretch `(length - rest_length) / rest_length` of constraint `c`.
+#[inline]
+pub fn stretch(positions: &[f32], constraint_ids: &[u32], rest_lengths: &[f32], c: usize) -> f32 {
+    let (a, b) = (
+        constraint_ids[2 * c] as usize,
+        constraint_ids[2 * c + 1] as usize,
+    );
+    let dx = positions[2 * a] - positions[2 * b];
+    let dy = positions[2 * a + 1] - positions[2 * b + 1];
+    ((dx * dx + dy * dy).sqrt() - rest_lengths[c]) / rest_lengths[c]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::lanes::SIMD;
+
+    #[test]
+    fn the_lane_kernels_match_the_scalar_sweep_bit_for_bit() {
+        use crate::constraints::ConstraintSet;
+        use crate::grid;
+        use crate::params::{FixedPreset, GridSize, SolverOrder};
+        for (width, height) in [(2, 2), (5, 4), (9, 7), (40, 30)] {
+            let size = GridSize { width, height };
+            let g = grid::build(size, FixedPreset::Two);
+            let mut set = ConstraintSet::new(
+                g.constraint_ids,
+                g.rest_lengths,
+                g.colors,
+                SolverOrder::Colored,
+            );
+            // a crumpled cloth with some pinned particles
+            let mut positions = g.positions.clone();
+            for (i, p) in positions.iter_mut().enumerate() {
+                *p += 0.08 * ((i as f32) * 1.7).sin();
+            }
+            let inverse_mass: Vec<f32> = (0..size.num_particles())
+                .map(|k| if k % 7 == 0 { 0.0 } else { 2.0 })
+                .collect();
+            let mut scalar = positions.clone();
+            let mut scalar_lambdas = vec![0.0; set.len()];
+            for _ in 0..3 {
+                solve_sweep(
+                    &mut scalar,
+                    &g.positions,
+                    &inverse_mass,
+                    set.ids(),
+                    set.rest_lengths(),
+                    &mut scalar_lambdas,
+                    0.3,
+                    0.0,
+                );
+                for run in set.runs().to_vec() {
+                    let (ids, rest, lambdas) = set.parts_mut();
+                    solve_run(&mut positions, &inverse_mass, &run, ids, rest, lambdas, 0.3);
+                }
+            }
+            assert!(
+                positions == scalar,
+                "{width}x{height}: lanes differ from scalar (simd: {SIMD})"
+            );
+            assert!(set.lambdas() == scalar_lambdas.as_slice());
+        }
+    }
+
+    #[test]
+    fn zero_damping_is_the_undamped_solve_exactly() {
+        let start = vec![0.0, 0.0, 0.31, 0.05];
+        let previous = vec![0.0, 0.0, 0.2, 0.0];
+        let mut plain = start.clone();
+        let mut damped = start.clone();
+        let pair = Pair {
+            a: 0,
+            b: 1,
+            rest_length: 0.2,
+        };
+        let d1 = solve_distance(&mut plain, &[1.0, 1.0], 0, 1, 0.2, 0.0, 3.0);
+        let d2 = solve_damped_distance(&mut damped, &previous, &[1.0, 1.0], pair, 0.0, 3.0, 0.0);
+        assert_eq!(plain, damped);
+        assert_eq!(d1, d2);
+        // with damping the stretching motion is resisted more
+        let mut more = start.clone();
+        solve_damped_distance(&mut more, &previous, &[1.0, 1.0], pair, 0.0, 3.0, 5.0);
+        let length = |p: &[f32]| ((p[2] - p[0]).powi(2) + (p[3] - p[1]).powi(2)).sqrt();
+        assert!(length(&more) < length(&plain));
+    }
 
     #[test]
     fn a_stretched_pair_moves_symmetrically_to_rest_length_in_pbd() {

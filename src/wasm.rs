@@ -16,7 +16,7 @@ use js_sys::{Float32Array, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 use crate::cloth::Cloth;
-use crate::params::ClothError;
+use crate::params::{ClothError, SolverOrder};
 
 /// An XPBD cloth for JavaScript. Free it with `free()` when done.
 #[wasm_bindgen]
@@ -153,6 +153,93 @@ impl Simulation {
         self.set("mass", &value, Cloth::set_mass)
     }
 
+    /// Substeps per time step ("small steps"): each has its own prediction,
+    /// multiplier reset, `iterations` sweeps and velocity update with
+    /// `dt / substeps`. Default 1; whole number 1..=100.
+    #[wasm_bindgen(getter)]
+    pub fn substeps(&self) -> f64 {
+        self.cloth.params().substeps as f64
+    }
+
+    /// Sets the substeps; throws and keeps the old value when invalid.
+    #[wasm_bindgen(setter)]
+    pub fn set_substeps(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
+    ) -> Result<(), JsError> {
+        self.set("substeps", &value, Cloth::set_substeps)
+    }
+
+    /// Constraint damping coefficient β in N·s/m (resists stretching velocity;
+    /// no effect when stiffness is 0). Default 0; 0..=1e9.
+    #[wasm_bindgen(getter)]
+    pub fn damping(&self) -> f64 {
+        self.cloth.params().damping
+    }
+
+    /// Sets the constraint damping; throws and keeps the old value when invalid.
+    #[wasm_bindgen(setter)]
+    pub fn set_damping(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
+    ) -> Result<(), JsError> {
+        self.set("damping", &value, Cloth::set_damping)
+    }
+
+    /// Global velocity damping rate in 1/s. Default 0; 0..=1000.
+    #[wasm_bindgen(getter = velocityDamping)]
+    pub fn velocity_damping(&self) -> f64 {
+        self.cloth.params().velocity_damping
+    }
+
+    /// Sets the velocity damping; throws and keeps the old value when invalid.
+    #[wasm_bindgen(setter = velocityDamping)]
+    pub fn set_velocity_damping(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
+    ) -> Result<(), JsError> {
+        self.set("velocityDamping", &value, Cloth::set_velocity_damping)
+    }
+
+    /// Tear threshold: a constraint longer than `tearStretch × rest length`
+    /// breaks. 0 = no tearing (default); otherwise above 1, up to 1000.
+    #[wasm_bindgen(getter = tearStretch)]
+    pub fn tear_stretch(&self) -> f64 {
+        self.cloth.params().tear_stretch
+    }
+
+    /// Sets the tear threshold; throws and keeps the old value when invalid.
+    #[wasm_bindgen(setter = tearStretch)]
+    pub fn set_tear_stretch(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
+    ) -> Result<(), JsError> {
+        self.set("tearStretch", &value, Cloth::set_tear_stretch)
+    }
+
+    /// Sweep order of the solver: `"colored"` (default, fast: independent
+    /// constraints four at a time) or `"original"` (creation order, reproduces
+    /// the original demo exactly).
+    #[wasm_bindgen(getter = solverOrder, unchecked_return_type = "\"original\" | \"colored\"")]
+    pub fn solver_order(&self) -> String {
+        self.cloth.params().solver_order.name().into()
+    }
+
+    /// Sets the sweep order; throws and keeps the old one for any other value.
+    /// Views from `constraints()` must be re-fetched afterwards.
+    #[wasm_bindgen(setter = solverOrder)]
+    pub fn set_solver_order(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "\"original\" | \"colored\"")] value: JsValue,
+    ) -> Result<(), JsError> {
+        let name = value.as_string().ok_or_else(|| {
+            JsError::new("invalid solverOrder: expected the string \"original\" or \"colored\"")
+        })?;
+        let order = SolverOrder::from_name(&name).map_err(js_error)?;
+        self.cloth.set_solver_order(order);
+        Ok(())
+    }
+
     /// Advances one time step (a no-op once `isFinite` is false).
     pub fn step(&mut self) {
         self.cloth.step();
@@ -218,6 +305,30 @@ impl Simulation {
     pub fn constraints(&self) -> Uint32Array {
         // SAFETY: as for `positions`.
         unsafe { Uint32Array::view(self.cloth.constraint_ids()) }
+    }
+
+    /// Rest length of each constraint in metres, in the order of `constraints()`:
+    /// a `Float32Array` view, same lifetime rules as `positions()`.
+    #[wasm_bindgen(js_name = restLengths)]
+    pub fn rest_lengths(&self) -> Float32Array {
+        // SAFETY: as for `positions`; the array changes only when constraints tear
+        // or the order changes, after which views must be re-fetched.
+        unsafe { Float32Array::view(self.cloth.rest_lengths()) }
+    }
+
+    /// Tension of each constraint in newtons (`-λ / h²` of the last substep;
+    /// positive when pulling), in the order of `constraints()`: a `Float32Array`
+    /// view, valid until the next call into the simulation.
+    #[wasm_bindgen(js_name = constraintForces)]
+    pub fn constraint_forces(&mut self) -> Float32Array {
+        // SAFETY: as for `positions`; the buffer is refilled on every call.
+        unsafe { Float32Array::view(self.cloth.constraint_forces()) }
+    }
+
+    /// Number of constraints torn so far.
+    #[wasm_bindgen(getter = tornCount)]
+    pub fn torn_count(&self) -> u32 {
+        self.cloth.torn_count() as u32
     }
 
     /// Index of the particle nearest to `(x, y)` (metres) within `radius` metres,
@@ -292,4 +403,10 @@ impl Simulation {
         let index = number("index", &index)?;
         self.cloth.is_pinned(index).map_err(js_error)
     }
+}
+
+/// Whether this build of the module solves with wasm SIMD (`+simd128`).
+#[wasm_bindgen(js_name = simdEnabled)]
+pub fn simd_enabled() -> bool {
+    crate::lanes::SIMD
 }

@@ -2,7 +2,9 @@
 //! interaction and divergence.
 #![cfg(not(target_arch = "wasm32"))]
 
-use xpbd_cloth::{Cloth, Params};
+use xpbd_cloth::{Cloth, Params, SolverOrder};
+
+const ORDERS: [SolverOrder; 2] = [SolverOrder::Original, SolverOrder::Colored];
 
 fn cloth(width: f64, height: f64, fixed: f64) -> Cloth {
     Cloth::from_numbers(width, height, fixed).expect("valid grid")
@@ -14,12 +16,16 @@ fn position(cloth: &Cloth, k: usize) -> [f32; 2] {
 
 #[test]
 fn fixed_particles_never_move() {
-    for (fixed, ids) in [
-        (1.0, vec![0]),
-        (2.0, vec![0, 39]),
-        (4.0, vec![0, 39, 1160, 1199]),
+    for (fixed, ids, order) in [
+        (1.0, vec![0], ORDERS[0]),
+        (2.0, vec![0, 39], ORDERS[0]),
+        (4.0, vec![0, 39, 1160, 1199], ORDERS[0]),
+        (1.0, vec![0], ORDERS[1]),
+        (2.0, vec![0, 39], ORDERS[1]),
+        (4.0, vec![0, 39, 1160, 1199], ORDERS[1]),
     ] {
         let mut c = cloth(40.0, 30.0, fixed);
+        c.set_solver_order(order);
         let before: Vec<_> = ids.iter().map(|&k| position(&c, k)).collect();
         for _ in 0..200 {
             c.step();
@@ -52,11 +58,12 @@ fn without_gravity_a_cloth_at_rest_stays_exactly_at_rest() {
 
 /// Average of the largest stretch over the last 100 of 400 steps of a hanging
 /// 20 × 15 cloth.
-fn hanging_stretch(stiffness: f64, iterations: u32) -> f64 {
+fn hanging_stretch(order: SolverOrder, stiffness: f64, iterations: u32) -> f64 {
     let mut c = cloth(20.0, 15.0, 2.0);
     c.set_params(Params {
         stiffness,
         iterations,
+        solver_order: order,
         ..Params::default()
     })
     .unwrap();
@@ -72,17 +79,22 @@ fn hanging_stretch(stiffness: f64, iterations: u32) -> f64 {
 
 #[test]
 fn xpbd_stretch_converges_while_pbd_keeps_stiffening() {
-    let xpbd_10 = hanging_stretch(1000.0, 10);
-    let xpbd_50 = hanging_stretch(1000.0, 50);
-    let xpbd_100 = hanging_stretch(1000.0, 100);
-    let pbd_10 = hanging_stretch(0.0, 10);
-    let pbd_50 = hanging_stretch(0.0, 50);
-    let pbd_100 = hanging_stretch(0.0, 100);
+    for order in ORDERS {
+        assert_xpbd_converges(order);
+    }
+}
+
+fn assert_xpbd_converges(order: SolverOrder) {
+    let xpbd_10 = hanging_stretch(order, 1000.0, 10);
+    let xpbd_50 = hanging_stretch(order, 1000.0, 50);
+    let xpbd_100 = hanging_stretch(order, 1000.0, 100);
+    let pbd_10 = hanging_stretch(order, 0.0, 10);
+    let pbd_50 = hanging_stretch(order, 0.0, 50);
+    let pbd_100 = hanging_stretch(order, 0.0, 100);
+    let name = order.name();
+    println!("{name} XPBD k=1000: stretch {xpbd_10:.5} (10 it), {xpbd_50:.5} (50 it), {xpbd_100:.5} (100 it)");
     println!(
-        "XPBD k=1000: stretch {xpbd_10:.5} (10 it), {xpbd_50:.5} (50 it), {xpbd_100:.5} (100 it)"
-    );
-    println!(
-        "PBD  k=0:    stretch {pbd_10:.5} (10 it), {pbd_50:.5} (50 it), {pbd_100:.5} (100 it)"
+        "{name} PBD  k=0: stretch {pbd_10:.5} (10 it), {pbd_50:.5} (50 it), {pbd_100:.5} (100 it)"
     );
 
     // XPBD: the stiffness set is the stiffness seen; doubling the iterations
@@ -216,6 +228,7 @@ fn a_diverging_cloth_stops_with_finite_positions() {
         stiffness: 1e-3,
         iterations: 1,
         mass: 1e-6,
+        ..Params::default()
     })
     .unwrap();
     let mut steps = 0;
@@ -239,4 +252,46 @@ fn mass_changes_inverse_mass_of_free_particles_only() {
     assert_eq!(c.inverse_masses()[0], 0.0);
     assert_eq!(c.inverse_masses()[3], 0.0);
     assert_eq!(c.inverse_masses()[5], 0.5);
+}
+
+/// A cloth left to settle (velocity damping takes the swing out), in `order`.
+fn settled(order: SolverOrder, stiffness: f64) -> Cloth {
+    let mut c = cloth(20.0, 15.0, 2.0);
+    c.set_params(Params {
+        stiffness,
+        velocity_damping: 3.0,
+        solver_order: order,
+        ..Params::default()
+    })
+    .unwrap();
+    c.steps(1500.0).unwrap();
+    c
+}
+
+#[test]
+fn both_sweep_orders_settle_to_the_same_hanging_shape() {
+    for stiffness in [1000.0, 0.0] {
+        let original = settled(SolverOrder::Original, stiffness);
+        let colored = settled(SolverOrder::Colored, stiffness);
+        let gap = original
+            .positions()
+            .iter()
+            .zip(colored.positions())
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f32, f32::max);
+        let depth = -original
+            .positions()
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .fold(0.0f32, |m, &y| m.min(y));
+        println!(
+            "stiffness {stiffness}: orders differ by {gap:.2e} m on a cloth {depth:.2} m deep"
+        );
+        assert!(gap < 0.01 * depth, "rest shapes differ by {gap} m");
+        assert!(
+            original.kinetic_energy() < 1e-3 && colored.kinetic_energy() < 1e-3,
+            "settled"
+        );
+    }
 }

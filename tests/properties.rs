@@ -5,7 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use xpbd_cloth::{Cloth, Params};
+use xpbd_cloth::{Cloth, Params, SolverOrder};
 
 /// Any number a user might type: ordinary values, edge values and garbage.
 fn any_number() -> impl Strategy<Value = f64> {
@@ -108,10 +108,19 @@ proptest! {
         stiffness in prop_oneof![Just(0.0), 0.0..1e15f64],
         gravity in -1e6..1e6f64,
         mass in 1e-6..1e6f64,
+        substeps in 1u32..5,
+        damping in prop_oneof![Just(0.0), 0.0..1e9f64],
+        velocity_damping in prop_oneof![Just(0.0), 0.0..1000.0f64],
+        tear_stretch in prop_oneof![Just(0.0), 1.0001..1000.0f64],
+        colored in any::<bool>(),
         steps in 1usize..40,
     ) {
         let mut cloth = Cloth::from_numbers(6.0, 5.0, 2.0).unwrap();
-        let params = Params { time_step, iterations, stiffness, gravity, mass };
+        let solver_order = if colored { SolverOrder::Colored } else { SolverOrder::Original };
+        let params = Params {
+            time_step, iterations, stiffness, gravity, mass,
+            substeps, damping, velocity_damping, tear_stretch, solver_order,
+        };
         cloth.set_params(params).unwrap();
         prop_assert_eq!(cloth.params(), params);
         for _ in 0..steps {

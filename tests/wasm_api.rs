@@ -87,7 +87,13 @@ fn construction_gives_the_originals_counts_and_views() {
     let view = Uint32Array::from(method(&sim, "constraints", &[]));
     let c = Uint32Array::new(&view).to_vec();
     assert_eq!(c.len(), 2 * 4592);
-    assert_eq!(&c[..4], &[0, 1, 1, 2]);
+    // default colored order: the same constraints as the original, regrouped
+    let pairs: std::collections::HashSet<(u32, u32)> =
+        c.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+    assert_eq!(pairs.len(), 4592);
+    for expected in [(0, 1), (1, 2), (0, 40), (0, 41), (1, 40), (1158, 1199)] {
+        assert!(pairs.contains(&expected), "{expected:?}");
+    }
     assert_eq!(get_f64(&sim, "time"), 0.0);
     assert_eq!(get(&sim, "isFinite"), JsValue::TRUE);
     assert_eq!(get_f64(&sim, "grabbed"), -1.0);
@@ -171,6 +177,68 @@ fn every_setter_validates_and_keeps_the_old_value() {
             assert_eq!(get_f64(&sim, name), good, "{name} kept its value");
         }
     }
+}
+
+#[wasm_bindgen_test]
+fn solver_order_switches_and_refuses_other_values() {
+    let sim = js_sim(10.0, 10.0, 2.0);
+    assert_eq!(
+        get(&sim, "solverOrder").as_string().as_deref(),
+        Some("colored")
+    );
+    assert_eq!(
+        assign(&sim, "solverOrder", JsValue::from_str("original")),
+        None
+    );
+    assert_eq!(
+        get(&sim, "solverOrder").as_string().as_deref(),
+        Some("original")
+    );
+    let c = Uint32Array::new(&Uint32Array::from(method(&sim, "constraints", &[]))).to_vec();
+    assert_eq!(
+        &c[..4],
+        &[0, 1, 1, 2],
+        "original order lists constraints as created"
+    );
+    for bad in [JsValue::from_str("fast"), num(1.0), JsValue::NULL] {
+        let message = assign(&sim, "solverOrder", bad).expect("refused");
+        assert!(message.contains("solverOrder"), "{message}");
+    }
+    assert_eq!(
+        get(&sim, "solverOrder").as_string().as_deref(),
+        Some("original")
+    );
+    assert!(
+        xpbd_cloth::simd_enabled(),
+        "the wasm build solves with SIMD"
+    );
+}
+
+#[wasm_bindgen_test]
+fn rest_lengths_forces_and_tearing_are_exposed() {
+    let sim = js_sim(10.0, 8.0, 2.0);
+    let rest = Float32Array::new(&Float32Array::from(method(&sim, "restLengths", &[]))).to_vec();
+    assert_eq!(rest.len() as f64, get_f64(&sim, "numConstraints"));
+    assert!(rest
+        .iter()
+        .all(|&r| (r - 0.2).abs() < 1e-5 || (r - 0.2828427).abs() < 1e-5));
+    method(&sim, "steps", &[num(50.0)]);
+    let forces =
+        Float32Array::new(&Float32Array::from(method(&sim, "constraintForces", &[]))).to_vec();
+    assert_eq!(forces.len(), rest.len());
+    assert!(
+        forces.iter().any(|&f| f > 1.0),
+        "a hanging cloth is in tension"
+    );
+
+    assert_eq!(get_f64(&sim, "tornCount"), 0.0);
+    assert_eq!(assign(&sim, "tearStretch", num(1.2)), None);
+    method(&sim, "grab", &[num(75.0)]);
+    method(&sim, "drag", &[num(1.0), num(-20.0)]);
+    method(&sim, "steps", &[num(20.0)]);
+    let torn = get_f64(&sim, "tornCount");
+    assert!(torn > 0.0);
+    assert_eq!(get_f64(&sim, "numConstraints") + torn, rest.len() as f64);
 }
 
 #[wasm_bindgen_test]
