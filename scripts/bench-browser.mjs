@@ -196,14 +196,18 @@ function report(results, load) {
       + `(target ≤${TARGETS.bytesPerConstraint}: ${verdict(m.bytesPerConstraint <= TARGETS.bytesPerConstraint)})`,
   );
   say(
-    `  method: wasm memory.buffer.byteLength grew ${m.bytesAfter2x2} → ${m.bytesAfter300x300} bytes `
-      + `(+${m.growthBytes}) while new Simulation(300, 300) ran, measured first on a fresh module`,
+    `  method: on a fresh module, after a 2×2 Simulation has paid the one-time allocations, wasm `
+      + `memory.buffer.byteLength grew ${m.bytesAfter2x2} → ${m.bytesAfter300x300} bytes while `
+      + `new Simulation(300, 300) ran and → ${m.bytesAfter300x300Step} after its first step`,
   );
   say(
-    `  after a 2×2 Simulation had paid the one-time allocations; divided by its ${m.constraints} constraints `
-      + `(${m.particles} particles included). wasm memory grows in 64 KiB pages and never shrinks,`,
+    `  (+${m.growthBytes} bytes), divided by its ${m.constraints} constraints (its ${m.particles} particles `
+      + 'are included in the figure). wasm memory grows in 64 KiB pages and never shrinks, so this is',
   );
-  say('  so this is the peak the constructor needed, rounded up to a page: an upper bound on steady use.');
+  say(
+    '  the peak needed, rounded up to a page: an upper bound on steady use. Not included: the '
+      + 'drawInto pixel buffer, 4 bytes per canvas pixel whatever the cloth size.',
+  );
   say();
   say(`Page time ${results.totalSeconds.toFixed(1)} s.`);
   return out.join('\n');

@@ -146,21 +146,26 @@ function measureMemory(memory) {
   const afterSmall = memory.buffer.byteLength;
   const big = new Simulation(300, 300, FIXED_COUNT);
   const afterBig = memory.buffer.byteLength;
+  // Scratch buffers may be allocated lazily by the first step: count them too.
+  big.step();
+  const afterBigStep = memory.buffer.byteLength;
   const constraints = big.numConstraints;
   const particles = big.numParticles;
   const defaultOrder = 'solverOrder' in big ? big.solverOrder : null;
   big.free();
   small.free();
-  const growth = afterBig - afterSmall;
+  const growth = afterBigStep - afterSmall;
   return {
     method:
-      'memory.buffer.byteLength after new Simulation(300, 300) minus after new Simulation(2, 2) '
+      'memory.buffer.byteLength after new Simulation(300, 300) and one step, minus after new Simulation(2, 2) '
       + '(built first on a fresh module), divided by the 300×300 constraint count; '
       + 'wasm memory grows in 64 KiB pages and never shrinks, so this is the peak the '
-      + 'constructor needed, everything included (positions, velocities, masses, constraints, order)',
+      + 'constructor and first step needed, everything included (positions, velocities, masses, '
+      + 'constraints, solve order, scratch); the drawInto pixel buffer (4 bytes per canvas pixel) is not',
     bytesAtStart: atStart,
     bytesAfter2x2: afterSmall,
     bytesAfter300x300: afterBig,
+    bytesAfter300x300Step: afterBigStep,
     growthBytes: growth,
     particles,
     constraints,
@@ -313,11 +318,16 @@ function fitViewToCloth(positions) {
   };
 }
 
-/** Clears like renderer.js does, for draw calls that do not clear by themselves. */
-function clearCanvas() {
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.fillStyle = DEFAULT_STYLE.background;
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
+/**
+ * The particle radius (CSS px) that renderer.js uses at this view, so the Rust
+ * rasterizer is asked for the same picture. Falls back to the plain radius for a
+ * renderer without zoom-dependent radii.
+ */
+function rendererParticleRadius(view) {
+  const style = DEFAULT_STYLE;
+  if (style.particleRadiusMetres === undefined) return style.particleRadius;
+  const capped = Math.min(style.particleRadius, style.particleRadiusMetres * view.scale);
+  return Math.max(style.minParticleRadius ?? 0, capped);
 }
 
 /** The ways of drawing a wasm cloth that this build offers. */
@@ -333,12 +343,12 @@ function drawMethodsFor(sim, view) {
     },
   ];
   if ('drawInto' in sim) {
+    // drawInto(ctx, view) draws the whole picture (background, axes, constraints,
+    // particles) in wasm and hands it over with one putImageData.
+    const rustView = { ...view, particleRadius: rendererParticleRadius(view) };
     methods.push({
       name: 'rust drawInto',
-      draw: () => {
-        clearCanvas();
-        sim.drawInto(ctx, view.originX, view.originY, view.scale);
-      },
+      draw: () => sim.drawInto(ctx, rustView),
     });
   }
   return methods;
