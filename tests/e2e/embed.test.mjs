@@ -18,9 +18,11 @@ import {
   simTime,
   sleep,
   twoFrames,
+  until,
   waitForGrabbed,
   waitForParticleNear,
   waitForTime,
+  worldToClient,
 } from './helpers.mjs';
 
 const ELEMENT = '#element-cloth';
@@ -131,7 +133,8 @@ describe('www/embed.html', () => {
         await page.mouse.down();
         await page.evaluate((r) => window.__controller(r).resume(), dragged.controller);
         await waitForGrabbed(page, dragged.controller, k);
-        const target = { x: start.x + 60, y: start.y + 25 };
+        const startWorld = { x: before[2 * k], y: before[2 * k + 1] };
+        const target = await worldToClient(page, dragged.controller, startWorld.x + 1, startWorld.y - 0.5);
         await page.mouse.move(target.x, target.y, { steps: 6 });
         const pointer = await clientToWorld(page, dragged.controller, target.x, target.y);
         await waitForParticleNear(page, dragged.controller, k, pointer, 0.05);
@@ -283,11 +286,21 @@ describe('www/embed.html', () => {
         document.body.append(spacer, element);
       });
       await page.waitForFunction(() => document.querySelector('#far-cloth').controller, null, { timeout: WAIT });
-      await sleep(300); // let the visibility observer report
-      const t1 = await page.evaluate(() => document.querySelector('#far-cloth').controller.simulation.time);
+      const farTime = () => simTime(page, '#far-cloth');
+      // the visibility observer reports asynchronously: wait until the time stands still
+      await until(
+        async () => {
+          const a = await farTime();
+          await sleep(250);
+          return a === (await farTime());
+        },
+        { timeout: WAIT, message: 'the off-screen cloth to stop stepping' },
+      );
+      const t1 = await farTime();
       await sleep(500);
-      const t2 = await page.evaluate(() => document.querySelector('#far-cloth').controller.simulation.time);
+      const t2 = await farTime();
       assert.equal(t2, t1, 'an off-screen cloth does not step');
+      assert.ok(t2 < 4, `it stopped early, not after running a while: ${t2} s`);
       await waitForTime(page, ELEMENT, 0, await simTime(page, ELEMENT)); // the visible one runs meanwhile
       await page.locator('#far-cloth').scrollIntoViewIfNeeded();
       await page.waitForFunction((t) => document.querySelector('#far-cloth').controller.simulation.time > t + 0.1, t2, {
