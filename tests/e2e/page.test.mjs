@@ -522,7 +522,7 @@ describe('index.html', () => {
     }
   });
 
-  it('is crisp at devicePixelRatio 2, follows a window resize, and maps the pointer right', async () => {
+  it('is crisp at devicePixelRatio 2, follows a window resize and a pixel-ratio change, and maps the pointer right', async () => {
     const opened = await openDemo({ deviceScaleFactor: 2, viewport: { width: 1000, height: 800 } });
     const { page } = opened;
     const backing = () =>
@@ -569,6 +569,24 @@ describe('index.html', () => {
       const shot = await measureCloth(page, 'canvas#cloth-canvas', DEMO);
       assert.ok(shot.inside >= 0.5 * shot.total, `the cloth is on the resized canvas: ${shot.inside}/${shot.total}`);
       assert.ok(shot.covered >= 0.9 * shot.inside, `drawn where the view says after a resize: ${shot.covered}/${shot.inside}`);
+      // browser zoom changes devicePixelRatio without resizing the element in CSS pixels
+      const cdp = await opened.context.newCDPSession(page);
+      await cdp.send('Emulation.setDeviceMetricsOverride', { width: 760, height: 900, deviceScaleFactor: 1.5, mobile: false });
+      await page.waitForFunction(
+        () => {
+          const canvas = document.querySelector('canvas#cloth-canvas');
+          const style = getComputedStyle(canvas);
+          const px = (name) => parseFloat(style[name]) || 0;
+          const width =
+            canvas.getBoundingClientRect().width -
+            px('borderLeftWidth') - px('borderRightWidth') - px('paddingLeft') - px('paddingRight');
+          return window.devicePixelRatio === 1.5 && Math.abs(canvas.width - 1.5 * width) <= 2;
+        },
+        null,
+        { timeout: WAIT },
+      );
+      const zoomed = await measureCloth(page, 'canvas#cloth-canvas', DEMO);
+      assert.ok(zoomed.covered >= 0.9 * zoomed.inside, `drawn right after a pixel-ratio change: ${zoomed.covered}/${zoomed.inside}`);
       assertClean(opened, 'high DPI and resize');
     } finally {
       await opened.context.close();
