@@ -65,6 +65,19 @@ const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 const ms = (x) => (x == null ? '—' : x < 1 ? x.toFixed(3) : x < 100 ? x.toFixed(2) : x.toFixed(0));
 const times = (x) => (x == null || !Number.isFinite(x) ? '—' : `${x.toFixed(1)}×`);
 
+/**
+ * The widest interquartile range relative to its median among `entries`
+ * ([label, summary]): how much the rounds scattered, i.e. how far to trust a median.
+ */
+function spreadNote(entries) {
+  let worst = null;
+  for (const [label, summary] of entries) {
+    const spread = (summary.p75 - summary.p25) / summary.median;
+    if (!worst || spread > worst.spread) worst = { label, spread };
+  }
+  return `  rounds scattered by up to ${(100 * worst.spread).toFixed(0)}% (interquartile range / median, worst: ${worst.label})`;
+}
+
 /** Left-aligns the first column, right-aligns the rest; rows of strings. */
 function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => String(row[c] ?? '').length)));
@@ -140,6 +153,8 @@ function report(results, load) {
       const parts = wasmNames.map((name) => `${name} ${((size.stepMs[name].median * 1e6) / solves).toFixed(2)}`);
       return `  ${sizeLabel(size)}: ${parts.join(', ')}, plain JS ${((size.stepMs.js.median * 1e6) / solves).toFixed(2)}`;
     });
+    say(spreadNote(results.sizes.flatMap((size) =>
+      Object.entries(size.stepMs).map(([name, summary]) => [`${name} ${sizeLabel(size)}`, summary]))));
     say('ns per constraint solve (step time / (constraints × 5 iterations)):');
     for (const line of perSolve) say(line);
   }
@@ -166,6 +181,12 @@ function report(results, load) {
       ]);
     }
     say(table(rows));
+    say(spreadNote(results.sizes.flatMap((size) =>
+      Object.entries(size.frameMs).map(([name, summary]) => [`${name} ${sizeLabel(size)}`, summary]))));
+    say(
+      '  view refitted to the whole cloth before each frame (untimed), at '
+        + results.sizes.map((size) => `${sizeLabel(size)} ${size.frameScaleRange[0].toFixed(1)}–${size.frameScaleRange[1].toFixed(1)} px/m`).join(', '),
+    );
   }
   say();
 
@@ -187,6 +208,12 @@ function report(results, load) {
       ]);
     }
     say(table(rows));
+    say(spreadNote(results.sizes.flatMap((size) =>
+      Object.entries(size.drawMs).map(([name, summary]) => [`${name} ${sizeLabel(size)}`, summary]))));
+    say(
+      '  particle radius (as renderer.js picks it for the zoom): '
+        + results.sizes.map((size) => `${sizeLabel(size)} ${size.particleRadius.toFixed(2)} px`).join(', '),
+    );
   }
   say();
 
