@@ -32,6 +32,7 @@
 //! * [`solver`]: the XPBD step itself.
 //! * [`constraints`]: the constraints in solver order (original or coloured).
 //! * `lanes`: four-wide `f32` arithmetic, wasm SIMD where available.
+//! * [`raster`]: drawing the cloth into pixels (faster than canvas paths).
 //! * [`cloth`]: [`Cloth`], the state, interaction (pick, grab, drag, pin) and
 //!   diagnostics.
 //! * `wasm`: the `Simulation` class exported to JavaScript, a thin layer over
@@ -42,6 +43,7 @@ pub mod constraints;
 pub mod grid;
 mod lanes;
 pub mod params;
+pub mod raster;
 pub mod solver;
 mod wasm;
 

@@ -12,16 +12,23 @@
 //! copying. A view dies when wasm memory grows (any call that allocates: building
 //! a new `Simulation`, for instance), so fetch a fresh one each frame.
 
-use js_sys::{Float32Array, Uint32Array};
+use js_sys::{Float32Array, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::Clamped;
+use web_sys::{CanvasRenderingContext2d, ImageData};
 
 use crate::cloth::Cloth;
 use crate::params::{ClothError, SolverOrder};
+use crate::raster::{self, Frame, Rect, Style, View};
 
 /// An XPBD cloth for JavaScript. Free it with `free()` when done.
 #[wasm_bindgen]
 pub struct Simulation {
     cloth: Cloth,
+    /// The pixel buffer `drawInto` draws into, kept between frames.
+    frame: Frame,
+    /// Where the last `drawInto` drew: cleared and copied again by the next.
+    last_drawn: Rect,
 }
 
 fn js_error(error: ClothError) -> JsError {
@@ -45,6 +52,19 @@ impl Simulation {
     /// The Rust-side cloth, for tests and native callers.
     pub fn cloth(&self) -> &Cloth {
         &self.cloth
+    }
+
+    /// Reads field `name` of the view object: a finite number, or `default`
+    /// when absent.
+    fn view_number(view: &JsValue, name: &str, default: Option<f64>) -> Result<f64, JsError> {
+        let value = Reflect::get(view, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+        match (value.as_f64(), default) {
+            (Some(v), _) if v.is_finite() => Ok(v),
+            (None, Some(d)) if value.is_undefined() => Ok(d),
+            _ => Err(JsError::new(&format!(
+                "invalid view.{name}: expected a finite number"
+            ))),
+        }
     }
 
     fn set(
@@ -74,7 +94,11 @@ impl Simulation {
         let height = number("height", &height)?;
         let fixed_count = number("fixedCount", &fixed_count)?;
         let cloth = Cloth::from_numbers(width, height, fixed_count).map_err(js_error)?;
-        Ok(Simulation { cloth })
+        Ok(Simulation {
+            cloth,
+            frame: Frame::default(),
+            last_drawn: Rect::default(),
+        })
     }
 
     /// Time step `dt` in seconds. Default 0.01; 1e-6..=1.
@@ -329,6 +353,94 @@ impl Simulation {
     #[wasm_bindgen(getter = tornCount)]
     pub fn torn_count(&self) -> u32 {
         self.cloth.torn_count() as u32
+    }
+
+    /// Draws the cloth onto the whole canvas of `ctx` in one `putImageData`,
+    /// rasterized in wasm (faster than canvas paths for big cloths; see README).
+    /// `view` is `{ originX, originY, scale, pixelRatio = 1, particleRadius = 2.5,
+    /// strainColors = false, full = false }`: origin in CSS pixels from the
+    /// canvas' top-left corner, `scale` in CSS pixels per metre, `pixelRatio`
+    /// backing-store pixels per CSS pixel, `particleRadius` in CSS pixels.
+    /// Between calls only the area the cloth covered changes on the canvas; pass
+    /// `full: true` when something else has drawn on it (or cleared it) since.
+    /// May grow wasm memory: re-fetch views afterwards.
+    #[wasm_bindgen(js_name = drawInto)]
+    pub fn draw_into(
+        &mut self,
+        ctx: &CanvasRenderingContext2d,
+        #[wasm_bindgen(
+            unchecked_param_type = "{ originX: number; originY: number; scale: number; pixelRatio?: number; particleRadius?: number; strainColors?: boolean; full?: boolean }"
+        )]
+        view: JsValue,
+    ) -> Result<(), JsError> {
+        let ratio = Self::view_number(&view, "pixelRatio", Some(1.0))?;
+        let origin_x = Self::view_number(&view, "originX", None)?;
+        let origin_y = Self::view_number(&view, "originY", None)?;
+        let scale = Self::view_number(&view, "scale", None)?;
+        let radius = Self::view_number(&view, "particleRadius", Some(2.5))?;
+        let flag = |name: &str| {
+            Reflect::get(&view, &JsValue::from_str(name))
+                .map(|v| v.is_truthy())
+                .unwrap_or(false)
+        };
+        let (strain, full) = (flag("strainColors"), flag("full"));
+        let canvas = ctx
+            .canvas()
+            .ok_or_else(|| JsError::new("drawInto: the context has no canvas"))?;
+        let (width, height) = (canvas.width() as usize, canvas.height() as usize);
+        if width == 0 || height == 0 {
+            return Ok(());
+        }
+        let view = View {
+            origin_x: (origin_x * ratio) as f32,
+            origin_y: (origin_y * ratio) as f32,
+            scale: (scale * ratio) as f32,
+        };
+        let mut style = Style::with_pixel_ratio(ratio as f32, radius as f32);
+        style.strain_colors = strain;
+        let cloth = raster::Cloth {
+            positions: self.cloth.positions(),
+            constraint_ids: self.cloth.constraint_ids(),
+            rest_lengths: self.cloth.rest_lengths(),
+            grabbed: self.cloth.grabbed(),
+        };
+        // Only what the last frame and this one cover changes on the canvas:
+        // clear and copy that, not the whole image (the copy is most of the cost).
+        let resized = (self.frame.width(), self.frame.height()) != (width, height);
+        let stale = if resized || full {
+            self.frame.reset(width, height, style.background);
+            Rect {
+                x0: 0,
+                y0: 0,
+                x1: width,
+                y1: height,
+            }
+        } else {
+            self.frame.clear(self.last_drawn, style.background);
+            self.last_drawn
+        };
+        let drawn = raster::draw(&mut self.frame, &cloth, view, &style);
+        self.last_drawn = drawn;
+        let dirty = stale.union(drawn);
+        if dirty.is_empty() {
+            return Ok(());
+        }
+        let image = ImageData::new_with_u8_clamped_array_and_sh(
+            Clamped(self.frame.bytes()),
+            width as u32,
+            height as u32,
+        )
+        .map_err(|_| JsError::new("drawInto: could not make an ImageData"))?;
+        ctx.put_image_data_with_dirty_x_and_dirty_y_and_dirty_width_and_dirty_height(
+            &image,
+            0.0,
+            0.0,
+            dirty.x0 as f64,
+            dirty.y0 as f64,
+            (dirty.x1 - dirty.x0) as f64,
+            (dirty.y1 - dirty.y0) as f64,
+        )
+        .map_err(|_| JsError::new("drawInto: putImageData failed"))
     }
 
     /// Index of the particle nearest to `(x, y)` (metres) within `radius` metres,

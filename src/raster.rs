@@ -1,0 +1,488 @@
+//! A small software rasterizer that draws the cloth into an RGBA pixel buffer.
+//!
+//! Canvas 2D is slow at tens of thousands of tiny anti-aliased lines, above all
+//! without a GPU: every segment goes through the general path machinery. A
+//! cloth needs only three shapes (1-pixel lines, small discs, short axes), so
+//! drawing them here, straight into pixels, and handing the finished image to
+//! the canvas in one `putImageData` is several times faster (`scripts/bench.sh`
+//! measures both). Lines use Xiaolin Wu's algorithm: two pixels per step along
+//! the major axis, each weighted by its coverage, so edges stay smooth.
+//!
+//! Pure Rust, no browser types: the wasm layer only hands the buffer over.
+
+/// A colour as `0xAABBGGRR`: the byte order `R, G, B, A` of `ImageData` on a
+/// little-endian machine (wasm is little-endian).
+pub type Rgba = u32;
+
+/// Builds an opaque colour from `0xRRGGBB`.
+pub const fn rgb(hex: u32) -> Rgba {
+    let (r, g, b) = ((hex >> 16) & 0xff, (hex >> 8) & 0xff, hex & 0xff);
+    0xff00_0000 | (b << 16) | (g << 8) | r
+}
+
+/// Colours and sizes of the picture, in device pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Style {
+    /// Background colour.
+    pub background: Rgba,
+    /// Constraint colour (when not coloured by strain).
+    pub constraint: Rgba,
+    /// Constraint line width, device pixels (1 CSS pixel × pixel ratio).
+    pub line_width: f32,
+    /// Particle colour.
+    pub particle: Rgba,
+    /// Particle radius, device pixels (0 draws no particles).
+    pub particle_radius: f32,
+    /// Grabbed particle colour.
+    pub grabbed: Rgba,
+    /// Grabbed particle radius, device pixels.
+    pub grabbed_radius: f32,
+    /// Length of the axes at the origin, device pixels.
+    pub axis_length: f32,
+    /// Colour constraints by their stretch (see [`strain_color`]).
+    pub strain_colors: bool,
+}
+
+impl Style {
+    /// The original demo's look at a given pixel ratio and particle radius.
+    pub fn with_pixel_ratio(pixel_ratio: f32, particle_radius: f32) -> Style {
+        Style {
+            background: rgb(0xffffff),
+            constraint: rgb(0x999999),
+            line_width: pixel_ratio,
+            particle: rgb(0x1f5fd1),
+            particle_radius: particle_radius * pixel_ratio,
+            grabbed: rgb(0xe01b1b),
+            grabbed_radius: 6.0 * pixel_ratio,
+            axis_length: 30.0 * pixel_ratio,
+            strain_colors: false,
+        }
+    }
+}
+
+/// Where the world is in the image: origin in device pixels, y up, and scale.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct View {
+    /// Device pixels from the left edge to the world origin.
+    pub origin_x: f32,
+    /// Device pixels from the top edge to the world origin.
+    pub origin_y: f32,
+    /// Device pixels per metre.
+    pub scale: f32,
+}
+
+impl View {
+    fn to_pixels(self, x: f32, y: f32) -> (f32, f32) {
+        (
+            self.origin_x + x * self.scale,
+            self.origin_y - y * self.scale,
+        )
+    }
+}
+
+/// Stretch at which the strain ramp reaches its last colour (100 %).
+pub const STRAIN_RAMP_MAX: f32 = 1.0;
+
+/// Stops of the strain colour ramp: (relative stretch, colour). Compressed
+/// constraints take the first colour, beyond the last stop the last one.
+pub const STRAIN_RAMP: [(f32, u32); 5] = [
+    (0.0, 0x4575b4),
+    (0.05, 0x74add1),
+    (0.2, 0xfee090),
+    (0.5, 0xf46d43),
+    (STRAIN_RAMP_MAX, 0xa50026),
+];
+
+/// The ramp colour of a relative stretch `(length - rest) / rest`.
+pub fn strain_color(stretch: f32) -> Rgba {
+    let (first, last) = (STRAIN_RAMP[0], STRAIN_RAMP[STRAIN_RAMP.len() - 1]);
+    // NaN and compression take the first colour
+    if stretch.is_nan() || stretch <= first.0 {
+        return rgb(first.1);
+    }
+    if stretch >= last.0 {
+        return rgb(last.1);
+    }
+    let upper = STRAIN_RAMP
+        .iter()
+        .position(|&(s, _)| s > stretch)
+        .unwrap_or(STRAIN_RAMP.len() - 1);
+    let ((s0, c0), (s1, c1)) = (STRAIN_RAMP[upper - 1], STRAIN_RAMP[upper]);
+    let t = (stretch - s0) / (s1 - s0);
+    let channel = |shift: u32| {
+        let (a, b) = (((c0 >> shift) & 0xff) as f32, ((c1 >> shift) & 0xff) as f32);
+        ((a + (b - a) * t).round() as u32) << shift
+    };
+    rgb(channel(16) | channel(8) | channel(0))
+}
+
+/// A rectangle of pixels: columns `x0..x1`, rows `y0..y1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rect {
+    /// First column.
+    pub x0: usize,
+    /// First row.
+    pub y0: usize,
+    /// One past the last column.
+    pub x1: usize,
+    /// One past the last row.
+    pub y1: usize,
+}
+
+impl Rect {
+    /// Whether no pixel is inside.
+    pub fn is_empty(&self) -> bool {
+        self.x0 >= self.x1 || self.y0 >= self.y1
+    }
+
+    /// The smallest rectangle holding both.
+    pub fn union(self, other: Rect) -> Rect {
+        if self.is_empty() {
+            return other;
+        }
+        if other.is_empty() {
+            return self;
+        }
+        Rect {
+            x0: self.x0.min(other.x0),
+            y0: self.y0.min(other.y0),
+            x1: self.x1.max(other.x1),
+            y1: self.y1.max(other.y1),
+        }
+    }
+
+    /// Pixels from `(min_x, min_y)` to `(max_x, max_y)`, grown by `margin` and
+    /// clipped to a `width × height` image.
+    fn around(min: (f32, f32), max: (f32, f32), margin: f32, width: usize, height: usize) -> Rect {
+        let clip = |v: f32, size: usize| v.clamp(0.0, size as f32) as usize;
+        Rect {
+            x0: clip((min.0 - margin).floor(), width),
+            y0: clip((min.1 - margin).floor(), height),
+            x1: clip((max.0 + margin).ceil(), width),
+            y1: clip((max.1 + margin).ceil(), height),
+        }
+    }
+}
+
+/// An RGBA image being drawn.
+#[derive(Debug, Clone, Default)]
+pub struct Frame {
+    width: usize,
+    height: usize,
+    pixels: Vec<Rgba>,
+}
+
+impl Frame {
+    /// Resizes (keeping the allocation when it is big enough) and fills with `color`.
+    pub fn reset(&mut self, width: usize, height: usize, color: Rgba) {
+        self.width = width;
+        self.height = height;
+        self.pixels.clear();
+        self.pixels.resize(width * height, color);
+    }
+
+    /// Fills `rect` with `color`.
+    pub fn clear(&mut self, rect: Rect, color: Rgba) {
+        let rect = Rect::around(
+            (rect.x0 as f32, rect.y0 as f32),
+            (rect.x1 as f32, rect.y1 as f32),
+            0.0,
+            self.width,
+            self.height,
+        );
+        for y in rect.y0..rect.y1 {
+            self.pixels[y * self.width + rect.x0..y * self.width + rect.x1].fill(color);
+        }
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// The pixel at `(x, y)`.
+    pub fn pixel(&self, x: usize, y: usize) -> Rgba {
+        self.pixels[y * self.width + x]
+    }
+
+    /// The image as bytes `R, G, B, A, R, G, B, A, ...`, as `ImageData` wants them.
+    pub fn bytes(&self) -> &[u8] {
+        // SAFETY: a `[u32]` is a valid `[u8]` four times as long (u8 has no
+        // alignment needs); on little-endian wasm `0xAABBGGRR` lays out as R,G,B,A.
+        unsafe {
+            std::slice::from_raw_parts(self.pixels.as_ptr() as *const u8, self.pixels.len() * 4)
+        }
+    }
+
+    /// Blends `color` over the pixel at `(x, y)` with `coverage` in 0..=1.
+    #[inline(always)]
+    fn blend(&mut self, x: i32, y: i32, color: Rgba, coverage: f32) {
+        if x < 0 || y < 0 || x as usize >= self.width || y as usize >= self.height {
+            return;
+        }
+        let index = y as usize * self.width + x as usize;
+        let a = (coverage.clamp(0.0, 1.0) * 256.0) as u32;
+        let under = self.pixels[index];
+        let mix = |shift: u32| {
+            let (u, c) = ((under >> shift) & 0xff, (color >> shift) & 0xff);
+            ((u * (256 - a) + c * a) >> 8) << shift
+        };
+        self.pixels[index] = 0xff00_0000 | mix(16) | mix(8) | mix(0);
+    }
+
+    /// An anti-aliased line about `width` pixels wide (Wu's algorithm, with
+    /// parallel strokes for widths above one pixel). Lines far outside the
+    /// image or with non-finite ends are skipped.
+    pub fn line(&mut self, from: (f32, f32), to: (f32, f32), color: Rgba, width: f32) {
+        let limit = 4.0 * (self.width + self.height) as f32 + 1e4;
+        let finite = [from.0, from.1, to.0, to.1]
+            .iter()
+            .all(|v| v.is_finite() && v.abs() < limit);
+        if !finite {
+            return;
+        }
+        let strokes = width.round().max(1.0) as i32;
+        let steep = (to.1 - from.1).abs() > (to.0 - from.0).abs();
+        for s in 0..strokes {
+            let offset = s as f32 - (strokes - 1) as f32 / 2.0;
+            let (dx, dy) = if steep { (offset, 0.0) } else { (0.0, offset) };
+            self.wu_line(from.0 + dx, from.1 + dy, to.0 + dx, to.1 + dy, color);
+        }
+    }
+
+    fn wu_line(&mut self, mut x0: f32, mut y0: f32, mut x1: f32, mut y1: f32, color: Rgba) {
+        let steep = (y1 - y0).abs() > (x1 - x0).abs();
+        if steep {
+            std::mem::swap(&mut x0, &mut y0);
+            std::mem::swap(&mut x1, &mut y1);
+        }
+        if x0 > x1 {
+            std::mem::swap(&mut x0, &mut x1);
+            std::mem::swap(&mut y0, &mut y1);
+        }
+        let gradient = if x1 - x0 < 1e-6 {
+            0.0
+        } else {
+            (y1 - y0) / (x1 - x0)
+        };
+        // clip the major axis to the image, so off-screen lines cost nothing
+        let major_size = if steep { self.height } else { self.width } as f32;
+        let start = x0.round().max(-1.0);
+        let end = x1.round().min(major_size);
+        let plot = |major: i32, minor: i32, coverage: f32, frame: &mut Frame| {
+            if steep {
+                frame.blend(minor, major, color, coverage)
+            } else {
+                frame.blend(major, minor, color, coverage)
+            }
+        };
+        let mut x = start;
+        while x <= end {
+            let y = y0 + gradient * (x - x0);
+            let floor = y.floor();
+            let fraction = y - floor;
+            plot(x as i32, floor as i32, 1.0 - fraction, self);
+            plot(x as i32, floor as i32 + 1, fraction, self);
+            x += 1.0;
+        }
+    }
+
+    /// A filled, anti-aliased disc.
+    pub fn disc(&mut self, center: (f32, f32), radius: f32, color: Rgba) {
+        let (cx, cy) = center;
+        if !(cx.is_finite() && cy.is_finite()) || radius <= 0.0 {
+            return;
+        }
+        let reach = radius + 1.0;
+        if cx + reach < 0.0 || cy + reach < 0.0 {
+            return;
+        }
+        if cx - reach > self.width as f32 || cy - reach > self.height as f32 {
+            return;
+        }
+        let (x_min, x_max) = ((cx - reach).floor() as i32, (cx + reach).ceil() as i32);
+        let (y_min, y_max) = ((cy - reach).floor() as i32, (cy + reach).ceil() as i32);
+        for y in y_min..=y_max {
+            for x in x_min..=x_max {
+                let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
+                // coverage falls from 1 to 0 across the one pixel at the rim
+                let coverage = radius + 0.5 - (dx * dx + dy * dy).sqrt();
+                if coverage > 0.0 {
+                    self.blend(x, y, color, coverage);
+                }
+            }
+        }
+    }
+}
+
+/// What to draw: the cloth's current arrays.
+pub struct Cloth<'a> {
+    /// `[x0, y0, ...]`, metres.
+    pub positions: &'a [f32],
+    /// `[a0, b0, ...]`.
+    pub constraint_ids: &'a [u32],
+    /// Rest length of each constraint, metres (for strain colours).
+    pub rest_lengths: &'a [f32],
+    /// The held particle, if any.
+    pub grabbed: Option<usize>,
+}
+
+/// Draws the picture over a frame cleared to `style.background` (see
+/// [`Frame::reset`] and [`Frame::clear`]): axes, constraints, particles and the
+/// grabbed particle, like the original demo. Returns the rectangle it drew in,
+/// so the next frame needs to clear and copy only that area and its own.
+pub fn draw(frame: &mut Frame, cloth: &Cloth, view: View, style: &Style) -> Rect {
+    let origin = (view.origin_x, view.origin_y);
+    let mut min = (origin.0, origin.1 - style.axis_length);
+    let mut max = (origin.0 + style.axis_length, origin.1);
+    for p in cloth.positions.chunks_exact(2) {
+        let (x, y) = view.to_pixels(p[0], p[1]);
+        min = (min.0.min(x), min.1.min(y));
+        max = (max.0.max(x), max.1.max(y));
+    }
+    let margin = style
+        .grabbed_radius
+        .max(style.particle_radius)
+        .max(style.line_width)
+        + 3.0;
+    let drawn = Rect::around(min, max, margin, frame.width(), frame.height());
+    let axis = style.axis_length;
+    frame.line(
+        origin,
+        (origin.0 + axis, origin.1),
+        rgb(0xe01b1b),
+        2.0 * style.line_width,
+    );
+    frame.line(
+        origin,
+        (origin.0, origin.1 - axis),
+        rgb(0x1a9c2a),
+        2.0 * style.line_width,
+    );
+
+    let point = |k: usize| view.to_pixels(cloth.positions[2 * k], cloth.positions[2 * k + 1]);
+    for (c, pair) in cloth.constraint_ids.chunks_exact(2).enumerate() {
+        let (a, b) = (pair[0] as usize, pair[1] as usize);
+        let (pa, pb) = (point(a), point(b));
+        let color = if style.strain_colors {
+            let metres = view.scale.max(1e-12);
+            let length = ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt() / metres;
+            strain_color((length - cloth.rest_lengths[c]) / cloth.rest_lengths[c])
+        } else {
+            style.constraint
+        };
+        frame.line(pa, pb, color, style.line_width);
+    }
+    if style.particle_radius > 0.0 {
+        for k in 0..cloth.positions.len() / 2 {
+            frame.disc(point(k), style.particle_radius, style.particle);
+        }
+    }
+    if let Some(k) = cloth.grabbed {
+        frame.disc(point(k), style.grabbed_radius, style.grabbed);
+    }
+    drawn
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(w: usize, h: usize) -> Frame {
+        let mut f = Frame::default();
+        f.reset(w, h, rgb(0xffffff));
+        f
+    }
+
+    #[test]
+    fn colours_are_laid_out_as_image_data_bytes() {
+        let mut f = frame(1, 1);
+        f.reset(1, 1, rgb(0x123456));
+        assert_eq!(f.bytes(), &[0x12, 0x34, 0x56, 0xff]);
+    }
+
+    #[test]
+    fn a_horizontal_line_covers_its_pixels_and_nothing_else() {
+        let mut f = frame(10, 5);
+        f.line((1.0, 2.5), (8.0, 2.5), rgb(0x000000), 1.0);
+        // y = 2.5 is the boundary between rows 2 and 3: half coverage on each
+        let grey = f.pixel(4, 2) & 0xff;
+        assert!((100..160).contains(&grey), "{grey}");
+        assert_eq!(f.pixel(4, 2), f.pixel(4, 3));
+        assert_eq!(f.pixel(4, 0), rgb(0xffffff));
+        assert_eq!(f.pixel(4, 4), rgb(0xffffff));
+    }
+
+    #[test]
+    fn a_disc_is_solid_inside_and_soft_at_the_rim() {
+        let mut f = frame(20, 20);
+        f.disc((10.0, 10.0), 4.0, rgb(0x0000ff));
+        assert_eq!(f.pixel(10, 10), rgb(0x0000ff));
+        assert_eq!(f.pixel(1, 1), rgb(0xffffff));
+        let rim = f.pixel(13, 12) & 0xff; // red channel at the rim: partly blue
+        assert!(rim > 0 && rim < 255, "{rim}");
+    }
+
+    #[test]
+    fn off_image_and_non_finite_shapes_are_ignored() {
+        let mut f = frame(8, 8);
+        f.line((-1e9, 0.0), (1e9, 5.0), rgb(0), 1.0);
+        f.line((f32::NAN, 0.0), (3.0, 3.0), rgb(0), 1.0);
+        f.disc((f32::INFINITY, 2.0), 3.0, rgb(0));
+        f.disc((-50.0, -50.0), 3.0, rgb(0));
+        assert!(f.bytes().iter().all(|&b| b == 0xff));
+    }
+
+    #[test]
+    fn the_strain_ramp_runs_from_blue_to_red() {
+        assert_eq!(strain_color(-0.3), rgb(0x4575b4));
+        assert_eq!(strain_color(0.0), rgb(0x4575b4));
+        assert_eq!(strain_color(0.2), rgb(0xfee090));
+        assert_eq!(strain_color(5.0), rgb(0xa50026));
+        assert_eq!(strain_color(f32::NAN), rgb(0x4575b4));
+        let between = strain_color(0.35);
+        assert_ne!(between, rgb(0xfee090));
+        assert_ne!(between, rgb(0xf46d43));
+    }
+
+    #[test]
+    fn the_cloth_is_drawn_where_the_view_puts_it() {
+        let mut f = frame(100, 100);
+        let positions = [0.0, 0.0, 1.0, 0.0];
+        let cloth = Cloth {
+            positions: &positions,
+            constraint_ids: &[0, 1],
+            rest_lengths: &[1.0],
+            grabbed: Some(1),
+        };
+        let view = View {
+            origin_x: 20.0,
+            origin_y: 50.0,
+            scale: 50.0,
+        };
+        let drawn = draw(&mut f, &cloth, view, &Style::with_pixel_ratio(1.0, 2.5));
+        // the constraint runs from (20, 50) to (70, 50); the grabbed particle is red
+        assert_ne!(f.pixel(45, 49), rgb(0xffffff));
+        assert_eq!(f.pixel(70, 50), rgb(0xe01b1b));
+        assert_eq!(f.pixel(45, 10), rgb(0xffffff));
+        // everything drawn lies in the returned rectangle
+        for y in 0..100 {
+            for x in 0..100 {
+                let inside = (drawn.x0..drawn.x1).contains(&x) && (drawn.y0..drawn.y1).contains(&y);
+                assert!(
+                    inside || f.pixel(x, y) == rgb(0xffffff),
+                    "({x}, {y}) outside {drawn:?}"
+                );
+            }
+        }
+        assert!(
+            drawn.x1 - drawn.x0 < 80 && drawn.y1 - drawn.y0 < 50,
+            "{drawn:?}"
+        );
+    }
+}
