@@ -155,6 +155,14 @@ function report(results, load) {
     });
     say(spreadNote(results.sizes.flatMap((size) =>
       Object.entries(size.stepMs).map(([name, summary]) => [`${name} ${sizeLabel(size)}`, summary]))));
+    // On a shared machine the fastest round of each contestant is the one least
+    // disturbed by other processes: a second, load-robust view of the same ratio.
+    say(
+      '  ratio from each side\'s fastest round (least disturbed by other load): '
+        + results.sizes
+          .map((size) => `${sizeLabel(size)} ${wasmNames.map((name) => `JS/${name} ${times(size.stepMs.js.min / size.stepMs[name].min)}`).join(', ')}`)
+          .join('; '),
+    );
     say('ns per constraint solve (step time / (constraints × 5 iterations)):');
     for (const line of perSolve) say(line);
   }

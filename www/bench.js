@@ -42,9 +42,9 @@ const PLAN = QUICK
     }
   : {
       sizes: [
-        { width: 40, height: 30, stepRounds: 31, frameRounds: 15, drawRounds: 15 },
-        { width: 100, height: 100, stepRounds: 21, frameRounds: 11, drawRounds: 11 },
-        { width: 300, height: 300, stepRounds: 11, frameRounds: 5, drawRounds: 5 },
+        { width: 40, height: 30, stepRounds: 41, frameRounds: 25, drawRounds: 25 },
+        { width: 100, height: 100, stepRounds: 31, frameRounds: 17, drawRounds: 17 },
+        { width: 300, height: 300, stepRounds: 15, frameRounds: 7, drawRounds: 7 },
       ],
       warmupMs: 400,
       batchMs: 15,
