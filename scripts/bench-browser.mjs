@@ -262,13 +262,17 @@ async function run() {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const problems = [];
+    const warned = new Set();
     page.on('console', (message) => {
       const text = message.text();
       if (text.startsWith('[bench]')) console.error(text);
       else if (message.type() === 'error') problems.push(`console error: ${text}`);
       // Warnings are shown, not fatal: Chromium warns about the one-pixel
       // getImageData readbacks that force rasterization, which is intended here.
-      else if (message.type() === 'warning') console.error(`[page warning] ${text}`);
+      else if (message.type() === 'warning' && !warned.has(text)) {
+        warned.add(text);
+        console.error(`[page warning] ${text}`);
+      }
     });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));

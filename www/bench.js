@@ -52,10 +52,30 @@ const PLAN = QUICK
 
 const statusElement = document.getElementById('status');
 const resultsElement = document.getElementById('results');
-const canvas = document.getElementById('bench-canvas');
-// willReadFrequently would move the canvas to a CPU path on GPU machines and change
-// what is measured; leave the context default, as the demo page does.
-const ctx = canvas.getContext('2d');
+const canvasesElement = document.getElementById('canvases');
+/** The original demo's canvas size, in pixels (pixel ratio 1). */
+const CANVAS_WIDTH = 1024;
+const CANVAS_HEIGHT = 768;
+
+/**
+ * One on-page canvas per way of drawing, as the page would have: drawInto keeps
+ * the canvas between frames and repaints only the area the cloth covered, so a
+ * canvas shared with other methods would both break its picture and misstate
+ * its cost. Returns the canvas' 2D context.
+ */
+function newSurface(name) {
+  const figure = document.createElement('figure');
+  const caption = document.createElement('figcaption');
+  caption.textContent = name;
+  const canvas = document.createElement('canvas');
+  canvas.width = CANVAS_WIDTH;
+  canvas.height = CANVAS_HEIGHT;
+  figure.append(caption, canvas);
+  canvasesElement.appendChild(figure);
+  // willReadFrequently would move the canvas to a CPU path on GPU machines and
+  // change what is measured; leave the context default, as the demo page does.
+  return canvas.getContext('2d');
+}
 
 function progress(message) {
   statusElement.textContent = message;
@@ -95,7 +115,7 @@ function summarize(samples) {
  * --disable-gpu, in software when the recording is flushed). Reading a pixel
  * flushes and rasterizes everything pending, so the time includes the drawing itself.
  */
-function finishDrawing() {
+function finishDrawing(ctx) {
   ctx.getImageData(0, 0, 1, 1);
 }
 
@@ -309,12 +329,12 @@ function fitViewToCloth(positions) {
   const spanY = Math.max((maxY - minY) * 1.1, 1e-3);
   const scale = Math.min(
     50,
-    (canvas.width - 2 * margin) / spanX,
-    (canvas.height - 2 * margin) / spanY,
+    (CANVAS_WIDTH - 2 * margin) / spanX,
+    (CANVAS_HEIGHT - 2 * margin) / spanY,
   );
   return {
-    originX: canvas.width / 2 - ((minX + maxX) / 2) * scale,
-    originY: canvas.height / 2 + ((minY + maxY) / 2) * scale,
+    originX: CANVAS_WIDTH / 2 - ((minX + maxX) / 2) * scale,
+    originY: CANVAS_HEIGHT / 2 + ((minY + maxY) / 2) * scale,
     scale,
     pixelRatio: 1,
   };
@@ -332,24 +352,30 @@ function rendererParticleRadius(view) {
   return Math.max(style.minParticleRadius ?? 0, capped);
 }
 
-/** The ways of drawing a wasm cloth that this build offers; each `draw(view)`. */
-function drawMethodsFor(sim) {
+/** The ways of drawing a wasm cloth that this build offers; each `draw(view)` onto its own `ctx`. */
+function drawMethodsFor(sim, label) {
+  const batched = newSurface(`${label}: js batched (drawCloth)`);
+  const naive = newSurface(`${label}: js naive (drawClothNaive)`);
   const methods = [
     {
       name: 'js batched',
-      draw: (view) => drawCloth(ctx, sim.positions(), sim.constraints(), view, DEFAULT_STYLE),
+      ctx: batched,
+      draw: (view) => drawCloth(batched, sim.positions(), sim.constraints(), view, DEFAULT_STYLE),
     },
     {
       name: 'js naive',
-      draw: (view) => drawClothNaive(ctx, sim.positions(), sim.constraints(), view, DEFAULT_STYLE),
+      ctx: naive,
+      draw: (view) => drawClothNaive(naive, sim.positions(), sim.constraints(), view, DEFAULT_STYLE),
     },
   ];
   if ('drawInto' in sim) {
-    // drawInto(ctx, view) draws the whole picture (background, axes, constraints,
-    // particles) in wasm and hands it over with one putImageData.
+    // drawInto(ctx, view) rasterizes the whole picture (background, axes,
+    // constraints, particles) in wasm and copies the changed area with putImageData.
+    const rust = newSurface(`${label}: rust drawInto`);
     methods.push({
       name: 'rust drawInto',
-      draw: (view) => sim.drawInto(ctx, { ...view, particleRadius: rendererParticleRadius(view) }),
+      ctx: rust,
+      draw: (view) => sim.drawInto(rust, { ...view, particleRadius: rendererParticleRadius(view) }),
     });
   }
   return methods;
@@ -361,7 +387,7 @@ async function measureDrawing(size) {
   const sim = newSimulation(width, height, null);
   const defaultOrder = 'solverOrder' in sim ? sim.solverOrder : null;
   sim.steps(50);
-  const methods = drawMethodsFor(sim);
+  const methods = drawMethodsFor(sim, `${width}×${height}`);
 
   // The original's whole frame: plain-JS steps, one stroke per constraint.
   const plain = new PlainXpbdCloth(width, height, FIXED_COUNT);
@@ -369,10 +395,13 @@ async function measureDrawing(size) {
   const plainConstraints = plain.constraintIndices();
   for (let s = 0; s < 50; s++) plain.step();
 
+  const originalCtx = newSurface(`${width}×${height}: original (plain JS steps, js naive)`);
+
   const frameScales = [];
   const frameContestants = [
     ...methods.map((method) => ({
       name: method.name,
+      ctx: method.ctx,
       fit: () => fitViewToCloth(sim.positions()),
       frame: (view) => {
         for (let s = 0; s < STEPS_PER_FRAME; s++) sim.step();
@@ -381,10 +410,11 @@ async function measureDrawing(size) {
     })),
     {
       name: 'original (js steps + js naive)',
+      ctx: originalCtx,
       fit: () => fitViewToCloth(plain.positionsInto(plainPositions)),
       frame: (view) => {
         for (let s = 0; s < STEPS_PER_FRAME; s++) plain.step();
-        drawClothNaive(ctx, plain.positionsInto(plainPositions), plainConstraints, view, DEFAULT_STYLE);
+        drawClothNaive(originalCtx, plain.positionsInto(plainPositions), plainConstraints, view, DEFAULT_STYLE);
       },
     },
   ];
@@ -393,7 +423,7 @@ async function measureDrawing(size) {
     frameScales.push(view.scale);
     const start = performance.now();
     contestant.frame(view);
-    finishDrawing();
+    finishDrawing(contestant.ctx);
     return performance.now() - start;
   };
   await interleave(frameContestants, 1, timeFrame); // warm-up: JIT, caches
@@ -405,7 +435,7 @@ async function measureDrawing(size) {
   const timeDraw = (method) => {
     const start = performance.now();
     method.draw(drawView);
-    finishDrawing();
+    finishDrawing(method.ctx);
     return performance.now() - start;
   };
   await interleave(methods, 1, timeDraw);
