@@ -522,3 +522,20 @@ impl Simulation {
 pub fn simd_enabled() -> bool {
     crate::lanes::SIMD
 }
+
+/// The strain colour ramp used by `drawInto` with `strainColors`, for legends
+/// and other renderers: `[[stretch, "#rrggbb"], ...]`, stretch relative
+/// (`0.2` = 20 % longer than at rest); below the first stop the first colour,
+/// beyond the last the last.
+#[wasm_bindgen(js_name = strainRamp, unchecked_return_type = "[number, string][]")]
+pub fn strain_ramp() -> js_sys::Array {
+    raster::STRAIN_RAMP
+        .iter()
+        .map(|&(stretch, color)| {
+            let stop = js_sys::Array::new();
+            stop.push(&JsValue::from_f64(stretch as f64));
+            stop.push(&JsValue::from_str(&format!("#{color:06x}")));
+            JsValue::from(stop)
+        })
+        .collect()
+}

@@ -127,6 +127,7 @@ function togglePause(controller) {
 function initialOptions() {
   const options = {};
   for (const id of [...RESTART_FIELDS, ...LIVE_FIELDS]) {
+    if (!byId(id)) continue; // a parameter without a field on this page
     const value = readField(id);
     if (value !== undefined) options[id] = value;
   }

@@ -9,8 +9,10 @@
 //   const cloth = await mountCloth(document.querySelector('canvas'), { width: 20 });
 //   cloth.set('stiffness', 100);
 
-import { loadWasm, wasmMemoryBytes, Simulation } from './wasm.js';
-import { drawCloth, fitView, clampScale, worldToCanvas, canvasToWorld, watchCanvasSize } from './renderer.js';
+import { loadWasm, wasmMemoryBytes, Simulation, strainRamp } from './wasm.js';
+import {
+  drawCloth, fitView, clampScale, worldToCanvas, canvasToWorld, watchCanvasSize, particleRadius, DEFAULT_STYLE,
+} from './renderer.js';
 
 // ---------------------------------------------------------------- parameters
 
@@ -31,7 +33,14 @@ export const PARAMETERS = Object.freeze([
   { name: 'stiffness', attribute: 'stiffness', defaultValue: 1000, appliesOn: 'simulation' },
   { name: 'gravity', attribute: 'gravity', defaultValue: -9.81, appliesOn: 'simulation' },
   { name: 'mass', attribute: 'mass', defaultValue: 0.5, appliesOn: 'simulation' },
+  { name: 'substeps', attribute: 'substeps', defaultValue: 1, appliesOn: 'simulation' },
+  { name: 'damping', attribute: 'damping', defaultValue: 0, appliesOn: 'simulation' },
+  { name: 'velocityDamping', attribute: 'velocity-damping', defaultValue: 0, appliesOn: 'simulation' },
+  { name: 'tearStretch', attribute: 'tear-stretch', defaultValue: 0, appliesOn: 'simulation' },
+  { name: 'solverOrder', attribute: 'solver-order', defaultValue: 'colored', appliesOn: 'simulation', type: 'string' },
   { name: 'stepsPerFrame', attribute: 'steps-per-frame', defaultValue: 8, appliesOn: 'loop', check: wholeNumberIn(0, 10000) },
+  { name: 'strainColors', attribute: 'strain-colors', defaultValue: false, appliesOn: 'loop', type: 'boolean', check: booleanValue },
+  { name: 'renderer', attribute: 'renderer', defaultValue: 'wasm', appliesOn: 'loop', type: 'string', check: oneOf('wasm', 'canvas') },
 ].map(Object.freeze));
 
 const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
@@ -55,6 +64,14 @@ function wholeNumberIn(min, max) {
   return (value, name) => {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
       throw new Error(`invalid ${name}: got ${describe(value)}, expected a whole number from ${min} to ${max}`);
+    }
+  };
+}
+
+function oneOf(...allowed) {
+  return (value, name) => {
+    if (!allowed.includes(value)) {
+      throw new Error(`invalid ${name}: got ${describe(value)}, expected ${allowed.map((a) => JSON.stringify(a)).join(' or ')}`);
     }
   };
 }
@@ -430,9 +447,25 @@ function createController(canvas, initialSettings) {
     }
   }
 
+  // The wasm rasterizer redraws only what changed since its last frame; after
+  // anything else touched the canvas (a resize clears it, the canvas renderer
+  // drew on it) it must repaint everything once.
+  let repaintAll = true;
+
   function draw() {
-    // Views die when wasm memory grows, so fetch them fresh every frame.
-    drawCloth(context, simulation.positions(), simulation.constraints(), view, undefined, simulation.grabbed);
+    if (settings.renderer === 'wasm') {
+      simulation.drawInto(context, {
+        ...view,
+        particleRadius: particleRadius(view, DEFAULT_STYLE),
+        strainColors: settings.strainColors,
+        full: repaintAll,
+      });
+    } else {
+      // Views die when wasm memory grows, so fetch them fresh every frame.
+      const strain = settings.strainColors ? { restLengths: simulation.restLengths(), ramp: strainRamp() } : null;
+      drawCloth(context, simulation.positions(), simulation.constraints(), view, undefined, simulation.grabbed, strain);
+    }
+    repaintAll = settings.renderer !== 'wasm';
   }
 
   function emitFrame() {
@@ -506,6 +539,7 @@ function createController(canvas, initialSettings) {
 
   const canvasSize = watchCanvasSize(canvas, (measured) => {
     box = measured;
+    repaintAll = true;
     updateView();
     requestFrame();
   });
@@ -560,6 +594,7 @@ function createController(canvas, initialSettings) {
       simulation.free();
       simulation = replacement;
       settings = next;
+      repaintAll = true;
       clothSize = restingSize(simulation);
       updateView();
       diverged = false;
@@ -585,6 +620,7 @@ function createController(canvas, initialSettings) {
       } else {
         parameter.check(value, name);
         settings = { ...settings, [name]: value };
+        repaintAll = true;
       }
       requestFrame();
     },

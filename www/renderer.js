@@ -110,7 +110,7 @@ function drawAxes(ctx, view, style) {
 }
 
 /** Particle radius in CSS px at this view's zoom. */
-function particleRadius(view, style) {
+export function particleRadius(view, style = DEFAULT_STYLE) {
   const capped = Math.min(style.particleRadius, style.particleRadiusMetres * view.scale);
   return Math.max(style.minParticleRadius, capped);
 }
@@ -133,21 +133,25 @@ function drawGrabbed(ctx, positions, view, style, grabbed) {
  * `positions` is [x0, y0, ...] in metres, `constraints` is [a0, b0, ...].
  * Pure: it reads only its arguments and touches only `ctx`.
  */
-export function drawCloth(ctx, positions, constraints, view, style = DEFAULT_STYLE, grabbed = -1) {
+export function drawCloth(ctx, positions, constraints, view, style = DEFAULT_STYLE, grabbed = -1, strain = null) {
   beginFrame(ctx, view, style);
   drawAxes(ctx, view, style);
   const { originX, originY, scale } = view;
 
   ctx.lineWidth = style.constraintWidth;
-  ctx.strokeStyle = style.constraintColor;
-  ctx.beginPath();
-  for (let c = 0; c < constraints.length; c += 2) {
-    const a = 2 * constraints[c];
-    const b = 2 * constraints[c + 1];
-    ctx.moveTo(originX + positions[a] * scale, originY - positions[a + 1] * scale);
-    ctx.lineTo(originX + positions[b] * scale, originY - positions[b + 1] * scale);
+  if (strain) {
+    drawStrainColoredConstraints(ctx, positions, constraints, view, strain);
+  } else {
+    ctx.strokeStyle = style.constraintColor;
+    ctx.beginPath();
+    for (let c = 0; c < constraints.length; c += 2) {
+      const a = 2 * constraints[c];
+      const b = 2 * constraints[c + 1];
+      ctx.moveTo(originX + positions[a] * scale, originY - positions[a + 1] * scale);
+      ctx.lineTo(originX + positions[b] * scale, originY - positions[b + 1] * scale);
+    }
+    ctx.stroke();
   }
-  ctx.stroke();
 
   const radius = particleRadius(view, style);
   ctx.fillStyle = style.particleColor;
@@ -161,6 +165,58 @@ export function drawCloth(ctx, positions, constraints, view, style = DEFAULT_STY
   ctx.fill();
 
   drawGrabbed(ctx, positions, view, style, grabbed);
+}
+
+// ---------------------------------------------------------------- strain colours
+
+/** How many shades the canvas renderer sorts constraints into (one path each). */
+const STRAIN_SHADES = 32;
+
+/** `#rrggbb` → [r, g, b]. */
+function channels(hex) {
+  const value = parseInt(hex.slice(1), 16);
+  return [(value >> 16) & 255, (value >> 8) & 255, value & 255];
+}
+
+/**
+ * The colour of relative stretch `stretch` on `ramp` ([[stretch, "#rrggbb"], ...],
+ * from `strainRamp()`), as the wasm rasterizer computes it.
+ */
+export function strainColor(ramp, stretch) {
+  if (!(stretch > ramp[0][0])) return ramp[0][1];
+  const last = ramp[ramp.length - 1];
+  if (stretch >= last[0]) return last[1];
+  const upper = ramp.findIndex(([s]) => s > stretch);
+  const [s0, c0] = ramp[upper - 1];
+  const [s1, c1] = ramp[upper];
+  const t = (stretch - s0) / (s1 - s0);
+  const [a, b] = [channels(c0), channels(c1)];
+  const mixed = a.map((v, i) => Math.round(v + (b[i] - v) * t));
+  return `#${mixed.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * Constraints coloured by stretch: sorted into STRAIN_SHADES shades across the
+ * ramp, one path and one stroke per shade. `strain` is { restLengths, ramp }.
+ */
+function drawStrainColoredConstraints(ctx, positions, constraints, view, { restLengths, ramp }) {
+  const { originX, originY, scale } = view;
+  const top = ramp[ramp.length - 1][0];
+  const shadeOf = (stretch) => Math.min(STRAIN_SHADES - 1, Math.max(0, Math.floor((stretch / top) * STRAIN_SHADES)));
+  const paths = Array.from({ length: STRAIN_SHADES }, () => new Path2D());
+  for (let c = 0; c < constraints.length; c += 2) {
+    const a = 2 * constraints[c];
+    const b = 2 * constraints[c + 1];
+    const length = Math.hypot(positions[a] - positions[b], positions[a + 1] - positions[b + 1]);
+    const rest = restLengths[c / 2];
+    const path = paths[shadeOf((length - rest) / rest)];
+    path.moveTo(originX + positions[a] * scale, originY - positions[a + 1] * scale);
+    path.lineTo(originX + positions[b] * scale, originY - positions[b + 1] * scale);
+  }
+  paths.forEach((path, shade) => {
+    ctx.strokeStyle = strainColor(ramp, ((shade + 0.5) / STRAIN_SHADES) * top);
+    ctx.stroke(path);
+  });
 }
 
 /**

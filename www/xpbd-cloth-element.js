@@ -169,10 +169,16 @@ export class XpbdClothElement extends HTMLElement {
     });
   }
 
-  /** The attribute's number, undefined when absent or invalid (then warns). */
+  /**
+   * The attribute's value (a number; text for solver-order and renderer; true or
+   * false for strain-colors, where presence means true unless it says "false"),
+   * undefined when absent or invalid (then warns).
+   */
   #readAttribute(parameter) {
     const text = this.getAttribute(parameter.attribute);
+    if (parameter.type === 'boolean') return text === null ? false : text.trim().toLowerCase() !== 'false';
     if (text === null) return undefined;
+    if (parameter.type === 'string') return text.trim();
     try {
       return parseNumber(text, parameter.attribute);
     } catch (error) {
