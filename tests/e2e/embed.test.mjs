@@ -49,8 +49,13 @@ after(async () => {
 /** Opens www/embed.html and waits until both cloths step. */
 async function openEmbed() {
   const opened = await openPage(browser, server.url + 'www/embed.html');
-  for (const { controller } of CLOTHS) {
-    await waitForTime(opened.page, controller, 0);
+  try {
+    for (const { controller } of CLOTHS) await waitForTime(opened.page, controller, 0);
+  } catch (error) {
+    await opened.context.close();
+    throw new Error(
+      `embed.html did not start both cloths (${error.message}); console: ${JSON.stringify(opened.console.problems())}`,
+    );
   }
   return opened;
 }

@@ -31,11 +31,20 @@ let server;
 /** Opens index.html in a fresh context and waits until the cloth runs. */
 async function openDemo(options = {}) {
   const opened = await openPage(browser, server.url + 'index.html', options);
-  await opened.page.waitForFunction(
-    () => window.clothDemo && window.clothDemo.simulation && window.clothDemo.simulation.time > 0,
-    null,
-    { timeout: WAIT },
-  );
+  try {
+    await opened.page.waitForFunction(
+      () => window.clothDemo && window.clothDemo.simulation && window.clothDemo.simulation.time > 0,
+      null,
+      { timeout: WAIT },
+    );
+  } catch (error) {
+    const status = await opened.page.locator('#status').textContent().catch(() => '');
+    await opened.context.close();
+    throw new Error(
+      `index.html did not start a cloth (${error.message}); #status: ${JSON.stringify(status)}; ` +
+        `console: ${JSON.stringify(opened.console.problems())}`,
+    );
+  }
   return opened;
 }
 
