@@ -16,7 +16,7 @@
 // alternating them round by round and taking medians spreads it evenly.
 
 import init, { Simulation } from '../pkg/xpbd_cloth.js';
-import { DEFAULT_STYLE, drawCloth, drawClothNaive } from './renderer.js';
+import { DEFAULT_STYLE, drawCloth, drawClothNaive, particleRadius } from './renderer.js';
 import { PlainXpbdCloth } from './bench-plain-xpbd.js';
 
 const params = new URLSearchParams(location.search);
@@ -340,18 +340,6 @@ function fitViewToCloth(positions) {
   };
 }
 
-/**
- * The particle radius (CSS px) that renderer.js uses at this view, so the Rust
- * rasterizer is asked for the same picture. Falls back to the plain radius for a
- * renderer without zoom-dependent radii.
- */
-function rendererParticleRadius(view) {
-  const style = DEFAULT_STYLE;
-  if (style.particleRadiusMetres === undefined) return style.particleRadius;
-  const capped = Math.min(style.particleRadius, style.particleRadiusMetres * view.scale);
-  return Math.max(style.minParticleRadius ?? 0, capped);
-}
-
 /** The ways of drawing a wasm cloth that this build offers; each `draw(view)` onto its own `ctx`. */
 function drawMethodsFor(sim, label) {
   const batched = newSurface(`${label}: js batched (drawCloth)`);
@@ -370,12 +358,13 @@ function drawMethodsFor(sim, label) {
   ];
   if ('drawInto' in sim) {
     // drawInto(ctx, view) rasterizes the whole picture (background, axes,
-    // constraints, particles) in wasm and copies the changed area with putImageData.
+    // constraints, particles) in wasm and copies the changed area with putImageData;
+    // it gets the particle radius renderer.js would use, so both draw the same picture.
     const rust = newSurface(`${label}: rust drawInto`);
     methods.push({
       name: 'rust drawInto',
       ctx: rust,
-      draw: (view) => sim.drawInto(rust, { ...view, particleRadius: rendererParticleRadius(view) }),
+      draw: (view) => sim.drawInto(rust, { ...view, particleRadius: particleRadius(view, DEFAULT_STYLE) }),
     });
   }
   return methods;
@@ -446,7 +435,7 @@ async function measureDrawing(size) {
   return {
     frameOrder: defaultOrder,
     view: drawView,
-    particleRadius: rendererParticleRadius(drawView),
+    particleRadius: particleRadius(drawView, DEFAULT_STYLE),
     frameScaleRange: [Math.min(...frameScales), Math.max(...frameScales)],
     frameMs: Object.fromEntries(Object.entries(frames).map(([name, s]) => [name, summarize(s)])),
     drawMs: Object.fromEntries(Object.entries(draws).map(([name, s]) => [name, summarize(s)])),
