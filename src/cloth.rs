@@ -137,6 +137,14 @@ impl Cloth {
     /// Replaces all parameters at once, after validating each; on error nothing changes.
     pub fn set_params(&mut self, p: Params) -> Result<(), ClothError> {
         p.validate()?;
+        let constraints = self.num_constraints();
+        params::validate_work(
+            "iterations",
+            p.iterations as f64,
+            p.substeps,
+            p.iterations,
+            constraints,
+        )?;
         self.params = p;
         self.update_inverse_masses();
         self.constraints.set_order(p.solver_order);
@@ -150,8 +158,13 @@ impl Cloth {
     }
 
     /// Sets the solver sweeps per step (whole number, 1..=1000).
+    /// Refused too when `substeps × iterations × constraints` would exceed
+    /// [`params::MAX_SOLVES_PER_STEP`].
     pub fn set_iterations(&mut self, value: f64) -> Result<(), ClothError> {
-        self.params.iterations = params::validate_iterations(value)?;
+        let iterations = params::validate_iterations(value)?;
+        let (substeps, constraints) = (self.params.substeps, self.num_constraints());
+        params::validate_work("iterations", value, substeps, iterations, constraints)?;
+        self.params.iterations = iterations;
         Ok(())
     }
 
@@ -175,8 +188,13 @@ impl Cloth {
     }
 
     /// Sets the substeps per time step (whole number, 1..=100).
+    /// Refused too when `substeps × iterations × constraints` would exceed
+    /// [`params::MAX_SOLVES_PER_STEP`].
     pub fn set_substeps(&mut self, value: f64) -> Result<(), ClothError> {
-        self.params.substeps = params::validate_substeps(value)?;
+        let substeps = params::validate_substeps(value)?;
+        let (iterations, constraints) = (self.params.iterations, self.num_constraints());
+        params::validate_work("substeps", value, substeps, iterations, constraints)?;
+        self.params.substeps = substeps;
         Ok(())
     }
 

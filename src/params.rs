@@ -32,6 +32,9 @@ pub const MAX_GRAVITY: f64 = 1e6;
 pub const MIN_MASS: f64 = 1e-6;
 /// Largest mass of one particle, in kg.
 pub const MAX_MASS: f64 = 1e6;
+/// Most constraint solves one time step may take (`substeps × iterations ×
+/// constraints`): about half a second of work, so no single step can freeze a tab.
+pub const MAX_SOLVES_PER_STEP: u64 = 100_000_000;
 /// Largest number of substeps per time step.
 pub const MAX_SUBSTEPS: u32 = 100;
 /// Largest constraint damping coefficient, in N·s/m.
@@ -393,6 +396,30 @@ pub fn validate_tear_stretch(value: f64) -> Result<f64, ClothError> {
             ),
         ))
     }
+}
+
+/// Checks that `substeps × iterations` sweeps over `constraints` constraints stay
+/// within [`MAX_SOLVES_PER_STEP`]; the error names `field`, the one being changed.
+pub fn validate_work(
+    field: &'static str,
+    value: f64,
+    substeps: u32,
+    iterations: u32,
+    constraints: usize,
+) -> Result<(), ClothError> {
+    let solves = substeps as u64 * iterations as u64 * constraints as u64;
+    if solves <= MAX_SOLVES_PER_STEP {
+        return Ok(());
+    }
+    Err(invalid(
+        field,
+        value,
+        format!(
+            "substeps × iterations × constraints at most {MAX_SOLVES_PER_STEP} per step \
+             ({substeps} × {iterations} × {constraints} = {solves}); lower substeps or \
+             iterations, or use a smaller cloth"
+        ),
+    ))
 }
 
 /// Accepts a point coordinate in metres: any finite number.

@@ -176,6 +176,13 @@ class RollingAverage {
 
 const AVERAGED_SAMPLES = 50;
 
+/**
+ * Most milliseconds of stepping per animation frame. Past it the frame stops
+ * stepping early (diagnostics say `capped`); a single step is bounded by the
+ * core's work limit (substeps × iterations × constraints ≤ 1e8).
+ */
+export const FRAME_WORK_BUDGET_MS = 100;
+
 // ---------------------------------------------------------------- pointer input
 
 /** Pick radius in CSS pixels, as in the original. */
@@ -351,6 +358,8 @@ function createController(canvas, initialSettings) {
   let clothSize = restingSize(simulation);
   let view = fitView(box.cssWidth, box.cssHeight, { zoom, pixelRatio: 1, clothSize });
   let lastDiagnostics = null;
+  let capped = false; // the last frame ran fewer steps than asked, to stay responsive
+  let stepsLastFrame = 0;
   const stepTimes = new RollingAverage(AVERAGED_SAMPLES);
   const frameTimes = new RollingAverage(AVERAGED_SAMPLES);
   const listeners = new AbortController();
@@ -437,10 +446,19 @@ function createController(canvas, initialSettings) {
   }
 
   function advance() {
-    const steps = settings.stepsPerFrame;
+    // Step one at a time and stop when the frame's work budget is spent, so an
+    // extreme setting slows the cloth down instead of freezing the tab.
+    const wanted = settings.stepsPerFrame;
     const started = performance.now();
-    simulation.steps(steps);
-    stepTimes.add((performance.now() - started) / steps, steps);
+    let done = 0;
+    while (done < wanted) {
+      simulation.step();
+      done += 1;
+      if (performance.now() - started > FRAME_WORK_BUDGET_MS) break;
+    }
+    stepsLastFrame = done;
+    capped = done < wanted;
+    stepTimes.add((performance.now() - started) / done, done);
     if (!simulation.isFinite) {
       diverged = true;
       report(new Error(DIVERGED_MESSAGE));
@@ -484,6 +502,7 @@ function createController(canvas, initialSettings) {
       const started = performance.now();
       canvasSize.checkPixelRatio();
       if (isStepping()) advance();
+      else capped = false;
       draw();
       frameTimes.add(performance.now() - started);
     } catch (error) {
@@ -508,6 +527,9 @@ function createController(canvas, initialSettings) {
       stepMs: stepTimes.mean,
       frameMs: frameTimes.mean,
       wasmMemoryBytes: wasmMemoryBytes(),
+      tornCount: simulation.tornCount,
+      capped,
+      stepsLastFrame,
     };
     return { ...lastDiagnostics };
   }
