@@ -237,6 +237,27 @@ export const c = mountCloth(document.createElement('canvas'), { widht: 3 });
     assert.match(wrong.stdout, /wrong\.ts\(3,\d+\): error TS2353|wrong\.ts\(3,\d+\): error TS2561/, `options are checked:\n${wrong.stdout}`);
   });
 
+  it("README's custom-element snippet, pasted into a page of the consumer folder, shows a cloth", async () => {
+    const readme = readFileSync(join(consumer, 'node_modules', 'xpbd-cloth', 'README.md'), 'utf8');
+    const snippet = readme.match(/```html\n([\s\S]*?)```/)?.[1];
+    assert.ok(snippet && snippet.includes('<xpbd-cloth'), 'README has an html snippet with <xpbd-cloth>');
+    await writeFile(join(consumer, 'snippet.html'), `<!doctype html>\n<meta charset="utf-8">\n${snippet}`);
+    await writeFile(join(consumer, 'favicon.ico'), ''); // the snippet is no whole page: spare its 404
+    server ??= await serve(consumer);
+    browser ??= await launchBrowser();
+    const opened = await openPage(browser, server.url + 'snippet.html');
+    try {
+      await waitForTime(opened.page, 'xpbd-cloth', 0.2);
+      assert.equal(await opened.page.evaluate(() => window.__controller('xpbd-cloth').simulation.numParticles), 1200);
+      const shot = await measureCloth(opened.page, 'xpbd-cloth canvas', 'xpbd-cloth');
+      assert.ok(shot.covered >= 0.9 * shot.inside && shot.inside >= 0.9 * shot.total, 'the snippet draws a cloth');
+      assert.deepEqual(await opened.page.evaluate(() => window.__cspViolations), [], 'no CSP violations');
+      assert.deepEqual(opened.console.problems(), [], 'no console errors');
+    } finally {
+      await opened.context.close();
+    }
+  });
+
   it('a page in the consumer folder imports it from ./node_modules/xpbd-cloth/ and shows a cloth', async () => {
     await writeFile(
       join(consumer, 'index.html'),
@@ -281,8 +302,8 @@ try {
 window.results.done = true;
 `,
     );
-    server = await serve(consumer);
-    browser = await launchBrowser();
+    server ??= await serve(consumer);
+    browser ??= await launchBrowser();
     const opened = await openPage(browser, server.url + 'index.html');
     const { page } = opened;
     const requests = [];
