@@ -482,6 +482,57 @@ describe('index.html', () => {
     });
   });
 
+  it('window.clothDemo: set() validates and applies, options reflects, restart(opts) rebuilds', async () => {
+    const opened = await openDemo();
+    const { page } = opened;
+    try {
+      const result = await page.evaluate(() => {
+        const demo = window.clothDemo;
+        const throws = (f) => {
+          try {
+            f();
+            return null;
+          } catch (error) {
+            return String(error.message);
+          }
+        };
+        const before = demo.options;
+        demo.set('gravity', -3);
+        const badMass = throws(() => demo.set('mass', -1));
+        const badName = throws(() => demo.set('nonsense', 1));
+        const widthLive = throws(() => demo.set('width', 10));
+        const after = demo.options;
+        demo.restart({ width: 10, height: 5, fixed: 1 });
+        const s = demo.simulation;
+        const badRestart = throws(() => demo.restart({ width: 0 }));
+        return {
+          before: [before.width, before.height, before.fixed, before.mass],
+          gravity: demo.simulation.gravity,
+          after: [after.gravity, after.mass],
+          badMass,
+          badName,
+          widthLive,
+          restarted: [s.numParticles, s.isPinned(0), s.isPinned(9), s.gravity],
+          kept: demo.simulation === s && demo.simulation.numParticles === 50,
+          badRestart,
+        };
+      });
+      assert.deepEqual(result.before, [40, 30, 2, 0.5]);
+      assert.equal(result.gravity, -3);
+      assert.deepEqual(result.after, [-3, 0.5], 'a refused set() keeps the old mass');
+      assert.match(result.badMass ?? '', /mass/, 'set(mass, -1) throws an Error naming mass');
+      assert.match(result.badName ?? '', /nonsense/, 'an unknown parameter is refused');
+      assert.ok(result.widthLive, 'width cannot be set live (it needs a restart)');
+      assert.deepEqual(result.restarted, [50, true, false, -3], 'restart(opts) rebuilds, keeping live values');
+      assert.equal(result.kept, true, 'a refused restart keeps the running cloth');
+      assert.match(result.badRestart ?? '', /width/);
+      await expectTimeAdvances(page, 0.05);
+      assertClean(opened, 'controller API');
+    } finally {
+      await opened.context.close();
+    }
+  });
+
   it(
     'the Pause button follows the controller when it is paused or resumed through the API',
     {
