@@ -60,6 +60,8 @@ pub struct Cloth {
     positions: Vec<f32>,
     /// Positions at the start of the current (sub)step.
     previous: Vec<f32>,
+    /// Positions at the start of the current step: where a diverged step goes back to.
+    step_start: Vec<f32>,
     /// `[vx0, vy0, ...]`, m/s.
     velocities: Vec<f32>,
     /// `1/mass` for free particles, 0 for pinned and grabbed ones.
@@ -103,6 +105,7 @@ impl Cloth {
             preset,
             params,
             previous: positions.clone(),
+            step_start: positions.clone(),
             positions,
             velocities: vec![0.0; 2 * n],
             inverse_mass: vec![0.0; n],
@@ -249,6 +252,7 @@ impl Cloth {
         if self.diverged {
             return;
         }
+        self.step_start.copy_from_slice(&self.positions);
         for _ in 0..self.params.substeps {
             self.substep();
         }
@@ -369,15 +373,10 @@ impl Cloth {
             .all(|p| p.is_finite() && p.abs() <= DIVERGENCE_LIMIT)
     }
 
-    /// Puts every free particle back where it started the step and stops the
-    /// cloth, so no NaN ever leaves the simulation.
+    /// Puts every particle back where it started the step and stops the cloth,
+    /// so no NaN ever leaves the simulation.
     fn undo_diverged_step(&mut self) {
-        for (k, &w) in self.inverse_mass.iter().enumerate() {
-            if w != 0.0 {
-                self.positions[2 * k] = self.previous[2 * k];
-                self.positions[2 * k + 1] = self.previous[2 * k + 1];
-            }
-        }
+        self.positions.copy_from_slice(&self.step_start);
         self.velocities.fill(0.0);
         self.time -= self.params.time_step;
         self.diverged = true;
