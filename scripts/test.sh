@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test the project has, installing what a fresh machine lacks:
-#   format and lint, native Rust tests (unit, reference, property), wasm API
-#   tests in headless Chromium, and end-to-end tests of the pages.
+#   format and lint, native Rust tests (unit, reference, property, fuzz), wasm
+#   API tests in headless Chromium, a quick browser benchmark agreement check,
+#   and end-to-end tests of the pages and the npm package.
 source "$(dirname "$0")/setup.sh"
 
 ensure_wasm_target
@@ -28,5 +29,8 @@ log "building the page"
 "$ROOT/scripts/build.sh"
 
 ensure_node_modules
+log "quick browser benchmark: the plain-JS and wasm cloths must agree (full run: scripts/bench.sh)"
+node scripts/bench-browser.mjs --quick
+
 log "end-to-end tests (node --test, playwright-core, Debian chromium)"
 node --test --test-concurrency=1 tests/e2e/
