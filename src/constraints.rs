@@ -50,8 +50,8 @@ pub struct ConstraintSet {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunLayout {
     /// Constraint `i` of the run joins `a0 + i` and `a0 + i + offset` (vertical
-    /// and diagonal edges along a row), with `|offset| >= 4` so that four
-    /// consecutive `a`s and four consecutive `b`s never overlap.
+    /// and diagonal edges along a row), with `offset >= 4` and at most `offset`
+    /// constraints, so the `a`s and the `b`s are two separate stretches of memory.
     Consecutive {
         /// First particle `a`.
         a0: u32,
@@ -274,8 +274,11 @@ impl ConstraintSet {
         };
         let a0 = self.a(start);
         let offset = self.b(start) - a0;
-        let consecutive = if offset.abs() >= 4 {
-            extend(1, offset)
+        // The `a` particles and the `b` particles of a run must be two separate
+        // stretches of memory (run length <= offset) so the solver can borrow
+        // them as two slices.
+        let consecutive = if offset >= 4 {
+            extend(1, offset).min(start + offset as usize)
         } else {
             start + 1
         };
@@ -332,7 +335,7 @@ mod tests {
                                 (a, b),
                                 (a0 as i64 + i as i64, a0 as i64 + i as i64 + offset as i64)
                             );
-                            assert!(offset.abs() >= 4);
+                            assert!(offset >= 4 && run.range.len() <= offset as usize);
                         }
                         RunLayout::Alternating { a0 } => {
                             assert_eq!(

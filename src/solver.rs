@@ -259,144 +259,160 @@ fn store_points(s: &mut [f32], x: F4, y: F4) {
     F4::shuffle::<2, 6, 3, 7>(x, y).store(&mut s[4..8]);
 }
 
-/// Four constraints `(a0 + i, a0 + i + offset)`, `i = 0..4`: both ends are four
-/// consecutive particles, loaded and stored as vectors.
-#[inline(always)]
-fn solve_consecutive_four(
+/// The constraint arrays of the grouped part of a run (a multiple of four).
+struct Chunks<'a> {
+    rest_lengths: &'a [f32],
+    lambdas: &'a mut [f32],
+}
+
+/// Constraints `(a0 + i, a0 + i + offset)`: the `a` ends are consecutive
+/// particles, and so are the `b` ends, in a separate stretch of memory. Four at
+/// a time, both ends load and store as vectors; the slices are cut once, so the
+/// loop runs without bounds checks.
+fn solve_consecutive(
     positions: &mut [f32],
     inverse_mass: &[f32],
     a0: usize,
-    b0: usize,
-    rest_lengths: &[f32],
-    lambdas: &mut [f32],
+    offset: usize,
+    constraints: Chunks,
     alpha_tilde: F4,
 ) {
-    let (xa, ya) = load_points(&positions[2 * a0..2 * a0 + 8]);
-    let (xb, yb) = load_points(&positions[2 * b0..2 * b0 + 8]);
-    let w_a = F4::load(&inverse_mass[a0..a0 + 4]);
-    let w_b = F4::load(&inverse_mass[b0..b0 + 4]);
-    let mut p = Lanes {
-        xa,
-        ya,
-        xb,
-        yb,
-        w_a,
-        w_b,
-    };
-    let lambda = solve_lanes(
-        &mut p,
-        F4::load(rest_lengths),
-        F4::load(lambdas),
-        alpha_tilde,
-    );
-    lambda.store(lambdas);
-    store_points(&mut positions[2 * a0..2 * a0 + 8], p.xa, p.ya);
-    store_points(&mut positions[2 * b0..2 * b0 + 8], p.xb, p.yb);
+    let count = constraints.rest_lengths.len();
+    let b0 = a0 + offset;
+    let (front, back) = positions.split_at_mut(2 * b0);
+    let a_points = &mut front[2 * a0..2 * (a0 + count)];
+    let b_points = &mut back[..2 * count];
+    let w_a = &inverse_mass[a0..a0 + count];
+    let w_b = &inverse_mass[b0..b0 + count];
+    let per_constraint = constraints
+        .rest_lengths
+        .chunks_exact(4)
+        .zip(constraints.lambdas.chunks_exact_mut(4));
+    let groups = a_points
+        .chunks_exact_mut(8)
+        .zip(b_points.chunks_exact_mut(8))
+        .zip(w_a.chunks_exact(4).zip(w_b.chunks_exact(4)))
+        .zip(per_constraint);
+    for (((pa, pb), (wa, wb)), (rest, lambda)) in groups {
+        let (xa, ya) = load_points(pa);
+        let (xb, yb) = load_points(pb);
+        let (w_a, w_b) = (F4::load(wa), F4::load(wb));
+        let mut p = Lanes {
+            xa,
+            ya,
+            xb,
+            yb,
+            w_a,
+            w_b,
+        };
+        solve_lanes(&mut p, F4::load(rest), F4::load(lambda), alpha_tilde).store(lambda);
+        store_points(pa, p.xa, p.ya);
+        store_points(pb, p.xb, p.yb);
+    }
 }
 
-/// Four constraints `(a0 + 2i, a0 + 2i + 1)`, `i = 0..4`: eight consecutive
-/// particles `a, b, a, b, ...`, transposed into lanes and back.
-#[inline(always)]
-fn solve_alternating_four(
+/// Constraints `(a0 + 2i, a0 + 2i + 1)`: eight consecutive particles
+/// `a, b, a, b, ...` per four constraints, transposed into lanes and back.
+fn solve_alternating(
     positions: &mut [f32],
     inverse_mass: &[f32],
     a0: usize,
-    rest_lengths: &[f32],
-    lambdas: &mut [f32],
+    constraints: Chunks,
     alpha_tilde: F4,
 ) {
-    let s = &mut positions[2 * a0..2 * a0 + 16];
-    // each v holds (x_a, y_a, x_b, y_b) of one constraint
-    let (v0, v1, v2, v3) = (
-        F4::load(&s[0..4]),
-        F4::load(&s[4..8]),
-        F4::load(&s[8..12]),
-        F4::load(&s[12..16]),
-    );
-    let (t0, t1) = (
-        F4::shuffle::<0, 4, 1, 5>(v0, v1),
-        F4::shuffle::<2, 6, 3, 7>(v0, v1),
-    );
-    let (t2, t3) = (
-        F4::shuffle::<0, 4, 1, 5>(v2, v3),
-        F4::shuffle::<2, 6, 3, 7>(v2, v3),
-    );
-    let (w_a, w_b) = load_points(&inverse_mass[a0..a0 + 8]);
-    let mut p = Lanes {
-        xa: F4::shuffle::<0, 1, 4, 5>(t0, t2),
-        ya: F4::shuffle::<2, 3, 6, 7>(t0, t2),
-        xb: F4::shuffle::<0, 1, 4, 5>(t1, t3),
-        yb: F4::shuffle::<2, 3, 6, 7>(t1, t3),
-        w_a,
-        w_b,
-    };
-    let lambda = solve_lanes(
-        &mut p,
-        F4::load(rest_lengths),
-        F4::load(lambdas),
-        alpha_tilde,
-    );
-    lambda.store(lambdas);
-    let (t0, t2) = (
-        F4::shuffle::<0, 1, 4, 5>(p.xa, p.ya),
-        F4::shuffle::<2, 3, 6, 7>(p.xa, p.ya),
-    );
-    let (t1, t3) = (
-        F4::shuffle::<0, 1, 4, 5>(p.xb, p.yb),
-        F4::shuffle::<2, 3, 6, 7>(p.xb, p.yb),
-    );
-    F4::shuffle::<0, 2, 4, 6>(t0, t1).store(&mut s[0..4]);
-    F4::shuffle::<1, 3, 5, 7>(t0, t1).store(&mut s[4..8]);
-    F4::shuffle::<0, 2, 4, 6>(t2, t3).store(&mut s[8..12]);
-    F4::shuffle::<1, 3, 5, 7>(t2, t3).store(&mut s[12..16]);
+    let count = constraints.rest_lengths.len();
+    let points = &mut positions[2 * a0..2 * (a0 + 2 * count)];
+    let masses = &inverse_mass[a0..a0 + 2 * count];
+    let per_constraint = constraints
+        .rest_lengths
+        .chunks_exact(4)
+        .zip(constraints.lambdas.chunks_exact_mut(4));
+    let groups = points
+        .chunks_exact_mut(16)
+        .zip(masses.chunks_exact(8))
+        .zip(per_constraint);
+    for ((s, w), (rest, lambda)) in groups {
+        // each v holds (x_a, y_a, x_b, y_b) of one constraint
+        let (v0, v1) = (F4::load(&s[0..4]), F4::load(&s[4..8]));
+        let (v2, v3) = (F4::load(&s[8..12]), F4::load(&s[12..16]));
+        let (t0, t1) = (
+            F4::shuffle::<0, 4, 1, 5>(v0, v1),
+            F4::shuffle::<2, 6, 3, 7>(v0, v1),
+        );
+        let (t2, t3) = (
+            F4::shuffle::<0, 4, 1, 5>(v2, v3),
+            F4::shuffle::<2, 6, 3, 7>(v2, v3),
+        );
+        let (w_a, w_b) = load_points(w);
+        let mut p = Lanes {
+            xa: F4::shuffle::<0, 1, 4, 5>(t0, t2),
+            ya: F4::shuffle::<2, 3, 6, 7>(t0, t2),
+            xb: F4::shuffle::<0, 1, 4, 5>(t1, t3),
+            yb: F4::shuffle::<2, 3, 6, 7>(t1, t3),
+            w_a,
+            w_b,
+        };
+        solve_lanes(&mut p, F4::load(rest), F4::load(lambda), alpha_tilde).store(lambda);
+        let (t0, t2) = (
+            F4::shuffle::<0, 1, 4, 5>(p.xa, p.ya),
+            F4::shuffle::<2, 3, 6, 7>(p.xa, p.ya),
+        );
+        let (t1, t3) = (
+            F4::shuffle::<0, 1, 4, 5>(p.xb, p.yb),
+            F4::shuffle::<2, 3, 6, 7>(p.xb, p.yb),
+        );
+        F4::shuffle::<0, 2, 4, 6>(t0, t1).store(&mut s[0..4]);
+        F4::shuffle::<1, 3, 5, 7>(t0, t1).store(&mut s[4..8]);
+        F4::shuffle::<0, 2, 4, 6>(t2, t3).store(&mut s[8..12]);
+        F4::shuffle::<1, 3, 5, 7>(t2, t3).store(&mut s[12..16]);
+    }
 }
 
-/// Four constraints anywhere: particles gathered and scattered one by one.
-#[inline(always)]
-fn solve_scattered_four(
+/// Constraints anywhere, four at a time: particles gathered and scattered one
+/// by one.
+fn solve_scattered(
     positions: &mut [f32],
     inverse_mass: &[f32],
     ids: &[u32],
-    rest_lengths: &[f32],
-    lambdas: &mut [f32],
+    constraints: Chunks,
     alpha_tilde: F4,
 ) {
-    let a = [ids[0], ids[2], ids[4], ids[6]].map(|i| i as usize);
-    let b = [ids[1], ids[3], ids[5], ids[7]].map(|i| i as usize);
-    let gather = |values: &[f32], stride: usize, offset: usize, k: [usize; 4]| {
-        F4::new(
-            values[stride * k[0] + offset],
-            values[stride * k[1] + offset],
-            values[stride * k[2] + offset],
-            values[stride * k[3] + offset],
-        )
-    };
-    let mut p = Lanes {
-        xa: gather(positions, 2, 0, a),
-        ya: gather(positions, 2, 1, a),
-        xb: gather(positions, 2, 0, b),
-        yb: gather(positions, 2, 1, b),
-        w_a: gather(inverse_mass, 1, 0, a),
-        w_b: gather(inverse_mass, 1, 0, b),
-    };
-    let lambda = solve_lanes(
-        &mut p,
-        F4::load(rest_lengths),
-        F4::load(lambdas),
-        alpha_tilde,
-    );
-    lambda.store(lambdas);
-    let (xa, ya, xb, yb) = (
-        p.xa.to_array(),
-        p.ya.to_array(),
-        p.xb.to_array(),
-        p.yb.to_array(),
-    );
-    for lane in 0..4 {
-        positions[2 * a[lane]] = xa[lane];
-        positions[2 * a[lane] + 1] = ya[lane];
-        positions[2 * b[lane]] = xb[lane];
-        positions[2 * b[lane] + 1] = yb[lane];
+    let per_constraint = constraints
+        .rest_lengths
+        .chunks_exact(4)
+        .zip(constraints.lambdas.chunks_exact_mut(4));
+    for (ids, (rest, lambda)) in ids.chunks_exact(8).zip(per_constraint) {
+        let a = [ids[0], ids[2], ids[4], ids[6]].map(|i| i as usize);
+        let b = [ids[1], ids[3], ids[5], ids[7]].map(|i| i as usize);
+        let gather = |values: &[f32], stride: usize, offset: usize, k: [usize; 4]| {
+            F4::new(
+                values[stride * k[0] + offset],
+                values[stride * k[1] + offset],
+                values[stride * k[2] + offset],
+                values[stride * k[3] + offset],
+            )
+        };
+        let mut p = Lanes {
+            xa: gather(positions, 2, 0, a),
+            ya: gather(positions, 2, 1, a),
+            xb: gather(positions, 2, 0, b),
+            yb: gather(positions, 2, 1, b),
+            w_a: gather(inverse_mass, 1, 0, a),
+            w_b: gather(inverse_mass, 1, 0, b),
+        };
+        solve_lanes(&mut p, F4::load(rest), F4::load(lambda), alpha_tilde).store(lambda);
+        let (xa, ya, xb, yb) = (
+            p.xa.to_array(),
+            p.ya.to_array(),
+            p.xb.to_array(),
+            p.yb.to_array(),
+        );
+        for lane in 0..4 {
+            positions[2 * a[lane]] = xa[lane];
+            positions[2 * a[lane] + 1] = ya[lane];
+            positions[2 * b[lane]] = xb[lane];
+            positions[2 * b[lane] + 1] = yb[lane];
+        }
     }
 }
 
@@ -415,23 +431,21 @@ pub fn solve_run(
     let alpha = F4::splat(alpha_tilde);
     let Range { start, end } = run.range;
     let full_end = start + (end - start) / 4 * 4;
-    for c in (start..full_end).step_by(4) {
-        let i = c - start;
-        let (rest, lambda) = (&rest_lengths[c..c + 4], &mut lambdas[c..c + 4]);
-        match run.layout {
-            RunLayout::Consecutive { a0, offset } => {
-                let a = a0 as usize + i;
-                let b = (a as i64 + offset as i64) as usize;
-                solve_consecutive_four(positions, inverse_mass, a, b, rest, lambda, alpha);
-            }
-            RunLayout::Alternating { a0 } => {
-                let a = a0 as usize + 2 * i;
-                solve_alternating_four(positions, inverse_mass, a, rest, lambda, alpha);
-            }
-            RunLayout::Scattered => {
-                let ids = &ids[2 * c..2 * c + 8];
-                solve_scattered_four(positions, inverse_mass, ids, rest, lambda, alpha);
-            }
+    let grouped = Chunks {
+        rest_lengths: &rest_lengths[start..full_end],
+        lambdas: &mut lambdas[start..full_end],
+    };
+    match run.layout {
+        RunLayout::Consecutive { a0, offset } => {
+            let (a0, offset) = (a0 as usize, offset as usize);
+            solve_consecutive(positions, inverse_mass, a0, offset, grouped, alpha);
+        }
+        RunLayout::Alternating { a0 } => {
+            solve_alternating(positions, inverse_mass, a0 as usize, grouped, alpha);
+        }
+        RunLayout::Scattered => {
+            let ids = &ids[2 * start..2 * full_end];
+            solve_scattered(positions, inverse_mass, ids, grouped, alpha);
         }
     }
     for c in full_end..end {
