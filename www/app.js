@@ -1,21 +1,41 @@
 // The demo page (index.html): all of its wiring is in this one file.
 //
 // It mounts one cloth on #cloth-canvas with mountCloth and connects the form:
-// solver fields apply as you type, width/height/fixed apply on Restart, a bad
-// value is shown under its field while the cloth keeps its last good value.
+// every parameter with an input whose id is its name. Solver fields (and "Colour
+// by stretch") apply as you type, width/height/fixed apply on Restart, a bad value
+// is shown under its field while the cloth keeps its last good value.
+//
+// The URL holds the settings that differ from the defaults
+// (index.html?width=20&stiffness=500&strainColors=1): read on load and validated
+// like typed input, rewritten with history.replaceState after every change.
+// Keys: Space pauses or resumes, R restarts (not while a field or button has focus).
+// Under the canvas, a live plot (www/plot.js) follows max stretch and kinetic energy.
 //
 // For tests and curious users, the cloth's controller is `window.clothDemo`:
 // try clothDemo.set('gravity', 2), clothDemo.diagnostics() or clothDemo.pause()
-// in the browser console (see www/cloth.d.ts for the whole API).
+// in the browser console (see www/cloth.d.ts for the whole API); the plot is
+// `window.clothDemoPlot`.
 
 import { mountCloth, parseNumber, PARAMETERS } from './cloth.js';
-
-/** Fields whose input id is the parameter name and which apply at once. */
-const LIVE_FIELDS = PARAMETERS.filter((p) => p.appliesOn === 'simulation').map((p) => p.name);
-/** Fields that build a new cloth, applied by the Restart button. */
-const RESTART_FIELDS = ['width', 'height', 'fixed'];
+import { strainRamp } from './wasm.js';
+import { createPlot } from './plot.js';
 
 const byId = (id) => document.getElementById(id);
+
+const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
+/** Parameters with a field on this page (the field's id is the parameter's name). */
+const FIELDS = PARAMETERS.map((p) => p.name).filter((name) => byId(name));
+/** Fields that build a new cloth, applied by the Restart button. */
+const RESTART_FIELDS = FIELDS.filter((name) => PARAMETER_BY_NAME.get(name).appliesOn === 'restart');
+/** Fields that apply at once (Simulation properties and loop options such as strainColors). */
+const LIVE_FIELDS = FIELDS.filter((name) => !RESTART_FIELDS.includes(name));
+
+/** What the URL may say for a checkbox. */
+const TRUE_WORDS = ['1', 'true', 'on', 'yes'];
+const FALSE_WORDS = ['0', 'false', 'off', 'no'];
+
+/** Keys typed here belong to the element (Space types, ticks or clicks), not to the shortcuts. */
+const KEY_OWNERS = 'input, select, textarea, button, [contenteditable]:not([contenteditable="false"])';
 
 // ---------------------------------------------------------------- field errors
 
@@ -35,10 +55,18 @@ function fieldOfError(error) {
   return name === 'fixedCount' ? 'fixed' : name;
 }
 
-/** The field's number, or undefined after showing why it is not one. */
+/** The field's value: a boolean for a checkbox, text for a text option, else a number (throws). */
+function fieldValue(id) {
+  const element = byId(id);
+  if (element.type === 'checkbox') return element.checked;
+  if (PARAMETER_BY_NAME.get(id).type === 'string') return element.value;
+  return parseNumber(element.value, id);
+}
+
+/** The field's value, or undefined after showing why it is not valid. */
 function readField(id) {
   try {
-    return parseNumber(byId(id).value, id);
+    return fieldValue(id);
   } catch (error) {
     showFieldError(id, error.message);
     return undefined;
@@ -57,13 +85,21 @@ function setText(id, text) {
   if (element.textContent !== text) element.textContent = text; // skip needless DOM writes
 }
 
-function showDiagnostics(diagnostics) {
+function showDiagnostics(diagnostics, tornCount) {
   setText('time', format(diagnostics.time, 2, ' s'));
   setText('step-ms', format(diagnostics.stepMs, 3, ' ms'));
   setText('frame-ms', format(diagnostics.frameMs, 2, ' ms'));
   setText('particles', format(diagnostics.numParticles, 0));
   setText('constraints', format(diagnostics.numConstraints, 0));
   setText('max-stretch', format(diagnostics.maxStretch * 100, 1, ' %'));
+  setText('torn', format(tornCount, 0));
+}
+
+function showController(controller, plot, diagnostics = controller.diagnostics()) {
+  showDiagnostics(diagnostics, controller.simulation?.tornCount);
+  showPauseState(controller);
+  plot.add(diagnostics.time, diagnostics.maxStretch, diagnostics.kineticEnergy);
+  plot.draw();
 }
 
 // ---------------------------------------------------------------- banners
@@ -78,6 +114,108 @@ function showStatus(message) {
   byId('status').hidden = !message;
 }
 
+// ---------------------------------------------------------------- strain legend
+
+/** Fills #strain-legend from the ramp: stops evenly spaced, labelled with their stretch. */
+function buildStrainLegend() {
+  const ramp = strainRamp();
+  const position = (k) => (100 * k) / (ramp.length - 1);
+  const stops = ramp.map(([, color], k) => `${color} ${position(k)}%`);
+  byId('strain-legend-bar').style.backgroundImage = `linear-gradient(to right, ${stops.join(', ')})`;
+  const labels = byId('strain-legend-labels');
+  labels.replaceChildren(
+    ...ramp.map(([stretch], k) => {
+      const label = document.createElement('span');
+      label.textContent = `${Math.round(stretch * 100)} %${k === ramp.length - 1 ? '+' : ''}`;
+      label.style.left = `${position(k)}%`;
+      return label;
+    }),
+  );
+}
+
+function showStrainLegend(controller) {
+  byId('strain-legend').hidden = !controller.options.strainColors;
+}
+
+// ---------------------------------------------------------------- URL state
+
+/** The URL's text for an option value. */
+function encodeValue(value) {
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  return String(value);
+}
+
+/** Puts the URL's text for `id` in its field, or throws an Error naming the field. */
+function putUrlValue(id, text) {
+  const element = byId(id);
+  const trimmed = text.trim();
+  if (element.type === 'checkbox') {
+    const word = trimmed.toLowerCase();
+    if (!TRUE_WORDS.includes(word) && !FALSE_WORDS.includes(word)) {
+      throw new Error(`invalid ${id}: "${trimmed}" is not 1 or 0 (true or false)`);
+    }
+    element.checked = TRUE_WORDS.includes(word);
+  } else if (element instanceof HTMLSelectElement) {
+    const allowed = Array.from(element.options, (option) => option.value);
+    if (!allowed.includes(trimmed)) throw new Error(`invalid ${id}: "${trimmed}" is not one of ${allowed.join(', ')}`);
+    element.value = trimmed;
+  } else {
+    element.value = text; // validated like typed text when it is applied
+  }
+}
+
+/** Copies the URL's parameters into the fields; a value no field can hold shows its error. */
+function readUrlIntoFields() {
+  const params = new URLSearchParams(window.location.search);
+  for (const id of FIELDS) {
+    if (!params.has(id)) continue;
+    try {
+      putUrlValue(id, params.get(id));
+    } catch (error) {
+      showFieldError(id, error.message);
+    }
+  }
+}
+
+/** The page's URL with the controller's non-default settings (other query keys kept). */
+function urlFor(controller) {
+  const params = new URLSearchParams(window.location.search);
+  const options = controller.options;
+  for (const name of FIELDS) {
+    if (options[name] === PARAMETER_BY_NAME.get(name).defaultValue) params.delete(name);
+    else params.set(name, encodeValue(options[name]));
+  }
+  const search = params.toString();
+  return `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
+}
+
+function writeUrl(controller) {
+  const url = urlFor(controller);
+  const { pathname, search, hash } = window.location;
+  if (url === `${pathname}${search}${hash}`) return;
+  window.history.replaceState(window.history.state, '', url);
+  byId('share-status').textContent = ''; // "Link copied" was about the old link
+  const shareField = byId('share-url');
+  if (!shareField.hidden) shareField.value = window.location.href;
+}
+
+async function copyLink() {
+  const url = window.location.href;
+  const field = byId('share-url');
+  try {
+    if (!window.isSecureContext || !navigator.clipboard?.writeText) throw new Error('no clipboard');
+    await navigator.clipboard.writeText(url);
+    field.hidden = true;
+    byId('share-status').textContent = 'Link copied.';
+  } catch {
+    field.value = url;
+    field.hidden = false;
+    field.focus();
+    field.select();
+    byId('share-status').textContent = 'Copy the selected link (Ctrl+C or ⌘C).';
+  }
+}
+
 // ---------------------------------------------------------------- actions
 
 function applyLiveField(controller, id) {
@@ -88,10 +226,13 @@ function applyLiveField(controller, id) {
     clearFieldError(id);
   } catch (error) {
     showFieldError(id, error.message);
+    return;
   }
+  if (id === 'strainColors') showStrainLegend(controller);
+  writeUrl(controller);
 }
 
-function restart(controller) {
+function restart(controller, plot) {
   const changes = {};
   for (const id of RESTART_FIELDS) {
     const value = readField(id);
@@ -109,11 +250,13 @@ function restart(controller) {
   RESTART_FIELDS.forEach(clearFieldError);
   byId('diverged').hidden = true;
   showStatus('');
-  showDiagnostics(controller.diagnostics());
+  plot.clear();
+  showController(controller, plot);
+  writeUrl(controller);
 }
 
 function showPauseState(controller) {
-  byId('pause').textContent = controller.paused ? 'Resume' : 'Pause';
+  setText('pause', controller.paused ? 'Resume' : 'Pause');
 }
 
 function togglePause(controller) {
@@ -122,24 +265,50 @@ function togglePause(controller) {
   showPauseState(controller);
 }
 
+/** Space pauses or resumes, R restarts, unless the focused element uses the key itself. */
+function onShortcutKey(event, controller, plot) {
+  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+  if (event.target instanceof Element && event.target.closest(KEY_OWNERS)) return;
+  const key = event.key.toLowerCase();
+  if (key !== ' ' && key !== 'r') return;
+  event.preventDefault(); // Space would scroll the page
+  if (event.repeat) return;
+  if (key === ' ') togglePause(controller);
+  else restart(controller, plot);
+}
+
 // ---------------------------------------------------------------- start
 
-function initialOptions() {
+/** Mounts the cloth, dropping (with its field error) any grid value the Simulation refuses. */
+async function mountValid(canvas, options) {
+  const attempted = { ...options };
+  for (;;) {
+    try {
+      return await mountCloth(canvas, attempted);
+    } catch (error) {
+      const field = fieldOfError(error);
+      if (!RESTART_FIELDS.includes(field) || !(field in attempted)) throw error;
+      showFieldError(field, error.message);
+      delete attempted[field];
+    }
+  }
+}
+
+/** The grid values the fields hold (an invalid one shows its error and is left out). */
+function restartFieldOptions() {
   const options = {};
-  for (const id of [...RESTART_FIELDS, ...LIVE_FIELDS]) {
-    if (!byId(id)) continue; // a parameter without a field on this page
+  for (const id of RESTART_FIELDS) {
+    if (byId(id).hasAttribute('aria-invalid')) continue; // already refused (from the URL)
     const value = readField(id);
     if (value !== undefined) options[id] = value;
   }
   return options;
 }
 
-function wireControls(controller) {
+function wireControls(controller, plot) {
   for (const id of LIVE_FIELDS) {
-    const input = byId(id);
-    if (!input) continue; // a new parameter without a field on this page
-    input.addEventListener('input', () => applyLiveField(controller, id));
-    input.addEventListener('change', () => applyLiveField(controller, id));
+    byId(id).addEventListener('input', () => applyLiveField(controller, id));
+    byId(id).addEventListener('change', () => applyLiveField(controller, id));
   }
   for (const id of RESTART_FIELDS) {
     // Clear a stale error as soon as the value parses; Simulation checks it on Restart.
@@ -149,21 +318,29 @@ function wireControls(controller) {
   }
   for (const id of ['width', 'height']) {
     byId(id).addEventListener('keydown', (event) => {
-      if (event.key === 'Enter') restart(controller);
+      if (event.key === 'Enter') restart(controller, plot);
     });
   }
   byId('controls').addEventListener('submit', (event) => event.preventDefault());
-  byId('restart').addEventListener('click', () => restart(controller));
-  byId('diverged-restart').addEventListener('click', () => restart(controller));
+  byId('restart').addEventListener('click', () => restart(controller, plot));
+  byId('diverged-restart').addEventListener('click', () => restart(controller, plot));
   byId('pause').addEventListener('click', () => togglePause(controller));
+  byId('share').addEventListener('click', copyLink);
+  document.addEventListener('keydown', (event) => onShortcutKey(event, controller, plot));
+  // A click on the cloth takes the focus from the last field, so Space and R work next.
+  const canvas = byId('cloth-canvas');
+  canvas.addEventListener('pointerdown', () => canvas.focus({ preventScroll: true }));
 }
 
 async function start() {
+  readUrlIntoFields();
+  const plot = createPlot(byId('plot'));
+  plot.draw();
   let controller = null;
   try {
-    controller = await mountCloth(byId('cloth-canvas'), {
-      ...initialOptions(),
-      onFrame: showDiagnostics,
+    controller = await mountValid(byId('cloth-canvas'), {
+      ...restartFieldOptions(),
+      onFrame: (diagnostics) => showController(controller, plot, diagnostics),
       onError(error) {
         if (controller?.diverged) showDiverged(error.message);
         else showStatus(error.message);
@@ -174,9 +351,15 @@ async function start() {
     return;
   }
   window.clothDemo = controller;
-  wireControls(controller);
-  showPauseState(controller);
-  showDiagnostics(controller.diagnostics());
+  window.clothDemoPlot = plot;
+  for (const id of LIVE_FIELDS) {
+    if (!byId(id).hasAttribute('aria-invalid')) applyLiveField(controller, id); // URL values, validated like typing
+  }
+  wireControls(controller, plot);
+  buildStrainLegend(); // the ramp comes from the wasm, loaded by now
+  showStrainLegend(controller);
+  showController(controller, plot);
+  writeUrl(controller);
 }
 
 start();
