@@ -24,6 +24,47 @@ export interface ClothOptions {
   gravity?: number;
   /** Mass of every particle in kg, 1e-6..1e6. Default 0.5. */
   mass?: number;
+  /**
+   * Substeps per time step ("small steps"), whole number 1..100: each substep of
+   * Δt/substeps has its own prediction, multiplier reset, `iterations` sweeps and
+   * velocity update. `substeps: n, iterations: 1` is the small-steps scheme. Default 1.
+   */
+  substeps?: number;
+  /**
+   * Constraint damping coefficient β in N·s/m, 0..1e9: resists the rate at which
+   * each constraint stretches (XPBD's γ = αβ/Δt term; no effect when stiffness is 0).
+   * 0 reproduces the undamped result exactly. Default 0.
+   */
+  damping?: number;
+  /**
+   * Global velocity damping rate in 1/s, 0..1000: after every substep each velocity
+   * is scaled by max(0, 1 − rate·h). Default 0.
+   */
+  velocityDamping?: number;
+  /**
+   * Tear threshold as a factor of the rest length: a constraint longer than
+   * tearStretch × its rest length breaks for good (it stops acting, is no longer
+   * drawn and `numConstraints` falls). 0 = no tearing; otherwise above 1, up to 1000.
+   * Default 0.
+   */
+  tearStretch?: number;
+  /**
+   * Constraint sweep order: 'colored' (independent constraints solved together,
+   * fast, SIMD when available) or 'original' (creation order, reproduces the original
+   * demo exactly). Default 'colored'.
+   */
+  solverOrder?: 'colored' | 'original';
+  /**
+   * Colour each constraint by its relative stretch (length/rest − 1) on the ramp of
+   * `strainRamp()` (blue at 0 % through yellow at 20 % to dark red at 100 % and
+   * beyond) instead of grey. Default false.
+   */
+  strainColors?: boolean;
+  /**
+   * How frames are drawn: 'wasm' (rasterized in WebAssembly, one putImageData; fast
+   * for big cloths) or 'canvas' (canvas 2D paths). Default 'wasm'.
+   */
+  renderer?: 'wasm' | 'canvas';
   /** Simulation steps per animation frame, whole number 0..10000 (0: only draw). Default 8. */
   stepsPerFrame?: number;
   /** Start (or, for restart, continue) paused. Default false. */
@@ -64,10 +105,31 @@ export interface ClothDiagnostics {
 /** The effective value of every option (solver values as the Simulation holds them). */
 export type EffectiveClothOptions = Required<Pick<ClothOptions,
   'width' | 'height' | 'fixed' | 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass' |
+  'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'strainColors' | 'renderer' |
   'stepsPerFrame' | 'paused' | 'pauseWhenHidden'>> & Pick<ClothOptions, 'wasmUrl' | 'onFrame' | 'onError'>;
 
-/** Names accepted by `set`: the solver values and `stepsPerFrame`. */
-export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'stepsPerFrame';
+/** Names accepted by `set`: the solver values and the loop options. */
+export type LiveParameterName =
+  | 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass'
+  | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder'
+  | 'stepsPerFrame' | 'strainColors' | 'renderer';
+
+/** The value type `set` takes for each live parameter. */
+export interface LiveParameterValues {
+  timeStepSize: number;
+  iterations: number;
+  stiffness: number;
+  gravity: number;
+  mass: number;
+  substeps: number;
+  damping: number;
+  velocityDamping: number;
+  tearStretch: number;
+  solverOrder: 'colored' | 'original';
+  stepsPerFrame: number;
+  strainColors: boolean;
+  renderer: 'wasm' | 'canvas';
+}
 
 export interface ClothController {
   /** The live Simulation (replaced by `restart`, null after `destroy`). Do not free it yourself. */
@@ -89,10 +151,12 @@ export interface ClothController {
   restart(newOptions?: ClothOptions): ClothController;
   /**
    * Sets a live parameter at once. Throws an Error and keeps the old value when the
-   * value is invalid (strings are refused, not converted), when the name is unknown,
+   * value is invalid (a string for a number, or a number for a text or boolean
+   * option, is refused, not converted), when the name is unknown,
    * or for width/height/fixed, which need `restart`.
    */
-  set(name: LiveParameterName | string, value: number): void;
+  set<K extends LiveParameterName>(name: K, value: LiveParameterValues[K]): void;
+  set(name: string, value: number | string | boolean): void;
   diagnostics(): ClothDiagnostics;
   /** World metres → viewport CSS px (as in `MouseEvent.clientX/clientY`). */
   worldToClient(x: number, y: number): { x: number; y: number };
@@ -121,7 +185,9 @@ export interface ParameterDescription {
   readonly name: string;
   /** The <xpbd-cloth> attribute. */
   readonly attribute: string;
-  readonly defaultValue: number;
+  readonly defaultValue: number | string | boolean;
+  /** The value's type when it is not a number: 'string' (solverOrder, renderer) or 'boolean' (strainColors). */
+  readonly type?: 'string' | 'boolean';
   /** 'restart': a new Simulation is needed; 'simulation': a live Simulation setter; 'loop': handled by mountCloth. */
   readonly appliesOn: 'restart' | 'simulation' | 'loop';
   /** For 'loop' parameters: throws an Error for an invalid value. */
