@@ -329,16 +329,26 @@ fn validate_whole(
     }
 }
 
+/// Accepts a strictly positive quantity from `min` to `max`; zero and negative
+/// values get their own wording ("greater than 0"), which says more than a range.
+fn validate_positive(
+    field: &'static str,
+    what: &str,
+    value: f64,
+    (min, max): (f64, f64),
+    unit: &str,
+) -> Result<f64, ClothError> {
+    if value.is_finite() && value <= 0.0 {
+        let allowed = format!("{what} greater than 0, from {min} to {max}{unit}");
+        return Err(invalid(field, value, allowed));
+    }
+    validate_range(field, value, min, max, unit)
+}
+
 /// Accepts a time step in seconds: finite, from 1e-6 to 1.
 pub fn validate_time_step(value: f64) -> Result<f64, ClothError> {
-    if value.is_finite() && value <= 0.0 {
-        return Err(invalid(
-            "timeStepSize",
-            value,
-            format!("a time step greater than 0, from {MIN_TIME_STEP} to {MAX_TIME_STEP} s"),
-        ));
-    }
-    validate_range("timeStepSize", value, MIN_TIME_STEP, MAX_TIME_STEP, " s")
+    let range = (MIN_TIME_STEP, MAX_TIME_STEP);
+    validate_positive("timeStepSize", "a time step", value, range, " s")
 }
 
 /// Accepts a whole number of iterations from 1 to 1000.
@@ -358,14 +368,7 @@ pub fn validate_gravity(value: f64) -> Result<f64, ClothError> {
 
 /// Accepts a particle mass in kg: finite, from 1e-6 to 1e6.
 pub fn validate_mass(value: f64) -> Result<f64, ClothError> {
-    if value.is_finite() && value <= 0.0 {
-        return Err(invalid(
-            "mass",
-            value,
-            format!("a mass greater than 0, from {MIN_MASS} to {MAX_MASS} kg"),
-        ));
-    }
-    validate_range("mass", value, MIN_MASS, MAX_MASS, " kg")
+    validate_positive("mass", "a mass", value, (MIN_MASS, MAX_MASS), " kg")
 }
 
 /// Accepts a whole number of substeps from 1 to 100.

@@ -115,6 +115,31 @@ pub fn solve_sweep(
     }
 }
 
+/// `x_a - x_b` as `(dx, dy)` and its length.
+#[inline(always)]
+fn separation(positions: &[f32], a: usize, b: usize) -> (f32, f32, f32) {
+    let dx = positions[2 * a] - positions[2 * b];
+    let dy = positions[2 * a + 1] - positions[2 * b + 1];
+    (dx, dy, (dx * dx + dy * dy).sqrt())
+}
+
+/// The symmetric pair of corrections: `x_a += w_a s d`, `x_b -= w_b s d` for the
+/// separation `d = (dx, dy)` and `s = delta_lambda / distance` (so `s d` is
+/// `delta_lambda` times the unit gradient `n`).
+#[inline(always)]
+fn correct_pair(
+    positions: &mut [f32],
+    (a, w_a): (usize, f32),
+    (b, w_b): (usize, f32),
+    s: f32,
+    (dx, dy): (f32, f32),
+) {
+    positions[2 * a] += w_a * s * dx;
+    positions[2 * a + 1] += w_a * s * dy;
+    positions[2 * b] -= w_b * s * dx;
+    positions[2 * b + 1] -= w_b * s * dy;
+}
+
 /// Solves one distance constraint between particles `a` and `b`, moves them, and
 /// returns `delta_lambda` (0 when the constraint is skipped).
 #[inline(always)]
@@ -127,9 +152,7 @@ pub fn solve_distance(
     lambda: f32,
     alpha_tilde: f32,
 ) -> f32 {
-    let dx = positions[2 * a] - positions[2 * b];
-    let dy = positions[2 * a + 1] - positions[2 * b + 1];
-    let distance = (dx * dx + dy * dy).sqrt();
+    let (dx, dy, distance) = separation(positions, a, b);
     if distance <= MIN_SOLVE_LENGTH {
         return 0.0;
     }
@@ -141,12 +164,13 @@ pub fn solve_distance(
     }
     let constraint = distance - rest_length;
     let delta_lambda = -(constraint + alpha_tilde * lambda) / denominator;
-    // gradient n = (x_a - x_b) / distance, folded into the correction scale
-    let scale = delta_lambda / distance;
-    positions[2 * a] += w_a * scale * dx;
-    positions[2 * a + 1] += w_a * scale * dy;
-    positions[2 * b] -= w_b * scale * dx;
-    positions[2 * b + 1] -= w_b * scale * dy;
+    correct_pair(
+        positions,
+        (a, w_a),
+        (b, w_b),
+        delta_lambda / distance,
+        (dx, dy),
+    );
     delta_lambda
 }
 
@@ -173,9 +197,7 @@ pub fn solve_damped_distance(
     alpha_tilde: f32,
     gamma: f32,
 ) -> f32 {
-    let dx = positions[2 * a] - positions[2 * b];
-    let dy = positions[2 * a + 1] - positions[2 * b + 1];
-    let distance = (dx * dx + dy * dy).sqrt();
+    let (dx, dy, distance) = separation(positions, a, b);
     if distance <= MIN_SOLVE_LENGTH {
         return 0.0;
     }
@@ -192,11 +214,13 @@ pub fn solve_damped_distance(
     let stretching = (dx * moved_x + dy * moved_y) / distance;
     let constraint = distance - rest_length;
     let delta_lambda = -(constraint + alpha_tilde * lambda + gamma * stretching) / denominator;
-    let scale = delta_lambda / distance;
-    positions[2 * a] += w_a * scale * dx;
-    positions[2 * a + 1] += w_a * scale * dy;
-    positions[2 * b] -= w_b * scale * dx;
-    positions[2 * b + 1] -= w_b * scale * dy;
+    correct_pair(
+        positions,
+        (a, w_a),
+        (b, w_b),
+        delta_lambda / distance,
+        (dx, dy),
+    );
     delta_lambda
 }
 
