@@ -301,6 +301,12 @@ describe('index.html', () => {
     const { page, context } = opened;
     try {
       await page.waitForFunction(() => window.clothDemo.simulation.time > 0.5, null, { timeout: WAIT });
+      await page.evaluate(() => {
+        window.__pointerTypes = [];
+        document
+          .querySelector('canvas#cloth-canvas')
+          .addEventListener('pointerdown', (event) => window.__pointerTypes.push(event.pointerType));
+      });
       const cdp = await context.newCDPSession(page);
       let last = null;
       await dragParticle(page, {
@@ -318,6 +324,7 @@ describe('index.html', () => {
         },
         release: () => cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] }),
       });
+      assert.deepEqual(await page.evaluate(() => window.__pointerTypes), ['touch'], 'the drag came from a touch pointer');
       assertClean(opened, 'touch drag');
     } finally {
       await opened.context.close();
