@@ -542,11 +542,6 @@ describe('index.html', () => {
 
   it(
     'the Pause button follows the controller when it is paused or resumed through the API',
-    {
-      todo:
-        'www/app.js updates #pause only in its click handler (showPauseState in togglePause): ' +
-        'window.clothDemo.pause() leaves the button saying "Pause"',
-    },
     async () => {
       const opened = await openDemo();
       const { page } = opened;
