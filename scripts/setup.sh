@@ -42,8 +42,10 @@ ensure_chromium() {
 }
 
 ensure_node_modules() {
-  if [ ! -d node_modules/playwright-core ]; then
-    log "installing npm dev dependencies (playwright-core; it uses Debian's chromium)"
+  # npm ci writes node_modules/.package-lock.json; an older one than the
+  # committed lock file means dependencies changed since the last install.
+  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    log "installing npm dev dependencies (playwright-core drives Debian's chromium; typescript checks the package types)"
     npm ci --no-audit --no-fund
   fi
 }

@@ -539,3 +539,17 @@ pub fn strain_ramp() -> js_sys::Array {
         })
         .collect()
 }
+
+/// Bytes of wasm memory the module has now (it grows in 64 KiB pages and never
+/// shrinks), however the module was initialised.
+#[wasm_bindgen(js_name = wasmMemoryBytes)]
+pub fn wasm_memory_bytes() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        (core::arch::wasm32::memory_size(0) * 65536) as f64
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0.0
+    }
+}

@@ -4,7 +4,7 @@
 // its own `Simulation` inside it. `loadWasm` may be called any number of times:
 // the first call starts loading and every call gets the same promise.
 
-import init, { Simulation, strainRamp } from '../pkg/xpbd_cloth.js';
+import init, { Simulation, strainRamp, wasmMemoryBytes as moduleMemoryBytes } from '../pkg/xpbd_cloth.js';
 
 export { Simulation, strainRamp };
 
@@ -12,7 +12,6 @@ export { Simulation, strainRamp };
 export const DEFAULT_WASM_URL = new URL('../pkg/xpbd_cloth_bg.wasm', import.meta.url);
 
 let loading = null;
-let loadedExports = null;
 
 /**
  * Loads and instantiates the module (only the first call's `url` is used).
@@ -22,10 +21,7 @@ let loadedExports = null;
 export function loadWasm(url = DEFAULT_WASM_URL) {
   if (!loading) {
     loading = init({ module_or_path: url }).then(
-      (exports) => {
-        loadedExports = exports;
-        return exports;
-      },
+      (exports) => exports,
       (error) => {
         loading = null; // let a later call retry, e.g. after a network hiccup
         throw new Error(`could not load the xpbd-cloth wasm from ${url}: ${error?.message ?? error}`);
@@ -35,7 +31,14 @@ export function loadWasm(url = DEFAULT_WASM_URL) {
   return loading;
 }
 
-/** Size of the shared wasm memory in bytes, or 0 before the module is loaded. */
+/**
+ * Size of the shared wasm memory in bytes, or 0 before the module is loaded
+ * (by `loadWasm` or by the glue's own `init`/`initSync`).
+ */
 export function wasmMemoryBytes() {
-  return loadedExports ? loadedExports.memory.buffer.byteLength : 0;
+  try {
+    return moduleMemoryBytes();
+  } catch {
+    return 0; // not instantiated yet
+  }
 }
