@@ -226,6 +226,10 @@ impl Frame {
             return;
         }
         let index = y as usize * self.width + x as usize;
+        if coverage >= 1.0 {
+            self.pixels[index] = color;
+            return;
+        }
         let a = (coverage.clamp(0.0, 1.0) * 256.0) as u32;
         let under = self.pixels[index];
         let mix = |shift: u32| {
@@ -307,14 +311,19 @@ impl Frame {
         }
         let (x_min, x_max) = ((cx - reach).floor() as i32, (cx + reach).ceil() as i32);
         let (y_min, y_max) = ((cy - reach).floor() as i32, (cy + reach).ceil() as i32);
+        // coverage falls from 1 to 0 across the one pixel at the rim; inside and
+        // outside that ring no square root is needed
+        let (inner, outer) = ((radius - 0.5).max(0.0), radius + 0.5);
+        let (inner2, outer2) = (inner * inner, outer * outer);
         for y in y_min..=y_max {
             for x in x_min..=x_max {
                 let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
-                // coverage falls from 1 to 0 across the one pixel at the rim
-                let coverage = radius + 0.5 - (dx * dx + dy * dy).sqrt();
-                if coverage > 0.0 {
-                    self.blend(x, y, color, coverage);
+                let d2 = dx * dx + dy * dy;
+                if d2 >= outer2 {
+                    continue;
                 }
+                let coverage = if d2 <= inner2 { 1.0 } else { outer - d2.sqrt() };
+                self.blend(x, y, color, coverage);
             }
         }
     }
