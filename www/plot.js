@@ -87,6 +87,7 @@ export function niceScale(max, ticks = 4) {
  */
 export function formatTick(value, step, axisMax = Math.abs(value)) {
   if (!Number.isFinite(value)) return '';
+  if (value === 0) return '0';
   if (axisMax >= 1e7) return `${trim(value / 1e6, step / 1e6)}M`;
   if (axisMax >= 1e4) return `${trim(value / 1e3, step / 1e3)}k`;
   return trim(value, step);

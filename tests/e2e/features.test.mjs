@@ -1,0 +1,641 @@
+// End-to-end tests of the demo page's features beyond the original (issue 6):
+// tearing, strain colours and their legend, the live plot, URL state and the
+// Copy link button, the Space and R keys, keyboard reach and labels, and the new
+// solver fields (substeps, damping, velocity damping, tear threshold, solver order).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  WAIT,
+  clientToWorld,
+  constraintCount,
+  decodePng,
+  launchBrowser,
+  openPage,
+  particleClient,
+  requireBuild,
+  serve,
+  twoFrames,
+} from './helpers.mjs';
+
+const DEMO = 'window.clothDemo';
+
+let browser;
+let server;
+
+/** Opens index.html + `query` in a fresh context and waits until the cloth runs. */
+async function openDemo(query = '', options = {}) {
+  const opened = await openPage(browser, `${server.url}index.html${query}`, options);
+  try {
+    await opened.page.waitForFunction(() => window.clothDemo?.simulation?.time > 0, null, { timeout: WAIT });
+  } catch (error) {
+    const status = await opened.page.locator('#status').textContent().catch(() => '');
+    await opened.context.close();
+    throw new Error(
+      `index.html${query} did not start a cloth (${error.message}); #status: ${JSON.stringify(status)}; ` +
+        `console: ${JSON.stringify(opened.console.problems())}`,
+    );
+  }
+  return opened;
+}
+
+/** Runs `body(opened)` on a fresh page and closes it; the console must stay clean. */
+async function withDemo(query, body, options = {}) {
+  const opened = await openDemo(query, options);
+  try {
+    await body(opened);
+    assert.deepEqual(opened.console.problems(), [], 'the console shows errors');
+    assert.deepEqual(await opened.page.evaluate(() => window.__cspViolations), [], 'CSP violations');
+  } finally {
+    await opened.context.close();
+  }
+}
+
+/** Number shown by a readout, e.g. "1,200" → 1200, "1.23 s" → 1.23. */
+async function readout(page, selector) {
+  const text = (await page.locator(selector).textContent()) ?? '';
+  const match = text.replace(/[,\u202f\u00a0 ](?=\d{3})/g, '').match(/-?\d+(\.\d+)?/);
+  assert.ok(match, `${selector} shows no number: ${JSON.stringify(text)}`);
+  return Number(match[0]);
+}
+
+/** Waits until readout `selector` shows a number `op` (one of '=', '<', '>') `limit`. */
+function waitForReadout(page, selector, op, limit) {
+  return page
+    .waitForFunction(
+      ([sel, o, l]) => {
+        const text = (document.querySelector(sel)?.textContent ?? '').replace(/[,\u202f\u00a0 ](?=\d{3})/g, '');
+        const match = text.match(/-?\d+(\.\d+)?/);
+        if (!match) return false;
+        const n = Number(match[0]);
+        return o === '>' ? n > l : o === '<' ? n < l : n === l;
+      },
+      [selector, op, limit],
+      { timeout: WAIT },
+    )
+    .catch(async (error) => {
+      const shown = await page.locator(selector).textContent();
+      throw new Error(`${selector} never showed a number ${op} ${limit}: ${JSON.stringify(shown)} (${error.message})`);
+    });
+}
+
+/** Puts `value` in field `id` at once (one input event, as a paste would), then Tab. */
+async function enter(page, id, value) {
+  const input = page.locator(`#${id}`);
+  await input.fill(value);
+  await input.press('Tab');
+}
+
+const errorText = (page, id) => page.locator(`#${id}-error`).textContent().then((t) => t.trim());
+
+/** Waits until field `id` shows an error in words, with aria-invalid; returns the message. */
+async function expectFieldError(page, id) {
+  await page.waitForFunction((name) => document.getElementById(`${name}-error`).textContent.trim() !== '', id, {
+    timeout: WAIT,
+  });
+  const message = await errorText(page, id);
+  assert.match(message, /[a-z]{3}/i, `#${id}-error says something in words`);
+  assert.equal(await page.locator(`#${id}-error`).isVisible(), true, `#${id}-error is visible`);
+  assert.equal(await page.getAttribute(`#${id}`, 'aria-invalid'), 'true', `#${id} is aria-invalid`);
+  return message;
+}
+
+async function expectNoFieldError(page, id) {
+  assert.equal(await errorText(page, id), '', `#${id}-error is empty`);
+  assert.equal(await page.getAttribute(`#${id}`, 'aria-invalid'), null, `#${id} is not aria-invalid`);
+}
+
+const options = (page) => page.evaluate(() => window.clothDemo.options);
+const simTime = (page) => page.evaluate(() => window.clothDemo.simulation.time);
+const search = (page) => page.evaluate(() => window.location.search);
+
+async function expectTimeAdvances(page, by = 0.05) {
+  const t0 = await simTime(page);
+  await page.waitForFunction(([t, d]) => window.clothDemo.simulation.time > t + d, [t0, by], { timeout: WAIT });
+}
+
+/** Pauses, lets the paused state reach the screen, and screenshots `selector`. */
+async function pausedShot(page, selector) {
+  await page.evaluate(() => window.clothDemo.pause());
+  await twoFrames(page);
+  await twoFrames(page);
+  return decodePng(await page.locator(selector).screenshot());
+}
+
+/** Pixels of the warm end of the strain ramp: orange to dark red (not grey, blue or pale yellow). */
+function warmPixels(image) {
+  const { data } = image;
+  let count = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+    if (r >= 140 && r - g >= 50 && r - b >= 70) count += 1;
+  }
+  return count;
+}
+
+/** Pixels close to `hex` (sum of channel differences below `tolerance`). */
+function pixelsNear(image, hex, tolerance = 90) {
+  const target = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
+  const { data } = image;
+  let count = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    const d = Math.abs(data[i] - target[0]) + Math.abs(data[i + 1] - target[1]) + Math.abs(data[i + 2] - target[2]);
+    if (d < tolerance) count += 1;
+  }
+  return count;
+}
+
+before(async () => {
+  requireBuild();
+  server = await serve();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('index.html beyond the original (issue 6)', () => {
+  it('tearing: with tearStretch 1.3 a mouse drag tears the cloth, #torn rises and #constraints falls; Restart mends it and keeps the setting', async () => {
+    // A small stiff light cloth stretches well under 30 % by itself, so only the drag tears it.
+    const full = constraintCount(20, 10);
+    assert.equal(full, 712); // 10·19 + 9·20 + 2·9·19
+    await withDemo('?width=20&height=10&stiffness=10000&mass=0.1', async ({ page }) => {
+      await enter(page, 'tearStretch', '1.3');
+      await page.waitForFunction(() => window.clothDemo.options.tearStretch === 1.3, null, { timeout: WAIT });
+      await expectNoFieldError(page, 'tearStretch');
+      await expectTimeAdvances(page, 1);
+      assert.equal(await page.evaluate(() => window.clothDemo.simulation.tornCount), 0, 'no tearing without a drag');
+      assert.equal(await readout(page, '#torn'), 0);
+      assert.equal(await readout(page, '#constraints'), full);
+
+      // grab the middle of the bottom row (paused, so it is still where we read it
+      // when the press lands) and pull it far down and sideways
+      const index = 9 * 20 + 10;
+      await page.evaluate(() => window.scrollTo(0, 0)); // the fields scrolled the page; bring the whole canvas back
+      await page.evaluate(() => window.clothDemo.pause());
+      await twoFrames(page);
+      const start = await particleClient(page, DEMO, index);
+      const startWorld = await clientToWorld(page, DEMO, start.x, start.y);
+      const box = await page.locator('#cloth-canvas').boundingBox();
+      const viewport = page.viewportSize();
+      assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, `the canvas is in view: ${JSON.stringify(box)}`);
+      const target = { x: box.x + box.width - 8, y: box.y + box.height - 8 };
+      await page.mouse.move(start.x, start.y);
+      await page.mouse.down();
+      await page.evaluate(() => window.clothDemo.resume());
+      await page.waitForFunction((i) => window.clothDemo.simulation.grabbed === i, index, { timeout: WAIT });
+      await page.mouse.move(target.x, target.y, { steps: 12 });
+      const pulled = await page.evaluate(
+        ([x, y, from]) => {
+          const world = window.clothDemo.clientToWorld(x, y);
+          return { distance: Math.hypot(world.x - from.x, world.y - from.y), from, to: world };
+        },
+        [target.x, target.y, startWorld],
+      );
+      await page.waitForFunction(() => window.clothDemo.simulation.tornCount > 0, null, { timeout: WAIT });
+      await page.mouse.up();
+      await waitForReadout(page, '#torn', '>', 0);
+      await waitForReadout(page, '#constraints', '<', full);
+      const counts = await page.evaluate(() => {
+        const s = window.clothDemo.simulation;
+        return { torn: s.tornCount, constraints: s.numConstraints, pairs: s.constraints().length / 2, forces: s.constraintForces().length };
+      });
+      assert.ok(pulled.distance > 1, `the pointer went more than 1 m (5 rest lengths) away: ${JSON.stringify(pulled)}`);
+      assert.ok(counts.torn > 0, JSON.stringify({ counts, pulled }));
+      assert.equal(counts.constraints + counts.torn, full, 'every torn constraint is gone from the count');
+      assert.equal(counts.pairs, counts.constraints, 'torn constraints are gone from constraints()');
+      assert.equal(counts.forces, counts.constraints);
+
+      await page.click('#restart');
+      await waitForReadout(page, '#constraints', '=', full);
+      await waitForReadout(page, '#torn', '=', 0);
+      assert.equal((await options(page)).tearStretch, 1.3, 'the tear threshold survives a restart');
+      assert.equal(await page.inputValue('#tearStretch'), '1.3');
+      assert.match(await search(page), /tearStretch=1\.3/);
+    });
+  });
+
+  it('strain colours: ticking #strainColors turns stretched constraints orange/red and shows the legend; unticking undoes both', async () => {
+    await withDemo('', async ({ page }) => {
+      assert.equal(await page.locator('#strain-legend').isVisible(), false, 'legend hidden while strain colours are off');
+      assert.equal(await page.isChecked('#strainColors'), false, 'off by default');
+      // the default cloth stretches a lot as it drops onto its two corners: wait until
+      // 15 % of the constraints are over 30 % longer than at rest (orange and red on the ramp)
+      await page.waitForFunction(
+        () => {
+          const s = window.clothDemo.simulation;
+          const [p, c, rest] = [s.positions(), s.constraints(), s.restLengths()];
+          let stretched = 0;
+          for (let k = 0; k < rest.length; k += 1) {
+            const [a, b] = [2 * c[2 * k], 2 * c[2 * k + 1]];
+            if (Math.hypot(p[a] - p[b], p[a + 1] - p[b + 1]) > 1.3 * rest[k]) stretched += 1;
+          }
+          return stretched > 0.15 * rest.length;
+        },
+        null,
+        { timeout: WAIT, polling: 'raf' },
+      );
+      const plain = warmPixels(await pausedShot(page, '#cloth-canvas'));
+      await page.check('#strainColors');
+      await page.waitForFunction(() => window.clothDemo.options.strainColors === true, null, { timeout: WAIT });
+      const coloured = warmPixels(await pausedShot(page, '#cloth-canvas'));
+      assert.ok(coloured > plain + 1000 && coloured > 5 * plain, `warm pixels: ${plain} plain, ${coloured} coloured`);
+
+      await page.locator('#strain-legend').waitFor({ state: 'visible', timeout: WAIT });
+      const legend = await page.evaluate(() => ({
+        labels: Array.from(document.querySelectorAll('#strain-legend-labels span'), (s) => s.textContent),
+        gradient: getComputedStyle(document.getElementById('strain-legend-bar')).backgroundImage,
+        barWidth: document.getElementById('strain-legend-bar').getBoundingClientRect().width,
+      }));
+      assert.equal(legend.labels[0], '0 %');
+      assert.equal(legend.labels.at(-1), '100 %+');
+      assert.ok(legend.labels.length >= 3, `legend labels: ${legend.labels}`);
+      assert.match(legend.gradient, /linear-gradient/, 'the legend bar is a gradient');
+      assert.ok(legend.barWidth > 100, 'the legend bar has a width');
+      const legendImage = decodePng(await page.locator('#strain-legend-bar').screenshot());
+      assert.ok(warmPixels(legendImage) > 10, 'the legend bar shows the warm end of the ramp');
+      assert.match(await search(page), /strainColors=1/);
+
+      await page.uncheck('#strainColors');
+      await page.waitForFunction(() => window.clothDemo.options.strainColors === false, null, { timeout: WAIT });
+      const again = warmPixels(await pausedShot(page, '#cloth-canvas'));
+      assert.ok(again < coloured / 3, `warm pixels after unticking: ${again} (coloured ${coloured})`);
+      assert.equal(await page.locator('#strain-legend').isVisible(), false, 'legend hidden again');
+      assert.doesNotMatch(await search(page), /strainColors/);
+    });
+  });
+
+  it('the live plot draws both series with finite samples, skips non-finite ones and starts over on Restart', async () => {
+    await withDemo('', async ({ page }) => {
+      await page.waitForFunction(() => window.clothDemoPlot?.length > 10 && window.clothDemo.simulation.time > 2, null, {
+        timeout: WAIT,
+      });
+      const plot = page.locator('canvas#plot');
+      assert.equal(await plot.getAttribute('role'), 'img');
+      assert.match((await plot.getAttribute('aria-label')) ?? '', /stretch.*energy/i);
+      const samples = await page.evaluate(() => window.clothDemoPlot.samples());
+      assert.ok(samples.length > 10, `${samples.length} samples`);
+      assert.ok(
+        samples.every((s) => [s.time, s.stretch, s.energy].every(Number.isFinite)),
+        'every kept sample is finite',
+      );
+      assert.ok(samples.every((s, k) => k === 0 || s.time > samples[k - 1].time), 'samples in time order');
+      const image = await pausedShot(page, 'canvas#plot');
+      const drawn = { stretch: pixelsNear(image, '#d95f02', 60), energy: pixelsNear(image, '#1f5fd1', 60), text: pixelsNear(image, '#1d2430', 120) };
+      assert.ok(drawn.text > 100, `axis labels and legend text drawn: ${JSON.stringify(drawn)}`);
+      const box = await plot.boundingBox();
+      assert.ok(Math.abs(image.width - box.width) <= 1, 'backing store matches the CSS size at DPR 1');
+
+      const refused = await page.evaluate(() => [
+        window.clothDemoPlot.add(NaN, 0.1, 1),
+        window.clothDemoPlot.add(1e9, Infinity, 1),
+        window.clothDemoPlot.add(1e9, 0.1, NaN),
+      ]);
+      assert.deepEqual(refused, [false, false, false], 'non-finite samples are skipped');
+
+      await page.evaluate(() => window.clothDemo.resume());
+      const before = await page.evaluate(() => ({ time: window.clothDemo.simulation.time, length: window.clothDemoPlot.length }));
+      await page.click('#restart');
+      // read both at once: frames keep adding samples of the new cloth
+      const restarted = await page.evaluate(() => ({ time: window.clothDemo.simulation.time, samples: window.clothDemoPlot.samples() }));
+      assert.ok(restarted.time < before.time, 'a new cloth');
+      assert.ok(
+        restarted.samples.length < before.length && restarted.samples.every((s) => s.time <= restarted.time),
+        `the plot started over: ${JSON.stringify(restarted)}`,
+      );
+      await page.waitForFunction(() => window.clothDemoPlot.length > 3, null, { timeout: WAIT });
+
+      // the same plot without samples (axes, ticks and legend only) has far fewer series pixels
+      await page.evaluate(() => {
+        window.clothDemo.pause();
+        window.clothDemoPlot.clear();
+        window.clothDemoPlot.draw();
+      });
+      const emptyImage = decodePng(await plot.screenshot());
+      const empty = { stretch: pixelsNear(emptyImage, '#d95f02', 60), energy: pixelsNear(emptyImage, '#1f5fd1', 60) };
+      const summary = JSON.stringify({ drawn, empty });
+      assert.ok(drawn.stretch > empty.stretch + 60, `the stretch curve is drawn: ${summary}`);
+      assert.ok(drawn.energy > empty.energy + 60, `the energy curve is drawn: ${summary}`);
+    });
+  });
+
+  it('the plot stays finite when the simulation diverges', async () => {
+    await withDemo('', async ({ page }) => {
+      await enter(page, 'stiffness', '0.000001');
+      await enter(page, 'mass', '1000000');
+      await enter(page, 'timeStepSize', '1');
+      await enter(page, 'gravity', '-1000000');
+      await page.waitForFunction(() => window.clothDemo.simulation.isFinite === false, null, { timeout: WAIT });
+      await page.locator('#diverged').waitFor({ state: 'visible', timeout: WAIT });
+      await twoFrames(page);
+      const samples = await page.evaluate(() => window.clothDemoPlot.samples());
+      assert.ok(samples.every((s) => [s.time, s.stretch, s.energy].every(Number.isFinite)), 'samples stay finite');
+      const image = decodePng(await page.locator('canvas#plot').screenshot());
+      assert.ok(pixelsNear(image, '#1d2430', 120) > 100, 'the plot still shows its axes');
+    });
+  });
+
+  it('URL state: ?width=20&height=10&stiffness=500&strainColors=1 gives a 20 × 10 cloth with those settings, and edits are written back', async () => {
+    const expected = constraintCount(20, 10);
+    assert.equal(expected, 10 * 19 + 9 * 20 + 2 * 9 * 19);
+    await withDemo('?width=20&height=10&stiffness=500&strainColors=1', async ({ page }) => {
+      await waitForReadout(page, '#particles', '=', 200);
+      await waitForReadout(page, '#constraints', '=', expected);
+      const sim = await page.evaluate(() => {
+        const s = window.clothDemo.simulation;
+        return { n: s.numParticles, c: s.numConstraints, k: s.stiffness, m: s.mass };
+      });
+      assert.deepEqual(sim, { n: 200, c: expected, k: 500, m: 0.5 });
+      assert.equal((await options(page)).strainColors, true);
+      assert.equal(await page.inputValue('#width'), '20');
+      assert.equal(await page.inputValue('#height'), '10');
+      assert.equal(await page.inputValue('#stiffness'), '500');
+      assert.equal(await page.isChecked('#strainColors'), true);
+      assert.equal(await page.locator('#strain-legend').isVisible(), true);
+      for (const id of ['width', 'height', 'stiffness', 'strainColors']) await expectNoFieldError(page, id);
+
+      await enter(page, 'mass', '1');
+      await page.waitForFunction(() => /(^\?|&)mass=1(&|$)/.test(window.location.search), null, { timeout: WAIT });
+      const params = Object.fromEntries(new URLSearchParams(await search(page)));
+      assert.deepEqual(params, { width: '20', height: '10', stiffness: '500', strainColors: '1', mass: '1' });
+
+      // the link reproduces the configuration
+      await page.reload({ waitUntil: 'load' });
+      await page.waitForFunction(() => window.clothDemo?.simulation?.time > 0, null, { timeout: WAIT });
+      const reloaded = await page.evaluate(() => {
+        const s = window.clothDemo.simulation;
+        return { n: s.numParticles, k: s.stiffness, m: s.mass, strain: window.clothDemo.options.strainColors };
+      });
+      assert.deepEqual(reloaded, { n: 200, k: 500, m: 1, strain: true });
+
+      // back to the default: the parameter leaves the URL
+      await enter(page, 'mass', '0.5');
+      await page.waitForFunction(() => !/mass=/.test(window.location.search), null, { timeout: WAIT });
+      await enter(page, 'stiffness', '1000');
+      await page.uncheck('#strainColors');
+      await page.fill('#width', '40');
+      await page.fill('#height', '30');
+      await page.click('#restart');
+      await page.waitForFunction(() => window.location.search === '', null, { timeout: WAIT });
+    });
+  });
+
+  it('URL state: text and select values (solverOrder=original, fixed=4, substeps=3, tearStretch=2)', async () => {
+    await withDemo('?solverOrder=original&fixed=4&substeps=3&tearStretch=2&velocityDamping=0.5&damping=2', async ({ page }) => {
+      const state = await page.evaluate(() => {
+        const s = window.clothDemo.simulation;
+        return {
+          order: s.solverOrder,
+          corners: [0, 39, 1160, 1199].map((i) => s.isPinned(i)),
+          substeps: s.substeps,
+          tear: s.tearStretch,
+          velocityDamping: s.velocityDamping,
+          damping: s.damping,
+        };
+      });
+      assert.deepEqual(state, {
+        order: 'original',
+        corners: [true, true, true, true],
+        substeps: 3,
+        tear: 2,
+        velocityDamping: 0.5,
+        damping: 2,
+      });
+      assert.equal(await page.inputValue('#solverOrder'), 'original');
+      assert.equal(await page.inputValue('#fixed'), '4');
+      assert.equal(await page.inputValue('#substeps'), '3');
+    });
+  });
+
+  it('URL state: invalid values (?mass=abc&width=0) show their field errors and the page runs with the defaults', async () => {
+    await withDemo('?mass=abc&width=0', async ({ page }) => {
+      assert.match(await expectFieldError(page, 'mass'), /mass/);
+      assert.match(await expectFieldError(page, 'width'), /width/);
+      await expectTimeAdvances(page, 0.1);
+      const sim = await page.evaluate(() => {
+        const s = window.clothDemo.simulation;
+        return { n: s.numParticles, c: s.numConstraints, m: s.mass };
+      });
+      assert.deepEqual(sim, { n: 1200, c: 4592, m: 0.5 });
+      assert.equal(await readout(page, '#particles'), 1200);
+      assert.equal(await page.locator('#status').isVisible(), false, 'no "could not start" status');
+      assert.equal(await search(page), '', 'invalid values are not written back');
+      // fixing the field applies it, as for typed input
+      await enter(page, 'mass', '2');
+      await page.waitForFunction(() => window.clothDemo.simulation.mass === 2, null, { timeout: WAIT });
+      await expectNoFieldError(page, 'mass');
+    });
+  });
+
+  it('URL state: invalid select, checkbox and solver values show errors and keep the defaults', async () => {
+    await withDemo('?fixed=3&strainColors=maybe&solverOrder=fast&substeps=0&tearStretch=1&damping=-1', async ({ page }) => {
+      for (const id of ['fixed', 'strainColors', 'solverOrder', 'substeps', 'tearStretch', 'damping']) {
+        assert.match(await expectFieldError(page, id), new RegExp(id), `#${id}-error names ${id}`);
+      }
+      const state = await page.evaluate(() => {
+        const s = window.clothDemo.simulation;
+        const o = window.clothDemo.options;
+        return {
+          pinned: [s.isPinned(0), s.isPinned(39), s.isPinned(1160)],
+          strain: o.strainColors,
+          order: s.solverOrder,
+          substeps: s.substeps,
+          tear: s.tearStretch,
+          damping: s.damping,
+        };
+      });
+      assert.deepEqual(state, { pinned: [true, true, false], strain: false, order: 'colored', substeps: 1, tear: 0, damping: 0 });
+      assert.equal(await page.inputValue('#fixed'), '2');
+      assert.equal(await page.inputValue('#solverOrder'), 'colored');
+      await expectTimeAdvances(page, 0.1);
+      assert.equal(await search(page), '');
+    });
+  });
+
+  it('Copy link copies the URL with the clipboard API, or selects it in a read-only field without one; no dialogs', async () => {
+    await withDemo(
+      '?stiffness=700',
+      async ({ page, context }) => {
+        const dialogs = [];
+        page.on('dialog', (dialog) => {
+          dialogs.push(dialog.message());
+          dialog.dismiss().catch(() => {});
+        });
+        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+        await page.click('#share');
+        await page.waitForFunction(() => document.getElementById('share-status').textContent.trim() !== '', null, {
+          timeout: WAIT,
+        });
+        const href = await page.evaluate(() => window.location.href);
+        assert.match(href, /stiffness=700/);
+        const shareField = page.locator('#share-url');
+        if (await shareField.isVisible()) {
+          assert.equal(await shareField.inputValue(), href, 'fallback field holds the link');
+        } else {
+          assert.equal(await page.evaluate(() => navigator.clipboard.readText()), href, 'the clipboard holds the link');
+          assert.match(await page.locator('#share-status').textContent(), /copied/i);
+        }
+
+        // without a clipboard API: the link is shown, focused and selected
+        await page.evaluate(() => Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true }));
+        await page.click('#share');
+        await shareField.waitFor({ state: 'visible', timeout: WAIT });
+        const selection = await page.evaluate(() => {
+          const field = document.getElementById('share-url');
+          return {
+            value: field.value,
+            readOnly: field.readOnly,
+            focused: document.activeElement === field,
+            selected: field.selectionStart === 0 && field.selectionEnd === field.value.length,
+          };
+        });
+        assert.deepEqual(selection, { value: href, readOnly: true, focused: true, selected: true });
+        assert.deepEqual(dialogs, [], 'no alert, confirm or prompt');
+      },
+    );
+  });
+
+  it('keys: Space pauses and resumes, R restarts, from the page body; a space or an r typed in a field does neither', async () => {
+    await withDemo('', async ({ page }) => {
+      await page.evaluate(() => document.activeElement?.blur());
+      await expectTimeAdvances(page, 0.1);
+      await page.keyboard.press('Space');
+      await page.waitForFunction(() => window.clothDemo.paused === true, null, { timeout: WAIT });
+      assert.equal((await page.locator('#pause').textContent()).trim(), 'Resume', 'the button follows the key');
+      await twoFrames(page);
+      const stopped = await simTime(page);
+      await twoFrames(page);
+      await twoFrames(page);
+      assert.equal(await simTime(page), stopped, 'time stops while paused');
+      assert.equal(await page.evaluate(() => window.scrollY), 0, 'Space did not scroll the page');
+
+      await page.keyboard.press('Space');
+      await page.waitForFunction(() => window.clothDemo.paused === false, null, { timeout: WAIT });
+      await page.waitForFunction((t) => window.clothDemo.simulation.time > t + 0.1, stopped, { timeout: WAIT });
+      assert.equal((await page.locator('#pause').textContent()).trim(), 'Pause');
+
+      // R restarts: a new simulation, time back near 0
+      await page.waitForFunction(() => window.clothDemo.simulation.time > 1.5, null, { timeout: WAIT });
+      const old = await page.evaluateHandle(() => window.clothDemo.simulation);
+      await page.keyboard.press('r');
+      await page.waitForFunction((o) => window.clothDemo.simulation !== o, old, { timeout: WAIT });
+      assert.ok((await simTime(page)) < 1, 'time starts again from 0');
+      assert.equal(await page.evaluate(() => window.clothDemo.paused), false);
+
+      // typing in a field: the key goes to the field
+      const current = await page.evaluateHandle(() => window.clothDemo.simulation);
+      await page.focus('#gravity');
+      await page.keyboard.press('End');
+      await page.keyboard.press('Space');
+      assert.equal(await page.inputValue('#gravity'), '-9.81 ', 'the space went into the field');
+      await page.keyboard.press('r');
+      assert.equal(await page.inputValue('#gravity'), '-9.81 r', 'the r went into the field');
+      await expectTimeAdvances(page, 0.1);
+      assert.equal(await page.evaluate(() => window.clothDemo.paused), false, 'a typed space does not pause');
+      assert.equal(await page.evaluate((c) => window.clothDemo.simulation === c, current), true, 'a typed r does not restart');
+      await expectFieldError(page, 'gravity');
+      await enter(page, 'gravity', '-9.81');
+      await expectNoFieldError(page, 'gravity');
+
+      // the shortcuts are documented on the page and on the buttons
+      assert.match(await page.locator('#keys-help').textContent(), /Space.*R/s);
+      assert.equal(await page.getAttribute('#pause', 'aria-keyshortcuts'), 'Space');
+      assert.equal(await page.getAttribute('#restart', 'aria-keyshortcuts'), 'R');
+    });
+  });
+
+  it('every control is reachable with Tab and labelled; readouts are a polite live region; canvas and plot are labelled images', async () => {
+    await withDemo('', async ({ page }) => {
+      const controls = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('#controls input:not([hidden]), #controls select, #controls button'), (el) => ({
+          id: el.id,
+          label: Array.from(el.labels ?? [], (l) => l.textContent.trim()).join(' ') || el.getAttribute('aria-label') || el.textContent.trim(),
+          describedBy: el.getAttribute('aria-describedby'),
+          describedExists: (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean).every((id) => document.getElementById(id)),
+        })),
+      );
+      const ids = controls.map((c) => c.id);
+      for (const id of ['substeps', 'damping', 'velocityDamping', 'tearStretch', 'solverOrder', 'strainColors', 'share']) {
+        assert.ok(ids.includes(id), `#${id} is a control`);
+      }
+      for (const control of controls) {
+        assert.ok(control.label.length > 0, `#${control.id} has an accessible name`);
+        assert.ok(control.describedExists, `#${control.id}'s aria-describedby points at existing elements`);
+        if (!['restart', 'pause', 'share'].includes(control.id)) {
+          assert.equal(control.describedBy, `${control.id}-error`, `#${control.id} is described by its error element`);
+        }
+      }
+      const legend = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('#controls legend'), (l) => l.textContent.trim()),
+      );
+      assert.ok(legend.some((text) => /beyond the original/i.test(text)), `fieldsets: ${legend}`);
+
+      // Tab from the top of the page visits every control, in order
+      await page.evaluate(() => document.activeElement?.blur());
+      const visited = [];
+      for (let k = 0; k < ids.length + 10 && visited.length < ids.length + 1; k += 1) {
+        await page.keyboard.press('Tab');
+        const id = await page.evaluate(() => document.activeElement?.id ?? '');
+        if (!visited.includes(id)) visited.push(id);
+      }
+      const reached = visited.filter((id) => ids.includes(id));
+      assert.deepEqual(reached, ids, `Tab order: ${visited}`);
+
+      const a11y = await page.evaluate(() => ({
+        live: document.querySelector('.readouts').getAttribute('aria-live'),
+        tornInside: document.querySelector('.readouts').contains(document.getElementById('torn')),
+        canvasRole: document.getElementById('cloth-canvas').getAttribute('role'),
+        canvasLabel: document.getElementById('cloth-canvas').getAttribute('aria-label'),
+        plotRole: document.getElementById('plot').getAttribute('role'),
+        plotLabel: document.getElementById('plot').getAttribute('aria-label'),
+      }));
+      assert.equal(a11y.live, 'polite');
+      assert.equal(a11y.tornInside, true, '#torn is with the other readouts');
+      assert.equal(a11y.canvasRole, 'img');
+      assert.ok(a11y.canvasLabel.length > 10);
+      assert.equal(a11y.plotRole, 'img');
+      assert.ok(a11y.plotLabel.length > 10);
+    });
+  });
+
+  it('substeps, damping, velocity damping, tear threshold and solver order: valid values apply at once, bad ones show errors and keep the last good value, Restart keeps them', async () => {
+    await withDemo('', async ({ page }) => {
+      const cases = [
+        ['substeps', '4', 4, ['0', '2.5', '101', 'abc']],
+        ['damping', '10', 10, ['-1', '1e10', '']],
+        ['velocityDamping', '0.5', 0.5, ['-0.1', '2000', 'x']],
+        ['tearStretch', '2.5', 2.5, ['1', '0.5', '1001']],
+      ];
+      for (const [id, good, value, bads] of cases) {
+        await enter(page, id, good);
+        await page.waitForFunction(([name, v]) => window.clothDemo.options[name] === v, [id, value], { timeout: WAIT });
+        assert.equal(await page.evaluate((name) => window.clothDemo.simulation[name], id), value, `simulation.${id}`);
+        await expectNoFieldError(page, id);
+        for (const bad of bads) {
+          await enter(page, id, bad);
+          assert.match(await expectFieldError(page, id), new RegExp(id), `${id} = ${JSON.stringify(bad)} is refused by name`);
+          assert.equal((await options(page))[id], value, `${id} keeps ${value} after ${JSON.stringify(bad)}`);
+        }
+        await enter(page, id, good);
+        await expectNoFieldError(page, id);
+      }
+      await page.selectOption('#solverOrder', 'original');
+      await page.waitForFunction(() => window.clothDemo.options.solverOrder === 'original', null, { timeout: WAIT });
+      await expectTimeAdvances(page, 0.05);
+
+      const params = Object.fromEntries(new URLSearchParams(await search(page)));
+      assert.deepEqual(params, { substeps: '4', damping: '10', velocityDamping: '0.5', tearStretch: '2.5', solverOrder: 'original' });
+
+      const old = await page.evaluateHandle(() => window.clothDemo.simulation);
+      await page.click('#restart');
+      await page.waitForFunction((o) => window.clothDemo.simulation !== o, old, { timeout: WAIT });
+      const kept = await page.evaluate(() => {
+        const s = window.clothDemo.simulation;
+        return [s.substeps, s.damping, s.velocityDamping, s.tearStretch, s.solverOrder];
+      });
+      assert.deepEqual(kept, [4, 10, 0.5, 2.5, 'original'], 'a restart keeps the new settings');
+      await expectTimeAdvances(page, 0.05);
+    });
+  });
+});
