@@ -218,7 +218,8 @@ async function copyLink() {
 
 // ---------------------------------------------------------------- actions
 
-function applyLiveField(controller, id) {
+/** Applies field `id` to the cloth, or shows why not; `writeBack`: update the URL too. */
+function applyLiveField(controller, id, writeBack = true) {
   const value = readField(id);
   if (value === undefined) return;
   try {
@@ -229,7 +230,7 @@ function applyLiveField(controller, id) {
     return;
   }
   if (id === 'strainColors') showStrainLegend(controller);
-  writeUrl(controller);
+  if (writeBack) writeUrl(controller);
 }
 
 function restart(controller, plot) {
@@ -353,7 +354,8 @@ async function start() {
   window.clothDemo = controller;
   window.clothDemoPlot = plot;
   for (const id of LIVE_FIELDS) {
-    if (!byId(id).hasAttribute('aria-invalid')) applyLiveField(controller, id); // URL values, validated like typing
+    // the URL's values, validated like typing; the URL is rewritten once below
+    if (!byId(id).hasAttribute('aria-invalid')) applyLiveField(controller, id, false);
   }
   wireControls(controller, plot);
   buildStrainLegend(); // the ramp comes from the wasm, loaded by now
