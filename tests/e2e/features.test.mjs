@@ -320,6 +320,25 @@ describe('index.html beyond the original (issue 6)', () => {
     });
   });
 
+  it('the plot is crisp at devicePixelRatio 2 (backing store twice its CSS size) and on a phone-sized viewport', async () => {
+    await withDemo(
+      '',
+      async ({ page }) => {
+        await page.locator('#plot').scrollIntoViewIfNeeded();
+        await page.waitForFunction(() => window.clothDemoPlot?.length > 3, null, { timeout: WAIT });
+        const size = await page.evaluate(() => {
+          const plot = document.getElementById('plot');
+          return { width: plot.width, height: plot.height, cssWidth: plot.clientWidth, cssHeight: plot.clientHeight };
+        });
+        assert.equal(size.width, Math.round(2 * size.cssWidth), JSON.stringify(size));
+        assert.equal(size.height, Math.round(2 * size.cssHeight), JSON.stringify(size));
+        const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(pageWidth <= 390, `no horizontal scrolling on a phone: ${pageWidth}px`);
+      },
+      { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 },
+    );
+  });
+
   it('the plot stays finite when the simulation diverges', async () => {
     await withDemo('', async ({ page }) => {
       await enter(page, 'stiffness', '0.000001');
