@@ -93,6 +93,20 @@ function showDiagnostics(diagnostics, tornCount) {
   setText('constraints', format(diagnostics.numConstraints, 0));
   setText('max-stretch', format(diagnostics.maxStretch * 100, 1, ' %'));
   setText('torn', format(tornCount, 0));
+  showCapped(diagnostics);
+}
+
+/** Says so when the frame budget cut stepping short (the cloth runs slower than real time). */
+function showCapped({ capped, stepsLastFrame }) {
+  const note = byId('capped');
+  if (!capped) {
+    note.hidden = true;
+    return;
+  }
+  const wanted = window.clothDemo?.options.stepsPerFrame;
+  setText('capped', `Running slower than real time: ${stepsLastFrame} of ${wanted ?? 'the'} steps per frame fit in ` +
+    'the frame budget, to keep the page responsive. Lower iterations, substeps or the cloth size to catch up.');
+  note.hidden = false;
 }
 
 function showController(controller, plot, diagnostics = controller.diagnostics()) {
