@@ -12,8 +12,9 @@ use crate::params::{self, ClothError, FixedPreset, GridSize, Params, SolverOrder
 use crate::solver;
 
 /// Positions farther than this from the origin (metres) count as diverged:
-/// still finite in `f32`, but no longer a cloth anyone can see.
-pub const DIVERGENCE_LIMIT: f32 = 1e6;
+/// still finite in `f32`, but no longer a cloth anyone can see. Dragging is
+/// limited to the same range.
+pub const DIVERGENCE_LIMIT: f32 = params::MAX_COORDINATE as f32;
 
 /// Largest number of steps one [`Cloth::steps`] call accepts.
 pub const MAX_STEPS_PER_CALL: u32 = 10_000;
@@ -252,7 +253,10 @@ impl Cloth {
         if self.diverged {
             return;
         }
-        self.step_start.copy_from_slice(&self.positions);
+        // With one substep, `previous` already holds the start of the step.
+        if self.params.substeps > 1 {
+            self.step_start.copy_from_slice(&self.positions);
+        }
         for _ in 0..self.params.substeps {
             self.substep();
         }
@@ -376,7 +380,12 @@ impl Cloth {
     /// Puts every particle back where it started the step and stops the cloth,
     /// so no NaN ever leaves the simulation.
     fn undo_diverged_step(&mut self) {
-        self.positions.copy_from_slice(&self.step_start);
+        let start = if self.params.substeps > 1 {
+            &self.step_start
+        } else {
+            &self.previous
+        };
+        self.positions.copy_from_slice(start);
         self.velocities.fill(0.0);
         self.time -= self.params.time_step;
         self.diverged = true;

@@ -425,10 +425,13 @@ pub fn validate_work(
     ))
 }
 
-/// Accepts a point coordinate in metres: any finite number.
+/// How far from the origin anything may be, in metres: a point further out is
+/// refused, and a cloth that gets there counts as diverged.
+pub const MAX_COORDINATE: f64 = 1e6;
+
+/// Accepts a point coordinate in metres: finite, within ±1e6 m.
 pub fn validate_coordinate(field: &'static str, value: f64) -> Result<f32, ClothError> {
-    // Beyond ±1e9 m the f32 cloth would lose all resolution; nobody drags that far.
-    validate_range(field, value, -1e9, 1e9, " m").map(|v| v as f32)
+    validate_range(field, value, -MAX_COORDINATE, MAX_COORDINATE, " m").map(|v| v as f32)
 }
 
 /// Accepts a particle index (given as a number, as JavaScript passes it).

@@ -101,6 +101,12 @@ fn invalid_indices_and_points_are_refused_and_change_nothing() {
     }
     assert!(cloth.drag(f64::NAN, 0.0).is_err());
     assert!(cloth.drag(0.0, f64::INFINITY).is_err());
+    // beyond ±1e6 m a cloth counts as diverged, so nothing may be dragged there
+    assert!(cloth
+        .drag(2e6, 0.0)
+        .unwrap_err()
+        .to_string()
+        .contains("1000000"));
     assert!(cloth.steps(-1.0).is_err());
     assert!(cloth.steps(1.5).is_err());
     assert!(cloth.steps(1e9).is_err());
