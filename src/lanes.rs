@@ -87,10 +87,11 @@ mod imp {
         pub fn gt(self, o: F4) -> Mask {
             Mask(f32x4_gt(self.0, o.0))
         }
-        /// `self` where `mask` is true, `other` elsewhere.
+        /// `o` where `self < o`, else `self`: one `maxps` on x86, unlike `max`,
+        /// which must also order NaN and signed zeros.
         #[inline(always)]
-        pub fn select(mask: Mask, yes: F4, no: F4) -> F4 {
-            F4(v128_bitselect(yes.0, no.0, mask.0))
+        pub fn pmax(self, o: F4) -> F4 {
+            F4(f32x4_pmax(self.0, o.0))
         }
     }
 
@@ -98,6 +99,11 @@ mod imp {
         #[inline(always)]
         pub fn and(self, o: Mask) -> Mask {
             Mask(v128_and(self.0, o.0))
+        }
+        /// 1.0 where true, 0.0 where false.
+        #[inline(always)]
+        pub fn to_unit(self) -> F4 {
+            F4(v128_and(self.0, f32x4_splat(1.0)))
         }
     }
 }
@@ -182,10 +188,10 @@ mod imp {
         pub fn gt(self, o: F4) -> Mask {
             Mask([0, 1, 2, 3].map(|i| self.0[i] > o.0[i]))
         }
-        /// `yes` where `mask` is true, `no` elsewhere.
+        /// `o` where `self < o`, else `self` (wasm's `pmax`).
         #[inline(always)]
-        pub fn select(mask: Mask, yes: F4, no: F4) -> F4 {
-            F4([0, 1, 2, 3].map(|i| if mask.0[i] { yes.0[i] } else { no.0[i] }))
+        pub fn pmax(self, o: F4) -> F4 {
+            map(self, o, |a, b| if a < b { b } else { a })
         }
     }
 
@@ -193,6 +199,11 @@ mod imp {
         #[inline(always)]
         pub fn and(self, o: Mask) -> Mask {
             Mask([0, 1, 2, 3].map(|i| self.0[i] && o.0[i]))
+        }
+        /// 1.0 where true, 0.0 where false.
+        #[inline(always)]
+        pub fn to_unit(self) -> F4 {
+            F4(self.0.map(|m| if m { 1.0 } else { 0.0 }))
         }
     }
 }

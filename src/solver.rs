@@ -236,28 +236,33 @@ struct Lanes {
 }
 
 /// The XPBD distance solve of [`solve_distance`], four constraints at once:
-/// moves the lanes' particles and returns the new multipliers. Each lane does
-/// exactly the scalar operations, in the same order; the two skip conditions
-/// become per-lane selects, so the loop has no branches.
+/// moves the lanes' particles and returns the new multipliers. Each active lane
+/// does exactly the scalar operations, in the same order. The two skips become
+/// arithmetic, with no branch and no select: a skipped lane divides by safe
+/// stand-ins (`pmax` with a tiny positive value, equal to the real value in
+/// every active lane) and its `delta_lambda` is multiplied by 0.
 #[inline(always)]
 fn solve_lanes(p: &mut Lanes, rest_length: F4, lambda: F4, alpha_tilde: F4) -> F4 {
-    let (zero, one) = (F4::splat(0.0), F4::splat(1.0));
     let dx = p.xa.sub(p.xb);
     let dy = p.ya.sub(p.yb);
     let distance = dx.mul(dx).add(dy.mul(dy)).sqrt();
     let w_sum = p.w_a.add(p.w_b);
     let denominator = w_sum.add(alpha_tilde);
+    // α̃ >= 1e-15 when positive (stiffness <= 1e15, dt <= 1), so a denominator is
+    // either 0 or far above the stand-in 1e-20, which keeps even a skipped lane's
+    // quotient finite (|C| <= 2e6 m)
     let active = distance
         .gt(F4::splat(MIN_SOLVE_LENGTH))
-        .and(denominator.gt(zero));
-    let distance = F4::select(active, distance, one);
-    let denominator = F4::select(active, denominator, one);
+        .and(denominator.gt(F4::splat(0.0)))
+        .to_unit();
+    let distance = distance.pmax(F4::splat(MIN_SOLVE_LENGTH));
+    let denominator = denominator.pmax(F4::splat(1e-20));
     let constraint = distance.sub(rest_length);
     let delta_lambda = constraint
         .add(alpha_tilde.mul(lambda))
         .neg()
-        .div(denominator);
-    let delta_lambda = F4::select(active, delta_lambda, zero);
+        .div(denominator)
+        .mul(active);
     let scale = delta_lambda.div(distance);
     p.xa = p.xa.add(p.w_a.mul(scale).mul(dx));
     p.ya = p.ya.add(p.w_a.mul(scale).mul(dy));
