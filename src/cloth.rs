@@ -6,10 +6,11 @@
 //! method that takes outside input validates it first and leaves the cloth
 //! unchanged when it refuses.
 
+use crate::colored;
 use crate::constraints::ConstraintSet;
 use crate::grid::{self, Grid};
 use crate::params::{self, ClothError, FixedPreset, GridSize, Params, SolverOrder};
-use crate::solver;
+use crate::solver::{self, Split};
 
 /// Positions farther than this from the origin (metres) count as diverged:
 /// still finite in `f32`, but no longer a cloth anyone can see. Dragging is
@@ -70,6 +71,9 @@ pub struct Cloth {
     pinned: Vec<bool>,
     /// The distance constraints, their rest lengths and multipliers, in solver order.
     constraints: ConstraintSet,
+    /// Scratch: x and y of every particle, split for the coloured SIMD sweep.
+    xs: Vec<f32>,
+    ys: Vec<f32>,
     /// Scratch: tension of each constraint, filled by [`Cloth::constraint_forces`].
     forces: Vec<f32>,
     /// Scratch: which constraints tear this substep.
@@ -112,6 +116,8 @@ impl Cloth {
             inverse_mass: vec![0.0; n],
             pinned,
             constraints,
+            xs: Vec::with_capacity(n),
+            ys: Vec::with_capacity(n),
             forces: Vec::new(),
             torn: Vec::new(),
             torn_count: 0,
@@ -283,9 +289,7 @@ impl Cloth {
             p.gravity as f32,
         );
         self.constraints.reset_multipliers();
-        for _ in 0..p.iterations {
-            self.sweep(alpha_tilde, gamma);
-        }
+        self.solve_constraints(p.iterations, alpha_tilde, gamma);
         solver::update_velocities(
             &self.positions,
             &self.previous,
@@ -301,37 +305,50 @@ impl Cloth {
         }
     }
 
-    /// One Gauss–Seidel sweep over all constraints in the current order.
-    fn sweep(&mut self, alpha_tilde: f32, gamma: f32) {
+    /// `iterations` Gauss–Seidel sweeps over all constraints in the current order.
+    fn solve_constraints(&mut self, iterations: u32, alpha_tilde: f32, gamma: f32) {
         let colored = !self.constraints.runs().is_empty();
         // The original order is a serial chain and runs one by one; damping needs
         // the previous positions and stays on that scalar path too.
         if gamma != 0.0 || !colored {
-            let (ids, rest_lengths, lambdas) = self.constraints.parts_mut();
-            solver::solve_sweep(
-                &mut self.positions,
-                &self.previous,
-                &self.inverse_mass,
-                ids,
-                rest_lengths,
-                lambdas,
-                alpha_tilde,
-                gamma,
-            );
+            for _ in 0..iterations {
+                let (ids, rest_lengths, lambdas) = self.constraints.parts_mut();
+                solver::solve_sweep(
+                    &mut self.positions,
+                    &self.previous,
+                    &self.inverse_mass,
+                    ids,
+                    rest_lengths,
+                    lambdas,
+                    alpha_tilde,
+                    gamma,
+                );
+            }
             return;
         }
+        // The coloured sweep loads four particles per vector from split x and y
+        // arrays: split once, sweep `iterations` times, merge back.
+        colored::split(&self.positions, &mut self.xs, &mut self.ys);
+        let mut points = Split {
+            xs: &mut self.xs,
+            ys: &mut self.ys,
+        };
         let (runs, ids, rest_lengths, lambdas) = self.constraints.runs_and_parts_mut();
-        for run in runs {
-            solver::solve_run(
-                &mut self.positions,
-                &self.inverse_mass,
-                run,
-                ids,
-                rest_lengths,
-                lambdas,
-                alpha_tilde,
-            );
+        for _ in 0..iterations {
+            for run in runs {
+                let inverse_mass = &self.inverse_mass;
+                colored::solve_run(
+                    &mut points,
+                    inverse_mass,
+                    run,
+                    ids,
+                    rest_lengths,
+                    lambdas,
+                    alpha_tilde,
+                );
+            }
         }
+        colored::merge(&self.xs, &self.ys, &mut self.positions);
     }
 
     /// Removes every constraint stretched beyond `factor` times its rest length.

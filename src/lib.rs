@@ -31,6 +31,7 @@
 //! * [`grid`]: building the grid and its constraints in the original's order.
 //! * [`solver`]: the XPBD step itself.
 //! * [`constraints`]: the constraints in solver order (original or coloured).
+//! * [`colored`]: the coloured sweep, four independent constraints per SIMD op.
 //! * `lanes`: four-wide `f32` arithmetic, wasm SIMD where available.
 //! * [`raster`]: drawing the cloth into pixels (faster than canvas paths).
 //! * [`cloth`]: [`Cloth`], the state, interaction (pick, grab, drag, pin) and
@@ -39,6 +40,7 @@
 //!   [`Cloth`].
 
 pub mod cloth;
+pub mod colored;
 pub mod constraints;
 pub mod grid;
 mod lanes;

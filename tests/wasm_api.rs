@@ -364,9 +364,11 @@ fn a_diverged_simulation_reports_it_and_stays_finite() {
 /// same positions and multipliers as a scalar sweep in the same order.
 #[wasm_bindgen_test]
 fn simd_lanes_match_the_scalar_sweep_bit_for_bit() {
+    use xpbd_cloth::colored::{self, merge, split};
     use xpbd_cloth::constraints::ConstraintSet;
+    use xpbd_cloth::grid;
     use xpbd_cloth::params::{FixedPreset, GridSize, SolverOrder};
-    use xpbd_cloth::{grid, solver};
+    use xpbd_cloth::solver::{self, Split};
     for (width, height) in [(2, 2), (9, 7), (40, 30)] {
         let size = GridSize { width, height };
         let g = grid::build(size, FixedPreset::Two);
@@ -385,6 +387,8 @@ fn simd_lanes_match_the_scalar_sweep_bit_for_bit() {
             .collect();
         let mut scalar = lanes.clone();
         let mut scalar_lambdas = vec![0.0; set.len()];
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        split(&lanes, &mut xs, &mut ys);
         for _ in 0..3 {
             let (ids, rest) = (set.ids().to_vec(), set.rest_lengths().to_vec());
             solver::solve_sweep(
@@ -397,11 +401,16 @@ fn simd_lanes_match_the_scalar_sweep_bit_for_bit() {
                 0.3,
                 0.0,
             );
+            let mut points = Split {
+                xs: &mut xs,
+                ys: &mut ys,
+            };
             for run in set.runs().to_vec() {
                 let (ids, rest, lambdas) = set.parts_mut();
-                solver::solve_run(&mut lanes, &inverse_mass, &run, ids, rest, lambdas, 0.3);
+                colored::solve_run(&mut points, &inverse_mass, &run, ids, rest, lambdas, 0.3);
             }
         }
+        merge(&xs, &ys, &mut lanes);
         assert!(
             lanes == scalar,
             "{width}x{height}: SIMD differs from scalar"
