@@ -1,0 +1,1100 @@
+// End-to-end tests of JavaScript API misuse (issue 7): every method and setter of
+// `Simulation` called with wrong types and out-of-range values, every call after
+// `free()`, re-entrant calls from callbacks, and the `mountCloth` controller after
+// `destroy()`. Each misuse must give a plain `Error` whose message names the
+// argument, never a wasm trap (`RuntimeError: unreachable`), and must leave the
+// simulation exactly as it was and still stepping.
+//
+// The tests run in a blank page of the served repository (routed by the test, not a
+// file in the repo) that imports pkg/xpbd_cloth.js and www/cloth.js under the same
+// strict Content-Security-Policy as the real pages.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  WAIT,
+  controllerLookupScript,
+  cspRecorderScript,
+  launchBrowser,
+  requireBuild,
+  serve,
+  watchConsole,
+} from './helpers.mjs';
+
+const HARNESS_DIR = '/__api-misuse__/';
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
+const HARNESS_HTML = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta http-equiv="Content-Security-Policy" content="${CSP}">
+  <link rel="icon" href="data:,">
+  <title>xpbd-cloth API misuse harness</title>
+  <script type="module" src="harness.js"></script>
+</head>
+<body>
+  <canvas id="cloth" width="400" height="300"></canvas>
+  <canvas id="scratch" width="200" height="150"></canvas>
+</body>
+</html>`;
+// One module instance: www/wasm.js imports ../pkg/xpbd_cloth.js, the same URL as here.
+const HARNESS_JS = `import * as glue from '../pkg/xpbd_cloth.js';
+import { loadWasm, wasmMemoryBytes } from '../www/wasm.js';
+import { mountCloth } from '../www/cloth.js';
+await loadWasm();
+Object.assign(window, { glue, mountCloth, wasmMemoryBytes });
+window.harnessReady = true;
+`;
+// A worker that runs one drawInto on an OffscreenCanvas, so a call that never
+// returns can be stopped (worker.terminate()) instead of freezing the test.
+const WORKER_JS = `import init, { Simulation } from '../pkg/xpbd_cloth.js';
+await init();
+onmessage = ({ data }) => {
+  const started = performance.now();
+  let result;
+  try {
+    const simulation = new Simulation(data.width, data.height, 2);
+    const ctx = new OffscreenCanvas(data.canvasWidth, data.canvasHeight).getContext('2d');
+    simulation.drawInto(ctx, data.view);
+    result = { outcome: 'returned' };
+  } catch (error) {
+    result = { outcome: 'threw', name: error?.constructor?.name, message: String(error?.message) };
+  }
+  postMessage({ ...result, ms: performance.now() - started });
+};
+postMessage('ready');
+`;
+
+/** Accepted values that drive a 10 × 8 cloth beyond 1e6 m within a few steps: it diverges. */
+const DIVERGING_OPTIONS = { width: 10, height: 8, timeStepSize: 1, gravity: 1e6, stiffness: 1e15, mass: 1e-6, iterations: 1 };
+
+let browser;
+let server;
+
+before(async () => {
+  requireBuild();
+  server = await serve();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens the harness page in a fresh context; resolves when the wasm is loaded. */
+async function openHarness() {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
+  await context.addInitScript(cspRecorderScript);
+  await context.addInitScript(controllerLookupScript);
+  await context.route(
+    (url) => url.pathname.startsWith(HARNESS_DIR),
+    (route) => {
+      const { pathname } = new URL(route.request().url());
+      const file = pathname.slice(HARNESS_DIR.length);
+      if (file === 'index.html') return route.fulfill({ contentType: 'text/html; charset=utf-8', body: HARNESS_HTML });
+      if (file === 'harness.js') return route.fulfill({ contentType: 'text/javascript; charset=utf-8', body: HARNESS_JS });
+      if (file === 'worker.js') return route.fulfill({ contentType: 'text/javascript; charset=utf-8', body: WORKER_JS });
+      return route.fulfill({ status: 404, body: 'not found' });
+    },
+  );
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT);
+  const consoleWatch = watchConsole(page);
+  await page.goto(new URL(`${HARNESS_DIR}index.html`, server.url).href, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.harnessReady === true, null, { timeout: WAIT });
+  return { context, page, console: consoleWatch };
+}
+
+async function assertCleanPage(opened, what) {
+  assert.deepEqual(opened.console.problems(), [], `${what}: console errors or page errors`);
+  assert.deepEqual(await opened.page.evaluate(() => window.__cspViolations), [], `${what}: CSP violations`);
+}
+
+/** Fails with every offending case listed, not just the first. */
+function assertNoBadCases(results, what) {
+  const bad = results.filter((r) => r.problems.length > 0);
+  assert.equal(
+    bad.length,
+    0,
+    `${what}: ${bad.length} of ${results.length} cases misbehaved:\n` +
+      bad
+        .slice(0, 40)
+        .map((r) => `  ${r.label}: ${r.problems.join('; ')} (outcome: ${r.outcome})`)
+        .join('\n'),
+  );
+}
+
+// ---------------------------------------------------------------------------
+// In-page misuse runner. Serialized into the page by page.evaluate, so it may
+// use nothing from this file. Returns one record per case:
+// { label, outcome, problems[] }.
+
+function runMisuseInPage({ only } = {}) {
+  const { Simulation } = window.glue;
+  const W = 12;
+  const H = 9;
+  const N = W * H;
+  const PROPERTIES = [
+    'timeStepSize', 'iterations', 'stiffness', 'gravity', 'mass',
+    'substeps', 'damping', 'velocityDamping', 'tearStretch', 'solverOrder',
+  ];
+  const GETTERS = ['time', 'numParticles', 'numConstraints', 'maxStretch', 'kineticEnergy', 'isFinite', 'grabbed', 'tornCount'];
+
+  const WRONG_TYPES = [
+    ['a numeric string', '5'],
+    ['an empty string', ''],
+    ['undefined', undefined],
+    ['null', null],
+    ['an object', {}],
+    ['an array', []],
+    ['an array of one number', [5]],
+    ['a boolean', true],
+    ['a BigInt', 5n],
+    ['a Symbol', Symbol('five')],
+    ['a function', () => 5],
+    ['a Number object', Object(5)],
+    ['an object with valueOf', { valueOf: () => 5 }],
+    ['a Date', new Date(5)],
+  ];
+  const NON_FINITE = [['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity]];
+  const numberCases = (extra) => [...WRONG_TYPES, ...NON_FINITE, ...extra.map((v) => [String(v), v])];
+
+  // Values each setter must refuse (valid values elsewhere in a field's range are fine).
+  const REFUSED = {
+    timeStepSize: numberCases([0, -0.01, 1.5, 1e-7, Number.MIN_VALUE, 1e300, -1e300]),
+    iterations: numberCases([0, -1, 2.5, 1001, 1e300, 2 ** 32 + 5, 2 ** 53]),
+    stiffness: numberCases([-1, -Number.MIN_VALUE, 1.1e15, 1e300]),
+    gravity: numberCases([1e6 + 1, -1e7, 1e300, -1e300]),
+    mass: numberCases([0, -1, 1e-7, 1.1e6, 1e300]),
+    substeps: numberCases([0, -1, 1.5, 101, 1e300, 2 ** 32 + 1]),
+    damping: numberCases([-1, 1.1e9, 1e300]),
+    velocityDamping: numberCases([-1, 1000.5, 1e300]),
+    tearStretch: numberCases([-1, 0.5, 1, 1000.5, 1e300]),
+    solverOrder: [
+      ...['fast', '', 'Colored', ' colored', 'colored\u0000', 'original ', 'ORIGINAL'].map((v) => [JSON.stringify(v), v]),
+      ['1', 1],
+      ['null', null],
+      ['undefined', undefined],
+      ['an object', {}],
+      ['an array holding "colored"', ['colored']],
+      ['a String object', Object('colored')],
+      ['an object with toString', { toString: () => 'colored' }],
+      ['NaN', NaN],
+    ],
+  };
+  const INDEX_REFUSED = numberCases([-1, -0.5, 1.5, N, N + 1, 2 ** 31, 2 ** 32, 2 ** 32 + 1, 2 ** 53, 1e300, -1e300]);
+  const COORDINATE_REFUSED = numberCases([1e6 + 1, -1e6 - 1, 1e300, -1e300]);
+  const RADIUS_REFUSED = numberCases([-1, -1e-9, -1e300]);
+  const STEPS_REFUSED = numberCases([-1, 0.5, 10001, 2 ** 32, 1e300]);
+  const GRID_REFUSED = numberCases([0, 1, -2, 1.5, 1001, 2 ** 32 + 40, 1e300]);
+  const FIXED_REFUSED = numberCases([0, 3, 5, -1, 2.5, 2 ** 32 + 2, 1e300]);
+  const PINNED_REFUSED = [
+    ['1', 1], ['0', 0], ['"true"', 'true'], ['null', null], ['undefined', undefined], ['an object', {}],
+    ['a Boolean object', Object(true)], ['NaN', NaN],
+  ];
+
+  const scratch = document.getElementById('scratch').getContext('2d');
+  const VIEW = { originX: 100, originY: 40, scale: 20 };
+  const CTX_REFUSED = [
+    ['null', null],
+    ['undefined', undefined],
+    ['a number', 5],
+    ['a string', 'ctx'],
+    ['an empty object', {}],
+    ['an object whose canvas is null', { canvas: null }],
+    ['an object with a canvas but no putImageData', { canvas: { width: 10, height: 10 } }],
+  ];
+  const VIEW_REFUSED = [
+    ['undefined', undefined, /view/],
+    ['null', null, /view/],
+    ['a number', 5, /view/],
+    ['a string', 'view', /view/],
+    ['an array', [], /view/],
+    ['an empty object', {}, /originX|view/],
+    ...['originX', 'originY', 'scale', 'pixelRatio', 'particleRadius'].flatMap((field) =>
+      [['a string', '1'], ['NaN', NaN], ['Infinity', Infinity], ['null', null], ['an object', {}], ['a BigInt', 1n]].map(
+        ([what, value]) => [`${field} ${what}`, { ...VIEW, [field]: value }, new RegExp(`view\\.${field}|${field}`)],
+      ),
+    ),
+  ];
+
+  // -- state
+
+  function digest(array) {
+    let sum = 0;
+    let weighted = 0;
+    for (let k = 0; k < array.length; k += 1) {
+      sum += array[k];
+      weighted += array[k] * ((k % 97) + 1);
+    }
+    return `${array.length}:${sum}:${weighted}`;
+  }
+
+  function snapshot(s) {
+    return JSON.stringify({
+      positions: Array.from(s.positions()),
+      constraints: digest(s.constraints()),
+      restLengths: digest(s.restLengths()),
+      properties: PROPERTIES.map((p) => s[p]),
+      getters: GETTERS.map((g) => s[g]),
+      pinned: Array.from({ length: N }, (_, k) => (s.isPinned(k) ? 1 : 0)).join(''),
+    });
+  }
+
+  function firstDifference(a, b) {
+    const x = JSON.parse(a);
+    const y = JSON.parse(b);
+    for (const key of Object.keys(x)) {
+      if (JSON.stringify(x[key]) !== JSON.stringify(y[key])) {
+        return `${key} changed: ${JSON.stringify(x[key]).slice(0, 120)} → ${JSON.stringify(y[key]).slice(0, 120)}`;
+      }
+    }
+    return 'unknown';
+  }
+
+  /** A non-default, lived-in simulation: the state misuse must not touch. */
+  function makeSimulation() {
+    const s = new Simulation(W, H, 2);
+    s.timeStepSize = 0.02;
+    s.iterations = 7;
+    s.stiffness = 500;
+    s.gravity = -3;
+    s.mass = 0.7;
+    s.substeps = 2;
+    s.damping = 1;
+    s.velocityDamping = 0.5;
+    s.tearStretch = 50;
+    s.solverOrder = 'original';
+    s.setPinned(5, true);
+    s.steps(3);
+    s.grab(W + 3);
+    s.drag(0.9, -0.1);
+    s.step();
+    return s;
+  }
+
+  const describeError = (e) =>
+    e instanceof Error ? `${e.constructor.name}: ${e.message}` : `a thrown non-Error ${typeof e}: ${String(e)}`;
+
+  const results = [];
+
+  /**
+   * Runs `call(s)` on a fresh simulation; it must throw a plain Error matching
+   * `names` and change nothing, and the simulation must step afterwards.
+   */
+  function expectRefused(label, call, names, setup = () => {}) {
+    if (only && !label.startsWith(only)) return;
+    const problems = [];
+    let outcome = 'returned';
+    const s = makeSimulation();
+    try {
+      setup(s);
+      const before = snapshot(s);
+      let error = null;
+      try {
+        call(s);
+      } catch (e) {
+        error = e;
+      }
+      if (error === null) {
+        problems.push('did not throw');
+      } else {
+        outcome = describeError(error);
+        if (!(error instanceof Error)) problems.push('threw something that is not an Error');
+        else {
+          if (error instanceof WebAssembly.RuntimeError) problems.push('threw a WebAssembly.RuntimeError (a wasm trap)');
+          if (error.constructor !== Error) problems.push(`threw a ${error.constructor.name}, not a plain Error`);
+          if (/unreachable|recursive use|null pointer|borrowed/i.test(error.message)) problems.push('message is a wasm-bindgen/trap message');
+          if (!names.test(error.message)) problems.push(`message does not name the argument (${names})`);
+        }
+      }
+      let after;
+      try {
+        after = snapshot(s);
+      } catch (e) {
+        problems.push(`the simulation is unusable afterwards: ${describeError(e)}`);
+      }
+      if (after !== undefined && after !== before) problems.push(`state changed: ${firstDifference(before, after)}`);
+      try {
+        const t = s.time;
+        s.step();
+        if (!(s.time > t)) problems.push(`does not step afterwards (time ${t} → ${s.time})`);
+      } catch (e) {
+        problems.push(`step() afterwards threw ${describeError(e)}`);
+      }
+    } finally {
+      try {
+        s.free();
+      } catch (e) {
+        problems.push(`free() afterwards threw ${describeError(e)}`);
+      }
+    }
+    results.push({ label, outcome, problems });
+  }
+
+  // -- constructor
+
+  for (const [what, value] of GRID_REFUSED) {
+    for (const [position, name] of [[0, 'width'], [1, 'height']]) {
+      if (only && !`new Simulation(${name}: ${what})`.startsWith(only)) continue;
+      const args = [10, 10, 2];
+      args[position] = value;
+      constructorCase(`new Simulation(${name}: ${what})`, args, new RegExp(`\\b${name}\\b`));
+    }
+  }
+  for (const [what, value] of FIXED_REFUSED) constructorCase(`new Simulation(fixedCount: ${what})`, [10, 10, value], /fixedCount/);
+  constructorCase('new Simulation() with no arguments', [], /width/);
+  constructorCase('new Simulation(1000, 251, 2): over 250000 particles', [1000, 251, 2], /width|height|particles/);
+  constructorCase('new Simulation(251, 1000, 2): over 250000 particles', [251, 1000, 2], /width|height|particles/);
+
+  function constructorCase(label, args, names) {
+    if (only && !label.startsWith(only)) return;
+    const problems = [];
+    let outcome = 'returned';
+    try {
+      const s = new Simulation(...args);
+      problems.push(`constructed a ${s.numParticles}-particle simulation`);
+      s.free();
+    } catch (e) {
+      outcome = describeError(e);
+      if (!(e instanceof Error) || e.constructor !== Error) problems.push('not a plain Error');
+      if (e instanceof WebAssembly.RuntimeError) problems.push('a wasm trap');
+      if (!names.test(String(e?.message))) problems.push(`message does not name the argument (${names})`);
+    }
+    results.push({ label, outcome, problems });
+  }
+
+  // -- setters
+
+  for (const property of PROPERTIES) {
+    for (const [what, value] of REFUSED[property]) {
+      expectRefused(`${property} = ${what}`, (s) => {
+        s[property] = value;
+      }, new RegExp(`\\b${property}\\b`));
+    }
+  }
+
+  // -- methods with index arguments
+
+  for (const [what, value] of INDEX_REFUSED) {
+    expectRefused(`grab(${what})`, (s) => s.grab(value), /index/);
+    expectRefused(`isPinned(${what})`, (s) => s.isPinned(value), /index/);
+    expectRefused(`setPinned(${what}, true)`, (s) => s.setPinned(value, true), /index/);
+    expectRefused(`setPinned(${what}, false)`, (s) => s.setPinned(value, false), /index/);
+  }
+  for (const [what, value] of PINNED_REFUSED) {
+    expectRefused(`setPinned(3, ${what})`, (s) => s.setPinned(3, value), /pinned/);
+  }
+
+  // -- coordinates
+
+  for (const [what, value] of COORDINATE_REFUSED) {
+    expectRefused(`drag(x: ${what}) while holding a particle`, (s) => s.drag(value, 0), /\bx\b/);
+    expectRefused(`drag(y: ${what}) while holding a particle`, (s) => s.drag(0, value), /\by\b/);
+    expectRefused(`drag(x: ${what}) holding nothing`, (s) => s.drag(value, 0), /\bx\b/, (s) => s.release());
+    expectRefused(`pick(x: ${what})`, (s) => s.pick(value, 0, 1), /\bx\b/);
+    expectRefused(`pick(y: ${what})`, (s) => s.pick(0, value, 1), /\by\b/);
+  }
+  for (const [what, value] of RADIUS_REFUSED) expectRefused(`pick(radius: ${what})`, (s) => s.pick(0, 0, value), /radius/);
+
+  for (const [what, value] of STEPS_REFUSED) expectRefused(`steps(${what})`, (s) => s.steps(value), /steps|\bn\b/);
+
+  // -- drawInto
+
+  for (const [what, ctx] of CTX_REFUSED) {
+    expectRefused(`drawInto(ctx: ${what})`, (s) => s.drawInto(ctx, VIEW), /ctx|context|canvas|putImageData/);
+  }
+  for (const [what, view, names] of VIEW_REFUSED) {
+    expectRefused(`drawInto(view: ${what})`, (s) => s.drawInto(scratch, view), names);
+  }
+
+  // -- the work limit (a bigger cloth: 100 × 100 has 39402 constraints)
+
+  if (!only || 'work limit'.startsWith(only) || only.startsWith('work limit')) {
+    const big = new Simulation(100, 100, 2);
+    const problems = [];
+    const outcomes = [];
+    try {
+      big.substeps = 100; // 100 × 5 × 39402 ≈ 2e7: accepted
+      for (const [name, value] of [['iterations', 1000], ['iterations', 26], ['substeps', 100]]) {
+        if (name === 'substeps') {
+          big.substeps = 1;
+          big.iterations = 1000; // 3.9e7: accepted
+        }
+        const before = [big.substeps, big.iterations];
+        try {
+          big[name] = value;
+          problems.push(`${name} = ${value} accepted with substeps ${big.substeps}, iterations ${big.iterations}`);
+        } catch (e) {
+          outcomes.push(describeError(e));
+          if (!(e instanceof Error) || e.constructor !== Error) problems.push(`${name}: not a plain Error`);
+          if (!new RegExp(`^invalid ${name}:`).test(e.message)) problems.push(`${name}: message does not start "invalid ${name}:"`);
+          if (!/100000000/.test(e.message)) problems.push(`${name}: message does not state the limit`);
+        }
+        if (JSON.stringify([big.substeps, big.iterations]) !== JSON.stringify(before)) problems.push(`${name}: values changed`);
+      }
+      const t = big.time;
+      big.step();
+      if (!(big.time > t)) problems.push('does not step afterwards');
+    } finally {
+      big.free();
+    }
+    results.push({ label: 'work limit: substeps × iterations × constraints > 1e8', outcome: outcomes.join(' | '), problems });
+  }
+
+  return results;
+}
+
+// ---------------------------------------------------------------------------
+// In-page re-entrancy runner: callbacks the simulation makes into JavaScript
+// (view getters, the context's canvas and putImageData) that call back into it.
+
+const REENTRANCY_KNOWN_BROKEN = ['context canvas getter calls grab()'];
+
+function runReentrancyInPage({ only, skip = [] } = {}) {
+  const { Simulation } = window.glue;
+  const ctx = document.getElementById('scratch').getContext('2d');
+  const VIEW = { originX: 100, originY: 40, scale: 20 };
+  const cases = {
+    'view getter calls step()': (s) => s.drawInto(ctx, { ...VIEW, get originX() { s.step(); return 100; } }),
+    'view getter sets a parameter': (s) => s.drawInto(ctx, { ...VIEW, get scale() { s.gravity = 5; return 20; } }),
+    'view getter reads a getter': (s) => s.drawInto(ctx, { ...VIEW, get originY() { return s.time; } }),
+    'view getter calls steps(3) via full': (s) => s.drawInto(ctx, { ...VIEW, get full() { s.steps(3); return true; } }),
+    'view getter calls free()': (s) => s.drawInto(ctx, { ...VIEW, get particleRadius() { s.free(); return 2; } }),
+    'view getter throws': (s) => s.drawInto(ctx, { ...VIEW, get pixelRatio() { throw new Error('from a getter'); } }),
+    'view is a throwing Proxy': (s) => s.drawInto(ctx, new Proxy({}, { get() { throw new Error('proxy'); } })),
+    'context putImageData calls step()': (s) => s.drawInto({ canvas: ctx.canvas, putImageData() { s.step(); } }, VIEW),
+    'context putImageData throws': (s) =>
+      s.drawInto({ canvas: ctx.canvas, putImageData() { throw new TypeError('boom'); } }, VIEW),
+    'context canvas getter calls grab()': (s) =>
+      s.drawInto({ get canvas() { s.grab(0); return ctx.canvas; }, putImageData() {} }, VIEW),
+    'valueOf of an argument calls free()': (s) => s.grab({ valueOf() { s.free(); return 1; } }),
+  };
+  const out = {};
+  for (const [name, call] of Object.entries(cases)) {
+    if (only && !only.includes(name)) continue;
+    if (skip.includes(name)) continue;
+    const s = new Simulation(10, 10, 2);
+    s.step();
+    const record = {};
+    try {
+      call(s);
+      record.call = 'returned';
+    } catch (e) {
+      record.call = `${e?.constructor?.name}: ${e?.message}`;
+      record.isError = e instanceof Error;
+      record.trap = e instanceof WebAssembly.RuntimeError || /unreachable/.test(String(e?.message));
+    }
+    if (name === 'view getter calls free()') {
+      // freed by the caller: every later call must throw an Error, not trap
+      try {
+        s.step();
+        record.after = 'step() after the getter freed it did not throw';
+      } catch (e) {
+        if (!(e instanceof Error) || e instanceof WebAssembly.RuntimeError) record.after = `${e}`;
+        else record.stepsAfter = true;
+      }
+    } else {
+      try {
+        const t = s.time;
+        s.step();
+        record.stepsAfter = s.time > t;
+        s.free();
+      } catch (e) {
+        record.after = `${e?.constructor?.name}: ${e?.message}`;
+      }
+    }
+    out[name] = record;
+  }
+  return out;
+}
+
+function reentrancyProblems(results) {
+  const bad = [];
+  for (const [name, r] of Object.entries(results)) {
+    if (r.call !== 'returned' && !r.isError) bad.push(`${name}: threw a non-Error (${r.call})`);
+    if (r.trap) bad.push(`${name}: trapped (${r.call})`);
+    if (r.after) bad.push(`${name}: the simulation is unusable afterwards (${r.after})`);
+    else if (r.stepsAfter !== true) bad.push(`${name}: does not step afterwards`);
+  }
+  return bad;
+}
+
+// ---------------------------------------------------------------------------
+
+describe('Simulation: wrong types and out-of-range values', () => {
+  let opened;
+  before(async () => {
+    opened = await openHarness();
+  });
+  after(async () => {
+    await opened?.context.close();
+  });
+
+  it('every refused call throws a plain Error naming the argument and changes nothing (constructor, setters, grab/pin/drag/pick/steps/drawInto)', async (t) => {
+    const memoryBefore = await opened.page.evaluate(() => window.wasmMemoryBytes());
+    const results = await opened.page.evaluate(runMisuseInPage, {});
+    t.diagnostic(`${results.length} misuse cases`);
+    // a sample of the messages, for the record
+    for (const label of ['timeStepSize = a numeric string', 'grab(4294967296)', 'drag(x: NaN) while holding a particle', 'steps(10001)', 'drawInto(view: scale NaN)', 'new Simulation(1000, 251, 2): over 250000 particles']) {
+      const found = results.find((r) => r.label === label);
+      if (found) t.diagnostic(`${label} → ${found.outcome}`);
+    }
+    assert.ok(results.length > 400, `expected the whole table of cases, got ${results.length}`);
+    // drawInto(ctx: null/undefined) is known-broken and has its own test below
+    assertNoBadCases(
+      results.filter((r) => !/^drawInto\(ctx: (null|undefined)\)$/.test(r.label)),
+      'Simulation misuse',
+    );
+    // refused constructions allocate nothing that stays: memory does not grow
+    await opened.page.evaluate(() => {
+      for (let k = 0; k < 2000; k += 1) {
+        try {
+          new window.glue.Simulation(k % 2 ? 0 : 1000, 1000, 2);
+        } catch {
+          // refused, as it should be
+        }
+      }
+    });
+    const memoryAfter = await opened.page.evaluate(() => window.wasmMemoryBytes());
+    assert.ok(
+      memoryAfter <= memoryBefore + 4 * 65536 * 16,
+      `wasm memory grew from ${memoryBefore} to ${memoryAfter} bytes over the misuse cases`,
+    );
+    await assertCleanPage(opened, 'misuse cases');
+  });
+
+  it(
+    'drawInto(null or undefined, view) throws an Error and the simulation stays usable',
+    {
+      todo:
+        'src/wasm.rs draw_into: ctx.canvas() on null/undefined throws a TypeError through wasm, ' +
+        'leaving the Simulation borrowed for ever ("recursive use of an object detected" on every later call, free() included)',
+    },
+    async () => {
+      const results = await opened.page.evaluate(runMisuseInPage, { only: 'drawInto(ctx: ' });
+      const bad = results.filter((r) => /^drawInto\(ctx: (null|undefined)\)$/.test(r.label));
+      assert.equal(bad.length, 2);
+      assertNoBadCases(bad, 'drawInto with a missing context');
+    },
+  );
+
+  it('a drawInto on a canvas too big to rasterize throws an Error (no wasm trap) and the simulation stays usable', {
+    todo:
+      'src/wasm.rs draw_into / src/raster.rs Frame::reset: a 40000 × 40000 canvas overflows the frame allocation: ' +
+      'panic "capacity overflow", RuntimeError: unreachable, and the Simulation is unusable afterwards',
+  }, async () => {
+    const outcome = await opened.page.evaluate(() => {
+      const s = new window.glue.Simulation(10, 10, 2);
+      const canvas = document.createElement('canvas');
+      canvas.width = 40000;
+      canvas.height = 40000;
+      const result = {};
+      try {
+        s.drawInto(canvas.getContext('2d'), { originX: 10, originY: 10, scale: 20 });
+        result.call = 'returned';
+      } catch (e) {
+        result.call = `${e.constructor.name}: ${e.message}`;
+        result.trap = e instanceof WebAssembly.RuntimeError;
+      }
+      try {
+        const t = s.time;
+        s.step();
+        result.steps = s.time > t;
+        s.free();
+      } catch (e) {
+        result.after = `${e.constructor.name}: ${e.message}`;
+      }
+      return result;
+    });
+    assert.notEqual(outcome.trap, true, `drawInto trapped: ${outcome.call}`);
+    assert.equal(outcome.after, undefined, `the simulation is broken afterwards: ${outcome.after}`);
+    assert.equal(outcome.steps, true);
+  });
+
+  it('drawInto with a huge particleRadius or pixelRatio returns within 5 s (no frozen tab)', {
+    todo:
+      'src/raster.rs Frame::disc loops over the whole bounding square of the disc, not clipped to the frame: ' +
+      'particleRadius 1e4 on a 10 × 10 cloth runs for minutes (particleRadius 3000 already takes ~4 s)',
+  }, async () => {
+    const outcomes = await opened.page.evaluate(async (harnessDir) => {
+      const tryView = (view) =>
+        new Promise((done) => {
+          const worker = new Worker(`${harnessDir}worker.js`, { type: 'module' });
+          const timer = setTimeout(() => {
+            worker.terminate();
+            done({ view, outcome: 'still running after 5 s' });
+          }, 5000);
+          worker.onerror = (event) => {
+            clearTimeout(timer);
+            worker.terminate();
+            done({ view, outcome: `worker error: ${event.message}` });
+          };
+          worker.onmessage = ({ data }) => {
+            if (data === 'ready') {
+              worker.postMessage({ width: 10, height: 10, canvasWidth: 300, canvasHeight: 200, view });
+              return;
+            }
+            clearTimeout(timer);
+            worker.terminate();
+            done({ view, ...data });
+          };
+        });
+      const base = { originX: 0, originY: 0, scale: 50 }; // particle 0 at the canvas corner
+      const out = [];
+      for (const extra of [{ particleRadius: 1e4 }, { particleRadius: 1e30 }, { pixelRatio: 1e6 }]) {
+        out.push(await tryView({ ...base, ...extra }));
+      }
+      return out;
+    }, HARNESS_DIR);
+    const stuck = outcomes.filter((o) => o.outcome === 'still running after 5 s' || /worker error/.test(o.outcome));
+    assert.deepEqual(stuck, [], `drawInto did not return: ${JSON.stringify(outcomes)}`);
+  });
+});
+
+describe('Simulation after free()', () => {
+  it('every method, getter and setter throws an Error (no trap), and other simulations keep working', async (t) => {
+    const opened = await openHarness();
+    try {
+      const outcome = await opened.page.evaluate(() => {
+        const { Simulation } = window.glue;
+        const other = new Simulation(8, 6, 4);
+        other.steps(2);
+        const otherBefore = JSON.stringify({ p: Array.from(other.positions()), t: other.time });
+        const s = new Simulation(10, 10, 2);
+        s.steps(2);
+        const oldView = s.positions(); // a view taken before free: plain memory, must not trap to read
+        s.free();
+        const ctx = document.getElementById('scratch').getContext('2d');
+        const calls = {
+          step: () => s.step(),
+          steps: () => s.steps(1),
+          positions: () => s.positions(),
+          constraints: () => s.constraints(),
+          restLengths: () => s.restLengths(),
+          constraintForces: () => s.constraintForces(),
+          pick: () => s.pick(0, 0, 1),
+          grab: () => s.grab(0),
+          drag: () => s.drag(0, 0),
+          release: () => s.release(),
+          setPinned: () => s.setPinned(0, true),
+          isPinned: () => s.isPinned(0),
+          drawInto: () => s.drawInto(ctx, { originX: 0, originY: 0, scale: 10 }),
+          'free (again)': () => s.free(),
+          'Symbol.dispose': () => s[Symbol.dispose](),
+        };
+        for (const name of ['time', 'numParticles', 'numConstraints', 'maxStretch', 'kineticEnergy', 'isFinite', 'grabbed', 'tornCount',
+          'timeStepSize', 'iterations', 'stiffness', 'gravity', 'mass', 'substeps', 'damping', 'velocityDamping', 'tearStretch', 'solverOrder']) {
+          calls[`get ${name}`] = () => s[name];
+        }
+        const values = { timeStepSize: 0.01, iterations: 5, stiffness: 1000, gravity: -9.81, mass: 0.5, substeps: 1, damping: 0, velocityDamping: 0, tearStretch: 0, solverOrder: 'colored' };
+        for (const [name, value] of Object.entries(values)) {
+          calls[`set ${name}`] = () => {
+            s[name] = value;
+          };
+        }
+        const results = {};
+        for (const [name, call] of Object.entries(calls)) {
+          try {
+            const value = call();
+            results[name] = { threw: false, value: String(value) };
+          } catch (e) {
+            results[name] = {
+              threw: true,
+              isError: e instanceof Error,
+              trap: e instanceof WebAssembly.RuntimeError,
+              message: String(e?.message),
+            };
+          }
+        }
+        let oldViewRead;
+        try {
+          oldViewRead = Number.isFinite(oldView.length) ? 'readable' : 'odd';
+        } catch (e) {
+          oldViewRead = `${e.constructor.name}: ${e.message}`;
+        }
+        other.step();
+        const otherWorks = other.time > JSON.parse(otherBefore).t;
+        const fresh = new Simulation(5, 5, 1);
+        fresh.steps(3);
+        const freshWorks = fresh.time > 0 && fresh.isFinite;
+        fresh.free();
+        other.free();
+        return { results, oldViewRead, otherWorks, freshWorks };
+      });
+      const messages = new Set();
+      const bad = [];
+      for (const [name, r] of Object.entries(outcome.results)) {
+        if (!r.threw) bad.push(`${name} did not throw (returned ${r.value})`);
+        else if (!r.isError) bad.push(`${name} threw a non-Error`);
+        else if (r.trap || /unreachable/.test(r.message)) bad.push(`${name} trapped: ${r.message}`);
+        else messages.add(r.message);
+      }
+      t.diagnostic(`after free(), the messages are: ${JSON.stringify([...messages])}`);
+      assert.deepEqual(bad, [], 'after free()');
+      assert.ok(Object.keys(outcome.results).length >= 40, 'every method, getter and setter was tried');
+      assert.equal(outcome.oldViewRead, 'readable');
+      assert.equal(outcome.otherWorks, true, 'another simulation keeps stepping');
+      assert.equal(outcome.freshWorks, true, 'a new simulation works after the misuse');
+      await assertCleanPage(opened, 'after free()');
+    } finally {
+      await opened.context.close();
+    }
+  });
+});
+
+describe('re-entrancy', () => {
+  it('getters on the drawInto view and context that call back into the simulation give Errors, never a trap', async () => {
+    const opened = await openHarness();
+    try {
+      const results = await opened.page.evaluate(runReentrancyInPage, { skip: REENTRANCY_KNOWN_BROKEN });
+      assert.ok(Object.keys(results).length >= 8, 'every case ran');
+      assert.deepEqual(reentrancyProblems(results), [], JSON.stringify(results, null, 1));
+      await assertCleanPage(opened, 're-entrant drawInto');
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  it(
+    'a JavaScript exception inside drawInto\'s calls on the context (a canvas getter that calls grab()) leaves the simulation usable',
+    { todo: 'src/wasm.rs draw_into: same cause as drawInto(null): an exception thrown by ctx.canvas() leaves the Simulation borrowed for ever' },
+    async () => {
+      const opened = await openHarness();
+      try {
+        const results = await opened.page.evaluate(runReentrancyInPage, { only: REENTRANCY_KNOWN_BROKEN });
+        assert.equal(Object.keys(results).length, REENTRANCY_KNOWN_BROKEN.length);
+        assert.deepEqual(reentrancyProblems(results), [], JSON.stringify(results, null, 1));
+      } finally {
+        await opened.context.close();
+      }
+    },
+  );
+
+  it('an onFrame callback that calls set, restart, pause/resume, diagnostics, grab/drag and finally destroy() of its own controller', async () => {
+    const opened = await openHarness();
+    const { page } = opened;
+    try {
+      const outcome = await page.evaluate(async () => {
+        const canvas = document.getElementById('cloth');
+        const log = { frames: 0, refused: [], errors: [], dragChecks: [], framesAfterDestroy: 0, restarts: 0 };
+        let controller = null;
+        let destroyedAtFrame = -1;
+        let draggedAt = null;
+        const finished = new Promise((resolveFinished) => {
+          const onFrame = (diagnostics) => {
+            log.frames += 1;
+            const f = log.frames;
+            if (controller === null) return; // the first frame may come before mountCloth resolves
+            if (destroyedAtFrame >= 0) {
+              log.framesAfterDestroy += 1;
+              return;
+            }
+            if (!Number.isFinite(diagnostics.time)) log.errors.push(`frame ${f}: time ${diagnostics.time}`);
+            // a refused value inside the callback is the caller's to catch; the cloth must keep going
+            const refuse = (call, what) => {
+              try {
+                call();
+                log.refused.push(`${what}: accepted`);
+              } catch (e) {
+                if (!(e instanceof Error) || e instanceof WebAssembly.RuntimeError) log.refused.push(`${what}: ${e}`);
+              }
+            };
+            switch (f % 12) {
+              case 1:
+                controller.set('gravity', -5 - (f % 7));
+                controller.set('stiffness', 200 + f);
+                refuse(() => controller.set('stiffness', 'stiff'), 'set stiffness "stiff"');
+                refuse(() => controller.set('width', 10), 'set width');
+                refuse(() => controller.set('nonsense', 1), 'set nonsense');
+                break;
+              case 2: {
+                const d = controller.diagnostics();
+                for (const key of ['time', 'numParticles', 'numConstraints', 'maxStretch', 'kineticEnergy', 'stepMs', 'frameMs', 'wasmMemoryBytes']) {
+                  if (!Number.isFinite(d[key])) log.errors.push(`frame ${f}: diagnostics().${key} = ${d[key]}`);
+                }
+                break;
+              }
+              case 3:
+                controller.pause();
+                controller.resume();
+                break;
+              case 4: {
+                // grab and drag from inside the callback
+                const s = controller.simulation;
+                s.grab(s.numParticles - 1);
+                draggedAt = { index: s.numParticles - 1, x: 0.3 + 0.01 * f, y: 0.5 };
+                s.drag(draggedAt.x, draggedAt.y);
+                break;
+              }
+              case 5: {
+                const s = controller.simulation;
+                if (draggedAt && s.grabbed === draggedAt.index) {
+                  const p = s.positions();
+                  log.dragChecks.push(Math.hypot(p[2 * draggedAt.index] - draggedAt.x, p[2 * draggedAt.index + 1] - draggedAt.y));
+                } else {
+                  log.errors.push(`frame ${f}: the grab from the callback was lost (grabbed ${s.grabbed})`);
+                }
+                s.release();
+                break;
+              }
+              case 7:
+                refuse(() => controller.restart({ width: 0 }), 'restart width 0');
+                controller.restart({ width: 8 + (f % 5), height: 6 });
+                log.restarts += 1;
+                break;
+              case 9:
+                // restart while a particle is held from the callback
+                controller.simulation.grab(0);
+                controller.restart();
+                log.restarts += 1;
+                if (controller.simulation.grabbed !== -1) log.errors.push(`frame ${f}: restart kept the grab`);
+                break;
+              default:
+                break;
+            }
+            if (f >= 60 && destroyedAtFrame < 0) {
+              destroyedAtFrame = f;
+              controller.destroy();
+              setTimeout(resolveFinished, 400); // time for any stray frame to show up
+            }
+          };
+          window
+            .mountCloth(canvas, {
+              width: 10,
+              height: 8,
+              onFrame,
+              onError: (error) => log.errors.push(`onError: ${error?.constructor?.name}: ${error?.message}`),
+            })
+            .then((c) => {
+              controller = c;
+            }, (e) => {
+              log.errors.push(`mount failed: ${e.message}`);
+              resolveFinished();
+            });
+        });
+        const timeout = new Promise((done) => setTimeout(() => done('timeout'), 20000));
+        const how = await Promise.race([finished, timeout]);
+        const after = {};
+        if (controller) {
+          after.destroyed = controller.destroyed;
+          after.simulation = controller.simulation;
+          const d = controller.diagnostics();
+          after.diagnostics = d;
+          for (const [name, call] of [
+            ['set', () => controller.set('gravity', -1)],
+            ['restart', () => controller.restart()],
+            ['restart with options', () => controller.restart({ width: 5 })],
+          ]) {
+            try {
+              call();
+              after[name] = 'returned';
+            } catch (e) {
+              after[name] = { isError: e instanceof Error, message: e.message };
+            }
+          }
+          try {
+            controller.pause();
+            controller.resume();
+            controller.destroy(); // twice is harmless
+            after.pauseResumeDestroy = 'returned';
+          } catch (e) {
+            after.pauseResumeDestroy = `${e.constructor.name}: ${e.message}`;
+          }
+        }
+        const framesBefore = log.frames;
+        await new Promise((done) => setTimeout(done, 300));
+        after.framesAfterResume = log.frames - framesBefore;
+        return { how, log, destroyedAtFrame, after };
+      });
+      const { log, after } = outcome;
+      assert.notEqual(outcome.how, 'timeout', `the callback never reached frame 60: ${JSON.stringify(log)}`);
+      assert.deepEqual(log.errors, [], 'errors seen inside the callback');
+      assert.deepEqual(log.refused, [], 'every refused call inside the callback threw a plain Error');
+      assert.ok(log.restarts >= 8, `restarted from the callback ${log.restarts} times`);
+      assert.ok(log.dragChecks.length >= 4, `drag checks: ${log.dragChecks}`);
+      for (const d of log.dragChecks) assert.ok(d < 1e-5, `the particle dragged from the callback sits at the drag point (off by ${d} m)`);
+      assert.equal(outcome.destroyedAtFrame, 60);
+      assert.equal(log.framesAfterDestroy, 0, 'no frame after destroy() from inside onFrame');
+      assert.equal(after.destroyed, true);
+      assert.equal(after.simulation, null);
+      for (const key of ['time', 'numParticles', 'numConstraints', 'maxStretch', 'kineticEnergy', 'stepMs', 'frameMs', 'wasmMemoryBytes']) {
+        assert.ok(Number.isFinite(after.diagnostics[key]), `diagnostics().${key} after destroy: ${after.diagnostics[key]}`);
+      }
+      assert.ok(after.diagnostics.time > 0);
+      for (const name of ['set', 'restart', 'restart with options']) {
+        assert.equal(after[name]?.isError, true, `${name} after destroy throws an Error: ${JSON.stringify(after[name])}`);
+        assert.match(after[name].message, /destroy/, `${name} after destroy says why`);
+      }
+      assert.equal(after.pauseResumeDestroy, 'returned', 'pause, resume and a second destroy after destroy do not throw');
+      assert.equal(after.framesAfterResume, 0, 'resume() after destroy() runs no frames');
+      await assertCleanPage(opened, 'onFrame re-entrancy');
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  it('an onError callback that restarts the diverged cloth: one error, then the cloth runs', async () => {
+    const opened = await openHarness();
+    try {
+      const outcome = await opened.page.evaluate(async (hostile) => {
+        const wait = (ms) => new Promise((done) => setTimeout(done, ms));
+        const log = { errors: [], restarted: 0 };
+        let a = null;
+        a = await window.mountCloth(document.getElementById('cloth'), {
+          ...hostile,
+          onError(error) {
+            log.errors.push(`${error.constructor.name}: ${error.message}`);
+            if (a && a.diverged && log.restarted === 0) {
+              log.restarted += 1;
+              a.restart({ timeStepSize: 0.01, gravity: -9.81, stiffness: 1000, mass: 0.5, iterations: 5 });
+            }
+          },
+        });
+        const deadline = performance.now() + 8000;
+        while (log.restarted === 0 && performance.now() < deadline) await wait(50);
+        const t0 = a.diagnostics().time;
+        await wait(500);
+        const result = { log, diverged: a.diverged, advanced: a.diagnostics().time > t0, finite: a.diagnostics().isFinite };
+        a.destroy();
+        return result;
+      }, DIVERGING_OPTIONS);
+      assert.equal(outcome.log.restarted, 1, `the cloth diverged and onError restarted it: ${JSON.stringify(outcome.log)}`);
+      assert.equal(outcome.log.errors.length, 1, `one error, the divergence: ${JSON.stringify(outcome.log.errors)}`);
+      assert.match(outcome.log.errors[0], /^Error: .*diverged/);
+      assert.equal(outcome.diverged, false);
+      assert.equal(outcome.advanced, true, 'the restarted cloth runs');
+      assert.equal(outcome.finite, true);
+      await assertCleanPage(opened, 'onError restarts');
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  it('an onError callback that destroys the diverged cloth: the divergence is the only error reported', {
+    todo:
+      'www/cloth.js frame() (line ~506): after advance() reports the divergence and onError destroys the controller, ' +
+      'draw() still runs with simulation = null and a TypeError "Cannot read properties of null (reading \'drawInto\')" goes to onError',
+  }, async () => {
+    const opened = await openHarness();
+    try {
+      const outcome = await opened.page.evaluate(async (hostile) => {
+        const wait = (ms) => new Promise((done) => setTimeout(done, ms));
+        const errors = [];
+        let b = null;
+        b = await window.mountCloth(document.getElementById('cloth'), {
+          ...hostile,
+          onError(error) {
+            errors.push(`${error.constructor.name}: ${error.message}`);
+            b?.destroy();
+          },
+        });
+        const deadline = performance.now() + 8000;
+        while (!b.destroyed && performance.now() < deadline) await wait(50);
+        await wait(300);
+        return { errors, destroyed: b.destroyed, diagnostics: b.diagnostics() };
+      }, DIVERGING_OPTIONS);
+      assert.equal(outcome.destroyed, true, 'onError destroyed the cloth');
+      assert.ok(Number.isFinite(outcome.diagnostics.time));
+      assert.deepEqual(
+        outcome.errors.map((e) => e.replace(/:.*/, '')),
+        ['Error'],
+        `only the divergence is reported, nothing after it: ${JSON.stringify(outcome.errors)}`,
+      );
+      await assertCleanPage(opened, 'onError destroys');
+    } finally {
+      await opened.context.close();
+    }
+  });
+});
+
+describe('mountCloth controller misuse', () => {
+  it('a controller whose Simulation was freed behind its back reports an Error, and restart() and destroy() still work', {
+    todo:
+      'www/cloth.js restart() and destroy() call simulation.free() unguarded: once the Simulation was freed ' +
+      '(or left unusable by a wasm error) both throw "null pointer passed to rust" for ever, and restart() leaks its replacement',
+  }, async () => {
+    const opened = await openHarness();
+    try {
+      const outcome = await opened.page.evaluate(async () => {
+        const errors = [];
+        const c = await window.mountCloth(document.getElementById('cloth'), {
+          width: 10,
+          height: 8,
+          onError: (e) => errors.push(`${e.constructor.name}: ${e.message}`),
+        });
+        await new Promise((done) => setTimeout(done, 200));
+        c.simulation.free();
+        await new Promise((done) => setTimeout(done, 300));
+        const result = { errors };
+        try {
+          c.restart();
+          const t = c.diagnostics().time;
+          await new Promise((done) => setTimeout(done, 300));
+          result.restart = c.diagnostics().time > t ? 'runs' : 'stuck';
+        } catch (e) {
+          result.restart = `${e.constructor.name}: ${e.message}`;
+        }
+        try {
+          c.destroy();
+          result.destroy = 'returned';
+        } catch (e) {
+          result.destroy = `${e.constructor.name}: ${e.message}`;
+        }
+        return result;
+      });
+      assert.ok(outcome.errors.length >= 1, 'the failed step was reported through onError');
+      assert.equal(outcome.restart, 'runs', `restart() after the Simulation was freed: ${outcome.restart}`);
+      assert.equal(outcome.destroy, 'returned', `destroy(): ${outcome.destroy}`);
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  it('a canvas laid out far larger than any backing store (30000 × 20000 CSS px) gives a clear Error, and the controller recovers when it shrinks', {
+    todo:
+      'src/wasm.rs draw_into: the frame allocation for 30000 × 20000 px panics (capacity overflow → RuntimeError: unreachable); ' +
+      'the Simulation stays borrowed, so diagnostics(), restart() and destroy() of the controller throw "recursive use of an object detected" for ever',
+  }, async () => {
+    const opened = await openHarness();
+    try {
+      const outcome = await opened.page.evaluate(async () => {
+        const canvas = document.getElementById('cloth');
+        canvas.style.width = '30000px';
+        canvas.style.height = '20000px';
+        const errors = [];
+        const c = await window.mountCloth(canvas, {
+          width: 10,
+          height: 8,
+          onError: (e) => errors.push({ name: e.constructor.name, trap: e instanceof WebAssembly.RuntimeError, message: e.message }),
+        });
+        await new Promise((done) => setTimeout(done, 800));
+        canvas.style.width = '400px';
+        canvas.style.height = '300px';
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const result = { errors };
+        try {
+          c.restart();
+          const t = c.diagnostics().time;
+          await new Promise((done) => setTimeout(done, 400));
+          result.restart = c.diagnostics().time > t ? 'runs' : 'stuck';
+        } catch (e) {
+          result.restart = `${e.constructor.name}: ${e.message}`;
+        }
+        try {
+          c.destroy();
+          result.destroy = 'returned';
+        } catch (e) {
+          result.destroy = `${e.constructor.name}: ${e.message}`;
+        }
+        return result;
+      });
+      const traps = outcome.errors.filter((e) => e.trap || /unreachable/.test(e.message));
+      assert.deepEqual(traps, [], 'no wasm trap reaches onError');
+      assert.equal(outcome.restart, 'runs', `restart() after the canvas shrank: ${outcome.restart}`);
+      assert.equal(outcome.destroy, 'returned', `destroy(): ${outcome.destroy}`);
+    } finally {
+      await opened.context.close();
+    }
+  });
+});
