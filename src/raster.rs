@@ -250,7 +250,8 @@ impl Frame {
         if !finite {
             return;
         }
-        let strokes = width.round().max(1.0) as i32;
+        // wider than 32 pixels is a caller's mistake; do not spend seconds on it
+        let strokes = width.round().clamp(1.0, 32.0) as i32;
         let steep = (to.1 - from.1).abs() > (to.0 - from.0).abs();
         for s in 0..strokes {
             let offset = s as f32 - (strokes - 1) as f32 / 2.0;
@@ -309,8 +310,11 @@ impl Frame {
         if cx - reach > self.width as f32 || cy - reach > self.height as f32 {
             return;
         }
-        let (x_min, x_max) = ((cx - reach).floor() as i32, (cx + reach).ceil() as i32);
-        let (y_min, y_max) = ((cy - reach).floor() as i32, (cy + reach).ceil() as i32);
+        // only the part of the disc's square that lies on the image
+        let x_min = (cx - reach).floor().max(0.0) as i32;
+        let y_min = (cy - reach).floor().max(0.0) as i32;
+        let x_max = (cx + reach).ceil().min(self.width as f32) as i32;
+        let y_max = (cy + reach).ceil().min(self.height as f32) as i32;
         // coverage falls from 1 to 0 across the one pixel at the rim; inside and
         // outside that ring no square root is needed
         let (inner, outer) = ((radius - 0.5).max(0.0), radius + 0.5);
@@ -445,6 +449,24 @@ mod tests {
         f.disc((f32::INFINITY, 2.0), 3.0, rgb(0));
         f.disc((-50.0, -50.0), 3.0, rgb(0));
         assert!(f.bytes().iter().all(|&b| b == 0xff));
+    }
+
+    #[test]
+    fn huge_shapes_cost_only_the_pixels_on_the_image() {
+        let mut f = frame(20, 10);
+        let started = std::time::Instant::now();
+        f.disc((0.0, 0.0), 1e9, rgb(0x0000ff));
+        assert_eq!(
+            f.pixel(19, 9),
+            rgb(0x0000ff),
+            "the image is inside the disc"
+        );
+        f.line((0.0, 5.0), (19.0, 5.0), rgb(0), 1e9);
+        assert!(
+            started.elapsed().as_secs_f64() < 0.5,
+            "took {:?}",
+            started.elapsed()
+        );
     }
 
     #[test]

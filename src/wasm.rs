@@ -21,6 +21,15 @@ use crate::cloth::Cloth;
 use crate::params::{ClothError, SolverOrder};
 use crate::raster::{self, Frame, Rect, Style, View};
 
+/// Largest canvas `drawInto` rasterizes, in pixels (4096 × 4096: 64 MiB of frame).
+const MAX_FRAME_PIXELS: usize = 4096 * 4096;
+/// Largest `view.pixelRatio` (backing-store pixels per CSS pixel).
+const MAX_PIXEL_RATIO: f64 = 16.0;
+/// Largest `view.particleRadius`, CSS pixels.
+const MAX_PARTICLE_RADIUS: f64 = 100.0;
+/// Largest `view.originX`/`originY` magnitude and `view.scale`, CSS pixels.
+const MAX_VIEW_PX: f64 = 1e7;
+
 /// An XPBD cloth for JavaScript. Free it with `free()` when done.
 #[wasm_bindgen]
 pub struct Simulation {
@@ -54,15 +63,21 @@ impl Simulation {
         &self.cloth
     }
 
-    /// Reads field `name` of the view object: a finite number, or `default`
-    /// when absent.
-    fn view_number(view: &JsValue, name: &str, default: Option<f64>) -> Result<f64, JsError> {
+    /// Reads field `name` of the view object: a number from `min` to `max`, or
+    /// `default` when absent. Reading never throws (a throwing getter counts as
+    /// absent), so the simulation is never left mid-call.
+    fn view_number(
+        view: &JsValue,
+        name: &str,
+        default: Option<f64>,
+        (min, max): (f64, f64),
+    ) -> Result<f64, JsError> {
         let value = Reflect::get(view, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
         match (value.as_f64(), default) {
-            (Some(v), _) if v.is_finite() => Ok(v),
+            (Some(v), _) if v.is_finite() && (min..=max).contains(&v) => Ok(v),
             (None, Some(d)) if value.is_undefined() => Ok(d),
             _ => Err(JsError::new(&format!(
-                "invalid view.{name}: expected a finite number"
+                "invalid view.{name}: expected a number from {min} to {max}"
             ))),
         }
     }
@@ -367,17 +382,29 @@ impl Simulation {
     #[wasm_bindgen(js_name = drawInto)]
     pub fn draw_into(
         &mut self,
-        ctx: &CanvasRenderingContext2d,
+        #[wasm_bindgen(unchecked_param_type = "CanvasRenderingContext2D")] ctx: JsValue,
         #[wasm_bindgen(
             unchecked_param_type = "{ originX: number; originY: number; scale: number; pixelRatio?: number; particleRadius?: number; strainColors?: boolean; full?: boolean }"
         )]
         view: JsValue,
     ) -> Result<(), JsError> {
-        let ratio = Self::view_number(&view, "pixelRatio", Some(1.0))?;
-        let origin_x = Self::view_number(&view, "originX", None)?;
-        let origin_y = Self::view_number(&view, "originY", None)?;
-        let scale = Self::view_number(&view, "scale", None)?;
-        let radius = Self::view_number(&view, "particleRadius", Some(2.5))?;
+        // An exception thrown by JavaScript in the middle of this call would leave
+        // the simulation borrowed for good, so check everything before calling out.
+        let ctx = ctx.dyn_ref::<CanvasRenderingContext2d>().ok_or_else(|| {
+            JsError::new(
+                "invalid ctx: expected a CanvasRenderingContext2D (canvas.getContext('2d'))",
+            )
+        })?;
+        let ratio = Self::view_number(&view, "pixelRatio", Some(1.0), (1e-3, MAX_PIXEL_RATIO))?;
+        let origin_x = Self::view_number(&view, "originX", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
+        let origin_y = Self::view_number(&view, "originY", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
+        let scale = Self::view_number(&view, "scale", None, (1e-6, MAX_VIEW_PX))?;
+        let radius = Self::view_number(
+            &view,
+            "particleRadius",
+            Some(2.5),
+            (0.0, MAX_PARTICLE_RADIUS),
+        )?;
         let flag = |name: &str| {
             Reflect::get(&view, &JsValue::from_str(name))
                 .map(|v| v.is_truthy())
@@ -390,6 +417,12 @@ impl Simulation {
         let (width, height) = (canvas.width() as usize, canvas.height() as usize);
         if width == 0 || height == 0 {
             return Ok(());
+        }
+        if width * height > MAX_FRAME_PIXELS {
+            return Err(JsError::new(&format!(
+                "drawInto: the canvas is {width} × {height} pixels; the wasm renderer draws at \
+                 most {MAX_FRAME_PIXELS} (use a smaller canvas or canvas-2D drawing)"
+            )));
         }
         let view = View {
             origin_x: (origin_x * ratio) as f32,

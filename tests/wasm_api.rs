@@ -418,3 +418,73 @@ fn simd_lanes_match_the_scalar_sweep_bit_for_bit() {
         assert!(set.lambdas() == scalar_lambdas.as_slice());
     }
 }
+
+#[wasm_bindgen(inline_js = r#"
+export function drawChecks(sim) {
+  const out = {};
+  const attempt = (name, f) => {
+    try { f(); out[name] = 'returned'; }
+    catch (e) { out[name] = (e instanceof WebAssembly.RuntimeError ? 'TRAP ' : '') + e.message; }
+  };
+  const canvas = document.createElement('canvas');
+  canvas.width = 64; canvas.height = 48;
+  const ctx = canvas.getContext('2d');
+  const view = { originX: 32, originY: 10, scale: 20 };
+  attempt('null', () => sim.drawInto(null, view));
+  attempt('object', () => sim.drawInto({ canvas }, view));
+  attempt('ratio', () => sim.drawInto(ctx, { ...view, pixelRatio: 1e6 }));
+  attempt('radius', () => sim.drawInto(ctx, { ...view, particleRadius: 1e4 }));
+  attempt('noView', () => sim.drawInto(ctx, undefined));
+  const huge = document.createElement('canvas');
+  huge.width = 40000; huge.height = 40000;
+  attempt('huge', () => sim.drawInto(huge.getContext('2d'), view));
+  attempt('good', () => sim.drawInto(ctx, view));
+  out.inked = ctx.getImageData(0, 0, 64, 48).data.some((v, i) => i % 4 === 2 && v < 200);
+  attempt('stepAfter', () => sim.step());
+  return out;
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = drawChecks)]
+    fn draw_checks(sim: &JsValue) -> JsValue;
+}
+
+#[wasm_bindgen_test]
+fn draw_into_refuses_bad_contexts_and_views_and_stays_usable() {
+    let sim = js_sim(10.0, 10.0, 2.0);
+    let out = draw_checks(&sim);
+    let field = |name: &str| get(&out, name).as_string().unwrap_or_default();
+    assert!(field("null").contains("invalid ctx"), "{}", field("null"));
+    assert!(
+        field("object").contains("invalid ctx"),
+        "{}",
+        field("object")
+    );
+    assert!(
+        field("ratio").contains("view.pixelRatio"),
+        "{}",
+        field("ratio")
+    );
+    assert!(
+        field("radius").contains("view.particleRadius"),
+        "{}",
+        field("radius")
+    );
+    assert!(
+        field("noView").contains("view.originX"),
+        "{}",
+        field("noView")
+    );
+    assert!(field("huge").contains("16777216"), "{}", field("huge"));
+    assert_eq!(field("good"), "returned");
+    assert_eq!(
+        get(&out, "inked"),
+        JsValue::TRUE,
+        "the good call drew the cloth"
+    );
+    assert_eq!(
+        field("stepAfter"),
+        "returned",
+        "no call left the simulation borrowed"
+    );
+}

@@ -472,18 +472,25 @@ function createController(canvas, initialSettings) {
 
   function draw() {
     if (settings.renderer === 'wasm') {
-      simulation.drawInto(context, {
-        ...view,
-        particleRadius: particleRadius(view, DEFAULT_STYLE),
-        strainColors: settings.strainColors,
-        full: repaintAll,
-      });
-    } else {
-      // Views die when wasm memory grows, so fetch them fresh every frame.
-      const strain = settings.strainColors ? { restLengths: simulation.restLengths(), ramp: strainRamp() } : null;
-      drawCloth(context, simulation.positions(), simulation.constraints(), view, undefined, simulation.grabbed, strain);
+      try {
+        simulation.drawInto(context, {
+          ...view,
+          particleRadius: particleRadius(view, DEFAULT_STYLE),
+          strainColors: settings.strainColors,
+          full: repaintAll,
+        });
+        repaintAll = false;
+        return;
+      } catch (error) {
+        // e.g. a canvas bigger than the wasm rasterizer draws: canvas 2D can
+        console.warn(`xpbd-cloth: ${error.message}; drawing with canvas 2D from now on`);
+        settings = { ...settings, renderer: 'canvas' };
+      }
     }
-    repaintAll = settings.renderer !== 'wasm';
+    // Views die when wasm memory grows, so fetch them fresh every frame.
+    const strain = settings.strainColors ? { restLengths: simulation.restLengths(), ramp: strainRamp() } : null;
+    drawCloth(context, simulation.positions(), simulation.constraints(), view, undefined, simulation.grabbed, strain);
+    repaintAll = true;
   }
 
   function emitFrame() {
@@ -503,6 +510,7 @@ function createController(canvas, initialSettings) {
       canvasSize.checkPixelRatio();
       if (isStepping()) advance();
       else capped = false;
+      if (destroyed) return; // an onError callback may have destroyed the cloth
       draw();
       frameTimes.add(performance.now() - started);
     } catch (error) {
