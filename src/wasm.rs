@@ -411,10 +411,16 @@ impl Simulation {
                 .unwrap_or(false)
         };
         let (strain, full) = (flag("strainColors"), flag("full"));
-        let canvas = ctx
-            .canvas()
-            .ok_or_else(|| JsError::new("drawInto: the context has no canvas"))?;
-        let (width, height) = (canvas.width() as usize, canvas.height() as usize);
+        // Reflect::get catches what a patched getter might throw.
+        let read = |object: &JsValue, name: &str| {
+            Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+        };
+        let canvas = read(ctx, "canvas");
+        let size = |name: &str| read(&canvas, name).as_f64().filter(|v| *v >= 0.0);
+        let (Some(width), Some(height)) = (size("width"), size("height")) else {
+            return Err(JsError::new("drawInto: the context has no canvas with a size"));
+        };
+        let (width, height) = (width as usize, height as usize);
         if width == 0 || height == 0 {
             return Ok(());
         }

@@ -110,6 +110,18 @@ function mergeOptions(base, changes) {
 }
 
 /**
+ * Frees a Simulation that may already be unusable (freed elsewhere, say): its
+ * memory is then gone already, and the caller must go on regardless.
+ */
+function freeQuietly(simulation) {
+  try {
+    simulation?.free();
+  } catch {
+    // already freed
+  }
+}
+
+/**
  * Builds the Simulation that `options` describe. Throws the Simulation's own Error
  * (it names the bad argument) and leaves nothing allocated when a value is refused.
  */
@@ -120,7 +132,7 @@ function createSimulation(options) {
       if (appliesOn === 'simulation') simulation[name] = options[name];
     }
   } catch (error) {
-    simulation.free();
+    freeQuietly(simulation);
     throw error;
   }
   return simulation;
@@ -482,7 +494,8 @@ function createController(canvas, initialSettings) {
         repaintAll = false;
         return;
       } catch (error) {
-        // e.g. a canvas bigger than the wasm rasterizer draws: canvas 2D can
+        if (!String(error?.message).startsWith('drawInto:')) throw error;
+        // a canvas bigger than the wasm rasterizer draws: canvas 2D can
         console.warn(`xpbd-cloth: ${error.message}; drawing with canvas 2D from now on`);
         settings = { ...settings, renderer: 'canvas' };
       }
@@ -587,8 +600,12 @@ function createController(canvas, initialSettings) {
   function effectiveOptions() {
     const effective = { ...settings };
     if (!destroyed) {
-      for (const { name, appliesOn } of PARAMETERS) {
-        if (appliesOn === 'simulation') effective[name] = simulation[name];
+      try {
+        for (const { name, appliesOn } of PARAMETERS) {
+          if (appliesOn === 'simulation') effective[name] = simulation[name];
+        }
+      } catch {
+        // the Simulation was freed behind our back: the settings are the last known values
       }
     }
     return effective;
@@ -621,7 +638,7 @@ function createController(canvas, initialSettings) {
       assertAlive();
       const next = mergeOptions(effectiveOptions(), newOptions);
       const replacement = createSimulation(next); // throws: the old cloth keeps running
-      simulation.free();
+      freeQuietly(simulation);
       simulation = replacement;
       settings = next;
       repaintAll = true;
@@ -659,14 +676,18 @@ function createController(canvas, initialSettings) {
     clientToWorld,
     destroy() {
       if (destroyed) return;
-      diagnostics(); // keep the last numbers readable after destroy
+      try {
+        diagnostics(); // keep the last numbers readable after destroy
+      } catch {
+        // an unusable Simulation: the numbers of its last good frame stay
+      }
       destroyed = true;
       cancelFrame();
       listeners.abort();
       canvasSize.stop();
       stopWatchingVisibility();
       canvas.style.touchAction = previousTouchAction;
-      simulation.free();
+      freeQuietly(simulation);
       simulation = null;
     },
   };
