@@ -6,7 +6,9 @@
 //
 //   node scripts/soak.mjs [seconds=300]        (scripts/soak.sh builds first)
 //
-// Prints a table of samples and a summary, and exits non-zero when wasm memory or
+// Prints a table of samples (work M: millions of constraint solves per step,
+// substeps × iterations × constraints, which explains the frame time) and a
+// summary, and exits non-zero when wasm memory or
 // the JS heap grew without bound (the median of the last third of the samples is
 // more than 1.5 times the median of the first third), when the page threw or
 // logged an error, when the cloth stopped advancing, or when a frame took longer
@@ -203,7 +205,9 @@ export async function runSoak(browser, baseUrl, options = {}) {
         const gaps = window.__frameGaps;
         const maxGap = gaps.maxGap;
         gaps.maxGap = 0;
-        return { d, maxGap, frames: gaps.frames, diverged: window.clothDemo.diverged };
+        const s = window.clothDemo.simulation;
+        const work = s ? s.substeps * s.iterations * s.numConstraints : 0;
+        return { d, maxGap, frames: gaps.frames, diverged: window.clothDemo.diverged, work };
       });
       const heap = await heapUsed();
       return {
@@ -216,6 +220,7 @@ export async function runSoak(browser, baseUrl, options = {}) {
         maxGapMs: state.maxGap,
         frames: state.frames,
         particles: state.d.numParticles,
+        work: state.work,
         diverged: state.diverged,
         capped: state.d.capped,
       };
@@ -315,12 +320,12 @@ export function formatSample(s, header = false) {
   const line =
     `${s.t.toFixed(1).padStart(6)}  ${MB(s.wasmBytes).padStart(8)}  ${MB(s.heapBytes).padStart(8)}  ` +
     `${s.simTime.toFixed(2).padStart(8)}  ${s.frameMs.toFixed(2).padStart(8)}  ${s.maxGapMs.toFixed(0).padStart(7)}  ` +
-    `${String(s.particles).padStart(6)}  ${String(s.restarts).padStart(4)}  ${String(s.grabs).padStart(4)}/${String(s.drags).padEnd(4)}  ` +
+    `${String(s.particles).padStart(6)}  ${(s.work / 1e6).toFixed(2).padStart(6)}  ${String(s.restarts).padStart(4)}  ${String(s.grabs).padStart(4)}/${String(s.drags).padEnd(4)}  ` +
     `${String(s.changes).padStart(4)}  ${s.diverged ? 'diverged' : s.capped ? 'capped' : ''}`;
   if (!header) return line;
   return (
     `${'t (s)'.padStart(6)}  ${'wasm MB'.padStart(8)}  ${'heap MB'.padStart(8)}  ${'sim t'.padStart(8)}  ` +
-    `${'frame ms'.padStart(8)}  ${'max gap'.padStart(7)}  ${'parts'.padStart(6)}  ${'rst'.padStart(4)}  grab/drag  ${'chg'.padStart(4)}  state\n${line}`
+    `${'frame ms'.padStart(8)}  ${'max gap'.padStart(7)}  ${'parts'.padStart(6)}  ${'work M'.padStart(6)}  ${'rst'.padStart(4)}  grab/drag  ${'chg'.padStart(4)}  state\n${line}`
   );
 }
 
