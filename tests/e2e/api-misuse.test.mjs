@@ -203,7 +203,17 @@ function runMisuseInPage({ only } = {}) {
     ['an empty object', {}],
     ['an object whose canvas is null', { canvas: null }],
     ['an object with a canvas but no putImageData', { canvas: { width: 10, height: 10 } }],
+    // the limit is on the area: 4096 × 4096 pixels
+    ['a 2D context of a 4097 × 4096 canvas', sizedContext(4097, 4096)],
+    ['a 2D context of a 100000 × 200 canvas', sizedContext(100000, 200)],
+    ['an OffscreenCanvas 2D context of 40000 × 40000', new OffscreenCanvas(40000, 40000).getContext('2d')],
   ];
+  function sizedContext(width, height) {
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    return canvas.getContext('2d');
+  }
   const VIEW_REFUSED = [
     ['undefined', undefined, /view/],
     ['null', null, /view/],
@@ -211,6 +221,17 @@ function runMisuseInPage({ only } = {}) {
     ['a string', 'view', /view/],
     ['an array', [], /view/],
     ['an empty object', {}, /originX|view/],
+    // the limits of README "Limits and errors": pixelRatio 0.001..16, particleRadius 0..100 px,
+    // originX/originY within ±1e7 px, scale up to 1e7 px/m
+    ...[
+      ['pixelRatio', [0, -1, 0.0009, 16.5, 1e6, 1e300]],
+      ['particleRadius', [-1, 100.5, 1e4, 1e30]],
+      ['originX', [1.1e7, -1.1e7, 1e300]],
+      ['originY', [1.1e7, -1e300]],
+      ['scale', [1.1e7, 1e30]],
+    ].flatMap(([field, values]) =>
+      values.map((value) => [`${field} ${value}`, { ...VIEW, [field]: value }, new RegExp(`view\\.${field}|${field}`)]),
+    ),
     ...['originX', 'originY', 'scale', 'pixelRatio', 'particleRadius'].flatMap((field) =>
       [['a string', '1'], ['NaN', NaN], ['Infinity', Infinity], ['null', null], ['an object', {}], ['a BigInt', 1n]].map(
         ([what, value]) => [`${field} ${what}`, { ...VIEW, [field]: value }, new RegExp(`view\\.${field}|${field}`)],
@@ -449,8 +470,6 @@ function runMisuseInPage({ only } = {}) {
 // In-page re-entrancy runner: callbacks the simulation makes into JavaScript
 // (view getters, the context's canvas and putImageData) that call back into it.
 
-const REENTRANCY_KNOWN_BROKEN = ['context canvas getter calls grab()'];
-
 function runReentrancyInPage({ only, skip = [] } = {}) {
   const { Simulation } = window.glue;
   const ctx = document.getElementById('scratch').getContext('2d');
@@ -541,11 +560,7 @@ describe('Simulation: wrong types and out-of-range values', () => {
       if (found) t.diagnostic(`${label} → ${found.outcome}`);
     }
     assert.ok(results.length > 400, `expected the whole table of cases, got ${results.length}`);
-    // drawInto(ctx: null/undefined) is known-broken and has its own test below
-    assertNoBadCases(
-      results.filter((r) => !/^drawInto\(ctx: (null|undefined)\)$/.test(r.label)),
-      'Simulation misuse',
-    );
+    assertNoBadCases(results, 'Simulation misuse');
     // refused constructions allocate nothing that stays: memory does not grow
     await opened.page.evaluate(() => {
       for (let k = 0; k < 2000; k += 1) {
@@ -566,11 +581,6 @@ describe('Simulation: wrong types and out-of-range values', () => {
 
   it(
     'drawInto(null or undefined, view) throws an Error and the simulation stays usable',
-    {
-      todo:
-        'src/wasm.rs draw_into: ctx.canvas() on null/undefined throws a TypeError through wasm, ' +
-        'leaving the Simulation borrowed for ever ("recursive use of an object detected" on every later call, free() included)',
-    },
     async () => {
       const results = await opened.page.evaluate(runMisuseInPage, { only: 'drawInto(ctx: ' });
       const bad = results.filter((r) => /^drawInto\(ctx: (null|undefined)\)$/.test(r.label));
@@ -579,11 +589,7 @@ describe('Simulation: wrong types and out-of-range values', () => {
     },
   );
 
-  it('a drawInto on a canvas too big to rasterize throws an Error (no wasm trap) and the simulation stays usable', {
-    todo:
-      'src/wasm.rs draw_into / src/raster.rs Frame::reset: a 40000 × 40000 canvas overflows the frame allocation: ' +
-      'panic "capacity overflow", RuntimeError: unreachable, and the Simulation is unusable afterwards',
-  }, async () => {
+  it('a drawInto on a canvas too big to rasterize throws an Error (no wasm trap) and the simulation stays usable', async () => {
     const outcome = await opened.page.evaluate(() => {
       const s = new window.glue.Simulation(10, 10, 2);
       const canvas = document.createElement('canvas');
@@ -608,15 +614,12 @@ describe('Simulation: wrong types and out-of-range values', () => {
       return result;
     });
     assert.notEqual(outcome.trap, true, `drawInto trapped: ${outcome.call}`);
+    assert.match(outcome.call, /^Error: .*canvas/, 'a plain Error about the canvas size');
     assert.equal(outcome.after, undefined, `the simulation is broken afterwards: ${outcome.after}`);
     assert.equal(outcome.steps, true);
   });
 
-  it('drawInto with a huge particleRadius or pixelRatio returns within 5 s (no frozen tab)', {
-    todo:
-      'src/raster.rs Frame::disc loops over the whole bounding square of the disc, not clipped to the frame: ' +
-      'particleRadius 1e4 on a 10 × 10 cloth runs for minutes (particleRadius 3000 already takes ~4 s)',
-  }, async () => {
+  it('drawInto with a huge particleRadius or pixelRatio returns within 5 s (no frozen tab)', async () => {
     const outcomes = await opened.page.evaluate(async (harnessDir) => {
       const tryView = (view) =>
         new Promise((done) => {
@@ -747,29 +750,14 @@ describe('re-entrancy', () => {
   it('getters on the drawInto view and context that call back into the simulation give Errors, never a trap', async () => {
     const opened = await openHarness();
     try {
-      const results = await opened.page.evaluate(runReentrancyInPage, { skip: REENTRANCY_KNOWN_BROKEN });
-      assert.ok(Object.keys(results).length >= 8, 'every case ran');
+      const results = await opened.page.evaluate(runReentrancyInPage, {});
+      assert.equal(Object.keys(results).length, 11, 'every case ran');
       assert.deepEqual(reentrancyProblems(results), [], JSON.stringify(results, null, 1));
       await assertCleanPage(opened, 're-entrant drawInto');
     } finally {
       await opened.context.close();
     }
   });
-
-  it(
-    'a JavaScript exception inside drawInto\'s calls on the context (a canvas getter that calls grab()) leaves the simulation usable',
-    { todo: 'src/wasm.rs draw_into: same cause as drawInto(null): an exception thrown by ctx.canvas() leaves the Simulation borrowed for ever' },
-    async () => {
-      const opened = await openHarness();
-      try {
-        const results = await opened.page.evaluate(runReentrancyInPage, { only: REENTRANCY_KNOWN_BROKEN });
-        assert.equal(Object.keys(results).length, REENTRANCY_KNOWN_BROKEN.length);
-        assert.deepEqual(reentrancyProblems(results), [], JSON.stringify(results, null, 1));
-      } finally {
-        await opened.context.close();
-      }
-    },
-  );
 
   it('an onFrame callback that calls set, restart, pause/resume, diagnostics, grab/drag and finally destroy() of its own controller', async () => {
     const opened = await openHarness();
@@ -971,11 +959,7 @@ describe('re-entrancy', () => {
     }
   });
 
-  it('an onError callback that destroys the diverged cloth: the divergence is the only error reported', {
-    todo:
-      'www/cloth.js frame() (line ~506): after advance() reports the divergence and onError destroys the controller, ' +
-      'draw() still runs with simulation = null and a TypeError "Cannot read properties of null (reading \'drawInto\')" goes to onError',
-  }, async () => {
+  it('an onError callback that destroys the diverged cloth: the divergence is the only error reported', async () => {
     const opened = await openHarness();
     try {
       const outcome = await opened.page.evaluate(async (hostile) => {
@@ -1009,11 +993,7 @@ describe('re-entrancy', () => {
 });
 
 describe('mountCloth controller misuse', () => {
-  it('a controller whose Simulation was freed behind its back reports an Error, and restart() and destroy() still work', {
-    todo:
-      'www/cloth.js restart() and destroy() call simulation.free() unguarded: once the Simulation was freed ' +
-      '(or left unusable by a wasm error) both throw "null pointer passed to rust" for ever, and restart() leaks its replacement',
-  }, async () => {
+  it('a controller whose Simulation was freed behind its back reports an Error, and restart() and destroy() still work', async () => {
     const opened = await openHarness();
     try {
       const outcome = await opened.page.evaluate(async () => {
@@ -1046,16 +1026,13 @@ describe('mountCloth controller misuse', () => {
       assert.ok(outcome.errors.length >= 1, 'the failed step was reported through onError');
       assert.equal(outcome.restart, 'runs', `restart() after the Simulation was freed: ${outcome.restart}`);
       assert.equal(outcome.destroy, 'returned', `destroy(): ${outcome.destroy}`);
+      await assertCleanPage(opened, 'a Simulation freed behind the controller');
     } finally {
       await opened.context.close();
     }
   });
 
-  it('a canvas laid out far larger than any backing store (30000 × 20000 CSS px) gives a clear Error, and the controller recovers when it shrinks', {
-    todo:
-      'src/wasm.rs draw_into: the frame allocation for 30000 × 20000 px panics (capacity overflow → RuntimeError: unreachable); ' +
-      'the Simulation stays borrowed, so diagnostics(), restart() and destroy() of the controller throw "recursive use of an object detected" for ever',
-  }, async () => {
+  it('a canvas laid out far larger than the wasm renderer takes (30000 × 20000 CSS px): no wasm trap, no console error, and the controller recovers when it shrinks', async () => {
     const opened = await openHarness();
     try {
       const outcome = await opened.page.evaluate(async () => {
@@ -1093,6 +1070,7 @@ describe('mountCloth controller misuse', () => {
       assert.deepEqual(traps, [], 'no wasm trap reaches onError');
       assert.equal(outcome.restart, 'runs', `restart() after the canvas shrank: ${outcome.restart}`);
       assert.equal(outcome.destroy, 'returned', `destroy(): ${outcome.destroy}`);
+      await assertCleanPage(opened, 'a huge canvas');
     } finally {
       await opened.context.close();
     }
