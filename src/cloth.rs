@@ -20,6 +20,10 @@ pub const DIVERGENCE_LIMIT: f32 = params::MAX_COORDINATE as f32;
 /// Largest number of steps one [`Cloth::steps`] call accepts.
 pub const MAX_STEPS_PER_CALL: u32 = 10_000;
 
+/// Most constraint solves one [`Cloth::steps`] call may do (about a second);
+/// one step alone is bounded by [`params::MAX_SOLVES_PER_STEP`], a third of it.
+pub const MAX_SOLVES_PER_CALL: u64 = 3 * params::MAX_SOLVES_PER_STEP;
+
 /// A particle held by the user.
 ///
 /// Its velocity is measured between drag calls, not between steps: pointer
@@ -363,19 +367,38 @@ impl Cloth {
         self.torn_count += self.constraints.remove(&self.torn);
     }
 
-    /// Advances `n` steps (a whole number, 0..=10000) in one call.
+    /// Advances `n` steps in one call: a whole number from 0 to 10000, and no
+    /// more than [`MAX_SOLVES_PER_CALL`] constraint solves in all, so one call
+    /// cannot block its caller for more than about a second.
     pub fn steps(&mut self, n: f64) -> Result<(), ClothError> {
-        if !(n.is_finite() && n.fract() == 0.0 && (0.0..=MAX_STEPS_PER_CALL as f64).contains(&n)) {
+        let most = self.max_steps_per_call();
+        if !(n.is_finite() && n.fract() == 0.0 && (0.0..=most as f64).contains(&n)) {
+            let why = if most < MAX_STEPS_PER_CALL {
+                format!(
+                    " for this cloth (steps × substeps × iterations × constraints at most \
+                     {MAX_SOLVES_PER_CALL} per call; call steps more often instead)"
+                )
+            } else {
+                String::new()
+            };
             return Err(ClothError::InvalidValue {
                 field: "steps",
-                value: n.to_string(),
-                allowed: format!("a whole number from 0 to {MAX_STEPS_PER_CALL}"),
+                value: params::Number(n).to_string(),
+                allowed: format!("a whole number from 0 to {most}{why}"),
             });
         }
         for _ in 0..n as u32 {
             self.step();
         }
         Ok(())
+    }
+
+    /// The most steps one [`Cloth::steps`] call may take with the current work per step.
+    pub fn max_steps_per_call(&self) -> u32 {
+        let p = self.params;
+        let per_step =
+            (p.substeps as u64 * p.iterations as u64 * self.num_constraints() as u64).max(1);
+        (MAX_SOLVES_PER_CALL / per_step).min(MAX_STEPS_PER_CALL as u64) as u32
     }
 
     /// Gives the held particle the drag velocity, so kinetic energy and a later
@@ -417,7 +440,7 @@ impl Cloth {
         if !(radius.is_finite() && radius >= 0.0) {
             return Err(ClothError::InvalidValue {
                 field: "radius",
-                value: radius.to_string(),
+                value: params::Number(radius).to_string(),
                 allowed: "a finite number >= 0 m".into(),
             });
         }

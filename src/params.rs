@@ -87,6 +87,26 @@ impl fmt::Display for ClothError {
 
 impl std::error::Error for ClothError {}
 
+/// A number shown the way JavaScript shows it in messages: `NaN`, `Infinity`,
+/// `-Infinity`, and exponent form for very large or small values.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Number(pub f64);
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        if v.is_nan() {
+            write!(f, "NaN")
+        } else if v.is_infinite() {
+            write!(f, "{}Infinity", if v < 0.0 { "-" } else { "" })
+        } else if v == 0.0 || (1e-7..1e21).contains(&v.abs()) {
+            write!(f, "{v}")
+        } else {
+            write!(f, "{v:e}")
+        }
+    }
+}
+
 fn invalid(
     field: &'static str,
     value: impl fmt::Display,
@@ -130,7 +150,7 @@ impl FixedPreset {
         } else if count == 4.0 {
             Ok(FixedPreset::Four)
         } else {
-            Err(invalid("fixedCount", count, "1, 2 or 4"))
+            Err(invalid("fixedCount", Number(count), "1, 2 or 4"))
         }
     }
 }
@@ -305,7 +325,7 @@ fn validate_range(
     } else {
         Err(invalid(
             field,
-            value,
+            Number(value),
             format!("a finite number from {min} to {max}{unit}"),
         ))
     }
@@ -323,7 +343,7 @@ fn validate_whole(
     } else {
         Err(invalid(
             field,
-            value,
+            Number(value),
             format!("a whole number from {min} to {max}{unit}"),
         ))
     }
@@ -340,7 +360,7 @@ fn validate_positive(
 ) -> Result<f64, ClothError> {
     if value.is_finite() && value <= 0.0 {
         let allowed = format!("{what} greater than 0, from {min} to {max}{unit}");
-        return Err(invalid(field, value, allowed));
+        return Err(invalid(field, Number(value), allowed));
     }
     validate_range(field, value, min, max, unit)
 }
@@ -393,7 +413,7 @@ pub fn validate_tear_stretch(value: f64) -> Result<f64, ClothError> {
     } else {
         Err(invalid(
             "tearStretch",
-            value,
+            Number(value),
             format!(
                 "0 (no tearing) or a factor of the rest length above 1, up to {MAX_TEAR_STRETCH}"
             ),
@@ -416,7 +436,7 @@ pub fn validate_work(
     }
     Err(invalid(
         field,
-        value,
+        Number(value),
         format!(
             "substeps × iterations × constraints at most {MAX_SOLVES_PER_STEP} per step \
              ({substeps} × {iterations} × {constraints} = {solves}); lower substeps or \
@@ -440,7 +460,7 @@ pub fn validate_index(value: f64, count: usize) -> Result<usize, ClothError> {
         Ok(value as usize)
     } else {
         Err(ClothError::ParticleIndex {
-            index: value.to_string(),
+            index: Number(value).to_string(),
             count,
         })
     }

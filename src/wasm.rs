@@ -418,7 +418,9 @@ impl Simulation {
         let canvas = read(ctx, "canvas");
         let size = |name: &str| read(&canvas, name).as_f64().filter(|v| *v >= 0.0);
         let (Some(width), Some(height)) = (size("width"), size("height")) else {
-            return Err(JsError::new("drawInto: the context has no canvas with a size"));
+            return Err(JsError::new(
+                "drawInto: the context has no canvas with a size",
+            ));
         };
         let (width, height) = (width as usize, height as usize);
         if width == 0 || height == 0 {

@@ -2,6 +2,7 @@
 //! running cloth exactly as it was.
 #![cfg(not(target_arch = "wasm32"))]
 
+use xpbd_cloth::params::Number;
 use xpbd_cloth::{Cloth, ClothError};
 
 type Setter = fn(&mut Cloth, f64) -> Result<(), ClothError>;
@@ -50,7 +51,7 @@ fn invalid_parameters_are_refused_and_change_nothing() {
                 .expect_err(&format!("{field} = {bad} must be refused"))
                 .to_string();
             assert!(message.contains(field), "{message}");
-            assert!(message.contains(&format!("got {bad}")), "{message}");
+            assert!(message.contains(&format!("got {}", Number(bad))), "{message}");
             assert!(message.contains("expected"), "{message}");
             assert!(cloth == before, "{field} = {bad} changed the cloth");
         }
@@ -140,4 +141,27 @@ fn no_setting_makes_one_step_take_more_than_the_work_limit() {
     let mut medium = Cloth::from_numbers(100.0, 100.0, 2.0).unwrap();
     medium.set_iterations(1000.0).unwrap();
     assert!(medium.set_substeps(3.0).is_err());
+}
+
+#[test]
+fn one_steps_call_is_bounded_in_work_too() {
+    let mut cloth = Cloth::from_numbers(160.0, 160.0, 2.0).unwrap();
+    cloth.set_iterations(985.0).unwrap(); // 1e8 solves per step: allowed
+    assert_eq!(cloth.max_steps_per_call(), 3);
+    let message = cloth.steps(20.0).unwrap_err().to_string();
+    assert!(
+        message.contains("from 0 to 3") && message.contains("300000000"),
+        "{message}"
+    );
+    assert_eq!(cloth.time(), 0.0, "a refused call does no step");
+    // a light cloth keeps the full 10000
+    let small = Cloth::from_numbers(10.0, 10.0, 2.0).unwrap();
+    assert_eq!(small.max_steps_per_call(), 10_000);
+    // messages show numbers as JavaScript would
+    let message = small
+        .clone()
+        .drag(f64::INFINITY, 0.0)
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("got Infinity"), "{message}");
 }
