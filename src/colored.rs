@@ -13,6 +13,9 @@
 //! * [`RunLayout::Alternating`], `(a0 + 2i, a0 + 2i + 1)`: eight consecutive
 //!   particles `a, b, a, b, ...`, two loads and two shuffles per coordinate;
 //! * [`RunLayout::Scattered`]: anything else, gathered lane by lane.
+//!
+//! `tests/lanes.rs` and `tests/wasm_api.rs` check that the result equals a
+//! scalar sweep in the same order, bit for bit, natively and in the browser.
 
 use crate::constraints::{Run, RunLayout};
 use crate::lanes::F4;
@@ -280,10 +283,6 @@ pub fn solve_run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constraints::ConstraintSet;
-    use crate::grid;
-    use crate::lanes::SIMD;
-    use crate::params::{FixedPreset, GridSize, SolverOrder};
 
     #[test]
     fn split_and_merge_round_trip() {
@@ -297,58 +296,5 @@ mod tests {
         let mut back = vec![0.0; 6];
         merge(&xs, &ys, &mut back);
         assert_eq!(back, positions);
-    }
-
-    #[test]
-    fn the_lane_kernels_match_the_scalar_sweep_bit_for_bit() {
-        for (width, height) in [(2, 2), (5, 4), (9, 7), (40, 30)] {
-            let size = GridSize { width, height };
-            let g = grid::build(size, FixedPreset::Two);
-            let mut set = ConstraintSet::new(
-                g.constraint_ids,
-                g.rest_lengths,
-                g.colors,
-                SolverOrder::Colored,
-            );
-            // a crumpled cloth with some pinned particles
-            let mut positions = g.positions.clone();
-            for (i, p) in positions.iter_mut().enumerate() {
-                *p += 0.08 * ((i as f32) * 1.7).sin();
-            }
-            let inverse_mass: Vec<f32> = (0..size.num_particles())
-                .map(|k| if k % 7 == 0 { 0.0 } else { 2.0 })
-                .collect();
-            let mut scalar = positions.clone();
-            let mut scalar_lambdas = vec![0.0; set.len()];
-            let (mut xs, mut ys) = (Vec::new(), Vec::new());
-            split(&positions, &mut xs, &mut ys);
-            for _ in 0..3 {
-                let (ids, rest) = (set.ids().to_vec(), set.rest_lengths().to_vec());
-                solver::solve_sweep(
-                    &mut scalar,
-                    &g.positions,
-                    &inverse_mass,
-                    &ids,
-                    &rest,
-                    &mut scalar_lambdas,
-                    0.3,
-                    0.0,
-                );
-                let mut points = Split {
-                    xs: &mut xs,
-                    ys: &mut ys,
-                };
-                for run in set.runs().to_vec() {
-                    let (ids, rest, lambdas) = set.parts_mut();
-                    solve_run(&mut points, &inverse_mass, &run, ids, rest, lambdas, 0.3);
-                }
-            }
-            merge(&xs, &ys, &mut positions);
-            assert!(
-                positions == scalar,
-                "{width}x{height}: lanes differ from scalar (simd: {SIMD})"
-            );
-            assert!(set.lambdas() == scalar_lambdas.as_slice());
-        }
     }
 }

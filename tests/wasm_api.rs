@@ -13,6 +13,10 @@ use xpbd_cloth::Simulation;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+mod common {
+    pub mod lanes_check;
+}
+
 #[wasm_bindgen(inline_js = r#"
 export function assign(sim, name, value) {
   try { sim[name] = value; return null; }
@@ -364,59 +368,7 @@ fn a_diverged_simulation_reports_it_and_stays_finite() {
 /// same positions and multipliers as a scalar sweep in the same order.
 #[wasm_bindgen_test]
 fn simd_lanes_match_the_scalar_sweep_bit_for_bit() {
-    use xpbd_cloth::colored::{self, merge, split};
-    use xpbd_cloth::constraints::ConstraintSet;
-    use xpbd_cloth::grid;
-    use xpbd_cloth::params::{FixedPreset, GridSize, SolverOrder};
-    use xpbd_cloth::solver::{self, Split};
-    for (width, height) in [(2, 2), (9, 7), (40, 30)] {
-        let size = GridSize { width, height };
-        let g = grid::build(size, FixedPreset::Two);
-        let mut set = ConstraintSet::new(
-            g.constraint_ids,
-            g.rest_lengths,
-            g.colors,
-            SolverOrder::Colored,
-        );
-        let mut lanes: Vec<f32> = g.positions.clone();
-        for (i, p) in lanes.iter_mut().enumerate() {
-            *p += 0.08 * ((i as f32) * 1.7).sin();
-        }
-        let inverse_mass: Vec<f32> = (0..size.num_particles())
-            .map(|k| if k % 7 == 0 { 0.0 } else { 2.0 })
-            .collect();
-        let mut scalar = lanes.clone();
-        let mut scalar_lambdas = vec![0.0; set.len()];
-        let (mut xs, mut ys) = (Vec::new(), Vec::new());
-        split(&lanes, &mut xs, &mut ys);
-        for _ in 0..3 {
-            let (ids, rest) = (set.ids().to_vec(), set.rest_lengths().to_vec());
-            solver::solve_sweep(
-                &mut scalar,
-                &g.positions,
-                &inverse_mass,
-                &ids,
-                &rest,
-                &mut scalar_lambdas,
-                0.3,
-                0.0,
-            );
-            let mut points = Split {
-                xs: &mut xs,
-                ys: &mut ys,
-            };
-            for run in set.runs().to_vec() {
-                let (ids, rest, lambdas) = set.parts_mut();
-                colored::solve_run(&mut points, &inverse_mass, &run, ids, rest, lambdas, 0.3);
-            }
-        }
-        merge(&xs, &ys, &mut lanes);
-        assert!(
-            lanes == scalar,
-            "{width}x{height}: SIMD differs from scalar"
-        );
-        assert!(set.lambdas() == scalar_lambdas.as_slice());
-    }
+    common::lanes_check::assert_lanes_match_the_scalar_sweep();
 }
 
 #[wasm_bindgen(inline_js = r#"
