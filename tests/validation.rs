@@ -51,7 +51,10 @@ fn invalid_parameters_are_refused_and_change_nothing() {
                 .expect_err(&format!("{field} = {bad} must be refused"))
                 .to_string();
             assert!(message.contains(field), "{message}");
-            assert!(message.contains(&format!("got {}", Number(bad))), "{message}");
+            assert!(
+                message.contains(&format!("got {}", Number(bad))),
+                "{message}"
+            );
             assert!(message.contains("expected"), "{message}");
             assert!(cloth == before, "{field} = {bad} changed the cloth");
         }
