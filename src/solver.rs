@@ -190,21 +190,8 @@ pub fn solve_distance<P: Points + ?Sized>(
     lambda: f32,
     alpha_tilde: f32,
 ) -> f32 {
-    let (dx, dy, distance) = separation(positions, a, b);
-    if distance <= MIN_SOLVE_LENGTH {
-        return 0.0;
-    }
-    let (w_a, w_b) = (inverse_mass[a], inverse_mass[b]);
-    let w_sum = w_a + w_b;
-    let denominator = w_sum + alpha_tilde;
-    if denominator == 0.0 {
-        return 0.0;
-    }
-    let constraint = distance - rest_length;
-    let delta_lambda = -(constraint + alpha_tilde * lambda) / denominator;
-    let s = delta_lambda / distance;
-    correct_pair(positions, (a, w_a), (b, w_b), s, (dx, dy));
-    delta_lambda
+    let pair = Pair { a, b, rest_length };
+    solve_pair(positions, inverse_mass, pair, lambda, alpha_tilde, None)
 }
 
 /// The endpoints and rest length of one constraint.
@@ -225,10 +212,27 @@ pub fn solve_damped_distance(
     positions: &mut [f32],
     previous: &[f32],
     inverse_mass: &[f32],
-    Pair { a, b, rest_length }: Pair,
+    pair: Pair,
     lambda: f32,
     alpha_tilde: f32,
     gamma: f32,
+) -> f32 {
+    let damping = Some((previous, gamma));
+    solve_pair(positions, inverse_mass, pair, lambda, alpha_tilde, damping)
+}
+
+/// The one distance solve behind [`solve_distance`] and
+/// [`solve_damped_distance`]; `damping` is the positions at the start of the
+/// (sub)step and `gamma`. Without it the arithmetic is exactly the undamped
+/// textbook form (no `1 + 0` or `+ 0` terms), so both sweep paths agree bit for bit.
+#[inline(always)]
+fn solve_pair<P: Points + ?Sized>(
+    positions: &mut P,
+    inverse_mass: &[f32],
+    Pair { a, b, rest_length }: Pair,
+    lambda: f32,
+    alpha_tilde: f32,
+    damping: Option<(&[f32], f32)>,
 ) -> f32 {
     let (dx, dy, distance) = separation(positions, a, b);
     if distance <= MIN_SOLVE_LENGTH {
@@ -236,24 +240,28 @@ pub fn solve_damped_distance(
     }
     let (w_a, w_b) = (inverse_mass[a], inverse_mass[b]);
     let w_sum = w_a + w_b;
-    let denominator = (1.0 + gamma) * w_sum + alpha_tilde;
+    let damped_w_sum = match damping {
+        None => w_sum,
+        Some((_, gamma)) => (1.0 + gamma) * w_sum,
+    };
+    let denominator = damped_w_sum + alpha_tilde;
     if denominator == 0.0 {
         return 0.0;
     }
-    // ∇C·(x - x_prev): how fast the constraint is stretching, times h
-    let moved_x = (positions[2 * a] - previous[2 * a]) - (positions[2 * b] - previous[2 * b]);
-    let moved_y =
-        (positions[2 * a + 1] - previous[2 * a + 1]) - (positions[2 * b + 1] - previous[2 * b + 1]);
-    let stretching = (dx * moved_x + dy * moved_y) / distance;
     let constraint = distance - rest_length;
-    let delta_lambda = -(constraint + alpha_tilde * lambda + gamma * stretching) / denominator;
-    correct_pair(
-        positions,
-        (a, w_a),
-        (b, w_b),
-        delta_lambda / distance,
-        (dx, dy),
-    );
+    let mut residual = constraint + alpha_tilde * lambda;
+    if let Some((previous, gamma)) = damping {
+        // ∇C·(x - x_prev): how fast the constraint is stretching, times h
+        let (pa, pb) = (positions.point(a), positions.point(b));
+        let (qa, qb) = (previous.point(a), previous.point(b));
+        let moved_x = (pa.0 - qa.0) - (pb.0 - qb.0);
+        let moved_y = (pa.1 - qa.1) - (pb.1 - qb.1);
+        let stretching = (dx * moved_x + dy * moved_y) / distance;
+        residual += gamma * stretching;
+    }
+    let delta_lambda = -residual / denominator;
+    let s = delta_lambda / distance;
+    correct_pair(positions, (a, w_a), (b, w_b), s, (dx, dy));
     delta_lambda
 }
 
