@@ -14,10 +14,8 @@ import {
   WAIT,
   controllerLookupScript,
   cspRecorderScript,
-  launchBrowser,
-  requireBuild,
-  serve,
   watchConsole,
+  useBrowserAndServer,
 } from './helpers.mjs';
 
 const HARNESS_DIR = '/__api-misuse__/';
@@ -70,15 +68,9 @@ const DIVERGING_OPTIONS = { width: 10, height: 8, timeStepSize: 1, gravity: 1e6,
 let browser;
 let server;
 
-before(async () => {
-  requireBuild();
-  server = await serve();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useBrowserAndServer((launched, served) => {
+  browser = launched;
+  server = served;
 });
 
 /** Opens the harness page in a fresh context; resolves when the wasm is loaded. */

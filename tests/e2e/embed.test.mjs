@@ -2,19 +2,16 @@
 // independent cloths (an <xpbd-cloth> element and a mountCloth canvas), element
 // removal frees its Simulation, 200+ instances keep wasm memory bounded, attribute
 // changes apply, an off-screen cloth stops stepping, and no CSP violation happens.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   WAIT,
   clientToWorld,
   distance,
-  launchBrowser,
   measureCloth,
   openPage,
   particleClient,
   readPositions,
-  requireBuild,
-  serve,
   simTime,
   sleep,
   twoFrames,
@@ -23,6 +20,7 @@ import {
   waitForParticleNear,
   waitForTime,
   worldToClient,
+  useBrowserAndServer,
 } from './helpers.mjs';
 
 const ELEMENT = '#element-cloth';
@@ -35,15 +33,9 @@ const CLOTHS = [
 let browser;
 let server;
 
-before(async () => {
-  requireBuild();
-  server = await serve();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useBrowserAndServer((launched, served) => {
+  browser = launched;
+  server = served;
 });
 
 /** Opens www/embed.html and waits until both cloths step. */

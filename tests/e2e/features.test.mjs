@@ -2,19 +2,17 @@
 // tearing, strain colours and their legend, the live plot, URL state and the
 // Copy link button, the Space and R keys, keyboard reach and labels, and the new
 // solver fields (substeps, damping, velocity damping, tear threshold, solver order).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   WAIT,
   clientToWorld,
   constraintCount,
   decodePng,
-  launchBrowser,
   openPage,
   particleClient,
-  requireBuild,
-  serve,
   twoFrames,
+  useBrowserAndServer,
 } from './helpers.mjs';
 
 const DEMO = 'window.clothDemo';
@@ -144,15 +142,9 @@ function pixelsNear(image, hex, tolerance = 90) {
   return count;
 }
 
-before(async () => {
-  requireBuild();
-  server = await serve();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useBrowserAndServer((launched, served) => {
+  browser = launched;
+  server = served;
 });
 
 describe('index.html beyond the original (issue 6)', () => {

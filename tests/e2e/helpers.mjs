@@ -1,6 +1,7 @@
 // Shared helpers for the end-to-end tests: launch Debian's Chromium through
 // playwright-core, serve a folder on 127.0.0.1, collect console/page/CSP errors,
 // decode screenshots and measure what the canvas shows.
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -444,3 +445,23 @@ export function constraintCount(w, h) {
 }
 
 export const distance = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
+
+/**
+ * The usual set-up of a test file: before its tests, check the build, serve the
+ * repository and launch Chromium, handing both to `onReady(browser, server)`;
+ * after them, close both.
+ */
+export function useBrowserAndServer(onReady) {
+  let browser;
+  let server;
+  before(async () => {
+    requireBuild();
+    server = await serve();
+    browser = await launchBrowser();
+    onReady(browser, server);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+}

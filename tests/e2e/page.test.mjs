@@ -11,14 +11,12 @@ import {
   constraintCount,
   distance,
   ensureResults,
-  launchBrowser,
   measureCloth,
   openPage,
   particleClient,
   readPositions,
-  requireBuild,
-  serve,
   sleep,
+  useBrowserAndServer,
 } from './helpers.mjs';
 
 const DEMO = 'window.clothDemo';
@@ -94,15 +92,9 @@ function assertClean(opened, what) {
   assert.deepEqual(opened.console.problems(), [], `${what}: the console shows errors`);
 }
 
-before(async () => {
-  requireBuild();
-  server = await serve();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useBrowserAndServer((launched, served) => {
+  browser = launched;
+  server = served;
 });
 
 describe('index.html', () => {

@@ -16,10 +16,8 @@ import {
   constraintCount,
   controllerLookupScript,
   cspRecorderScript,
-  launchBrowser,
-  requireBuild,
-  serve,
   watchConsole,
+  useBrowserAndServer,
 } from './helpers.mjs';
 import { formatSample, formatSummary, frameGapRecorderScript, runSoak, seededRandom } from '../../scripts/soak.mjs';
 
@@ -87,15 +85,9 @@ const ORDINARY = {
 let browser;
 let server;
 
-before(async () => {
-  requireBuild();
-  server = await serve();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useBrowserAndServer((launched, served) => {
+  browser = launched;
+  server = served;
 });
 
 /** Opens index.html + `query` with the frame-gap recorder; waits until the cloth runs. */
