@@ -18,20 +18,10 @@ import { loadavg } from 'node:os';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { startServer } from './static-server.mjs';
+import { launchBrowser } from '../tests/e2e/helpers.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -254,12 +244,11 @@ async function run() {
   for (const file of ['pkg/xpbd_cloth.js', 'pkg/xpbd_cloth_bg.wasm']) {
     if (!existsSync(join(ROOT, file))) throw new Error(`${file} is missing: run scripts/build.sh first`);
   }
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium`);
 
   const { server, url } = await startServer({ port: 0, root: ROOT });
   let browser = null;
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    browser = await launchBrowser(); // the same Debian Chromium and flags as the tests
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const problems = [];
     const warned = new Set();
