@@ -159,7 +159,12 @@ impl ConstraintSet {
     }
 
     /// Rearranges all arrays into `order` (stable: creation order within a colour).
+    /// Does nothing when the arrays are in `order` already (a new set starts in
+    /// creation order, which is the original order).
     pub fn set_order(&mut self, order: SolverOrder) {
+        if order == self.order {
+            return;
+        }
         let mut permutation: Vec<usize> = (0..self.len()).collect();
         match order {
             SolverOrder::Original => permutation.sort_by_key(|&c| self.creation[c]),

@@ -58,11 +58,6 @@ fn number(field: &str, value: &JsValue) -> Result<f64, JsError> {
 }
 
 impl Simulation {
-    /// The Rust-side cloth, for tests and native callers.
-    pub fn cloth(&self) -> &Cloth {
-        &self.cloth
-    }
-
     /// Reads field `name` of the view object: a number from `min` to `max`, or
     /// `default` when absent. Reading never throws (a throwing getter counts as
     /// absent), so the simulation is never left mid-call.
