@@ -1,7 +1,7 @@
 //! The real solver against an independent reference.
 //!
 //! `Reference` below is a deliberately plain, f64, object-per-particle transcription
-//! of the original demo's algorithm (`shared/ORIGINAL.md`). It shares no code with
+//! of the original demo's step (docs/ORIGINAL.md, "One time step"). It shares no code with
 //! the crate: it builds its own grid and runs its own loops. Stepping both side by
 //! side and comparing positions checks the grid order, the inverse masses, the
 //! multiplier reset and the update formulas all at once.
