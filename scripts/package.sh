@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the npm package of issue 4: assembles dist/ from pkg/ (the wasm and its glue),
+# Builds the npm package xpbd-cloth: assembles dist/ from pkg/ (the wasm and its glue),
 # the embedding modules of www/ (same relative layout, so their ../pkg/ imports still
 # resolve) and the templates in packaging/, checks it, and packs it with `npm pack`.
 # Prints the tarball's path as the last line of standard output.

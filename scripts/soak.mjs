@@ -1,4 +1,4 @@
-// Soak test of the demo page (issue 7): a long scripted session at 100 × 100 with
+// Soak test of the demo page: a long scripted session at 100 × 100 with
 // continuous dragging, a restart every 10 s and parameter changes every few seconds
 // (random valid values and some invalid ones), sampling wasm memory, the JS heap
 // (through the Chrome DevTools Protocol, after a forced garbage collection),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak test of the demo page (issue 7): builds the wasm, serves the repository and
+# Soak test of the demo page: builds the wasm, serves the repository and
 # drives index.html?width=100&height=100 in headless Chromium for the given number
 # of seconds (default 300): continuous dragging, a restart every 10 s, parameter
 # changes every few seconds (valid and invalid), and a sample every 5 s of wasm

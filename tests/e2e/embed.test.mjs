@@ -1,4 +1,4 @@
-// End-to-end tests of the embedding layer (issue 4) on www/embed.html: two
+// End-to-end tests of the embedding layer on www/embed.html: two
 // independent cloths (an <xpbd-cloth> element and a mountCloth canvas), element
 // removal frees its Simulation, 200+ instances keep wasm memory bounded, attribute
 // changes apply, an off-screen cloth stops stepping, and no CSP violation happens.

@@ -1,4 +1,4 @@
-// End-to-end tests of the demo page's features beyond the original (issue 6):
+// End-to-end tests of the demo page's features beyond the original (docs/ORIGINAL.md):
 // tearing, strain colours and their legend, the live plot, URL state and the
 // Copy link button, the Space and R keys, keyboard reach and labels, and the new
 // solver fields (substeps, damping, velocity damping, tear threshold, solver order).

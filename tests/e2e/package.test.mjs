@@ -1,4 +1,4 @@
-// The npm package of issue 4: scripts/package.sh assembles dist/ and packs it; the
+// The npm package: scripts/package.sh assembles dist/ and packs it; the
 // tarball must hold the wasm, the glue, every module with its .d.ts and a correct
 // package.json; installed into a temporary folder outside the repository it must
 // resolve through its exports, type-check for a TypeScript consumer, run in Node, and

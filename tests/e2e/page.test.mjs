@@ -1,4 +1,4 @@
-// End-to-end tests of the demo page (index.html), issue 3: load, readouts, pixels,
+// End-to-end tests of the demo page (index.html): load, readouts, pixels,
 // pause/resume, mouse and touch drag, restart, input validation, memory on restart.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
