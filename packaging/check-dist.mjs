@@ -1,6 +1,7 @@
 // Sanity checks on an assembled package folder before it is packed:
 // every file the manifest lists exists, every exports target exists, every relative
-// import of every shipped module resolves to a shipped file, every module has a .d.ts.
+// import of every shipped module resolves to a shipped file, every module has a .d.ts,
+// and no benchmark code (the repository's bench/ folder) is shipped.
 //   node packaging/check-dist.mjs dist
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -13,6 +14,7 @@ const shipped = new Set(manifest.files.map((file) => normalize(file)));
 
 for (const file of manifest.files) {
   if (!existsSync(join(dist, file))) problems.push(`listed in "files" but missing: ${file}`);
+  if (/(^|\/)bench/.test(file)) problems.push(`${file} is benchmark code, which stays out of the package`);
 }
 const targets = (value) => (typeof value === 'string' ? [value] : Object.values(value).flatMap(targets));
 for (const [entry, value] of Object.entries(manifest.exports)) {

@@ -84,16 +84,6 @@ export declare function drawCloth(
   grabbed?: number,
 ): void;
 
-/** The same picture drawn one stroke per constraint, like the original. For benchmarks only. */
-export declare function drawClothNaive(
-  ctx: CanvasRenderingContext2D,
-  positions: ArrayLike<number>,
-  constraints: ArrayLike<number>,
-  view: View,
-  style?: ClothStyle,
-  grabbed?: number,
-): void;
-
 export interface CanvasSize {
   /** Content-box size in CSS px. */
   cssWidth: number;

@@ -7,9 +7,9 @@
 // - pixelRatio: backing-store pixels per CSS pixel (devicePixelRatio, measured).
 //
 // `drawCloth` batches: one path and one stroke for all constraints, one path and
-// one fill for all particles. Canvas 2D calls are expensive one by one, so a
-// stroke per constraint (`drawClothNaive`, the original's way) is kept only so a
-// benchmark can show the difference.
+// one fill for all particles. Canvas 2D calls are expensive one by one: the
+// original demo's stroke per constraint costs several times more (the browser
+// benchmark of the repository measures both).
 
 /** Colours and sizes (CSS pixels) like the original demo. */
 export const DEFAULT_STYLE = Object.freeze({
@@ -217,37 +217,6 @@ function drawStrainColoredConstraints(ctx, positions, constraints, view, { restL
     ctx.strokeStyle = strainColor(ramp, ((shade + 0.5) / STRAIN_SHADES) * top);
     ctx.stroke(path);
   });
-}
-
-/**
- * The same picture as `drawCloth`, drawn the original's way: one stroke per
- * constraint and one fill per particle. For benchmarks only.
- */
-export function drawClothNaive(ctx, positions, constraints, view, style = DEFAULT_STYLE, grabbed = -1) {
-  beginFrame(ctx, view, style);
-  drawAxes(ctx, view, style);
-  const { originX, originY, scale } = view;
-
-  ctx.lineWidth = style.constraintWidth;
-  ctx.strokeStyle = style.constraintColor;
-  for (let c = 0; c < constraints.length; c += 2) {
-    const a = 2 * constraints[c];
-    const b = 2 * constraints[c + 1];
-    ctx.beginPath();
-    ctx.moveTo(originX + positions[a] * scale, originY - positions[a + 1] * scale);
-    ctx.lineTo(originX + positions[b] * scale, originY - positions[b + 1] * scale);
-    ctx.stroke();
-  }
-
-  const radius = particleRadius(view, style);
-  ctx.fillStyle = style.particleColor;
-  for (let p = 0; p < positions.length; p += 2) {
-    ctx.beginPath();
-    ctx.arc(originX + positions[p] * scale, originY - positions[p + 1] * scale, radius, 0, 2 * Math.PI);
-    ctx.fill();
-  }
-
-  drawGrabbed(ctx, positions, view, style, grabbed);
 }
 
 // ---------------------------------------------------------------- canvas size

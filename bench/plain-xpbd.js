@@ -1,7 +1,7 @@
 // The comparison baseline for the browser benchmark: the same XPBD cloth as the
-// wasm `Simulation` (see /work/shared/ORIGINAL.md), written the way a typical
-// hand-written teaching demo is written in plain JavaScript: an object per particle
-// and an object per constraint holding references to its two particles.
+// wasm `Simulation` (the original demo's step, docs/ORIGINAL.md), written the way
+// a typical hand-written teaching demo is written in plain JavaScript: an object
+// per particle and an object per constraint holding references to its two particles.
 //
 // It is deliberately NOT tuned (no typed arrays, no structure-of-arrays, no
 // precomputed inverse masses sums): the benchmark measures how much faster the

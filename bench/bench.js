@@ -1,6 +1,6 @@
-// The browser benchmark of issue 5. Measures, in this page:
+// The browser benchmark (bench/index.html). Measures, in this page:
 //   - ms per step: the wasm `Simulation` (each `solverOrder` it offers) against a
-//     plain JavaScript XPBD cloth (www/bench-plain-xpbd.js), interleaved in rounds;
+//     plain JavaScript XPBD cloth (bench/plain-xpbd.js), interleaved in rounds;
 //   - ms per frame: 8 wasm steps + one draw, for each way of drawing (JS batched
 //     paths, JS one stroke per constraint, Rust `drawInto` when present), plus the
 //     original demo's way (8 plain-JS steps + one stroke per constraint);
@@ -16,8 +16,9 @@
 // alternating them round by round and taking medians spreads it evenly.
 
 import init, { Simulation } from '../pkg/xpbd_cloth.js';
-import { DEFAULT_STYLE, drawCloth, drawClothNaive, particleRadius } from './renderer.js';
-import { PlainXpbdCloth } from './bench-plain-xpbd.js';
+import { DEFAULT_STYLE, drawCloth, particleRadius } from '../www/renderer.js';
+import { drawClothNaive } from './draw-naive.js';
+import { PlainXpbdCloth } from './plain-xpbd.js';
 
 const params = new URLSearchParams(location.search);
 const QUICK = params.has('quick') && params.get('quick') !== '0';
