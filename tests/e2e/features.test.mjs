@@ -147,7 +147,7 @@ useBrowserAndServer((launched, served) => {
   server = served;
 });
 
-describe('index.html beyond the original (issue 6)', () => {
+describe('index.html beyond the original', () => {
   it('tearing: with tearStretch 1.3 a mouse drag tears the cloth, #torn rises and #constraints falls; Restart mends it and keeps the setting', async () => {
     // A small stiff light cloth stretches well under 30 % by itself, so only the drag tears it.
     const full = constraintCount(20, 10);
