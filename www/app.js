@@ -16,7 +16,7 @@
 // in the browser console (see www/cloth.d.ts for the whole API); the plot is
 // `window.clothDemoPlot`.
 
-import { mountCloth, parseNumber, PARAMETERS } from './cloth.js';
+import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
 import { strainRamp } from './wasm.js';
 import { createPlot } from './plot.js';
 
@@ -166,12 +166,14 @@ function putUrlValue(id, text) {
   if (element.type === 'checkbox') {
     const word = trimmed.toLowerCase();
     if (!TRUE_WORDS.includes(word) && !FALSE_WORDS.includes(word)) {
-      throw new Error(`invalid ${id}: "${trimmed}" is not 1 or 0 (true or false)`);
+      throw new Error(`invalid ${id}: ${quoteForMessage(trimmed)} is not 1 or 0 (true or false)`);
     }
     element.checked = TRUE_WORDS.includes(word);
   } else if (element instanceof HTMLSelectElement) {
     const allowed = Array.from(element.options, (option) => option.value);
-    if (!allowed.includes(trimmed)) throw new Error(`invalid ${id}: "${trimmed}" is not one of ${allowed.join(', ')}`);
+    if (!allowed.includes(trimmed)) {
+      throw new Error(`invalid ${id}: ${quoteForMessage(trimmed)} is not one of ${allowed.join(', ')}`);
+    }
     element.value = trimmed;
   } else {
     element.value = text; // validated like typed text when it is applied
@@ -302,7 +304,7 @@ async function mountValid(canvas, options) {
       return await mountCloth(canvas, attempted);
     } catch (error) {
       const field = fieldOfError(error);
-      if (!RESTART_FIELDS.includes(field) || !(field in attempted)) throw error;
+      if (!RESTART_FIELDS.includes(field) || !Object.hasOwn(attempted, field)) throw error;
       showFieldError(field, error.message);
       delete attempted[field];
     }
