@@ -29,7 +29,7 @@ const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name,
 const FIELDS = PARAMETERS.map((p) => p.name).filter((name) => byId(name));
 /** Fields that build a new cloth, applied by the Restart button. */
 const RESTART_FIELDS = FIELDS.filter((name) => PARAMETER_BY_NAME.get(name).appliesOn === 'restart');
-/** Fields that apply at once (Simulation properties and loop options such as strainColors). */
+/** Fields that apply live, when committed (Simulation properties and loop options such as strainColors). */
 const LIVE_FIELDS = FIELDS.filter((name) => !RESTART_FIELDS.includes(name));
 
 /** What the URL may say for a checkbox. */
