@@ -97,21 +97,25 @@ function optionalUrl(value, name) {
 /** How many characters of a caller's text a message repeats, at most. */
 const ECHO_LIMIT = 40;
 
+/** `text` cut after ECHO_LIMIT characters (code points), then "…". */
+function clip(text) {
+  const characters = Array.from(text.slice(0, 2 * ECHO_LIMIT + 2));
+  return characters.length > ECHO_LIMIT ? `${characters.slice(0, ECHO_LIMIT).join('')}…` : characters.join('');
+}
+
 /**
  * `text` in double quotes for a message, cut after ECHO_LIMIT characters (then "…"),
  * so a hostile name or value cannot flood a message, the console or the page.
  */
 export function quoteForMessage(text) {
-  const characters = Array.from(String(text).slice(0, 2 * ECHO_LIMIT + 2));
-  const kept = characters.length > ECHO_LIMIT ? `${characters.slice(0, ECHO_LIMIT).join('')}…` : characters.join('');
-  return `"${kept}"`;
+  return `"${clip(String(text))}"`;
 }
 
 /** A caller's value as a message shows it; never throws (no toString or valueOf is called). */
 function describe(value) {
   if (typeof value === 'string') return `the string ${quoteForMessage(value)}`;
   if (value === null || ['number', 'boolean', 'undefined', 'bigint'].includes(typeof value)) {
-    return quoteForMessage(String(value)).slice(1, -1);
+    return clip(String(value));
   }
   return `a value of type ${typeof value}`;
 }
@@ -124,7 +128,7 @@ function describeName(name) {
 /** An Error's message, or a word for what was thrown; never throws. */
 function messageOf(error) {
   try {
-    return quoteForMessage(error instanceof Error ? error.message : typeof error).slice(1, -1);
+    return clip(error instanceof Error ? String(error.message) : `a thrown ${typeof error}`);
   } catch {
     return 'an unreadable error';
   }
