@@ -1,13 +1,15 @@
 // The demo page (index.html): all of its wiring is in this one file.
 //
 // It mounts one cloth on #cloth-canvas with mountCloth and connects the form:
-// every parameter with an input whose id is its name. Solver fields (and "Colour
-// by stretch") apply as you type, width/height/fixed apply on Restart, a bad value
-// is shown under its field while the cloth keeps its last good value.
+// every parameter with an input whose id is its name. A typed solver value applies
+// when it is committed (Enter, leaving the field, or a pause in typing), never
+// half-typed; selects and "Colour by stretch" apply when changed; width/height/fixed
+// apply on Restart. A bad value is shown under its field while the cloth keeps its
+// last good value.
 //
 // The URL holds the settings that differ from the defaults
 // (index.html?width=20&stiffness=500&strainColors=1): read on load and validated
-// like typed input, rewritten with history.replaceState after every change.
+// like typed input, rewritten with history.replaceState after every applied change.
 // Keys: Space pauses or resumes, R restarts (not while a field or button has focus).
 // Under the canvas, a live plot (www/plot.js) follows max stretch and kinetic energy.
 //
@@ -16,7 +18,7 @@
 // in the browser console (see www/cloth.d.ts for the whole API); the plot is
 // `window.clothDemoPlot`.
 
-import { mountCloth, parseNumber, PARAMETERS } from './cloth.js';
+import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
 import { strainRamp } from './wasm.js';
 import { createPlot } from './plot.js';
 
@@ -27,12 +29,20 @@ const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name,
 const FIELDS = PARAMETERS.map((p) => p.name).filter((name) => byId(name));
 /** Fields that build a new cloth, applied by the Restart button. */
 const RESTART_FIELDS = FIELDS.filter((name) => PARAMETER_BY_NAME.get(name).appliesOn === 'restart');
-/** Fields that apply at once (Simulation properties and loop options such as strainColors). */
+/** Fields that apply live, when committed (Simulation properties and loop options such as strainColors). */
 const LIVE_FIELDS = FIELDS.filter((name) => !RESTART_FIELDS.includes(name));
 
 /** What the URL may say for a checkbox. */
 const TRUE_WORDS = ['1', 'true', 'on', 'yes'];
 const FALSE_WORDS = ['0', 'false', 'off', 'no'];
+
+/**
+ * How long typing in a live text field must pause before the text is committed
+ * (applied to the cloth), in ms. Enter and leaving the field commit at once. Until
+ * then nothing reaches the cloth, so the prefixes typed on the way ("1" of "1e-3",
+ * "10" of "1000") are never applied.
+ */
+export const COMMIT_PAUSE_MS = 700;
 
 /** Keys typed here belong to the element (Space types, ticks or clicks), not to the shortcuts. */
 const KEY_OWNERS = 'input, select, textarea, button, [contenteditable]:not([contenteditable="false"])';
@@ -166,12 +176,14 @@ function putUrlValue(id, text) {
   if (element.type === 'checkbox') {
     const word = trimmed.toLowerCase();
     if (!TRUE_WORDS.includes(word) && !FALSE_WORDS.includes(word)) {
-      throw new Error(`invalid ${id}: "${trimmed}" is not 1 or 0 (true or false)`);
+      throw new Error(`invalid ${id}: ${quoteForMessage(trimmed)} is not 1 or 0 (true or false)`);
     }
     element.checked = TRUE_WORDS.includes(word);
   } else if (element instanceof HTMLSelectElement) {
     const allowed = Array.from(element.options, (option) => option.value);
-    if (!allowed.includes(trimmed)) throw new Error(`invalid ${id}: "${trimmed}" is not one of ${allowed.join(', ')}`);
+    if (!allowed.includes(trimmed)) {
+      throw new Error(`invalid ${id}: ${quoteForMessage(trimmed)} is not one of ${allowed.join(', ')}`);
+    }
     element.value = trimmed;
   } else {
     element.value = text; // validated like typed text when it is applied
@@ -232,7 +244,11 @@ async function copyLink() {
 
 // ---------------------------------------------------------------- actions
 
-/** Applies field `id` to the cloth, or shows why not; `writeBack`: update the URL too. */
+/**
+ * Applies field `id` to the cloth, or shows why not; `writeBack`: update the URL too.
+ * A refused value keeps its text in the field, with the error under it, so it can be
+ * corrected; the cloth (and the URL) keep the last good value.
+ */
 function applyLiveField(controller, id, writeBack = true) {
   const value = readField(id);
   if (value === undefined) return;
@@ -302,7 +318,7 @@ async function mountValid(canvas, options) {
       return await mountCloth(canvas, attempted);
     } catch (error) {
       const field = fieldOfError(error);
-      if (!RESTART_FIELDS.includes(field) || !(field in attempted)) throw error;
+      if (!RESTART_FIELDS.includes(field) || !Object.hasOwn(attempted, field)) throw error;
       showFieldError(field, error.message);
       delete attempted[field];
     }
@@ -320,11 +336,41 @@ function restartFieldOptions() {
   return options;
 }
 
-function wireControls(controller, plot) {
-  for (const id of LIVE_FIELDS) {
-    byId(id).addEventListener('input', () => applyLiveField(controller, id));
-    byId(id).addEventListener('change', () => applyLiveField(controller, id));
+/**
+ * Applies live field `id` when its value is committed: for a text field on Enter,
+ * on leaving it (change) or after COMMIT_PAUSE_MS without typing; for a select or
+ * a checkbox on change.
+ */
+function wireLiveField(controller, id) {
+  const element = byId(id);
+  if (element.type !== 'text') {
+    element.addEventListener('change', () => applyLiveField(controller, id));
+    return;
   }
+  let pause = 0;
+  const commit = () => {
+    clearTimeout(pause);
+    pause = 0;
+    applyLiveField(controller, id);
+  };
+  element.addEventListener('input', () => {
+    clearTimeout(pause);
+    pause = setTimeout(commit, COMMIT_PAUSE_MS);
+  });
+  element.addEventListener('change', commit);
+  // 'change' does not fire when the text is what it was on focus; leaving the field
+  // still commits typing in progress, and retries a refused value (another field may
+  // have made it acceptable since, as substeps can for iterations).
+  element.addEventListener('blur', () => {
+    if (pause || element.hasAttribute('aria-invalid')) commit();
+  });
+  element.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.isComposing) commit();
+  });
+}
+
+function wireControls(controller, plot) {
+  for (const id of LIVE_FIELDS) wireLiveField(controller, id);
   for (const id of RESTART_FIELDS) {
     // Clear a stale error as soon as the value parses; Simulation checks it on Restart.
     byId(id).addEventListener('input', () => {

@@ -176,7 +176,9 @@ export interface ClothController {
  * draw), drags particles with mouse, touch or pen (press within 10 CSS px), zooms
  * with the wheel or a two-finger pinch. Size the canvas with CSS; its backing
  * store follows its size × devicePixelRatio. Rejects with an Error for an invalid
- * option or when the wasm cannot be loaded.
+ * option or when the wasm cannot be loaded. Only own properties of `options` with
+ * the names of `ClothOptions` count: any other name, inherited ones such as
+ * `constructor` or a JSON `__proto__` key included, is an unknown option.
  */
 export declare function mountCloth(canvas: HTMLCanvasElement, options?: ClothOptions): Promise<ClothController>;
 
@@ -205,3 +207,9 @@ export declare const DEFAULT_OPTIONS: Readonly<ClothOptions>;
  * "1e400" throw an Error naming `name` instead of becoming 0, NaN or Infinity.
  */
 export declare function parseNumber(text: string, name?: string): number;
+
+/**
+ * `text` in double quotes for an error message, cut after 40 characters (then "…"):
+ * how cloth.js, the element and the demo page repeat a refused name or value.
+ */
+export declare function quoteForMessage(text: string): string;

@@ -45,19 +45,23 @@ export const PARAMETERS = Object.freeze([
 
 const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
 
-/** Options that are not cloth parameters, with their defaults and checks. */
-const BEHAVIOUR_OPTIONS = {
-  paused: { defaultValue: false, check: booleanValue },
-  pauseWhenHidden: { defaultValue: true, check: booleanValue },
-  wasmUrl: { defaultValue: undefined, check: () => {} },
-  onFrame: { defaultValue: undefined, check: optionalFunction },
-  onError: { defaultValue: undefined, check: optionalFunction },
-};
+/**
+ * Options that are not cloth parameters, with their defaults and checks. A Map, like
+ * PARAMETER_BY_NAME: only these names are options, never `constructor`,
+ * `__proto__` or anything else an object inherits.
+ */
+const BEHAVIOUR_OPTIONS = new Map([
+  ['paused', { defaultValue: false, check: booleanValue }],
+  ['pauseWhenHidden', { defaultValue: true, check: booleanValue }],
+  ['wasmUrl', { defaultValue: undefined, check: optionalUrl }],
+  ['onFrame', { defaultValue: undefined, check: optionalFunction }],
+  ['onError', { defaultValue: undefined, check: optionalFunction }],
+]);
 
 /** The original demo's values for every option. */
 export const DEFAULT_OPTIONS = Object.freeze({
   ...Object.fromEntries(PARAMETERS.map(({ name, defaultValue }) => [name, defaultValue])),
-  ...Object.fromEntries(Object.entries(BEHAVIOUR_OPTIONS).map(([name, { defaultValue }]) => [name, defaultValue])),
+  ...Object.fromEntries(Array.from(BEHAVIOUR_OPTIONS, ([name, { defaultValue }]) => [name, defaultValue])),
 });
 
 function wholeNumberIn(min, max) {
@@ -84,27 +88,86 @@ function optionalFunction(value, name) {
   if (value != null && typeof value !== 'function') throw new Error(`invalid ${name}: expected a function`);
 }
 
+function optionalUrl(value, name) {
+  if (value != null && typeof value !== 'string' && !(value instanceof URL)) {
+    throw new Error(`invalid ${name}: got ${describe(value)}, expected a string or a URL`);
+  }
+}
+
+/** How many characters of a caller's text a message repeats, at most. */
+const ECHO_LIMIT = 40;
+
+/** `text` cut after ECHO_LIMIT characters (code points), then "…". */
+function clip(text) {
+  const characters = Array.from(text.slice(0, 2 * ECHO_LIMIT + 2));
+  return characters.length > ECHO_LIMIT ? `${characters.slice(0, ECHO_LIMIT).join('')}…` : characters.join('');
+}
+
+/**
+ * `text` in double quotes for a message, cut after ECHO_LIMIT characters (then "…"),
+ * so a hostile name or value cannot flood a message, the console or the page.
+ */
+export function quoteForMessage(text) {
+  return `"${clip(String(text))}"`;
+}
+
+/** A caller's value as a message shows it; never throws (no toString or valueOf is called). */
 function describe(value) {
-  return typeof value === 'string' ? `the string ${JSON.stringify(value)}` : String(value);
+  if (typeof value === 'string') return `the string ${quoteForMessage(value)}`;
+  if (value === null || ['number', 'boolean', 'undefined', 'bigint'].includes(typeof value)) {
+    return clip(String(value));
+  }
+  return `a value of type ${typeof value}`;
+}
+
+/** An option or parameter name as a message shows it (names are not always strings). */
+function describeName(name) {
+  return typeof name === 'string' ? quoteForMessage(name) : describe(name);
+}
+
+/** An Error's message, or a word for what was thrown; never throws. */
+function messageOf(error) {
+  try {
+    return clip(error instanceof Error ? String(error.message) : `a thrown ${typeof error}`);
+  } catch {
+    return 'an unreadable error';
+  }
+}
+
+/**
+ * The options object's own enumerable [name, value] pairs, each value read once (a
+ * getter that answers differently the second time cannot sneak past the checks).
+ * A Proxy or getter that throws becomes an Error saying the options could not be read.
+ */
+function readOptions(options) {
+  if (options === null || typeof options !== 'object') throw new Error('options must be an object');
+  try {
+    return Object.entries(options);
+  } catch (error) {
+    throw new Error(`options could not be read: ${messageOf(error)}`);
+  }
 }
 
 /**
  * `base` overlaid with `changes`, after checking names and the options this file
- * owns (grid and solver values are checked by the Simulation itself).
+ * owns (grid and solver values are checked by the Simulation itself). Only own
+ * properties of `changes` count, and only known names: anything else, inherited
+ * names such as `constructor` or a `__proto__` key from JSON.parse included, is an
+ * unknown option. Throws before anything is merged.
  */
 function mergeOptions(base, changes) {
-  if (changes === null || typeof changes !== 'object') throw new Error('options must be an object');
-  for (const [name, value] of Object.entries(changes)) {
-    if (value === undefined && PARAMETER_BY_NAME.has(name)) continue; // undefined means "keep"
-    const check = PARAMETER_BY_NAME.get(name)?.check ?? BEHAVIOUR_OPTIONS[name]?.check;
-    if (!PARAMETER_BY_NAME.has(name) && !(name in BEHAVIOUR_OPTIONS)) {
-      throw new Error(`unknown option "${name}"; known options: ${Object.keys(DEFAULT_OPTIONS).join(', ')}`);
+  const entries = readOptions(changes);
+  for (const [name, value] of entries) {
+    const known = PARAMETER_BY_NAME.get(name) ?? BEHAVIOUR_OPTIONS.get(name);
+    if (!known) {
+      throw new Error(`unknown option ${describeName(name)}; known options: ${Object.keys(DEFAULT_OPTIONS).join(', ')}`);
     }
-    check?.(value, name);
+    if (value === undefined && PARAMETER_BY_NAME.has(name)) continue; // undefined means "keep"
+    known.check?.(value, name);
   }
   const merged = { ...base };
-  for (const [name, value] of Object.entries(changes)) {
-    if (value !== undefined || name in BEHAVIOUR_OPTIONS) merged[name] = value;
+  for (const [name, value] of entries) {
+    if (value !== undefined || BEHAVIOUR_OPTIONS.has(name)) merged[name] = value;
   }
   return merged;
 }
@@ -147,10 +210,10 @@ export function parseNumber(text, name = 'value') {
   const trimmed = String(text ?? '').trim();
   if (trimmed === '') throw new Error(`invalid ${name}: enter a number`);
   if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(trimmed)) {
-    throw new Error(`invalid ${name}: "${trimmed}" is not a number`);
+    throw new Error(`invalid ${name}: ${quoteForMessage(trimmed)} is not a number`);
   }
   const value = Number(trimmed);
-  if (!Number.isFinite(value)) throw new Error(`invalid ${name}: "${trimmed}" is too large`);
+  if (!Number.isFinite(value)) throw new Error(`invalid ${name}: ${quoteForMessage(trimmed)} is too large`);
   return value;
 }
 
@@ -656,7 +719,7 @@ function createController(canvas, initialSettings) {
       assertAlive();
       const parameter = PARAMETER_BY_NAME.get(name);
       if (!parameter) {
-        throw new Error(`unknown parameter "${name}"; known: ${PARAMETERS.map((p) => p.name).join(', ')}`);
+        throw new Error(`unknown parameter ${describeName(name)}; known: ${PARAMETERS.map((p) => p.name).join(', ')}`);
       }
       if (parameter.appliesOn === 'restart') {
         throw new Error(`${name} takes effect on restart: call restart({ ${name}: ${describe(value)} })`);

@@ -10,7 +10,7 @@
 // CSS (block, 100% × 400px unless the page says otherwise); its canvas fills it.
 // Removing it from the page destroys the cloth and frees its memory.
 
-import { mountCloth, parseNumber, PARAMETERS } from './cloth.js';
+import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
 
 const PARAMETER_BY_ATTRIBUTE = new Map(PARAMETERS.map((parameter) => [parameter.attribute, parameter]));
 const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
@@ -102,7 +102,7 @@ export class XpbdClothElement extends HTMLElement {
     if (parameter.appliesOn === 'restart') {
       this.#scheduleRestart(parameter.name, value);
     } else {
-      this.#tryApply(() => this.#controller.set(parameter.name, value), `${name}="${newValue}"`);
+      this.#tryApply(() => this.#controller.set(parameter.name, value), `${name}=${quoteForMessage(newValue)}`);
     }
   }
 
@@ -139,9 +139,10 @@ export class XpbdClothElement extends HTMLElement {
       try {
         return await mountCloth(this.#canvas, attempted);
       } catch (error) {
-        const refused = PARAMETERS.find((p) => p.name in attempted && namesParameter(error, p));
+        const refused = PARAMETERS.find((p) => Object.hasOwn(attempted, p.name) && namesParameter(error, p));
         if (!refused) throw error;
-        console.warn(`<xpbd-cloth>: ignoring ${refused.attribute}="${this.getAttribute(refused.attribute)}": ${error.message}`);
+        const text = quoteForMessage(this.getAttribute(refused.attribute));
+        console.warn(`<xpbd-cloth>: ignoring ${refused.attribute}=${text}: ${error.message}`);
         delete attempted[refused.name];
       }
     }
@@ -196,7 +197,7 @@ export class XpbdClothElement extends HTMLElement {
         this.#pendingRestart = null;
         if (changes && this.#controller) {
           const attributes = Object.keys(changes).map((n) => PARAMETER_BY_NAME.get(n).attribute);
-          const described = attributes.map((a) => `${a}="${this.getAttribute(a)}"`).join(' ');
+          const described = attributes.map((a) => `${a}=${quoteForMessage(this.getAttribute(a))}`).join(' ');
           this.#tryApply(() => this.#controller.restart(changes), described);
         }
       });

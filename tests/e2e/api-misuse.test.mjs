@@ -1,7 +1,8 @@
 // End-to-end tests of JavaScript API misuse: every method and setter of
 // `Simulation` called with wrong types and out-of-range values, every call after
-// `free()`, re-entrant calls from callbacks, and the `mountCloth` controller after
-// `destroy()`. Each misuse must give a plain `Error` whose message names the
+// `free()`, re-entrant calls from callbacks, the `mountCloth` controller after
+// `destroy()`, and `mountCloth` options with inherited names (`constructor`,
+// `__proto__`) or properties that cannot be read. Each misuse must give a plain `Error` whose message names the
 // argument, never a wasm trap (`RuntimeError: unreachable`), and must leave the
 // simulation exactly as it was and still stepping.
 //
@@ -11,9 +12,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  CALM_SETTINGS,
+  DIVERGING_SETTINGS,
   WAIT,
+  assertCleanPage,
   controllerLookupScript,
   cspRecorderScript,
+  inPage,
   watchConsole,
   useBrowserAndServer,
 } from './helpers.mjs';
@@ -39,7 +44,27 @@ const HARNESS_JS = `import * as glue from '../pkg/xpbd_cloth.js';
 import { loadWasm, wasmMemoryBytes } from '../www/wasm.js';
 import { mountCloth } from '../www/cloth.js';
 await loadWasm();
-Object.assign(window, { glue, mountCloth, wasmMemoryBytes });
+// Restarts a controller, says whether it steps again within waitMs, then destroys it.
+async function restartThenDestroy(controller, waitMs) {
+  const result = {};
+  const describe = (e) => \`\${e.constructor.name}: \${e.message}\`;
+  try {
+    controller.restart();
+    const t = controller.diagnostics().time;
+    await new Promise((done) => setTimeout(done, waitMs));
+    result.restart = controller.diagnostics().time > t ? 'runs' : 'stuck';
+  } catch (e) {
+    result.restart = describe(e);
+  }
+  try {
+    controller.destroy();
+    result.destroy = 'returned';
+  } catch (e) {
+    result.destroy = describe(e);
+  }
+  return result;
+}
+Object.assign(window, { glue, mountCloth, wasmMemoryBytes, restartThenDestroy });
 window.harnessReady = true;
 `;
 // A worker that runs one drawInto on an OffscreenCanvas, so a call that never
@@ -62,8 +87,8 @@ onmessage = ({ data }) => {
 postMessage('ready');
 `;
 
-/** Accepted values that drive a 10 × 8 cloth beyond 1e6 m within a few steps: it diverges. */
-const DIVERGING_OPTIONS = { width: 10, height: 8, timeStepSize: 1, gravity: 1e6, stiffness: 1e15, mass: 1e-6, iterations: 1 };
+/** A small cloth that diverges within a few steps. */
+const DIVERGING_OPTIONS = { width: 10, height: 8, ...DIVERGING_SETTINGS };
 
 let browser;
 let server;
@@ -95,11 +120,6 @@ async function openHarness() {
   await page.goto(new URL(`${HARNESS_DIR}index.html`, server.url).href, { waitUntil: 'load' });
   await page.waitForFunction(() => window.harnessReady === true, null, { timeout: WAIT });
   return { context, page, console: consoleWatch };
-}
-
-async function assertCleanPage(opened, what) {
-  assert.deepEqual(opened.console.problems(), [], `${what}: console errors or page errors`);
-  assert.deepEqual(await opened.page.evaluate(() => window.__cspViolations), [], `${what}: CSP violations`);
 }
 
 /** Fails with every offending case listed, not just the first. */
@@ -649,8 +669,7 @@ describe('Simulation: wrong types and out-of-range values', () => {
 
 describe('Simulation after free()', () => {
   it('every method, getter and setter throws an Error (no trap), and other simulations keep working', async (t) => {
-    const opened = await openHarness();
-    try {
+    await inPage(await openHarness(), async (opened) => {
       const outcome = await opened.page.evaluate(() => {
         const { Simulation } = window.glue;
         const other = new Simulation(8, 6, 4);
@@ -731,30 +750,21 @@ describe('Simulation after free()', () => {
       assert.equal(outcome.oldViewRead, 'readable');
       assert.equal(outcome.otherWorks, true, 'another simulation keeps stepping');
       assert.equal(outcome.freshWorks, true, 'a new simulation works after the misuse');
-      await assertCleanPage(opened, 'after free()');
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 });
 
 describe('re-entrancy', () => {
   it('getters on the drawInto view and context that call back into the simulation give Errors, never a trap', async () => {
-    const opened = await openHarness();
-    try {
+    await inPage(await openHarness(), async (opened) => {
       const results = await opened.page.evaluate(runReentrancyInPage, {});
       assert.equal(Object.keys(results).length, 11, 'every case ran');
       assert.deepEqual(reentrancyProblems(results), [], JSON.stringify(results, null, 1));
-      await assertCleanPage(opened, 're-entrant drawInto');
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   it('an onFrame callback that calls set, restart, pause/resume, diagnostics, grab/drag and finally destroy() of its own controller', async () => {
-    const opened = await openHarness();
-    const { page } = opened;
-    try {
+    await inPage(await openHarness(), async ({ page }) => {
       const outcome = await page.evaluate(async () => {
         const canvas = document.getElementById('cloth');
         const log = { frames: 0, refused: [], errors: [], dragChecks: [], framesAfterDestroy: 0, restarts: 0 };
@@ -908,16 +918,12 @@ describe('re-entrancy', () => {
       }
       assert.equal(after.pauseResumeDestroy, 'returned', 'pause, resume and a second destroy after destroy do not throw');
       assert.equal(after.framesAfterResume, 0, 'resume() after destroy() runs no frames');
-      await assertCleanPage(opened, 'onFrame re-entrancy');
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   it('an onError callback that restarts the diverged cloth: one error, then the cloth runs', async () => {
-    const opened = await openHarness();
-    try {
-      const outcome = await opened.page.evaluate(async (hostile) => {
+    await inPage(await openHarness(), async (opened) => {
+      const outcome = await opened.page.evaluate(async ([hostile, calm]) => {
         const wait = (ms) => new Promise((done) => setTimeout(done, ms));
         const log = { errors: [], restarted: 0 };
         let a = null;
@@ -927,7 +933,7 @@ describe('re-entrancy', () => {
             log.errors.push(`${error.constructor.name}: ${error.message}`);
             if (a && a.diverged && log.restarted === 0) {
               log.restarted += 1;
-              a.restart({ timeStepSize: 0.01, gravity: -9.81, stiffness: 1000, mass: 0.5, iterations: 5 });
+              a.restart(calm);
             }
           },
         });
@@ -938,22 +944,18 @@ describe('re-entrancy', () => {
         const result = { log, diverged: a.diverged, advanced: a.diagnostics().time > t0, finite: a.diagnostics().isFinite };
         a.destroy();
         return result;
-      }, DIVERGING_OPTIONS);
+      }, [DIVERGING_OPTIONS, CALM_SETTINGS]);
       assert.equal(outcome.log.restarted, 1, `the cloth diverged and onError restarted it: ${JSON.stringify(outcome.log)}`);
       assert.equal(outcome.log.errors.length, 1, `one error, the divergence: ${JSON.stringify(outcome.log.errors)}`);
       assert.match(outcome.log.errors[0], /^Error: .*diverged/);
       assert.equal(outcome.diverged, false);
       assert.equal(outcome.advanced, true, 'the restarted cloth runs');
       assert.equal(outcome.finite, true);
-      await assertCleanPage(opened, 'onError restarts');
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   it('an onError callback that destroys the diverged cloth: the divergence is the only error reported', async () => {
-    const opened = await openHarness();
-    try {
+    await inPage(await openHarness(), async (opened) => {
       const outcome = await opened.page.evaluate(async (hostile) => {
         const wait = (ms) => new Promise((done) => setTimeout(done, ms));
         const errors = [];
@@ -977,17 +979,13 @@ describe('re-entrancy', () => {
         ['Error'],
         `only the divergence is reported, nothing after it: ${JSON.stringify(outcome.errors)}`,
       );
-      await assertCleanPage(opened, 'onError destroys');
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 });
 
 describe('mountCloth controller misuse', () => {
   it('a controller whose Simulation was freed behind its back reports an Error, and restart() and destroy() still work', async () => {
-    const opened = await openHarness();
-    try {
+    await inPage(await openHarness(), async (opened) => {
       const outcome = await opened.page.evaluate(async () => {
         const errors = [];
         const c = await window.mountCloth(document.getElementById('cloth'), {
@@ -998,35 +996,16 @@ describe('mountCloth controller misuse', () => {
         await new Promise((done) => setTimeout(done, 200));
         c.simulation.free();
         await new Promise((done) => setTimeout(done, 300));
-        const result = { errors };
-        try {
-          c.restart();
-          const t = c.diagnostics().time;
-          await new Promise((done) => setTimeout(done, 300));
-          result.restart = c.diagnostics().time > t ? 'runs' : 'stuck';
-        } catch (e) {
-          result.restart = `${e.constructor.name}: ${e.message}`;
-        }
-        try {
-          c.destroy();
-          result.destroy = 'returned';
-        } catch (e) {
-          result.destroy = `${e.constructor.name}: ${e.message}`;
-        }
-        return result;
+        return { errors, ...(await window.restartThenDestroy(c, 300)) };
       });
       assert.ok(outcome.errors.length >= 1, 'the failed step was reported through onError');
       assert.equal(outcome.restart, 'runs', `restart() after the Simulation was freed: ${outcome.restart}`);
       assert.equal(outcome.destroy, 'returned', `destroy(): ${outcome.destroy}`);
-      await assertCleanPage(opened, 'a Simulation freed behind the controller');
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   it('a canvas laid out far larger than the wasm renderer takes (30000 × 20000 CSS px): no wasm trap, no console error, and the controller recovers when it shrinks', async () => {
-    const opened = await openHarness();
-    try {
+    await inPage(await openHarness(), async (opened) => {
       const outcome = await opened.page.evaluate(async () => {
         const canvas = document.getElementById('cloth');
         canvas.style.width = '30000px';
@@ -1041,30 +1020,198 @@ describe('mountCloth controller misuse', () => {
         canvas.style.width = '400px';
         canvas.style.height = '300px';
         await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-        const result = { errors };
-        try {
-          c.restart();
-          const t = c.diagnostics().time;
-          await new Promise((done) => setTimeout(done, 400));
-          result.restart = c.diagnostics().time > t ? 'runs' : 'stuck';
-        } catch (e) {
-          result.restart = `${e.constructor.name}: ${e.message}`;
-        }
-        try {
-          c.destroy();
-          result.destroy = 'returned';
-        } catch (e) {
-          result.destroy = `${e.constructor.name}: ${e.message}`;
-        }
-        return result;
+        return { errors, ...(await window.restartThenDestroy(c, 400)) };
       });
       const traps = outcome.errors.filter((e) => e.trap || /unreachable/.test(e.message));
       assert.deepEqual(traps, [], 'no wasm trap reaches onError');
       assert.equal(outcome.restart, 'runs', `restart() after the canvas shrank: ${outcome.restart}`);
       assert.equal(outcome.destroy, 'returned', `destroy(): ${outcome.destroy}`);
-      await assertCleanPage(opened, 'a huge canvas');
-    } finally {
-      await opened.context.close();
-    }
+    });
+  });
+});
+
+describe('mountCloth options: only own, known names', () => {
+  it('every name an object inherits (constructor, toString, __proto__, …) is an unknown option for mountCloth and restart and an unknown parameter for set; the cloth runs on unchanged', async () => {
+    await inPage(await openHarness(), async (opened) => {
+      const outcome = await opened.page.evaluate(async () => {
+        const canvas = document.getElementById('cloth');
+        const scratch = document.getElementById('scratch');
+        const message = (error) => (error instanceof Error ? error.message : `a thrown non-Error: ${typeof error}`);
+        const problems = [];
+        const c = await window.mountCloth(canvas, { width: 10, height: 8 });
+        const simulation = c.simulation;
+        const optionsBefore = JSON.stringify(c.options);
+        // every inherited name, once as an own property (a computed key makes even
+        // __proto__ an own property) and once from JSON.parse
+        const names = Object.getOwnPropertyNames(Object.prototype);
+        const hostile = names.flatMap((name) => [
+          [`{ ${name}: 1 }`, name, { width: 12, [name]: 1 }],
+          [`JSON { "${name}": { "paused": true } }`, name, JSON.parse(`{ "width": 12, ${JSON.stringify(name)}: { "paused": true } }`)],
+        ]);
+        for (const [label, name, options] of hostile) {
+          const unknown = new RegExp(`^unknown option "${name}"`);
+          try {
+            const mounted = await window.mountCloth(scratch, options);
+            mounted.destroy();
+            problems.push(`mountCloth(${label}) was accepted`);
+          } catch (error) {
+            if (!unknown.test(message(error))) problems.push(`mountCloth(${label}): ${message(error)}`);
+          }
+          try {
+            c.restart(options);
+            problems.push(`restart(${label}) was accepted`);
+          } catch (error) {
+            if (!unknown.test(message(error))) problems.push(`restart(${label}): ${message(error)}`);
+          }
+          try {
+            c.set(name, 1);
+            problems.push(`set(${JSON.stringify(name)}, 1) was accepted`);
+          } catch (error) {
+            if (!new RegExp(`^unknown parameter "${name}"`).test(message(error))) problems.push(`set(${name}): ${message(error)}`);
+          }
+        }
+        let shown;
+        try {
+          shown = String(c.options);
+        } catch (error) {
+          shown = `String(options) threw: ${message(error)}`;
+        }
+        const t = c.diagnostics().time;
+        await new Promise((done) => setTimeout(done, 300));
+        const result = {
+          cases: hostile.length,
+          problems,
+          shown,
+          plain: Object.getPrototypeOf(c.options) === Object.prototype,
+          sameSimulation: c.simulation === simulation,
+          optionsKept: JSON.stringify(c.options) === optionsBefore,
+          paused: c.paused,
+          runs: c.diagnostics().time > t,
+        };
+        c.destroy();
+        return result;
+      });
+      assert.ok(outcome.cases >= 24, `${outcome.cases} cases`);
+      assert.deepEqual(outcome.problems, [], 'inherited names as options');
+      assert.equal(outcome.shown, '[object Object]', 'String(controller.options) works');
+      assert.equal(outcome.plain, true, 'controller.options is still a plain object');
+      assert.equal(outcome.sameSimulation, true, 'no restart happened');
+      assert.equal(outcome.optionsKept, true, 'the options are unchanged');
+      assert.equal(outcome.paused, false, 'a JSON __proto__ did not pause the cloth');
+      assert.equal(outcome.runs, true, 'the cloth still runs');
+    });
+  });
+
+  it('options whose properties cannot be read (throwing getters, Proxies) give a clear Error, and each value is read once', async () => {
+    await inPage(await openHarness(), async (opened) => {
+      const outcome = await opened.page.evaluate(async () => {
+        const canvas = document.getElementById('cloth');
+        const scratch = document.getElementById('scratch');
+        const c = await window.mountCloth(canvas, { width: 10, height: 8 });
+        const simulation = c.simulation;
+        const optionsBefore = JSON.stringify(c.options);
+        const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+        revoke();
+        const unreadable = {
+          'a throwing getter': () => ({ width: 12, get height() { throw new Error('a getter that throws'); } }),
+          'a getter throwing a non-Error': () => ({ get width() { throw Symbol('not an Error'); } }),
+          'a Proxy whose ownKeys throws': () => new Proxy({}, { ownKeys() { throw new Error('no keys'); } }),
+          'a Proxy whose get throws': () => new Proxy({ width: 12 }, { get() { throw new TypeError('no get'); } }),
+          'a revoked Proxy': () => revoked,
+        };
+        const results = {};
+        for (const [label, make] of Object.entries(unreadable)) {
+          const record = {};
+          for (const [call, run] of [
+            ['mountCloth', async () => (await window.mountCloth(scratch, make())).destroy()],
+            ['restart', () => c.restart(make())],
+          ]) {
+            try {
+              await run();
+              record[call] = 'accepted';
+            } catch (error) {
+              record[call] = error instanceof Error ? `${error.constructor.name}: ${error.message}` : `non-Error ${typeof error}`;
+            }
+          }
+          results[label] = record;
+        }
+        const unchanged = c.simulation === simulation && JSON.stringify(c.options) === optionsBefore;
+        // a getter that answers differently when asked again cannot pass the check with one value and apply another
+        let reads = 0;
+        c.restart({ get stepsPerFrame() { reads += 1; return reads === 1 ? 4 : 'four'; } });
+        const afterGetter = { reads, stepsPerFrame: c.options.stepsPerFrame };
+        c.restart({ stepsPerFrame: 8 });
+        const t = c.diagnostics().time;
+        await new Promise((done) => setTimeout(done, 300));
+        const result = {
+          results,
+          afterGetter,
+          unchanged,
+          optionsKept: JSON.stringify(c.options) === optionsBefore,
+          runs: c.diagnostics().time > t,
+        };
+        c.destroy();
+        return result;
+      });
+      for (const [label, record] of Object.entries(outcome.results)) {
+        for (const call of ['mountCloth', 'restart']) {
+          assert.match(record[call], /^Error: options could not be read/, `${call} with ${label}`);
+        }
+      }
+      assert.equal(outcome.unchanged, true, 'the refused calls changed nothing');
+      assert.deepEqual(outcome.afterGetter, { reads: 1, stepsPerFrame: 4 }, 'the getter was read once and its value applied');
+      assert.equal(outcome.optionsKept, true, 'back to the options it started with');
+      assert.equal(outcome.runs, true, 'the cloth still runs');
+    });
+  });
+
+  it('messages repeat at most 40 characters of a hostile name or value, and never call its toString', async () => {
+    await inPage(await openHarness(), async (opened) => {
+      const messages = await opened.page.evaluate(async () => {
+        const c = await window.mountCloth(document.getElementById('cloth'), { width: 10, height: 8 });
+        const long = (letter) => letter.repeat(5000);
+        const hostileText = { toString() { throw new Error('toString called'); }, valueOf() { throw new Error('valueOf called'); } };
+        const calls = {
+          'restart, a long name': () => c.restart({ [long('n')]: 1 }),
+          'set, a long name': () => c.set(long('q'), 1),
+          'set, a Symbol name': () => c.set(Symbol('s'), 1),
+          'restart, a long renderer': () => c.restart({ renderer: long('r') }),
+          'set, a long stepsPerFrame': () => c.set('stepsPerFrame', long('s')),
+          'set, a huge BigInt': () => c.set('stepsPerFrame', 10n ** 500n),
+          'set, an object without a prototype': () => c.set('stepsPerFrame', Object.create(null)),
+          'restart, a hostile paused': () => c.restart({ paused: hostileText }),
+          'restart, a hostile wasmUrl': () => c.restart({ wasmUrl: hostileText }),
+          'set, width with a hostile value': () => c.set('width', hostileText),
+        };
+        const out = {};
+        for (const [label, call] of Object.entries(calls)) {
+          try {
+            call();
+            out[label] = 'accepted';
+          } catch (error) {
+            out[label] = error instanceof Error ? `${error.constructor.name}: ${error.message}` : `non-Error ${typeof error}`;
+          }
+        }
+        c.destroy();
+        return out;
+      });
+      const expected = {
+        'restart, a long name': /^Error: unknown option "n{40}…"; known options:/,
+        'set, a long name': /^Error: unknown parameter "q{40}…"; known:/,
+        'set, a Symbol name': /^Error: unknown parameter a value of type symbol/,
+        'restart, a long renderer': /^Error: invalid renderer: got the string "r{40}…", expected/,
+        'set, a long stepsPerFrame': /^Error: invalid stepsPerFrame: got the string "s{40}…", expected/,
+        'set, a huge BigInt': /^Error: invalid stepsPerFrame: got 10{39}…, expected/,
+        'set, an object without a prototype': /^Error: invalid stepsPerFrame: got a value of type object/,
+        'restart, a hostile paused': /^Error: invalid paused: got a value of type object/,
+        'restart, a hostile wasmUrl': /^Error: invalid wasmUrl: got a value of type object, expected a string or a URL/,
+        'set, width with a hostile value': /^Error: width takes effect on restart/,
+      };
+      for (const [label, pattern] of Object.entries(expected)) {
+        assert.match(messages[label], pattern, label);
+        assert.ok(messages[label].length < 400, `${label}: a ${messages[label].length}-character message`);
+        assert.doesNotMatch(messages[label], /called/, `${label}: no toString or valueOf was called`);
+      }
+    });
   });
 });

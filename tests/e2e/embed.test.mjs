@@ -6,8 +6,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   WAIT,
+  assertCleanPage,
   clientToWorld,
   distance,
+  inPage,
   measureCloth,
   openPage,
   particleClient,
@@ -52,10 +54,6 @@ async function openEmbed() {
   return opened;
 }
 
-function assertClean(opened, what) {
-  assert.deepEqual(opened.console.problems(), [], `${what}: the console shows errors`);
-}
-
 async function assertNoCspViolation(opened) {
   assert.deepEqual(await opened.page.evaluate(() => window.__cspViolations), [], 'securitypolicyviolation events');
   assert.deepEqual(opened.console.cspMessages(), [], 'console messages about the Content Security Policy');
@@ -65,9 +63,8 @@ const memory = (page) => page.evaluate(async () => (await import('./wasm.js')).w
 
 describe('www/embed.html', () => {
   it('shows two cloths with the grids their markup asks for, drawn on their canvases', async () => {
-    const opened = await openEmbed();
-    const { page } = opened;
-    try {
+    await inPage(await openEmbed(), async (opened) => {
+      const { page } = opened;
       const csp = await page.evaluate(
         () => document.querySelector('meta[http-equiv="Content-Security-Policy" i]')?.content ?? '',
       );
@@ -99,10 +96,7 @@ describe('www/embed.html', () => {
         assert.ok(shot.stats.blue >= 200, `blue particles drawn, ${summary}`);
       }
       await assertNoCspViolation(opened);
-      assertClean(opened, 'embed.html');
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   for (const [dragged, other] of [
@@ -110,9 +104,7 @@ describe('www/embed.html', () => {
     [CLOTHS[1], CLOTHS[0]],
   ]) {
     it(`dragging ${dragged.name} leaves ${other.name} untouched`, async () => {
-      const opened = await openEmbed();
-      const { page } = opened;
-      try {
+      await inPage(await openEmbed(), async ({ page }) => {
         await page.locator(dragged.canvas).scrollIntoViewIfNeeded();
         // The other cloth is paused: any change in its positions would come from the drag.
         await page.evaluate((r) => window.__controller(r).pause(), other.controller);
@@ -150,17 +142,13 @@ describe('www/embed.html', () => {
         assert.equal(await simTime(page, other.controller), otherTime, 'its time stood still');
         assert.deepEqual(otherAfter, otherBefore, `${other.name}: positions unchanged`);
         assert.ok(distance({ x: during[2 * k], y: during[2 * k + 1] }, pointer) < 0.05);
-        assertClean(opened, 'independent drag');
-      } finally {
-        await opened.context.close();
-      }
+      });
     });
   }
 
   it('removing the element destroys its controller and frees its Simulation; re-adding remounts', async () => {
-    const opened = await openEmbed();
-    const { page } = opened;
-    try {
+    await inPage(await openEmbed(), async (opened) => {
+      const { page } = opened;
       await page.evaluate(() => {
         const element = document.querySelector('#element-cloth');
         window.__removed = { element, parent: element.parentNode, controller: element.controller, simulation: element.controller.simulation };
@@ -194,7 +182,7 @@ describe('www/embed.html', () => {
       });
       // its loop stopped (a loop on a freed Simulation would throw), the other cloth goes on
       await waitForTime(page, MOUNTED, 0.1, await simTime(page, MOUNTED));
-      assertClean(opened, 'after removal');
+      await assertCleanPage(opened, 'after removal');
 
       // putting it back mounts a fresh cloth with the same attributes
       await page.evaluate(() => window.__removed.parent.prepend(window.__removed.element));
@@ -216,16 +204,11 @@ describe('www/embed.html', () => {
         );
       });
       assert.equal(kept, true, 'a move keeps the running cloth');
-      assertClean(opened, 'remove and re-add');
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   it('attribute changes apply: solver values at once, grid values by a restart', async () => {
-    const opened = await openEmbed();
-    const { page } = opened;
-    try {
+    await inPage(await openEmbed(), async ({ page }) => {
       const result = await page.evaluate(async () => {
         const element = document.querySelector('#element-cloth');
         const before = element.controller.simulation;
@@ -263,16 +246,44 @@ describe('www/embed.html', () => {
         return { m: element.controller.simulation.mass, it: element.controller.simulation.iterations };
       });
       assert.deepEqual(kept, { m: 0.5, it: 5 });
-      assertClean(opened, 'attribute changes');
-    } finally {
-      await opened.context.close();
-    }
+    });
+  });
+
+  it('attributes: names an object inherits are no parameters, and a refused value is repeated in at most 40 characters', async () => {
+    await inPage(await openEmbed(), async (opened) => {
+      const { page } = opened;
+      const result = await page.evaluate(async () => {
+        const element = document.querySelector('#element-cloth');
+        const controller = element.controller;
+        const simulation = controller.simulation;
+        for (const name of ['constructor', '__proto__', 'tostring', 'valueof', 'hasownproperty']) element.setAttribute(name, '1');
+        element.setAttribute('stiffness', `${'9'.repeat(5000)}x`);
+        element.setAttribute('renderer', 'r'.repeat(5000));
+        element.setAttribute('width', 'w'.repeat(5000));
+        await new Promise((done) => setTimeout(done, 50));
+        return {
+          same: element.controller === controller && controller.simulation === simulation,
+          shown: String(controller.options),
+          stiffness: simulation.stiffness,
+          renderer: controller.options.renderer,
+          particles: simulation.numParticles,
+        };
+      });
+      assert.deepEqual(result, { same: true, shown: '[object Object]', stiffness: 500, renderer: 'wasm', particles: 300 });
+      const warnings = opened.console.log.warnings;
+      assert.equal(warnings.length, 3, `one warning per refused value: ${warnings.map((w) => w.slice(0, 120)).join(' | ')}`);
+      for (const [attribute, letter] of [['stiffness', '9'], ['renderer', 'r'], ['width', 'w']]) {
+        const warning = warnings.find((w) => w.includes(`${attribute}`) && w.includes(`"${letter.repeat(40)}…"`));
+        assert.ok(warning, `a warning about ${attribute} repeats 40 characters of its value: ${warnings.map((w) => w.slice(0, 120))}`);
+        assert.ok(!warning.includes(letter.repeat(41)), `${attribute}: no more than 40`);
+        assert.ok(warning.length < 500, `${attribute}: a ${warning.length}-character warning`);
+      }
+      await waitForTime(page, ELEMENT, 0.1, await simTime(page, ELEMENT));
+    });
   });
 
   it('an off-screen cloth stops stepping and starts again when scrolled into view', async () => {
-    const opened = await openEmbed();
-    const { page } = opened;
-    try {
+    await inPage(await openEmbed(), async ({ page }) => {
       await page.evaluate(() => {
         const spacer = document.createElement('div');
         spacer.style.height = '4000px';
@@ -303,16 +314,12 @@ describe('www/embed.html', () => {
       await page.waitForFunction((t) => document.querySelector('#far-cloth').controller.simulation.time > t + 0.1, t2, {
         timeout: WAIT,
       });
-      assertClean(opened, 'off-screen');
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   it('creating and destroying 250 instances (elements and mountCloth) keeps wasm memory bounded', async () => {
-    const opened = await openEmbed();
-    const { page } = opened;
-    try {
+    await inPage(await openEmbed(), async (opened) => {
+      const { page } = opened;
       const run = (count, mode) =>
         page.evaluate(
           async ([n, how]) => {
@@ -362,9 +369,6 @@ describe('www/embed.html', () => {
       // the page's own two cloths still run
       for (const { controller } of CLOTHS) await waitForTime(page, controller, 0, await simTime(page, controller));
       await assertNoCspViolation(opened);
-      assertClean(opened, 'many instances');
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 });

@@ -5,111 +5,30 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  DEMO,
   WAIT,
   clientToWorld,
   constraintCount,
   decodePng,
-  openPage,
+  divergeDemo,
+  enter,
+  expectFieldError,
+  expectNoFieldError,
+  expectTimeAdvances,
   particleClient,
+  readout,
+  simTime,
   twoFrames,
   useBrowserAndServer,
+  waitForReadout,
+  withDemo,
 } from './helpers.mjs';
-
-const DEMO = 'window.clothDemo';
 
 let browser;
 let server;
 
-/** Opens index.html + `query` in a fresh context and waits until the cloth runs. */
-async function openDemo(query = '', options = {}) {
-  const opened = await openPage(browser, `${server.url}index.html${query}`, options);
-  try {
-    await opened.page.waitForFunction(() => window.clothDemo?.simulation?.time > 0, null, { timeout: WAIT });
-  } catch (error) {
-    const status = await opened.page.locator('#status').textContent().catch(() => '');
-    await opened.context.close();
-    throw new Error(
-      `index.html${query} did not start a cloth (${error.message}); #status: ${JSON.stringify(status)}; ` +
-        `console: ${JSON.stringify(opened.console.problems())}`,
-    );
-  }
-  return opened;
-}
-
-/** Runs `body(opened)` on a fresh page and closes it; the console must stay clean. */
-async function withDemo(query, body, options = {}) {
-  const opened = await openDemo(query, options);
-  try {
-    await body(opened);
-    assert.deepEqual(opened.console.problems(), [], 'the console shows errors');
-    assert.deepEqual(await opened.page.evaluate(() => window.__cspViolations), [], 'CSP violations');
-  } finally {
-    await opened.context.close();
-  }
-}
-
-/** Number shown by a readout, e.g. "1,200" → 1200, "1.23 s" → 1.23. */
-async function readout(page, selector) {
-  const text = (await page.locator(selector).textContent()) ?? '';
-  const match = text.replace(/[,\u202f\u00a0 ](?=\d{3})/g, '').match(/-?\d+(\.\d+)?/);
-  assert.ok(match, `${selector} shows no number: ${JSON.stringify(text)}`);
-  return Number(match[0]);
-}
-
-/** Waits until readout `selector` shows a number `op` (one of '=', '<', '>') `limit`. */
-function waitForReadout(page, selector, op, limit) {
-  return page
-    .waitForFunction(
-      ([sel, o, l]) => {
-        const text = (document.querySelector(sel)?.textContent ?? '').replace(/[,\u202f\u00a0 ](?=\d{3})/g, '');
-        const match = text.match(/-?\d+(\.\d+)?/);
-        if (!match) return false;
-        const n = Number(match[0]);
-        return o === '>' ? n > l : o === '<' ? n < l : n === l;
-      },
-      [selector, op, limit],
-      { timeout: WAIT },
-    )
-    .catch(async (error) => {
-      const shown = await page.locator(selector).textContent();
-      throw new Error(`${selector} never showed a number ${op} ${limit}: ${JSON.stringify(shown)} (${error.message})`);
-    });
-}
-
-/** Puts `value` in field `id` at once (one input event, as a paste would), then Tab. */
-async function enter(page, id, value) {
-  const input = page.locator(`#${id}`);
-  await input.fill(value);
-  await input.press('Tab');
-}
-
-const errorText = (page, id) => page.locator(`#${id}-error`).textContent().then((t) => t.trim());
-
-/** Waits until field `id` shows an error in words, with aria-invalid; returns the message. */
-async function expectFieldError(page, id) {
-  await page.waitForFunction((name) => document.getElementById(`${name}-error`).textContent.trim() !== '', id, {
-    timeout: WAIT,
-  });
-  const message = await errorText(page, id);
-  assert.match(message, /[a-z]{3}/i, `#${id}-error says something in words`);
-  assert.equal(await page.locator(`#${id}-error`).isVisible(), true, `#${id}-error is visible`);
-  assert.equal(await page.getAttribute(`#${id}`, 'aria-invalid'), 'true', `#${id} is aria-invalid`);
-  return message;
-}
-
-async function expectNoFieldError(page, id) {
-  assert.equal(await errorText(page, id), '', `#${id}-error is empty`);
-  assert.equal(await page.getAttribute(`#${id}`, 'aria-invalid'), null, `#${id} is not aria-invalid`);
-}
-
 const options = (page) => page.evaluate(() => window.clothDemo.options);
-const simTime = (page) => page.evaluate(() => window.clothDemo.simulation.time);
 const search = (page) => page.evaluate(() => window.location.search);
-
-async function expectTimeAdvances(page, by = 0.05) {
-  const t0 = await simTime(page);
-  await page.waitForFunction(([t, d]) => window.clothDemo.simulation.time > t + d, [t0, by], { timeout: WAIT });
-}
 
 /** Pauses, lets the paused state reach the screen, and screenshots `selector`. */
 async function pausedShot(page, selector) {
@@ -152,7 +71,7 @@ describe('index.html beyond the original', () => {
     // A small stiff light cloth stretches well under 30 % by itself, so only the drag tears it.
     const full = constraintCount(20, 10);
     assert.equal(full, 712); // 10·19 + 9·20 + 2·9·19
-    await withDemo('?width=20&height=10&stiffness=10000&mass=0.1', async ({ page }) => {
+    await withDemo(browser, server, '?width=20&height=10&stiffness=10000&mass=0.1', async ({ page }) => {
       await enter(page, 'tearStretch', '1.3');
       await page.waitForFunction(() => window.clothDemo.options.tearStretch === 1.3, null, { timeout: WAIT });
       await expectNoFieldError(page, 'tearStretch');
@@ -209,7 +128,7 @@ describe('index.html beyond the original', () => {
   });
 
   it('strain colours: ticking #strainColors turns stretched constraints orange/red and shows the legend; unticking undoes both', async () => {
-    await withDemo('', async ({ page }) => {
+    await withDemo(browser, server, '', async ({ page }) => {
       assert.equal(await page.locator('#strain-legend').isVisible(), false, 'legend hidden while strain colours are off');
       assert.equal(await page.isChecked('#strainColors'), false, 'off by default');
       // the default cloth stretches a lot as it drops onto its two corners: wait until
@@ -259,7 +178,7 @@ describe('index.html beyond the original', () => {
   });
 
   it('the live plot draws both series with finite samples, skips non-finite ones and starts over on Restart', async () => {
-    await withDemo('', async ({ page }) => {
+    await withDemo(browser, server, '', async ({ page }) => {
       await page.waitForFunction(() => window.clothDemoPlot?.length > 10 && window.clothDemo.simulation.time > 2, null, {
         timeout: WAIT,
       });
@@ -314,6 +233,8 @@ describe('index.html beyond the original', () => {
 
   it('the plot is crisp at devicePixelRatio 2 (backing store twice its CSS size) and on a phone-sized viewport', async () => {
     await withDemo(
+      browser,
+      server,
       '',
       async ({ page }) => {
         await page.locator('#plot').scrollIntoViewIfNeeded();
@@ -332,13 +253,8 @@ describe('index.html beyond the original', () => {
   });
 
   it('the plot stays finite when the simulation diverges', async () => {
-    await withDemo('', async ({ page }) => {
-      await enter(page, 'stiffness', '0.000001');
-      await enter(page, 'mass', '1000000');
-      await enter(page, 'timeStepSize', '1');
-      await enter(page, 'gravity', '-1000000');
-      await page.waitForFunction(() => window.clothDemo.simulation.isFinite === false, null, { timeout: WAIT });
-      await page.locator('#diverged').waitFor({ state: 'visible', timeout: WAIT });
+    await withDemo(browser, server, '', async ({ page }) => {
+      await divergeDemo(page);
       await twoFrames(page);
       const samples = await page.evaluate(() => window.clothDemoPlot.samples());
       assert.ok(samples.every((s) => [s.time, s.stretch, s.energy].every(Number.isFinite)), 'samples stay finite');
@@ -350,7 +266,7 @@ describe('index.html beyond the original', () => {
   it('URL state: ?width=20&height=10&stiffness=500&strainColors=1 gives a 20 × 10 cloth with those settings, and edits are written back', async () => {
     const expected = constraintCount(20, 10);
     assert.equal(expected, 10 * 19 + 9 * 20 + 2 * 9 * 19);
-    await withDemo('?width=20&height=10&stiffness=500&strainColors=1', async ({ page }) => {
+    await withDemo(browser, server, '?width=20&height=10&stiffness=500&strainColors=1', async ({ page }) => {
       await waitForReadout(page, '#particles', '=', 200);
       await waitForReadout(page, '#constraints', '=', expected);
       const sim = await page.evaluate(() => {
@@ -393,7 +309,7 @@ describe('index.html beyond the original', () => {
   });
 
   it('URL state: text and select values (solverOrder=original, fixed=4, substeps=3, tearStretch=2)', async () => {
-    await withDemo('?solverOrder=original&fixed=4&substeps=3&tearStretch=2&velocityDamping=0.5&damping=2', async ({ page }) => {
+    await withDemo(browser, server, '?solverOrder=original&fixed=4&substeps=3&tearStretch=2&velocityDamping=0.5&damping=2', async ({ page }) => {
       const state = await page.evaluate(() => {
         const s = window.clothDemo.simulation;
         return {
@@ -420,7 +336,7 @@ describe('index.html beyond the original', () => {
   });
 
   it('URL state: invalid values (?mass=abc&width=0) show their field errors and the page runs with the defaults', async () => {
-    await withDemo('?mass=abc&width=0', async ({ page }) => {
+    await withDemo(browser, server, '?mass=abc&width=0', async ({ page }) => {
       assert.match(await expectFieldError(page, 'mass'), /mass/);
       assert.match(await expectFieldError(page, 'width'), /width/);
       await expectTimeAdvances(page, 0.1);
@@ -440,7 +356,7 @@ describe('index.html beyond the original', () => {
   });
 
   it('URL state: invalid select, checkbox and solver values show errors and keep the defaults', async () => {
-    await withDemo('?fixed=3&strainColors=maybe&solverOrder=fast&substeps=0&tearStretch=1&damping=-1', async ({ page }) => {
+    await withDemo(browser, server, '?fixed=3&strainColors=maybe&solverOrder=fast&substeps=0&tearStretch=1&damping=-1', async ({ page }) => {
       for (const id of ['fixed', 'strainColors', 'solverOrder', 'substeps', 'tearStretch', 'damping']) {
         assert.match(await expectFieldError(page, id), new RegExp(id), `#${id}-error names ${id}`);
       }
@@ -466,6 +382,8 @@ describe('index.html beyond the original', () => {
 
   it('Copy link copies the URL with the clipboard API, or selects it in a read-only field without one; no dialogs', async () => {
     await withDemo(
+      browser,
+      server,
       '?stiffness=700',
       async ({ page, context }) => {
         const dialogs = [];
@@ -508,7 +426,7 @@ describe('index.html beyond the original', () => {
   });
 
   it('keys: Space pauses and resumes, R restarts, from the page body; a space or an r typed in a field does neither', async () => {
-    await withDemo('', async ({ page }) => {
+    await withDemo(browser, server, '', async ({ page }) => {
       await page.evaluate(() => document.activeElement?.blur());
       await expectTimeAdvances(page, 0.1);
       await page.keyboard.press('Space');
@@ -557,7 +475,7 @@ describe('index.html beyond the original', () => {
   });
 
   it('every control is reachable with Tab and labelled; readouts are a polite live region; canvas and plot are labelled images', async () => {
-    await withDemo('', async ({ page }) => {
+    await withDemo(browser, server, '', async ({ page }) => {
       const controls = await page.evaluate(() =>
         Array.from(document.querySelectorAll('#controls input:not([hidden]), #controls select, #controls button'), (el) => ({
           id: el.id,
@@ -610,8 +528,8 @@ describe('index.html beyond the original', () => {
     });
   });
 
-  it('substeps, damping, velocity damping, tear threshold and solver order: valid values apply at once, bad ones show errors and keep the last good value, Restart keeps them', async () => {
-    await withDemo('', async ({ page }) => {
+  it('substeps, damping, velocity damping, tear threshold and solver order: valid values apply when entered, bad ones show errors and keep the last good value, Restart keeps them', async () => {
+    await withDemo(browser, server, '', async ({ page }) => {
       const cases = [
         ['substeps', '4', 4, ['0', '2.5', '101', 'abc']],
         ['damping', '10', 10, ['-1', '1e10', '']],

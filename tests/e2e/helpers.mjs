@@ -2,6 +2,7 @@
 // playwright-core, serve a folder on 127.0.0.1, collect console/page/CSP errors,
 // decode screenshots and measure what the canvas shows.
 import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -121,16 +122,37 @@ export function watchConsole(page) {
   };
 }
 
-/** Opens a fresh context + page with the CSP recorder and the console watcher. */
-export async function openPage(browser, url, { viewport = { width: 1280, height: 900 }, ...options } = {}) {
+/**
+ * Opens a fresh context + page with the CSP recorder, the controller lookup, any
+ * `initScripts` of the caller and the console watcher. Other options go to the context.
+ */
+export async function openPage(browser, url, { viewport = { width: 1280, height: 900 }, initScripts = [], ...options } = {}) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, ...options });
-  await context.addInitScript(cspRecorderScript);
-  await context.addInitScript(controllerLookupScript);
+  for (const script of [cspRecorderScript, controllerLookupScript, ...initScripts]) await context.addInitScript(script);
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT);
   const consoleWatch = watchConsole(page);
   await page.goto(url, { waitUntil: 'load' });
   return { context, page, console: consoleWatch };
+}
+
+/** Fails unless the page `opened` shows no console errors and had no CSP violation. */
+export async function assertCleanPage(opened, what = 'the page') {
+  assert.deepEqual(opened.console.problems(), [], `${what}: console errors or page errors`);
+  assert.deepEqual(await opened.page.evaluate(() => window.__cspViolations), [], `${what}: CSP violations`);
+}
+
+/**
+ * Runs `body(opened)` on a page `opened` by openPage (or a wrapper of it), then checks
+ * it with assertCleanPage; closes the page in any case.
+ */
+export async function inPage(opened, body) {
+  try {
+    await body(opened);
+    await assertCleanPage(opened);
+  } finally {
+    await opened.context.close();
+  }
 }
 
 /** Polls `predicate` in node until it returns a truthy value or `timeout` ms pass. */
@@ -183,7 +205,7 @@ export function decodePng(buffer) {
     }
     offset += 12 + length;
   }
-  const channels = { 0: 1, 2: 3, 4: 2, 6: 4 }[colorType];
+  const channels = { 2: 3, 6: 4 }[colorType];
   if (bitDepth !== 8 || !channels || interlace !== 0) {
     throw new Error(`unsupported PNG: depth ${bitDepth}, colour type ${colorType}, interlace ${interlace}`);
   }
@@ -215,15 +237,10 @@ export function decodePng(buffer) {
     for (let x = 0; x < width; x++) {
       const out = (y * width + x) * 4;
       const src = x * channels;
-      if (channels >= 3) {
-        pixels[out] = current[src];
-        pixels[out + 1] = current[src + 1];
-        pixels[out + 2] = current[src + 2];
-        pixels[out + 3] = channels === 4 ? current[src + 3] : 255;
-      } else {
-        pixels[out] = pixels[out + 1] = pixels[out + 2] = current[src];
-        pixels[out + 3] = channels === 2 ? current[src + 1] : 255;
-      }
+      pixels[out] = current[src];
+      pixels[out + 1] = current[src + 1];
+      pixels[out + 2] = current[src + 2];
+      pixels[out + 3] = channels === 4 ? current[src + 3] : 255;
     }
     previous = current;
   }
@@ -330,9 +347,14 @@ export function waitForTime(page, ref, seconds, after = 0, timeout = WAIT) {
   );
 }
 
-/** Simulated time of the cloth `ref`. */
-export function simTime(page, ref) {
+/** Simulated time of the cloth `ref` (by default the demo page's). */
+export function simTime(page, ref = DEMO) {
   return page.evaluate((r) => window.__controller(r).simulation.time, ref);
+}
+
+/** Waits until the cloth `ref` has simulated `by` seconds more than it has now. */
+export async function expectTimeAdvances(page, by = 0.05, ref = DEMO) {
+  await waitForTime(page, ref, by, await simTime(page, ref));
 }
 
 /**
@@ -354,7 +376,7 @@ export async function measureCloth(page, canvasSelector, ref) {
     const out = [];
     for (let i = 0; i < p.length; i += 2) {
       const q = c.worldToClient(p[i], p[i + 1]);
-      out.push(Array.isArray(q) ? q : [q.x, q.y]);
+      out.push([q.x, q.y]);
     }
     return out;
   }, ref);
@@ -391,33 +413,20 @@ export function particleClient(page, ref, index) {
     ([r, i]) => {
       const c = window.__controller(r);
       const p = c.simulation.positions();
-      const q = c.worldToClient(p[2 * i], p[2 * i + 1]);
-      return Array.isArray(q) ? { x: q[0], y: q[1] } : { x: q.x, y: q.y };
+      return c.worldToClient(p[2 * i], p[2 * i + 1]);
     },
     [ref, index],
   );
 }
 
-/** Client position of the world point (x, y) of the cloth `ref`. */
+/** Client position { x, y } of the world point (x, y) of the cloth `ref`. */
 export function worldToClient(page, ref, x, y) {
-  return page.evaluate(
-    ([r, wx, wy]) => {
-      const q = window.__controller(r).worldToClient(wx, wy);
-      return Array.isArray(q) ? { x: q[0], y: q[1] } : { x: q.x, y: q.y };
-    },
-    [ref, x, y],
-  );
+  return page.evaluate(([r, wx, wy]) => window.__controller(r).worldToClient(wx, wy), [ref, x, y]);
 }
 
-/** World position (metres) under the client point (cx, cy) of the cloth `ref`. */
+/** World position { x, y } (metres) under the client point (cx, cy) of the cloth `ref`. */
 export function clientToWorld(page, ref, cx, cy) {
-  return page.evaluate(
-    ([r, x, y]) => {
-      const q = window.__controller(r).clientToWorld(x, y);
-      return Array.isArray(q) ? { x: q[0], y: q[1] } : { x: q.x, y: q.y };
-    },
-    [ref, cx, cy],
-  );
+  return page.evaluate(([r, x, y]) => window.__controller(r).clientToWorld(x, y), [ref, cx, cy]);
 }
 
 /** Waits until particle `index` of the cloth `ref` is within `tolerance` m of (x, y). */
@@ -464,4 +473,136 @@ export function useBrowserAndServer(onReady) {
     await browser?.close();
     await server?.close();
   });
+}
+
+// ---------------------------------------------------------------------------
+// The demo page (index.html).
+
+/** Ref of the demo page's controller, `window.clothDemo`, for the helpers above. */
+export const DEMO = 'window.clothDemo';
+
+/**
+ * Opens index.html + `query` on `server` in a fresh context (`options` as for
+ * openPage: viewport, hasTouch, initScripts…) and, unless `running` is false, waits
+ * until its cloth runs. If it does not, closes the context and throws with the
+ * page's #status and console problems.
+ */
+export async function openDemo(browser, server, query = '', { running = true, ...options } = {}) {
+  const opened = await openPage(browser, `${server.url}index.html${query}`, options);
+  try {
+    if (running) await waitForTime(opened.page, DEMO, 0);
+  } catch (error) {
+    const status = await opened.page.locator('#status').textContent().catch(() => '');
+    await opened.context.close();
+    throw new Error(
+      `index.html${query.slice(0, 200)} did not start a cloth (${error.message}); #status: ${JSON.stringify(status)}; ` +
+        `console: ${JSON.stringify(opened.console.problems())}`,
+    );
+  }
+  return opened;
+}
+
+/**
+ * Opens the demo page as openDemo does and runs `body(opened)` in it (see inPage).
+ */
+export async function withDemo(browser, server, query, body, options = {}) {
+  await inPage(await openDemo(browser, server, query, options), body);
+}
+
+/** How long typing must pause before the demo page commits a field (COMMIT_PAUSE_MS of www/app.js). */
+export function commitPauseMs(page) {
+  return page.evaluate(async () => (await import('/www/app.js')).COMMIT_PAUSE_MS);
+}
+
+/**
+ * Puts `value` in the demo page's field `id` at once (one input event, as a paste
+ * would), then commits it the way `commit` says: 'Tab' leaves the field, 'Enter'
+ * presses Enter, 'pause' waits out the page's commit pause (with a margin).
+ */
+export async function enter(page, id, value, commit = 'Tab') {
+  const input = page.locator(`#${id}`);
+  await input.fill(value);
+  if (commit === 'pause') await sleep((await commitPauseMs(page)) + 500);
+  else await input.press(commit);
+}
+
+/** Enters every `{ id: value }` of `settings` in the demo page's fields, in order. */
+export async function enterAll(page, settings) {
+  for (const [id, value] of Object.entries(settings)) await enter(page, id, String(value));
+}
+
+/**
+ * Solver values the Simulation accepts that drive any cloth past 1e6 m within a few
+ * steps, so it diverges: constraints far too soft to hold a free fall at 1e6 m/s²
+ * with one-second steps.
+ */
+export const DIVERGING_SETTINGS = Object.freeze({ stiffness: 1e-6, mass: 1e6, timeStepSize: 1, gravity: -1e6 });
+
+/** The defaults of the values DIVERGING_SETTINGS changes: a calm cloth again. */
+export const CALM_SETTINGS = Object.freeze({ stiffness: 1000, mass: 0.5, timeStepSize: 0.01, gravity: -9.81 });
+
+/** Enters DIVERGING_SETTINGS in the demo page and waits until it says the cloth diverged. */
+export async function divergeDemo(page) {
+  await enterAll(page, DIVERGING_SETTINGS);
+  await page.waitForFunction(() => window.clothDemo.simulation.isFinite === false, null, { timeout: WAIT });
+  await page.locator('#diverged').waitFor({ state: 'visible', timeout: WAIT });
+}
+
+/** The number in a readout's text ("1,200" → 1200, "1.23 s" → 1.23, "2e-7 ms" → 2e-7), or NaN. */
+export function readoutNumber(text) {
+  const match = String(text ?? '')
+    .replace(/[,\u202f\u00a0 ](?=\d{3})/g, '')
+    .match(/-?\d+(\.\d+)?(e[+-]?\d+)?/i);
+  return match ? Number(match[0]) : NaN;
+}
+
+/** The number readout `selector` shows; fails when it shows none. */
+export async function readout(page, selector) {
+  const text = await page.locator(selector).textContent();
+  const value = readoutNumber(text);
+  assert.ok(!Number.isNaN(value), `${selector} shows no number: ${JSON.stringify(text)}`);
+  return value;
+}
+
+/** Waits until readout `selector` shows a number `op` (one of '=', '<', '>') `limit`. */
+export async function waitForReadout(page, selector, op, limit) {
+  const shown = () => page.locator(selector).textContent();
+  const holds = (n) => (op === '>' ? n > limit : op === '<' ? n < limit : n === limit);
+  try {
+    await until(async () => holds(readoutNumber(await shown())));
+  } catch (error) {
+    throw new Error(`${selector} never showed a number ${op} ${limit}: ${JSON.stringify(await shown())} (${error.message})`);
+  }
+}
+
+/** The error text under the demo page's field `id`, trimmed. */
+export async function fieldError(page, id) {
+  return ((await page.locator(`#${id}-error`).textContent()) ?? '').trim();
+}
+
+/** Waits until field `id` shows an error in words, visibly, with aria-invalid; returns the message. */
+export async function expectFieldError(page, id) {
+  await page.waitForFunction((name) => document.getElementById(`${name}-error`).textContent.trim() !== '', id, {
+    timeout: WAIT,
+  });
+  const message = await fieldError(page, id);
+  assert.match(message, /[a-z]{3}/i, `#${id}-error says something in words`);
+  assert.equal(await page.locator(`#${id}-error`).isVisible(), true, `#${id}-error is visible`);
+  assert.equal(await page.getAttribute(`#${id}`, 'aria-invalid'), 'true', `#${id} is aria-invalid`);
+  return message;
+}
+
+/** Waits until field `id` shows no error and is not aria-invalid. */
+export async function expectNoFieldError(page, id) {
+  await page
+    .waitForFunction(
+      (name) =>
+        document.getElementById(`${name}-error`).textContent.trim() === '' &&
+        !document.getElementById(name).hasAttribute('aria-invalid'),
+      id,
+      { timeout: WAIT },
+    )
+    .catch(async (error) => {
+      throw new Error(`#${id} keeps its error ${JSON.stringify(await fieldError(page, id))} (${error.message})`);
+    });
 }

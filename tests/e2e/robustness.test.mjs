@@ -12,11 +12,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  CALM_SETTINGS,
   WAIT,
   constraintCount,
-  controllerLookupScript,
-  cspRecorderScript,
-  watchConsole,
+  divergeDemo,
+  enter,
+  enterAll,
+  openDemo as openDemoPage,
   useBrowserAndServer,
 } from './helpers.mjs';
 import { formatSample, formatSummary, frameGapRecorderScript, runSoak, seededRandom } from '../../scripts/soak.mjs';
@@ -90,30 +92,10 @@ useBrowserAndServer((launched, served) => {
   server = served;
 });
 
-/** Opens index.html + `query` with the frame-gap recorder; waits until the cloth runs. */
-async function openDemo(query = '', { waitForTime = true } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
-  await context.addInitScript(cspRecorderScript);
-  await context.addInitScript(controllerLookupScript);
-  await context.addInitScript(frameGapRecorderScript);
-  const page = await context.newPage();
-  page.setDefaultTimeout(WAIT);
-  const consoleWatch = watchConsole(page);
-  const opened = { context, page, console: consoleWatch };
-  try {
-    await page.goto(`${server.url}index.html${query}`, { waitUntil: 'load' });
-    if (waitForTime) {
-      await page.waitForFunction(() => window.clothDemo?.simulation?.time > 0, null, { timeout: WAIT });
-    }
-    await resetFrameGap(page); // loading and compiling is not a frame of the running page
-  } catch (error) {
-    const status = await page.locator('#status').textContent().catch(() => '');
-    await context.close();
-    throw new Error(
-      `index.html${query.slice(0, 200)} did not start a cloth (${error.message}); #status: ${JSON.stringify(status)}; ` +
-        `console: ${JSON.stringify(consoleWatch.problems())}`,
-    );
-  }
+/** Opens index.html + `query` with the frame-gap recorder (see openDemo in helpers.mjs). */
+async function openDemo(query = '', { running = true } = {}) {
+  const opened = await openDemoPage(browser, server, query, { running, initScripts: [frameGapRecorderScript] });
+  await resetFrameGap(opened.page); // loading and compiling is not a frame of the running page
   return opened;
 }
 
@@ -238,29 +220,37 @@ function accepted(id, value, sim) {
   return substeps * iterations * sim.numConstraints <= MAX_SOLVES_PER_STEP;
 }
 
+const shortText = (text) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+
 /**
- * Checks a live solver field after it held each of `texts` in turn (one input event
- * each: a fill is one text, typing key by key is every prefix), against the state
- * before: the simulation has the last accepted value, and the field shows an error
- * exactly when its final text is refused.
+ * Checks a live solver field after `text` was committed in it, against the state
+ * before: the simulation has `text`'s value if it is accepted and the old one
+ * otherwise, and the field shows an error exactly when `text` is refused.
  */
-function liveFieldProblems(id, texts, before, after) {
+function liveFieldProblems(id, text, before, after) {
   const problems = [];
   const field = after.fields[id];
-  let expected = before.sim[id];
-  for (const text of texts) {
-    const value = strictNumber(text);
-    if (accepted(id, value, { ...before.sim, [id]: expected })) expected = value;
-  }
-  const text = texts[texts.length - 1];
-  const shown = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-  const finalAccepted = accepted(id, strictNumber(text), { ...before.sim, [id]: expected });
+  const value = strictNumber(text);
+  const valid = accepted(id, value, before.sim);
+  const expected = valid ? value : before.sim[id];
   if (!close(after.sim[id], expected)) {
-    problems.push(`${id}: after ${shown} the simulation has ${after.sim[id]}, expected ${expected} (was ${before.sim[id]})`);
+    problems.push(`${id}: after ${shortText(text)} the simulation has ${after.sim[id]}, expected ${expected} (was ${before.sim[id]})`);
   }
-  if (finalAccepted && field.error.trim()) problems.push(`${id}: ${shown} is valid but the field shows ${JSON.stringify(field.error)}`);
-  if (!finalAccepted && !field.error.trim()) problems.push(`${id}: ${shown} is refused but no error is shown`);
+  if (valid && field.error.trim()) problems.push(`${id}: ${shortText(text)} is valid but the field shows ${JSON.stringify(field.error)}`);
+  if (!valid && !field.error.trim()) problems.push(`${id}: ${shortText(text)} is refused but no error is shown`);
   return problems;
+}
+
+/**
+ * Checks a live solver field while `text` is typed but not committed: the
+ * simulation still has its old value, or (should typing have paused long enough
+ * for the page to commit) `text`'s value; never that of a prefix.
+ */
+function uncommittedProblems(id, text, before, typed) {
+  const value = strictNumber(text);
+  if (close(typed.sim[id], before.sim[id])) return [];
+  if (accepted(id, value, before.sim) && close(typed.sim[id], value)) return [];
+  return [`${id}: while typing ${shortText(text)} the simulation got ${typed.sim[id]} (was ${before.sim[id]})`];
 }
 
 /** Checks a restart (button, Enter or R) against the fields' text before it. */
@@ -363,7 +353,7 @@ describe('hostile page input', () => {
       for (const { id, text, before, after } of records) {
         const found = RESTART_FIELDS.includes(id)
           ? restartProblems(before, after)
-          : liveFieldProblems(id, [text], before, after);
+          : liveFieldProblems(id, text, before, after);
         for (const problem of found) problems.push(problem);
         if (after.fields[id].error.trim() && !after.fields[id].errorShown) problems.push(`#${id}-error is not visible for ${JSON.stringify(text.slice(0, 30))}`);
       }
@@ -409,11 +399,12 @@ describe('hostile page input', () => {
         } else if (roll < 0.55) {
           const id = random.pick(textFields);
           const text = random() < 0.6 ? random.pick(HOSTILE_STRINGS) : random.pick(ORDINARY[id]);
-          const tab = random() < 0.5;
-          action = `fill #${id} with ${JSON.stringify(text.length > 40 ? `${text.slice(0, 20)}…(${text.length} chars)` : text)}${tab ? ' + Tab' : ''}`;
-          await page.fill(`#${id}`, text);
-          if (tab) await page.press(`#${id}`, 'Tab');
-          if (!RESTART_FIELDS.includes(id)) check = (after) => liveFieldProblems(id, [text], before, after);
+          // a live field applies its text when committed; a grid field only on Restart
+          const commit = RESTART_FIELDS.includes(id) ? random.pick(['Tab', 'none']) : random.pick(['Tab', 'Enter', 'pause']);
+          action = `fill #${id} with ${JSON.stringify(text.length > 40 ? `${text.slice(0, 20)}…(${text.length} chars)` : text)} + ${commit}`;
+          if (commit === 'none') await page.fill(`#${id}`, text);
+          else await enter(page, id, text, commit);
+          if (!RESTART_FIELDS.includes(id)) check = (after) => liveFieldProblems(id, text, before, after);
           else {
             check = (after) => {
               const parsed = strictNumber(text);
@@ -426,13 +417,16 @@ describe('hostile page input', () => {
         } else if (roll < 0.6) {
           const id = random.pick(textFields);
           const text = random.pick(['-0', '1e', '2.5', '1,5', 'abc', '12', '0.02', ' 7', '😀']);
-          action = `type into #${id}: ${JSON.stringify(text)}`;
+          action = `type into #${id}: ${JSON.stringify(text)} + Tab`;
           await page.fill(`#${id}`, '');
           await page.locator(`#${id}`).pressSequentially(text);
-          // every prefix was an input event; an emoji is one key but two UTF-16 units
-          const keys = Array.from(text);
-          const prefixes = ['', ...keys.map((_, n) => keys.slice(0, n + 1).join(''))];
-          if (!RESTART_FIELDS.includes(id)) check = (after) => liveFieldProblems(id, prefixes, before, after);
+          if (!RESTART_FIELDS.includes(id)) {
+            // every prefix was an input event, none a commit: nothing of it is applied yet
+            const typed = await readState(page);
+            problems.push(...uncommittedProblems(id, text, before, typed).map((p) => `after action ${k + 1} (${action}): ${p}`));
+            check = (after) => liveFieldProblems(id, text, before, after);
+          }
+          await page.press(`#${id}`, 'Tab');
         } else if (roll < 0.68 && selects.length) {
           const id = random.pick(selects);
           const value = random.pick(optionsOf[id]);
@@ -500,9 +494,7 @@ describe('hostile page input', () => {
       assert.deepEqual(problems, [], `seed ${seed}; last actions:\n  ${actions.slice(-12).join('\n  ')}`);
 
       // the page still works: valid values, restart, resume, and the cloth runs
-      for (const [id, value] of [['width', '20'], ['height', '15'], ['timeStepSize', '0.01'], ['iterations', '5'], ['substeps', '1'], ['stiffness', '1000'], ['gravity', '-9.81'], ['mass', '0.5']]) {
-        await page.fill(`#${id}`, value);
-      }
+      await enterAll(page, { width: 20, height: 15, iterations: 5, substeps: 1, ...CALM_SETTINGS });
       await page.click('#restart');
       if (await page.evaluate(() => window.clothDemo.paused)) await page.click('#pause');
       const t0 = await page.evaluate(() => window.clothDemo.simulation.time);
@@ -650,7 +642,7 @@ describe('hostile URLs', () => {
   });
 
   it('extreme accepted values in the URL (dt 1, gravity -1e6, 1000 iterations, 100 substeps refused by the work limit on 100 × 100)', async () => {
-    const opened = await openDemo('?width=100&height=100&timeStepSize=1&gravity=-1e6&iterations=1000&substeps=100&stiffness=1e308&damping=1e-320', { waitForTime: false });
+    const opened = await openDemo('?width=100&height=100&timeStepSize=1&gravity=-1e6&iterations=1000&substeps=100&stiffness=1e308&damping=1e-320', { running: false });
     const { page } = opened;
     try {
       await page.waitForFunction(() => window.clothDemo?.simulation, null, { timeout: WAIT });
@@ -680,12 +672,6 @@ describe('hostile URLs', () => {
 });
 
 // ---------------------------------------------------------------------------
-
-/** Puts `value` in a field at once (one input event) and leaves it (change event). */
-async function enter(page, id, value) {
-  await page.fill(`#${id}`, value);
-  await page.press(`#${id}`, 'Tab');
-}
 
 async function resetFrameGap(page) {
   await page.evaluate(() => {
@@ -723,10 +709,7 @@ describe('extreme but accepted values', () => {
       }
 
       // a combination that surely diverges, to see the banner and its Restart button
-      await enter(page, 'mass', '1e-6');
-      await enter(page, 'gravity', '1e6');
-      await enter(page, 'stiffness', '1e15');
-      await page.waitForFunction(() => window.clothDemo.diverged, null, { timeout: WAIT });
+      await divergeDemo(page);
       state = await readState(page);
       assert.equal(state.divergedShown, true, '#diverged is shown');
       assert.match(await page.locator('#diverged').innerText(), /diverged/i);
@@ -734,7 +717,7 @@ describe('extreme but accepted values', () => {
       assert.equal(state.sim.isFinite, false);
       assert.deepEqual(readoutProblems(state), [], 'readouts stay finite after divergence');
       // calm values, then the banner's Restart
-      for (const [id, value] of [['mass', '0.5'], ['gravity', '-9.81'], ['stiffness', '1000'], ['timeStepSize', '0.01']]) await enter(page, id, value);
+      await enterAll(page, CALM_SETTINGS);
       await page.click('#diverged-restart');
       await page.waitForFunction(() => !window.clothDemo.diverged && window.clothDemo.simulation.time > 0.05, null, { timeout: WAIT });
       state = await readState(page);
