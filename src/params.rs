@@ -66,6 +66,34 @@ pub enum ClothError {
         /// Number of particles in the cloth.
         count: usize,
     },
+    /// Memory ran out: what was asked for was not built and nothing changed.
+    OutOfMemory {
+        /// The field (or argument) whose value asked for the memory.
+        field: &'static str,
+        /// What did not fit and how much it needs, e.g. `a 500 × 500 cloth needs 47 MiB`.
+        what: String,
+    },
+}
+
+impl ClothError {
+    /// The JavaScript name of the field or argument the error is about
+    /// (`"timeStepSize"`, `"width"`, `"index"`, ...).
+    pub fn field(&self) -> &'static str {
+        match self {
+            ClothError::InvalidValue { field, .. } | ClothError::OutOfMemory { field, .. } => field,
+            ClothError::ParticleIndex { .. } => "index",
+        }
+    }
+
+    /// A short code that stays the same whatever the wording of the message:
+    /// `"invalid_value"`, `"particle_index"` or `"out_of_memory"`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ClothError::InvalidValue { .. } => "invalid_value",
+            ClothError::ParticleIndex { .. } => "particle_index",
+            ClothError::OutOfMemory { .. } => "out_of_memory",
+        }
+    }
 }
 
 impl fmt::Display for ClothError {
@@ -81,6 +109,7 @@ impl fmt::Display for ClothError {
                 "invalid particle index: got {index}, expected a whole number from 0 to {}",
                 count.saturating_sub(1)
             ),
+            ClothError::OutOfMemory { what, .. } => write!(f, "out of memory: {what}"),
         }
     }
 }
@@ -104,6 +133,22 @@ impl fmt::Display for Number {
         } else {
             write!(f, "{v:e}")
         }
+    }
+}
+
+/// Characters of a string an error message shows at most.
+pub const ECHO_CHARS: usize = 40;
+
+/// `text` quoted for a message, cut after [`ECHO_CHARS`] characters: a message
+/// never grows with what it is about. `length` is the length of the whole
+/// string (in the caller's unit: JavaScript counts UTF-16 units) when `text`
+/// is only its beginning; a cut string ends in `…` and states the length.
+pub fn quoted(text: &str, length: usize) -> String {
+    let shown: String = text.chars().take(ECHO_CHARS).collect();
+    if shown.len() == text.len() && length <= shown.chars().count() {
+        format!("{shown:?}")
+    } else {
+        format!("{shown:?}… ({length} characters)")
     }
 }
 
@@ -194,7 +239,7 @@ impl GridSize {
 
     /// Number of particles, `width * height`.
     pub fn num_particles(self) -> usize {
-        self.width * self.height
+        self.width.saturating_mul(self.height)
     }
 }
 
@@ -225,7 +270,7 @@ impl SolverOrder {
             "colored" => Ok(SolverOrder::Colored),
             _ => Err(invalid(
                 "solverOrder",
-                format!("{name:?}"),
+                quoted(name, name.chars().count()),
                 "\"original\" or \"colored\"",
             )),
         }

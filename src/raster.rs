@@ -10,6 +10,13 @@
 //!
 //! Pure Rust, no browser types: the wasm layer only hands the buffer over.
 
+use crate::memory;
+use crate::params::ClothError;
+
+/// Largest frame, in pixels (4096 × 4096: 64 MiB). Every index into a frame is
+/// below it, so no pixel arithmetic overflows, even in 32 bits.
+pub const MAX_FRAME_PIXELS: usize = 4096 * 4096;
+
 /// A colour as `0xAABBGGRR`: the byte order `R, G, B, A` of `ImageData` on a
 /// little-endian machine (wasm is little-endian).
 pub type Rgba = u32;
@@ -173,12 +180,38 @@ pub struct Frame {
 }
 
 impl Frame {
-    /// Resizes (keeping the allocation when it is big enough) and fills with `color`.
-    pub fn reset(&mut self, width: usize, height: usize, color: Rgba) {
+    /// Resizes (keeping the allocation when it is big enough) and fills with
+    /// `color`. Refuses a frame of more than [`MAX_FRAME_PIXELS`], and returns
+    /// [`ClothError::OutOfMemory`] when its pixels do not fit in memory; the
+    /// frame is unchanged then.
+    pub fn reset(&mut self, width: usize, height: usize, color: Rgba) -> Result<(), ClothError> {
+        let Some(count) = width
+            .checked_mul(height)
+            .filter(|&count| count <= MAX_FRAME_PIXELS)
+        else {
+            return Err(ClothError::InvalidValue {
+                field: "ctx",
+                value: format!("a {width} × {height} pixel canvas"),
+                allowed: format!("at most {MAX_FRAME_PIXELS} pixels"),
+            });
+        };
+        // reserving relative to the current length leaves the pixels as they are on failure
+        let more = count.saturating_sub(self.pixels.len());
+        if self.pixels.try_reserve_exact(more).is_err() {
+            let bytes = (count * std::mem::size_of::<Rgba>()) as u64;
+            return Err(ClothError::OutOfMemory {
+                field: "ctx",
+                what: format!(
+                    "a {width} × {height} pixel frame needs {} MiB",
+                    memory::mib(bytes)
+                ),
+            });
+        }
         self.width = width;
         self.height = height;
         self.pixels.clear();
-        self.pixels.resize(width * height, color);
+        self.pixels.resize(count, color);
+        Ok(())
     }
 
     /// Fills `rect` with `color`.
@@ -286,14 +319,15 @@ impl Frame {
                 frame.blend(major, minor, color, coverage)
             }
         };
-        let mut x = start;
-        while x <= end {
+        // Count in integers: `x += 1.0` stops growing at 2^24, and `start` and
+        // `end` lie within -1..=size (at most MAX_FRAME_PIXELS), exact in f32.
+        for major in start as i32..=end as i32 {
+            let x = major as f32;
             let y = y0 + gradient * (x - x0);
             let floor = y.floor();
             let fraction = y - floor;
-            plot(x as i32, floor as i32, 1.0 - fraction, self);
-            plot(x as i32, floor as i32 + 1, fraction, self);
-            x += 1.0;
+            plot(major, floor as i32, 1.0 - fraction, self);
+            plot(major, (floor as i32).saturating_add(1), fraction, self);
         }
     }
 
@@ -378,26 +412,37 @@ pub fn draw(frame: &mut Frame, cloth: &Cloth, view: View, style: &Style) -> Rect
         2.0 * style.line_width,
     );
 
-    let point = |k: usize| view.to_pixels(cloth.positions[2 * k], cloth.positions[2 * k + 1]);
-    for (c, pair) in cloth.constraint_ids.chunks_exact(2).enumerate() {
-        let (a, b) = (pair[0] as usize, pair[1] as usize);
-        let (pa, pb) = (point(a), point(b));
+    // Indices come from the caller: one that names no particle draws nothing.
+    let point = |k: usize| {
+        let i = k.checked_mul(2)?;
+        let p = cloth.positions.get(i..i.checked_add(2)?)?;
+        Some(view.to_pixels(p[0], p[1]))
+    };
+    let pairs = cloth.constraint_ids.chunks_exact(2);
+    for (pair, &rest_length) in pairs.zip(cloth.rest_lengths) {
+        let (Some(pa), Some(pb)) = (point(pair[0] as usize), point(pair[1] as usize)) else {
+            continue;
+        };
         let color = if style.strain_colors {
             let metres = view.scale.max(1e-12);
             let length = ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt() / metres;
-            strain_color((length - cloth.rest_lengths[c]) / cloth.rest_lengths[c])
+            strain_color((length - rest_length) / rest_length)
         } else {
             style.constraint
         };
         frame.line(pa, pb, color, style.line_width);
     }
     if style.particle_radius > 0.0 {
-        for k in 0..cloth.positions.len() / 2 {
-            frame.disc(point(k), style.particle_radius, style.particle);
+        for p in cloth.positions.chunks_exact(2) {
+            frame.disc(
+                view.to_pixels(p[0], p[1]),
+                style.particle_radius,
+                style.particle,
+            );
         }
     }
-    if let Some(k) = cloth.grabbed {
-        frame.disc(point(k), style.grabbed_radius, style.grabbed);
+    if let Some(center) = cloth.grabbed.and_then(point) {
+        frame.disc(center, style.grabbed_radius, style.grabbed);
     }
     drawn
 }
@@ -408,14 +453,14 @@ mod tests {
 
     fn frame(w: usize, h: usize) -> Frame {
         let mut f = Frame::default();
-        f.reset(w, h, rgb(0xffffff));
+        f.reset(w, h, rgb(0xffffff)).unwrap();
         f
     }
 
     #[test]
     fn colours_are_laid_out_as_image_data_bytes() {
         let mut f = frame(1, 1);
-        f.reset(1, 1, rgb(0x123456));
+        f.reset(1, 1, rgb(0x123456)).unwrap();
         assert_eq!(f.bytes(), &[0x12, 0x34, 0x56, 0xff]);
     }
 
