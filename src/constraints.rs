@@ -333,15 +333,27 @@ impl ConstraintSet {
         std::mem::swap(&mut self.colors, &mut spare.colors);
     }
 
+    /// Cuts the colored order into batches and runs. The run list can grow as
+    /// constraints tear; when memory for it runs out, the set keeps no runs
+    /// and the solver sweeps the same order one constraint at a time: the same
+    /// result (the four-wide sweep equals the scalar one bit for bit), slower.
     fn update_batches(&mut self) {
+        if self.try_update_batches().is_err() {
+            self.batches.clear();
+            self.runs.clear();
+        }
+    }
+
+    fn try_update_batches(&mut self) -> Result<(), TryReserveError> {
         self.batches.clear();
         self.runs.clear();
         if self.order == SolverOrder::Original {
-            return;
+            return Ok(());
         }
         let mut start = 0;
         for c in 1..=self.len() {
             if c == self.len() || self.colors[c] != self.colors[start] {
+                self.batches.try_reserve(1)?;
                 self.batches.push(start..c);
                 start = c;
             }
@@ -363,10 +375,14 @@ impl ConstraintSet {
                     {
                         last.range.end = run.range.end
                     }
-                    _ => self.runs.push(run),
+                    _ => {
+                        self.runs.try_reserve(1)?;
+                        self.runs.push(run)
+                    }
                 }
             }
         }
+        Ok(())
     }
 
     fn a(&self, c: usize) -> i64 {

@@ -164,6 +164,28 @@ mod tests {
     }
 
     #[test]
+    fn sizes_no_cloth_can_have_are_refused_not_overflowed() {
+        // the fields are public: a GridSize need not come from GridSize::new
+        for (w, h) in [
+            (0, 0),
+            (1, 5),
+            (0, 3),
+            (70_000, 70_000),
+            (usize::MAX, 2),
+            (1001, 2),
+        ] {
+            let error = try_build(size(w, h), FixedPreset::Four).unwrap_err();
+            assert_eq!(error.code(), "invalid_value", "{w} × {h}: {error}");
+        }
+        assert_eq!(constraint_count(size(0, 0)), 0);
+        assert_eq!(constraint_count(size(usize::MAX, usize::MAX)), usize::MAX);
+        assert_eq!(
+            constraint_count_u64(1000, 250),
+            1000 * 249 + 999 * 250 + 2 * 999 * 249
+        );
+    }
+
+    #[test]
     fn presets_fix_the_corners() {
         assert_eq!(build(size(5, 4), FixedPreset::One).fixed, vec![0]);
         assert_eq!(build(size(5, 4), FixedPreset::Two).fixed, vec![0, 4]);

@@ -531,6 +531,39 @@ mod tests {
     }
 
     #[test]
+    fn messages_echo_a_short_beginning_of_long_strings() {
+        assert_eq!(quoted("fast", 4), "\"fast\"");
+        let long = "x".repeat(1_000_000);
+        let err = SolverOrder::from_name(&long).unwrap_err().to_string();
+        assert!(err.len() < 200, "{} bytes", err.len());
+        assert!(
+            err.starts_with(&format!(
+                "invalid solverOrder: got \"{}\"… (1000000 characters)",
+                "x".repeat(40)
+            )),
+            "{err}"
+        );
+        // cut by characters, not bytes: no panic inside a multi-byte character
+        let wide = "é".repeat(100);
+        assert_eq!(
+            quoted(&wide, 100),
+            format!("{:?}… (100 characters)", "é".repeat(40))
+        );
+        // a beginning of a longer string says so even when it is short itself
+        assert_eq!(quoted("abc", 5000), "\"abc\"… (5000 characters)");
+    }
+
+    #[test]
+    fn errors_carry_their_field_and_code() {
+        let err = validate_mass(0.0).unwrap_err();
+        assert_eq!((err.field(), err.code()), ("mass", "invalid_value"));
+        let err = validate_index(-1.0, 4).unwrap_err();
+        assert_eq!((err.field(), err.code()), ("index", "particle_index"));
+        let err = GridSize::new(2.0, 1e300).unwrap_err();
+        assert_eq!((err.field(), err.code()), ("height", "invalid_value"));
+    }
+
+    #[test]
     fn particle_ceiling_applies_to_the_product() {
         assert!(GridSize::new(500.0, 500.0).is_ok());
         assert!(GridSize::new(501.0, 500.0).is_err());

@@ -514,6 +514,78 @@ mod tests {
         );
     }
 
+    /// Runs `f` on another thread and fails if it has not finished within
+    /// `seconds` (a loop that never ends must fail the test, not hang it).
+    fn within<T: Send + 'static>(seconds: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (done, result) = std::sync::mpsc::channel();
+        std::thread::spawn(move || done.send(f()));
+        result
+            .recv_timeout(std::time::Duration::from_secs(seconds))
+            .expect("still running: the loop does not end")
+    }
+
+    #[test]
+    fn lines_end_on_the_widest_frames() {
+        // 2^24 pixels in one row: counting x in f32 would stop at 16777216
+        let width = MAX_FRAME_PIXELS;
+        let (last, inked) = within(20, move || {
+            let mut f = frame(width, 1);
+            f.line((-5.0, 0.5), (width as f32 + 5.0, 0.5), rgb(0), 1.0);
+            (f.pixel(width - 1, 0), f.pixel(width / 2, 0))
+        });
+        assert_ne!(last, rgb(0xffffff));
+        assert_ne!(inked, rgb(0xffffff));
+        let tall = within(20, || {
+            let mut f = frame(1, MAX_FRAME_PIXELS);
+            f.line((0.5, -1e3), (0.5, 2e7), rgb(0), 1.0);
+            f.pixel(0, MAX_FRAME_PIXELS - 1)
+        });
+        assert_ne!(tall, rgb(0xffffff));
+    }
+
+    #[test]
+    fn any_view_and_any_indices_stay_inside_the_frame() {
+        let positions = [0.0, 0.0, 1.0, 0.5, -1e6, 1e6];
+        // ends that name no particle, more rest lengths than constraints, a
+        // grabbed particle that does not exist: drawn around, never indexed
+        let cloth = Cloth {
+            positions: &positions,
+            constraint_ids: &[0, 1, 1, 2, 0, 7, u32::MAX, 1, 2],
+            rest_lengths: &[1.0, 1.0, 1.0],
+            grabbed: Some(usize::MAX),
+        };
+        let extremes = [
+            0.0,
+            -0.0,
+            1e-6,
+            1.0,
+            3e4,
+            -3e4,
+            1.6e8,
+            -1.6e8,
+            f32::MAX,
+            f32::MIN,
+        ];
+        for &origin_x in &extremes {
+            for &origin_y in &extremes {
+                for &scale in &[1e-6, 1.0, 50.0, 1.6e8, f32::MAX] {
+                    for &(ratio, radius) in &[(1.0, 0.0), (16.0, 100.0), (0.001, 2.5)] {
+                        let mut f = frame(31, 17);
+                        let view = View {
+                            origin_x,
+                            origin_y,
+                            scale,
+                        };
+                        let mut style = Style::with_pixel_ratio(ratio, radius);
+                        style.strain_colors = scale > 1.0;
+                        let drawn = draw(&mut f, &cloth, view, &style);
+                        assert!(drawn.x1 <= 31 && drawn.y1 <= 17, "{drawn:?}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_strain_ramp_runs_from_blue_to_red() {
         assert_eq!(strain_color(-0.3), rgb(0x4575b4));
