@@ -49,6 +49,31 @@ pub struct Simulation {
     last_drawn: Rect,
 }
 
+#[wasm_bindgen(typescript_custom_section)]
+const ERROR_TYPES: &str = r#"
+/** The `code` of an Error thrown by `Simulation`: what went wrong, in words that do not change. */
+export type SimulationErrorCode =
+  | "invalid_value"     // a number or string out of its range, or not one of the allowed names
+  | "wrong_type"        // not a number (or string, boolean, context, view object) at all
+  | "particle_index"    // an index that names no particle
+  | "out_of_memory"     // the cloth, its reordering or the drawInto frame does not fit in wasm memory
+  | "canvas_too_large"  // drawInto: more than 4096 × 4096 pixels
+  | "draw_failed";      // drawInto: the canvas refused the image (ImageData or putImageData threw)
+
+/**
+ * Every Error a `Simulation` method, getter, setter or constructor throws for bad
+ * input is a plain `Error` with two more own properties; its message starts
+ * `invalid <field>:`, `invalid particle index:`, `out of memory:` or `drawInto:`.
+ * Calls on a freed Simulation, or re-entrant calls into one that is busy (from a
+ * `drawInto` view getter, say), throw wasm-bindgen's plain Errors without them.
+ */
+export interface SimulationError extends Error {
+  /** The JavaScript name of the argument: "mass", "width", "index", "solverOrder", "ctx", "view.scale", ... */
+  readonly field: string;
+  readonly code: SimulationErrorCode;
+}
+"#;
+
 /// The `Error` JavaScript sees: `message`, plus own properties `field` (the
 /// JavaScript name of the argument: `"mass"`, `"index"`, `"view.scale"`, ...)
 /// and `code`, one of `"invalid_value"`, `"wrong_type"`, `"particle_index"`,
