@@ -86,8 +86,15 @@ const CONTEXTS = [
   'real', 'real', 'real', 'fake', 'fake', 'fakeThrowingCanvas', 'proxyOfReal', 'reentrantPutImageData',
   'throwingPutImageData', 'null', 'undefined', 'object', 'offscreen', 'string',
 ];
-/** Fake canvas sides: beyond 4096 × 4096 in all, wrapping in 32 bits, not numbers, or small. */
-const FAKE_SIDES = [1e9, 65536, 2 ** 32 + 1, 2 ** 24, Infinity, NaN, -1, '100', 0, 10, 4097, 200];
+/**
+ * Fake canvas sizes: beyond 4096 × 4096 in all (65536 × 65536 and 2^32 × 1 wrap to
+ * 0 in 32 bits), not numbers, empty, or small. None is a big drawable frame, so
+ * the memory a run ends with stays small.
+ */
+const FAKE_CANVASES = [
+  [1e9, 1e9], [1e9, 10], [65536, 65536], [131072, 32768], [2 ** 32, 1], [2 ** 32 + 1, 2 ** 32 + 1], [2 ** 24, 2],
+  [4097, 4096], [1e300, 1e300], [Infinity, 10], [NaN, 10], [-1, 10], ['100', 100], [0, 100], [10, 0], [10, 10], [200, 150],
+];
 
 /** Draws the plan: one call descriptor per entry, JSON only (the page builds the values). */
 function makePlan(random, calls) {
@@ -125,7 +132,9 @@ function makePlan(random, calls) {
   };
   const context = () => {
     const kind = random.pick(CONTEXTS);
-    return kind === 'fake' ? { kind, width: random.pick(FAKE_SIDES), height: random.pick(FAKE_SIDES) } : { kind };
+    if (kind !== 'fake') return { kind };
+    const [width, height] = random.pick(FAKE_CANVASES);
+    return { kind, width, height };
   };
   const plan = [];
   for (let k = 0; k < calls; k += 1) {
