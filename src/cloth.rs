@@ -9,6 +9,7 @@
 use crate::colored;
 use crate::constraints::ConstraintSet;
 use crate::grid::{self, Grid};
+use crate::memory;
 use crate::params::{self, ClothError, FixedPreset, GridSize, Params, SolverOrder};
 use crate::solver::{self, Split};
 
@@ -92,53 +93,83 @@ pub struct Cloth {
 
 impl Cloth {
     /// Builds the original's cloth of `size` with the `preset` fixed corners and
-    /// default parameters.
+    /// default parameters. Panics where [`Cloth::try_new`] returns an error.
     pub fn new(size: GridSize, preset: FixedPreset) -> Cloth {
+        Cloth::try_new(size, preset).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// Builds the original's cloth of `size` with the `preset` fixed corners and
+    /// default parameters, or refuses: a size outside the limits of
+    /// [`GridSize::new`], or a cloth that does not fit in memory
+    /// ([`ClothError::OutOfMemory`]). Every buffer the steps use is reserved
+    /// here, so stepping never allocates.
+    pub fn try_new(size: GridSize, preset: FixedPreset) -> Result<Cloth, ClothError> {
         let Grid {
             positions,
             constraint_ids,
             rest_lengths,
             colors,
             fixed,
-        } = grid::build(size, preset);
+        } = grid::try_build(size, preset)?;
+        let out_of_memory = |_| memory::cloth_out_of_memory(size);
         let n = size.num_particles();
-        let mut pinned = vec![false; n];
+        let params = Params::default();
+        let constraints =
+            ConstraintSet::try_new(constraint_ids, rest_lengths, colors, params.solver_order)
+                .map_err(out_of_memory)?;
+        let count = constraints.len();
+        let mut pinned = memory::filled(n, false).map_err(out_of_memory)?;
         for k in fixed {
             pinned[k] = true;
         }
-        let params = Params::default();
-        let constraints =
-            ConstraintSet::new(constraint_ids, rest_lengths, colors, params.solver_order);
         let mut cloth = Cloth {
             size,
             preset,
             params,
-            previous: positions.clone(),
-            step_start: positions.clone(),
+            previous: memory::copied(&positions).map_err(out_of_memory)?,
+            step_start: memory::copied(&positions).map_err(out_of_memory)?,
             positions,
-            velocities: vec![0.0; 2 * n],
-            inverse_mass: vec![0.0; n],
+            velocities: memory::filled(2 * n, 0.0).map_err(out_of_memory)?,
+            inverse_mass: memory::filled(n, 0.0).map_err(out_of_memory)?,
             pinned,
             constraints,
-            xs: Vec::with_capacity(n),
-            ys: Vec::with_capacity(n),
-            forces: Vec::new(),
-            torn: Vec::new(),
+            xs: memory::with_capacity(n).map_err(out_of_memory)?,
+            ys: memory::with_capacity(n).map_err(out_of_memory)?,
+            forces: memory::with_capacity(count).map_err(out_of_memory)?,
+            torn: memory::with_capacity(count).map_err(out_of_memory)?,
             torn_count: 0,
             time: 0.0,
             grab: None,
             diverged: false,
         };
         cloth.update_inverse_masses();
-        cloth
+        Ok(cloth)
     }
 
     /// Builds a cloth from numbers as a user types them: width and height in
-    /// particles, and 1, 2 or 4 fixed corners. Errors name the bad argument.
+    /// particles, and 1, 2 or 4 fixed corners. Errors name the bad argument;
+    /// a cloth too big for the memory left gives [`ClothError::OutOfMemory`].
     pub fn from_numbers(width: f64, height: f64, fixed_count: f64) -> Result<Cloth, ClothError> {
         let size = GridSize::new(width, height)?;
         let preset = FixedPreset::from_count(fixed_count)?;
-        Ok(Cloth::new(size, preset))
+        Cloth::try_new(size, preset)
+    }
+
+    /// Bytes of memory the cloth's buffers hold (their capacity), for checking
+    /// [`memory::cloth_bytes`] against what is really allocated.
+    pub fn heap_bytes(&self) -> u64 {
+        use memory::capacity_bytes as bytes;
+        bytes(&self.positions)
+            + bytes(&self.previous)
+            + bytes(&self.step_start)
+            + bytes(&self.velocities)
+            + bytes(&self.inverse_mass)
+            + bytes(&self.pinned)
+            + bytes(&self.xs)
+            + bytes(&self.ys)
+            + bytes(&self.forces)
+            + bytes(&self.torn)
+            + self.constraints.heap_bytes()
     }
 
     // ----- parameters -----------------------------------------------------
@@ -231,9 +262,31 @@ impl Cloth {
     }
 
     /// Sets the sweep order; the constraint arrays are rearranged to match.
+    /// Panics where [`Cloth::try_set_solver_order`] returns an error.
     pub fn set_solver_order(&mut self, order: SolverOrder) {
+        self.try_set_solver_order(order)
+            .unwrap_or_else(|error| panic!("{error}"));
+    }
+
+    /// Sets the sweep order; the constraint arrays are rearranged to match.
+    /// When memory runs out for the rearrangement, returns
+    /// [`ClothError::OutOfMemory`] and nothing changes.
+    pub fn try_set_solver_order(&mut self, order: SolverOrder) -> Result<(), ClothError> {
+        let count = self.num_constraints();
+        self.constraints
+            .try_set_order(order)
+            .map_err(|_| ClothError::OutOfMemory {
+                field: "solverOrder",
+                what: format!(
+                    "rearranging {count} constraints needs {} MiB",
+                    memory::mib(
+                        count as u64 * memory::constraint_array_bytes()
+                            + memory::reorder_extra_bytes(count)
+                    )
+                ),
+            })?;
         self.params.solver_order = order;
-        self.constraints.set_order(order);
+        Ok(())
     }
 
     /// The grid size this cloth was built with.

@@ -21,8 +21,10 @@
 //! together, so the `constraints()` view always lists what the solver solves,
 //! and torn constraints are removed from all of them at once.
 
+use std::collections::TryReserveError;
 use std::ops::Range;
 
+use crate::memory;
 use crate::params::SolverOrder;
 
 /// The constraints of a cloth and their multipliers, in solver order.
@@ -44,6 +46,36 @@ pub struct ConstraintSet {
     /// The batches cut into runs of regular memory layout (colored order only).
     runs: Vec<Run>,
     order: SolverOrder,
+}
+
+/// Room for a rearranged copy of the per-constraint arrays, reserved before a
+/// rearrangement starts so that it cannot run out of memory halfway.
+struct Spare {
+    ids: Vec<u32>,
+    rest_lengths: Vec<f32>,
+    lambdas: Vec<f32>,
+    creation: Vec<u32>,
+    colors: Vec<u8>,
+}
+
+impl Spare {
+    fn with_capacity(count: usize) -> Result<Spare, TryReserveError> {
+        Ok(Spare {
+            ids: memory::with_capacity(2 * count)?,
+            rest_lengths: memory::with_capacity(count)?,
+            lambdas: memory::with_capacity(count)?,
+            creation: memory::with_capacity(count)?,
+            colors: memory::with_capacity(count)?,
+        })
+    }
+
+    fn clear(&mut self) {
+        self.ids.clear();
+        self.rest_lengths.clear();
+        self.lambdas.clear();
+        self.creation.clear();
+        self.colors.clear();
+    }
 }
 
 /// How the particles of a run of constraints lie in memory.
@@ -79,6 +111,7 @@ pub struct Run {
 
 impl ConstraintSet {
     /// Takes constraints in creation order and arranges them for `order`.
+    /// Panics where [`ConstraintSet::try_new`] returns an error.
     ///
     /// `colors` must be a proper colouring: no two constraints of one colour
     /// share a particle (the grid provides one).
@@ -88,19 +121,42 @@ impl ConstraintSet {
         colors: Vec<u8>,
         order: SolverOrder,
     ) -> ConstraintSet {
+        ConstraintSet::try_new(ids, rest_lengths, colors, order)
+            .unwrap_or_else(|_| panic!("out of memory arranging constraints"))
+    }
+
+    /// [`ConstraintSet::new`], or an error when memory runs out.
+    pub fn try_new(
+        ids: Vec<u32>,
+        rest_lengths: Vec<f32>,
+        colors: Vec<u8>,
+        order: SolverOrder,
+    ) -> Result<ConstraintSet, TryReserveError> {
         let count = rest_lengths.len();
         let mut set = ConstraintSet {
             ids,
             rest_lengths,
-            lambdas: vec![0.0; count],
-            creation: (0..count as u32).collect(),
+            lambdas: memory::filled(count, 0.0)?,
+            creation: memory::collect(count, 0..count as u32)?,
             colors,
             batches: Vec::new(),
             runs: Vec::new(),
             order: SolverOrder::Original,
         };
-        set.set_order(order);
-        set
+        set.try_set_order(order)?;
+        Ok(set)
+    }
+
+    /// Bytes of memory the set's buffers hold (their capacity).
+    pub fn heap_bytes(&self) -> u64 {
+        use memory::capacity_bytes as bytes;
+        bytes(&self.ids)
+            + bytes(&self.rest_lengths)
+            + bytes(&self.lambdas)
+            + bytes(&self.creation)
+            + bytes(&self.colors)
+            + bytes(&self.batches)
+            + bytes(&self.runs)
     }
 
     /// Number of constraints.
@@ -158,33 +214,58 @@ impl ConstraintSet {
         self.lambdas.fill(0.0);
     }
 
-    /// Rearranges all arrays into `order` (stable: creation order within a colour).
-    /// Does nothing when the arrays are in `order` already (a new set starts in
-    /// creation order, which is the original order).
+    /// Rearranges all arrays into `order` (creation order within a colour).
+    /// Panics where [`ConstraintSet::try_set_order`] returns an error.
     pub fn set_order(&mut self, order: SolverOrder) {
-        if order == self.order {
-            return;
+        if self.try_set_order(order).is_err() {
+            panic!("out of memory rearranging {} constraints", self.len());
         }
-        let mut permutation: Vec<usize> = (0..self.len()).collect();
+    }
+
+    /// Rearranges all arrays into `order` (creation order within a colour).
+    /// Does nothing when the arrays are in `order` already (a new set starts in
+    /// creation order, which is the original order). Everything the
+    /// rearrangement needs is reserved before anything moves, so when memory
+    /// runs out it returns an error and the set is unchanged.
+    pub fn try_set_order(&mut self, order: SolverOrder) -> Result<(), TryReserveError> {
+        if order == self.order {
+            return Ok(());
+        }
+        let count = self.len();
+        let mut permutation = memory::collect(count, 0..count)?;
+        let mut spare = Spare::with_capacity(count)?;
+        let mut leftover = match order {
+            SolverOrder::Original => Vec::new(),
+            SolverOrder::Colored => memory::filled(count, false)?,
+        };
+        // Unstable sorts allocate nothing; every key is unique (it ends in the
+        // creation index), so the result is the one a stable sort gives.
         match order {
-            SolverOrder::Original => permutation.sort_by_key(|&c| self.creation[c]),
+            SolverOrder::Original => permutation.sort_unstable_by_key(|&c| self.creation[c]),
             SolverOrder::Colored => {
-                permutation.sort_by_key(|&c| (self.colors[c], self.creation[c]))
+                permutation.sort_unstable_by_key(|&c| (self.colors[c], self.creation[c]))
             }
         }
-        self.apply(&permutation);
+        self.apply(&permutation, &mut spare);
         self.order = order;
         self.update_batches();
         if order == SolverOrder::Colored {
-            self.gather_leftovers();
+            self.gather_leftovers(&mut permutation, &mut leftover, &mut spare);
         }
+        Ok(())
     }
 
     /// Moves the constraints that do not fill a group of four in a regular run
     /// (the ends of rows) behind the regular runs of their colour, where they
-    /// form one scattered run that is still solved four at a time.
-    fn gather_leftovers(&mut self) {
-        let mut leftover = vec![false; self.len()];
+    /// form one scattered run that is still solved four at a time. Works in the
+    /// buffers of [`ConstraintSet::try_set_order`], each `len()` long.
+    fn gather_leftovers(
+        &mut self,
+        permutation: &mut [usize],
+        leftover: &mut [bool],
+        spare: &mut Spare,
+    ) {
+        leftover.fill(false);
         for run in &self.runs {
             let grouped = match run.layout {
                 RunLayout::Scattered => 0,
@@ -194,50 +275,91 @@ impl ConstraintSet {
                 *flag = true;
             }
         }
-        let mut permutation: Vec<usize> = (0..self.len()).collect();
-        permutation.sort_by_key(|&c| (self.colors[c], leftover[c], c));
-        self.apply(&permutation);
+        for (c, slot) in permutation.iter_mut().enumerate() {
+            *slot = c;
+        }
+        permutation.sort_unstable_by_key(|&c| (self.colors[c], leftover[c], c));
+        self.apply(permutation, spare);
         self.update_batches();
     }
 
     /// Removes the constraints for which `torn` is true, keeping the order of
-    /// the rest. Returns how many were removed.
+    /// the rest. Returns how many were removed. Works in place: tearing, part
+    /// of a step, allocates nothing.
     pub fn remove(&mut self, torn: &[bool]) -> usize {
-        let kept: Vec<usize> = (0..self.len()).filter(|&c| !torn[c]).collect();
-        let removed = self.len() - kept.len();
+        let count = self.len();
+        let mut kept = 0;
+        for c in 0..count {
+            if torn.get(c) == Some(&true) {
+                continue;
+            }
+            if kept != c {
+                self.ids.copy_within(2 * c..2 * c + 2, 2 * kept);
+                self.rest_lengths[kept] = self.rest_lengths[c];
+                self.lambdas[kept] = self.lambdas[c];
+                self.creation[kept] = self.creation[c];
+                self.colors[kept] = self.colors[c];
+            }
+            kept += 1;
+        }
+        let removed = count - kept;
         if removed > 0 {
-            self.apply(&kept);
+            self.ids.truncate(2 * kept);
+            self.rest_lengths.truncate(kept);
+            self.lambdas.truncate(kept);
+            self.creation.truncate(kept);
+            self.colors.truncate(kept);
             self.update_batches();
         }
         removed
     }
 
-    /// Keeps the constraints listed in `selection`, in that order.
-    fn apply(&mut self, selection: &[usize]) {
-        self.ids = selection
-            .iter()
-            .flat_map(|&c| [self.ids[2 * c], self.ids[2 * c + 1]])
-            .collect();
-        self.rest_lengths = selection.iter().map(|&c| self.rest_lengths[c]).collect();
-        self.lambdas = selection.iter().map(|&c| self.lambdas[c]).collect();
-        self.creation = selection.iter().map(|&c| self.creation[c]).collect();
-        self.colors = selection.iter().map(|&c| self.colors[c]).collect();
+    /// Rearranges the arrays into the order of `selection` (a permutation of
+    /// the constraints), writing into `spare` and swapping: afterwards `spare`
+    /// holds the old arrays, ready for another pass.
+    fn apply(&mut self, selection: &[usize], spare: &mut Spare) {
+        spare.clear();
+        for &c in selection {
+            spare.ids.extend_from_slice(&self.ids[2 * c..2 * c + 2]);
+            spare.rest_lengths.push(self.rest_lengths[c]);
+            spare.lambdas.push(self.lambdas[c]);
+            spare.creation.push(self.creation[c]);
+            spare.colors.push(self.colors[c]);
+        }
+        std::mem::swap(&mut self.ids, &mut spare.ids);
+        std::mem::swap(&mut self.rest_lengths, &mut spare.rest_lengths);
+        std::mem::swap(&mut self.lambdas, &mut spare.lambdas);
+        std::mem::swap(&mut self.creation, &mut spare.creation);
+        std::mem::swap(&mut self.colors, &mut spare.colors);
     }
 
+    /// Cuts the colored order into batches and runs. The run list can grow as
+    /// constraints tear; when memory for it runs out, the set keeps no runs
+    /// and the solver sweeps the same order one constraint at a time: the same
+    /// result (the four-wide sweep equals the scalar one bit for bit), slower.
     fn update_batches(&mut self) {
+        if self.try_update_batches().is_err() {
+            self.batches.clear();
+            self.runs.clear();
+        }
+    }
+
+    fn try_update_batches(&mut self) -> Result<(), TryReserveError> {
         self.batches.clear();
         self.runs.clear();
         if self.order == SolverOrder::Original {
-            return;
+            return Ok(());
         }
         let mut start = 0;
         for c in 1..=self.len() {
             if c == self.len() || self.colors[c] != self.colors[start] {
+                self.batches.try_reserve(1)?;
                 self.batches.push(start..c);
                 start = c;
             }
         }
-        for batch in self.batches.clone() {
+        for b in 0..self.batches.len() {
+            let batch = self.batches[b].clone();
             let first_of_batch = self.runs.len();
             let mut c = batch.start;
             while c < batch.end {
@@ -253,10 +375,14 @@ impl ConstraintSet {
                     {
                         last.range.end = run.range.end
                     }
-                    _ => self.runs.push(run),
+                    _ => {
+                        self.runs.try_reserve(1)?;
+                        self.runs.push(run)
+                    }
                 }
             }
         }
+        Ok(())
     }
 
     fn a(&self, c: usize) -> i64 {

@@ -66,6 +66,34 @@ pub enum ClothError {
         /// Number of particles in the cloth.
         count: usize,
     },
+    /// Memory ran out: what was asked for was not built and nothing changed.
+    OutOfMemory {
+        /// The field (or argument) whose value asked for the memory.
+        field: &'static str,
+        /// What did not fit and how much it needs, e.g. `a 500 × 500 cloth needs 47 MiB`.
+        what: String,
+    },
+}
+
+impl ClothError {
+    /// The JavaScript name of the field or argument the error is about
+    /// (`"timeStepSize"`, `"width"`, `"index"`, ...).
+    pub fn field(&self) -> &'static str {
+        match self {
+            ClothError::InvalidValue { field, .. } | ClothError::OutOfMemory { field, .. } => field,
+            ClothError::ParticleIndex { .. } => "index",
+        }
+    }
+
+    /// A short code that stays the same whatever the wording of the message:
+    /// `"invalid_value"`, `"particle_index"` or `"out_of_memory"`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ClothError::InvalidValue { .. } => "invalid_value",
+            ClothError::ParticleIndex { .. } => "particle_index",
+            ClothError::OutOfMemory { .. } => "out_of_memory",
+        }
+    }
 }
 
 impl fmt::Display for ClothError {
@@ -81,6 +109,7 @@ impl fmt::Display for ClothError {
                 "invalid particle index: got {index}, expected a whole number from 0 to {}",
                 count.saturating_sub(1)
             ),
+            ClothError::OutOfMemory { what, .. } => write!(f, "out of memory: {what}"),
         }
     }
 }
@@ -104,6 +133,22 @@ impl fmt::Display for Number {
         } else {
             write!(f, "{v:e}")
         }
+    }
+}
+
+/// Characters of a string an error message shows at most.
+pub const ECHO_CHARS: usize = 40;
+
+/// `text` quoted for a message, cut after [`ECHO_CHARS`] characters: a message
+/// never grows with what it is about. `length` is the length of the whole
+/// string (in the caller's unit: JavaScript counts UTF-16 units) when `text`
+/// is only its beginning; a cut string ends in `…` and states the length.
+pub fn quoted(text: &str, length: usize) -> String {
+    let shown: String = text.chars().take(ECHO_CHARS).collect();
+    if shown.len() == text.len() && length <= shown.chars().count() {
+        format!("{shown:?}")
+    } else {
+        format!("{shown:?}… ({length} characters)")
     }
 }
 
@@ -194,7 +239,7 @@ impl GridSize {
 
     /// Number of particles, `width * height`.
     pub fn num_particles(self) -> usize {
-        self.width * self.height
+        self.width.saturating_mul(self.height)
     }
 }
 
@@ -225,7 +270,7 @@ impl SolverOrder {
             "colored" => Ok(SolverOrder::Colored),
             _ => Err(invalid(
                 "solverOrder",
-                format!("{name:?}"),
+                quoted(name, name.chars().count()),
                 "\"original\" or \"colored\"",
             )),
         }
@@ -483,6 +528,39 @@ mod tests {
         );
         let err = GridSize::new(0.0, 30.0).unwrap_err().to_string();
         assert!(err.contains("width") && err.contains("got 0"), "{err}");
+    }
+
+    #[test]
+    fn messages_echo_a_short_beginning_of_long_strings() {
+        assert_eq!(quoted("fast", 4), "\"fast\"");
+        let long = "x".repeat(1_000_000);
+        let err = SolverOrder::from_name(&long).unwrap_err().to_string();
+        assert!(err.len() < 200, "{} bytes", err.len());
+        assert!(
+            err.starts_with(&format!(
+                "invalid solverOrder: got \"{}\"… (1000000 characters)",
+                "x".repeat(40)
+            )),
+            "{err}"
+        );
+        // cut by characters, not bytes: no panic inside a multi-byte character
+        let wide = "é".repeat(100);
+        assert_eq!(
+            quoted(&wide, 100),
+            format!("{:?}… (100 characters)", "é".repeat(40))
+        );
+        // a beginning of a longer string says so even when it is short itself
+        assert_eq!(quoted("abc", 5000), "\"abc\"… (5000 characters)");
+    }
+
+    #[test]
+    fn errors_carry_their_field_and_code() {
+        let err = validate_mass(0.0).unwrap_err();
+        assert_eq!((err.field(), err.code()), ("mass", "invalid_value"));
+        let err = validate_index(-1.0, 4).unwrap_err();
+        assert_eq!((err.field(), err.code()), ("index", "particle_index"));
+        let err = GridSize::new(2.0, 1e300).unwrap_err();
+        assert_eq!((err.field(), err.code()), ("height", "invalid_value"));
     }
 
     #[test]

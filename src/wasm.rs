@@ -5,24 +5,33 @@
 //! below; the plain `impl` holds Rust-side helpers. Numbers arrive as `JsValue`
 //! and are checked to really be numbers, so `sim.mass = "heavy"` throws an `Error`
 //! instead of being silently coerced to `NaN` or `0`. Every error is a JavaScript
-//! `Error` whose message names the argument; a refused call changes nothing.
+//! `Error` whose message names the argument, with the argument's name in its
+//! `field` property and a stable `code` (see [`error`]); a refused call changes
+//! nothing.
+//!
+//! wasm-bindgen marks an object borrowed for the length of each call into it.
+//! A trap (any panic: `panic = "abort"`) or a JavaScript exception thrown
+//! through the wasm stack skips the end of the call, and the object stays
+//! borrowed for good: every later call, `free()` included, fails. So no method
+//! here may panic or let JavaScript throw through it: sizes are checked in
+//! `f64` before they become `usize` (32 bits in wasm), big buffers are
+//! allocated fallibly, JavaScript values are read with `Reflect` (which catches
+//! what a getter throws), strings are measured before they are copied, and
+//! messages echo at most a short, bounded part of any value.
 //!
 //! Big arrays stay in wasm memory: [`Simulation::positions`] and
 //! [`Simulation::constraints`] return typed-array *views* over it, without
 //! copying. A view dies when wasm memory grows (any call that allocates: building
 //! a new `Simulation`, for instance), so fetch a fresh one each frame.
 
-use js_sys::{Float32Array, Reflect, Uint32Array};
+use js_sys::{Float32Array, JsString, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, ImageData};
 
 use crate::cloth::Cloth;
-use crate::params::{ClothError, SolverOrder};
-use crate::raster::{self, Frame, Rect, Style, View};
-
-/// Largest canvas `drawInto` rasterizes, in pixels (4096 × 4096: 64 MiB of frame).
-const MAX_FRAME_PIXELS: usize = 4096 * 4096;
+use crate::params::{self, ClothError, Number, SolverOrder};
+use crate::raster::{self, Frame, Rect, Style, View, MAX_FRAME_PIXELS};
 /// Largest `view.pixelRatio` (backing-store pixels per CSS pixel).
 const MAX_PIXEL_RATIO: f64 = 16.0;
 /// Largest `view.particleRadius`, CSS pixels.
@@ -40,40 +49,116 @@ pub struct Simulation {
     last_drawn: Rect,
 }
 
-fn js_error(error: ClothError) -> JsError {
-    JsError::new(&error.to_string())
+#[wasm_bindgen(typescript_custom_section)]
+const ERROR_TYPES: &str = r#"
+/** The `code` of an Error thrown by `Simulation`: what went wrong, in words that do not change. */
+export type SimulationErrorCode =
+  | "invalid_value"     // a number or string out of its range, or not one of the allowed names
+  | "wrong_type"        // not a number (or string, boolean, context, view object) at all
+  | "particle_index"    // an index that names no particle
+  | "out_of_memory"     // the cloth, its reordering or the drawInto frame does not fit in wasm memory
+  | "canvas_too_large"  // drawInto: more than 4096 × 4096 pixels
+  | "draw_failed";      // drawInto: the canvas refused the image (ImageData or putImageData threw)
+
+/**
+ * Every Error a `Simulation` method, getter, setter or constructor throws for bad
+ * input is a plain `Error` with two more own properties; its message starts
+ * `invalid <field>:`, `invalid particle index:`, `out of memory:` or `drawInto:`.
+ * Calls on a freed Simulation, or re-entrant calls into one that is busy (from a
+ * `drawInto` view getter, say), throw wasm-bindgen's plain Errors without them.
+ */
+export interface SimulationError extends Error {
+  /** The JavaScript name of the argument: "mass", "width", "index", "solverOrder", "ctx", "view.scale", ... */
+  readonly field: string;
+  readonly code: SimulationErrorCode;
+}
+"#;
+
+/// The `Error` JavaScript sees: `message`, plus own properties `field` (the
+/// JavaScript name of the argument: `"mass"`, `"index"`, `"view.scale"`, ...)
+/// and `code`, one of `"invalid_value"`, `"wrong_type"`, `"particle_index"`,
+/// `"out_of_memory"`, `"canvas_too_large"` or `"draw_failed"`. Messages are
+/// bounded (they echo at most a short part of any value), so building one
+/// cannot fail. A `js_sys::Error` rather than a `JsError`: only a JavaScript
+/// object can carry the extra properties.
+fn error(field: &str, code: &str, message: &str) -> JsValue {
+    let error = js_sys::Error::new(message);
+    // Reflect.set catches anything a setter planted on Error.prototype throws
+    let _ = Reflect::set(&error, &"field".into(), &field.into());
+    let _ = Reflect::set(&error, &"code".into(), &code.into());
+    error.into()
+}
+
+fn cloth_error(error: ClothError) -> JsValue {
+    self::error(error.field(), error.code(), &error.to_string())
+}
+
+/// `typeof value`: one of eight short names, so safe to echo.
+fn type_name(value: &JsValue) -> String {
+    value
+        .js_typeof()
+        .as_string()
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// The error for a value of the wrong type, naming the type (never the value).
+fn wrong_type(field: &str, value: &JsValue, expected: &str) -> JsValue {
+    let got = type_name(value);
+    error(
+        field,
+        "wrong_type",
+        &format!("invalid {field}: got a value of type {got}, expected {expected}"),
+    )
 }
 
 /// Reads a JavaScript number, refusing every other type by name.
-fn number(field: &str, value: &JsValue) -> Result<f64, JsError> {
-    value.as_f64().ok_or_else(|| {
-        let got = value
-            .js_typeof()
-            .as_string()
-            .unwrap_or_else(|| "unknown".into());
-        JsError::new(&format!(
-            "invalid {field}: got a value of type {got}, expected a number"
-        ))
-    })
+fn number(field: &str, value: &JsValue) -> Result<f64, JsValue> {
+    value
+        .as_f64()
+        .ok_or_else(|| wrong_type(field, value, "a number"))
+}
+
+/// Longest string any setter accepts, in UTF-16 units (`"original"` and
+/// `"colored"` are shorter); a longer one is refused without being copied.
+const MAX_NAME_LENGTH: u32 = 32;
+
+/// Reads a JavaScript string no longer than [`MAX_NAME_LENGTH`]. A longer one
+/// is not copied into wasm memory (a huge string would grow it for good, or
+/// not fit): `Err` holds its beginning, quoted for a message, instead.
+fn short_string(text: &JsString) -> Result<String, String> {
+    let length = text.length();
+    if length <= MAX_NAME_LENGTH {
+        return Ok(String::from(text));
+    }
+    // one UTF-16 unit past what a message shows, so the cut is visible
+    let end = params::ECHO_CHARS as u32 + 1;
+    let start = String::from(text.slice(0, end));
+    Err(params::quoted(&start, length as usize))
 }
 
 impl Simulation {
-    /// Reads field `name` of the view object: a number from `min` to `max`, or
-    /// `default` when absent. Reading never throws (a throwing getter counts as
-    /// absent), so the simulation is never left mid-call.
+    /// Reads `field` (`"view.scale"`, ...) of the view object: a number from
+    /// `min` to `max`, or `default` when absent. Reading never throws (a
+    /// throwing getter counts as absent), so the simulation is never left
+    /// mid-call.
     fn view_number(
         view: &JsValue,
-        name: &str,
+        field: &'static str,
         default: Option<f64>,
         (min, max): (f64, f64),
-    ) -> Result<f64, JsError> {
+    ) -> Result<f64, JsValue> {
+        let name = field.strip_prefix("view.").unwrap_or(field);
         let value = Reflect::get(view, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+        let expected = format!("a number from {min} to {max}");
         match (value.as_f64(), default) {
             (Some(v), _) if v.is_finite() && (min..=max).contains(&v) => Ok(v),
+            (Some(v), _) => Err(error(
+                field,
+                "invalid_value",
+                &format!("invalid {field}: got {}, expected {expected}", Number(v)),
+            )),
             (None, Some(d)) if value.is_undefined() => Ok(d),
-            _ => Err(JsError::new(&format!(
-                "invalid view.{name}: expected a number from {min} to {max}"
-            ))),
+            (None, _) => Err(wrong_type(field, &value, &expected)),
         }
     }
 
@@ -82,9 +167,9 @@ impl Simulation {
         field: &str,
         value: &JsValue,
         setter: fn(&mut Cloth, f64) -> Result<(), ClothError>,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         let value = number(field, value)?;
-        setter(&mut self.cloth, value).map_err(js_error)
+        setter(&mut self.cloth, value).map_err(cloth_error)
     }
 }
 
@@ -92,18 +177,19 @@ impl Simulation {
 impl Simulation {
     /// Builds a `width × height` cloth (2..=1000 each, at most 250000 particles)
     /// with 1, 2 or 4 fixed corners and default parameters. Throws an `Error`
-    /// naming the bad argument.
+    /// naming the bad argument, or one with `code` `"out_of_memory"` when the
+    /// cloth does not fit in the memory left (other cloths keep working).
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
         #[wasm_bindgen(js_name = fixedCount, unchecked_param_type = "number")] fixed_count: JsValue,
-    ) -> Result<Simulation, JsError> {
+    ) -> Result<Simulation, JsValue> {
         console_error_panic_hook::set_once();
         let width = number("width", &width)?;
         let height = number("height", &height)?;
         let fixed_count = number("fixedCount", &fixed_count)?;
-        let cloth = Cloth::from_numbers(width, height, fixed_count).map_err(js_error)?;
+        let cloth = Cloth::from_numbers(width, height, fixed_count).map_err(cloth_error)?;
         Ok(Simulation {
             cloth,
             frame: Frame::default(),
@@ -122,7 +208,7 @@ impl Simulation {
     pub fn set_time_step_size(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         self.set("timeStepSize", &value, Cloth::set_time_step)
     }
 
@@ -137,7 +223,7 @@ impl Simulation {
     pub fn set_iterations(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         self.set("iterations", &value, Cloth::set_iterations)
     }
 
@@ -153,7 +239,7 @@ impl Simulation {
     pub fn set_stiffness(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         self.set("stiffness", &value, Cloth::set_stiffness)
     }
 
@@ -168,7 +254,7 @@ impl Simulation {
     pub fn set_gravity(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         self.set("gravity", &value, Cloth::set_gravity)
     }
 
@@ -183,7 +269,7 @@ impl Simulation {
     pub fn set_mass(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         self.set("mass", &value, Cloth::set_mass)
     }
 
@@ -200,7 +286,7 @@ impl Simulation {
     pub fn set_substeps(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         self.set("substeps", &value, Cloth::set_substeps)
     }
 
@@ -216,7 +302,7 @@ impl Simulation {
     pub fn set_damping(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         self.set("damping", &value, Cloth::set_damping)
     }
 
@@ -231,7 +317,7 @@ impl Simulation {
     pub fn set_velocity_damping(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         self.set("velocityDamping", &value, Cloth::set_velocity_damping)
     }
 
@@ -247,7 +333,7 @@ impl Simulation {
     pub fn set_tear_stretch(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         self.set("tearStretch", &value, Cloth::set_tear_stretch)
     }
 
@@ -265,13 +351,18 @@ impl Simulation {
     pub fn set_solver_order(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "\"original\" | \"colored\"")] value: JsValue,
-    ) -> Result<(), JsError> {
-        let name = value.as_string().ok_or_else(|| {
-            JsError::new("invalid solverOrder: expected the string \"original\" or \"colored\"")
+    ) -> Result<(), JsValue> {
+        const FIELD: &str = "solverOrder";
+        const EXPECTED: &str = "\"original\" or \"colored\"";
+        let Some(text) = value.dyn_ref::<JsString>() else {
+            return Err(wrong_type(FIELD, &value, &format!("the string {EXPECTED}")));
+        };
+        let name = short_string(text).map_err(|start| {
+            let message = format!("invalid {FIELD}: got {start}, expected {EXPECTED}");
+            error(FIELD, "invalid_value", &message)
         })?;
-        let order = SolverOrder::from_name(&name).map_err(js_error)?;
-        self.cloth.set_solver_order(order);
-        Ok(())
+        let order = SolverOrder::from_name(&name).map_err(cloth_error)?;
+        self.cloth.try_set_solver_order(order).map_err(cloth_error)
     }
 
     /// Advances one time step (a no-op once `isFinite` is false).
@@ -283,9 +374,9 @@ impl Simulation {
     pub fn steps(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         let n = number("steps", &n)?;
-        self.cloth.steps(n).map_err(js_error)
+        self.cloth.steps(n).map_err(cloth_error)
     }
 
     /// Simulated time in seconds.
@@ -382,21 +473,31 @@ impl Simulation {
             unchecked_param_type = "{ originX: number; originY: number; scale: number; pixelRatio?: number; particleRadius?: number; strainColors?: boolean; full?: boolean }"
         )]
         view: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         // An exception thrown by JavaScript in the middle of this call would leave
         // the simulation borrowed for good, so check everything before calling out.
         let ctx = ctx.dyn_ref::<CanvasRenderingContext2d>().ok_or_else(|| {
-            JsError::new(
-                "invalid ctx: expected a CanvasRenderingContext2D (canvas.getContext('2d'))",
+            wrong_type(
+                "ctx",
+                &ctx,
+                "a CanvasRenderingContext2D (canvas.getContext('2d'))",
             )
         })?;
-        let ratio = Self::view_number(&view, "pixelRatio", Some(1.0), (1e-3, MAX_PIXEL_RATIO))?;
-        let origin_x = Self::view_number(&view, "originX", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
-        let origin_y = Self::view_number(&view, "originY", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
-        let scale = Self::view_number(&view, "scale", None, (1e-6, MAX_VIEW_PX))?;
+        if !view.is_object() {
+            return Err(wrong_type(
+                "view",
+                &view,
+                "an object { originX, originY, scale, ... }",
+            ));
+        }
+        let ratio =
+            Self::view_number(&view, "view.pixelRatio", Some(1.0), (1e-3, MAX_PIXEL_RATIO))?;
+        let origin_x = Self::view_number(&view, "view.originX", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
+        let origin_y = Self::view_number(&view, "view.originY", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
+        let scale = Self::view_number(&view, "view.scale", None, (1e-6, MAX_VIEW_PX))?;
         let radius = Self::view_number(
             &view,
-            "particleRadius",
+            "view.particleRadius",
             Some(2.5),
             (0.0, MAX_PARTICLE_RADIUS),
         )?;
@@ -411,22 +512,35 @@ impl Simulation {
             Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
         };
         let canvas = read(ctx, "canvas");
+        // The size stays an f64 until it is known to be small: in usize (32
+        // bits in wasm) width × height wraps, and 65536 × 65536 would pass as 0.
         let size = |name: &str| read(&canvas, name).as_f64().filter(|v| *v >= 0.0);
         let (Some(width), Some(height)) = (size("width"), size("height")) else {
-            return Err(JsError::new(
+            return Err(error(
+                "ctx",
+                "invalid_value",
                 "drawInto: the context has no canvas with a size",
             ));
         };
-        let (width, height) = (width as usize, height as usize);
-        if width == 0 || height == 0 {
+        let (width, height) = (width.trunc(), height.trunc());
+        if width == 0.0 || height == 0.0 {
             return Ok(());
         }
-        if width * height > MAX_FRAME_PIXELS {
-            return Err(JsError::new(&format!(
-                "drawInto: the canvas is {width} × {height} pixels; the wasm renderer draws at \
-                 most {MAX_FRAME_PIXELS} (use a smaller canvas or canvas-2D drawing)"
-            )));
+        let area = width * height; // exact below 2^53, and an infinite side stays infinite
+        if area.is_nan() || area > MAX_FRAME_PIXELS as f64 {
+            return Err(error(
+                "ctx",
+                "canvas_too_large",
+                &format!(
+                    "drawInto: the canvas is {} × {} pixels; the wasm renderer draws at most \
+                     {MAX_FRAME_PIXELS} (use a smaller canvas or canvas-2D drawing)",
+                    Number(width),
+                    Number(height)
+                ),
+            ));
         }
+        // both at most MAX_FRAME_PIXELS now, and so is every pixel index
+        let (width, height) = (width as usize, height as usize);
         let view = View {
             origin_x: (origin_x * ratio) as f32,
             origin_y: (origin_y * ratio) as f32,
@@ -444,7 +558,9 @@ impl Simulation {
         // clear and copy that, not the whole image (the copy is most of the cost).
         let resized = (self.frame.width(), self.frame.height()) != (width, height);
         let stale = if resized || full {
-            self.frame.reset(width, height, style.background);
+            self.frame
+                .reset(width, height, style.background)
+                .map_err(|e| error(e.field(), e.code(), &format!("drawInto: {e}")))?;
             Rect {
                 x0: 0,
                 y0: 0,
@@ -466,7 +582,13 @@ impl Simulation {
             width as u32,
             height as u32,
         )
-        .map_err(|_| JsError::new("drawInto: could not make an ImageData"))?;
+        .map_err(|_| {
+            error(
+                "ctx",
+                "draw_failed",
+                "drawInto: could not make an ImageData",
+            )
+        })?;
         ctx.put_image_data_with_dirty_x_and_dirty_y_and_dirty_width_and_dirty_height(
             &image,
             0.0,
@@ -476,7 +598,7 @@ impl Simulation {
             (dirty.x1 - dirty.x0) as f64,
             (dirty.y1 - dirty.y0) as f64,
         )
-        .map_err(|_| JsError::new("drawInto: putImageData failed"))
+        .map_err(|_| error("ctx", "draw_failed", "drawInto: putImageData failed"))
     }
 
     /// Index of the particle nearest to `(x, y)` (metres) within `radius` metres,
@@ -486,7 +608,7 @@ impl Simulation {
         #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] y: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] radius: JsValue,
-    ) -> Result<i32, JsError> {
+    ) -> Result<i32, JsValue> {
         let found = self
             .cloth
             .pick(
@@ -494,7 +616,7 @@ impl Simulation {
                 number("y", &y)?,
                 number("radius", &radius)?,
             )
-            .map_err(js_error)?;
+            .map_err(cloth_error)?;
         Ok(found.map_or(-1, |k| k as i32))
     }
 
@@ -502,9 +624,9 @@ impl Simulation {
     pub fn grab(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         let index = number("index", &index)?;
-        self.cloth.grab(index).map_err(js_error)
+        self.cloth.grab(index).map_err(cloth_error)
     }
 
     /// Puts the held particle exactly at `(x, y)`, in metres (no-op if none is held).
@@ -512,9 +634,9 @@ impl Simulation {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] y: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         let (x, y) = (number("x", &x)?, number("y", &y)?);
-        self.cloth.drag(x, y).map_err(js_error)
+        self.cloth.drag(x, y).map_err(cloth_error)
     }
 
     /// Lets go of the held particle; it keeps the velocity of the drag.
@@ -534,12 +656,12 @@ impl Simulation {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
         #[wasm_bindgen(unchecked_param_type = "boolean")] pinned: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         let index = number("index", &index)?;
         let pinned = pinned
             .as_bool()
-            .ok_or_else(|| JsError::new("invalid pinned: expected true or false"))?;
-        self.cloth.set_pinned(index, pinned).map_err(js_error)
+            .ok_or_else(|| wrong_type("pinned", &pinned, "true or false"))?;
+        self.cloth.set_pinned(index, pinned).map_err(cloth_error)
     }
 
     /// Whether particle `index` is pinned.
@@ -547,9 +669,9 @@ impl Simulation {
     pub fn is_pinned(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
-    ) -> Result<bool, JsError> {
+    ) -> Result<bool, JsValue> {
         let index = number("index", &index)?;
-        self.cloth.is_pinned(index).map_err(js_error)
+        self.cloth.is_pinned(index).map_err(cloth_error)
     }
 }
 
@@ -582,7 +704,8 @@ pub fn strain_ramp() -> js_sys::Array {
 pub fn wasm_memory_bytes() -> f64 {
     #[cfg(target_arch = "wasm32")]
     {
-        (core::arch::wasm32::memory_size(0) * 65536) as f64
+        // in f64: at 4 GiB the byte count no longer fits a 32-bit usize
+        core::arch::wasm32::memory_size(0) as f64 * 65536.0
     }
     #[cfg(not(target_arch = "wasm32"))]
     {

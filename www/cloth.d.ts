@@ -1,6 +1,11 @@
 // Types for www/cloth.js: mountCloth, one interactive XPBD cloth on one <canvas>.
 
 import type { Simulation } from '../pkg/xpbd_cloth.js';
+/**
+ * Errors the Simulation throws (an invalid value passed on by `set` or `restart`,
+ * a cloth too big for the memory left) carry `field` and `code`.
+ */
+export type { SimulationError, SimulationErrorCode } from '../pkg/xpbd_cloth.js';
 
 /**
  * Every option of `mountCloth` and `restart`. All are optional; the defaults are
