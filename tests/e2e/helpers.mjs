@@ -605,7 +605,9 @@ export async function expectNoFieldError(page, id) {
     .catch(async (error) => {
       throw new Error(`#${id} keeps its error ${JSON.stringify(await fieldError(page, id))} (${error.message})`);
     });
+}
 
+// ---------------------------------------------------------------------------
 // The API harness: a blank page of the served repository that imports
 // pkg/xpbd_cloth.js (as `window.glue`), www/wasm.js and www/cloth.js under the
 // same strict Content-Security-Policy as the real pages, with two canvases
@@ -698,10 +700,4 @@ export async function openApiHarness(browser, server) {
   await page.goto(new URL(`${API_HARNESS_DIR}index.html`, server.url).href, { waitUntil: 'load' });
   await page.waitForFunction(() => window.harnessReady === true, null, { timeout: WAIT });
   return { context, page, console: consoleWatch };
-}
-
-/** Asserts that a page opened by `openPage` or `openApiHarness` logged no error and broke no CSP rule. */
-export async function assertCleanPage(opened, what) {
-  assert.deepEqual(opened.console.problems(), [], `${what}: console errors or page errors`);
-  assert.deepEqual(await opened.page.evaluate(() => window.__cspViolations), [], `${what}: CSP violations`);
 }
