@@ -56,6 +56,10 @@ pub struct ConstraintSet {
     batches: Vec<Range<usize>>,
     /// The batches cut into runs of regular memory layout (colored order only).
     runs: Vec<Run>,
+    /// Most runs `runs` holds without reallocating once the set is built (0 while
+    /// building: no limit). Past it the rest of a colour becomes one scattered
+    /// run, so tearing, which splits runs, never allocates.
+    runs_capacity: usize,
     order: SolverOrder,
     /// Where each constraint torn since [`ConstraintSet::clear_tear_log`] sat just
     /// before it tore, one tear after another (the first entry of each tear has
@@ -315,6 +319,7 @@ impl ConstraintSet {
             live: count,
             batches: Vec::new(),
             runs: Vec::new(),
+            runs_capacity: 0,
             order: SolverOrder::Original,
             tear_log: vec![0; count],
             logged: 0,
@@ -329,8 +334,12 @@ impl ConstraintSet {
             ),
         };
         set.set_order(order);
-        // Tearing splits runs; room for more keeps a tear from allocating.
-        set.runs.reserve(set.runs.len() + 64);
+        // Tearing splits runs: room for as many again (or for the colored
+        // arrangement of a set built in original order), then a fixed limit.
+        let colored_runs = set.colored_base.0.runs.min(count);
+        set.runs
+            .reserve_exact(2 * colored_runs.max(set.runs.len()) + 64);
+        set.runs_capacity = set.runs.capacity();
         set
     }
 
@@ -592,12 +601,23 @@ impl ConstraintSet {
                 start = c;
             }
         }
-        for b in 0..self.batches.len() {
+        let batches = self.batches.len();
+        for b in 0..batches {
             let batch = self.batches[b].clone();
             let first_of_batch = self.runs.len();
             let mut c = batch.start;
             while c < batch.end {
-                let run = self.longest_run(c, batch.end);
+                // keep one run for each batch after this one
+                let full =
+                    self.runs_capacity > 0 && self.runs.len() + (batches - b) >= self.runs_capacity;
+                let run = if full {
+                    Run {
+                        range: c..batch.end,
+                        layout: RunLayout::Scattered,
+                    }
+                } else {
+                    self.longest_run(c, batch.end)
+                };
                 c = run.range.end;
                 let in_batch = self.runs.len() > first_of_batch;
                 match self.runs.last_mut() {
@@ -909,6 +929,24 @@ mod tests {
             exact.runs <= bound.runs && exact.scattered <= bound.scattered,
             "{exact:?} vs {bound:?}"
         );
+    }
+
+    #[test]
+    fn tearing_never_grows_the_runs_past_their_room() {
+        let mut s = set(40, 30, SolverOrder::Colored);
+        let room = s.runs.capacity();
+        // every other constraint: the most fragmenting tear there is
+        tear_every(&mut s, 2);
+        assert_eq!(s.runs.capacity(), room);
+        assert!(s.runs.len() <= room);
+        let mut next = 0;
+        for run in s.runs() {
+            assert_eq!(run.range.start, next, "runs stay contiguous");
+            next = run.range.end;
+        }
+        assert_eq!(next, s.len());
+        s.restore_logged();
+        assert_eq!(s.runs.capacity(), room);
     }
 
     #[test]
