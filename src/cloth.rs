@@ -19,6 +19,10 @@ use crate::solver::{self, Split};
 /// limited to the same range.
 pub const DIVERGENCE_LIMIT: f32 = params::MAX_COORDINATE as f32;
 
+/// Constraints per piece of a sweep: where [`Cloth::advance`] may stop within
+/// one (a fraction of a millisecond of work on any path).
+pub const SWEEP_CHUNK: usize = 16_384;
+
 /// Largest number of steps one [`Cloth::steps`] call accepts.
 pub const MAX_STEPS_PER_CALL: u32 = 10_000;
 
@@ -74,9 +78,15 @@ struct Substep {
 enum Phase {
     /// The next substep has not begun (no prediction yet).
     Predict,
-    /// The substep has predicted and done `sweeps` of its sweeps; after the last
-    /// one it updates velocities, damps and tears.
-    Solve { substep: Substep, sweeps: u32 },
+    /// The substep has predicted and done `sweeps` of its sweeps and the first
+    /// `next` chunks' worth of the one in progress (constraints on the scalar
+    /// path, runs on the coloured one); after the last sweep it updates
+    /// velocities, damps and tears.
+    Solve {
+        substep: Substep,
+        sweeps: u32,
+        next: usize,
+    },
 }
 
 /// A step that has begun and not finished (see [`Cloth::advance`]).
@@ -389,7 +399,14 @@ impl Cloth {
         let Some(step) = self.step else { return 0.0 };
         let within = match step.phase {
             Phase::Predict => 0.0,
-            Phase::Solve { substep, sweeps } => sweeps as f64 / (substep.iterations as f64 + 1.0),
+            Phase::Solve {
+                substep,
+                sweeps,
+                next,
+            } => {
+                let pieces = self.sweep_pieces(&substep).max(1);
+                (sweeps as f64 + next as f64 / pieces as f64) / (substep.iterations as f64 + 1.0)
+            }
         };
         (step.substep as f64 + within) / step.substeps as f64
     }
@@ -404,10 +421,12 @@ impl Cloth {
     /// Steps in slices: finishes at most `max_steps` steps (a step in progress
     /// counts as one), and stops earlier, at the first boundary between two
     /// pieces of work, once `work_budget` work units are spent, leaving a step in
-    /// progress that the next call (or [`Cloth::step`]) continues. A piece is one
-    /// sweep over the constraints, or the start or end of a substep; at least
-    /// one is done per call (with `max_steps > 0`), so a call overshoots its
-    /// budget by at most one piece. Returns `(steps finished, work units done)`.
+    /// progress that the next call (or [`Cloth::step`]) continues. A piece is a
+    /// chunk of a sweep ([`SWEEP_CHUNK`] constraints, or the coloured runs that
+    /// cover as many), or the start or end of a substep; at least one is done
+    /// per call (with `max_steps > 0`), so a call overshoots its budget by at
+    /// most one piece, a millisecond or less. Returns `(steps finished, work
+    /// units done)`.
     ///
     /// The result is bit for bit that of calling [`Cloth::step`] as often.
     /// Between slices the cloth is in a valid state: `positions` are current
@@ -431,9 +450,13 @@ impl Cloth {
             };
             match step.phase {
                 Phase::Predict => work += self.begin_substep(step),
-                Phase::Solve { substep, sweeps } if sweeps < substep.iterations => {
+                Phase::Solve {
+                    substep,
+                    sweeps,
+                    next,
+                } if sweeps < substep.iterations => {
                     let left = work_budget.saturating_sub(work);
-                    work += self.sweep(step, substep, sweeps, left);
+                    work += self.sweep(step, substep, (sweeps, next), left);
                 }
                 Phase::Solve { substep, .. } => {
                     work += self.end_substep(step, substep);
@@ -489,33 +512,52 @@ impl Cloth {
         );
         self.constraints.reset_multipliers();
         self.step = Some(StepInProgress {
-            phase: Phase::Solve { substep, sweeps: 0 },
+            phase: Phase::Solve {
+                substep,
+                sweeps: 0,
+                next: 0,
+            },
             ..step
         });
         let (n, m) = (self.num_particles() as u64, self.num_constraints() as u64);
         params::work::SUBSTEP + n * params::work::PREDICT + m * params::work::CONSTRAINT_SUBSTEP
     }
 
-    /// Gauss–Seidel sweeps over all constraints in the current order, from sweep
-    /// `done` of the substep on, until its last or until `budget` is spent (at
-    /// least one). Returns their work.
-    fn sweep(&mut self, step: StepInProgress, substep: Substep, done: u32, budget: u64) -> u64 {
-        let colored = !substep.damped
+    /// Whether the substep's sweeps run on the coloured SIMD path (else scalar).
+    fn sweeps_colored(&self, substep: &Substep) -> bool {
+        !substep.damped
             && self.constraints.order() == SolverOrder::Colored
-            && !self.constraints.is_empty();
-        let path = if substep.damped {
-            SweepPath::Damped
-        } else if colored || self.constraints.is_empty() {
-            SweepPath::Colored
+            && !self.constraints.is_empty()
+    }
+
+    /// What `next` counts in a sweep of the substep: runs on the coloured path,
+    /// constraints on the scalar one.
+    fn sweep_pieces(&self, substep: &Substep) -> usize {
+        if self.sweeps_colored(substep) {
+            self.constraints.runs().len()
         } else {
-            SweepPath::Original
-        };
-        let per_sweep = params::sweep_cost(path, &self.workload());
+            self.constraints.len()
+        }
+    }
+
+    /// Gauss–Seidel sweeps over all constraints in the current order, from
+    /// `(sweep, next)` of the substep on (see [`Phase::Solve`]), a chunk at a
+    /// time, until the last sweep ends or `budget` is spent (at least one
+    /// chunk). Stopping between chunks and going on later does the same
+    /// arithmetic in the same order. Returns the work done.
+    fn sweep(
+        &mut self,
+        step: StepInProgress,
+        substep: Substep,
+        (mut sweeps, mut next): (u32, usize),
+        budget: u64,
+    ) -> u64 {
+        let colored = self.sweeps_colored(&substep);
         let mut work = 0;
-        let mut sweeps = done;
+        let mut progressed = false;
         if colored {
             // The coloured sweep loads four particles per vector from split x and
-            // y arrays: split once, sweep, merge back, so `positions` stay current
+            // y arrays: split, sweep, merge back, so `positions` stay current
             // between slices.
             work += self.num_particles() as u64 * params::work::SPLIT_MERGE;
             colored::split(&self.positions, &mut self.xs, &mut self.ys);
@@ -524,8 +566,13 @@ impl Cloth {
                 ys: &mut self.ys,
             };
             let (runs, ids, rest_lengths, lambdas) = self.constraints.runs_and_parts_mut();
-            while sweeps < substep.iterations && (sweeps == done || work < budget) {
-                for run in runs {
+            while sweeps < substep.iterations && !(progressed && work >= budget) {
+                if next == 0 {
+                    work += params::work::SWEEP;
+                }
+                let mut chunk = 0;
+                while next < runs.len() && chunk < SWEEP_CHUNK {
+                    let run = &runs[next];
                     colored::solve_run(
                         &mut points,
                         &self.inverse_mass,
@@ -535,33 +582,55 @@ impl Cloth {
                         lambdas,
                         substep.alpha_tilde,
                     );
+                    work += params::colored_run_cost(run.range.len(), run.scattered());
+                    chunk += run.range.len();
+                    next += 1;
                 }
-                sweeps += 1;
-                work += per_sweep;
+                progressed = true;
+                if next == runs.len() {
+                    (sweeps, next) = (sweeps + 1, 0);
+                }
             }
             colored::merge(&self.xs, &self.ys, &mut self.positions);
         } else {
             // The original order is a serial chain and runs one by one; damping
             // needs the previous positions and stays on that scalar path too.
-            let gamma = if substep.damped { substep.gamma } else { 0.0 };
-            while sweeps < substep.iterations && (sweeps == done || work < budget) {
+            let (gamma, path) = if substep.damped {
+                (substep.gamma, SweepPath::Damped)
+            } else {
+                (0.0, SweepPath::Original)
+            };
+            let per_constraint = params::solve_cost(path);
+            while sweeps < substep.iterations && !(progressed && work >= budget) {
+                if next == 0 {
+                    work += params::work::SWEEP;
+                }
                 let (ids, rest_lengths, lambdas) = self.constraints.parts_mut();
+                let end = (next + SWEEP_CHUNK).min(rest_lengths.len());
                 solver::solve_sweep(
                     &mut self.positions,
                     &self.previous,
                     &self.inverse_mass,
-                    ids,
-                    rest_lengths,
-                    lambdas,
+                    &ids[2 * next..2 * end],
+                    &rest_lengths[next..end],
+                    &mut lambdas[next..end],
                     substep.alpha_tilde,
                     gamma,
                 );
-                sweeps += 1;
-                work += per_sweep;
+                work += (end - next) as u64 * per_constraint;
+                progressed = true;
+                next = end;
+                if next == rest_lengths.len() {
+                    (sweeps, next) = (sweeps + 1, 0);
+                }
             }
         }
         self.step = Some(StepInProgress {
-            phase: Phase::Solve { substep, sweeps },
+            phase: Phase::Solve {
+                substep,
+                sweeps,
+                next,
+            },
             ..step
         });
         work

@@ -135,6 +135,17 @@ pub struct Run {
     pub layout: RunLayout,
 }
 
+impl Run {
+    /// How many of its constraints are gathered one by one: all of a scattered
+    /// run, the scalar tail (beyond a multiple of four) of a regular one.
+    pub fn scattered(&self) -> usize {
+        match self.layout {
+            RunLayout::Scattered => self.range.len(),
+            _ => self.range.len() % 4,
+        }
+    }
+}
+
 /// A value that fits in one `u32` word of the scratch buffer.
 trait Word: Copy {
     fn to_word(self) -> u32;
@@ -406,14 +417,7 @@ impl ConstraintSet {
     }
 
     fn measure_colored_layout(&self) -> ColoredLayout {
-        let scattered = self
-            .runs
-            .iter()
-            .map(|run| match run.layout {
-                RunLayout::Scattered => run.range.len(),
-                _ => run.range.len() % 4,
-            })
-            .sum();
+        let scattered = self.runs.iter().map(Run::scattered).sum();
         ColoredLayout {
             runs: self.runs.len(),
             scattered,

@@ -426,10 +426,15 @@ pub fn validate_tear_stretch(value: f64) -> Result<f64, ClothError> {
 /// of work, taken from the slowest cloths measured (500 × 500 and 1000 × 250,
 /// whose arrays no longer fit in the caches; a torn-up cloth for the runs) and
 /// rounded up; `node scripts/bench-browser.mjs --worst-case` prints the
-/// measurements next to them.
+/// measurements next to them. Measured (2026-11-23, fastest of five rounds):
+/// coloured solve 1.6–1.8 ns intact and 3.9–5.0 ns per live constraint once
+/// tearing has cut the runs up, original 11.5–15.8 ns, damped 8.5–10.8 ns in
+/// coloured order and 18.8–23.1 ns in original order, prediction and velocity
+/// update together 3.9 ns per particle, the tear check 7.0–8.2 ns, a sweep of a
+/// 2 × 2 cloth 70–100 ns.
 pub mod work {
     /// One constraint solve in the coloured SIMD sweep.
-    pub const SOLVE_COLORED: u64 = 4;
+    pub const SOLVE_COLORED: u64 = 3;
     /// Each run of the coloured sweep, per sweep: a call and its scalar tail.
     pub const COLORED_RUN: u64 = 25;
     /// Each constraint the coloured sweep gathers one by one, on top of
@@ -439,16 +444,16 @@ pub mod work {
     pub const SOLVE_ORIGINAL: u64 = 16;
     /// One constraint solve in the scalar damped sweep (any order): constraint
     /// damping above 0 runs on this path.
-    pub const SOLVE_DAMPED: u64 = 20;
+    pub const SOLVE_DAMPED: u64 = 24;
     /// Fixed cost of one sweep.
     pub const SWEEP: u64 = 50;
     /// Per particle per substep: the prediction (with saving the positions).
     pub const PREDICT: u64 = 3;
     /// Per particle per substep: the velocity update.
-    pub const VELOCITY_UPDATE: u64 = 3;
+    pub const VELOCITY_UPDATE: u64 = 2;
     /// Per particle per coloured block of sweeps: splitting positions into x and
     /// y arrays and merging them back (once per substep in a whole step).
-    pub const SPLIT_MERGE: u64 = 3;
+    pub const SPLIT_MERGE: u64 = 4;
     /// Per live constraint per substep: resetting its multiplier.
     pub const CONSTRAINT_SUBSTEP: u64 = 1;
     /// Per live constraint per substep with tearing on: the stretch check (and
@@ -509,6 +514,24 @@ pub struct Workload {
     pub colored_scattered: usize,
 }
 
+/// Work units of one constraint solve on a scalar path (on the coloured one,
+/// see [`colored_run_cost`]).
+pub fn solve_cost(path: SweepPath) -> u64 {
+    match path {
+        SweepPath::Colored => work::SOLVE_COLORED,
+        SweepPath::Original => work::SOLVE_ORIGINAL,
+        SweepPath::Damped => work::SOLVE_DAMPED,
+    }
+}
+
+/// Work units of one coloured run of `constraints` constraints, `scattered` of
+/// them gathered one by one.
+pub fn colored_run_cost(constraints: usize, scattered: usize) -> u64 {
+    work::COLORED_RUN
+        + constraints as u64 * work::SOLVE_COLORED
+        + scattered as u64 * work::COLORED_SCATTERED
+}
+
 /// Work units of one sweep over the constraints of `load` on `path`.
 pub fn sweep_cost(path: SweepPath, load: &Workload) -> u64 {
     let m = load.constraints as u64;
@@ -519,8 +542,7 @@ pub fn sweep_cost(path: SweepPath, load: &Workload) -> u64 {
                     + load.colored_runs as u64 * work::COLORED_RUN
                     + load.colored_scattered as u64 * work::COLORED_SCATTERED
             }
-            SweepPath::Original => m * work::SOLVE_ORIGINAL,
-            SweepPath::Damped => m * work::SOLVE_DAMPED,
+            path => m * solve_cost(path),
         }
 }
 

@@ -212,6 +212,27 @@ fn a_budget_stops_the_call_at_the_next_sweep_boundary() {
 }
 
 #[test]
+fn a_piece_is_at_most_a_chunk_of_a_sweep() {
+    use xpbd_cloth::cloth::SWEEP_CHUNK;
+    use xpbd_cloth::params::work;
+    // 200 × 200 damped in original order: 159 202 constraints, the dearest sweep
+    let mut c = Cloth::from_numbers(200.0, 200.0, 2.0).unwrap();
+    c.set_solver_order(SolverOrder::Original).unwrap();
+    c.set_damping(1.0).unwrap();
+    c.advance(1, 1); // begins the step
+    c.advance(1, 1); // begins the substep
+    let chunk = work::SWEEP + SWEEP_CHUNK as u64 * work::SOLVE_DAMPED;
+    let mut pieces = 0;
+    while c.step_in_progress() {
+        let (_, work) = c.advance(1, 1);
+        assert!(work <= chunk, "{work} > {chunk}");
+        pieces += 1;
+    }
+    // 10 chunks per sweep, 5 sweeps, and the end of the substep
+    assert_eq!(pieces, 5 * 159_202_usize.div_ceil(SWEEP_CHUNK) + 1);
+}
+
+#[test]
 fn setters_and_interaction_during_a_step_in_progress_apply_as_documented() {
     let mut c = Cloth::from_numbers(12.0, 9.0, 2.0).unwrap();
     c.set_substeps(2.0).unwrap();

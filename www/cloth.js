@@ -191,9 +191,10 @@ const AVERAGED_SAMPLES = 50;
 /**
  * Milliseconds of stepping per animation frame. The loop hands the core a budget
  * of work units worth this long (`Simulation.advance`), which stops at the first
- * sweep boundary after it, mid-step if need be, so even the heaviest accepted
- * setting leaves the main thread within about this plus one sweep; drawing and
- * readouts come on top. Fewer steps than asked then run (diagnostics say `capped`).
+ * chunk boundary after it (a fraction of a millisecond), mid-step if need be,
+ * and goes on from there next frame; fewer steps than asked then run
+ * (diagnostics say `capped`). Stepping runs as a task of its own, after the
+ * frame that drew, so the page waits for stepping or for drawing, never both.
  */
 export const FRAME_WORK_BUDGET_MS = 40;
 
@@ -385,6 +386,8 @@ function createController(canvas, initialSettings) {
   let capped = false; // the last frame ran fewer steps than asked, to stay responsive
   let stepsLastFrame = 0; // steps' worth of work in the last frame (fractional while a step spans frames)
   let unitsPerMs = CALIBRATED_UNITS_PER_MS; // measured speed of the core's work units
+  let stepTimer = 0; // the stepping task after a frame
+  let steppingMs = 0; // what the last stepping task took, counted into the next frame
   const stepTimes = new RollingAverage(AVERAGED_SAMPLES);
   const frameTimes = new RollingAverage(AVERAGED_SAMPLES);
   const listeners = new AbortController();
@@ -480,6 +483,7 @@ function createController(canvas, initialSettings) {
     unitsPerMs = measured < unitsPerMs ? measured : 0.8 * unitsPerMs + 0.2 * measured;
   }
 
+  /** Steps for this frame's budget; returns the milliseconds it took. */
   function advance() {
     // The core steps in slices: it stops once the frame's budget of work is
     // spent, mid-step if need be, and goes on from there next frame. A heavy
@@ -499,6 +503,7 @@ function createController(canvas, initialSettings) {
       diverged = true;
       report(new Error(DIVERGED_MESSAGE));
     }
+    return elapsed;
   }
 
   // The wasm rasterizer redraws only what changed since its last frame; after
@@ -539,23 +544,55 @@ function createController(canvas, initialSettings) {
     }
   }
 
+  function scheduleStepping() {
+    if (!stepTimer && !destroyed) stepTimer = setTimeout(stepTask, 0);
+  }
+
+  function cancelStepping() {
+    clearTimeout(stepTimer);
+    stepTimer = 0;
+  }
+
+  /**
+   * Steps after a frame has drawn, as a task of its own; hands out the fresh
+   * diagnostics and asks for the next frame, which draws this state. The frame
+   * also comes when stepping stopped meanwhile (paused, say): it shows the last
+   * state and its readouts.
+   */
+  function stepTask() {
+    stepTimer = 0;
+    if (!isStepping()) {
+      requestFrame();
+      return;
+    }
+    try {
+      steppingMs = advance();
+    } catch (error) {
+      halt(error);
+      return;
+    }
+    if (destroyed) return; // an onError callback may have destroyed the cloth
+    emitFrame();
+    requestFrame();
+  }
+
   function frame() {
     frameRequest = 0;
     if (destroyed) return;
     try {
       const started = performance.now();
       canvasSize.checkPixelRatio();
-      if (isStepping()) advance();
-      else capped = false;
-      if (destroyed) return; // an onError callback may have destroyed the cloth
+      if (!isStepping()) capped = false;
       draw();
-      frameTimes.add(performance.now() - started);
+      frameTimes.add(performance.now() - started + steppingMs);
+      steppingMs = 0;
     } catch (error) {
       halt(error);
       return;
     }
-    emitFrame();
-    if (isStepping()) requestFrame();
+    // while stepping, the stepping task hands out the diagnostics of what it did
+    if (isStepping()) scheduleStepping();
+    else emitFrame();
   }
 
   // -- diagnostics
@@ -707,6 +744,7 @@ function createController(canvas, initialSettings) {
       }
       destroyed = true;
       cancelFrame();
+      cancelStepping();
       listeners.abort();
       canvasSize.stop();
       stopWatchingVisibility();

@@ -121,11 +121,15 @@ export function watchConsole(page) {
   };
 }
 
-/** Opens a fresh context + page with the CSP recorder and the console watcher. */
-export async function openPage(browser, url, { viewport = { width: 1280, height: 900 }, ...options } = {}) {
+/**
+ * Opens a fresh context + page with the CSP recorder and the console watcher;
+ * `initScripts` (functions) run before any page script, like the recorder.
+ */
+export async function openPage(browser, url, { viewport = { width: 1280, height: 900 }, initScripts = [], ...options } = {}) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, ...options });
   await context.addInitScript(cspRecorderScript);
   await context.addInitScript(controllerLookupScript);
+  for (const script of initScripts) await context.addInitScript(script);
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT);
   const consoleWatch = watchConsole(page);
