@@ -186,7 +186,11 @@ struct Column<'a, T> {
     lane: usize,
 }
 
-impl<T: Word> Column<'_, T> {
+impl<'a, T: Word> Column<'a, T> {
+    fn new(data: &'a mut [T], stride: usize, lane: usize) -> Self {
+        Column { data, stride, lane }
+    }
+
     fn get(&self, c: usize) -> T {
         self.data[self.stride * c + self.lane]
     }
@@ -197,11 +201,13 @@ impl<T: Word> Column<'_, T> {
 
     /// Entry `k` becomes entry `permutation[k]`, for `k < permutation.len()`.
     fn permute(&mut self, permutation: &[u32], scratch: &mut [u32]) {
+        let (stride, lane) = (self.stride, self.lane);
         for (slot, &from) in scratch.iter_mut().zip(permutation) {
-            *slot = self.get(from as usize).to_word();
+            *slot = self.data[stride * from as usize + lane].to_word();
         }
-        for (k, &word) in scratch[..permutation.len()].iter().enumerate() {
-            self.set(k, T::from_word(word));
+        let entries = self.data[lane..].iter_mut().step_by(stride);
+        for (entry, &word) in entries.zip(&scratch[..permutation.len()]) {
+            *entry = T::from_word(word);
         }
     }
 
@@ -292,15 +298,11 @@ impl Arrays<'_> {
 
 /// The moves of [`Column`], whatever its element type.
 trait ColumnOps {
-    fn permute(&mut self, permutation: &[u32], scratch: &mut [u32]);
     fn move_behind(&mut self, torn: &[u32], live: usize, scratch: &mut [u32]);
     fn move_back(&mut self, torn: &[u32], live: usize, scratch: &mut [u32]);
 }
 
 impl<T: Word> ColumnOps for Column<'_, T> {
-    fn permute(&mut self, permutation: &[u32], scratch: &mut [u32]) {
-        Column::permute(self, permutation, scratch)
-    }
     fn move_behind(&mut self, torn: &[u32], live: usize, scratch: &mut [u32]) {
         Column::move_behind(self, torn, live, scratch)
     }
@@ -465,66 +467,113 @@ impl ConstraintSet {
     }
 
     /// Rearranges the live constraints into `order` (stable: creation order within
-    /// a colour), in O(n) and without allocating. Does nothing when the arrays
-    /// are in `order` already (a new set starts in creation order, which is the
-    /// original order). Clears the tear log: its positions would no longer hold.
+    /// a colour, and in colored order the leftovers of each colour's runs behind
+    /// its regular runs, see below), in O(n) and without allocating: the
+    /// permutation is found first and the arrays move once. Does nothing when the
+    /// arrays are in `order` already (a new set starts in creation order, which is
+    /// the original order). Clears the tear log: its positions would no longer hold.
     pub fn set_order(&mut self, order: SolverOrder) {
         if order == self.order {
             return;
         }
         self.logged = 0;
         let live = self.live;
-        // Creation order first: `scratch` maps a creation index to its position.
-        let (tear_log, scratch) = (&mut self.tear_log, &mut self.scratch);
-        scratch.fill(u32::MAX);
-        for (c, &created) in self.creation[..live].iter().enumerate() {
-            scratch[created as usize] = c as u32;
-        }
-        let present = scratch.iter().filter(|&&c| c != u32::MAX);
-        for (slot, &c) in tear_log.iter_mut().zip(present) {
-            *slot = c;
+        // The live constraints in creation order, as a permutation in `tear_log`.
+        if self.order == SolverOrder::Original {
+            for (k, slot) in self.tear_log[..live].iter_mut().enumerate() {
+                *slot = k as u32;
+            }
+        } else {
+            // `scratch` maps a creation index to its position
+            let (tear_log, scratch) = (&mut self.tear_log, &mut self.scratch);
+            scratch.fill(u32::MAX);
+            for (c, &created) in self.creation[..live].iter().enumerate() {
+                scratch[created as usize] = c as u32;
+            }
+            let present = scratch.iter().filter(|&&c| c != u32::MAX);
+            for (slot, &c) in tear_log.iter_mut().zip(present) {
+                *slot = c;
+            }
         }
         if order == SolverOrder::Colored {
             let colors = &self.colors;
-            counting_sort(&tear_log[..live], |c| colors[c] as usize, scratch);
-            std::mem::swap(tear_log, scratch);
+            counting_sort(
+                &self.tear_log[..live],
+                |c| colors[c] as usize,
+                &mut self.scratch,
+            );
+            std::mem::swap(&mut self.tear_log, &mut self.scratch);
+            self.gather_leftovers();
         }
         self.apply_permutation();
         self.order = order;
         self.update_batches();
         if order == SolverOrder::Colored {
-            self.gather_leftovers();
+            self.colored_base = (self.measure_colored_layout(), self.live);
         }
     }
 
-    /// Applies the permutation in `tear_log[..live]` to every array.
+    /// Applies the permutation in `tear_log[..live]` to every array. Two need
+    /// no moving in a new set: multipliers that are all 0, and creation indices
+    /// that are still `0, 1, 2, ...`, which become the permutation itself.
     fn apply_permutation(&mut self) {
         let live = self.live;
-        let (mut arrays, tear_log, scratch) = self.arrays();
-        arrays.for_each_column(|column| column.permute(&tear_log[..live], scratch));
+        let in_creation_order = self.order == SolverOrder::Original && live == self.built_with();
+        let multipliers_zero = self.lambdas[..live].iter().all(|&lambda| lambda == 0.0);
+        let (arrays, tear_log, scratch) = self.arrays();
+        let permutation = &tear_log[..live];
+        for lane in 0..2 {
+            Column::new(&mut *arrays.ids, 2, lane).permute(permutation, scratch);
+        }
+        Column::new(&mut *arrays.rest_lengths, 1, 0).permute(permutation, scratch);
+        Column::new(&mut *arrays.colors, 1, 0).permute(permutation, scratch);
+        if !multipliers_zero {
+            Column::new(&mut *arrays.lambdas, 1, 0).permute(permutation, scratch);
+        }
+        if in_creation_order {
+            arrays.creation[..live].copy_from_slice(permutation);
+        } else {
+            Column::new(&mut *arrays.creation, 1, 0).permute(permutation, scratch);
+        }
     }
 
-    /// Moves the constraints that do not fill a group of four in a regular run
-    /// (the ends of rows) behind the regular runs of their colour, where they
-    /// form one scattered run that is still solved four at a time.
+    /// Refines the colour-sorted permutation in `tear_log` so that the
+    /// constraints that do not fill a group of four in a regular run (the ends of
+    /// rows) move behind the regular runs of their colour, where they form one
+    /// scattered run that is still solved four at a time. The runs are found on
+    /// the arrangement the permutation describes, before anything moves.
     fn gather_leftovers(&mut self) {
-        // key of each constraint: 2 × colour + 1 for a leftover
         let live = self.live;
+        let order = &self.tear_log;
+        let view = Arrangement {
+            ids: &self.ids,
+            colors: &self.colors,
+            index: |c: usize| order[c] as usize,
+        };
+        view.cut(live, self.runs_capacity, &mut self.batches, &mut self.runs);
+        // key of each position: 2 × colour + 1 for a leftover
+        let key = |run: &Run, c: usize| {
+            let grouped = run.range.len() - run.scattered();
+            let leftover = c >= run.range.start + grouped;
+            2 * view.color(c) as usize + leftover as usize
+        };
+        let mut starts = [0usize; 513];
         for run in &self.runs {
-            let grouped = match run.layout {
-                RunLayout::Scattered => 0,
-                _ => run.range.len() / 4 * 4,
-            };
             for c in run.range.clone() {
-                let leftover = c >= run.range.start + grouped;
-                self.tear_log[c] = 2 * self.colors[c] as u32 + leftover as u32;
+                starts[key(run, c) + 1] += 1;
             }
         }
-        counting_sort_positions(&self.tear_log[..live], &mut self.scratch);
+        for k in 1..starts.len() {
+            starts[k] += starts[k - 1];
+        }
+        for run in &self.runs {
+            for c in run.range.clone() {
+                let slot = &mut starts[key(run, c)];
+                self.scratch[*slot] = order[c];
+                *slot += 1;
+            }
+        }
         std::mem::swap(&mut self.tear_log, &mut self.scratch);
-        self.apply_permutation();
-        self.update_batches();
-        self.colored_base = (self.measure_colored_layout(), self.live);
     }
 
     /// Forgets the positions of earlier tears: [`ConstraintSet::restore_logged`]
@@ -598,22 +647,66 @@ impl ConstraintSet {
         if self.order == SolverOrder::Original {
             return;
         }
+        let view = Arrangement {
+            ids: &self.ids,
+            colors: &self.colors,
+            index: |c: usize| c,
+        };
+        view.cut(
+            self.live,
+            self.runs_capacity,
+            &mut self.batches,
+            &mut self.runs,
+        );
+    }
+}
+
+/// The constraints of a set in some arrangement: position `c` holds constraint
+/// `index(c)` of the arrays.
+struct Arrangement<'a, F: Fn(usize) -> usize> {
+    ids: &'a [u32],
+    colors: &'a [u8],
+    index: F,
+}
+
+impl<F: Fn(usize) -> usize> Arrangement<'_, F> {
+    fn a(&self, c: usize) -> i64 {
+        self.ids[2 * (self.index)(c)] as i64
+    }
+
+    fn b(&self, c: usize) -> i64 {
+        self.ids[2 * (self.index)(c) + 1] as i64
+    }
+
+    fn color(&self, c: usize) -> u8 {
+        self.colors[(self.index)(c)]
+    }
+
+    /// Cuts positions `0..live` (sorted by colour) into `batches`, one per
+    /// colour, and those into `runs`; past `capacity` runs (0: no limit) the
+    /// rest of a colour becomes one scattered run, so `runs` never grows past it.
+    fn cut(
+        &self,
+        live: usize,
+        capacity: usize,
+        batches: &mut Vec<Range<usize>>,
+        runs: &mut Vec<Run>,
+    ) {
+        batches.clear();
+        runs.clear();
         let mut start = 0;
-        for c in 1..=self.live {
-            if c == self.live || self.colors[c] != self.colors[start] {
-                self.batches.push(start..c);
+        for c in 1..=live {
+            if c == live || self.color(c) != self.color(start) {
+                batches.push(start..c);
                 start = c;
             }
         }
-        let batches = self.batches.len();
-        for b in 0..batches {
-            let batch = self.batches[b].clone();
-            let first_of_batch = self.runs.len();
+        for (b, batch) in batches.iter().enumerate() {
+            let first_of_batch = runs.len();
             let mut c = batch.start;
             while c < batch.end {
                 // keep one run for each batch after this one
-                let full =
-                    self.runs_capacity > 0 && self.runs.len() + (batches - b) >= self.runs_capacity;
+                let full = capacity > 0 && runs.len() + (batches.len() - b) >= capacity;
                 let run = if full {
                     Run {
                         range: c..batch.end,
@@ -623,8 +716,8 @@ impl ConstraintSet {
                     self.longest_run(c, batch.end)
                 };
                 c = run.range.end;
-                let in_batch = self.runs.len() > first_of_batch;
-                match self.runs.last_mut() {
+                let in_batch = runs.len() > first_of_batch;
+                match runs.last_mut() {
                     // scattered neighbours of one batch are gathered together
                     Some(last)
                         if in_batch
@@ -633,18 +726,10 @@ impl ConstraintSet {
                     {
                         last.range.end = run.range.end
                     }
-                    _ => self.runs.push(run),
+                    _ => runs.push(run),
                 }
             }
         }
-    }
-
-    fn a(&self, c: usize) -> i64 {
-        self.ids[2 * c] as i64
-    }
-
-    fn b(&self, c: usize) -> i64 {
-        self.ids[2 * c + 1] as i64
     }
 
     /// The longest regular run starting at constraint `start` (before `end`).
@@ -705,23 +790,6 @@ fn counting_sort(items: &[u32], key: impl Fn(usize) -> usize, out: &mut [u32]) {
     for &c in items {
         let slot = &mut starts[key(c as usize)];
         out[*slot] = c;
-        *slot += 1;
-    }
-}
-
-/// The positions `0..keys.len()` sorted stably by `keys` (each below 512), into
-/// the front of `out`.
-fn counting_sort_positions(keys: &[u32], out: &mut [u32]) {
-    let mut starts = [0usize; 513];
-    for &k in keys {
-        starts[k as usize + 1] += 1;
-    }
-    for k in 1..starts.len() {
-        starts[k] += starts[k - 1];
-    }
-    for (c, &k) in keys.iter().enumerate() {
-        let slot = &mut starts[k as usize];
-        out[*slot] = c as u32;
         *slot += 1;
     }
 }

@@ -364,7 +364,18 @@ export async function mountCloth(canvas, options = {}) {
   }
   const settings = mergeOptions(DEFAULT_OPTIONS, options);
   await loadWasm(settings.wasmUrl);
-  return createController(canvas, settings);
+  // Building a large cloth takes tens of milliseconds: a task of its own, apart
+  // from loading the module and from what the caller does next, so the page
+  // never waits for all of it at once.
+  await nextTask();
+  const controller = createController(canvas, settings);
+  await nextTask();
+  return controller;
+}
+
+/** Resolves in a later task of the event loop (after rendering and input in between). */
+function nextTask() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function createController(canvas, initialSettings) {
