@@ -59,45 +59,28 @@ pub fn mib(bytes: u64) -> u64 {
 }
 
 /// Bytes of the buffers a cloth of `size` keeps once built: per particle the
-/// positions, previous and step-start positions and velocities (`2 × f32`
-/// each), the inverse mass and the split `xs`/`ys` scratch (`f32` each) and
-/// the pinned flag; per constraint its two ends, rest length, multiplier,
-/// creation index, colour, force scratch and torn flag. The small run and batch
-/// lists of the coloured order come on top (a few KiB).
+/// positions, previous and step-start positions, velocities and step-start
+/// velocities (`2 × f32` each), the inverse mass and the split `xs`/`ys`
+/// scratch (`f32` each) and the pinned flag; per constraint its two ends (`u32`),
+/// rest length, multiplier and force scratch (`f32`), creation index, tear-log
+/// entry and permutation scratch (`u32`) and colour (`u8`). The small run and
+/// batch lists of the coloured order come on top (a few KiB).
 pub fn cloth_bytes(size: GridSize) -> u64 {
     let (n, c) = counts(size);
-    let f32s = size_of::<f32>() as u64;
-    let per_particle = 4 * 2 * f32s + 3 * f32s + size_of::<bool>() as u64;
-    let per_constraint = 2 * size_of::<u32>() as u64
-        + 3 * f32s
-        + size_of::<u32>() as u64
-        + size_of::<u8>() as u64
-        + size_of::<bool>() as u64;
+    let (f32s, u32s) = (size_of::<f32>() as u64, size_of::<u32>() as u64);
+    let per_particle = 5 * 2 * f32s + 3 * f32s + size_of::<bool>() as u64;
+    let per_constraint = 2 * u32s + 3 * f32s + 3 * u32s + size_of::<u8>() as u64;
     n * per_particle + c * per_constraint
 }
 
-/// Bytes that must be free at once while a cloth of `size` is built: the grid
-/// and the constraint arrays, plus, while the constraints are put in solver
-/// order, a rearranged copy of their arrays, the permutation and a flag per
-/// constraint; or the whole finished cloth, if that is more.
+/// Bytes that must be free at once while a cloth of `size` is built: the
+/// finished cloth itself (putting the constraints in solver order works in
+/// buffers the cloth keeps, its tear log and scratch, and needs no copy), and
+/// room for the coloured order's run and batch lists while they grow (well
+/// under 1 % of it for a big cloth, a few KiB for a small one).
 pub fn cloth_build_bytes(size: GridSize) -> u64 {
-    let (n, c) = counts(size);
-    let positions = 2 * n * size_of::<f32>() as u64;
-    let arrays = c * constraint_array_bytes();
-    cloth_bytes(size).max(positions + 2 * arrays + reorder_extra_bytes(c as usize))
-}
-
-/// Bytes of the per-constraint arrays a constraint set permutes together: two
-/// ends (`u32`), rest length and multiplier (`f32`), creation index (`u32`)
-/// and colour (`u8`).
-pub fn constraint_array_bytes() -> u64 {
-    (2 * size_of::<u32>() + 2 * size_of::<f32>() + size_of::<u32>() + size_of::<u8>()) as u64
-}
-
-/// Bytes a reordering of `count` constraints needs besides the rearranged copy
-/// of their arrays: the permutation (`usize`) and a flag per constraint.
-pub fn reorder_extra_bytes(count: usize) -> u64 {
-    count as u64 * (size_of::<usize>() + size_of::<bool>()) as u64
+    let cloth = cloth_bytes(size);
+    cloth + cloth / 128 + (64 << 10)
 }
 
 /// The error for a cloth of `size` that does not fit in memory.

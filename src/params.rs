@@ -32,9 +32,6 @@ pub const MAX_GRAVITY: f64 = 1e6;
 pub const MIN_MASS: f64 = 1e-6;
 /// Largest mass of one particle, in kg.
 pub const MAX_MASS: f64 = 1e6;
-/// Most constraint solves one time step may take (`substeps × iterations ×
-/// constraints`): about half a second of work, so no single step can freeze a tab.
-pub const MAX_SOLVES_PER_STEP: u64 = 100_000_000;
 /// Largest number of substeps per time step.
 pub const MAX_SUBSTEPS: u32 = 100;
 /// Largest constraint damping coefficient, in N·s/m.
@@ -466,26 +463,191 @@ pub fn validate_tear_stretch(value: f64) -> Result<f64, ClothError> {
     }
 }
 
-/// Checks that `substeps × iterations` sweeps over `constraints` constraints stay
-/// within [`MAX_SOLVES_PER_STEP`]; the error names `field`, the one being changed.
+// ----- the work of a step ------------------------------------------------------
+
+/// What a step costs, in *work units*: one unit is about a nanosecond of the
+/// wasm build in headless Chromium on the reference machine (2 cores; see
+/// README, "Limits and errors"). Each weight is the measured cost of one piece
+/// of work, taken from the slowest cloths measured (500 × 500 and 1000 × 250,
+/// whose arrays no longer fit in the caches; a torn-up cloth for the runs) and
+/// rounded up; `node scripts/bench-browser.mjs --worst-case` prints the
+/// measurements next to them. Measured (2026-11-23, fastest of five rounds):
+/// coloured solve 1.6–1.8 ns intact and 3.9–5.0 ns per live constraint once
+/// tearing has cut the runs up, original 11.5–15.8 ns, damped 8.5–10.8 ns in
+/// coloured order and 18.8–23.1 ns in original order, prediction and velocity
+/// update together 3.9 ns per particle, the tear check 7.0–8.2 ns, a sweep of a
+/// 2 × 2 cloth 70–100 ns.
+pub mod work {
+    /// One constraint solve in the coloured SIMD sweep.
+    pub const SOLVE_COLORED: u64 = 3;
+    /// Each run of the coloured sweep, per sweep: a call and its scalar tail.
+    pub const COLORED_RUN: u64 = 25;
+    /// Each constraint the coloured sweep gathers one by one, on top of
+    /// [`SOLVE_COLORED`].
+    pub const COLORED_SCATTERED: u64 = 4;
+    /// One constraint solve in the scalar sweep in creation order.
+    pub const SOLVE_ORIGINAL: u64 = 16;
+    /// One constraint solve in the scalar damped sweep (any order): constraint
+    /// damping above 0 runs on this path.
+    pub const SOLVE_DAMPED: u64 = 24;
+    /// Fixed cost of one sweep.
+    pub const SWEEP: u64 = 50;
+    /// Per particle per substep: the prediction (with saving the positions).
+    pub const PREDICT: u64 = 3;
+    /// Per particle per substep: the velocity update.
+    pub const VELOCITY_UPDATE: u64 = 2;
+    /// Per particle per coloured block of sweeps: splitting positions into x and
+    /// y arrays and merging them back (once per substep in a whole step).
+    pub const SPLIT_MERGE: u64 = 4;
+    /// Per live constraint per substep: resetting its multiplier.
+    pub const CONSTRAINT_SUBSTEP: u64 = 1;
+    /// Per live constraint per substep with tearing on: the stretch check (and
+    /// moving torn constraints behind the live ones).
+    pub const TEAR_CHECK: u64 = 10;
+    /// Per particle per substep with velocity damping on.
+    pub const VELOCITY_DAMPING: u64 = 1;
+    /// Per particle per step: saving the start of the step, the divergence check.
+    pub const PARTICLE_STEP: u64 = 3;
+    /// Fixed cost of a substep.
+    pub const SUBSTEP: u64 = 200;
+    /// Fixed cost of a step.
+    pub const STEP: u64 = 1_000;
+}
+
+/// Most work one time step may take: about half a second (README, "Limits and
+/// errors", has the measured worst case), so no single step can freeze a tab.
+pub const MAX_WORK_PER_STEP: u64 = 500_000_000;
+
+/// Most work one `steps(n)` or `advance` call may take: about 1.5 seconds.
+pub const MAX_WORK_PER_CALL: u64 = 3 * MAX_WORK_PER_STEP;
+
+/// The sweep a substep runs, which sets the cost of each constraint solve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SweepPath {
+    /// Four constraints at a time with SIMD ([`SolverOrder::Colored`], no damping).
+    Colored,
+    /// One by one in creation order ([`SolverOrder::Original`], no damping).
+    Original,
+    /// One by one with constraint damping (`damping > 0`, either order).
+    Damped,
+}
+
+impl SweepPath {
+    /// The path the solver takes with parameters `p`.
+    pub fn of(p: &Params) -> SweepPath {
+        if p.damping > 0.0 {
+            SweepPath::Damped
+        } else if p.solver_order == SolverOrder::Original {
+            SweepPath::Original
+        } else {
+            SweepPath::Colored
+        }
+    }
+}
+
+/// What a step works on: the sizes its cost depends on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Workload {
+    /// Particles of the cloth.
+    pub particles: usize,
+    /// Live (untorn) constraints.
+    pub constraints: usize,
+    /// The coloured sweep's runs and scattered constraints (see
+    /// [`crate::constraints::ColoredLayout`]); used on the coloured path only.
+    pub colored_runs: usize,
+    /// See `colored_runs`.
+    pub colored_scattered: usize,
+}
+
+/// Work units of one constraint solve on a scalar path (on the coloured one,
+/// see [`colored_run_cost`]).
+pub fn solve_cost(path: SweepPath) -> u64 {
+    match path {
+        SweepPath::Colored => work::SOLVE_COLORED,
+        SweepPath::Original => work::SOLVE_ORIGINAL,
+        SweepPath::Damped => work::SOLVE_DAMPED,
+    }
+}
+
+/// Work units of one coloured run of `constraints` constraints, `scattered` of
+/// them gathered one by one.
+pub fn colored_run_cost(constraints: usize, scattered: usize) -> u64 {
+    work::COLORED_RUN
+        + constraints as u64 * work::SOLVE_COLORED
+        + scattered as u64 * work::COLORED_SCATTERED
+}
+
+/// Work units of one sweep over the constraints of `load` on `path`.
+pub fn sweep_cost(path: SweepPath, load: &Workload) -> u64 {
+    let m = load.constraints as u64;
+    work::SWEEP
+        + match path {
+            SweepPath::Colored => {
+                m * work::SOLVE_COLORED
+                    + load.colored_runs as u64 * work::COLORED_RUN
+                    + load.colored_scattered as u64 * work::COLORED_SCATTERED
+            }
+            path => m * solve_cost(path),
+        }
+}
+
+/// The work units of one substep's fixed part: everything but the sweeps.
+pub fn substep_overhead(p: &Params, load: &Workload) -> u64 {
+    let (n, m) = (load.particles as u64, load.constraints as u64);
+    let mut cost =
+        work::SUBSTEP + n * (work::PREDICT + work::VELOCITY_UPDATE) + m * work::CONSTRAINT_SUBSTEP;
+    if SweepPath::of(p) == SweepPath::Colored && m > 0 {
+        cost += n * work::SPLIT_MERGE;
+    }
+    if p.velocity_damping > 0.0 {
+        cost += n * work::VELOCITY_DAMPING;
+    }
+    if p.tear_stretch > 0.0 {
+        cost += m * work::TEAR_CHECK;
+    }
+    cost
+}
+
+/// The work units of one step with parameters `p` on the cloth `load`: every
+/// sweep on its path, the per-particle work of every substep, tearing and
+/// damping checks, and the step's own overhead. Never 0, even for a cloth whose
+/// constraints all tore.
+pub fn work_per_step(p: &Params, load: &Workload) -> u64 {
+    let sweeps = p.iterations as u64 * sweep_cost(SweepPath::of(p), load);
+    let substep = substep_overhead(p, load) + sweeps;
+    work::STEP + load.particles as u64 * work::PARTICLE_STEP + p.substeps as u64 * substep
+}
+
+/// Checks that one step with parameters `p` stays within [`MAX_WORK_PER_STEP`] on
+/// the cloth `load`; the error names `field`, the one being changed, and its `value`.
 pub fn validate_work(
     field: &'static str,
-    value: f64,
-    substeps: u32,
-    iterations: u32,
-    constraints: usize,
+    value: impl fmt::Display,
+    p: &Params,
+    load: &Workload,
 ) -> Result<(), ClothError> {
-    let solves = substeps as u64 * iterations as u64 * constraints as u64;
-    if solves <= MAX_SOLVES_PER_STEP {
+    let work = work_per_step(p, load);
+    if work <= MAX_WORK_PER_STEP {
         return Ok(());
     }
+    let switch = |on: bool| if on { "on" } else { "off" };
     Err(invalid(
         field,
-        Number(value),
+        value,
         format!(
-            "substeps × iterations × constraints at most {MAX_SOLVES_PER_STEP} per step \
-             ({substeps} × {iterations} × {constraints} = {solves}); lower substeps or \
-             iterations, or use a smaller cloth"
+            "a value that keeps one step within the work limit: with it a step needs {work} \
+             work units, at most {MAX_WORK_PER_STEP} (about 0.5 s) are allowed (this cloth: \
+             {} particles, {} constraints; substeps {}, iterations {}, solverOrder {}, \
+             damping {}, velocityDamping {}, tearing {}); lower substeps or iterations, or \
+             use a smaller cloth",
+            load.particles,
+            load.constraints,
+            p.substeps,
+            p.iterations,
+            p.solver_order.name(),
+            switch(p.damping > 0.0),
+            switch(p.velocity_damping > 0.0),
+            switch(p.tear_stretch > 0.0),
         ),
     ))
 }

@@ -362,15 +362,19 @@ impl Simulation {
             error(FIELD, "invalid_value", &message)
         })?;
         let order = SolverOrder::from_name(&name).map_err(cloth_error)?;
-        self.cloth.try_set_solver_order(order).map_err(cloth_error)
+        self.cloth.set_solver_order(order).map_err(cloth_error)
     }
 
-    /// Advances one time step (a no-op once `isFinite` is false).
+    /// Advances one time step, or finishes the step in progress (see `advance`);
+    /// a no-op once `isFinite` is false.
     pub fn step(&mut self) {
         self.cloth.step();
     }
 
-    /// Advances `n` time steps in one call; `n` is a whole number 0..=10000.
+    /// Advances `n` time steps in one call; `n` is a whole number from 0 to
+    /// `maxStepsPerCall` (at most 10000: a call does at most 1.5e9 work units,
+    /// about 1.5 s). A step in progress (see `advance`) is finished first and
+    /// counts as one.
     pub fn steps(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
@@ -425,19 +429,30 @@ impl Simulation {
         unsafe { Float32Array::view(self.cloth.positions()) }
     }
 
-    /// Constraint endpoints `[a0, b0, a1, b1, ...]`: a `Uint32Array` view over wasm
-    /// memory, with the same lifetime rules as `positions()`.
+    /// Endpoints `[a0, b0, a1, b1, ...]` of the live constraints in solver order:
+    /// a `Uint32Array` view over wasm memory, with the same lifetime rules as
+    /// `positions()`. Tearing and a new `solverOrder` rearrange the buffer in
+    /// place: a view taken before still reads real constraints (particle indices
+    /// below `numParticles`), its first `numConstraints` pairs are the live ones,
+    /// and torn ones follow them; fetch a new view for the new length.
     pub fn constraints(&self) -> Uint32Array {
-        // SAFETY: as for `positions`.
+        // SAFETY: the view aliases the first `2 × numConstraints` entries of the
+        // constraint-id buffer, allocated at construction with room for every
+        // constraint and never reallocated or shrunk afterwards: tearing and
+        // reordering move entries within it (`ConstraintSet::tear`, `set_order`).
+        // So the memory a view covers stays this buffer's, holding valid ids,
+        // until `free()`. JavaScript must drop the view when memory grows (it is
+        // detached then) or the simulation is freed, as documented above.
         unsafe { Uint32Array::view(self.cloth.constraint_ids()) }
     }
 
-    /// Rest length of each constraint in metres, in the order of `constraints()`:
-    /// a `Float32Array` view, same lifetime rules as `positions()`.
+    /// Rest length of each live constraint in metres, in the order of
+    /// `constraints()`: a `Float32Array` view with the same rules as
+    /// `constraints()` (a view taken before a tear still reads positive lengths).
     #[wasm_bindgen(js_name = restLengths)]
     pub fn rest_lengths(&self) -> Float32Array {
-        // SAFETY: as for `positions`; the array changes only when constraints tear
-        // or the order changes, after which views must be re-fetched.
+        // SAFETY: as for `constraints`: the rest-length buffer is allocated once
+        // with room for every constraint and only rearranged in place.
         unsafe { Float32Array::view(self.cloth.rest_lengths()) }
     }
 
@@ -672,6 +687,64 @@ impl Simulation {
     ) -> Result<bool, JsValue> {
         let index = number("index", &index)?;
         self.cloth.is_pinned(index).map_err(cloth_error)
+    }
+
+    /// Steps in slices, so a page never blocks on a heavy cloth: finishes at most
+    /// `maxSteps` steps (whole, 0..=10000; a step in progress counts as one) and
+    /// stops earlier, at the first boundary between two sweeps, once
+    /// `workBudget` work units (0..=1.5e9; one unit is about a nanosecond) are
+    /// spent, leaving a step in progress that the next call continues. At least
+    /// one sweep is done per call. Returns the number of steps finished. The
+    /// results are bit for bit those of calling `step()` as often. While a step is
+    /// in progress, `positions()` show it part way; mass, pins and dragging apply
+    /// at once, iterations, stiffness, gravity, damping, velocity damping and
+    /// tearing from the next substep, timeStepSize, substeps and solverOrder from
+    /// the next step.
+    pub fn advance(
+        &mut self,
+        #[wasm_bindgen(js_name = maxSteps, unchecked_param_type = "number")] max_steps: JsValue,
+        #[wasm_bindgen(js_name = workBudget, unchecked_param_type = "number")] work_budget: JsValue,
+    ) -> Result<u32, JsValue> {
+        let max_steps = number("maxSteps", &max_steps)?;
+        let work_budget = number("workBudget", &work_budget)?;
+        self.cloth
+            .advance_checked(max_steps, work_budget)
+            .map_err(cloth_error)
+    }
+
+    /// Work units one step takes with the current settings (about nanoseconds of
+    /// wasm): substeps × (iterations × constraints × the cost of one solve on the
+    /// sweep in use, plus per-particle work), plus tearing and damping checks.
+    #[wasm_bindgen(getter = workPerStep)]
+    pub fn work_per_step(&self) -> f64 {
+        self.cloth.work_per_step() as f64
+    }
+
+    /// Work units done since the simulation was built (a running total, for
+    /// measuring how fast units go: elapsed time over the units an `advance` did).
+    #[wasm_bindgen(getter = workDone)]
+    pub fn work_done(&self) -> f64 {
+        self.cloth.work_done() as f64
+    }
+
+    /// Whether `advance` left a step part done (the next call continues it).
+    #[wasm_bindgen(getter = stepInProgress)]
+    pub fn step_in_progress(&self) -> bool {
+        self.cloth.step_in_progress()
+    }
+
+    /// How far the step in progress is: the fraction of its sweeps done, from 0
+    /// (no step in progress) to below 1.
+    #[wasm_bindgen(getter = stepProgress)]
+    pub fn step_progress(&self) -> f64 {
+        self.cloth.step_progress()
+    }
+
+    /// The largest `n` that `steps(n)` accepts now: 1.5e9 work units over
+    /// `workPerStep`, at most 10000.
+    #[wasm_bindgen(getter = maxStepsPerCall)]
+    pub fn max_steps_per_call(&self) -> u32 {
+        self.cloth.max_steps_per_call()
     }
 }
 

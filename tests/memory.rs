@@ -82,16 +82,17 @@ fn a_cloth_allocates_what_its_estimate_says() {
         let kept = memory::cloth_bytes(size(w, h));
         let held = cloth.heap_bytes();
         // on top of the estimate: the run and batch lists of the coloured order
+        // (with room for twice the runs, so that tearing never allocates)
         let lists = held - kept;
         assert!(
-            held >= kept && lists <= kept / 50 + 4096,
+            held >= kept && lists <= kept / 20 + 16384,
             "{w} × {h}: holds {held} bytes, estimate {kept}"
         );
+        // building needs what the cloth keeps, and no more than the estimate
         let build = memory::cloth_build_bytes(size(w, h));
-        // the lists grow by doubling: old and new coexist for a moment
         assert!(
-            peak as u64 <= build + 2 * lists + 1024 && peak as u64 * 100 >= build * 95,
-            "{w} × {h}: peak {peak} bytes while building, estimate {build}"
+            peak as u64 >= kept && peak as u64 <= build,
+            "{w} × {h}: peak {peak} bytes while building, kept {kept}, estimate {build}"
         );
     }
 }
@@ -136,7 +137,7 @@ fn a_cloth_too_big_for_the_memory_left_is_an_error_and_nothing_leaks() {
 fn stepping_dragging_and_forces_allocate_nothing() {
     for order in [SolverOrder::Colored, SolverOrder::Original] {
         let mut cloth = Cloth::from_numbers(30.0, 20.0, 2.0).unwrap();
-        cloth.set_solver_order(order);
+        cloth.set_solver_order(order).unwrap();
         cloth.set_substeps(3.0).unwrap();
         cloth.grab(310.0).unwrap();
         let (_, _, allocations) = measure(|| {
@@ -189,27 +190,16 @@ fn tearing_without_memory_gives_the_same_cloth() {
 }
 
 #[test]
-fn reordering_without_memory_is_an_error_and_changes_nothing() {
+fn reordering_allocates_nothing() {
     let mut cloth = Cloth::from_numbers(100.0, 100.0, 2.0).unwrap();
     cloth.steps(5.0).unwrap();
     let before = cloth.clone();
-    // (the error message itself needs a few bytes)
-    for budget in [1000, 100_000, 500_000] {
-        let error =
-            with_budget(budget, || cloth.try_set_solver_order(SolverOrder::Original)).unwrap_err();
-        assert_eq!(error.code(), "out_of_memory");
-        assert_eq!(error.field(), "solverOrder");
-        assert!(
-            error
-                .to_string()
-                .starts_with("out of memory: rearranging 39402 constraints needs"),
-            "{error}"
-        );
-        assert_eq!(cloth, before, "budget {budget}: the cloth changed");
-    }
-    cloth.try_set_solver_order(SolverOrder::Original).unwrap();
+    // the rearrangement works in buffers reserved when the cloth was built
+    with_budget(0, || cloth.set_solver_order(SolverOrder::Original)).unwrap();
     assert_eq!(cloth.params().solver_order, SolverOrder::Original);
     assert_ne!(cloth.constraint_ids(), before.constraint_ids());
+    with_budget(0, || cloth.set_solver_order(SolverOrder::Colored)).unwrap();
+    assert_eq!(cloth.constraint_ids(), before.constraint_ids(), "and back");
 }
 
 #[test]

@@ -808,3 +808,167 @@ fn running_out_of_memory_is_an_error_and_every_cloth_keeps_working() {
     method(&older, "free", &[]);
     console_log!("the test took {:.1} s", (now() - started) / 1000.0);
 }
+
+#[wasm_bindgen(inline_js = r#"
+export function tearUnderOldViews(sim) {
+  // all in JavaScript: a call from Rust with a name allocates in wasm memory,
+  // which may grow it and detach every view
+  sim.tearStretch = 1.3;
+  const ids = sim.constraints();
+  const rest = sim.restLengths();
+  const builtWith = sim.numConstraints;
+  sim.grab(150);
+  sim.drag(2, -8);
+  sim.steps(20);
+  const torn = { oldIds: Array.from(ids), oldRest: Array.from(rest), builtWith, live: sim.numConstraints,
+    newIds: Array.from(sim.constraints()), newRest: Array.from(sim.restLengths()), tornCount: sim.tornCount };
+  sim.solverOrder = 'original';
+  torn.reordered = Array.from(ids);
+  return torn;
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = tearUnderOldViews)]
+    fn tear_under_old_views(sim: &JsValue) -> JsValue;
+}
+
+fn numbers(object: &JsValue, name: &str) -> Vec<f64> {
+    js_sys::Array::from(&get(object, name))
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+fn views_taken_before_tearing_still_read_real_constraints() {
+    let sim = js_sim(20.0, 15.0, 2.0);
+    let torn = tear_under_old_views(&sim);
+    let (built_with, live) = (get_f64(&torn, "builtWith"), get_f64(&torn, "live"));
+    assert!(get_f64(&torn, "tornCount") > 0.0 && live < built_with);
+    let (old_ids, old_rest) = (numbers(&torn, "oldIds"), numbers(&torn, "oldRest"));
+    // the old views: still the whole length they had, all real constraints
+    assert_eq!(old_ids.len() as f64, 2.0 * built_with, "not detached");
+    assert!(
+        old_ids.iter().all(|&k| k < 300.0),
+        "indices below numParticles"
+    );
+    assert!(
+        old_rest.iter().all(|&r| r > 0.19 && r < 0.3),
+        "rest lengths"
+    );
+    // their prefix is the new view
+    let (new_ids, new_rest) = (numbers(&torn, "newIds"), numbers(&torn, "newRest"));
+    assert_eq!(new_ids.len() as f64, 2.0 * live);
+    assert_eq!(&old_ids[..new_ids.len()], new_ids.as_slice());
+    assert_eq!(&old_rest[..new_rest.len()], new_rest.as_slice());
+    // a new order rearranges the same memory
+    let reordered = numbers(&torn, "reordered");
+    assert_eq!(reordered.len(), old_ids.len());
+    assert!(reordered.iter().all(|&k| k < 300.0));
+}
+
+#[wasm_bindgen_test]
+fn advance_steps_in_slices_bit_for_bit() {
+    let whole = js_sim(30.0, 20.0, 2.0);
+    let sliced = js_sim(30.0, 20.0, 2.0);
+    for sim in [&whole, &sliced] {
+        assert_eq!(assign(sim, "substeps", num(2.0)), None);
+        assert_eq!(assign(sim, "tearStretch", num(1.3)), None);
+    }
+    let per_step = get_f64(&sliced, "workPerStep");
+    assert!(per_step > 0.0);
+    assert_eq!(get(&sliced, "stepInProgress"), JsValue::FALSE);
+    method(&whole, "steps", &[num(12.0)]);
+    let (mut finished, mut calls, mut left_in_progress) = (0.0, 0, 0);
+    while finished < 12.0 {
+        let budget = num(per_step / 7.0);
+        let done = method(&sliced, "advance", &[num(12.0 - finished), budget]);
+        finished += done.as_f64().unwrap();
+        calls += 1;
+        if get(&sliced, "stepInProgress") == JsValue::TRUE {
+            left_in_progress += 1;
+        }
+    }
+    assert!(
+        calls > 12 && left_in_progress > 12,
+        "{calls} calls, {left_in_progress} left a step in progress"
+    );
+    assert_eq!(get(&sliced, "stepInProgress"), JsValue::FALSE);
+    assert_eq!(positions(&sliced), positions(&whole));
+    assert_eq!(get_f64(&sliced, "time"), get_f64(&whole, "time"));
+    assert_eq!(get_f64(&sliced, "tornCount"), get_f64(&whole, "tornCount"));
+    assert!(get_f64(&sliced, "workDone") >= 12.0 * per_step * 0.5);
+    // a step left in progress is finished by step()
+    method(&sliced, "advance", &[num(1.0), num(1.0)]);
+    assert_eq!(get(&sliced, "stepInProgress"), JsValue::TRUE);
+    assert!(get_f64(&sliced, "stepProgress") < 1.0);
+    method(&sliced, "step", &[]);
+    method(&whole, "step", &[]);
+    assert_eq!(get(&sliced, "stepInProgress"), JsValue::FALSE);
+    assert_eq!(positions(&sliced), positions(&whole));
+    // the limits of one call
+    let most = get_f64(&sliced, "maxStepsPerCall");
+    assert!((1.0..=10000.0).contains(&most));
+    for (values, field) in [
+        (vec![num(-1.0), num(0.0)], "maxSteps"),
+        (vec![num(1.5), num(0.0)], "maxSteps"),
+        (vec![num(10001.0), num(0.0)], "maxSteps"),
+        (vec![JsValue::from_str("1"), num(0.0)], "maxSteps"),
+        (vec![num(1.0), num(-5.0)], "workBudget"),
+        (vec![num(1.0), num(f64::NAN)], "workBudget"),
+        (vec![num(1.0), num(2e9)], "workBudget"),
+        (vec![num(1.0), JsValue::UNDEFINED], "workBudget"),
+    ] {
+        let message = call(&sliced, "advance", args(&values)).expect("must throw");
+        assert!(
+            message.starts_with(&format!("invalid {field}")),
+            "{message}"
+        );
+    }
+    assert_eq!(
+        positions(&sliced),
+        positions(&whole),
+        "refused calls change nothing"
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_diverged_step_gives_back_the_constraints_it_tore() {
+    let sim = js_sim(20.0, 15.0, 2.0);
+    assert_eq!(assign(&sim, "tearStretch", num(1.3)), None);
+    method(&sim, "grab", &[num(150.0)]);
+    method(&sim, "drag", &[num(2.0), num(-8.0)]);
+    method(&sim, "steps", &[num(20.0)]);
+    method(&sim, "release", &[]);
+    for (name, value) in [
+        ("timeStepSize", 1.0),
+        ("gravity", -1e6),
+        ("stiffness", 1e-3),
+        ("iterations", 1.0),
+        ("mass", 1e-6),
+        ("substeps", 2.0),
+    ] {
+        assert_eq!(assign(&sim, name, num(value)), None);
+    }
+    loop {
+        let before = (
+            get_f64(&sim, "numConstraints"),
+            get_f64(&sim, "tornCount"),
+            positions(&sim),
+        );
+        method(&sim, "step", &[]);
+        if get(&sim, "isFinite") == JsValue::FALSE {
+            let after = (
+                get_f64(&sim, "numConstraints"),
+                get_f64(&sim, "tornCount"),
+                positions(&sim),
+            );
+            assert_eq!(
+                after, before,
+                "numConstraints, tornCount and positions as before"
+            );
+            break;
+        }
+        assert!(get_f64(&sim, "time") < 1000.0, "diverges");
+    }
+}

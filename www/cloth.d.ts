@@ -70,7 +70,12 @@ export interface ClothOptions {
    * for big cloths) or 'canvas' (canvas 2D paths). Default 'wasm'.
    */
   renderer?: 'wasm' | 'canvas';
-  /** Simulation steps per animation frame, whole number 0..10000 (0: only draw). Default 8. */
+  /**
+   * Simulation steps per animation frame, whole number 0..10000 (0: only draw). Default 8.
+   * Stepping gets at most 40 ms per frame, in a task of its own after the frame has
+   * drawn (`Simulation.advance` with a budget of work units worth that long, a step
+   * may span several frames); beyond it fewer steps run and `diagnostics().capped` is true.
+   */
   stepsPerFrame?: number;
   /** Start (or, for restart, continue) paused. Default false. */
   paused?: boolean;
@@ -78,7 +83,10 @@ export interface ClothOptions {
   pauseWhenHidden?: boolean;
   /** Where the .wasm file is served; only the page's first load uses it. Default `../pkg/xpbd_cloth_bg.wasm` next to www/. */
   wasmUrl?: string | URL;
-  /** Called after every drawn frame with fresh diagnostics. Errors it throws are logged, not raised. */
+  /**
+   * Called once per frame with fresh diagnostics: after the frame's stepping, or,
+   * while nothing steps (paused, say), after drawing. Errors it throws are logged, not raised.
+   */
   onFrame?: ((diagnostics: ClothDiagnostics) => void) | null;
   /**
    * Called when the simulation diverges (it then stops stepping; `diverged` is
@@ -95,7 +103,7 @@ export interface ClothDiagnostics {
   numConstraints: number;
   /** Largest relative stretch (length − rest)/rest of any constraint; 0.05 means 5 %. */
   maxStretch: number;
-  /** Kinetic energy of the moving particles in joules. */
+  /** Kinetic energy of the moving particles in joules; the held particle counts with the velocity of the drag. */
   kineticEnergy: number;
   /** False once the simulation diverged (it then no longer steps). */
   isFinite: boolean;
@@ -105,6 +113,15 @@ export interface ClothDiagnostics {
   frameMs: number;
   /** Size of the shared wasm memory in bytes (all cloths of the page together). */
   wasmMemoryBytes: number;
+  /** Constraints torn so far. */
+  tornCount: number;
+  /** True when the last frame's stepping budget ran out before `stepsPerFrame` steps (the cloth runs slower than real time). */
+  capped: boolean;
+  /**
+   * Steps' worth of work done in the last frame: whole steps finished plus the part
+   * of a step in progress (fractional while one step spans several frames).
+   */
+  stepsLastFrame: number;
 }
 
 /** The effective value of every option (solver values as the Simulation holds them). */
