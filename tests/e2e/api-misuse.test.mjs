@@ -1,4 +1,4 @@
-// End-to-end tests of JavaScript API misuse (issue 7): every method and setter of
+// End-to-end tests of JavaScript API misuse: every method and setter of
 // `Simulation` called with wrong types and out-of-range values, every call after
 // `free()`, re-entrant calls from callbacks, and the `mountCloth` controller after
 // `destroy()`. Each misuse must give a plain `Error` whose message names the

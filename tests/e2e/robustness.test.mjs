@@ -1,4 +1,4 @@
-// End-to-end robustness tests of the demo page (issue 7):
+// End-to-end robustness tests of the demo page:
 //  (a) hostile input: a seeded random session types random and extreme strings into
 //      every field, changes the selects and the checkbox, presses Restart, Pause,
 //      Enter, R and Space, drags; after every action the page is checked against a
