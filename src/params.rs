@@ -471,12 +471,14 @@ pub fn validate_tear_stretch(value: f64) -> Result<f64, ClothError> {
 /// of work, taken from the slowest cloths measured (500 × 500 and 1000 × 250,
 /// whose arrays no longer fit in the caches; a torn-up cloth for the runs) and
 /// rounded up; `node scripts/bench-browser.mjs --worst-case` prints the
-/// measurements next to them. Measured (2026-11-23, fastest of five rounds):
-/// coloured solve 1.6–1.8 ns intact and 3.9–5.0 ns per live constraint once
-/// tearing has cut the runs up, original 11.5–15.8 ns, damped 8.5–10.8 ns in
-/// coloured order and 18.8–23.1 ns in original order, prediction and velocity
-/// update together 3.9 ns per particle, the tear check 7.0–8.2 ns, a sweep of a
-/// 2 × 2 cloth 70–100 ns.
+/// measurements next to them. Measured (2026-11-23, fastest of five rounds, a
+/// quiet machine; under load everything takes up to twice as long): coloured
+/// solve 1.5 ns intact and 3.9–5.0 ns per live constraint once tearing has cut
+/// the runs up, original 12.4 ns, damped 8.1–8.5 ns in coloured order and 18 ns
+/// in original order, prediction and velocity update together 3.8 ns per
+/// particle, the tear check 7.0 ns, velocity damping 0.3 ns, a sweep of a 2 × 2
+/// cloth 70–100 ns. The worst accepted step measured 389 ms, the worst
+/// `steps(n)` 1193 ms.
 pub mod work {
     /// One constraint solve in the coloured SIMD sweep.
     pub const SOLVE_COLORED: u64 = 3;
