@@ -88,11 +88,10 @@ pub fn cloth_out_of_memory(size: GridSize) -> ClothError {
     ClothError::OutOfMemory {
         field: "width",
         what: format!(
-            "a {} × {} cloth needs {} MiB ({} MiB once built)",
+            "a {} × {} cloth needs {} MiB",
             size.width,
             size.height,
             mib(cloth_build_bytes(size)),
-            mib(cloth_bytes(size))
         ),
     }
 }

@@ -782,7 +782,7 @@ fn running_out_of_memory_is_an_error_and_every_cloth_keeps_working() {
     );
     assert_eq!(
         text("message"),
-        "out of memory: a 500 × 500 cloth needs 47 MiB (36 MiB once built)"
+        "out of memory: a 500 × 500 cloth needs 45 MiB"
     );
     console_log!(
         "out of memory after {} cloths of 500 × 500 beside {} MiB of ballast; wasm memory {:.0} MiB",
