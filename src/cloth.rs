@@ -231,9 +231,10 @@ impl Cloth {
     }
 
     /// Sets the sweep order; the constraint arrays are rearranged to match.
-    pub fn set_solver_order(&mut self, order: SolverOrder) {
+    pub fn set_solver_order(&mut self, order: SolverOrder) -> Result<(), ClothError> {
         self.params.solver_order = order;
         self.constraints.set_order(order);
+        Ok(())
     }
 
     /// The grid size this cloth was built with.

@@ -18,7 +18,7 @@ use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, ImageData};
 
 use crate::cloth::Cloth;
-use crate::params::{ClothError, SolverOrder};
+use crate::params::{self, ClothError, Parameter, ParameterValue, SolverOrder, Value};
 use crate::raster::{self, Frame, Rect, Style, View};
 
 /// Largest canvas `drawInto` rasterizes, in pixels (4096 × 4096: 64 MiB of frame).
@@ -57,6 +57,85 @@ fn number(field: &str, value: &JsValue) -> Result<f64, JsError> {
     })
 }
 
+/// How a solver parameter's setter reads its JavaScript value: numbers as
+/// numbers (the table's rule is checked by the `Cloth` setter), words as short
+/// strings.
+trait FromJs: Sized {
+    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<Self, JsError>;
+}
+
+impl FromJs for f64 {
+    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<f64, JsError> {
+        number(parameter.name, value)
+    }
+}
+
+impl FromJs for SolverOrder {
+    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<SolverOrder, JsError> {
+        let word = word(parameter, value)?;
+        let name = parameter.check_word(&word).map_err(js_error)?;
+        SolverOrder::from_name(name).map_err(js_error)
+    }
+}
+
+/// Longest string a word parameter reads into wasm memory; anything longer is
+/// refused before it is copied.
+const MAX_WORD_CHARS: u32 = 64;
+
+/// Reads a short JavaScript string for `parameter`, refusing other types and
+/// long strings without copying them.
+fn word(parameter: &Parameter, value: &JsValue) -> Result<String, JsError> {
+    let Some(text) = value.dyn_ref::<js_sys::JsString>() else {
+        return Err(JsError::new(&format!(
+            "invalid {}: expected {}",
+            parameter.name,
+            parameter.kind()
+        )));
+    };
+    // Only a prefix of a long string is copied: enough for the message, which
+    // shows no more than `Prefix::MAX_CHARS` characters of it.
+    let end = text.length().min(MAX_WORD_CHARS + 1);
+    Ok(String::from(text.slice(0, end)))
+}
+
+/// A table value as a JavaScript value.
+fn to_js(value: Value) -> JsValue {
+    match value {
+        Value::Number(v) => JsValue::from_f64(v),
+        Value::Word(w) => JsValue::from_str(w),
+        Value::Flag(f) => JsValue::from_bool(f),
+    }
+}
+
+/// The getter and setter of every solver parameter, generated from the table
+/// (`with_solver_parameters!` in `src/params.rs`): the getter returns the live
+/// value, the setter checks the type, lets the `Cloth` setter check the rule,
+/// and throws (keeping the old value) when either refuses.
+macro_rules! solver_accessors {
+    ($($field:ident: $ty:ty = $entry:ident, $js:ident / $js_setter:ident ($setter:ident), $ts:literal;)*) => {
+        #[wasm_bindgen]
+        impl Simulation {
+            $(
+                #[wasm_bindgen(getter = $js, unchecked_return_type = $ts)]
+                pub fn $field(&self) -> JsValue {
+                    to_js(self.cloth.params().$field.to_value())
+                }
+
+                #[wasm_bindgen(setter = $js)]
+                pub fn $js_setter(
+                    &mut self,
+                    #[wasm_bindgen(unchecked_param_type = $ts)] value: JsValue,
+                ) -> Result<(), JsError> {
+                    let value = FromJs::from_js(&params::$entry, &value)?;
+                    self.cloth.$setter(value).map_err(js_error)
+                }
+            )*
+        }
+    };
+}
+
+crate::with_solver_parameters!(solver_accessors);
+
 impl Simulation {
     /// Reads field `name` of the view object: a number from `min` to `max`, or
     /// `default` when absent. Reading never throws (a throwing getter counts as
@@ -76,16 +155,6 @@ impl Simulation {
             ))),
         }
     }
-
-    fn set(
-        &mut self,
-        field: &str,
-        value: &JsValue,
-        setter: fn(&mut Cloth, f64) -> Result<(), ClothError>,
-    ) -> Result<(), JsError> {
-        let value = number(field, value)?;
-        setter(&mut self.cloth, value).map_err(js_error)
-    }
 }
 
 #[wasm_bindgen]
@@ -97,181 +166,18 @@ impl Simulation {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
-        #[wasm_bindgen(js_name = fixedCount, unchecked_param_type = "number")] fixed_count: JsValue,
+        #[wasm_bindgen(js_name = fixed, unchecked_param_type = "number")] fixed: JsValue,
     ) -> Result<Simulation, JsError> {
         console_error_panic_hook::set_once();
         let width = number("width", &width)?;
         let height = number("height", &height)?;
-        let fixed_count = number("fixedCount", &fixed_count)?;
-        let cloth = Cloth::from_numbers(width, height, fixed_count).map_err(js_error)?;
+        let fixed = number(params::FIXED.name, &fixed)?;
+        let cloth = Cloth::from_numbers(width, height, fixed).map_err(js_error)?;
         Ok(Simulation {
             cloth,
             frame: Frame::default(),
             last_drawn: Rect::default(),
         })
-    }
-
-    /// Time step `dt` in seconds. Default 0.01; 1e-6..=1.
-    #[wasm_bindgen(getter = timeStepSize)]
-    pub fn time_step_size(&self) -> f64 {
-        self.cloth.params().time_step
-    }
-
-    /// Sets the time step; throws and keeps the old value when out of range.
-    #[wasm_bindgen(setter = timeStepSize)]
-    pub fn set_time_step_size(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
-        self.set("timeStepSize", &value, Cloth::set_time_step)
-    }
-
-    /// Solver sweeps per step. Default 5; whole number 1..=1000.
-    #[wasm_bindgen(getter)]
-    pub fn iterations(&self) -> f64 {
-        self.cloth.params().iterations as f64
-    }
-
-    /// Sets the iterations; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter)]
-    pub fn set_iterations(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
-        self.set("iterations", &value, Cloth::set_iterations)
-    }
-
-    /// Stiffness in N/m; compliance is its inverse, 0 means rigid (PBD).
-    /// Default 1000; 0..=1e15.
-    #[wasm_bindgen(getter)]
-    pub fn stiffness(&self) -> f64 {
-        self.cloth.params().stiffness
-    }
-
-    /// Sets the stiffness; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter)]
-    pub fn set_stiffness(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
-        self.set("stiffness", &value, Cloth::set_stiffness)
-    }
-
-    /// Gravity in m/s², y up. Default -9.81; -1e6..=1e6.
-    #[wasm_bindgen(getter)]
-    pub fn gravity(&self) -> f64 {
-        self.cloth.params().gravity
-    }
-
-    /// Sets gravity; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter)]
-    pub fn set_gravity(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
-        self.set("gravity", &value, Cloth::set_gravity)
-    }
-
-    /// Mass of each particle in kg. Default 0.5; 1e-6..=1e6.
-    #[wasm_bindgen(getter)]
-    pub fn mass(&self) -> f64 {
-        self.cloth.params().mass
-    }
-
-    /// Sets the mass; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter)]
-    pub fn set_mass(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
-        self.set("mass", &value, Cloth::set_mass)
-    }
-
-    /// Substeps per time step ("small steps"): each has its own prediction,
-    /// multiplier reset, `iterations` sweeps and velocity update with
-    /// `dt / substeps`. Default 1; whole number 1..=100.
-    #[wasm_bindgen(getter)]
-    pub fn substeps(&self) -> f64 {
-        self.cloth.params().substeps as f64
-    }
-
-    /// Sets the substeps; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter)]
-    pub fn set_substeps(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
-        self.set("substeps", &value, Cloth::set_substeps)
-    }
-
-    /// Constraint damping coefficient β in N·s/m (resists stretching velocity;
-    /// no effect when stiffness is 0). Default 0; 0..=1e9.
-    #[wasm_bindgen(getter)]
-    pub fn damping(&self) -> f64 {
-        self.cloth.params().damping
-    }
-
-    /// Sets the constraint damping; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter)]
-    pub fn set_damping(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
-        self.set("damping", &value, Cloth::set_damping)
-    }
-
-    /// Global velocity damping rate in 1/s. Default 0; 0..=1000.
-    #[wasm_bindgen(getter = velocityDamping)]
-    pub fn velocity_damping(&self) -> f64 {
-        self.cloth.params().velocity_damping
-    }
-
-    /// Sets the velocity damping; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter = velocityDamping)]
-    pub fn set_velocity_damping(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
-        self.set("velocityDamping", &value, Cloth::set_velocity_damping)
-    }
-
-    /// Tear threshold: a constraint longer than `tearStretch × rest length`
-    /// breaks. 0 = no tearing (default); otherwise above 1, up to 1000.
-    #[wasm_bindgen(getter = tearStretch)]
-    pub fn tear_stretch(&self) -> f64 {
-        self.cloth.params().tear_stretch
-    }
-
-    /// Sets the tear threshold; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter = tearStretch)]
-    pub fn set_tear_stretch(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsError> {
-        self.set("tearStretch", &value, Cloth::set_tear_stretch)
-    }
-
-    /// Sweep order of the solver: `"colored"` (default, fast: independent
-    /// constraints four at a time) or `"original"` (creation order, reproduces
-    /// the original demo exactly).
-    #[wasm_bindgen(getter = solverOrder, unchecked_return_type = "\"original\" | \"colored\"")]
-    pub fn solver_order(&self) -> String {
-        self.cloth.params().solver_order.name().into()
-    }
-
-    /// Sets the sweep order; throws and keeps the old one for any other value.
-    /// Views from `constraints()` must be re-fetched afterwards.
-    #[wasm_bindgen(setter = solverOrder)]
-    pub fn set_solver_order(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "\"original\" | \"colored\"")] value: JsValue,
-    ) -> Result<(), JsError> {
-        let name = value.as_string().ok_or_else(|| {
-            JsError::new("invalid solverOrder: expected the string \"original\" or \"colored\"")
-        })?;
-        let order = SolverOrder::from_name(&name).map_err(js_error)?;
-        self.cloth.set_solver_order(order);
-        Ok(())
     }
 
     /// Advances one time step (a no-op once `isFinite` is false).

@@ -84,7 +84,9 @@ fn apply(cloth: &mut Cloth, op: &Op) -> Result<(), xpbd_cloth::ClothError> {
             } else {
                 SolverOrder::Original
             };
-            cloth.set_solver_order(order);
+            cloth
+                .set_solver_order(order)
+                .expect("any order fits the work limit");
             Ok(())
         }
         Op::Pick(x, y, r) => cloth.pick(x, y, r).map(|_| ()),

@@ -61,8 +61,7 @@ function clearFieldError(id) {
 
 /** The field an Error is about: Simulation messages start "invalid <name>:". */
 function fieldOfError(error) {
-  const name = /^invalid (\w+):/.exec(String(error?.message))?.[1];
-  return name === 'fixedCount' ? 'fixed' : name;
+  return /^invalid (\w+):/.exec(String(error?.message))?.[1];
 }
 
 /** The field's value: a boolean for a checkbox, text for a text option, else a number (throws). */

@@ -375,7 +375,7 @@ function runMisuseInPage({ only } = {}) {
       constructorCase(`new Simulation(${name}: ${what})`, args, new RegExp(`\\b${name}\\b`));
     }
   }
-  for (const [what, value] of FIXED_REFUSED) constructorCase(`new Simulation(fixedCount: ${what})`, [10, 10, value], /fixedCount/);
+  for (const [what, value] of FIXED_REFUSED) constructorCase(`new Simulation(fixed: ${what})`, [10, 10, value], /^invalid fixed:/);
   constructorCase('new Simulation() with no arguments', [], /width/);
   constructorCase('new Simulation(1000, 251, 2): over 250000 particles', [1000, 251, 2], /width|height|particles/);
   constructorCase('new Simulation(251, 1000, 2): over 250000 particles', [251, 1000, 2], /width|height|particles/);
