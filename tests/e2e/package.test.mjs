@@ -38,6 +38,8 @@ const REQUIRED_FILES = [
   'www/renderer.js',
   'www/renderer.d.ts',
   'www/cloth.js',
+  'www/parameters.d.ts',
+  'www/parameters.js',
   'www/cloth.d.ts',
   'www/xpbd-cloth-element.js',
   'www/xpbd-cloth-element.d.ts',
