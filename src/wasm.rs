@@ -476,10 +476,18 @@ pub fn strain_ramp() -> js_sys::Array {
         .map(|&(stretch, color)| {
             let stop = js_sys::Array::new();
             stop.push(&JsValue::from_f64(stretch as f64));
-            stop.push(&JsValue::from_str(&format!("#{color:06x}")));
+            stop.push(&JsValue::from_str(&raster::css_hex(color)));
             JsValue::from(stop)
         })
         .collect()
+}
+
+/// The colour `drawInto` gives a constraint of relative stretch `stretch`
+/// (`0.2` = 20 % longer than at rest), as `"#rrggbb"`: the canvas-2D renderer
+/// uses it so both renderers colour alike. Not a number: the first colour.
+#[wasm_bindgen(js_name = strainColor)]
+pub fn strain_color(stretch: f64) -> String {
+    raster::css_hex(raster::strain_rgb(stretch as f32))
 }
 
 /// Bytes of wasm memory the module has now (it grows in 64 KiB pages and never

@@ -9,7 +9,7 @@
 //   const cloth = await mountCloth(document.querySelector('canvas'), { width: 20 });
 //   cloth.set('stiffness', 100);
 
-import { loadWasm, wasmMemoryBytes, Simulation, strainRamp } from './wasm.js';
+import { loadWasm, wasmMemoryBytes, Simulation, strainColor, strainRamp } from './wasm.js';
 import { PARAMETERS } from './parameters.js';
 import {
   drawCloth, fitView, clampScale, worldToCanvas, canvasToWorld, watchCanvasSize, particleRadius, DEFAULT_STYLE,
@@ -547,7 +547,7 @@ function createController(canvas, initialSettings) {
       }
     }
     // Views die when wasm memory grows, so fetch them fresh every frame.
-    const strain = settings.strainColors ? { restLengths: simulation.restLengths(), ramp: strainRamp() } : null;
+    const strain = settings.strainColors ? { restLengths: simulation.restLengths(), ramp: strainRamp(), colorOf: strainColor } : null;
     drawCloth(context, simulation.positions(), simulation.constraints(), view, undefined, simulation.grabbed, strain);
     repaintAll = true;
   }

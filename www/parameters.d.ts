@@ -1,5 +1,5 @@
 // Generated from PARAMETERS in src/params.rs by `XPBD_BLESS=1 cargo test --test
-// generated`: change the Rust table, not this file.
+// generated`: change the Rust source, not this file.
 
 /** One entry of the parameter table (see src/params.rs for each field). */
 export interface Parameter {

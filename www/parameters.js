@@ -1,5 +1,5 @@
 // Generated from PARAMETERS in src/params.rs by `XPBD_BLESS=1 cargo test --test
-// generated`: change the Rust table, not this file.
+// generated`: change the Rust source, not this file.
 //
 // Every cloth parameter: name (Simulation property and mountCloth option), element
 // attribute, page label, unit and remark, meaning, value type, accepted values (`rule`),

@@ -1,7 +1,7 @@
 // Types for www/wasm.js: loads the xpbd-cloth WebAssembly module once per page.
 
 import type { InitOutput } from '../pkg/xpbd_cloth.js';
-export { Simulation } from '../pkg/xpbd_cloth.js';
+export { Simulation, strainColor, strainRamp } from '../pkg/xpbd_cloth.js';
 
 /** Default location of the .wasm file: `../pkg/xpbd_cloth_bg.wasm` relative to wasm.js. */
 export declare const DEFAULT_WASM_URL: URL;

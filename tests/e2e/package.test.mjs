@@ -40,6 +40,8 @@ const REQUIRED_FILES = [
   'www/cloth.js',
   'www/parameters.d.ts',
   'www/parameters.js',
+  'www/style.d.ts',
+  'www/style.js',
   'www/cloth.d.ts',
   'www/xpbd-cloth-element.js',
   'www/xpbd-cloth-element.d.ts',
