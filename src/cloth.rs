@@ -59,8 +59,6 @@ impl Grab {
 /// An XPBD cloth: a grid of particles joined by distance constraints.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cloth {
-    size: GridSize,
-    preset: FixedPreset,
     params: Params,
     /// `[x0, y0, x1, y1, ...]`, metres.
     positions: Vec<f32>,
@@ -110,8 +108,6 @@ impl Cloth {
         let constraints =
             ConstraintSet::new(constraint_ids, rest_lengths, colors, params.solver_order);
         let mut cloth = Cloth {
-            size,
-            preset,
             params,
             previous: positions.clone(),
             step_start: positions.clone(),
@@ -235,16 +231,6 @@ impl Cloth {
         self.params.solver_order = order;
         self.constraints.set_order(order);
         Ok(())
-    }
-
-    /// The grid size this cloth was built with.
-    pub fn size(&self) -> GridSize {
-        self.size
-    }
-
-    /// The fixed-corner preset this cloth was built with.
-    pub fn preset(&self) -> FixedPreset {
-        self.preset
     }
 
     fn update_inverse_masses(&mut self) {
