@@ -1,7 +1,7 @@
 // Types of the xpbd-cloth package entry. Importing it registers nothing;
 // import 'xpbd-cloth/element' for the <xpbd-cloth> custom element.
 export { default, default as init, initSync, Simulation } from './pkg/xpbd_cloth.js';
-export type { InitInput, InitOutput, SyncInitInput } from './pkg/xpbd_cloth.js';
+export type { InitInput, InitOutput, SyncInitInput, SimulationError, SimulationErrorCode } from './pkg/xpbd_cloth.js';
 export { loadWasm, wasmMemoryBytes, DEFAULT_WASM_URL } from './www/wasm.js';
 export { mountCloth, DEFAULT_OPTIONS, PARAMETERS, parseNumber } from './www/cloth.js';
 export type {

@@ -7,12 +7,19 @@
 //   node scripts/bench-browser.mjs --quick    one small size, few rounds: a smoke
 //                                             test that fails only if the page fails
 //                                             or plain JS and wasm disagree
+//   node scripts/bench-browser.mjs --worst-case
+//                                             runs bench/limits.html instead: the
+//                                             work model's calibration and the slowest
+//                                             accepted step() and steps(n) (about 5
+//                                             minutes; with --quick a small smoke run)
 //   --json FILE                               also write the raw results as JSON
 //
 // Exit status: 0 when the benchmark ran (missed targets are reported, not errors);
 // 1 when the page failed, timed out, or plain JS and wasm disagree by ≥ 1e-3 m
-// (then the comparison would not be of the same algorithm). Needs pkg/ built
-// (scripts/bench.sh builds it) and node_modules (npm ci).
+// (then the comparison would not be of the same algorithm), or, with
+// --worst-case, when an accepted setting takes more than 4× its documented bound
+// (0.5 s for step(), 1.5 s for steps(n)). Needs pkg/ built (scripts/bench.sh
+// builds it) and node_modules (npm ci).
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { writeFile } from 'node:fs/promises';
@@ -25,11 +32,12 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const worstCase = args.includes('--worst-case');
 const jsonIndex = args.indexOf('--json');
 const jsonPath = jsonIndex >= 0 ? args[jsonIndex + 1] : null;
 for (const [i, arg] of args.entries()) {
-  if (arg !== '--quick' && arg !== '--json' && !(i === jsonIndex + 1 && jsonIndex >= 0)) {
-    console.error(`unknown argument ${arg}; usage: bench-browser.mjs [--quick] [--json FILE]`);
+  if (!['--quick', '--worst-case', '--json'].includes(arg) && !(i === jsonIndex + 1 && jsonIndex >= 0)) {
+    console.error(`unknown argument ${arg}; usage: bench-browser.mjs [--quick] [--worst-case] [--json FILE]`);
     process.exit(2);
   }
 }
@@ -39,7 +47,10 @@ if (jsonIndex >= 0 && !jsonPath) {
 }
 
 /** The whole page run is bounded; a hang is an error, not a wait. */
-const TIMEOUT_MS = quick ? 60_000 : 240_000;
+const TIMEOUT_MS = worstCase ? (quick ? 120_000 : 900_000) : quick ? 60_000 : 240_000;
+
+/** --worst-case fails only on a gross violation: this many times the documented bound. */
+const GROSS_VIOLATION = 4;
 
 /**
  * What the port aims for: the wasm step this many times faster than plain JS per
@@ -275,7 +286,7 @@ async function run() {
       if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
     });
 
-    await page.goto(`${url}bench/index.html${quick ? '?quick=1' : ''}`);
+    await page.goto(`${url}bench/${worstCase ? 'limits' : 'index'}.html${quick ? '?quick=1' : ''}`);
     await page.waitForFunction(() => window.benchResults !== undefined, null, {
       timeout: TIMEOUT_MS,
       polling: 500,
@@ -296,6 +307,19 @@ try {
   const results = await run();
   load.after = loadAverage();
   if (jsonPath) await writeFile(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
+  if (worstCase) {
+    console.log(results.report);
+    console.log(`load average (1, 5, 15 min) before ${load.before}, after ${load.after}`);
+    const { worst, limits } = results;
+    const gross = [];
+    if (worst.stepMs > GROSS_VIOLATION * limits.stepMs) gross.push(`one step() took ${worst.stepMs.toFixed(0)} ms`);
+    if (worst.callMs > GROSS_VIOLATION * limits.callMs) gross.push(`one steps(n) took ${worst.callMs.toFixed(0)} ms`);
+    if (gross.length) {
+      console.error(`\nERROR: ${gross.join('; ')}: more than ${GROSS_VIOLATION}× the documented bound (${limits.stepMs} / ${limits.callMs} ms)`);
+      process.exit(1);
+    }
+    process.exit(0);
+  }
   console.log(report(results, load));
   if (!results.correctness.pass) {
     console.error(

@@ -9,7 +9,10 @@
 use crate::colored;
 use crate::constraints::ConstraintSet;
 use crate::grid::{self, Grid};
-use crate::params::{self, ClothError, FixedPreset, GridSize, Params, SolverOrder};
+use crate::memory;
+use crate::params::{
+    self, ClothError, FixedPreset, GridSize, Params, SolverOrder, SweepPath, Workload,
+};
 use crate::solver::{self, Split};
 
 /// Positions farther than this from the origin (metres) count as diverged:
@@ -17,12 +20,12 @@ use crate::solver::{self, Split};
 /// limited to the same range.
 pub const DIVERGENCE_LIMIT: f32 = params::MAX_COORDINATE as f32;
 
+/// Constraints per piece of a sweep: where [`Cloth::advance`] may stop within
+/// one (a fraction of a millisecond of work on any path).
+pub const SWEEP_CHUNK: usize = 16_384;
+
 /// Largest number of steps one [`Cloth::steps`] call accepts.
 pub const MAX_STEPS_PER_CALL: u32 = 10_000;
-
-/// Most constraint solves one [`Cloth::steps`] call may do (about a second);
-/// one step alone is bounded by [`params::MAX_SOLVES_PER_STEP`], a third of it.
-pub const MAX_SOLVES_PER_CALL: u64 = 3 * params::MAX_SOLVES_PER_STEP;
 
 /// A particle held by the user.
 ///
@@ -56,6 +59,52 @@ impl Grab {
     }
 }
 
+/// The values one substep runs with, fixed when it begins: a setter called while
+/// it is in progress applies from the next substep.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Substep {
+    /// Substep size `h = dt / substeps`, seconds.
+    h: f64,
+    alpha_tilde: f32,
+    gamma: f32,
+    iterations: u32,
+    /// Constraint damping is on: the sweeps run on the scalar damped path.
+    damped: bool,
+    velocity_damping: f64,
+    tear_stretch: f64,
+}
+
+/// Where a step in progress is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Phase {
+    /// The next substep has not begun (no prediction yet).
+    Predict,
+    /// The substep has predicted and done `sweeps` of its sweeps and the first
+    /// `next` chunks' worth of the one in progress (constraints on the scalar
+    /// path, runs on the coloured one); after the last sweep it updates
+    /// velocities, damps and tears.
+    Solve {
+        substep: Substep,
+        sweeps: u32,
+        next: usize,
+    },
+}
+
+/// A step that has begun and not finished (see [`Cloth::advance`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct StepInProgress {
+    /// The time step and substep count the step began with; it keeps them, so
+    /// its substeps add up to its `dt`.
+    time_step: f64,
+    substeps: u32,
+    /// The substep in progress (0-based).
+    substep: u32,
+    phase: Phase,
+    /// Simulated time and torn count when the step began (restored if it diverges).
+    start_time: f64,
+    start_torn_count: usize,
+}
+
 /// An XPBD cloth: a grid of particles joined by distance constraints.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cloth {
@@ -64,8 +113,10 @@ pub struct Cloth {
     positions: Vec<f32>,
     /// Positions at the start of the current (sub)step.
     previous: Vec<f32>,
-    /// Positions at the start of the current step: where a diverged step goes back to.
+    /// Positions and velocities at the start of the current step: where a
+    /// diverged step goes back to.
     step_start: Vec<f32>,
+    step_start_velocities: Vec<f32>,
     /// `[vx0, vy0, ...]`, m/s.
     velocities: Vec<f32>,
     /// `1/mass` for free particles, 0 for pinned and grabbed ones.
@@ -78,63 +129,97 @@ pub struct Cloth {
     ys: Vec<f32>,
     /// Scratch: tension of each constraint, filled by [`Cloth::constraint_forces`].
     forces: Vec<f32>,
-    /// Scratch: which constraints tear this substep.
-    torn: Vec<bool>,
     /// How many constraints have torn since the cloth was built.
     torn_count: usize,
     /// Simulated time, seconds.
     time: f64,
+    /// The step begun and not yet finished by [`Cloth::advance`], if any.
+    step: Option<StepInProgress>,
+    /// Work units done since the cloth was built.
+    work_done: u64,
     grab: Option<Grab>,
     diverged: bool,
 }
 
 impl Cloth {
     /// Builds the original's cloth of `size` with the `preset` fixed corners and
-    /// default parameters.
+    /// default parameters. Panics where [`Cloth::try_new`] returns an error.
     pub fn new(size: GridSize, preset: FixedPreset) -> Cloth {
+        Cloth::try_new(size, preset).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// Builds the original's cloth of `size` with the `preset` fixed corners and
+    /// default parameters, or refuses: a size outside the limits of
+    /// [`GridSize::new`], or a cloth that does not fit in memory
+    /// ([`ClothError::OutOfMemory`]). Every buffer the steps use is reserved
+    /// here, so stepping never allocates.
+    pub fn try_new(size: GridSize, preset: FixedPreset) -> Result<Cloth, ClothError> {
         let Grid {
             positions,
             constraint_ids,
             rest_lengths,
             colors,
             fixed,
-        } = grid::build(size, preset);
+        } = grid::try_build(size, preset)?;
+        let out_of_memory = |_| memory::cloth_out_of_memory(size);
         let n = size.num_particles();
-        let mut pinned = vec![false; n];
+        let params = Params::default();
+        let constraints =
+            ConstraintSet::try_new(constraint_ids, rest_lengths, colors, params.solver_order)
+                .map_err(out_of_memory)?;
+        let count = constraints.len();
+        let mut pinned = memory::filled(n, false).map_err(out_of_memory)?;
         for k in fixed {
             pinned[k] = true;
         }
-        let params = Params::default();
-        let constraints =
-            ConstraintSet::new(constraint_ids, rest_lengths, colors, params.solver_order);
         let mut cloth = Cloth {
             params,
-            previous: positions.clone(),
-            step_start: positions.clone(),
+            previous: memory::copied(&positions).map_err(out_of_memory)?,
+            step_start: memory::copied(&positions).map_err(out_of_memory)?,
+            step_start_velocities: memory::filled(2 * n, 0.0).map_err(out_of_memory)?,
             positions,
-            velocities: vec![0.0; 2 * n],
-            inverse_mass: vec![0.0; n],
+            velocities: memory::filled(2 * n, 0.0).map_err(out_of_memory)?,
+            inverse_mass: memory::filled(n, 0.0).map_err(out_of_memory)?,
             pinned,
             constraints,
-            xs: Vec::with_capacity(n),
-            ys: Vec::with_capacity(n),
-            forces: Vec::new(),
-            torn: Vec::new(),
+            xs: memory::with_capacity(n).map_err(out_of_memory)?,
+            ys: memory::with_capacity(n).map_err(out_of_memory)?,
+            forces: memory::with_capacity(count).map_err(out_of_memory)?,
             torn_count: 0,
             time: 0.0,
+            step: None,
+            work_done: 0,
             grab: None,
             diverged: false,
         };
         cloth.update_inverse_masses();
-        cloth
+        Ok(cloth)
     }
 
     /// Builds a cloth from numbers as a user types them: width and height in
-    /// particles, and 1, 2 or 4 fixed corners. Errors name the bad argument.
+    /// particles, and 1, 2 or 4 fixed corners. Errors name the bad argument;
+    /// a cloth too big for the memory left gives [`ClothError::OutOfMemory`].
     pub fn from_numbers(width: f64, height: f64, fixed_count: f64) -> Result<Cloth, ClothError> {
         let size = GridSize::new(width, height)?;
         let preset = FixedPreset::from_count(fixed_count)?;
-        Ok(Cloth::new(size, preset))
+        Cloth::try_new(size, preset)
+    }
+
+    /// Bytes of memory the cloth's buffers hold (their capacity), for checking
+    /// [`memory::cloth_bytes`] against what is really allocated.
+    pub fn heap_bytes(&self) -> u64 {
+        use memory::capacity_bytes as bytes;
+        bytes(&self.positions)
+            + bytes(&self.previous)
+            + bytes(&self.step_start)
+            + bytes(&self.step_start_velocities)
+            + bytes(&self.velocities)
+            + bytes(&self.inverse_mass)
+            + bytes(&self.pinned)
+            + bytes(&self.xs)
+            + bytes(&self.ys)
+            + bytes(&self.forces)
+            + self.constraints.heap_bytes()
     }
 
     // ----- parameters -----------------------------------------------------
@@ -145,36 +230,54 @@ impl Cloth {
     }
 
     /// Replaces all parameters at once, after validating each; on error nothing changes.
+    /// Values apply as their setters' do (see [`Cloth::advance`]).
     pub fn set_params(&mut self, p: Params) -> Result<(), ClothError> {
         p.validate()?;
-        let constraints = self.num_constraints();
-        params::validate_work(
-            "iterations",
-            p.iterations as f64,
-            p.substeps,
-            p.iterations,
-            constraints,
-        )?;
+        self.validate_work("iterations", params::Number(p.iterations as f64), &p)?;
         self.params = p;
         self.update_inverse_masses();
-        self.constraints.set_order(p.solver_order);
+        self.arrange_constraints();
         Ok(())
     }
 
-    /// Sets the time step `dt` in seconds (1e-6..=1).
+    /// Refuses parameters `p` when one step with them would exceed
+    /// [`params::MAX_WORK_PER_STEP`]; the error names `field` and `value`.
+    fn validate_work(
+        &self,
+        field: &'static str,
+        value: impl std::fmt::Display,
+        p: &Params,
+    ) -> Result<(), ClothError> {
+        params::validate_work(field, value, p, &self.workload())
+    }
+
+    /// The sizes the work of a step depends on.
+    fn workload(&self) -> Workload {
+        let layout = self.constraints.colored_layout();
+        Workload {
+            particles: self.num_particles(),
+            constraints: self.num_constraints(),
+            colored_runs: layout.runs,
+            colored_scattered: layout.scattered,
+        }
+    }
+
+    /// Sets the time step `dt` in seconds (1e-6..=1). A step in progress keeps its own.
     pub fn set_time_step(&mut self, value: f64) -> Result<(), ClothError> {
         self.params.time_step = params::validate_time_step(value)?;
         Ok(())
     }
 
     /// Sets the solver sweeps per step (whole number, 1..=1000).
-    /// Refused too when `substeps × iterations × constraints` would exceed
-    /// [`params::MAX_SOLVES_PER_STEP`].
+    /// Refused too when one step would exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_iterations(&mut self, value: f64) -> Result<(), ClothError> {
         let iterations = params::validate_iterations(value)?;
-        let (substeps, constraints) = (self.params.substeps, self.num_constraints());
-        params::validate_work("iterations", value, substeps, iterations, constraints)?;
-        self.params.iterations = iterations;
+        let p = Params {
+            iterations,
+            ..self.params
+        };
+        self.validate_work("iterations", params::Number(value), &p)?;
+        self.params = p;
         Ok(())
     }
 
@@ -198,79 +301,224 @@ impl Cloth {
     }
 
     /// Sets the substeps per time step (whole number, 1..=100).
-    /// Refused too when `substeps × iterations × constraints` would exceed
-    /// [`params::MAX_SOLVES_PER_STEP`].
+    /// Refused too when one step would exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_substeps(&mut self, value: f64) -> Result<(), ClothError> {
         let substeps = params::validate_substeps(value)?;
-        let (iterations, constraints) = (self.params.iterations, self.num_constraints());
-        params::validate_work("substeps", value, substeps, iterations, constraints)?;
-        self.params.substeps = substeps;
+        let p = Params {
+            substeps,
+            ..self.params
+        };
+        self.validate_work("substeps", params::Number(value), &p)?;
+        self.params = p;
         Ok(())
     }
 
-    /// Sets the constraint damping coefficient in N·s/m (0..=1e9).
+    /// Sets the constraint damping coefficient in N·s/m (0..=1e9). Above 0 the
+    /// sweeps run on the slower scalar damped path, so turning it on is refused
+    /// when one step would then exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_damping(&mut self, value: f64) -> Result<(), ClothError> {
-        self.params.damping = params::validate_damping(value)?;
+        let damping = params::validate_damping(value)?;
+        let p = Params {
+            damping,
+            ..self.params
+        };
+        self.validate_work("damping", params::Number(value), &p)?;
+        self.params = p;
         Ok(())
     }
 
-    /// Sets the global velocity damping rate in 1/s (0..=1000).
+    /// Sets the global velocity damping rate in 1/s (0..=1000); turning it on
+    /// is refused when one step would then exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_velocity_damping(&mut self, value: f64) -> Result<(), ClothError> {
-        self.params.velocity_damping = params::validate_velocity_damping(value)?;
+        let velocity_damping = params::validate_velocity_damping(value)?;
+        let p = Params {
+            velocity_damping,
+            ..self.params
+        };
+        self.validate_work("velocityDamping", params::Number(value), &p)?;
+        self.params = p;
         Ok(())
     }
 
-    /// Sets the tear threshold (0 = off, else a stretch factor above 1, up to 1000).
+    /// Sets the tear threshold (0 = off, else a stretch factor above 1, up to
+    /// 1000); turning tearing on is refused when one step would then exceed
+    /// [`params::MAX_WORK_PER_STEP`].
     pub fn set_tear_stretch(&mut self, value: f64) -> Result<(), ClothError> {
-        self.params.tear_stretch = params::validate_tear_stretch(value)?;
+        let tear_stretch = params::validate_tear_stretch(value)?;
+        let p = Params {
+            tear_stretch,
+            ..self.params
+        };
+        self.validate_work("tearStretch", params::Number(value), &p)?;
+        self.params = p;
         Ok(())
     }
 
-    /// Sets the sweep order; the constraint arrays are rearranged to match.
+    /// Sets the sweep order; the constraint arrays are rearranged to match (at
+    /// once, or when the step in progress ends). Refused when one step would
+    /// exceed [`params::MAX_WORK_PER_STEP`] in that order.
     pub fn set_solver_order(&mut self, order: SolverOrder) -> Result<(), ClothError> {
-        self.params.solver_order = order;
-        self.constraints.set_order(order);
+        let p = Params {
+            solver_order: order,
+            ..self.params
+        };
+        self.validate_work("solverOrder", format_args!("{:?}", order.name()), &p)?;
+        self.params = p;
+        self.arrange_constraints();
         Ok(())
+    }
+
+    /// Puts the constraints in the order the parameters ask for, unless a step is
+    /// in progress: its tear log must stay valid, so it rearranges them when it ends.
+    fn arrange_constraints(&mut self) {
+        if self.step.is_none() {
+            self.constraints.set_order(self.params.solver_order);
+        }
     }
 
     fn update_inverse_masses(&mut self) {
-        let w = (1.0 / self.params.mass) as f32;
-        let grabbed = self.grab.map(|g| g.index);
-        for (k, inverse_mass) in self.inverse_mass.iter_mut().enumerate() {
-            let held = self.pinned[k] || grabbed == Some(k);
-            *inverse_mass = if held { 0.0 } else { w };
+        for k in 0..self.num_particles() {
+            self.update_inverse_mass(k);
         }
+    }
+
+    /// Particle `k`'s inverse mass: 0 while pinned or held, else `1/mass`.
+    fn update_inverse_mass(&mut self, k: usize) {
+        let held = self.pinned[k] || self.grabbed() == Some(k);
+        self.inverse_mass[k] = if held {
+            0.0
+        } else {
+            (1.0 / self.params.mass) as f32
+        };
     }
 
     // ----- stepping ---------------------------------------------------------
 
-    /// Advances the cloth by one time step `dt`, made of `substeps` substeps.
-    /// Does nothing once the cloth has diverged (see [`Cloth::is_finite`]).
-    pub fn step(&mut self) {
-        if self.diverged {
-            return;
-        }
-        // With one substep, `previous` already holds the start of the step.
-        if self.params.substeps > 1 {
-            self.step_start.copy_from_slice(&self.positions);
-        }
-        for _ in 0..self.params.substeps {
-            self.substep();
-        }
-        self.time += self.params.time_step;
-        self.track_grab();
-        if !self.positions_in_bounds() {
-            self.undo_diverged_step();
-        }
+    /// Work units one step takes with the current parameters and live
+    /// constraints (see [`params::work_per_step`]): about nanoseconds of wasm.
+    pub fn work_per_step(&self) -> u64 {
+        params::work_per_step(&self.params, &self.workload())
     }
 
-    /// One substep of size `h = dt / substeps`: predict, reset the multipliers,
-    /// sweep `iterations` times, update velocities, then damp and tear.
-    fn substep(&mut self) {
+    /// Work units done since the cloth was built.
+    pub fn work_done(&self) -> u64 {
+        self.work_done
+    }
+
+    /// Whether a step has begun and not finished (see [`Cloth::advance`]).
+    pub fn step_in_progress(&self) -> bool {
+        self.step.is_some()
+    }
+
+    /// How far the step in progress is, from 0 (none, or just begun) to below 1:
+    /// the fraction of its sweeps done.
+    pub fn step_progress(&self) -> f64 {
+        let Some(step) = self.step else { return 0.0 };
+        let within = match step.phase {
+            Phase::Predict => 0.0,
+            Phase::Solve {
+                substep,
+                sweeps,
+                next,
+            } => {
+                let pieces = self.sweep_pieces(&substep).max(1);
+                (sweeps as f64 + next as f64 / pieces as f64) / (substep.iterations as f64 + 1.0)
+            }
+        };
+        (step.substep as f64 + within) / step.substeps as f64
+    }
+
+    /// Advances the cloth by one time step `dt`, made of `substeps` substeps;
+    /// a step in progress is finished instead (this is `advance(1, u64::MAX)`).
+    /// Does nothing once the cloth has diverged (see [`Cloth::is_finite`]).
+    pub fn step(&mut self) {
+        self.advance(1, u64::MAX);
+    }
+
+    /// Steps in slices: finishes at most `max_steps` steps (a step in progress
+    /// counts as one), and stops earlier, at the first boundary between two
+    /// pieces of work, once `work_budget` work units are spent, leaving a step in
+    /// progress that the next call (or [`Cloth::step`]) continues. A piece is a
+    /// chunk of a sweep ([`SWEEP_CHUNK`] constraints, or the coloured runs that
+    /// cover as many), or the start or end of a substep; at least one is done
+    /// per call (with `max_steps > 0`), so a call overshoots its budget by at
+    /// most one piece, a millisecond or less. Returns `(steps finished, work
+    /// units done)`.
+    ///
+    /// The result is bit for bit that of calling [`Cloth::step`] as often.
+    /// Between slices the cloth is in a valid state: `positions` are current
+    /// (mid-step: corrected by the sweeps done so far), and every setter and
+    /// interaction may be called. What they change applies:
+    /// * `mass`, pins, grab, drag and release: at once (to the remaining sweeps);
+    /// * `iterations`, `stiffness`, `gravity`, `damping`, `velocityDamping`,
+    ///   `tearStretch`: from the next substep (the one in progress keeps its values);
+    /// * `timeStepSize`, `substeps`, `solverOrder`: from the next step (the step in
+    ///   progress keeps its `h`, and its constraints keep their order until it ends).
+    pub fn advance(&mut self, max_steps: u32, work_budget: u64) -> (u32, u64) {
+        let mut finished = 0;
+        let mut work = 0;
+        while finished < max_steps && !self.diverged {
+            if work > 0 && work >= work_budget {
+                break;
+            }
+            let Some(step) = self.step else {
+                work += self.begin_step();
+                continue;
+            };
+            match step.phase {
+                Phase::Predict => work += self.begin_substep(step),
+                Phase::Solve {
+                    substep,
+                    sweeps,
+                    next,
+                } if sweeps < substep.iterations => {
+                    let left = work_budget.saturating_sub(work);
+                    work += self.sweep(step, substep, (sweeps, next), left);
+                }
+                Phase::Solve { substep, .. } => {
+                    work += self.end_substep(step, substep);
+                    if step.substep + 1 == step.substeps {
+                        self.end_step(step);
+                        finished += 1;
+                    }
+                }
+            }
+        }
+        self.work_done += work;
+        (finished, work)
+    }
+
+    /// Begins a step: saves where it starts. Returns its work.
+    fn begin_step(&mut self) -> u64 {
         let p = self.params;
-        let h = p.substep_size();
-        let alpha_tilde = solver::alpha_tilde(p.compliance(), h);
-        let gamma = solver::gamma(p.compliance(), p.damping, h);
+        self.step_start.copy_from_slice(&self.positions);
+        self.step_start_velocities.copy_from_slice(&self.velocities);
+        self.constraints.clear_tear_log();
+        self.step = Some(StepInProgress {
+            time_step: p.time_step,
+            substeps: p.substeps,
+            substep: 0,
+            phase: Phase::Predict,
+            start_time: self.time,
+            start_torn_count: self.torn_count,
+        });
+        params::work::STEP + self.num_particles() as u64 * params::work::PARTICLE_STEP
+    }
+
+    /// Begins a substep of size `h = dt / substeps`: fixes its values, predicts
+    /// and resets the multipliers. Returns its work.
+    fn begin_substep(&mut self, step: StepInProgress) -> u64 {
+        let p = self.params;
+        let h = step.time_step / step.substeps as f64;
+        let substep = Substep {
+            h,
+            alpha_tilde: solver::alpha_tilde(p.compliance(), h),
+            gamma: solver::gamma(p.compliance(), p.damping, h),
+            iterations: p.iterations,
+            damped: p.damping > 0.0,
+            velocity_damping: p.velocity_damping,
+            tear_stretch: p.tear_stretch,
+        };
         solver::predict(
             &mut self.positions,
             &mut self.previous,
@@ -280,90 +528,191 @@ impl Cloth {
             p.gravity as f32,
         );
         self.constraints.reset_multipliers();
-        self.solve_constraints(p.iterations, alpha_tilde, gamma);
+        self.step = Some(StepInProgress {
+            phase: Phase::Solve {
+                substep,
+                sweeps: 0,
+                next: 0,
+            },
+            ..step
+        });
+        let (n, m) = (self.num_particles() as u64, self.num_constraints() as u64);
+        params::work::SUBSTEP + n * params::work::PREDICT + m * params::work::CONSTRAINT_SUBSTEP
+    }
+
+    /// Whether the substep's sweeps run on the coloured SIMD path (else scalar).
+    fn sweeps_colored(&self, substep: &Substep) -> bool {
+        !substep.damped
+            && self.constraints.order() == SolverOrder::Colored
+            && !self.constraints.is_empty()
+    }
+
+    /// What `next` counts in a sweep of the substep: runs on the coloured path,
+    /// constraints on the scalar one.
+    fn sweep_pieces(&self, substep: &Substep) -> usize {
+        if self.sweeps_colored(substep) {
+            self.constraints.runs().len()
+        } else {
+            self.constraints.len()
+        }
+    }
+
+    /// Gauss–Seidel sweeps over all constraints in the current order, from
+    /// `(sweep, next)` of the substep on (see [`Phase::Solve`]), a chunk at a
+    /// time, until the last sweep ends or `budget` is spent (at least one
+    /// chunk). Stopping between chunks and going on later does the same
+    /// arithmetic in the same order. Returns the work done.
+    fn sweep(
+        &mut self,
+        step: StepInProgress,
+        substep: Substep,
+        (mut sweeps, mut next): (u32, usize),
+        budget: u64,
+    ) -> u64 {
+        let colored = self.sweeps_colored(&substep);
+        let mut work = 0;
+        let mut progressed = false;
+        if colored {
+            // The coloured sweep loads four particles per vector from split x and
+            // y arrays: split, sweep, merge back, so `positions` stay current
+            // between slices.
+            work += self.num_particles() as u64 * params::work::SPLIT_MERGE;
+            colored::split(&self.positions, &mut self.xs, &mut self.ys);
+            let mut points = Split {
+                xs: &mut self.xs,
+                ys: &mut self.ys,
+            };
+            let (runs, ids, rest_lengths, lambdas) = self.constraints.runs_and_parts_mut();
+            while sweeps < substep.iterations && !(progressed && work >= budget) {
+                if next == 0 {
+                    work += params::work::SWEEP;
+                }
+                let mut chunk = 0;
+                while next < runs.len() && chunk < SWEEP_CHUNK {
+                    let run = &runs[next];
+                    colored::solve_run(
+                        &mut points,
+                        &self.inverse_mass,
+                        run,
+                        ids,
+                        rest_lengths,
+                        lambdas,
+                        substep.alpha_tilde,
+                    );
+                    work += params::colored_run_cost(run.range.len(), run.scattered());
+                    chunk += run.range.len();
+                    next += 1;
+                }
+                progressed = true;
+                if next == runs.len() {
+                    (sweeps, next) = (sweeps + 1, 0);
+                }
+            }
+            colored::merge(&self.xs, &self.ys, &mut self.positions);
+        } else {
+            // The original order is a serial chain and runs one by one; damping
+            // needs the previous positions and stays on that scalar path too.
+            let (gamma, path) = if substep.damped {
+                (substep.gamma, SweepPath::Damped)
+            } else {
+                (0.0, SweepPath::Original)
+            };
+            let per_constraint = params::solve_cost(path);
+            while sweeps < substep.iterations && !(progressed && work >= budget) {
+                if next == 0 {
+                    work += params::work::SWEEP;
+                }
+                let (ids, rest_lengths, lambdas) = self.constraints.parts_mut();
+                let end = (next + SWEEP_CHUNK).min(rest_lengths.len());
+                solver::solve_sweep(
+                    &mut self.positions,
+                    &self.previous,
+                    &self.inverse_mass,
+                    &ids[2 * next..2 * end],
+                    &rest_lengths[next..end],
+                    &mut lambdas[next..end],
+                    substep.alpha_tilde,
+                    gamma,
+                );
+                work += (end - next) as u64 * per_constraint;
+                progressed = true;
+                next = end;
+                if next == rest_lengths.len() {
+                    (sweeps, next) = (sweeps + 1, 0);
+                }
+            }
+        }
+        self.step = Some(StepInProgress {
+            phase: Phase::Solve {
+                substep,
+                sweeps,
+                next,
+            },
+            ..step
+        });
+        work
+    }
+
+    /// Ends a substep: velocities from the motion, damping, tearing. Returns its work.
+    fn end_substep(&mut self, step: StepInProgress, substep: Substep) -> u64 {
+        let n = self.num_particles() as u64;
+        let mut work = n * params::work::VELOCITY_UPDATE;
         solver::update_velocities(
             &self.positions,
             &self.previous,
             &mut self.velocities,
             &self.inverse_mass,
-            h as f32,
+            substep.h as f32,
         );
-        if p.velocity_damping > 0.0 {
-            solver::damp_velocities(&mut self.velocities, p.velocity_damping, h);
+        if substep.velocity_damping > 0.0 {
+            solver::damp_velocities(&mut self.velocities, substep.velocity_damping, substep.h);
+            work += n * params::work::VELOCITY_DAMPING;
         }
-        if p.tear_stretch > 0.0 {
-            self.tear(p.tear_stretch);
+        if substep.tear_stretch > 0.0 {
+            work += self.num_constraints() as u64 * params::work::TEAR_CHECK;
+            self.tear(substep.tear_stretch);
         }
+        self.step = Some(StepInProgress {
+            substep: step.substep + 1,
+            phase: Phase::Predict,
+            ..step
+        });
+        work
     }
 
-    /// `iterations` Gauss–Seidel sweeps over all constraints in the current order.
-    fn solve_constraints(&mut self, iterations: u32, alpha_tilde: f32, gamma: f32) {
-        let colored = !self.constraints.runs().is_empty();
-        // The original order is a serial chain and runs one by one; damping needs
-        // the previous positions and stays on that scalar path too.
-        if gamma != 0.0 || !colored {
-            for _ in 0..iterations {
-                let (ids, rest_lengths, lambdas) = self.constraints.parts_mut();
-                solver::solve_sweep(
-                    &mut self.positions,
-                    &self.previous,
-                    &self.inverse_mass,
-                    ids,
-                    rest_lengths,
-                    lambdas,
-                    alpha_tilde,
-                    gamma,
-                );
-            }
-            return;
+    /// Ends a step: time moves on by its `dt`; a step that went out of bounds is undone.
+    fn end_step(&mut self, step: StepInProgress) {
+        self.time += step.time_step;
+        self.track_grab();
+        if !self.positions_in_bounds() {
+            self.undo_diverged_step(step);
         }
-        // The coloured sweep loads four particles per vector from split x and y
-        // arrays: split once, sweep `iterations` times, merge back.
-        colored::split(&self.positions, &mut self.xs, &mut self.ys);
-        let mut points = Split {
-            xs: &mut self.xs,
-            ys: &mut self.ys,
-        };
-        let (runs, ids, rest_lengths, lambdas) = self.constraints.runs_and_parts_mut();
-        for _ in 0..iterations {
-            for run in runs {
-                let inverse_mass = &self.inverse_mass;
-                colored::solve_run(
-                    &mut points,
-                    inverse_mass,
-                    run,
-                    ids,
-                    rest_lengths,
-                    lambdas,
-                    alpha_tilde,
-                );
-            }
-        }
-        colored::merge(&self.xs, &self.ys, &mut self.positions);
+        self.step = None;
+        self.arrange_constraints();
     }
 
-    /// Removes every constraint stretched beyond `factor` times its rest length.
+    /// Tears every constraint stretched beyond `factor` times its rest length.
     fn tear(&mut self, factor: f64) {
         let limit = (factor - 1.0) as f32;
-        let (ids, rest_lengths) = (self.constraints.ids(), self.constraints.rest_lengths());
-        self.torn.clear();
-        self.torn.extend(
-            (0..rest_lengths.len())
-                .map(|c| solver::stretch(&self.positions, ids, rest_lengths, c) > limit),
-        );
-        self.torn_count += self.constraints.remove(&self.torn);
+        let positions = &self.positions;
+        self.torn_count += self
+            .constraints
+            .tear(|a, b, rest_length| solver::pair_stretch(positions, a, b, rest_length) > limit);
     }
 
     /// Advances `n` steps in one call: a whole number from 0 to 10000, and no
-    /// more than [`MAX_SOLVES_PER_CALL`] constraint solves in all, so one call
-    /// cannot block its caller for more than about a second.
+    /// more than [`params::MAX_WORK_PER_CALL`] work units in all (see
+    /// [`Cloth::max_steps_per_call`]), so one call cannot block its caller for
+    /// more than about 1.5 seconds.
     pub fn steps(&mut self, n: f64) -> Result<(), ClothError> {
         let most = self.max_steps_per_call();
         if !(n.is_finite() && n.fract() == 0.0 && (0.0..=most as f64).contains(&n)) {
             let why = if most < MAX_STEPS_PER_CALL {
                 format!(
-                    " for this cloth (steps × substeps × iterations × constraints at most \
-                     {MAX_SOLVES_PER_CALL} per call; call steps more often instead)"
+                    " for this cloth: one step takes {} work units, a call at most {} \
+                     (about 1.5 s); call steps more often instead",
+                    self.work_per_step(),
+                    params::MAX_WORK_PER_CALL
                 )
             } else {
                 String::new()
@@ -374,18 +723,41 @@ impl Cloth {
                 allowed: format!("a whole number from 0 to {most}{why}"),
             });
         }
-        for _ in 0..n as u32 {
-            self.step();
-        }
+        self.advance(n as u32, u64::MAX);
         Ok(())
     }
 
-    /// The most steps one [`Cloth::steps`] call may take with the current work per step.
+    /// The most steps one [`Cloth::steps`] call may take:
+    /// [`params::MAX_WORK_PER_CALL`] over the work of one step, at most 10000.
     pub fn max_steps_per_call(&self) -> u32 {
-        let p = self.params;
-        let per_step =
-            (p.substeps as u64 * p.iterations as u64 * self.num_constraints() as u64).max(1);
-        (MAX_SOLVES_PER_CALL / per_step).min(MAX_STEPS_PER_CALL as u64) as u32
+        (params::MAX_WORK_PER_CALL / self.work_per_step()).min(MAX_STEPS_PER_CALL as u64) as u32
+    }
+
+    /// [`Cloth::advance`] with its arguments checked as JavaScript passes them:
+    /// `max_steps` a whole number from 0 to 10000, `work_budget` a number of work
+    /// units from 0 to [`params::MAX_WORK_PER_CALL`]. Returns the steps finished.
+    pub fn advance_checked(&mut self, max_steps: f64, work_budget: f64) -> Result<u32, ClothError> {
+        let most = MAX_STEPS_PER_CALL as f64;
+        if !(max_steps.is_finite() && max_steps.fract() == 0.0 && (0.0..=most).contains(&max_steps))
+        {
+            return Err(ClothError::InvalidValue {
+                field: "maxSteps",
+                value: params::Number(max_steps).to_string(),
+                allowed: format!("a whole number from 0 to {MAX_STEPS_PER_CALL}"),
+            });
+        }
+        let limit = params::MAX_WORK_PER_CALL as f64;
+        if !(work_budget.is_finite() && (0.0..=limit).contains(&work_budget)) {
+            return Err(ClothError::InvalidValue {
+                field: "workBudget",
+                value: params::Number(work_budget).to_string(),
+                allowed: format!(
+                    "a number of work units from 0 to {} (about 1.5 s)",
+                    params::MAX_WORK_PER_CALL
+                ),
+            });
+        }
+        Ok(self.advance(max_steps as u32, work_budget as u64).0)
     }
 
     /// Gives the held particle the drag velocity, so kinetic energy and a later
@@ -404,17 +776,18 @@ impl Cloth {
             .all(|p| p.is_finite() && p.abs() <= DIVERGENCE_LIMIT)
     }
 
-    /// Puts every particle back where it started the step and stops the cloth,
-    /// so no NaN ever leaves the simulation.
-    fn undo_diverged_step(&mut self) {
-        let start = if self.params.substeps > 1 {
-            &self.step_start
-        } else {
-            &self.previous
-        };
-        self.positions.copy_from_slice(start);
-        self.velocities.fill(0.0);
-        self.time -= self.params.time_step;
+    /// Undoes all the step did and stops the cloth, so no NaN ever leaves the
+    /// simulation: positions, velocities and time go back to the start of the
+    /// step, and the constraints it tore come back (to their places, uncounted).
+    /// The multipliers become 0: the step's tensions are meaningless, and those
+    /// of the step before are not kept.
+    fn undo_diverged_step(&mut self, step: StepInProgress) {
+        self.positions.copy_from_slice(&self.step_start);
+        self.velocities.copy_from_slice(&self.step_start_velocities);
+        self.time = step.start_time;
+        self.constraints.restore_logged();
+        self.constraints.reset_multipliers();
+        self.torn_count = step.start_torn_count;
         self.diverged = true;
     }
 
@@ -443,7 +816,8 @@ impl Cloth {
     }
 
     /// Takes hold of particle `index`: it stops moving on its own (inverse mass
-    /// 0) and follows [`Cloth::drag`]. Grabbing another particle releases the first.
+    /// 0) and follows [`Cloth::drag`]. Grabbing another particle releases the
+    /// first. O(1), like [`Cloth::release`] and [`Cloth::set_pinned`].
     pub fn grab(&mut self, index: f64) -> Result<(), ClothError> {
         let k = params::validate_index(index, self.num_particles())?;
         self.release();
@@ -456,7 +830,7 @@ impl Cloth {
         });
         self.velocities[2 * k] = 0.0;
         self.velocities[2 * k + 1] = 0.0;
-        self.update_inverse_masses();
+        self.update_inverse_mass(k);
         Ok(())
     }
 
@@ -499,9 +873,15 @@ impl Cloth {
         };
         self.velocities[2 * k] = velocity[0];
         self.velocities[2 * k + 1] = velocity[1];
-        self.previous[2 * k] = self.positions[2 * k];
-        self.previous[2 * k + 1] = self.positions[2 * k + 1];
-        self.update_inverse_masses();
+        // Within a substep the velocity update measures motion from `previous`:
+        // put it where the particle would have been moving at `velocity`.
+        let h = match self.step.map(|s| s.phase) {
+            Some(Phase::Solve { substep, .. }) => substep.h as f32,
+            _ => 0.0,
+        };
+        self.previous[2 * k] = self.positions[2 * k] - h * velocity[0];
+        self.previous[2 * k + 1] = self.positions[2 * k + 1] - h * velocity[1];
+        self.update_inverse_mass(k);
     }
 
     /// The index of the grabbed particle, if any.
@@ -518,7 +898,7 @@ impl Cloth {
             self.velocities[2 * k] = 0.0;
             self.velocities[2 * k + 1] = 0.0;
         }
-        self.update_inverse_masses();
+        self.update_inverse_mass(k);
         Ok(())
     }
 
@@ -540,13 +920,15 @@ impl Cloth {
         &self.velocities
     }
 
-    /// Interleaved constraint endpoints `[a0, b0, a1, b1, ...]`, in solver order
-    /// (torn constraints are gone).
+    /// Interleaved endpoints `[a0, b0, a1, b1, ...]` of the live constraints, in
+    /// solver order (torn constraints are not in it). A slice of a buffer that is
+    /// never reallocated: torn constraints move behind the live ones in place.
     pub fn constraint_ids(&self) -> &[u32] {
         self.constraints.ids()
     }
 
-    /// Rest length of each constraint, in metres, in the order of `constraint_ids`.
+    /// Rest length of each live constraint, in metres, in the order of
+    /// `constraint_ids` (the same kind of never-reallocated buffer).
     pub fn rest_lengths(&self) -> &[f32] {
         self.constraints.rest_lengths()
     }
@@ -556,7 +938,10 @@ impl Cloth {
     pub fn constraint_forces(&mut self) -> &[f32] {
         let h = self.params.substep_size();
         let scale = (-1.0 / (h * h)) as f32;
+        // room for every constraint the cloth was built with (reserved when it
+        // was built, so this never reallocates)
         self.forces.clear();
+        self.forces.reserve_exact(self.constraints.built_with());
         self.forces.extend(
             self.constraints
                 .lambdas()
@@ -600,26 +985,33 @@ impl Cloth {
             .fold(0.0f32, f32::max) as f64
     }
 
-    /// Kinetic energy `Σ ½ m |v|²` of the moving particles, in joules.
+    /// Whether particle `k` moves: it is free, or held (a held particle moves
+    /// with the pointer, even a pinned one); pinned particles do not.
+    fn moves(&self, k: usize) -> bool {
+        self.inverse_mass[k] != 0.0 || self.grabbed() == Some(k)
+    }
+
+    /// Kinetic energy `Σ ½ m |v|²` of the moving particles, in joules. The held
+    /// particle counts with the velocity of the drag (the one it keeps when let go).
     pub fn kinetic_energy(&self) -> f64 {
         let mass = self.params.mass;
         self.velocities
             .chunks_exact(2)
-            .zip(&self.inverse_mass)
-            .filter(|(_, &w)| w != 0.0)
-            .map(|(v, _)| 0.5 * mass * (v[0] as f64 * v[0] as f64 + v[1] as f64 * v[1] as f64))
+            .enumerate()
+            .filter(|&(k, _)| self.moves(k))
+            .map(|(_, v)| 0.5 * mass * (v[0] as f64 * v[0] as f64 + v[1] as f64 * v[1] as f64))
             .sum()
     }
 
-    /// Gravitational potential energy `Σ m (-gravity) y` of the moving
-    /// particles, in joules (zero at y = 0).
+    /// Gravitational potential energy `Σ m (-gravity) y` of the moving particles
+    /// (the held one included), in joules (zero at y = 0).
     pub fn potential_energy(&self) -> f64 {
         let (mass, gravity) = (self.params.mass, self.params.gravity);
         self.positions
             .chunks_exact(2)
-            .zip(&self.inverse_mass)
-            .filter(|(_, &w)| w != 0.0)
-            .map(|(p, _)| -mass * gravity * p[1] as f64)
+            .enumerate()
+            .filter(|&(k, _)| self.moves(k))
+            .map(|(_, p)| -mass * gravity * p[1] as f64)
             .sum()
     }
 

@@ -18,17 +18,30 @@
 //! with a few vector instructions instead of sixteen scalar ones.
 //!
 //! All per-constraint arrays (`ids`, `rest_lengths`, `lambdas`) are permuted
-//! together, so the `constraints()` view always lists what the solver solves,
-//! and torn constraints are removed from all of them at once.
+//! together, so the `constraints()` view always lists what the solver solves.
+//!
+//! The arrays are allocated once, when the set is built, and never reallocated:
+//! tearing and reordering move entries *in place* (through a scratch buffer
+//! reserved with them). The live constraints are the prefix `0..len()`; torn
+//! ones are kept behind it, newest first. A typed-array view taken over the
+//! arrays earlier therefore keeps reading real constraints (valid particle
+//! indices, positive rest lengths), and the torn ones stay at hand so that a
+//! diverged step can be undone completely ([`ConstraintSet::restore_logged`]).
+//! Every rearrangement is O(n): reordering is a counting sort by colour.
 
+use std::collections::TryReserveError;
 use std::ops::Range;
 
+use crate::memory;
 use crate::params::SolverOrder;
 
+/// Marks the first entry of one tear in the tear log (positions are below 2³¹).
+const TEAR_START: u32 = 1 << 31;
+
 /// The constraints of a cloth and their multipliers, in solver order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct ConstraintSet {
-    /// `[a0, b0, a1, b1, ...]`.
+    /// `[a0, b0, a1, b1, ...]`: the live constraints first, then the torn ones.
     ids: Vec<u32>,
     /// Rest length of each constraint, metres.
     rest_lengths: Vec<f32>,
@@ -38,12 +51,59 @@ pub struct ConstraintSet {
     creation: Vec<u32>,
     /// Colour of each constraint: no two constraints of one colour share a particle.
     colors: Vec<u8>,
+    /// Number of live constraints: the prefix of every array.
+    live: usize,
     /// Ranges of constraints that can be solved independently (one per colour in
     /// colored order; empty in original order).
     batches: Vec<Range<usize>>,
     /// The batches cut into runs of regular memory layout (colored order only).
     runs: Vec<Run>,
+    /// Most runs `runs` holds without reallocating once the set is built (0 while
+    /// building: no limit). Past it the rest of a colour becomes one scattered
+    /// run, so tearing, which splits runs, never allocates.
+    runs_capacity: usize,
     order: SolverOrder,
+    /// Where each constraint torn since [`ConstraintSet::clear_tear_log`] sat just
+    /// before it tore, one tear after another (the first entry of each tear has
+    /// [`TEAR_START`] set); also the permutation buffer of a reorder, which clears
+    /// the log. One entry per constraint, allocated with the set.
+    tear_log: Vec<u32>,
+    /// Entries of `tear_log` in use.
+    logged: usize,
+    /// One word per constraint for moving entries around; its contents mean nothing.
+    scratch: Vec<u32>,
+    /// The coloured layout when the set was built (or last arranged in colored
+    /// order) and how many constraints were live then: the base of
+    /// [`ConstraintSet::colored_layout`]'s bound while the order is original.
+    colored_base: (ColoredLayout, usize),
+}
+
+/// What a coloured sweep costs beyond its constraints: its runs (each a call
+/// with a scalar tail) and the constraints gathered one by one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ColoredLayout {
+    /// Number of runs.
+    pub runs: usize,
+    /// Constraints in [`RunLayout::Scattered`] runs or in the scalar tail of a run.
+    pub scattered: usize,
+}
+
+/// Two sets are equal when they hold the same constraints in the same places,
+/// with the same multipliers and the same tear log; the scratch buffer is not
+/// part of the state.
+impl PartialEq for ConstraintSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.ids == other.ids
+            && self.rest_lengths == other.rest_lengths
+            && self.lambdas == other.lambdas
+            && self.creation == other.creation
+            && self.colors == other.colors
+            && self.live == other.live
+            && self.batches == other.batches
+            && self.runs == other.runs
+            && self.order == other.order
+            && self.tear_log[..self.logged] == other.tear_log[..other.logged]
+    }
 }
 
 /// How the particles of a run of constraints lie in memory.
@@ -77,55 +137,283 @@ pub struct Run {
     pub layout: RunLayout,
 }
 
+impl Run {
+    /// How many of its constraints are gathered one by one: all of a scattered
+    /// run, the scalar tail (beyond a multiple of four) of a regular one.
+    pub fn scattered(&self) -> usize {
+        match self.layout {
+            RunLayout::Scattered => self.range.len(),
+            _ => self.range.len() % 4,
+        }
+    }
+}
+
+/// A value that fits in one `u32` word of the scratch buffer.
+trait Word: Copy {
+    fn to_word(self) -> u32;
+    fn from_word(word: u32) -> Self;
+}
+
+impl Word for u32 {
+    fn to_word(self) -> u32 {
+        self
+    }
+    fn from_word(word: u32) -> Self {
+        word
+    }
+}
+
+impl Word for f32 {
+    fn to_word(self) -> u32 {
+        self.to_bits()
+    }
+    fn from_word(word: u32) -> Self {
+        f32::from_bits(word)
+    }
+}
+
+impl Word for u8 {
+    fn to_word(self) -> u32 {
+        self as u32
+    }
+    fn from_word(word: u32) -> Self {
+        word as u8
+    }
+}
+
+/// One per-constraint array seen as `stride` interleaved columns (`ids` has two).
+struct Column<'a, T> {
+    data: &'a mut [T],
+    stride: usize,
+    lane: usize,
+}
+
+impl<'a, T: Word> Column<'a, T> {
+    fn new(data: &'a mut [T], stride: usize, lane: usize) -> Self {
+        Column { data, stride, lane }
+    }
+
+    fn get(&self, c: usize) -> T {
+        self.data[self.stride * c + self.lane]
+    }
+
+    fn set(&mut self, c: usize, value: T) {
+        self.data[self.stride * c + self.lane] = value;
+    }
+
+    /// Entry `k` becomes entry `permutation[k]`, for `k < permutation.len()`.
+    fn permute(&mut self, permutation: &[u32], scratch: &mut [u32]) {
+        let (stride, lane) = (self.stride, self.lane);
+        for (slot, &from) in scratch.iter_mut().zip(permutation) {
+            *slot = self.data[stride * from as usize + lane].to_word();
+        }
+        let entries = self.data[lane..].iter_mut().step_by(stride);
+        for (entry, &word) in entries.zip(&scratch[..permutation.len()]) {
+            *entry = T::from_word(word);
+        }
+    }
+
+    /// Moves the entries at `torn` (ascending, below `live`) behind the other
+    /// live ones, keeping the order of both groups.
+    fn move_behind(&mut self, torn: &[u32], live: usize, scratch: &mut [u32]) {
+        let Some(&first) = torn.first() else { return };
+        let first = (first & !TEAR_START) as usize;
+        let (mut next, mut write) = (0, first);
+        for c in first..live {
+            if next < torn.len() && (torn[next] & !TEAR_START) as usize == c {
+                scratch[next] = self.get(c).to_word();
+                next += 1;
+            } else {
+                let value = self.get(c);
+                self.set(write, value);
+                write += 1;
+            }
+        }
+        for (t, &word) in scratch[..torn.len()].iter().enumerate() {
+            self.set(write + t, T::from_word(word));
+        }
+    }
+
+    /// Undoes [`Column::move_behind`]: the `torn.len()` entries right behind the
+    /// first `live` go back to the positions `torn`, the others close up around them.
+    fn move_back(&mut self, torn: &[u32], live: usize, scratch: &mut [u32]) {
+        let k = torn.len();
+        for (t, slot) in scratch[..k].iter_mut().enumerate() {
+            *slot = self.get(live + t).to_word();
+        }
+        let (mut source, mut dest, mut t) = (live, live + k, k);
+        while t > 0 {
+            dest -= 1;
+            if (torn[t - 1] & !TEAR_START) as usize == dest {
+                t -= 1;
+                self.set(dest, T::from_word(scratch[t]));
+            } else {
+                source -= 1;
+                let value = self.get(source);
+                self.set(dest, value);
+            }
+        }
+    }
+}
+
+/// The per-constraint arrays of a set, borrowed apart from its buffers.
+struct Arrays<'a> {
+    ids: &'a mut [u32],
+    rest_lengths: &'a mut [f32],
+    lambdas: &'a mut [f32],
+    creation: &'a mut [u32],
+    colors: &'a mut [u8],
+}
+
+impl Arrays<'_> {
+    /// Calls `f` on every column of every array (two for `ids`).
+    fn for_each_column(&mut self, mut f: impl FnMut(&mut dyn ColumnOps)) {
+        for lane in 0..2 {
+            f(&mut Column {
+                data: &mut *self.ids,
+                stride: 2,
+                lane,
+            });
+        }
+        f(&mut Column {
+            data: &mut *self.rest_lengths,
+            stride: 1,
+            lane: 0,
+        });
+        f(&mut Column {
+            data: &mut *self.lambdas,
+            stride: 1,
+            lane: 0,
+        });
+        f(&mut Column {
+            data: &mut *self.creation,
+            stride: 1,
+            lane: 0,
+        });
+        f(&mut Column {
+            data: &mut *self.colors,
+            stride: 1,
+            lane: 0,
+        });
+    }
+}
+
+/// The moves of [`Column`], whatever its element type.
+trait ColumnOps {
+    fn move_behind(&mut self, torn: &[u32], live: usize, scratch: &mut [u32]);
+    fn move_back(&mut self, torn: &[u32], live: usize, scratch: &mut [u32]);
+}
+
+impl<T: Word> ColumnOps for Column<'_, T> {
+    fn move_behind(&mut self, torn: &[u32], live: usize, scratch: &mut [u32]) {
+        Column::move_behind(self, torn, live, scratch)
+    }
+    fn move_back(&mut self, torn: &[u32], live: usize, scratch: &mut [u32]) {
+        Column::move_back(self, torn, live, scratch)
+    }
+}
+
 impl ConstraintSet {
     /// Takes constraints in creation order and arranges them for `order`.
-    ///
-    /// `colors` must be a proper colouring: no two constraints of one colour
-    /// share a particle (the grid provides one).
+    /// Panics where [`ConstraintSet::try_new`] returns an error (out of memory).
     pub fn new(
         ids: Vec<u32>,
         rest_lengths: Vec<f32>,
         colors: Vec<u8>,
         order: SolverOrder,
     ) -> ConstraintSet {
+        Self::try_new(ids, rest_lengths, colors, order).expect("out of memory")
+    }
+
+    /// Takes constraints in creation order and arranges them for `order`,
+    /// allocating every buffer the set will ever need (tearing and reordering
+    /// later allocate nothing); when memory runs out, returns the error instead.
+    ///
+    /// `colors` must be a proper colouring: no two constraints of one colour
+    /// share a particle (the grid provides one).
+    pub fn try_new(
+        ids: Vec<u32>,
+        rest_lengths: Vec<f32>,
+        colors: Vec<u8>,
+        order: SolverOrder,
+    ) -> Result<ConstraintSet, TryReserveError> {
         let count = rest_lengths.len();
         let mut set = ConstraintSet {
             ids,
             rest_lengths,
-            lambdas: vec![0.0; count],
-            creation: (0..count as u32).collect(),
+            lambdas: memory::filled(count, 0.0)?,
+            creation: memory::collect(count, 0..count as u32)?,
             colors,
+            live: count,
             batches: Vec::new(),
             runs: Vec::new(),
+            runs_capacity: 0,
             order: SolverOrder::Original,
+            tear_log: memory::filled(count, 0)?,
+            logged: 0,
+            scratch: memory::filled(count, 0)?,
+            // until arranged in colored order: every constraint scattered, a run each
+            colored_base: (
+                ColoredLayout {
+                    runs: count,
+                    scattered: count,
+                },
+                count,
+            ),
         };
         set.set_order(order);
-        set
+        // Tearing splits runs: room for as many again (or for the colored
+        // arrangement of a set built in original order), then a fixed limit.
+        let colored_runs = set.colored_base.0.runs.min(count);
+        let room = 2 * colored_runs.max(set.runs.len()) + 64;
+        set.runs
+            .try_reserve_exact(room.saturating_sub(set.runs.len()))?;
+        set.runs_capacity = set.runs.capacity();
+        Ok(set)
     }
 
-    /// Number of constraints.
+    /// Bytes of memory the set's buffers hold (their capacity).
+    pub fn heap_bytes(&self) -> u64 {
+        use memory::capacity_bytes as bytes;
+        bytes(&self.ids)
+            + bytes(&self.rest_lengths)
+            + bytes(&self.lambdas)
+            + bytes(&self.creation)
+            + bytes(&self.colors)
+            + bytes(&self.tear_log)
+            + bytes(&self.scratch)
+            + bytes(&self.batches)
+            + bytes(&self.runs)
+    }
+
+    /// Number of live (untorn) constraints.
     pub fn len(&self) -> usize {
-        self.rest_lengths.len()
+        self.live
     }
 
     /// Whether there are no constraints left.
     pub fn is_empty(&self) -> bool {
-        self.rest_lengths.is_empty()
+        self.live == 0
     }
 
-    /// `[a0, b0, a1, b1, ...]` in solver order.
+    /// Number of constraints the set was built with, live and torn.
+    pub fn built_with(&self) -> usize {
+        self.rest_lengths.len()
+    }
+
+    /// `[a0, b0, a1, b1, ...]` of the live constraints, in solver order.
     pub fn ids(&self) -> &[u32] {
-        &self.ids
+        &self.ids[..2 * self.live]
     }
 
-    /// Rest lengths in solver order, metres.
+    /// Rest lengths of the live constraints in solver order, metres.
     pub fn rest_lengths(&self) -> &[f32] {
-        &self.rest_lengths
+        &self.rest_lengths[..self.live]
     }
 
-    /// Multipliers in solver order.
+    /// Multipliers of the live constraints in solver order.
     pub fn lambdas(&self) -> &[f32] {
-        &self.lambdas
+        &self.lambdas[..self.live]
     }
 
     /// The sweep order in use.
@@ -143,85 +431,244 @@ impl ConstraintSet {
         &self.runs
     }
 
+    /// The runs and scattered constraints of the coloured sweep (see
+    /// [`ColoredLayout`]): exact in colored order; in original order a bound for
+    /// the colored arrangement, from the last one known (each constraint torn
+    /// since splits at most one run in two and leaves at most six constraints
+    /// scattered), so the cost of switching can be judged before switching.
+    pub fn colored_layout(&self) -> ColoredLayout {
+        if self.order == SolverOrder::Colored {
+            return self.measure_colored_layout();
+        }
+        let (base, live_then) = self.colored_base;
+        let torn_since = live_then.saturating_sub(self.live);
+        ColoredLayout {
+            runs: (base.runs + torn_since).min(self.live),
+            scattered: (base.scattered + 6 * torn_since).min(self.live),
+        }
+    }
+
+    fn measure_colored_layout(&self) -> ColoredLayout {
+        let scattered = self.runs.iter().map(Run::scattered).sum();
+        ColoredLayout {
+            runs: self.runs.len(),
+            scattered,
+        }
+    }
+
     /// Everything the solver needs at once, with the multipliers mutable.
     pub fn parts_mut(&mut self) -> (&[u32], &[f32], &mut [f32]) {
-        (&self.ids, &self.rest_lengths, &mut self.lambdas)
+        let live = self.live;
+        (
+            &self.ids[..2 * live],
+            &self.rest_lengths[..live],
+            &mut self.lambdas[..live],
+        )
     }
 
     /// The runs with the arrays they index, the multipliers mutable.
     pub fn runs_and_parts_mut(&mut self) -> (&[Run], &[u32], &[f32], &mut [f32]) {
-        (&self.runs, &self.ids, &self.rest_lengths, &mut self.lambdas)
+        let live = self.live;
+        (
+            &self.runs,
+            &self.ids[..2 * live],
+            &self.rest_lengths[..live],
+            &mut self.lambdas[..live],
+        )
     }
 
     /// Sets every multiplier to 0 (once per (sub)step).
     pub fn reset_multipliers(&mut self) {
-        self.lambdas.fill(0.0);
+        self.lambdas[..self.live].fill(0.0);
     }
 
-    /// Rearranges all arrays into `order` (stable: creation order within a colour).
-    /// Does nothing when the arrays are in `order` already (a new set starts in
-    /// creation order, which is the original order).
+    fn arrays(&mut self) -> (Arrays<'_>, &mut Vec<u32>, &mut Vec<u32>) {
+        (
+            Arrays {
+                ids: &mut self.ids,
+                rest_lengths: &mut self.rest_lengths,
+                lambdas: &mut self.lambdas,
+                creation: &mut self.creation,
+                colors: &mut self.colors,
+            },
+            &mut self.tear_log,
+            &mut self.scratch,
+        )
+    }
+
+    /// Rearranges the live constraints into `order` (stable: creation order within
+    /// a colour, and in colored order the leftovers of each colour's runs behind
+    /// its regular runs, see below), in O(n) and without allocating: the
+    /// permutation is found first and the arrays move once. Does nothing when the
+    /// arrays are in `order` already (a new set starts in creation order, which is
+    /// the original order). Clears the tear log: its positions would no longer hold.
     pub fn set_order(&mut self, order: SolverOrder) {
         if order == self.order {
             return;
         }
-        let mut permutation: Vec<usize> = (0..self.len()).collect();
-        match order {
-            SolverOrder::Original => permutation.sort_by_key(|&c| self.creation[c]),
-            SolverOrder::Colored => {
-                permutation.sort_by_key(|&c| (self.colors[c], self.creation[c]))
+        self.logged = 0;
+        let live = self.live;
+        // The live constraints in creation order, as a permutation in `tear_log`.
+        if self.order == SolverOrder::Original {
+            for (k, slot) in self.tear_log[..live].iter_mut().enumerate() {
+                *slot = k as u32;
+            }
+        } else {
+            // `scratch` maps a creation index to its position
+            let (tear_log, scratch) = (&mut self.tear_log, &mut self.scratch);
+            scratch.fill(u32::MAX);
+            for (c, &created) in self.creation[..live].iter().enumerate() {
+                scratch[created as usize] = c as u32;
+            }
+            let present = scratch.iter().filter(|&&c| c != u32::MAX);
+            for (slot, &c) in tear_log.iter_mut().zip(present) {
+                *slot = c;
             }
         }
-        self.apply(&permutation);
+        if order == SolverOrder::Colored {
+            let colors = &self.colors;
+            counting_sort(
+                &self.tear_log[..live],
+                |c| colors[c] as usize,
+                &mut self.scratch,
+            );
+            std::mem::swap(&mut self.tear_log, &mut self.scratch);
+            self.gather_leftovers();
+        }
+        self.apply_permutation();
         self.order = order;
         self.update_batches();
         if order == SolverOrder::Colored {
-            self.gather_leftovers();
+            self.colored_base = (self.measure_colored_layout(), self.live);
         }
     }
 
-    /// Moves the constraints that do not fill a group of four in a regular run
-    /// (the ends of rows) behind the regular runs of their colour, where they
-    /// form one scattered run that is still solved four at a time.
+    /// Applies the permutation in `tear_log[..live]` to every array. Two need
+    /// no moving in a new set: multipliers that are all 0, and creation indices
+    /// that are still `0, 1, 2, ...`, which become the permutation itself.
+    fn apply_permutation(&mut self) {
+        let live = self.live;
+        let in_creation_order = self.order == SolverOrder::Original && live == self.built_with();
+        let multipliers_zero = self.lambdas[..live].iter().all(|&lambda| lambda == 0.0);
+        let (arrays, tear_log, scratch) = self.arrays();
+        let permutation = &tear_log[..live];
+        for lane in 0..2 {
+            Column::new(&mut *arrays.ids, 2, lane).permute(permutation, scratch);
+        }
+        Column::new(&mut *arrays.rest_lengths, 1, 0).permute(permutation, scratch);
+        Column::new(&mut *arrays.colors, 1, 0).permute(permutation, scratch);
+        if !multipliers_zero {
+            Column::new(&mut *arrays.lambdas, 1, 0).permute(permutation, scratch);
+        }
+        if in_creation_order {
+            arrays.creation[..live].copy_from_slice(permutation);
+        } else {
+            Column::new(&mut *arrays.creation, 1, 0).permute(permutation, scratch);
+        }
+    }
+
+    /// Refines the colour-sorted permutation in `tear_log` so that the
+    /// constraints that do not fill a group of four in a regular run (the ends of
+    /// rows) move behind the regular runs of their colour, where they form one
+    /// scattered run that is still solved four at a time. The runs are found on
+    /// the arrangement the permutation describes, before anything moves.
     fn gather_leftovers(&mut self) {
-        let mut leftover = vec![false; self.len()];
+        let live = self.live;
+        let order = &self.tear_log;
+        let view = Arrangement {
+            ids: &self.ids,
+            colors: &self.colors,
+            index: |c: usize| order[c] as usize,
+        };
+        view.cut(live, self.runs_capacity, &mut self.batches, &mut self.runs);
+        // key of each position: 2 × colour + 1 for a leftover
+        let key = |run: &Run, c: usize| {
+            let grouped = run.range.len() - run.scattered();
+            let leftover = c >= run.range.start + grouped;
+            2 * view.color(c) as usize + leftover as usize
+        };
+        let mut starts = [0usize; 513];
         for run in &self.runs {
-            let grouped = match run.layout {
-                RunLayout::Scattered => 0,
-                _ => run.range.len() / 4 * 4,
-            };
-            for flag in &mut leftover[run.range.start + grouped..run.range.end] {
-                *flag = true;
+            for c in run.range.clone() {
+                starts[key(run, c) + 1] += 1;
             }
         }
-        let mut permutation: Vec<usize> = (0..self.len()).collect();
-        permutation.sort_by_key(|&c| (self.colors[c], leftover[c], c));
-        self.apply(&permutation);
-        self.update_batches();
+        for k in 1..starts.len() {
+            starts[k] += starts[k - 1];
+        }
+        for run in &self.runs {
+            for c in run.range.clone() {
+                let slot = &mut starts[key(run, c)];
+                self.scratch[*slot] = order[c];
+                *slot += 1;
+            }
+        }
+        std::mem::swap(&mut self.tear_log, &mut self.scratch);
     }
 
-    /// Removes the constraints for which `torn` is true, keeping the order of
-    /// the rest. Returns how many were removed.
-    pub fn remove(&mut self, torn: &[bool]) -> usize {
-        let kept: Vec<usize> = (0..self.len()).filter(|&c| !torn[c]).collect();
-        let removed = self.len() - kept.len();
-        if removed > 0 {
-            self.apply(&kept);
+    /// Forgets the positions of earlier tears: [`ConstraintSet::restore_logged`]
+    /// brings back only what tears after this call.
+    pub fn clear_tear_log(&mut self) {
+        self.logged = 0;
+    }
+
+    /// Tears every live constraint `(a, b, rest_length)` for which `is_torn` is
+    /// true: it moves behind the live ones, in place, and the order of the rest
+    /// is kept. Logs where each one was. Returns how many tore.
+    pub fn tear(&mut self, mut is_torn: impl FnMut(u32, u32, f32) -> bool) -> usize {
+        let start = self.logged;
+        for c in 0..self.live {
+            if is_torn(self.ids[2 * c], self.ids[2 * c + 1], self.rest_lengths[c]) {
+                let mark = if self.logged == start { TEAR_START } else { 0 };
+                self.tear_log[self.logged] = c as u32 | mark;
+                self.logged += 1;
+            }
+        }
+        let torn = self.logged - start;
+        if torn > 0 {
+            let (live, end) = (self.live, self.logged);
+            let (mut arrays, tear_log, scratch) = self.arrays();
+            let positions = &tear_log[start..end];
+            arrays.for_each_column(|column| column.move_behind(positions, live, scratch));
+            self.live -= torn;
             self.update_batches();
         }
-        removed
+        torn
     }
 
-    /// Keeps the constraints listed in `selection`, in that order.
-    fn apply(&mut self, selection: &[usize]) {
-        self.ids = selection
-            .iter()
-            .flat_map(|&c| [self.ids[2 * c], self.ids[2 * c + 1]])
-            .collect();
-        self.rest_lengths = selection.iter().map(|&c| self.rest_lengths[c]).collect();
-        self.lambdas = selection.iter().map(|&c| self.lambdas[c]).collect();
-        self.creation = selection.iter().map(|&c| self.creation[c]).collect();
-        self.colors = selection.iter().map(|&c| self.colors[c]).collect();
+    /// Tears the live constraints whose entry in `torn` is true (see
+    /// [`ConstraintSet::tear`]). Returns how many tore.
+    pub fn remove(&mut self, torn: &[bool]) -> usize {
+        let mut c = 0;
+        self.tear(|_, _, _| {
+            c += 1;
+            torn[c - 1]
+        })
+    }
+
+    /// Brings back every constraint torn since the tear log was last cleared, each
+    /// to the place it tore from, newest tear first, so the arrays are exactly as
+    /// they were then (their multipliers are whatever they were). Returns how many
+    /// came back.
+    pub fn restore_logged(&mut self) -> usize {
+        let restored = self.logged;
+        while self.logged > 0 {
+            let end = self.logged;
+            let mut start = end - 1;
+            while self.tear_log[start] & TEAR_START == 0 {
+                start -= 1;
+            }
+            let live = self.live;
+            let (mut arrays, tear_log, scratch) = self.arrays();
+            let positions = &tear_log[start..end];
+            arrays.for_each_column(|column| column.move_back(positions, live, scratch));
+            self.live += end - start;
+            self.logged = start;
+        }
+        if restored > 0 {
+            self.update_batches();
+        }
+        restored
     }
 
     fn update_batches(&mut self) {
@@ -230,21 +677,77 @@ impl ConstraintSet {
         if self.order == SolverOrder::Original {
             return;
         }
+        let view = Arrangement {
+            ids: &self.ids,
+            colors: &self.colors,
+            index: |c: usize| c,
+        };
+        view.cut(
+            self.live,
+            self.runs_capacity,
+            &mut self.batches,
+            &mut self.runs,
+        );
+    }
+}
+
+/// The constraints of a set in some arrangement: position `c` holds constraint
+/// `index(c)` of the arrays.
+struct Arrangement<'a, F: Fn(usize) -> usize> {
+    ids: &'a [u32],
+    colors: &'a [u8],
+    index: F,
+}
+
+impl<F: Fn(usize) -> usize> Arrangement<'_, F> {
+    fn a(&self, c: usize) -> i64 {
+        self.ids[2 * (self.index)(c)] as i64
+    }
+
+    fn b(&self, c: usize) -> i64 {
+        self.ids[2 * (self.index)(c) + 1] as i64
+    }
+
+    fn color(&self, c: usize) -> u8 {
+        self.colors[(self.index)(c)]
+    }
+
+    /// Cuts positions `0..live` (sorted by colour) into `batches`, one per
+    /// colour, and those into `runs`; past `capacity` runs (0: no limit) the
+    /// rest of a colour becomes one scattered run, so `runs` never grows past it.
+    fn cut(
+        &self,
+        live: usize,
+        capacity: usize,
+        batches: &mut Vec<Range<usize>>,
+        runs: &mut Vec<Run>,
+    ) {
+        batches.clear();
+        runs.clear();
         let mut start = 0;
-        for c in 1..=self.len() {
-            if c == self.len() || self.colors[c] != self.colors[start] {
-                self.batches.push(start..c);
+        for c in 1..=live {
+            if c == live || self.color(c) != self.color(start) {
+                batches.push(start..c);
                 start = c;
             }
         }
-        for batch in self.batches.clone() {
-            let first_of_batch = self.runs.len();
+        for (b, batch) in batches.iter().enumerate() {
+            let first_of_batch = runs.len();
             let mut c = batch.start;
             while c < batch.end {
-                let run = self.longest_run(c, batch.end);
+                // keep one run for each batch after this one
+                let full = capacity > 0 && runs.len() + (batches.len() - b) >= capacity;
+                let run = if full {
+                    Run {
+                        range: c..batch.end,
+                        layout: RunLayout::Scattered,
+                    }
+                } else {
+                    self.longest_run(c, batch.end)
+                };
                 c = run.range.end;
-                let in_batch = self.runs.len() > first_of_batch;
-                match self.runs.last_mut() {
+                let in_batch = runs.len() > first_of_batch;
+                match runs.last_mut() {
                     // scattered neighbours of one batch are gathered together
                     Some(last)
                         if in_batch
@@ -253,18 +756,10 @@ impl ConstraintSet {
                     {
                         last.range.end = run.range.end
                     }
-                    _ => self.runs.push(run),
+                    _ => runs.push(run),
                 }
             }
         }
-    }
-
-    fn a(&self, c: usize) -> i64 {
-        self.ids[2 * c] as i64
-    }
-
-    fn b(&self, c: usize) -> i64 {
-        self.ids[2 * c + 1] as i64
     }
 
     /// The longest regular run starting at constraint `start` (before `end`).
@@ -309,6 +804,23 @@ impl ConstraintSet {
                 layout: RunLayout::Scattered,
             }
         }
+    }
+}
+
+/// The stable counting sort of `items` by `key` (below 512): the sorted items
+/// go into the front of `out`.
+fn counting_sort(items: &[u32], key: impl Fn(usize) -> usize, out: &mut [u32]) {
+    let mut starts = [0usize; 513];
+    for &c in items {
+        starts[key(c as usize) + 1] += 1;
+    }
+    for k in 1..starts.len() {
+        starts[k] += starts[k - 1];
+    }
+    for &c in items {
+        let slot = &mut starts[key(c as usize)];
+        out[*slot] = c;
+        *slot += 1;
     }
 }
 
@@ -397,6 +909,146 @@ mod tests {
         assert_ne!(s.ids(), original.ids());
         s.set_order(SolverOrder::Original);
         assert_eq!(s, original);
+    }
+
+    /// The colored arrangement as a comparison sort makes it: by (colour,
+    /// creation), then the leftovers of each colour's runs behind its regular runs.
+    fn colored_by_sorting(width: usize, height: usize) -> Vec<u32> {
+        let g = grid::build(GridSize { width, height }, FixedPreset::Two);
+        let count = g.rest_lengths.len();
+        let mut order: Vec<usize> = (0..count).collect();
+        order.sort_by_key(|&c| (g.colors[c], c));
+        let ids: Vec<u32> = order
+            .iter()
+            .flat_map(|&c| [g.constraint_ids[2 * c], g.constraint_ids[2 * c + 1]])
+            .collect();
+        let colors: Vec<u8> = order.iter().map(|&c| g.colors[c]).collect();
+        let mut arranged = ConstraintSet::new(ids, vec![1.0; count], colors, SolverOrder::Original);
+        arranged.order = SolverOrder::Colored;
+        arranged.update_batches();
+        let mut leftover = vec![false; count];
+        for run in arranged.runs() {
+            let grouped = match run.layout {
+                RunLayout::Scattered => 0,
+                _ => run.range.len() / 4 * 4,
+            };
+            for flag in &mut leftover[run.range.start + grouped..run.range.end] {
+                *flag = true;
+            }
+        }
+        let mut keys: Vec<usize> = (0..count).collect();
+        keys.sort_by_key(|&c| (arranged.colors[c], leftover[c], c));
+        keys.iter()
+            .flat_map(|&c| [arranged.ids[2 * c], arranged.ids[2 * c + 1]])
+            .collect()
+    }
+
+    #[test]
+    fn the_counting_sort_arranges_as_a_comparison_sort_would() {
+        for (w, h) in [(2, 2), (3, 5), (13, 7), (40, 30)] {
+            assert_eq!(
+                set(w, h, SolverOrder::Colored).ids(),
+                colored_by_sorting(w, h).as_slice(),
+                "{w}x{h}"
+            );
+        }
+    }
+
+    /// Tears every `k`-th live constraint, and returns how many tore.
+    fn tear_every(s: &mut ConstraintSet, k: usize) -> usize {
+        let mut c = 0;
+        s.tear(|_, _, _| {
+            c += 1;
+            c % k == 0
+        })
+    }
+
+    #[test]
+    fn tearing_moves_torn_constraints_behind_in_place_and_restoring_undoes_it() {
+        for order in [SolverOrder::Colored, SolverOrder::Original] {
+            let original = set(13, 7, order);
+            let mut s = original.clone();
+            let (ids, rest) = (s.ids.as_ptr(), s.rest_lengths.as_ptr());
+            let live_before = s.ids().to_vec();
+            s.clear_tear_log();
+            let first = tear_every(&mut s, 7);
+            let second = tear_every(&mut s, 3);
+            assert_eq!(s.len(), original.len() - first - second);
+            // the same buffers, still holding every constraint: the live ones in
+            // their old relative order, then the torn ones
+            assert_eq!((s.ids.as_ptr(), s.rest_lengths.as_ptr()), (ids, rest));
+            assert_eq!(s.ids.len(), original.ids.len());
+            let live: Vec<&[u32]> = s.ids().chunks(2).collect();
+            let mut kept = live_before.chunks(2).filter(|pair| live.contains(pair));
+            assert!(
+                live.iter().all(|pair| kept.next() == Some(pair)),
+                "order kept"
+            );
+            let mut all: Vec<&[u32]> = s.ids.chunks(2).collect();
+            let mut expected: Vec<&[u32]> = original.ids.chunks(2).collect();
+            all.sort();
+            expected.sort();
+            assert_eq!(all, expected, "{order:?}: nothing lost, nothing doubled");
+            assert!(s.rest_lengths.iter().all(|&r| r > 0.0));
+            // runs still cover the live constraints only
+            if order == SolverOrder::Colored {
+                assert_eq!(s.runs().last().unwrap().range.end, s.len());
+            }
+            assert_eq!(s.restore_logged(), first + second);
+            assert!(s == original, "{order:?}: restored exactly");
+            assert_eq!(s.runs(), original.runs());
+        }
+    }
+
+    #[test]
+    fn reordering_a_torn_set_keeps_the_torn_ones_behind() {
+        let mut s = set(9, 6, SolverOrder::Colored);
+        let torn = tear_every(&mut s, 4);
+        let tail = s.ids[2 * s.len()..].to_vec();
+        let live = s.len();
+        s.set_order(SolverOrder::Original);
+        assert_eq!(s.len(), live);
+        assert_eq!(&s.ids[2 * s.len()..], tail.as_slice());
+        // creation order
+        assert!(s.creation[..live].windows(2).all(|w| w[0] < w[1]));
+        s.set_order(SolverOrder::Colored);
+        let batches: usize = s.batches().iter().map(|b| b.len()).sum();
+        assert_eq!(batches, live);
+        assert_eq!(s.built_with(), live + torn);
+        // nothing to restore after a reorder: it clears the log
+        assert_eq!(s.restore_logged(), 0);
+    }
+
+    #[test]
+    fn the_colored_layout_bound_covers_the_arrangement() {
+        let mut s = set(40, 30, SolverOrder::Colored);
+        s.set_order(SolverOrder::Original);
+        tear_every(&mut s, 5);
+        let bound = s.colored_layout();
+        s.set_order(SolverOrder::Colored);
+        let exact = s.colored_layout();
+        assert!(
+            exact.runs <= bound.runs && exact.scattered <= bound.scattered,
+            "{exact:?} vs {bound:?}"
+        );
+    }
+
+    #[test]
+    fn tearing_never_grows_the_runs_past_their_room() {
+        let mut s = set(40, 30, SolverOrder::Colored);
+        let room = s.runs.capacity();
+        // every other constraint: the most fragmenting tear there is
+        tear_every(&mut s, 2);
+        assert_eq!(s.runs.capacity(), room);
+        assert!(s.runs.len() <= room);
+        let mut next = 0;
+        for run in s.runs() {
+            assert_eq!(run.range.start, next, "runs stay contiguous");
+            next = run.range.end;
+        }
+        assert_eq!(next, s.len());
+        s.restore_logged();
+        assert_eq!(s.runs.capacity(), room);
     }
 
     #[test]

@@ -6,7 +6,10 @@
 //! and constraints are created horizontal first, then vertical, then the two
 //! diagonals of each cell.
 
-use crate::params::{FixedPreset, GridSize};
+use std::collections::TryReserveError;
+
+use crate::memory;
+use crate::params::{ClothError, FixedPreset, GridSize};
 
 /// Distance between neighbouring particles at rest, in metres.
 pub const SPACING: f32 = 0.2;
@@ -29,15 +32,40 @@ pub struct Grid {
 
 /// Number of distance constraints of a `width × height` grid:
 /// `h(w-1)` horizontal + `(h-1)w` vertical + `2(h-1)(w-1)` diagonal.
+/// Saturates at `usize::MAX` for sizes no cloth can have.
 pub fn constraint_count(size: GridSize) -> usize {
-    let (w, h) = (size.width, size.height);
-    h * (w - 1) + (h - 1) * w + 2 * (h - 1) * (w - 1)
+    let count = constraint_count_u64(size.width as u64, size.height as u64);
+    usize::try_from(count).unwrap_or(usize::MAX)
 }
 
-/// Builds the grid the original demo builds.
+/// [`constraint_count`] of a `w × h` grid in `u64`, saturating instead of
+/// overflowing (0 for a grid without cells).
+pub fn constraint_count_u64(w: u64, h: u64) -> u64 {
+    let (w1, h1) = (w.saturating_sub(1), h.saturating_sub(1));
+    h.saturating_mul(w1)
+        .saturating_add(h1.saturating_mul(w))
+        .saturating_add(h1.saturating_mul(w1).saturating_mul(2))
+}
+
+/// Builds the grid the original demo builds. Panics where [`try_build`]
+/// returns an error.
 pub fn build(size: GridSize, preset: FixedPreset) -> Grid {
+    try_build(size, preset).unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// Builds the grid the original demo builds, or refuses: a size outside the
+/// limits of [`GridSize::new`] (its fields are public, so it is checked again
+/// here) or one whose arrays do not fit in memory.
+pub fn try_build(size: GridSize, preset: FixedPreset) -> Result<Grid, ClothError> {
+    let size = GridSize::new(size.width as f64, size.height as f64)?;
+    allocate(size, preset).map_err(|_| memory::cloth_out_of_memory(size))
+}
+
+/// [`try_build`] for a valid size: every index below is at most
+/// `MAX_PARTICLES + width + 1`, far from overflowing even 32 bits.
+fn allocate(size: GridSize, preset: FixedPreset) -> Result<Grid, TryReserveError> {
     let (w, h) = (size.width, size.height);
-    let mut positions = Vec::with_capacity(2 * w * h);
+    let mut positions = memory::with_capacity(2 * w * h)?;
     for i in 0..h {
         for j in 0..w {
             positions.push(SPACING * j as f32);
@@ -46,9 +74,9 @@ pub fn build(size: GridSize, preset: FixedPreset) -> Grid {
     }
 
     let count = constraint_count(size);
-    let mut constraint_ids = Vec::with_capacity(2 * count);
-    let mut rest_lengths = Vec::with_capacity(count);
-    let mut colors = Vec::with_capacity(count);
+    let mut constraint_ids = memory::with_capacity(2 * count)?;
+    let mut rest_lengths = memory::with_capacity(count)?;
+    let mut colors = memory::with_capacity(count)?;
     // The rest length is the initial distance, measured exactly as the solver
     // measures it (0.2 or 0.1·√8 up to f32 rounding): a cloth without gravity
     // then starts with C = 0 everywhere and stays exactly at rest.
@@ -82,19 +110,16 @@ pub fn build(size: GridSize, preset: FixedPreset) -> Grid {
         }
     }
 
-    let fixed = match preset {
-        FixedPreset::One => vec![0],
-        FixedPreset::Two => vec![0, w - 1],
-        FixedPreset::Four => vec![0, w - 1, (h - 1) * w, h * w - 1],
-    };
+    let corners = [0, w - 1, (h - 1) * w, h * w - 1];
+    let fixed = memory::copied(&corners[..preset.count()])?;
 
-    Grid {
+    Ok(Grid {
         positions,
         constraint_ids,
         rest_lengths,
         colors,
         fixed,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -136,6 +161,28 @@ mod tests {
         let k = 2 * 4 + 3;
         assert!((grid.positions[2 * k] - 0.6).abs() < 1e-6);
         assert!((grid.positions[2 * k + 1] + 0.4).abs() < 1e-6);
+    }
+
+    #[test]
+    fn sizes_no_cloth_can_have_are_refused_not_overflowed() {
+        // the fields are public: a GridSize need not come from GridSize::new
+        for (w, h) in [
+            (0, 0),
+            (1, 5),
+            (0, 3),
+            (70_000, 70_000),
+            (usize::MAX, 2),
+            (1001, 2),
+        ] {
+            let error = try_build(size(w, h), FixedPreset::Four).unwrap_err();
+            assert_eq!(error.code(), "invalid_value", "{w} × {h}: {error}");
+        }
+        assert_eq!(constraint_count(size(0, 0)), 0);
+        assert_eq!(constraint_count(size(usize::MAX, usize::MAX)), usize::MAX);
+        assert_eq!(
+            constraint_count_u64(1000, 250),
+            1000 * 249 + 999 * 250 + 2 * 999 * 249
+        );
     }
 
     #[test]

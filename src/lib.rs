@@ -22,6 +22,7 @@
 //! * [`constraints`]: the constraints in solver order (original or coloured).
 //! * [`colored`]: the coloured sweep, four independent constraints per SIMD op.
 //! * `lanes`: four-wide `f32` arithmetic, wasm SIMD where available.
+//! * [`memory`]: fallible allocation and what a cloth costs in memory.
 //! * [`raster`]: drawing the cloth into pixels (faster than canvas paths).
 //! * [`cloth`]: [`Cloth`], the state, interaction (pick, grab, drag, pin) and
 //!   diagnostics.
@@ -33,6 +34,7 @@ pub mod colored;
 pub mod constraints;
 pub mod grid;
 mod lanes;
+pub mod memory;
 pub mod params;
 pub mod raster;
 pub mod solver;

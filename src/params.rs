@@ -23,9 +23,6 @@ use std::fmt;
 /// entries ([`WIDTH`], [`HEIGHT`]). 500 × 500 steps in a few milliseconds in
 /// wasm; beyond that one animation frame takes too long.
 pub const MAX_PARTICLES: usize = 250_000;
-/// Most constraint solves one time step may take (`substeps × iterations ×
-/// constraints`): about half a second of work, so no single step can freeze a tab.
-pub const MAX_SOLVES_PER_STEP: u64 = 100_000_000;
 
 /// Everything that can go wrong when driving a [`crate::Cloth`].
 ///
@@ -49,6 +46,34 @@ pub enum ClothError {
         /// Number of particles in the cloth.
         count: usize,
     },
+    /// Memory ran out: what was asked for was not built and nothing changed.
+    OutOfMemory {
+        /// The field (or argument) whose value asked for the memory.
+        field: &'static str,
+        /// What did not fit and how much it needs, e.g. `a 500 × 500 cloth needs 47 MiB`.
+        what: String,
+    },
+}
+
+impl ClothError {
+    /// The JavaScript name of the field or argument the error is about
+    /// (`"timeStepSize"`, `"width"`, `"index"`, ...).
+    pub fn field(&self) -> &'static str {
+        match self {
+            ClothError::InvalidValue { field, .. } | ClothError::OutOfMemory { field, .. } => field,
+            ClothError::ParticleIndex { .. } => "index",
+        }
+    }
+
+    /// A short code that stays the same whatever the wording of the message:
+    /// `"invalid_value"`, `"particle_index"` or `"out_of_memory"`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ClothError::InvalidValue { .. } => "invalid_value",
+            ClothError::ParticleIndex { .. } => "particle_index",
+            ClothError::OutOfMemory { .. } => "out_of_memory",
+        }
+    }
 }
 
 impl fmt::Display for ClothError {
@@ -64,6 +89,7 @@ impl fmt::Display for ClothError {
                 "invalid particle index: got {index}, expected a whole number from 0 to {}",
                 count.saturating_sub(1)
             ),
+            ClothError::OutOfMemory { what, .. } => write!(f, "out of memory: {what}"),
         }
     }
 }
@@ -87,6 +113,22 @@ impl fmt::Display for Number {
         } else {
             write!(f, "{v:e}")
         }
+    }
+}
+
+/// Characters of a string an error message shows at most.
+pub const ECHO_CHARS: usize = 40;
+
+/// `text` quoted for a message, cut after [`ECHO_CHARS`] characters: a message
+/// never grows with what it is about. `length` is the length of the whole
+/// string (in the caller's unit: JavaScript counts UTF-16 units) when `text`
+/// is only its beginning; a cut string ends in `…` and states the length.
+pub fn quoted(text: &str, length: usize) -> String {
+    let shown: String = text.chars().take(ECHO_CHARS).collect();
+    if shown.len() == text.len() && length <= shown.chars().count() {
+        format!("{shown:?}")
+    } else {
+        format!("{shown:?}… ({length} characters)")
     }
 }
 
@@ -176,7 +218,7 @@ impl GridSize {
 
     /// Number of particles, `width * height`.
     pub fn num_particles(self) -> usize {
-        self.width * self.height
+        self.width.saturating_mul(self.height)
     }
 }
 
@@ -207,7 +249,7 @@ impl SolverOrder {
             "colored" => Ok(SolverOrder::Colored),
             _ => Err(invalid(
                 "solverOrder",
-                format!("{name:?}"),
+                quoted(name, name.chars().count()),
                 "\"original\" or \"colored\"",
             )),
         }
@@ -399,20 +441,26 @@ impl Parameter {
         }
     }
 
-    /// Checks a word against [`Rule::Words`].
-    pub fn check_word<'a>(&self, value: &'a str) -> Result<&'a str, ClothError> {
+    /// Checks a word against [`Rule::Words`]. `length` is the length of the
+    /// whole string when `value` is only its beginning (see [`quoted`]).
+    pub fn check_word<'a>(&self, value: &'a str, length: usize) -> Result<&'a str, ClothError> {
         match self.rule {
             Rule::Words(allowed) if allowed.contains(&value) => Ok(value),
             Rule::Words(allowed) => Err(invalid(
                 self.name,
-                format!("{:?}", Prefix(value)),
+                quoted(value, length),
                 one_of(allowed.iter().map(|w| format!("{w:?}"))),
             )),
-            _ => Err(invalid(
-                self.name,
-                format!("{:?}", Prefix(value)),
-                self.kind(),
-            )),
+            _ => Err(invalid(self.name, quoted(value, length), self.kind())),
+        }
+    }
+
+    /// What it accepts, for a message about a value of the wrong type: the words
+    /// of a [`Rule::Words`] (`"colored" or "original"`), else [`Parameter::kind`].
+    pub fn expected(&self) -> String {
+        match self.rule {
+            Rule::Words(allowed) => one_of(allowed.iter().map(|w| format!("{w:?}"))),
+            _ => self.kind().to_string(),
         }
     }
 
@@ -432,34 +480,6 @@ fn one_of(items: impl Iterator<Item = String>) -> String {
     match items.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         _ => items.concat(),
-    }
-}
-
-/// At most the first 40 characters of a text, then "…": messages never echo
-/// more of a value than that.
-#[derive(Clone, Copy)]
-pub struct Prefix<'a>(pub &'a str);
-
-impl Prefix<'_> {
-    /// Characters echoed at most.
-    pub const MAX_CHARS: usize = 40;
-}
-
-impl fmt::Display for Prefix<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.char_indices().nth(Self::MAX_CHARS) {
-            Some((end, _)) => write!(f, "{}…", &self.0[..end]),
-            None => f.write_str(self.0),
-        }
-    }
-}
-
-impl fmt::Debug for Prefix<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.char_indices().nth(Self::MAX_CHARS) {
-            Some((end, _)) => write!(f, "{:?}…", &self.0[..end]),
-            None => write!(f, "{:?}", self.0),
-        }
     }
 }
 
@@ -684,7 +704,7 @@ pub const STEPS_PER_FRAME: Parameter = Parameter {
     attribute: "steps-per-frame",
     label: "Steps per frame",
     unit: "",
-    meaning: "Time steps per animation frame (0 stops stepping; the frame budget may run fewer).",
+    meaning: "Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in a task of its own; past that fewer steps run and diagnostics().capped is true.",
     remark: "",
     rule: Rule::Whole {
         min: 0.0,
@@ -907,26 +927,191 @@ pub fn validate_tear_stretch(value: f64) -> Result<f64, ClothError> {
     TEAR_STRETCH.check_number(value)
 }
 
-/// Checks that `substeps × iterations` sweeps over `constraints` constraints stay
-/// within [`MAX_SOLVES_PER_STEP`]; the error names `field`, the one being changed.
+// ----- the work of a step ------------------------------------------------------
+
+/// What a step costs, in *work units*: one unit is about a nanosecond of the
+/// wasm build in headless Chromium on the reference machine (2 cores; see
+/// README, "Limits and errors"). Each weight is the measured cost of one piece
+/// of work, taken from the slowest cloths measured (500 × 500 and 1000 × 250,
+/// whose arrays no longer fit in the caches; a torn-up cloth for the runs) and
+/// rounded up; `node scripts/bench-browser.mjs --worst-case` prints the
+/// measurements next to them. Measured (2026-11-23, fastest of five rounds):
+/// coloured solve 1.6–1.8 ns intact and 3.9–5.0 ns per live constraint once
+/// tearing has cut the runs up, original 11.5–15.8 ns, damped 8.5–10.8 ns in
+/// coloured order and 18.8–23.1 ns in original order, prediction and velocity
+/// update together 3.9 ns per particle, the tear check 7.0–8.2 ns, a sweep of a
+/// 2 × 2 cloth 70–100 ns.
+pub mod work {
+    /// One constraint solve in the coloured SIMD sweep.
+    pub const SOLVE_COLORED: u64 = 3;
+    /// Each run of the coloured sweep, per sweep: a call and its scalar tail.
+    pub const COLORED_RUN: u64 = 25;
+    /// Each constraint the coloured sweep gathers one by one, on top of
+    /// [`SOLVE_COLORED`].
+    pub const COLORED_SCATTERED: u64 = 4;
+    /// One constraint solve in the scalar sweep in creation order.
+    pub const SOLVE_ORIGINAL: u64 = 16;
+    /// One constraint solve in the scalar damped sweep (any order): constraint
+    /// damping above 0 runs on this path.
+    pub const SOLVE_DAMPED: u64 = 24;
+    /// Fixed cost of one sweep.
+    pub const SWEEP: u64 = 50;
+    /// Per particle per substep: the prediction (with saving the positions).
+    pub const PREDICT: u64 = 3;
+    /// Per particle per substep: the velocity update.
+    pub const VELOCITY_UPDATE: u64 = 2;
+    /// Per particle per coloured block of sweeps: splitting positions into x and
+    /// y arrays and merging them back (once per substep in a whole step).
+    pub const SPLIT_MERGE: u64 = 4;
+    /// Per live constraint per substep: resetting its multiplier.
+    pub const CONSTRAINT_SUBSTEP: u64 = 1;
+    /// Per live constraint per substep with tearing on: the stretch check (and
+    /// moving torn constraints behind the live ones).
+    pub const TEAR_CHECK: u64 = 10;
+    /// Per particle per substep with velocity damping on.
+    pub const VELOCITY_DAMPING: u64 = 1;
+    /// Per particle per step: saving the start of the step, the divergence check.
+    pub const PARTICLE_STEP: u64 = 3;
+    /// Fixed cost of a substep.
+    pub const SUBSTEP: u64 = 200;
+    /// Fixed cost of a step.
+    pub const STEP: u64 = 1_000;
+}
+
+/// Most work one time step may take: about half a second (README, "Limits and
+/// errors", has the measured worst case), so no single step can freeze a tab.
+pub const MAX_WORK_PER_STEP: u64 = 500_000_000;
+
+/// Most work one `steps(n)` or `advance` call may take: about 1.5 seconds.
+pub const MAX_WORK_PER_CALL: u64 = 3 * MAX_WORK_PER_STEP;
+
+/// The sweep a substep runs, which sets the cost of each constraint solve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SweepPath {
+    /// Four constraints at a time with SIMD ([`SolverOrder::Colored`], no damping).
+    Colored,
+    /// One by one in creation order ([`SolverOrder::Original`], no damping).
+    Original,
+    /// One by one with constraint damping (`damping > 0`, either order).
+    Damped,
+}
+
+impl SweepPath {
+    /// The path the solver takes with parameters `p`.
+    pub fn of(p: &Params) -> SweepPath {
+        if p.damping > 0.0 {
+            SweepPath::Damped
+        } else if p.solver_order == SolverOrder::Original {
+            SweepPath::Original
+        } else {
+            SweepPath::Colored
+        }
+    }
+}
+
+/// What a step works on: the sizes its cost depends on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Workload {
+    /// Particles of the cloth.
+    pub particles: usize,
+    /// Live (untorn) constraints.
+    pub constraints: usize,
+    /// The coloured sweep's runs and scattered constraints (see
+    /// [`crate::constraints::ColoredLayout`]); used on the coloured path only.
+    pub colored_runs: usize,
+    /// See `colored_runs`.
+    pub colored_scattered: usize,
+}
+
+/// Work units of one constraint solve on a scalar path (on the coloured one,
+/// see [`colored_run_cost`]).
+pub fn solve_cost(path: SweepPath) -> u64 {
+    match path {
+        SweepPath::Colored => work::SOLVE_COLORED,
+        SweepPath::Original => work::SOLVE_ORIGINAL,
+        SweepPath::Damped => work::SOLVE_DAMPED,
+    }
+}
+
+/// Work units of one coloured run of `constraints` constraints, `scattered` of
+/// them gathered one by one.
+pub fn colored_run_cost(constraints: usize, scattered: usize) -> u64 {
+    work::COLORED_RUN
+        + constraints as u64 * work::SOLVE_COLORED
+        + scattered as u64 * work::COLORED_SCATTERED
+}
+
+/// Work units of one sweep over the constraints of `load` on `path`.
+pub fn sweep_cost(path: SweepPath, load: &Workload) -> u64 {
+    let m = load.constraints as u64;
+    work::SWEEP
+        + match path {
+            SweepPath::Colored => {
+                m * work::SOLVE_COLORED
+                    + load.colored_runs as u64 * work::COLORED_RUN
+                    + load.colored_scattered as u64 * work::COLORED_SCATTERED
+            }
+            path => m * solve_cost(path),
+        }
+}
+
+/// The work units of one substep's fixed part: everything but the sweeps.
+pub fn substep_overhead(p: &Params, load: &Workload) -> u64 {
+    let (n, m) = (load.particles as u64, load.constraints as u64);
+    let mut cost =
+        work::SUBSTEP + n * (work::PREDICT + work::VELOCITY_UPDATE) + m * work::CONSTRAINT_SUBSTEP;
+    if SweepPath::of(p) == SweepPath::Colored && m > 0 {
+        cost += n * work::SPLIT_MERGE;
+    }
+    if p.velocity_damping > 0.0 {
+        cost += n * work::VELOCITY_DAMPING;
+    }
+    if p.tear_stretch > 0.0 {
+        cost += m * work::TEAR_CHECK;
+    }
+    cost
+}
+
+/// The work units of one step with parameters `p` on the cloth `load`: every
+/// sweep on its path, the per-particle work of every substep, tearing and
+/// damping checks, and the step's own overhead. Never 0, even for a cloth whose
+/// constraints all tore.
+pub fn work_per_step(p: &Params, load: &Workload) -> u64 {
+    let sweeps = p.iterations as u64 * sweep_cost(SweepPath::of(p), load);
+    let substep = substep_overhead(p, load) + sweeps;
+    work::STEP + load.particles as u64 * work::PARTICLE_STEP + p.substeps as u64 * substep
+}
+
+/// Checks that one step with parameters `p` stays within [`MAX_WORK_PER_STEP`] on
+/// the cloth `load`; the error names `field`, the one being changed, and its `value`.
 pub fn validate_work(
     field: &'static str,
-    value: f64,
-    substeps: u32,
-    iterations: u32,
-    constraints: usize,
+    value: impl fmt::Display,
+    p: &Params,
+    load: &Workload,
 ) -> Result<(), ClothError> {
-    let solves = substeps as u64 * iterations as u64 * constraints as u64;
-    if solves <= MAX_SOLVES_PER_STEP {
+    let work = work_per_step(p, load);
+    if work <= MAX_WORK_PER_STEP {
         return Ok(());
     }
+    let switch = |on: bool| if on { "on" } else { "off" };
     Err(invalid(
         field,
-        Number(value),
+        value,
         format!(
-            "substeps × iterations × constraints at most {MAX_SOLVES_PER_STEP} per step \
-             ({substeps} × {iterations} × {constraints} = {solves}); lower substeps or \
-             iterations, or use a smaller cloth"
+            "a value that keeps one step within the work limit: with it a step needs {work} \
+             work units, at most {MAX_WORK_PER_STEP} (about 0.5 s) are allowed (this cloth: \
+             {} particles, {} constraints; substeps {}, iterations {}, solverOrder {}, \
+             damping {}, velocityDamping {}, tearing {}); lower substeps or iterations, or \
+             use a smaller cloth",
+            load.particles,
+            load.constraints,
+            p.substeps,
+            p.iterations,
+            p.solver_order.name(),
+            switch(p.damping > 0.0),
+            switch(p.velocity_damping > 0.0),
+            switch(p.tear_stretch > 0.0),
         ),
     ))
 }
@@ -980,6 +1165,39 @@ mod tests {
         );
         let err = GridSize::new(0.0, 30.0).unwrap_err().to_string();
         assert!(err.contains("width") && err.contains("got 0"), "{err}");
+    }
+
+    #[test]
+    fn messages_echo_a_short_beginning_of_long_strings() {
+        assert_eq!(quoted("fast", 4), "\"fast\"");
+        let long = "x".repeat(1_000_000);
+        let err = SolverOrder::from_name(&long).unwrap_err().to_string();
+        assert!(err.len() < 200, "{} bytes", err.len());
+        assert!(
+            err.starts_with(&format!(
+                "invalid solverOrder: got \"{}\"… (1000000 characters)",
+                "x".repeat(40)
+            )),
+            "{err}"
+        );
+        // cut by characters, not bytes: no panic inside a multi-byte character
+        let wide = "é".repeat(100);
+        assert_eq!(
+            quoted(&wide, 100),
+            format!("{:?}… (100 characters)", "é".repeat(40))
+        );
+        // a beginning of a longer string says so even when it is short itself
+        assert_eq!(quoted("abc", 5000), "\"abc\"… (5000 characters)");
+    }
+
+    #[test]
+    fn errors_carry_their_field_and_code() {
+        let err = validate_mass(0.0).unwrap_err();
+        assert_eq!((err.field(), err.code()), ("mass", "invalid_value"));
+        let err = validate_index(-1.0, 4).unwrap_err();
+        assert_eq!((err.field(), err.code()), ("index", "particle_index"));
+        let err = GridSize::new(2.0, 1e300).unwrap_err();
+        assert_eq!((err.field(), err.code()), ("height", "invalid_value"));
     }
 
     #[test]

@@ -10,6 +10,13 @@
 //!
 //! Pure Rust, no browser types: the wasm layer only hands the buffer over.
 
+use crate::memory;
+use crate::params::ClothError;
+
+/// Largest frame, in pixels (4096 × 4096: 64 MiB). Every index into a frame is
+/// below it, so no pixel arithmetic overflows, even in 32 bits.
+pub const MAX_FRAME_PIXELS: usize = 4096 * 4096;
+
 /// A colour as `0xAABBGGRR`: the byte order `R, G, B, A` of `ImageData` on a
 /// little-endian machine (wasm is little-endian).
 pub type Rgba = u32;
@@ -243,12 +250,38 @@ pub struct Frame {
 }
 
 impl Frame {
-    /// Resizes (keeping the allocation when it is big enough) and fills with `color`.
-    pub fn reset(&mut self, width: usize, height: usize, color: Rgba) {
+    /// Resizes (keeping the allocation when it is big enough) and fills with
+    /// `color`. Refuses a frame of more than [`MAX_FRAME_PIXELS`], and returns
+    /// [`ClothError::OutOfMemory`] when its pixels do not fit in memory; the
+    /// frame is unchanged then.
+    pub fn reset(&mut self, width: usize, height: usize, color: Rgba) -> Result<(), ClothError> {
+        let Some(count) = width
+            .checked_mul(height)
+            .filter(|&count| count <= MAX_FRAME_PIXELS)
+        else {
+            return Err(ClothError::InvalidValue {
+                field: "ctx",
+                value: format!("a {width} × {height} pixel canvas"),
+                allowed: format!("at most {MAX_FRAME_PIXELS} pixels"),
+            });
+        };
+        // reserving relative to the current length leaves the pixels as they are on failure
+        let more = count.saturating_sub(self.pixels.len());
+        if self.pixels.try_reserve_exact(more).is_err() {
+            let bytes = (count * std::mem::size_of::<Rgba>()) as u64;
+            return Err(ClothError::OutOfMemory {
+                field: "ctx",
+                what: format!(
+                    "a {width} × {height} pixel frame needs {} MiB",
+                    memory::mib(bytes)
+                ),
+            });
+        }
         self.width = width;
         self.height = height;
         self.pixels.clear();
-        self.pixels.resize(width * height, color);
+        self.pixels.resize(count, color);
+        Ok(())
     }
 
     /// Fills `rect` with `color`.
@@ -356,14 +389,15 @@ impl Frame {
                 frame.blend(major, minor, color, coverage)
             }
         };
-        let mut x = start;
-        while x <= end {
+        // Count in integers: `x += 1.0` stops growing at 2^24, and `start` and
+        // `end` lie within -1..=size (at most MAX_FRAME_PIXELS), exact in f32.
+        for major in start as i32..=end as i32 {
+            let x = major as f32;
             let y = y0 + gradient * (x - x0);
             let floor = y.floor();
             let fraction = y - floor;
-            plot(x as i32, floor as i32, 1.0 - fraction, self);
-            plot(x as i32, floor as i32 + 1, fraction, self);
-            x += 1.0;
+            plot(major, floor as i32, 1.0 - fraction, self);
+            plot(major, (floor as i32).saturating_add(1), fraction, self);
         }
     }
 
@@ -448,26 +482,37 @@ pub fn draw(frame: &mut Frame, cloth: &Cloth, view: View, style: &Style) -> Rect
         style.axis_width,
     );
 
-    let point = |k: usize| view.to_pixels(cloth.positions[2 * k], cloth.positions[2 * k + 1]);
-    for (c, pair) in cloth.constraint_ids.chunks_exact(2).enumerate() {
-        let (a, b) = (pair[0] as usize, pair[1] as usize);
-        let (pa, pb) = (point(a), point(b));
+    // Indices come from the caller: one that names no particle draws nothing.
+    let point = |k: usize| {
+        let i = k.checked_mul(2)?;
+        let p = cloth.positions.get(i..i.checked_add(2)?)?;
+        Some(view.to_pixels(p[0], p[1]))
+    };
+    let pairs = cloth.constraint_ids.chunks_exact(2);
+    for (pair, &rest_length) in pairs.zip(cloth.rest_lengths) {
+        let (Some(pa), Some(pb)) = (point(pair[0] as usize), point(pair[1] as usize)) else {
+            continue;
+        };
         let color = if style.strain_colors {
             let metres = view.scale.max(1e-12);
             let length = ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt() / metres;
-            strain_color((length - cloth.rest_lengths[c]) / cloth.rest_lengths[c])
+            strain_color((length - rest_length) / rest_length)
         } else {
             style.constraint
         };
         frame.line(pa, pb, color, style.line_width);
     }
     if style.particle_radius > 0.0 {
-        for k in 0..cloth.positions.len() / 2 {
-            frame.disc(point(k), style.particle_radius, style.particle);
+        for p in cloth.positions.chunks_exact(2) {
+            frame.disc(
+                view.to_pixels(p[0], p[1]),
+                style.particle_radius,
+                style.particle,
+            );
         }
     }
-    if let Some(k) = cloth.grabbed {
-        frame.disc(point(k), style.grabbed_radius, style.grabbed);
+    if let Some(center) = cloth.grabbed.and_then(point) {
+        frame.disc(center, style.grabbed_radius, style.grabbed);
     }
     drawn
 }
@@ -478,14 +523,14 @@ mod tests {
 
     fn frame(w: usize, h: usize) -> Frame {
         let mut f = Frame::default();
-        f.reset(w, h, rgb(0xffffff));
+        f.reset(w, h, rgb(0xffffff)).unwrap();
         f
     }
 
     #[test]
     fn colours_are_laid_out_as_image_data_bytes() {
         let mut f = frame(1, 1);
-        f.reset(1, 1, rgb(0x123456));
+        f.reset(1, 1, rgb(0x123456)).unwrap();
         assert_eq!(f.bytes(), &[0x12, 0x34, 0x56, 0xff]);
     }
 
@@ -537,6 +582,78 @@ mod tests {
             "took {:?}",
             started.elapsed()
         );
+    }
+
+    /// Runs `f` on another thread and fails if it has not finished within
+    /// `seconds` (a loop that never ends must fail the test, not hang it).
+    fn within<T: Send + 'static>(seconds: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (done, result) = std::sync::mpsc::channel();
+        std::thread::spawn(move || done.send(f()));
+        result
+            .recv_timeout(std::time::Duration::from_secs(seconds))
+            .expect("still running: the loop does not end")
+    }
+
+    #[test]
+    fn lines_end_on_the_widest_frames() {
+        // 2^24 pixels in one row: counting x in f32 would stop at 16777216
+        let width = MAX_FRAME_PIXELS;
+        let (last, inked) = within(20, move || {
+            let mut f = frame(width, 1);
+            f.line((-5.0, 0.5), (width as f32 + 5.0, 0.5), rgb(0), 1.0);
+            (f.pixel(width - 1, 0), f.pixel(width / 2, 0))
+        });
+        assert_ne!(last, rgb(0xffffff));
+        assert_ne!(inked, rgb(0xffffff));
+        let tall = within(20, || {
+            let mut f = frame(1, MAX_FRAME_PIXELS);
+            f.line((0.5, -1e3), (0.5, 2e7), rgb(0), 1.0);
+            f.pixel(0, MAX_FRAME_PIXELS - 1)
+        });
+        assert_ne!(tall, rgb(0xffffff));
+    }
+
+    #[test]
+    fn any_view_and_any_indices_stay_inside_the_frame() {
+        let positions = [0.0, 0.0, 1.0, 0.5, -1e6, 1e6];
+        // ends that name no particle, more rest lengths than constraints, a
+        // grabbed particle that does not exist: drawn around, never indexed
+        let cloth = Cloth {
+            positions: &positions,
+            constraint_ids: &[0, 1, 1, 2, 0, 7, u32::MAX, 1, 2],
+            rest_lengths: &[1.0, 1.0, 1.0],
+            grabbed: Some(usize::MAX),
+        };
+        let extremes = [
+            0.0,
+            -0.0,
+            1e-6,
+            1.0,
+            3e4,
+            -3e4,
+            1.6e8,
+            -1.6e8,
+            f32::MAX,
+            f32::MIN,
+        ];
+        for &origin_x in &extremes {
+            for &origin_y in &extremes {
+                for &scale in &[1e-6, 1.0, 50.0, 1.6e8, f32::MAX] {
+                    for &(ratio, radius) in &[(1.0, 0.0), (16.0, 100.0), (0.001, 2.5)] {
+                        let mut f = frame(31, 17);
+                        let view = View {
+                            origin_x,
+                            origin_y,
+                            scale,
+                        };
+                        let mut style = Style::with_pixel_ratio(ratio, radius);
+                        style.strain_colors = scale > 1.0;
+                        let drawn = draw(&mut f, &cloth, view, &style);
+                        assert!(drawn.x1 <= 31 && drawn.y1 <= 17, "{drawn:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

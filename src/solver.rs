@@ -297,13 +297,17 @@ pub fn damp_velocities(velocities: &mut [f32], rate: f64, h: f64) {
 /// Relative stretch `(length - rest_length) / rest_length` of constraint `c`.
 #[inline]
 pub fn stretch(positions: &[f32], constraint_ids: &[u32], rest_lengths: &[f32], c: usize) -> f32 {
-    let (a, b) = (
-        constraint_ids[2 * c] as usize,
-        constraint_ids[2 * c + 1] as usize,
-    );
+    let (a, b) = (constraint_ids[2 * c], constraint_ids[2 * c + 1]);
+    pair_stretch(positions, a, b, rest_lengths[c])
+}
+
+/// Relative stretch `(length - rest_length) / rest_length` of the pair `(a, b)`.
+#[inline]
+pub fn pair_stretch(positions: &[f32], a: u32, b: u32, rest_length: f32) -> f32 {
+    let (a, b) = (a as usize, b as usize);
     let dx = positions[2 * a] - positions[2 * b];
     let dy = positions[2 * a + 1] - positions[2 * b + 1];
-    ((dx * dx + dy * dy).sqrt() - rest_lengths[c]) / rest_lengths[c]
+    ((dx * dx + dy * dy).sqrt() - rest_length) / rest_length
 }
 
 #[cfg(test)]

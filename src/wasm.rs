@@ -5,24 +5,33 @@
 //! below; the plain `impl` holds Rust-side helpers. Numbers arrive as `JsValue`
 //! and are checked to really be numbers, so `sim.mass = "heavy"` throws an `Error`
 //! instead of being silently coerced to `NaN` or `0`. Every error is a JavaScript
-//! `Error` whose message names the argument; a refused call changes nothing.
+//! `Error` whose message names the argument, with the argument's name in its
+//! `field` property and a stable `code` (see [`error`]); a refused call changes
+//! nothing.
+//!
+//! wasm-bindgen marks an object borrowed for the length of each call into it.
+//! A trap (any panic: `panic = "abort"`) or a JavaScript exception thrown
+//! through the wasm stack skips the end of the call, and the object stays
+//! borrowed for good: every later call, `free()` included, fails. So no method
+//! here may panic or let JavaScript throw through it: sizes are checked in
+//! `f64` before they become `usize` (32 bits in wasm), big buffers are
+//! allocated fallibly, JavaScript values are read with `Reflect` (which catches
+//! what a getter throws), strings are measured before they are copied, and
+//! messages echo at most a short, bounded part of any value.
 //!
 //! Big arrays stay in wasm memory: [`Simulation::positions`] and
 //! [`Simulation::constraints`] return typed-array *views* over it, without
 //! copying. A view dies when wasm memory grows (any call that allocates: building
 //! a new `Simulation`, for instance), so fetch a fresh one each frame.
 
-use js_sys::{Float32Array, Reflect, Uint32Array};
+use js_sys::{Float32Array, JsString, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, ImageData};
 
 use crate::cloth::Cloth;
-use crate::params::{self, ClothError, Parameter, ParameterValue, SolverOrder, Value};
-use crate::raster::{self, Frame, Rect, Style, View};
-
-/// Largest canvas `drawInto` rasterizes, in pixels (4096 × 4096: 64 MiB of frame).
-const MAX_FRAME_PIXELS: usize = 4096 * 4096;
+use crate::params::{self, ClothError, Number, Parameter, ParameterValue, SolverOrder, Value};
+use crate::raster::{self, Frame, Rect, Style, View, MAX_FRAME_PIXELS};
 /// Largest `view.pixelRatio` (backing-store pixels per CSS pixel).
 const MAX_PIXEL_RATIO: f64 = 16.0;
 /// Largest `view.particleRadius`, CSS pixels.
@@ -40,62 +49,116 @@ pub struct Simulation {
     last_drawn: Rect,
 }
 
-fn js_error(error: ClothError) -> JsError {
-    JsError::new(&error.to_string())
+#[wasm_bindgen(typescript_custom_section)]
+const ERROR_TYPES: &str = r#"
+/** The `code` of an Error thrown by `Simulation`: what went wrong, in words that do not change. */
+export type SimulationErrorCode =
+  | "invalid_value"     // a number or string out of its range, or not one of the allowed names
+  | "wrong_type"        // not a number (or string, boolean, context, view object) at all
+  | "particle_index"    // an index that names no particle
+  | "out_of_memory"     // the cloth, its reordering or the drawInto frame does not fit in wasm memory
+  | "canvas_too_large"  // drawInto: more than 4096 × 4096 pixels
+  | "draw_failed";      // drawInto: the canvas refused the image (ImageData or putImageData threw)
+
+/**
+ * Every Error a `Simulation` method, getter, setter or constructor throws for bad
+ * input is a plain `Error` with two more own properties; its message starts
+ * `invalid <field>:`, `invalid particle index:`, `out of memory:` or `drawInto:`.
+ * Calls on a freed Simulation, or re-entrant calls into one that is busy (from a
+ * `drawInto` view getter, say), throw wasm-bindgen's plain Errors without them.
+ */
+export interface SimulationError extends Error {
+  /** The JavaScript name of the argument: "mass", "width", "index", "solverOrder", "ctx", "view.scale", ... */
+  readonly field: string;
+  readonly code: SimulationErrorCode;
+}
+"#;
+
+/// The `Error` JavaScript sees: `message`, plus own properties `field` (the
+/// JavaScript name of the argument: `"mass"`, `"index"`, `"view.scale"`, ...)
+/// and `code`, one of `"invalid_value"`, `"wrong_type"`, `"particle_index"`,
+/// `"out_of_memory"`, `"canvas_too_large"` or `"draw_failed"`. Messages are
+/// bounded (they echo at most a short part of any value), so building one
+/// cannot fail. A `js_sys::Error` rather than a `JsError`: only a JavaScript
+/// object can carry the extra properties.
+fn error(field: &str, code: &str, message: &str) -> JsValue {
+    let error = js_sys::Error::new(message);
+    // Reflect.set catches anything a setter planted on Error.prototype throws
+    let _ = Reflect::set(&error, &"field".into(), &field.into());
+    let _ = Reflect::set(&error, &"code".into(), &code.into());
+    error.into()
+}
+
+fn cloth_error(error: ClothError) -> JsValue {
+    self::error(error.field(), error.code(), &error.to_string())
+}
+
+/// `typeof value`: one of eight short names, so safe to echo.
+fn type_name(value: &JsValue) -> String {
+    value
+        .js_typeof()
+        .as_string()
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// The error for a value of the wrong type, naming the type (never the value).
+fn wrong_type(field: &str, value: &JsValue, expected: &str) -> JsValue {
+    let got = type_name(value);
+    error(
+        field,
+        "wrong_type",
+        &format!("invalid {field}: got a value of type {got}, expected {expected}"),
+    )
 }
 
 /// Reads a JavaScript number, refusing every other type by name.
-fn number(field: &str, value: &JsValue) -> Result<f64, JsError> {
-    value.as_f64().ok_or_else(|| {
-        let got = value
-            .js_typeof()
-            .as_string()
-            .unwrap_or_else(|| "unknown".into());
-        JsError::new(&format!(
-            "invalid {field}: got a value of type {got}, expected a number"
-        ))
-    })
+fn number(field: &str, value: &JsValue) -> Result<f64, JsValue> {
+    value
+        .as_f64()
+        .ok_or_else(|| wrong_type(field, value, "a number"))
+}
+
+/// Longest string any setter accepts, in UTF-16 units (`"original"` and
+/// `"colored"` are shorter); a longer one is refused without being copied.
+const MAX_NAME_LENGTH: u32 = 32;
+
+/// The string itself when it is at most [`MAX_NAME_LENGTH`] long; otherwise
+/// only its beginning, one UTF-16 unit past what a message shows (so the cut is
+/// visible): a huge string is never copied into wasm memory, where it would
+/// grow it for good, or not fit.
+fn string_start(text: &JsString) -> String {
+    let length = text.length();
+    if length <= MAX_NAME_LENGTH {
+        return String::from(text);
+    }
+    String::from(text.slice(0, params::ECHO_CHARS as u32 + 1))
 }
 
 /// How a solver parameter's setter reads its JavaScript value: numbers as
 /// numbers (the table's rule is checked by the `Cloth` setter), words as short
-/// strings.
+/// strings checked against the table.
 trait FromJs: Sized {
-    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<Self, JsError>;
+    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<Self, JsValue>;
 }
 
 impl FromJs for f64 {
-    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<f64, JsError> {
+    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<f64, JsValue> {
         number(parameter.name, value)
     }
 }
 
 impl FromJs for SolverOrder {
-    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<SolverOrder, JsError> {
-        let word = word(parameter, value)?;
-        let name = parameter.check_word(&word).map_err(js_error)?;
-        SolverOrder::from_name(name).map_err(js_error)
+    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<SolverOrder, JsValue> {
+        let Some(text) = value.dyn_ref::<JsString>() else {
+            let expected = format!("the string {}", parameter.expected());
+            return Err(wrong_type(parameter.name, value, &expected));
+        };
+        let start = string_start(text);
+        let name = parameter
+            .check_word(&start, text.length() as usize)
+            .map_err(cloth_error)?;
+        SolverOrder::from_name(name).map_err(cloth_error)
     }
-}
-
-/// Longest string a word parameter reads into wasm memory; anything longer is
-/// refused before it is copied.
-const MAX_WORD_CHARS: u32 = 64;
-
-/// Reads a short JavaScript string for `parameter`, refusing other types and
-/// long strings without copying them.
-fn word(parameter: &Parameter, value: &JsValue) -> Result<String, JsError> {
-    let Some(text) = value.dyn_ref::<js_sys::JsString>() else {
-        return Err(JsError::new(&format!(
-            "invalid {}: expected {}",
-            parameter.name,
-            parameter.kind()
-        )));
-    };
-    // Only a prefix of a long string is copied: enough for the message, which
-    // shows no more than `Prefix::MAX_CHARS` characters of it.
-    let end = text.length().min(MAX_WORD_CHARS + 1);
-    Ok(String::from(text.slice(0, end)))
 }
 
 /// A table value as a JavaScript value.
@@ -125,9 +188,9 @@ macro_rules! solver_accessors {
                 pub fn $js_setter(
                     &mut self,
                     #[wasm_bindgen(unchecked_param_type = $ts)] value: JsValue,
-                ) -> Result<(), JsError> {
+                ) -> Result<(), JsValue> {
                     let value = FromJs::from_js(&params::$entry, &value)?;
-                    self.cloth.$setter(value).map_err(js_error)
+                    self.cloth.$setter(value).map_err(cloth_error)
                 }
             )*
         }
@@ -137,22 +200,28 @@ macro_rules! solver_accessors {
 crate::with_solver_parameters!(solver_accessors);
 
 impl Simulation {
-    /// Reads field `name` of the view object: a number from `min` to `max`, or
-    /// `default` when absent. Reading never throws (a throwing getter counts as
-    /// absent), so the simulation is never left mid-call.
+    /// Reads `field` (`"view.scale"`, ...) of the view object: a number from
+    /// `min` to `max`, or `default` when absent. Reading never throws (a
+    /// throwing getter counts as absent), so the simulation is never left
+    /// mid-call.
     fn view_number(
         view: &JsValue,
-        name: &str,
+        field: &'static str,
         default: Option<f64>,
         (min, max): (f64, f64),
-    ) -> Result<f64, JsError> {
+    ) -> Result<f64, JsValue> {
+        let name = field.strip_prefix("view.").unwrap_or(field);
         let value = Reflect::get(view, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+        let expected = format!("a number from {min} to {max}");
         match (value.as_f64(), default) {
             (Some(v), _) if v.is_finite() && (min..=max).contains(&v) => Ok(v),
+            (Some(v), _) => Err(error(
+                field,
+                "invalid_value",
+                &format!("invalid {field}: got {}, expected {expected}", Number(v)),
+            )),
             (None, Some(d)) if value.is_undefined() => Ok(d),
-            _ => Err(JsError::new(&format!(
-                "invalid view.{name}: expected a number from {min} to {max}"
-            ))),
+            (None, _) => Err(wrong_type(field, &value, &expected)),
         }
     }
 }
@@ -161,18 +230,19 @@ impl Simulation {
 impl Simulation {
     /// Builds a `width × height` cloth (2..=1000 each, at most 250000 particles)
     /// with 1, 2 or 4 fixed corners and default parameters. Throws an `Error`
-    /// naming the bad argument.
+    /// naming the bad argument, or one with `code` `"out_of_memory"` when the
+    /// cloth does not fit in the memory left (other cloths keep working).
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
         #[wasm_bindgen(js_name = fixed, unchecked_param_type = "number")] fixed: JsValue,
-    ) -> Result<Simulation, JsError> {
+    ) -> Result<Simulation, JsValue> {
         console_error_panic_hook::set_once();
         let width = number("width", &width)?;
         let height = number("height", &height)?;
         let fixed = number(params::FIXED.name, &fixed)?;
-        let cloth = Cloth::from_numbers(width, height, fixed).map_err(js_error)?;
+        let cloth = Cloth::from_numbers(width, height, fixed).map_err(cloth_error)?;
         Ok(Simulation {
             cloth,
             frame: Frame::default(),
@@ -185,13 +255,16 @@ impl Simulation {
         self.cloth.step();
     }
 
-    /// Advances `n` time steps in one call; `n` is a whole number 0..=10000.
+    /// Advances `n` time steps in one call; `n` is a whole number from 0 to
+    /// `maxStepsPerCall` (at most 10000: a call does at most 1.5e9 work units,
+    /// about 1.5 s). A step in progress (see `advance`) is finished first and
+    /// counts as one.
     pub fn steps(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         let n = number("steps", &n)?;
-        self.cloth.steps(n).map_err(js_error)
+        self.cloth.steps(n).map_err(cloth_error)
     }
 
     /// Simulated time in seconds.
@@ -240,19 +313,30 @@ impl Simulation {
         unsafe { Float32Array::view(self.cloth.positions()) }
     }
 
-    /// Constraint endpoints `[a0, b0, a1, b1, ...]`: a `Uint32Array` view over wasm
-    /// memory, with the same lifetime rules as `positions()`.
+    /// Endpoints `[a0, b0, a1, b1, ...]` of the live constraints in solver order:
+    /// a `Uint32Array` view over wasm memory, with the same lifetime rules as
+    /// `positions()`. Tearing and a new `solverOrder` rearrange the buffer in
+    /// place: a view taken before still reads real constraints (particle indices
+    /// below `numParticles`), its first `numConstraints` pairs are the live ones,
+    /// and torn ones follow them; fetch a new view for the new length.
     pub fn constraints(&self) -> Uint32Array {
-        // SAFETY: as for `positions`.
+        // SAFETY: the view aliases the first `2 × numConstraints` entries of the
+        // constraint-id buffer, allocated at construction with room for every
+        // constraint and never reallocated or shrunk afterwards: tearing and
+        // reordering move entries within it (`ConstraintSet::tear`, `set_order`).
+        // So the memory a view covers stays this buffer's, holding valid ids,
+        // until `free()`. JavaScript must drop the view when memory grows (it is
+        // detached then) or the simulation is freed, as documented above.
         unsafe { Uint32Array::view(self.cloth.constraint_ids()) }
     }
 
-    /// Rest length of each constraint in metres, in the order of `constraints()`:
-    /// a `Float32Array` view, same lifetime rules as `positions()`.
+    /// Rest length of each live constraint in metres, in the order of
+    /// `constraints()`: a `Float32Array` view with the same rules as
+    /// `constraints()` (a view taken before a tear still reads positive lengths).
     #[wasm_bindgen(js_name = restLengths)]
     pub fn rest_lengths(&self) -> Float32Array {
-        // SAFETY: as for `positions`; the array changes only when constraints tear
-        // or the order changes, after which views must be re-fetched.
+        // SAFETY: as for `constraints`: the rest-length buffer is allocated once
+        // with room for every constraint and only rearranged in place.
         unsafe { Float32Array::view(self.cloth.rest_lengths()) }
     }
 
@@ -288,21 +372,31 @@ impl Simulation {
             unchecked_param_type = "{ originX: number; originY: number; scale: number; pixelRatio?: number; particleRadius?: number; strainColors?: boolean; full?: boolean }"
         )]
         view: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         // An exception thrown by JavaScript in the middle of this call would leave
         // the simulation borrowed for good, so check everything before calling out.
         let ctx = ctx.dyn_ref::<CanvasRenderingContext2d>().ok_or_else(|| {
-            JsError::new(
-                "invalid ctx: expected a CanvasRenderingContext2D (canvas.getContext('2d'))",
+            wrong_type(
+                "ctx",
+                &ctx,
+                "a CanvasRenderingContext2D (canvas.getContext('2d'))",
             )
         })?;
-        let ratio = Self::view_number(&view, "pixelRatio", Some(1.0), (1e-3, MAX_PIXEL_RATIO))?;
-        let origin_x = Self::view_number(&view, "originX", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
-        let origin_y = Self::view_number(&view, "originY", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
-        let scale = Self::view_number(&view, "scale", None, (1e-6, MAX_VIEW_PX))?;
+        if !view.is_object() {
+            return Err(wrong_type(
+                "view",
+                &view,
+                "an object { originX, originY, scale, ... }",
+            ));
+        }
+        let ratio =
+            Self::view_number(&view, "view.pixelRatio", Some(1.0), (1e-3, MAX_PIXEL_RATIO))?;
+        let origin_x = Self::view_number(&view, "view.originX", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
+        let origin_y = Self::view_number(&view, "view.originY", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
+        let scale = Self::view_number(&view, "view.scale", None, (1e-6, MAX_VIEW_PX))?;
         let radius = Self::view_number(
             &view,
-            "particleRadius",
+            "view.particleRadius",
             Some(2.5),
             (0.0, MAX_PARTICLE_RADIUS),
         )?;
@@ -317,22 +411,35 @@ impl Simulation {
             Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
         };
         let canvas = read(ctx, "canvas");
+        // The size stays an f64 until it is known to be small: in usize (32
+        // bits in wasm) width × height wraps, and 65536 × 65536 would pass as 0.
         let size = |name: &str| read(&canvas, name).as_f64().filter(|v| *v >= 0.0);
         let (Some(width), Some(height)) = (size("width"), size("height")) else {
-            return Err(JsError::new(
+            return Err(error(
+                "ctx",
+                "invalid_value",
                 "drawInto: the context has no canvas with a size",
             ));
         };
-        let (width, height) = (width as usize, height as usize);
-        if width == 0 || height == 0 {
+        let (width, height) = (width.trunc(), height.trunc());
+        if width == 0.0 || height == 0.0 {
             return Ok(());
         }
-        if width * height > MAX_FRAME_PIXELS {
-            return Err(JsError::new(&format!(
-                "drawInto: the canvas is {width} × {height} pixels; the wasm renderer draws at \
-                 most {MAX_FRAME_PIXELS} (use a smaller canvas or canvas-2D drawing)"
-            )));
+        let area = width * height; // exact below 2^53, and an infinite side stays infinite
+        if area.is_nan() || area > MAX_FRAME_PIXELS as f64 {
+            return Err(error(
+                "ctx",
+                "canvas_too_large",
+                &format!(
+                    "drawInto: the canvas is {} × {} pixels; the wasm renderer draws at most \
+                     {MAX_FRAME_PIXELS} (use a smaller canvas or canvas-2D drawing)",
+                    Number(width),
+                    Number(height)
+                ),
+            ));
         }
+        // both at most MAX_FRAME_PIXELS now, and so is every pixel index
+        let (width, height) = (width as usize, height as usize);
         let view = View {
             origin_x: (origin_x * ratio) as f32,
             origin_y: (origin_y * ratio) as f32,
@@ -350,7 +457,9 @@ impl Simulation {
         // clear and copy that, not the whole image (the copy is most of the cost).
         let resized = (self.frame.width(), self.frame.height()) != (width, height);
         let stale = if resized || full {
-            self.frame.reset(width, height, style.background);
+            self.frame
+                .reset(width, height, style.background)
+                .map_err(|e| error(e.field(), e.code(), &format!("drawInto: {e}")))?;
             Rect {
                 x0: 0,
                 y0: 0,
@@ -372,7 +481,13 @@ impl Simulation {
             width as u32,
             height as u32,
         )
-        .map_err(|_| JsError::new("drawInto: could not make an ImageData"))?;
+        .map_err(|_| {
+            error(
+                "ctx",
+                "draw_failed",
+                "drawInto: could not make an ImageData",
+            )
+        })?;
         ctx.put_image_data_with_dirty_x_and_dirty_y_and_dirty_width_and_dirty_height(
             &image,
             0.0,
@@ -382,7 +497,7 @@ impl Simulation {
             (dirty.x1 - dirty.x0) as f64,
             (dirty.y1 - dirty.y0) as f64,
         )
-        .map_err(|_| JsError::new("drawInto: putImageData failed"))
+        .map_err(|_| error("ctx", "draw_failed", "drawInto: putImageData failed"))
     }
 
     /// Index of the particle nearest to `(x, y)` (metres) within `radius` metres,
@@ -392,7 +507,7 @@ impl Simulation {
         #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] y: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] radius: JsValue,
-    ) -> Result<i32, JsError> {
+    ) -> Result<i32, JsValue> {
         let found = self
             .cloth
             .pick(
@@ -400,7 +515,7 @@ impl Simulation {
                 number("y", &y)?,
                 number("radius", &radius)?,
             )
-            .map_err(js_error)?;
+            .map_err(cloth_error)?;
         Ok(found.map_or(-1, |k| k as i32))
     }
 
@@ -408,9 +523,9 @@ impl Simulation {
     pub fn grab(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         let index = number("index", &index)?;
-        self.cloth.grab(index).map_err(js_error)
+        self.cloth.grab(index).map_err(cloth_error)
     }
 
     /// Puts the held particle exactly at `(x, y)`, in metres (no-op if none is held).
@@ -418,9 +533,9 @@ impl Simulation {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] y: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         let (x, y) = (number("x", &x)?, number("y", &y)?);
-        self.cloth.drag(x, y).map_err(js_error)
+        self.cloth.drag(x, y).map_err(cloth_error)
     }
 
     /// Lets go of the held particle; it keeps the velocity of the drag.
@@ -440,12 +555,12 @@ impl Simulation {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
         #[wasm_bindgen(unchecked_param_type = "boolean")] pinned: JsValue,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         let index = number("index", &index)?;
         let pinned = pinned
             .as_bool()
-            .ok_or_else(|| JsError::new("invalid pinned: expected true or false"))?;
-        self.cloth.set_pinned(index, pinned).map_err(js_error)
+            .ok_or_else(|| wrong_type("pinned", &pinned, "true or false"))?;
+        self.cloth.set_pinned(index, pinned).map_err(cloth_error)
     }
 
     /// Whether particle `index` is pinned.
@@ -453,9 +568,67 @@ impl Simulation {
     pub fn is_pinned(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
-    ) -> Result<bool, JsError> {
+    ) -> Result<bool, JsValue> {
         let index = number("index", &index)?;
-        self.cloth.is_pinned(index).map_err(js_error)
+        self.cloth.is_pinned(index).map_err(cloth_error)
+    }
+
+    /// Steps in slices, so a page never blocks on a heavy cloth: finishes at most
+    /// `maxSteps` steps (whole, 0..=10000; a step in progress counts as one) and
+    /// stops earlier, at the first boundary between two sweeps, once
+    /// `workBudget` work units (0..=1.5e9; one unit is about a nanosecond) are
+    /// spent, leaving a step in progress that the next call continues. At least
+    /// one sweep is done per call. Returns the number of steps finished. The
+    /// results are bit for bit those of calling `step()` as often. While a step is
+    /// in progress, `positions()` show it part way; mass, pins and dragging apply
+    /// at once, iterations, stiffness, gravity, damping, velocity damping and
+    /// tearing from the next substep, timeStepSize, substeps and solverOrder from
+    /// the next step.
+    pub fn advance(
+        &mut self,
+        #[wasm_bindgen(js_name = maxSteps, unchecked_param_type = "number")] max_steps: JsValue,
+        #[wasm_bindgen(js_name = workBudget, unchecked_param_type = "number")] work_budget: JsValue,
+    ) -> Result<u32, JsValue> {
+        let max_steps = number("maxSteps", &max_steps)?;
+        let work_budget = number("workBudget", &work_budget)?;
+        self.cloth
+            .advance_checked(max_steps, work_budget)
+            .map_err(cloth_error)
+    }
+
+    /// Work units one step takes with the current settings (about nanoseconds of
+    /// wasm): substeps × (iterations × constraints × the cost of one solve on the
+    /// sweep in use, plus per-particle work), plus tearing and damping checks.
+    #[wasm_bindgen(getter = workPerStep)]
+    pub fn work_per_step(&self) -> f64 {
+        self.cloth.work_per_step() as f64
+    }
+
+    /// Work units done since the simulation was built (a running total, for
+    /// measuring how fast units go: elapsed time over the units an `advance` did).
+    #[wasm_bindgen(getter = workDone)]
+    pub fn work_done(&self) -> f64 {
+        self.cloth.work_done() as f64
+    }
+
+    /// Whether `advance` left a step part done (the next call continues it).
+    #[wasm_bindgen(getter = stepInProgress)]
+    pub fn step_in_progress(&self) -> bool {
+        self.cloth.step_in_progress()
+    }
+
+    /// How far the step in progress is: the fraction of its sweeps done, from 0
+    /// (no step in progress) to below 1.
+    #[wasm_bindgen(getter = stepProgress)]
+    pub fn step_progress(&self) -> f64 {
+        self.cloth.step_progress()
+    }
+
+    /// The largest `n` that `steps(n)` accepts now: 1.5e9 work units over
+    /// `workPerStep`, at most 10000.
+    #[wasm_bindgen(getter = maxStepsPerCall)]
+    pub fn max_steps_per_call(&self) -> u32 {
+        self.cloth.max_steps_per_call()
     }
 }
 
@@ -496,7 +669,8 @@ pub fn strain_color(stretch: f64) -> String {
 pub fn wasm_memory_bytes() -> f64 {
     #[cfg(target_arch = "wasm32")]
     {
-        (core::arch::wasm32::memory_size(0) * 65536) as f64
+        // in f64: at 4 GiB the byte count no longer fits a 32-bit usize
+        core::arch::wasm32::memory_size(0) as f64 * 65536.0
     }
     #[cfg(not(target_arch = "wasm32"))]
     {

@@ -84,10 +84,7 @@ fn apply(cloth: &mut Cloth, op: &Op) -> Result<(), xpbd_cloth::ClothError> {
             } else {
                 SolverOrder::Original
             };
-            cloth
-                .set_solver_order(order)
-                .expect("any order fits the work limit");
-            Ok(())
+            cloth.set_solver_order(order)
         }
         Op::Pick(x, y, r) => cloth.pick(x, y, r).map(|_| ()),
         Op::Grab(i) => cloth.grab(i),

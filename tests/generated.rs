@@ -342,7 +342,9 @@ fn every_entry_is_consistent() {
         );
         // the default is accepted by the parameter's own rule
         match (p.rule, p.default) {
-            (Rule::Words(_), Value::Word(w)) => assert_eq!(p.check_word(w), Ok(w), "{}", p.name),
+            (Rule::Words(_), Value::Word(w)) => {
+                assert_eq!(p.check_word(w, w.len()), Ok(w), "{}", p.name)
+            }
             (Rule::Flag, Value::Flag(_)) => {}
             (_, Value::Number(v)) => assert_eq!(p.check_number(v), Ok(v), "{}", p.name),
             (rule, default) => panic!("{}: default {default:?} does not fit {rule:?}", p.name),

@@ -6,6 +6,12 @@ import type { ParameterValues, LiveParameterName, Parameter } from './parameters
 export type { ParameterValues, LiveParameterName, Parameter };
 
 /**
+ * Errors the Simulation throws (an invalid value passed on by `set` or `restart`,
+ * a cloth too big for the memory left) carry `field` and `code`.
+ */
+export type { SimulationError, SimulationErrorCode } from '../pkg/xpbd_cloth.js';
+
+/**
  * Every option of `mountCloth` and `restart`: every parameter of the table
  * (`ParameterValues`, generated from src/params.rs, with meaning, unit, range and
  * default) and the loop's behaviour options below. All are optional.
@@ -17,7 +23,10 @@ export interface ClothOptions extends Partial<ParameterValues> {
   pauseWhenHidden?: boolean;
   /** Where the .wasm file is served; only the page's first load uses it. Default `../pkg/xpbd_cloth_bg.wasm` next to www/. */
   wasmUrl?: string | URL;
-  /** Called after every drawn frame with fresh diagnostics. Errors it throws are logged, not raised. */
+  /**
+   * Called once per frame with fresh diagnostics: after the frame's stepping, or,
+   * while nothing steps (paused, say), after drawing. Errors it throws are logged, not raised.
+   */
   onFrame?: ((diagnostics: ClothDiagnostics) => void) | null;
   /**
    * Called when the simulation diverges (it then stops stepping; `diverged` is
@@ -34,7 +43,7 @@ export interface ClothDiagnostics {
   numConstraints: number;
   /** Largest relative stretch (length − rest)/rest of any constraint; 0.05 means 5 %. */
   maxStretch: number;
-  /** Kinetic energy of the moving particles in joules. */
+  /** Kinetic energy of the moving particles in joules; the held particle counts with the velocity of the drag. */
   kineticEnergy: number;
   /** False once the simulation diverged (it then no longer steps). */
   isFinite: boolean;
@@ -44,6 +53,15 @@ export interface ClothDiagnostics {
   frameMs: number;
   /** Size of the shared wasm memory in bytes (all cloths of the page together). */
   wasmMemoryBytes: number;
+  /** Constraints torn so far. */
+  tornCount: number;
+  /** True when the last frame's stepping budget ran out before `stepsPerFrame` steps (the cloth runs slower than real time). */
+  capped: boolean;
+  /**
+   * Steps' worth of work done in the last frame: whole steps finished plus the part
+   * of a step in progress (fractional while one step spans several frames).
+   */
+  stepsLastFrame: number;
 }
 
 /** The effective value of every option (solver values as the Simulation holds them). */

@@ -235,11 +235,24 @@ class RollingAverage {
 const AVERAGED_SAMPLES = 50;
 
 /**
- * Most milliseconds of stepping per animation frame. Past it the frame stops
- * stepping early (diagnostics say `capped`); a single step is bounded by the
- * core's work limit (substeps × iterations × constraints ≤ 1e8).
+ * Milliseconds of stepping per animation frame. The loop hands the core a budget
+ * of work units worth this long (`Simulation.advance`), which stops at the first
+ * chunk boundary after it (a fraction of a millisecond), mid-step if need be,
+ * and goes on from there next frame; fewer steps than asked then run
+ * (diagnostics say `capped`). Stepping runs as a task of its own, after the
+ * frame that drew, so the page waits for stepping or for drawing, never both.
  */
-export const FRAME_WORK_BUDGET_MS = 100;
+export const FRAME_WORK_BUDGET_MS = 40;
+
+/**
+ * Work units per millisecond to start from: the core's cost model counts about
+ * a nanosecond of wasm per unit. The loop then follows the measured rate.
+ */
+const CALIBRATED_UNITS_PER_MS = 1e6;
+/** Rates the estimate stays within (a stalled or a very fast frame says little). */
+const UNITS_PER_MS_RANGE = [1e4, 1e8];
+/** A frame that stepped for less than this says little about the rate (timer granularity). */
+const MIN_TIMED_MS = 4;
 
 // ---------------------------------------------------------------- pointer input
 
@@ -397,7 +410,18 @@ export async function mountCloth(canvas, options = {}) {
   }
   const settings = mergeOptions(DEFAULT_OPTIONS, options);
   await loadWasm(settings.wasmUrl);
-  return createController(canvas, settings);
+  // Building a large cloth takes tens of milliseconds: a task of its own, apart
+  // from loading the module and from what the caller does next, so the page
+  // never waits for all of it at once.
+  await nextTask();
+  const controller = createController(canvas, settings);
+  await nextTask();
+  return controller;
+}
+
+/** Resolves in a later task of the event loop (after rendering and input in between). */
+function nextTask() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function createController(canvas, initialSettings) {
@@ -417,7 +441,10 @@ function createController(canvas, initialSettings) {
   let view = fitView(box.cssWidth, box.cssHeight, { zoom, pixelRatio: 1, clothSize });
   let lastDiagnostics = null;
   let capped = false; // the last frame ran fewer steps than asked, to stay responsive
-  let stepsLastFrame = 0;
+  let stepsLastFrame = 0; // steps' worth of work in the last frame (fractional while a step spans frames)
+  let unitsPerMs = CALIBRATED_UNITS_PER_MS; // measured speed of the core's work units
+  let stepTimer = 0; // the stepping task after a frame
+  let steppingMs = 0; // what the last stepping task took, counted into the next frame
   const stepTimes = new RollingAverage(AVERAGED_SAMPLES);
   const frameTimes = new RollingAverage(AVERAGED_SAMPLES);
   const listeners = new AbortController();
@@ -503,24 +530,37 @@ function createController(canvas, initialSettings) {
     frameRequest = 0;
   }
 
+  /**
+   * Follows how fast work units go on this machine: down at once (a slower
+   * frame must not be repeated), up gradually.
+   */
+  function updateRate(work, elapsed) {
+    if (!(elapsed >= MIN_TIMED_MS) || !(work > 0)) return;
+    const measured = Math.min(Math.max(work / elapsed, UNITS_PER_MS_RANGE[0]), UNITS_PER_MS_RANGE[1]);
+    unitsPerMs = measured < unitsPerMs ? measured : 0.8 * unitsPerMs + 0.2 * measured;
+  }
+
+  /** Steps for this frame's budget; returns the milliseconds it took. */
   function advance() {
-    // Step one at a time and stop when the frame's work budget is spent, so an
-    // extreme setting slows the cloth down instead of freezing the tab.
+    // The core steps in slices: it stops once the frame's budget of work is
+    // spent, mid-step if need be, and goes on from there next frame. A heavy
+    // setting slows the cloth down instead of blocking the page.
     const wanted = settings.stepsPerFrame;
+    const budget = Math.round(FRAME_WORK_BUDGET_MS * unitsPerMs);
+    const progressBefore = simulation.stepProgress;
+    const workBefore = simulation.workDone;
     const started = performance.now();
-    let done = 0;
-    while (done < wanted) {
-      simulation.step();
-      done += 1;
-      if (performance.now() - started > FRAME_WORK_BUDGET_MS) break;
-    }
-    stepsLastFrame = done;
-    capped = done < wanted;
-    stepTimes.add((performance.now() - started) / done, done);
+    const finished = simulation.advance(wanted, budget);
+    const elapsed = performance.now() - started;
+    updateRate(simulation.workDone - workBefore, elapsed);
+    stepsLastFrame = Math.max(0, Math.round(100 * (finished + simulation.stepProgress - progressBefore)) / 100);
+    capped = finished < wanted && simulation.isFinite;
+    if (stepsLastFrame > 0) stepTimes.add(elapsed / stepsLastFrame, Math.max(1, finished));
     if (!simulation.isFinite) {
       diverged = true;
       report(new Error(DIVERGED_MESSAGE));
     }
+    return elapsed;
   }
 
   // The wasm rasterizer redraws only what changed since its last frame; after
@@ -561,23 +601,55 @@ function createController(canvas, initialSettings) {
     }
   }
 
+  function scheduleStepping() {
+    if (!stepTimer && !destroyed) stepTimer = setTimeout(stepTask, 0);
+  }
+
+  function cancelStepping() {
+    clearTimeout(stepTimer);
+    stepTimer = 0;
+  }
+
+  /**
+   * Steps after a frame has drawn, as a task of its own; hands out the fresh
+   * diagnostics and asks for the next frame, which draws this state. The frame
+   * also comes when stepping stopped meanwhile (paused, say): it shows the last
+   * state and its readouts.
+   */
+  function stepTask() {
+    stepTimer = 0;
+    if (!isStepping()) {
+      requestFrame();
+      return;
+    }
+    try {
+      steppingMs = advance();
+    } catch (error) {
+      halt(error);
+      return;
+    }
+    if (destroyed) return; // an onError callback may have destroyed the cloth
+    emitFrame();
+    requestFrame();
+  }
+
   function frame() {
     frameRequest = 0;
     if (destroyed) return;
     try {
       const started = performance.now();
       canvasSize.checkPixelRatio();
-      if (isStepping()) advance();
-      else capped = false;
-      if (destroyed) return; // an onError callback may have destroyed the cloth
+      if (!isStepping()) capped = false;
       draw();
-      frameTimes.add(performance.now() - started);
+      frameTimes.add(performance.now() - started + steppingMs);
+      steppingMs = 0;
     } catch (error) {
       halt(error);
       return;
     }
-    emitFrame();
-    if (isStepping()) requestFrame();
+    // while stepping, the stepping task hands out the diagnostics of what it did
+    if (isStepping()) scheduleStepping();
+    else emitFrame();
   }
 
   // -- diagnostics
@@ -729,6 +801,7 @@ function createController(canvas, initialSettings) {
       }
       destroyed = true;
       cancelFrame();
+      cancelStepping();
       listeners.abort();
       canvasSize.stop();
       stopWatchingVisibility();

@@ -51,7 +51,7 @@ export interface ParameterValues {
   tearStretch: number;
   /** Sweep order: "colored" solves independent constraints four at a time (fast); "original" sweeps in creation order, as the original demo. Accepts `"colored"` or `"original"`. Default "colored". Applies at once. */
   solverOrder: "colored" | "original";
-  /** Time steps per animation frame (0 stops stepping; the frame budget may run fewer). Accepts whole, 0..10000. Default 8. Applies at once. */
+  /** Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in a task of its own; past that fewer steps run and diagnostics().capped is true. Accepts whole, 0..10000. Default 8. Applies at once. */
   stepsPerFrame: number;
   /** Paint each constraint by its relative stretch (see strainRamp()). Accepts true or false. Default false. Applies at once. */
   strainColors: boolean;

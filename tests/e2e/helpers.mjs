@@ -606,3 +606,98 @@ export async function expectNoFieldError(page, id) {
       throw new Error(`#${id} keeps its error ${JSON.stringify(await fieldError(page, id))} (${error.message})`);
     });
 }
+
+// ---------------------------------------------------------------------------
+// The API harness: a blank page of the served repository that imports
+// pkg/xpbd_cloth.js (as `window.glue`), www/wasm.js and www/cloth.js under the
+// same strict Content-Security-Policy as the real pages, with two canvases
+// (#cloth 400 × 300, #scratch 200 × 150) and a worker.js that runs one drawInto.
+
+/** Where the API harness page lives on the test server (routed by the test, not files in the repository). */
+export const API_HARNESS_DIR = '/__api-harness__/';
+const HARNESS_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
+const HARNESS_HTML = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta http-equiv="Content-Security-Policy" content="${HARNESS_CSP}">
+  <link rel="icon" href="data:,">
+  <title>xpbd-cloth API harness</title>
+  <script type="module" src="harness.js"></script>
+</head>
+<body>
+  <canvas id="cloth" width="400" height="300"></canvas>
+  <canvas id="scratch" width="200" height="150"></canvas>
+</body>
+</html>`;
+// One module instance: www/wasm.js imports ../pkg/xpbd_cloth.js, the same URL as here.
+const HARNESS_JS = `import * as glue from '../pkg/xpbd_cloth.js';
+import { loadWasm, wasmMemoryBytes } from '../www/wasm.js';
+import { mountCloth } from '../www/cloth.js';
+await loadWasm();
+// Restarts a controller, says whether it steps again within waitMs, then destroys it.
+async function restartThenDestroy(controller, waitMs) {
+  const result = {};
+  const describe = (e) => \`\${e.constructor.name}: \${e.message}\`;
+  try {
+    controller.restart();
+    const t = controller.diagnostics().time;
+    await new Promise((done) => setTimeout(done, waitMs));
+    result.restart = controller.diagnostics().time > t ? 'runs' : 'stuck';
+  } catch (e) {
+    result.restart = describe(e);
+  }
+  try {
+    controller.destroy();
+    result.destroy = 'returned';
+  } catch (e) {
+    result.destroy = describe(e);
+  }
+  return result;
+}
+Object.assign(window, { glue, mountCloth, wasmMemoryBytes, restartThenDestroy });
+window.harnessReady = true;
+`;
+// A worker that runs one drawInto on an OffscreenCanvas, so a call that never
+// returns can be stopped (worker.terminate()) instead of freezing the test.
+const WORKER_JS = `import init, { Simulation } from '../pkg/xpbd_cloth.js';
+await init();
+onmessage = ({ data }) => {
+  const started = performance.now();
+  let result;
+  try {
+    const simulation = new Simulation(data.width, data.height, 2);
+    const ctx = new OffscreenCanvas(data.canvasWidth, data.canvasHeight).getContext('2d');
+    simulation.drawInto(ctx, data.view);
+    result = { outcome: 'returned' };
+  } catch (error) {
+    result = { outcome: 'threw', name: error?.constructor?.name, message: String(error?.message) };
+  }
+  postMessage({ ...result, ms: performance.now() - started });
+};
+postMessage('ready');
+`;
+
+/** Opens the API harness page in a fresh context; resolves when the wasm is loaded. */
+export async function openApiHarness(browser, server) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
+  await context.addInitScript(cspRecorderScript);
+  await context.addInitScript(controllerLookupScript);
+  await context.route(
+    (url) => url.pathname.startsWith(API_HARNESS_DIR),
+    (route) => {
+      const { pathname } = new URL(route.request().url());
+      const file = pathname.slice(API_HARNESS_DIR.length);
+      if (file === 'index.html') return route.fulfill({ contentType: 'text/html; charset=utf-8', body: HARNESS_HTML });
+      if (file === 'harness.js') return route.fulfill({ contentType: 'text/javascript; charset=utf-8', body: HARNESS_JS });
+      if (file === 'worker.js') return route.fulfill({ contentType: 'text/javascript; charset=utf-8', body: WORKER_JS });
+      return route.fulfill({ status: 404, body: 'not found' });
+    },
+  );
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT);
+  const consoleWatch = watchConsole(page);
+  await page.goto(new URL(`${API_HARNESS_DIR}index.html`, server.url).href, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.harnessReady === true, null, { timeout: WAIT });
+  return { context, page, console: consoleWatch };
+}

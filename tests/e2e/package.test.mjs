@@ -179,7 +179,7 @@ describe('the npm package', () => {
     await writeFile(
       join(consumer, 'consumer.ts'),
       `import init, { Simulation, mountCloth, loadWasm, wasmMemoryBytes, initSync, DEFAULT_OPTIONS } from 'xpbd-cloth';
-import type { ClothController, ClothOptions, ClothDiagnostics, InitOutput } from 'xpbd-cloth';
+import type { ClothController, ClothOptions, ClothDiagnostics, InitOutput, SimulationError } from 'xpbd-cloth';
 import { XpbdClothElement } from 'xpbd-cloth/element';
 
 export async function main(canvas: HTMLCanvasElement): Promise<number> {
@@ -194,6 +194,13 @@ export async function main(canvas: HTMLCanvasElement): Promise<number> {
   const picked: number = sim.pick(0, 0, 0.1);
   sim.grab(picked); sim.drag(1, 1); sim.release(); sim.setPinned(3, true);
   const pinned: boolean = sim.isPinned(3);
+  let refused = '';
+  try {
+    sim.mass = 0;
+  } catch (error) {
+    const { field, code } = error as SimulationError;
+    refused = code === 'invalid_value' ? field : '';
+  }
   const options: ClothOptions = { width: 20, height: 10, fixed: 4, stiffness: 500, gravity: -3, mass: 1 };
   const cloth: ClothController = await mountCloth(canvas, options);
   const d: ClothDiagnostics = cloth.diagnostics();
@@ -209,7 +216,7 @@ export async function main(canvas: HTMLCanvasElement): Promise<number> {
   sim.free();
   await loadWasm();
   return xy.length + ends.length + d.time + d.wasmMemoryBytes + wasmMemoryBytes() + Number(pinned) + Number(paused)
-    + Number(isElement) + (controller ? 1 : 0) + (live ? 1 : 0) + Number(DEFAULT_OPTIONS.width);
+    + Number(isElement) + (controller ? 1 : 0) + (live ? 1 : 0) + Number(DEFAULT_OPTIONS.width) + refused.length;
 }
 `,
     );

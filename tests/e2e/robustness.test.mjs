@@ -6,7 +6,7 @@
 //      an accepted one applies), readouts stay finite and frames keep coming;
 //  (b) hostile URLs: garbage, duplicated, huge and injected query values;
 //  (c) extreme but accepted values: divergence, 1000 iterations on 100 × 100 (the
-//      frame budget caps stepping and the page says so), and the work limit;
+//      frame's stepping budget caps stepping and the page says so), and the work limit;
 //  (d) a short soak (scripts/soak.mjs): wasm memory and JS heap stay bounded.
 // XPBD_ROBUSTNESS_SEED=<n> repeats the random session of (a); XPBD_ROBUSTNESS_TRACE=1 prints each action.
 import { after, before, describe, it } from 'node:test';
@@ -38,7 +38,8 @@ const DEFAULTS = {
   timeStepSize: 0.01, iterations: 5, stiffness: 1000, gravity: -9.81, mass: 0.5,
   substeps: 1, damping: 0, velocityDamping: 0, tearStretch: 0, solverOrder: 'colored',
 };
-const MAX_SOLVES_PER_STEP = 1e8;
+/** MAX_WORK_PER_STEP of the core (src/params.rs), as its messages state it. */
+const WORK_LIMIT = /500000000/;
 
 /** What each solver field accepts (README, "Limits and errors"). */
 const ACCEPTS = {
@@ -92,9 +93,65 @@ useBrowserAndServer((launched, served) => {
   server = served;
 });
 
-/** Opens index.html + `query` with the frame-gap recorder (see openDemo in helpers.mjs). */
+/**
+ * Installed before any page script. What the work limit (README, "Limits and
+ * errors") lets through depends on the whole state of a cloth, so the checks ask
+ * the Simulation itself: `window.__workLimits(sim)` tries values on it and puts
+ * the old ones back, returning the most iterations and substeps its setters take
+ * with the other values as they are, and whether turning damping, velocity
+ * damping or tearing on, or the other solver order, is accepted;
+ * `window.__restartFits(widthText, heightText, fixed, sim)` says whether a new
+ * cloth of that size takes `sim`'s values (null for texts that are no size).
+ */
+function workLimitsScript() {
+  const PROPERTIES = ['timeStepSize', 'iterations', 'stiffness', 'gravity', 'mass', 'substeps', 'damping', 'velocityDamping', 'tearStretch', 'solverOrder'];
+  const takes = (sim, name, value) => {
+    const old = sim[name];
+    try {
+      sim[name] = value;
+      return true;
+    } catch {
+      return false;
+    } finally {
+      sim[name] = old;
+    }
+  };
+  const most = (sim, name, high) => {
+    let low = sim[name];
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      if (takes(sim, name, middle)) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  };
+  window.__workLimits = (sim) => ({
+    iterations: most(sim, 'iterations', 1000),
+    substeps: most(sim, 'substeps', 100),
+    damping: sim.damping > 0 || takes(sim, 'damping', 1),
+    velocityDamping: sim.velocityDamping > 0 || takes(sim, 'velocityDamping', 1),
+    tearStretch: sim.tearStretch > 0 || takes(sim, 'tearStretch', 2),
+    solverOrder: takes(sim, 'solverOrder', sim.solverOrder === 'colored' ? 'original' : 'colored'),
+  });
+  window.__restartFits = (widthText, heightText, fixed, sim) => {
+    const [width, height] = [widthText, heightText].map((text) => Number(String(text).trim()));
+    if (![width, height].every((v) => Number.isInteger(v) && v >= 2 && v <= 1000) || width * height > 250_000) return null;
+    let probe = null;
+    try {
+      probe = new sim.constructor(width, height, Number(fixed));
+      for (const name of PROPERTIES) probe[name] = sim[name];
+      return true;
+    } catch {
+      return false;
+    } finally {
+      probe?.free();
+    }
+  };
+}
+
+/** Opens index.html + `query` with the frame-gap recorder and the work-limit probes (see openDemo in helpers.mjs). */
 async function openDemo(query = '', { running = true } = {}) {
-  const opened = await openDemoPage(browser, server, query, { running, initScripts: [frameGapRecorderScript] });
+  const opened = await openDemoPage(browser, server, query, { running, initScripts: [frameGapRecorderScript, workLimitsScript] });
   await resetFrameGap(opened.page); // loading and compiling is not a frame of the running page
   return opened;
 }
@@ -152,6 +209,8 @@ function readState(page) {
               numConstraints: s.numConstraints,
               tornCount: s.tornCount,
               isFinite: s.isFinite,
+              limits: window.__workLimits(s),
+              restartFits: window.__restartFits(byId('width')?.value, byId('height')?.value, byId('fixed')?.value ?? 2, s),
             }
           : null,
       };
@@ -211,13 +270,15 @@ function invariantProblems(state) {
 
 const close = (a, b) => a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
 
-/** Whether the simulation accepts `value` for the solver field `id` in `sim`'s state. */
+/**
+ * Whether the simulation accepts `value` for the solver field `id` in `sim`'s
+ * state: a valid value, within the work limit (`sim.limits`, from the page).
+ */
 function accepted(id, value, sim) {
   if (value === undefined || !ACCEPTS[id](value)) return false;
-  if (id !== 'iterations' && id !== 'substeps') return true;
-  const substeps = id === 'substeps' ? value : sim.substeps;
-  const iterations = id === 'iterations' ? value : sim.iterations;
-  return substeps * iterations * sim.numConstraints <= MAX_SOLVES_PER_STEP;
+  if (id === 'iterations' || id === 'substeps') return value <= sim.limits[id];
+  if (['damping', 'velocityDamping', 'tearStretch'].includes(id)) return value === 0 || sim[id] > 0 || sim.limits[id];
+  return true;
 }
 
 const shortText = (text) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
@@ -260,7 +321,7 @@ function restartProblems(before, after) {
   const h = strictNumber(before.fields.height.value);
   const whole = (v) => v !== undefined && Number.isInteger(v) && v >= 2 && v <= 1000;
   let ok = whole(w) && whole(h) && w * h <= 250_000;
-  if (ok) ok = before.sim.substeps * before.sim.iterations * constraintCount(w, h) <= MAX_SOLVES_PER_STEP;
+  if (ok) ok = before.sim.restartFits === true;
   if (ok) {
     if (after.sim.numParticles !== w * h) problems.push(`restart with ${w} × ${h}: ${after.sim.numParticles} particles`);
     if (after.sim.numConstraints + after.sim.tornCount !== constraintCount(w, h)) {
@@ -305,6 +366,8 @@ describe('hostile page input', () => {
               numConstraints: s.numConstraints,
               tornCount: s.tornCount,
               isFinite: s.isFinite,
+              limits: window.__workLimits(s),
+              restartFits: window.__restartFits(byId('width').value, byId('height').value, byId('fixed')?.value ?? 2, s),
             };
           };
           const fieldsState = () =>
@@ -328,7 +391,11 @@ describe('hostile page input', () => {
             for (const text of strings) {
               const before = { sim: sim(), fields: fieldsState() };
               put(element, text);
-              if (restartFields.includes(id)) byId('restart').click();
+              if (restartFields.includes(id)) {
+                // the size Restart builds is the one just typed
+                before.sim.restartFits = window.__restartFits(byId('width').value, byId('height').value, byId('fixed')?.value ?? 2, c.simulation);
+                byId('restart').click();
+              }
               before.fields[id] = { ...before.fields[id], value: text };
               const after = {
                 sim: sim(),
@@ -433,7 +500,15 @@ describe('hostile page input', () => {
           action = `select #${id} ${value}`;
           await page.selectOption(`#${id}`, value);
           if (id === 'solverOrder') {
-            check = (after) => (after.sim.solverOrder === value ? [] : [`solverOrder ${value} selected, simulation has ${after.sim.solverOrder}`]);
+            // the other order may cost more than the work limit allows: then it is refused, and says so
+            const allowed = value === before.sim.solverOrder || before.sim.limits.solverOrder;
+            check = (after) => {
+              if (allowed) return after.sim.solverOrder === value ? [] : [`solverOrder ${value} selected, simulation has ${after.sim.solverOrder}`];
+              const problems = [];
+              if (after.sim.solverOrder !== before.sim.solverOrder) problems.push(`solverOrder ${value} is over the work limit but was applied`);
+              if (!WORK_LIMIT.test(after.fields.solverOrder?.error ?? '')) problems.push(`solverOrder ${value} refused without saying why`);
+              return problems;
+            };
           }
         } else if (roll < 0.72 && checkboxes.length) {
           const id = random.pick(checkboxes);
@@ -641,7 +716,7 @@ describe('hostile URLs', () => {
     }
   });
 
-  it('extreme accepted values in the URL (dt 1, gravity -1e6, 1000 iterations, 100 substeps refused by the work limit on 100 × 100)', async () => {
+  it('extreme accepted values in the URL (dt 1, gravity -1e6, 1000 iterations; 100 substeps and damping refused by the work limit on 100 × 100)', async () => {
     const opened = await openDemo('?width=100&height=100&timeStepSize=1&gravity=-1e6&iterations=1000&substeps=100&stiffness=1e308&damping=1e-320', { running: false });
     const { page } = opened;
     try {
@@ -649,12 +724,16 @@ describe('hostile URLs', () => {
       const state = await readState(page);
       assert.deepEqual(invariantProblems(state), []);
       assert.equal(state.sim.numParticles, 10_000);
-      assert.equal(state.sim.iterations, 1000, 'iterations 1000 accepted (3.9e7 solves per step)');
+      assert.equal(state.sim.iterations, 1000, 'iterations 1000 accepted (3.9e7 coloured solves per step)');
       assert.equal(state.sim.substeps, 1, 'substeps 100 refused by the work limit');
-      assert.match(state.fields.substeps.error, /100000000|substeps/, `#substeps-error: ${state.fields.substeps.error}`);
+      assert.match(state.fields.substeps.error, WORK_LIMIT, `#substeps-error: ${state.fields.substeps.error}`);
       assert.ok(state.fields.stiffness.error.trim(), 'stiffness 1e308 refused');
       assert.equal(state.sim.stiffness, 1000);
-      assert.equal(state.fields.damping.error, '', 'damping 1e-320 (a denormal) is accepted');
+      // damping 1e-320 (a denormal) is a valid value, but any damping above 0 runs
+      // on the scalar damped sweep, which 1000 iterations cannot afford
+      assert.equal(state.sim.damping, 0);
+      assert.match(state.fields.damping.error, /^invalid damping: got 1e-320/, `#damping-error: ${state.fields.damping.error}`);
+      assert.match(state.fields.damping.error, WORK_LIMIT);
       // either it simulates or it says it diverged; frames stay under a second
       await page.waitForFunction(
         () => window.clothDemo.diverged || window.clothDemo.simulation.time >= 0.02,
@@ -777,7 +856,8 @@ describe('extreme but accepted values', () => {
       );
       const d = await page.evaluate(() => window.clothDemo.diagnostics());
       assert.equal(capped, true, `diagnostics().capped never became true: ${JSON.stringify(d)}`);
-      assert.ok(d.stepsLastFrame >= 1 && d.stepsLastFrame < 8, `stepsLastFrame ${d.stepsLastFrame}`);
+      // a step of 1000 sweeps takes longer than a frame's stepping: part of one per frame
+      assert.ok(d.stepsLastFrame > 0 && d.stepsLastFrame < 8, `stepsLastFrame ${d.stepsLastFrame}`);
       await page.waitForFunction(() => {
         const note = document.getElementById('capped');
         return note && !note.hidden && note.getClientRects().length > 0;
@@ -790,33 +870,33 @@ describe('extreme but accepted values', () => {
       assert.equal(await page.evaluate(() => window.clothDemo.diagnostics().capped), false);
     });
 
-    it('100 substeps with 1000 iterations is refused by the work limit, in either order, and by Restart on a bigger grid', async () => {
+    it('100 substeps with 1000 iterations is refused by the work limit, in either order, and by Restart on the largest grid', async () => {
       const { page } = opened;
       await enter(page, 'iterations', '1000');
       await enter(page, 'substeps', '100');
       let state = await readState(page);
       assert.equal(state.sim.substeps, 1, 'substeps stays 1');
       assert.equal(state.sim.iterations, 1000);
-      assert.match(state.fields.substeps.error, /100000000/, `#substeps-error states the limit: ${state.fields.substeps.error}`);
+      assert.match(state.fields.substeps.error, WORK_LIMIT, `#substeps-error states the limit: ${state.fields.substeps.error}`);
       assert.equal(state.fields.substeps.errorShown, true);
 
       await enter(page, 'iterations', '5');
-      await enter(page, 'substeps', '100'); // 100 × 5 × 39402 ≈ 2e7: accepted
+      await enter(page, 'substeps', '100'); // 100 substeps of 5 coloured sweeps over 39402 constraints: accepted
       await enter(page, 'iterations', '1000');
       state = await readState(page);
       assert.equal(state.sim.substeps, 100);
       assert.equal(state.sim.iterations, 5, 'iterations stays 5');
-      assert.match(state.fields.iterations.error, /100000000/, `#iterations-error states the limit: ${state.fields.iterations.error}`);
+      assert.match(state.fields.iterations.error, WORK_LIMIT, `#iterations-error states the limit: ${state.fields.iterations.error}`);
       assert.equal(state.fields.substeps.error, '', 'the accepted substeps cleared its error');
 
-      // 300 × 300 has 358202 constraints: 100 × 5 × 358202 > 1e8, so Restart is refused
-      await page.fill('#width', '300');
-      await page.fill('#height', '300');
+      // 500 × 500 has 997002 constraints: 100 substeps of 5 sweeps are far over the limit, so Restart is refused
+      await page.fill('#width', '500');
+      await page.fill('#height', '500');
       await page.click('#restart');
       state = await readState(page);
       assert.equal(state.sim.numParticles, 10_000, 'the 100 × 100 cloth keeps running');
       const message = `${state.status} ${state.fields.width.error} ${state.fields.height.error}`;
-      assert.match(message, /100000000/, `the refusal is explained: ${message}`);
+      assert.match(message, WORK_LIMIT, `the refusal is explained: ${message}`);
       assert.ok(state.statusShown || state.fields.width.errorShown, 'visibly');
       assert.deepEqual(invariantProblems(state), []);
       assert.deepEqual(opened.console.problems(), []);

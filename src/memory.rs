@@ -1,0 +1,107 @@
+//! Fallible allocation, and what a cloth costs in memory.
+//!
+//! Building a big cloth or a big frame asks for tens of MiB at once, and wasm
+//! memory ends at 4 GiB (sooner when the browser refuses to grow it). A plain
+//! `Vec` that cannot allocate aborts, which in wasm is a trap: the module's
+//! objects stay borrowed for good and every later call fails. The helpers below
+//! report the failure instead, so a caller can refuse the request and keep
+//! running. Everything else (the steps, drawing into a frame that exists) works
+//! in buffers reserved up front and allocates nothing proportional to the cloth.
+
+use std::collections::TryReserveError;
+use std::mem::size_of;
+
+use crate::grid;
+use crate::params::{ClothError, GridSize};
+
+/// An empty `Vec` with room for exactly `capacity` elements.
+pub fn with_capacity<T>(capacity: usize) -> Result<Vec<T>, TryReserveError> {
+    let mut values = Vec::new();
+    values.try_reserve_exact(capacity)?;
+    Ok(values)
+}
+
+/// `len` copies of `value`.
+pub fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, TryReserveError> {
+    let mut values = with_capacity(len)?;
+    values.resize(len, value);
+    Ok(values)
+}
+
+/// A copy of `values`.
+pub fn copied<T: Copy>(values: &[T]) -> Result<Vec<T>, TryReserveError> {
+    let mut copy = with_capacity(values.len())?;
+    copy.extend_from_slice(values);
+    Ok(copy)
+}
+
+/// The first `len` items, in room reserved for exactly `len` (never more, so
+/// collecting cannot reallocate).
+pub fn collect<T>(
+    len: usize,
+    items: impl IntoIterator<Item = T>,
+) -> Result<Vec<T>, TryReserveError> {
+    let mut values = with_capacity(len)?;
+    values.extend(items.into_iter().take(len));
+    Ok(values)
+}
+
+/// Bytes `values` holds allocated (its capacity, not its length).
+#[allow(clippy::ptr_arg)] // the capacity is the point
+pub fn capacity_bytes<T>(values: &Vec<T>) -> u64 {
+    (values.capacity() * size_of::<T>()) as u64
+}
+
+/// `bytes` in MiB, rounded up (a message never says 0 MiB for something that
+/// did not fit).
+pub fn mib(bytes: u64) -> u64 {
+    bytes.div_ceil(1 << 20)
+}
+
+/// Bytes of the buffers a cloth of `size` keeps once built: per particle the
+/// positions, previous and step-start positions, velocities and step-start
+/// velocities (`2 × f32` each), the inverse mass and the split `xs`/`ys`
+/// scratch (`f32` each) and the pinned flag; per constraint its two ends (`u32`),
+/// rest length, multiplier and force scratch (`f32`), creation index, tear-log
+/// entry and permutation scratch (`u32`) and colour (`u8`). The small run and
+/// batch lists of the coloured order come on top (a few KiB).
+pub fn cloth_bytes(size: GridSize) -> u64 {
+    let (n, c) = counts(size);
+    let (f32s, u32s) = (size_of::<f32>() as u64, size_of::<u32>() as u64);
+    let per_particle = 5 * 2 * f32s + 3 * f32s + size_of::<bool>() as u64;
+    let per_constraint = 2 * u32s + 3 * f32s + 3 * u32s + size_of::<u8>() as u64;
+    n * per_particle + c * per_constraint
+}
+
+/// Bytes that must be free at once while a cloth of `size` is built: the
+/// finished cloth itself (putting the constraints in solver order works in
+/// buffers the cloth keeps, its tear log and scratch, and needs no copy), and
+/// room for the coloured order's run and batch lists while they grow (well
+/// under 1 % of it for a big cloth, a few KiB for a small one).
+pub fn cloth_build_bytes(size: GridSize) -> u64 {
+    let cloth = cloth_bytes(size);
+    cloth + cloth / 128 + (64 << 10)
+}
+
+/// The error for a cloth of `size` that does not fit in memory.
+pub fn cloth_out_of_memory(size: GridSize) -> ClothError {
+    ClothError::OutOfMemory {
+        field: "width",
+        what: format!(
+            "a {} × {} cloth needs {} MiB ({} MiB once built)",
+            size.width,
+            size.height,
+            mib(cloth_build_bytes(size)),
+            mib(cloth_bytes(size))
+        ),
+    }
+}
+
+/// Particles and constraints of a `size` grid, in `u64` so that no size,
+/// however wrong, overflows.
+fn counts(size: GridSize) -> (u64, u64) {
+    let (w, h) = (size.width as u64, size.height as u64);
+    let n = w.saturating_mul(h);
+    let c = grid::constraint_count_u64(w, h);
+    (n, c)
+}
