@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use xpbd_cloth::params::{MAX_WORK_PER_CALL, MAX_WORK_PER_STEP};
-use xpbd_cloth::{Cloth, ClothError, Params, SolverOrder};
+use xpbd_cloth::{Cloth, ClothError, GridSize, Params, SolverOrder};
 
 #[path = "../tests/common/torn.rs"]
 mod torn;
@@ -53,7 +53,11 @@ impl Setting {
     fn cloth(&self) -> Cloth {
         let mut cloth = Cloth::from_numbers(self.width as f64, self.height as f64, 2.0).unwrap();
         if self.torn {
-            torn::tear_all(&mut cloth);
+            let size = GridSize {
+                width: self.width,
+                height: self.height,
+            };
+            torn::tear_all(&mut cloth, size);
         }
         cloth.set_params(self.params).unwrap();
         cloth

@@ -10,5 +10,7 @@ export type {
   ClothOptions,
   EffectiveClothOptions,
   LiveParameterName,
-  ParameterDescription,
+  LiveParameterValues,
+  Parameter,
+  ParameterValues,
 } from './www/cloth.js';

@@ -108,8 +108,6 @@ struct StepInProgress {
 /// An XPBD cloth: a grid of particles joined by distance constraints.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cloth {
-    size: GridSize,
-    preset: FixedPreset,
     params: Params,
     /// `[x0, y0, x1, y1, ...]`, metres.
     positions: Vec<f32>,
@@ -175,8 +173,6 @@ impl Cloth {
             pinned[k] = true;
         }
         let mut cloth = Cloth {
-            size,
-            preset,
             params,
             previous: memory::copied(&positions).map_err(out_of_memory)?,
             step_start: memory::copied(&positions).map_err(out_of_memory)?,
@@ -378,16 +374,6 @@ impl Cloth {
         if self.step.is_none() {
             self.constraints.set_order(self.params.solver_order);
         }
-    }
-
-    /// The grid size this cloth was built with.
-    pub fn size(&self) -> GridSize {
-        self.size
-    }
-
-    /// The fixed-corner preset this cloth was built with.
-    pub fn preset(&self) -> FixedPreset {
-        self.preset
     }
 
     fn update_inverse_masses(&mut self) {

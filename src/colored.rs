@@ -56,11 +56,11 @@ struct Lanes {
 /// `delta_lambda` is multiplied by 0.
 #[inline(always)]
 fn solve_lanes(p: &mut Lanes, rest_length: F4, lambda: F4, alpha_tilde: F4) -> F4 {
-    let dx = p.xa.sub(p.xb);
-    let dy = p.ya.sub(p.yb);
-    let distance = dx.mul(dx).add(dy.mul(dy)).sqrt();
-    let w_sum = p.w_a.add(p.w_b);
-    let denominator = w_sum.add(alpha_tilde);
+    let dx = p.xa - p.xb;
+    let dy = p.ya - p.yb;
+    let distance = (dx * dx + dy * dy).sqrt();
+    let w_sum = p.w_a + p.w_b;
+    let denominator = w_sum + alpha_tilde;
     let active = distance
         .gt(F4::splat(MIN_SOLVE_LENGTH))
         .and(denominator.gt(F4::splat(0.0)))
@@ -70,18 +70,14 @@ fn solve_lanes(p: &mut Lanes, rest_length: F4, lambda: F4, alpha_tilde: F4) -> F
     // quotient finite (|C| <= 2e6 m)
     let distance = distance.pmax(F4::splat(MIN_SOLVE_LENGTH));
     let denominator = denominator.pmax(F4::splat(1e-20));
-    let constraint = distance.sub(rest_length);
-    let delta_lambda = constraint
-        .add(alpha_tilde.mul(lambda))
-        .neg()
-        .div(denominator)
-        .mul(active);
-    let scale = delta_lambda.div(distance);
-    p.xa = p.xa.add(p.w_a.mul(scale).mul(dx));
-    p.ya = p.ya.add(p.w_a.mul(scale).mul(dy));
-    p.xb = p.xb.sub(p.w_b.mul(scale).mul(dx));
-    p.yb = p.yb.sub(p.w_b.mul(scale).mul(dy));
-    lambda.add(delta_lambda)
+    let constraint = distance - rest_length;
+    let delta_lambda = -(constraint + alpha_tilde * lambda) / denominator * active;
+    let scale = delta_lambda / distance;
+    p.xa = p.xa + p.w_a * scale * dx;
+    p.ya = p.ya + p.w_a * scale * dy;
+    p.xb = p.xb - p.w_b * scale * dx;
+    p.yb = p.yb - p.w_b * scale * dy;
+    lambda + delta_lambda
 }
 
 /// Splits `[a0, b0, a1, b1, a2, b2, a3, b3]` into `(a0..a3, b0..b3)`.

@@ -3,9 +3,26 @@
 //! On `wasm32` built with `+simd128` (as `scripts/build.sh` does) an [`F4`] is a
 //! wasm `v128` and every operation below is one SIMD instruction. Everywhere
 //! else it is a plain `[f32; 4]`, operated on lane by lane, so the same kernel
-//! runs (and is tested) natively. Both give bit-identical results: each lane
+//! runs (and is tested) natively. `+ - * /` and unary `-` are the standard
+//! operators, so a kernel reads like the scalar formula it vectorises. Both give bit-identical results: each lane
 //! performs exactly the scalar IEEE operations, in the same order, without fused
 //! multiply-add.
+
+/// `impl core::ops::Trait for F4` for each `Trait method |a, b| body`: the
+/// arithmetic operators, so kernels written in [`F4`] read like the scalar math.
+macro_rules! binary_operators {
+    ($($trait:ident $method:ident |$a:ident, $b:ident| $body:expr,)*) => {$(
+        impl core::ops::$trait for F4 {
+            type Output = F4;
+            #[inline(always)]
+            fn $method(self, other: F4) -> F4 {
+                let ($a, $b) = (self, other);
+                $body
+            }
+        }
+    )*};
+}
+use binary_operators;
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod imp {
@@ -60,26 +77,6 @@ mod imp {
             ]
         }
         #[inline(always)]
-        pub fn add(self, o: F4) -> F4 {
-            F4(f32x4_add(self.0, o.0))
-        }
-        #[inline(always)]
-        pub fn sub(self, o: F4) -> F4 {
-            F4(f32x4_sub(self.0, o.0))
-        }
-        #[inline(always)]
-        pub fn mul(self, o: F4) -> F4 {
-            F4(f32x4_mul(self.0, o.0))
-        }
-        #[inline(always)]
-        pub fn div(self, o: F4) -> F4 {
-            F4(f32x4_div(self.0, o.0))
-        }
-        #[inline(always)]
-        pub fn neg(self) -> F4 {
-            F4(f32x4_neg(self.0))
-        }
-        #[inline(always)]
         pub fn sqrt(self) -> F4 {
             F4(f32x4_sqrt(self.0))
         }
@@ -92,6 +89,21 @@ mod imp {
         #[inline(always)]
         pub fn pmax(self, o: F4) -> F4 {
             F4(f32x4_pmax(self.0, o.0))
+        }
+    }
+
+    super::binary_operators! {
+        Add add |a, b| F4(f32x4_add(a.0, b.0)),
+        Sub sub |a, b| F4(f32x4_sub(a.0, b.0)),
+        Mul mul |a, b| F4(f32x4_mul(a.0, b.0)),
+        Div div |a, b| F4(f32x4_div(a.0, b.0)),
+    }
+
+    impl core::ops::Neg for F4 {
+        type Output = F4;
+        #[inline(always)]
+        fn neg(self) -> F4 {
+            F4(f32x4_neg(self.0))
         }
     }
 
@@ -161,26 +173,6 @@ mod imp {
             self.0
         }
         #[inline(always)]
-        pub fn add(self, o: F4) -> F4 {
-            map(self, o, |a, b| a + b)
-        }
-        #[inline(always)]
-        pub fn sub(self, o: F4) -> F4 {
-            map(self, o, |a, b| a - b)
-        }
-        #[inline(always)]
-        pub fn mul(self, o: F4) -> F4 {
-            map(self, o, |a, b| a * b)
-        }
-        #[inline(always)]
-        pub fn div(self, o: F4) -> F4 {
-            map(self, o, |a, b| a / b)
-        }
-        #[inline(always)]
-        pub fn neg(self) -> F4 {
-            F4(self.0.map(|a| -a))
-        }
-        #[inline(always)]
         pub fn sqrt(self) -> F4 {
             F4(self.0.map(f32::sqrt))
         }
@@ -192,6 +184,21 @@ mod imp {
         #[inline(always)]
         pub fn pmax(self, o: F4) -> F4 {
             map(self, o, |a, b| if a < b { b } else { a })
+        }
+    }
+
+    super::binary_operators! {
+        Add add |a, b| map(a, b, |a, b| a + b),
+        Sub sub |a, b| map(a, b, |a, b| a - b),
+        Mul mul |a, b| map(a, b, |a, b| a * b),
+        Div div |a, b| map(a, b, |a, b| a / b),
+    }
+
+    impl core::ops::Neg for F4 {
+        type Output = F4;
+        #[inline(always)]
+        fn neg(self) -> F4 {
+            F4(self.0.map(|a| -a))
         }
     }
 

@@ -6,28 +6,17 @@
 //! ## XPBD in brief
 //!
 //! The cloth is a grid of particles joined by distance constraints (edges that
-//! want to keep their rest length). Every time step `dt` does four things:
-//!
-//! 1. **Predict.** Each free particle remembers its position, adds `dt * gravity`
-//!    to its velocity and moves: `x ← x + dt v`. The cloth is now stretched.
-//! 2. **Reset the multipliers.** Every constraint has a Lagrange multiplier `λ`,
-//!    the running total of the impulse it has applied this step; it starts at 0.
-//! 3. **Correct** (`iterations` sweeps). For each constraint with error
-//!    `C = |x_a - x_b| - rest_length` and direction `n`, compute
-//!    `Δλ = -(C + α̃ λ) / (w_a + w_b + α̃)`, where `w` are inverse masses and
-//!    `α̃ = α / dt²` is the compliance `α = 1/stiffness` scaled by the step; add
-//!    `Δλ` to `λ` and move `x_a += w_a Δλ n`, `x_b -= w_b Δλ n`. With `α = 0` this
-//!    is plain PBD, infinitely stiff.
-//! 4. **Update velocities.** `v ← (x - x_old) / dt`: whatever the corrections did
-//!    becomes motion.
-//!
-//! Because `λ` carries over between sweeps, the stiffness you set is the
-//! stiffness you get, however many iterations run; in plain PBD more iterations
-//! mean a stiffer cloth.
+//! want to keep their rest length). Each time step predicts where the particles
+//! go, then corrects them towards the constraints with Lagrange multipliers that
+//! carry the stiffness, so the stiffness set is the stiffness obtained however
+//! many iterations run. The theory (constraint, gradient, compliance,
+//! multiplier, correction) is written once, at the top of [`solver`], in the
+//! same symbols the code uses (`alpha_tilde`, `delta_lambda`, `w_sum`).
 //!
 //! ## Layout
 //!
-//! * [`params`]: parameters, their units, defaults, ranges and validation.
+//! * [`params`]: the parameter table (every parameter's name, unit, default,
+//!   accepted values and how it applies), and what is generated from it.
 //! * [`grid`]: building the grid and its constraints in the original's order.
 //! * [`solver`]: the XPBD step itself.
 //! * [`constraints`]: the constraints in solver order (original or coloured).

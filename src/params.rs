@@ -1,9 +1,17 @@
 //! Parameters of the cloth and their validation.
 //!
-//! Every value a user can type reaches the simulation through one of the
-//! `validate_*` functions below. Each one either returns the accepted value or a
-//! [`ClothError`] that names the field, the rejected value and what is allowed, so
-//! the caller can show it next to the input and keep running with the old value.
+//! [`PARAMETERS`] is the one description of every parameter: its JavaScript
+//! name, element attribute, label, unit, meaning, accepted values, default and
+//! how it takes effect. [`Params`], its defaults, the checks, the `Simulation`
+//! accessors (`src/wasm.rs`) and the JavaScript table `www/parameters.js` (with
+//! its types and the README's parameter table, checked by `tests/generated.rs`)
+//! are all made from it.
+//!
+//! Every value a user can type reaches the simulation through
+//! [`Parameter::check_number`] or [`Parameter::check_word`]. Each either returns
+//! the accepted value or a [`ClothError`] that names the field, the rejected value
+//! and what is allowed, so the caller can show it next to the input and keep
+//! running with the old value.
 //!
 //! The ranges are wider than anything physically sensible, but narrow enough
 //! that every derived quantity (`1/mass`, `compliance/dt²`, `dt*gravity`) stays
@@ -11,35 +19,10 @@
 
 use std::fmt;
 
-/// Smallest grid side, in particles: a cloth needs at least one cell.
-pub const MIN_SIDE: usize = 2;
-/// Largest grid side, in particles.
-pub const MAX_SIDE: usize = 1000;
-/// Largest number of particles (`width * height`). 500 × 500 steps in a few
-/// milliseconds in wasm; beyond that one animation frame takes too long.
+/// Largest number of particles (`width * height`), a rule across two table
+/// entries ([`WIDTH`], [`HEIGHT`]). 500 × 500 steps in a few milliseconds in
+/// wasm; beyond that one animation frame takes too long.
 pub const MAX_PARTICLES: usize = 250_000;
-/// Time step range, in seconds.
-pub const MIN_TIME_STEP: f64 = 1e-6;
-/// Largest accepted time step, in seconds.
-pub const MAX_TIME_STEP: f64 = 1.0;
-/// Largest number of solver sweeps per step.
-pub const MAX_ITERATIONS: u32 = 1000;
-/// Largest stiffness, in N/m (1e15 is already rigid in `f32`).
-pub const MAX_STIFFNESS: f64 = 1e15;
-/// Largest gravity magnitude, in m/s².
-pub const MAX_GRAVITY: f64 = 1e6;
-/// Mass range of one particle, in kg.
-pub const MIN_MASS: f64 = 1e-6;
-/// Largest mass of one particle, in kg.
-pub const MAX_MASS: f64 = 1e6;
-/// Largest number of substeps per time step.
-pub const MAX_SUBSTEPS: u32 = 100;
-/// Largest constraint damping coefficient, in N·s/m.
-pub const MAX_DAMPING: f64 = 1e9;
-/// Largest global velocity damping rate, in 1/s.
-pub const MAX_VELOCITY_DAMPING: f64 = 1000.0;
-/// Largest tear threshold, as a multiple of the rest length.
-pub const MAX_TEAR_STRETCH: f64 = 1000.0;
 
 /// Everything that can go wrong when driving a [`crate::Cloth`].
 ///
@@ -185,15 +168,14 @@ impl FixedPreset {
 
     /// The preset for a count of 1, 2 or 4.
     pub fn from_count(count: f64) -> Result<Self, ClothError> {
-        if count == 1.0 {
-            Ok(FixedPreset::One)
-        } else if count == 2.0 {
-            Ok(FixedPreset::Two)
+        let count = FIXED.check_number(count)?;
+        Ok(if count == 1.0 {
+            FixedPreset::One
         } else if count == 4.0 {
-            Ok(FixedPreset::Four)
+            FixedPreset::Four
         } else {
-            Err(invalid("fixedCount", Number(count), "1, 2 or 4"))
-        }
+            FixedPreset::Two
+        })
     }
 }
 
@@ -218,8 +200,8 @@ impl Default for GridSize {
 impl GridSize {
     /// Validates a grid size given as numbers (as JavaScript passes them).
     pub fn new(width: f64, height: f64) -> Result<Self, ClothError> {
-        let width = validate_whole("width", width, MIN_SIDE as f64, MAX_SIDE as f64, "")?;
-        let height = validate_whole("height", height, MIN_SIDE as f64, MAX_SIDE as f64, "")?;
+        let width = WIDTH.check_number(width)?;
+        let height = HEIGHT.check_number(height)?;
         let (width, height) = (width as usize, height as usize);
         if width * height > MAX_PARTICLES {
             return Err(invalid(
@@ -274,56 +256,605 @@ impl SolverOrder {
     }
 }
 
-/// The live parameters of the solver: each can change while the cloth runs.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Params {
-    /// Time step size `dt`, in seconds. Default 0.01. Range 1e-6..=1.
-    pub time_step: f64,
-    /// Gauss–Seidel sweeps over all constraints per step. Default 5. Range 1..=1000.
-    pub iterations: u32,
-    /// Constraint stiffness `k`, in N/m; compliance is `α = 1/k`. 0 means
-    /// infinitely stiff (`α = 0`), which is plain PBD. Default 1000. Range 0..=1e15.
-    pub stiffness: f64,
-    /// Vertical acceleration, in m/s² (y points up, so Earth is negative).
-    /// Default -9.81. Range -1e6..=1e6.
-    pub gravity: f64,
-    /// Mass of every particle, in kg; free particles get inverse mass `1/mass`.
-    /// Default 0.5. Range 1e-6..=1e6.
-    pub mass: f64,
-    /// Sub-steps per time step ("small steps"): each runs its own prediction,
-    /// multiplier reset, `iterations` sweeps and velocity update with `dt/substeps`.
-    /// Default 1. Range 1..=100.
-    pub substeps: u32,
-    /// Constraint damping coefficient `β`, in N·s/m: damps the stretching
-    /// velocity along each constraint (XPBD's `γ = α β / h` term). Has no effect
-    /// in PBD mode (stiffness 0, `α = 0`). Default 0. Range 0..=1e9.
-    pub damping: f64,
-    /// Global velocity damping rate, in 1/s: after each substep every velocity is
-    /// scaled by `max(0, 1 - rate·h)`. Default 0. Range 0..=1000.
-    pub velocity_damping: f64,
-    /// Tearing: a constraint longer than `tear_stretch × rest_length` breaks for
-    /// good. 0 turns tearing off. Default 0 (off). Range 0, or 1..=1000 exclusive of 1.
-    pub tear_stretch: f64,
-    /// Sweep order of the Gauss–Seidel solver. Default [`SolverOrder::Colored`].
-    pub solver_order: SolverOrder,
+// ---------------------------------------------------------------- the table
+
+/// How a parameter takes effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Applies {
+    /// It shapes the cloth when it is built: an argument of `new Simulation`,
+    /// changed by a restart.
+    Restart,
+    /// A `Simulation` property of the same name, applied at once.
+    Simulation,
+    /// An option of the JavaScript frame loop (`mountCloth`), applied at once.
+    Loop,
 }
 
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            time_step: 0.01,
-            iterations: 5,
-            stiffness: 1000.0,
-            gravity: -9.81,
-            mass: 0.5,
-            substeps: 1,
-            damping: 0.0,
-            velocity_damping: 0.0,
-            tear_stretch: 0.0,
-            solver_order: SolverOrder::default(),
+impl Applies {
+    /// The name the JavaScript table uses: `"restart"`, `"simulation"` or `"loop"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Applies::Restart => "restart",
+            Applies::Simulation => "simulation",
+            Applies::Loop => "loop",
         }
     }
 }
+
+/// Where the demo page shows a parameter's field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// "Cloth": the grid, applied on Restart.
+    Cloth,
+    /// "Solver": the original demo's solver values.
+    Solver,
+    /// "Beyond the original": what this project adds.
+    Beyond,
+    /// Not a field of its own on the page (set from the URL or the API).
+    None,
+}
+
+impl Group {
+    /// The name the JavaScript table uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Group::Cloth => "cloth",
+            Group::Solver => "solver",
+            Group::Beyond => "beyond",
+            Group::None => "",
+        }
+    }
+}
+
+/// Which values a parameter accepts. Every refusal message is written here once.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Rule {
+    /// A finite number from `min` to `max`.
+    Range { min: f64, max: f64 },
+    /// A finite number greater than 0, from `min` to `max`; `what` names it in the
+    /// message for zero or negative values ("a mass greater than 0").
+    Positive {
+        min: f64,
+        max: f64,
+        what: &'static str,
+    },
+    /// A whole number from `min` to `max`.
+    Whole { min: f64, max: f64 },
+    /// 0 (off), or a number above `above` up to `max`.
+    OffOrAbove { above: f64, max: f64 },
+    /// One of these numbers.
+    Numbers(&'static [f64]),
+    /// One of these strings.
+    Words(&'static [&'static str]),
+    /// `true` or `false`.
+    Flag,
+}
+
+/// A parameter's default value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value {
+    /// A number (every numeric parameter, whole or not).
+    Number(f64),
+    /// A word, for [`Rule::Words`].
+    Word(&'static str),
+    /// A flag, for [`Rule::Flag`].
+    Flag(bool),
+}
+
+/// One parameter: everything the core, the wasm layer, the JavaScript table
+/// (`www/parameters.js`, generated), the page's fields, the element's attributes,
+/// the types and the README say about it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Parameter {
+    /// The JavaScript name: `Simulation` property and `mountCloth` option.
+    pub name: &'static str,
+    /// The `<xpbd-cloth>` attribute.
+    pub attribute: &'static str,
+    /// The demo page's label, without the unit.
+    pub label: &'static str,
+    /// The unit, as shown after values (`"s"`, `"N/m"`), or `""`.
+    pub unit: &'static str,
+    /// What it means, in one sentence (types, README).
+    pub meaning: &'static str,
+    /// A remark shown after the allowed range in messages (`"0 means PBD"`), or `""`.
+    pub remark: &'static str,
+    /// The values it accepts.
+    pub rule: Rule,
+    /// Its default: the original demo's value, or "off" for what it lacks.
+    pub default: Value,
+    /// How a change takes effect.
+    pub applies: Applies,
+    /// Where the page shows it.
+    pub group: Group,
+}
+
+impl Parameter {
+    /// The default of a numeric parameter (0 for others; the table test checks kinds).
+    pub const fn default_number(&self) -> f64 {
+        match self.default {
+            Value::Number(v) => v,
+            _ => 0.0,
+        }
+    }
+
+    /// The unit as it follows a number in a message: `" s"`, with the remark
+    /// in parentheses.
+    fn unit_suffix(&self) -> String {
+        let unit = if self.unit.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", self.unit)
+        };
+        if self.remark.is_empty() {
+            unit
+        } else {
+            format!("{unit} ({})", self.remark)
+        }
+    }
+
+    /// Checks a number against [`Parameter::rule`]; the error names the
+    /// parameter, the value and what is allowed.
+    pub fn check_number(&self, value: f64) -> Result<f64, ClothError> {
+        let unit = self.unit_suffix();
+        let refuse = |allowed: String| Err(invalid(self.name, Number(value), allowed));
+        match self.rule {
+            Rule::Range { min, max } => {
+                if value.is_finite() && (min..=max).contains(&value) {
+                    Ok(value)
+                } else {
+                    refuse(format!("a finite number from {min} to {max}{unit}"))
+                }
+            }
+            Rule::Positive { min, max, what } => {
+                if value.is_finite() && (min..=max).contains(&value) {
+                    Ok(value)
+                } else if value.is_finite() && value <= 0.0 {
+                    refuse(format!("{what} greater than 0, from {min} to {max}{unit}"))
+                } else {
+                    refuse(format!("a finite number from {min} to {max}{unit}"))
+                }
+            }
+            Rule::Whole { min, max } => {
+                if value.is_finite() && value.fract() == 0.0 && (min..=max).contains(&value) {
+                    Ok(value)
+                } else {
+                    refuse(format!("a whole number from {min} to {max}{unit}"))
+                }
+            }
+            Rule::OffOrAbove { above, max } => {
+                if value == 0.0 || (value.is_finite() && value > above && value <= max) {
+                    Ok(value)
+                } else {
+                    refuse(format!(
+                        "0 (off) or a number above {above}, up to {max}{unit}"
+                    ))
+                }
+            }
+            Rule::Numbers(allowed) => {
+                if allowed.contains(&value) {
+                    Ok(value)
+                } else {
+                    refuse(one_of(allowed.iter().map(|v| v.to_string())))
+                }
+            }
+            Rule::Words(_) | Rule::Flag => refuse(self.kind().to_string()),
+        }
+    }
+
+    /// Checks a word against [`Rule::Words`]. `length` is the length of the
+    /// whole string when `value` is only its beginning (see [`quoted`]).
+    pub fn check_word<'a>(&self, value: &'a str, length: usize) -> Result<&'a str, ClothError> {
+        match self.rule {
+            Rule::Words(allowed) if allowed.contains(&value) => Ok(value),
+            Rule::Words(allowed) => Err(invalid(
+                self.name,
+                quoted(value, length),
+                one_of(allowed.iter().map(|w| format!("{w:?}"))),
+            )),
+            _ => Err(invalid(self.name, quoted(value, length), self.kind())),
+        }
+    }
+
+    /// What it accepts, for a message about a value of the wrong type: the words
+    /// of a [`Rule::Words`] (`"colored" or "original"`), else [`Parameter::kind`].
+    pub fn expected(&self) -> String {
+        match self.rule {
+            Rule::Words(allowed) => one_of(allowed.iter().map(|w| format!("{w:?}"))),
+            _ => self.kind().to_string(),
+        }
+    }
+
+    /// What kind of value it takes, in words: `"a number"`, `"a string"`, `"true or false"`.
+    pub fn kind(&self) -> &'static str {
+        match self.rule {
+            Rule::Words(_) => "a string",
+            Rule::Flag => "true or false",
+            _ => "a number",
+        }
+    }
+}
+
+/// `"a", "b" or "c"`.
+fn one_of(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => items.concat(),
+    }
+}
+
+/// The grid's width.
+pub const WIDTH: Parameter = Parameter {
+    name: "width",
+    attribute: "width",
+    label: "Width",
+    unit: "particles",
+    meaning: "Particles per row (at most 250000 particles in all).",
+    remark: "",
+    rule: Rule::Whole {
+        min: 2.0,
+        max: 1000.0,
+    },
+    default: Value::Number(40.0),
+    applies: Applies::Restart,
+    group: Group::Cloth,
+};
+
+/// The grid's height.
+pub const HEIGHT: Parameter = Parameter {
+    name: "height",
+    attribute: "height",
+    label: "Height",
+    unit: "particles",
+    meaning: "Particles per column (at most 250000 particles in all).",
+    remark: "",
+    rule: Rule::Whole {
+        min: 2.0,
+        max: 1000.0,
+    },
+    default: Value::Number(30.0),
+    applies: Applies::Restart,
+    group: Group::Cloth,
+};
+
+/// How many corners are fixed.
+pub const FIXED: Parameter = Parameter {
+    name: "fixed",
+    attribute: "fixed",
+    label: "Fixed particles",
+    unit: "",
+    meaning: "Fixed corner particles: 1 (top left), 2 (top corners) or 4 (all corners).",
+    remark: "",
+    rule: Rule::Numbers(&[1.0, 2.0, 4.0]),
+    default: Value::Number(2.0),
+    applies: Applies::Restart,
+    group: Group::Cloth,
+};
+
+/// The time step.
+pub const TIME_STEP: Parameter = Parameter {
+    name: "timeStepSize",
+    attribute: "time-step",
+    label: "Time step size",
+    unit: "s",
+    meaning: "Time step Δt: simulated time one step advances.",
+    remark: "",
+    rule: Rule::Positive {
+        min: 1e-6,
+        max: 1.0,
+        what: "a time step",
+    },
+    default: Value::Number(0.01),
+    applies: Applies::Simulation,
+    group: Group::Solver,
+};
+
+/// Solver sweeps per (sub)step.
+pub const ITERATIONS: Parameter = Parameter {
+    name: "iterations",
+    attribute: "iterations",
+    label: "Iterations",
+    unit: "",
+    meaning: "Gauss–Seidel sweeps over all constraints per (sub)step.",
+    remark: "",
+    rule: Rule::Whole {
+        min: 1.0,
+        max: 1000.0,
+    },
+    default: Value::Number(5.0),
+    applies: Applies::Simulation,
+    group: Group::Solver,
+};
+
+/// Constraint stiffness.
+pub const STIFFNESS: Parameter = Parameter {
+    name: "stiffness",
+    attribute: "stiffness",
+    label: "Stiffness",
+    unit: "N/m",
+    meaning: "Constraint stiffness k; compliance α = 1/k, and 0 means rigid (plain PBD).",
+    remark: "0 means PBD",
+    rule: Rule::Range {
+        min: 0.0,
+        max: 1e15,
+    },
+    default: Value::Number(1000.0),
+    applies: Applies::Simulation,
+    group: Group::Solver,
+};
+
+/// Gravity.
+pub const GRAVITY: Parameter = Parameter {
+    name: "gravity",
+    attribute: "gravity",
+    label: "Gravity",
+    unit: "m/s²",
+    meaning: "Vertical acceleration, y up (Earth is negative).",
+    remark: "",
+    rule: Rule::Range {
+        min: -1e6,
+        max: 1e6,
+    },
+    default: Value::Number(-9.81),
+    applies: Applies::Simulation,
+    group: Group::Solver,
+};
+
+/// Particle mass.
+pub const MASS: Parameter = Parameter {
+    name: "mass",
+    attribute: "mass",
+    label: "Mass per particle",
+    unit: "kg",
+    meaning: "Mass of every particle; free particles get inverse mass 1/mass.",
+    remark: "",
+    rule: Rule::Positive {
+        min: 1e-6,
+        max: 1e6,
+        what: "a mass",
+    },
+    default: Value::Number(0.5),
+    applies: Applies::Simulation,
+    group: Group::Solver,
+};
+
+/// Substeps per step.
+pub const SUBSTEPS: Parameter = Parameter {
+    name: "substeps",
+    attribute: "substeps",
+    label: "Substeps per time step",
+    unit: "",
+    meaning: "Substeps per time step (\"small steps\"): each runs prediction, `iterations` sweeps and the velocity update with Δt/substeps.",
+    remark: "",
+    rule: Rule::Whole {
+        min: 1.0,
+        max: 100.0,
+    },
+    default: Value::Number(1.0),
+    applies: Applies::Simulation,
+    group: Group::Beyond,
+};
+
+/// Constraint damping.
+pub const DAMPING: Parameter = Parameter {
+    name: "damping",
+    attribute: "damping",
+    label: "Constraint damping",
+    unit: "N·s/m",
+    meaning: "Constraint damping β: resists how fast each constraint stretches (XPBD's γ = αβ/h term; none in PBD mode).",
+    remark: "",
+    rule: Rule::Range { min: 0.0, max: 1e9 },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Beyond,
+};
+
+/// Global velocity damping.
+pub const VELOCITY_DAMPING: Parameter = Parameter {
+    name: "velocityDamping",
+    attribute: "velocity-damping",
+    label: "Velocity damping",
+    unit: "1/s",
+    meaning: "Global velocity damping rate: after each substep every velocity is scaled by max(0, 1 − rate·h).",
+    remark: "",
+    rule: Rule::Range {
+        min: 0.0,
+        max: 1000.0,
+    },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Beyond,
+};
+
+/// Tearing threshold.
+pub const TEAR_STRETCH: Parameter = Parameter {
+    name: "tearStretch",
+    attribute: "tear-stretch",
+    label: "Tear at × rest length",
+    unit: "",
+    meaning:
+        "A constraint longer than this × its rest length breaks for good; 0 turns tearing off.",
+    remark: "",
+    rule: Rule::OffOrAbove {
+        above: 1.0,
+        max: 1000.0,
+    },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Beyond,
+};
+
+/// Sweep order.
+pub const SOLVER_ORDER: Parameter = Parameter {
+    name: "solverOrder",
+    attribute: "solver-order",
+    label: "Solver order",
+    unit: "",
+    meaning: "Sweep order: \"colored\" solves independent constraints four at a time (fast); \"original\" sweeps in creation order, as the original demo.",
+    remark: "",
+    rule: Rule::Words(&["colored", "original"]),
+    default: Value::Word("colored"),
+    applies: Applies::Simulation,
+    group: Group::Beyond,
+};
+
+/// Steps per animation frame.
+pub const STEPS_PER_FRAME: Parameter = Parameter {
+    name: "stepsPerFrame",
+    attribute: "steps-per-frame",
+    label: "Steps per frame",
+    unit: "",
+    meaning: "Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in a task of its own; past that fewer steps run and diagnostics().capped is true.",
+    remark: "",
+    rule: Rule::Whole {
+        min: 0.0,
+        max: 10000.0,
+    },
+    default: Value::Number(8.0),
+    applies: Applies::Loop,
+    group: Group::None,
+};
+
+/// Strain colours.
+pub const STRAIN_COLORS: Parameter = Parameter {
+    name: "strainColors",
+    attribute: "strain-colors",
+    label: "Colour by stretch",
+    unit: "",
+    meaning: "Paint each constraint by its relative stretch (see strainRamp()).",
+    remark: "",
+    rule: Rule::Flag,
+    default: Value::Flag(false),
+    applies: Applies::Loop,
+    group: Group::Beyond,
+};
+
+/// Which renderer draws.
+pub const RENDERER: Parameter = Parameter {
+    name: "renderer",
+    attribute: "renderer",
+    label: "Renderer",
+    unit: "",
+    meaning: "\"wasm\" rasterizes in wasm (fast); \"canvas\" strokes canvas-2D paths.",
+    remark: "",
+    rule: Rule::Words(&["wasm", "canvas"]),
+    default: Value::Word("wasm"),
+    applies: Applies::Loop,
+    group: Group::None,
+};
+
+/// Every parameter, in the order the page, the types and the README list them.
+pub const PARAMETERS: &[Parameter] = &[
+    WIDTH,
+    HEIGHT,
+    FIXED,
+    TIME_STEP,
+    ITERATIONS,
+    STIFFNESS,
+    GRAVITY,
+    MASS,
+    SUBSTEPS,
+    DAMPING,
+    VELOCITY_DAMPING,
+    TEAR_STRETCH,
+    SOLVER_ORDER,
+    STEPS_PER_FRAME,
+    STRAIN_COLORS,
+    RENDERER,
+];
+
+/// Calls `$callback!` with the solver parameters, one line each:
+/// `field: Type = TABLE_ENTRY, getter / setter (Cloth setter), "TypeScript type";`.
+/// `Params`, its defaults and the `Simulation` accessors are generated from it,
+/// so a new solver value is one line here, one table entry above and the physics
+/// that reads it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_solver_parameters {
+    ($callback:ident) => {
+        $callback! {
+            time_step: f64 = TIME_STEP, timeStepSize / set_time_step_size (set_time_step), "number";
+            iterations: u32 = ITERATIONS, iterations / set_iterations (set_iterations), "number";
+            stiffness: f64 = STIFFNESS, stiffness / set_stiffness (set_stiffness), "number";
+            gravity: f64 = GRAVITY, gravity / set_gravity (set_gravity), "number";
+            mass: f64 = MASS, mass / set_mass (set_mass), "number";
+            substeps: u32 = SUBSTEPS, substeps / set_substeps (set_substeps), "number";
+            damping: f64 = DAMPING, damping / set_damping (set_damping), "number";
+            velocity_damping: f64 = VELOCITY_DAMPING, velocityDamping / set_velocity_damping (set_velocity_damping), "number";
+            tear_stretch: f64 = TEAR_STRETCH, tearStretch / set_tear_stretch (set_tear_stretch), "number";
+            solver_order: SolverOrder = SOLVER_ORDER, solverOrder / set_solver_order (set_solver_order), "\"colored\" | \"original\"";
+        }
+    };
+}
+
+/// A solver parameter's Rust type: how its table default and a checked number
+/// or word become a field value, and how the value is shown to JavaScript.
+pub trait ParameterValue: Sized + Copy {
+    /// The field value of the table's default.
+    fn from_default(parameter: &Parameter) -> Self;
+    /// The value as a JavaScript number or word.
+    fn to_value(self) -> Value;
+}
+
+impl ParameterValue for f64 {
+    fn from_default(parameter: &Parameter) -> f64 {
+        parameter.default_number()
+    }
+    fn to_value(self) -> Value {
+        Value::Number(self)
+    }
+}
+
+impl ParameterValue for u32 {
+    fn from_default(parameter: &Parameter) -> u32 {
+        parameter.default_number() as u32
+    }
+    fn to_value(self) -> Value {
+        Value::Number(self as f64)
+    }
+}
+
+impl ParameterValue for SolverOrder {
+    fn from_default(parameter: &Parameter) -> SolverOrder {
+        match parameter.default {
+            Value::Word(name) => SolverOrder::from_name(name).unwrap_or_default(),
+            _ => SolverOrder::default(),
+        }
+    }
+    fn to_value(self) -> Value {
+        Value::Word(self.name())
+    }
+}
+
+macro_rules! define_params {
+    ($($field:ident: $ty:ty = $entry:ident, $js:ident / $js_setter:ident ($setter:ident), $ts:literal;)*) => {
+        /// The live parameters of the solver: each can change while the cloth
+        /// runs. Meaning, unit, range and default of each field: its entry in
+        /// [`PARAMETERS`] (the field's doc names it).
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub struct Params {
+            $(
+                #[doc = concat!("See [`", stringify!($entry), "`].")]
+                pub $field: $ty,
+            )*
+        }
+
+        impl Default for Params {
+            fn default() -> Self {
+                Params { $($field: <$ty as ParameterValue>::from_default(&$entry),)* }
+            }
+        }
+
+        impl Params {
+            /// Each field with its table entry, as JavaScript sees it.
+            pub fn values(&self) -> Vec<(&'static Parameter, Value)> {
+                vec![$((&$entry, self.$field.to_value()),)*]
+            }
+        }
+    };
+}
+
+with_solver_parameters!(define_params);
 
 impl Params {
     /// Compliance `α = 1/k` in m/N, or 0 for PBD (stiffness 0).
@@ -342,125 +873,58 @@ impl Params {
 
     /// Checks every field; the first invalid one is reported.
     pub fn validate(&self) -> Result<(), ClothError> {
-        validate_time_step(self.time_step)?;
-        validate_iterations(self.iterations as f64)?;
-        validate_stiffness(self.stiffness)?;
-        validate_gravity(self.gravity)?;
-        validate_mass(self.mass)?;
-        validate_substeps(self.substeps as f64)?;
-        validate_damping(self.damping)?;
-        validate_velocity_damping(self.velocity_damping)?;
-        validate_tear_stretch(self.tear_stretch)?;
+        for (parameter, value) in self.values() {
+            if let Value::Number(v) = value {
+                parameter.check_number(v)?;
+            }
+        }
         Ok(())
     }
 }
 
-fn validate_range(
-    field: &'static str,
-    value: f64,
-    min: f64,
-    max: f64,
-    unit: &str,
-) -> Result<f64, ClothError> {
-    if value.is_finite() && value >= min && value <= max {
-        Ok(value)
-    } else {
-        Err(invalid(
-            field,
-            Number(value),
-            format!("a finite number from {min} to {max}{unit}"),
-        ))
-    }
-}
-
-fn validate_whole(
-    field: &'static str,
-    value: f64,
-    min: f64,
-    max: f64,
-    unit: &str,
-) -> Result<f64, ClothError> {
-    if value.is_finite() && value.fract() == 0.0 && value >= min && value <= max {
-        Ok(value)
-    } else {
-        Err(invalid(
-            field,
-            Number(value),
-            format!("a whole number from {min} to {max}{unit}"),
-        ))
-    }
-}
-
-/// Accepts a strictly positive quantity from `min` to `max`; zero and negative
-/// values get their own wording ("greater than 0"), which says more than a range.
-fn validate_positive(
-    field: &'static str,
-    what: &str,
-    value: f64,
-    (min, max): (f64, f64),
-    unit: &str,
-) -> Result<f64, ClothError> {
-    if value.is_finite() && value <= 0.0 {
-        let allowed = format!("{what} greater than 0, from {min} to {max}{unit}");
-        return Err(invalid(field, Number(value), allowed));
-    }
-    validate_range(field, value, min, max, unit)
-}
-
-/// Accepts a time step in seconds: finite, from 1e-6 to 1.
+/// Accepts a time step in seconds (see [`TIME_STEP`]).
 pub fn validate_time_step(value: f64) -> Result<f64, ClothError> {
-    let range = (MIN_TIME_STEP, MAX_TIME_STEP);
-    validate_positive("timeStepSize", "a time step", value, range, " s")
+    TIME_STEP.check_number(value)
 }
 
-/// Accepts a whole number of iterations from 1 to 1000.
+/// Accepts a whole number of iterations (see [`ITERATIONS`]).
 pub fn validate_iterations(value: f64) -> Result<u32, ClothError> {
-    validate_whole("iterations", value, 1.0, MAX_ITERATIONS as f64, "").map(|v| v as u32)
+    ITERATIONS.check_number(value).map(|v| v as u32)
 }
 
-/// Accepts a stiffness in N/m: finite, from 0 (PBD) to 1e15.
+/// Accepts a stiffness in N/m (see [`STIFFNESS`]).
 pub fn validate_stiffness(value: f64) -> Result<f64, ClothError> {
-    validate_range("stiffness", value, 0.0, MAX_STIFFNESS, " N/m (0 means PBD)")
+    STIFFNESS.check_number(value)
 }
 
-/// Accepts a gravity in m/s²: finite, magnitude at most 1e6.
+/// Accepts a gravity in m/s² (see [`GRAVITY`]).
 pub fn validate_gravity(value: f64) -> Result<f64, ClothError> {
-    validate_range("gravity", value, -MAX_GRAVITY, MAX_GRAVITY, " m/s²")
+    GRAVITY.check_number(value)
 }
 
-/// Accepts a particle mass in kg: finite, from 1e-6 to 1e6.
+/// Accepts a particle mass in kg (see [`MASS`]).
 pub fn validate_mass(value: f64) -> Result<f64, ClothError> {
-    validate_positive("mass", "a mass", value, (MIN_MASS, MAX_MASS), " kg")
+    MASS.check_number(value)
 }
 
-/// Accepts a whole number of substeps from 1 to 100.
+/// Accepts a whole number of substeps (see [`SUBSTEPS`]).
 pub fn validate_substeps(value: f64) -> Result<u32, ClothError> {
-    validate_whole("substeps", value, 1.0, MAX_SUBSTEPS as f64, "").map(|v| v as u32)
+    SUBSTEPS.check_number(value).map(|v| v as u32)
 }
 
-/// Accepts a constraint damping coefficient in N·s/m: finite, from 0 to 1e9.
+/// Accepts a constraint damping coefficient in N·s/m (see [`DAMPING`]).
 pub fn validate_damping(value: f64) -> Result<f64, ClothError> {
-    validate_range("damping", value, 0.0, MAX_DAMPING, " N·s/m")
+    DAMPING.check_number(value)
 }
 
-/// Accepts a global velocity damping rate in 1/s: finite, from 0 to 1000.
+/// Accepts a global velocity damping rate in 1/s (see [`VELOCITY_DAMPING`]).
 pub fn validate_velocity_damping(value: f64) -> Result<f64, ClothError> {
-    validate_range("velocityDamping", value, 0.0, MAX_VELOCITY_DAMPING, " 1/s")
+    VELOCITY_DAMPING.check_number(value)
 }
 
-/// Accepts a tear threshold: 0 (off) or a stretch factor above 1, up to 1000.
+/// Accepts a tear threshold (see [`TEAR_STRETCH`]).
 pub fn validate_tear_stretch(value: f64) -> Result<f64, ClothError> {
-    if value == 0.0 || (value.is_finite() && value > 1.0 && value <= MAX_TEAR_STRETCH) {
-        Ok(value)
-    } else {
-        Err(invalid(
-            "tearStretch",
-            Number(value),
-            format!(
-                "0 (no tearing) or a factor of the rest length above 1, up to {MAX_TEAR_STRETCH}"
-            ),
-        ))
-    }
+    TEAR_STRETCH.check_number(value)
 }
 
 // ----- the work of a step ------------------------------------------------------
@@ -660,7 +1124,18 @@ pub const MAX_COORDINATE: f64 = 1e6;
 
 /// Accepts a point coordinate in metres: finite, within ±1e6 m.
 pub fn validate_coordinate(field: &'static str, value: f64) -> Result<f32, ClothError> {
-    validate_range(field, value, -MAX_COORDINATE, MAX_COORDINATE, " m").map(|v| v as f32)
+    if value.is_finite() && value.abs() <= MAX_COORDINATE {
+        Ok(value as f32)
+    } else {
+        Err(invalid(
+            field,
+            Number(value),
+            format!(
+                "a finite number from {} to {MAX_COORDINATE} m",
+                -MAX_COORDINATE
+            ),
+        ))
+    }
 }
 
 /// Accepts a particle index (given as a number, as JavaScript passes it).

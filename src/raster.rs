@@ -27,6 +27,58 @@ pub const fn rgb(hex: u32) -> Rgba {
     0xff00_0000 | (b << 16) | (g << 8) | r
 }
 
+/// The picture's colours (`0xRRGGBB`) and sizes (CSS pixels), written once: the
+/// rasterizer draws with them ([`Style::with_pixel_ratio`]) and the canvas-2D
+/// renderer reads them from `www/style.js`, generated from this by
+/// `tests/generated.rs`. Strain colours are [`STRAIN_RAMP`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Look {
+    /// Background.
+    pub background: u32,
+    /// Constraints (when not coloured by strain).
+    pub constraint: u32,
+    /// Particles.
+    pub particle: u32,
+    /// The held particle.
+    pub grabbed: u32,
+    /// The x axis at the origin.
+    pub x_axis: u32,
+    /// The y axis at the origin.
+    pub y_axis: u32,
+    /// Constraint line width.
+    pub line_width: f32,
+    /// Particle radius.
+    pub particle_radius: f32,
+    /// Largest particle radius in metres, so particles zoomed far out do not
+    /// merge into a blob (0.3 × the 0.2 m grid spacing).
+    pub particle_radius_metres: f32,
+    /// Smallest particle radius, however far out.
+    pub min_particle_radius: f32,
+    /// Radius of the held particle.
+    pub grabbed_radius: f32,
+    /// Length of each axis.
+    pub axis_length: f32,
+    /// Width of the axes.
+    pub axis_width: f32,
+}
+
+/// The original demo's look.
+pub const LOOK: Look = Look {
+    background: 0xffffff,
+    constraint: 0x999999,
+    particle: 0x1f5fd1,
+    grabbed: 0xe01b1b,
+    x_axis: 0xe01b1b,
+    y_axis: 0x1a9c2a,
+    line_width: 1.0,
+    particle_radius: 2.5,
+    particle_radius_metres: 0.06,
+    min_particle_radius: 0.75,
+    grabbed_radius: 6.0,
+    axis_length: 30.0,
+    axis_width: 2.0,
+};
+
 /// Colours and sizes of the picture, in device pixels.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Style {
@@ -34,7 +86,7 @@ pub struct Style {
     pub background: Rgba,
     /// Constraint colour (when not coloured by strain).
     pub constraint: Rgba,
-    /// Constraint line width, device pixels (1 CSS pixel × pixel ratio).
+    /// Constraint line width, device pixels.
     pub line_width: f32,
     /// Particle colour.
     pub particle: Rgba,
@@ -44,24 +96,31 @@ pub struct Style {
     pub grabbed: Rgba,
     /// Grabbed particle radius, device pixels.
     pub grabbed_radius: f32,
+    /// Colours of the x and y axes.
+    pub axes: (Rgba, Rgba),
     /// Length of the axes at the origin, device pixels.
     pub axis_length: f32,
+    /// Width of the axes, device pixels.
+    pub axis_width: f32,
     /// Colour constraints by their stretch (see [`strain_color`]).
     pub strain_colors: bool,
 }
 
 impl Style {
-    /// The original demo's look at a given pixel ratio and particle radius.
+    /// [`LOOK`] at a given pixel ratio, with particles of `particle_radius` CSS
+    /// pixels (the caller caps it for the zoom, see `LOOK.particle_radius_metres`).
     pub fn with_pixel_ratio(pixel_ratio: f32, particle_radius: f32) -> Style {
         Style {
-            background: rgb(0xffffff),
-            constraint: rgb(0x999999),
-            line_width: pixel_ratio,
-            particle: rgb(0x1f5fd1),
+            background: rgb(LOOK.background),
+            constraint: rgb(LOOK.constraint),
+            line_width: LOOK.line_width * pixel_ratio,
+            particle: rgb(LOOK.particle),
             particle_radius: particle_radius * pixel_ratio,
-            grabbed: rgb(0xe01b1b),
-            grabbed_radius: 6.0 * pixel_ratio,
-            axis_length: 30.0 * pixel_ratio,
+            grabbed: rgb(LOOK.grabbed),
+            grabbed_radius: LOOK.grabbed_radius * pixel_ratio,
+            axes: (rgb(LOOK.x_axis), rgb(LOOK.y_axis)),
+            axis_length: LOOK.axis_length * pixel_ratio,
+            axis_width: LOOK.axis_width * pixel_ratio,
             strain_colors: false,
         }
     }
@@ -102,13 +161,19 @@ pub const STRAIN_RAMP: [(f32, u32); 5] = [
 
 /// The ramp colour of a relative stretch `(length - rest) / rest`.
 pub fn strain_color(stretch: f32) -> Rgba {
+    rgb(strain_rgb(stretch))
+}
+
+/// [`strain_color`] as `0xRRGGBB`: what the canvas-2D renderer gets (through
+/// `strainColor` in wasm), so both renderers share one interpolation.
+pub fn strain_rgb(stretch: f32) -> u32 {
     let (first, last) = (STRAIN_RAMP[0], STRAIN_RAMP[STRAIN_RAMP.len() - 1]);
     // NaN and compression take the first colour
     if stretch.is_nan() || stretch <= first.0 {
-        return rgb(first.1);
+        return first.1;
     }
     if stretch >= last.0 {
-        return rgb(last.1);
+        return last.1;
     }
     let upper = STRAIN_RAMP
         .iter()
@@ -120,7 +185,12 @@ pub fn strain_color(stretch: f32) -> Rgba {
         let (a, b) = (((c0 >> shift) & 0xff) as f32, ((c1 >> shift) & 0xff) as f32);
         ((a + (b - a) * t).round() as u32) << shift
     };
-    rgb(channel(16) | channel(8) | channel(0))
+    channel(16) | channel(8) | channel(0)
+}
+
+/// `0xRRGGBB` as CSS `#rrggbb`.
+pub fn css_hex(rgb: u32) -> String {
+    format!("#{rgb:06x}")
 }
 
 /// A rectangle of pixels: columns `x0..x1`, rows `y0..y1`.
@@ -402,14 +472,14 @@ pub fn draw(frame: &mut Frame, cloth: &Cloth, view: View, style: &Style) -> Rect
     frame.line(
         origin,
         (origin.0 + axis, origin.1),
-        rgb(0xe01b1b),
-        2.0 * style.line_width,
+        style.axes.0,
+        style.axis_width,
     );
     frame.line(
         origin,
         (origin.0, origin.1 - axis),
-        rgb(0x1a9c2a),
-        2.0 * style.line_width,
+        style.axes.1,
+        style.axis_width,
     );
 
     // Indices come from the caller: one that names no particle draws nothing.

@@ -30,7 +30,7 @@ use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, ImageData};
 
 use crate::cloth::Cloth;
-use crate::params::{self, ClothError, Number, SolverOrder};
+use crate::params::{self, ClothError, Number, Parameter, ParameterValue, SolverOrder, Value};
 use crate::raster::{self, Frame, Rect, Style, View, MAX_FRAME_PIXELS};
 /// Largest `view.pixelRatio` (backing-store pixels per CSS pixel).
 const MAX_PIXEL_RATIO: f64 = 16.0;
@@ -122,19 +122,82 @@ fn number(field: &str, value: &JsValue) -> Result<f64, JsValue> {
 /// `"colored"` are shorter); a longer one is refused without being copied.
 const MAX_NAME_LENGTH: u32 = 32;
 
-/// Reads a JavaScript string no longer than [`MAX_NAME_LENGTH`]. A longer one
-/// is not copied into wasm memory (a huge string would grow it for good, or
-/// not fit): `Err` holds its beginning, quoted for a message, instead.
-fn short_string(text: &JsString) -> Result<String, String> {
+/// The string itself when it is at most [`MAX_NAME_LENGTH`] long; otherwise
+/// only its beginning, one UTF-16 unit past what a message shows (so the cut is
+/// visible): a huge string is never copied into wasm memory, where it would
+/// grow it for good, or not fit.
+fn string_start(text: &JsString) -> String {
     let length = text.length();
     if length <= MAX_NAME_LENGTH {
-        return Ok(String::from(text));
+        return String::from(text);
     }
-    // one UTF-16 unit past what a message shows, so the cut is visible
-    let end = params::ECHO_CHARS as u32 + 1;
-    let start = String::from(text.slice(0, end));
-    Err(params::quoted(&start, length as usize))
+    String::from(text.slice(0, params::ECHO_CHARS as u32 + 1))
 }
+
+/// How a solver parameter's setter reads its JavaScript value: numbers as
+/// numbers (the table's rule is checked by the `Cloth` setter), words as short
+/// strings checked against the table.
+trait FromJs: Sized {
+    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<Self, JsValue>;
+}
+
+impl FromJs for f64 {
+    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<f64, JsValue> {
+        number(parameter.name, value)
+    }
+}
+
+impl FromJs for SolverOrder {
+    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<SolverOrder, JsValue> {
+        let Some(text) = value.dyn_ref::<JsString>() else {
+            let expected = format!("the string {}", parameter.expected());
+            return Err(wrong_type(parameter.name, value, &expected));
+        };
+        let start = string_start(text);
+        let name = parameter
+            .check_word(&start, text.length() as usize)
+            .map_err(cloth_error)?;
+        SolverOrder::from_name(name).map_err(cloth_error)
+    }
+}
+
+/// A table value as a JavaScript value.
+fn to_js(value: Value) -> JsValue {
+    match value {
+        Value::Number(v) => JsValue::from_f64(v),
+        Value::Word(w) => JsValue::from_str(w),
+        Value::Flag(f) => JsValue::from_bool(f),
+    }
+}
+
+/// The getter and setter of every solver parameter, generated from the table
+/// (`with_solver_parameters!` in `src/params.rs`): the getter returns the live
+/// value, the setter checks the type, lets the `Cloth` setter check the rule,
+/// and throws (keeping the old value) when either refuses.
+macro_rules! solver_accessors {
+    ($($field:ident: $ty:ty = $entry:ident, $js:ident / $js_setter:ident ($setter:ident), $ts:literal;)*) => {
+        #[wasm_bindgen]
+        impl Simulation {
+            $(
+                #[wasm_bindgen(getter = $js, unchecked_return_type = $ts)]
+                pub fn $field(&self) -> JsValue {
+                    to_js(self.cloth.params().$field.to_value())
+                }
+
+                #[wasm_bindgen(setter = $js)]
+                pub fn $js_setter(
+                    &mut self,
+                    #[wasm_bindgen(unchecked_param_type = $ts)] value: JsValue,
+                ) -> Result<(), JsValue> {
+                    let value = FromJs::from_js(&params::$entry, &value)?;
+                    self.cloth.$setter(value).map_err(cloth_error)
+                }
+            )*
+        }
+    };
+}
+
+crate::with_solver_parameters!(solver_accessors);
 
 impl Simulation {
     /// Reads `field` (`"view.scale"`, ...) of the view object: a number from
@@ -161,16 +224,6 @@ impl Simulation {
             (None, _) => Err(wrong_type(field, &value, &expected)),
         }
     }
-
-    fn set(
-        &mut self,
-        field: &str,
-        value: &JsValue,
-        setter: fn(&mut Cloth, f64) -> Result<(), ClothError>,
-    ) -> Result<(), JsValue> {
-        let value = number(field, value)?;
-        setter(&mut self.cloth, value).map_err(cloth_error)
-    }
 }
 
 #[wasm_bindgen]
@@ -183,13 +236,13 @@ impl Simulation {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
-        #[wasm_bindgen(js_name = fixedCount, unchecked_param_type = "number")] fixed_count: JsValue,
+        #[wasm_bindgen(js_name = fixed, unchecked_param_type = "number")] fixed: JsValue,
     ) -> Result<Simulation, JsValue> {
         console_error_panic_hook::set_once();
         let width = number("width", &width)?;
         let height = number("height", &height)?;
-        let fixed_count = number("fixedCount", &fixed_count)?;
-        let cloth = Cloth::from_numbers(width, height, fixed_count).map_err(cloth_error)?;
+        let fixed = number(params::FIXED.name, &fixed)?;
+        let cloth = Cloth::from_numbers(width, height, fixed).map_err(cloth_error)?;
         Ok(Simulation {
             cloth,
             frame: Frame::default(),
@@ -197,176 +250,7 @@ impl Simulation {
         })
     }
 
-    /// Time step `dt` in seconds. Default 0.01; 1e-6..=1.
-    #[wasm_bindgen(getter = timeStepSize)]
-    pub fn time_step_size(&self) -> f64 {
-        self.cloth.params().time_step
-    }
-
-    /// Sets the time step; throws and keeps the old value when out of range.
-    #[wasm_bindgen(setter = timeStepSize)]
-    pub fn set_time_step_size(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsValue> {
-        self.set("timeStepSize", &value, Cloth::set_time_step)
-    }
-
-    /// Solver sweeps per step. Default 5; whole number 1..=1000.
-    #[wasm_bindgen(getter)]
-    pub fn iterations(&self) -> f64 {
-        self.cloth.params().iterations as f64
-    }
-
-    /// Sets the iterations; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter)]
-    pub fn set_iterations(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsValue> {
-        self.set("iterations", &value, Cloth::set_iterations)
-    }
-
-    /// Stiffness in N/m; compliance is its inverse, 0 means rigid (PBD).
-    /// Default 1000; 0..=1e15.
-    #[wasm_bindgen(getter)]
-    pub fn stiffness(&self) -> f64 {
-        self.cloth.params().stiffness
-    }
-
-    /// Sets the stiffness; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter)]
-    pub fn set_stiffness(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsValue> {
-        self.set("stiffness", &value, Cloth::set_stiffness)
-    }
-
-    /// Gravity in m/s², y up. Default -9.81; -1e6..=1e6.
-    #[wasm_bindgen(getter)]
-    pub fn gravity(&self) -> f64 {
-        self.cloth.params().gravity
-    }
-
-    /// Sets gravity; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter)]
-    pub fn set_gravity(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsValue> {
-        self.set("gravity", &value, Cloth::set_gravity)
-    }
-
-    /// Mass of each particle in kg. Default 0.5; 1e-6..=1e6.
-    #[wasm_bindgen(getter)]
-    pub fn mass(&self) -> f64 {
-        self.cloth.params().mass
-    }
-
-    /// Sets the mass; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter)]
-    pub fn set_mass(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsValue> {
-        self.set("mass", &value, Cloth::set_mass)
-    }
-
-    /// Substeps per time step ("small steps"): each has its own prediction,
-    /// multiplier reset, `iterations` sweeps and velocity update with
-    /// `dt / substeps`. Default 1; whole number 1..=100.
-    #[wasm_bindgen(getter)]
-    pub fn substeps(&self) -> f64 {
-        self.cloth.params().substeps as f64
-    }
-
-    /// Sets the substeps; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter)]
-    pub fn set_substeps(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsValue> {
-        self.set("substeps", &value, Cloth::set_substeps)
-    }
-
-    /// Constraint damping coefficient β in N·s/m (resists stretching velocity;
-    /// no effect when stiffness is 0). Default 0; 0..=1e9.
-    #[wasm_bindgen(getter)]
-    pub fn damping(&self) -> f64 {
-        self.cloth.params().damping
-    }
-
-    /// Sets the constraint damping; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter)]
-    pub fn set_damping(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsValue> {
-        self.set("damping", &value, Cloth::set_damping)
-    }
-
-    /// Global velocity damping rate in 1/s. Default 0; 0..=1000.
-    #[wasm_bindgen(getter = velocityDamping)]
-    pub fn velocity_damping(&self) -> f64 {
-        self.cloth.params().velocity_damping
-    }
-
-    /// Sets the velocity damping; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter = velocityDamping)]
-    pub fn set_velocity_damping(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsValue> {
-        self.set("velocityDamping", &value, Cloth::set_velocity_damping)
-    }
-
-    /// Tear threshold: a constraint longer than `tearStretch × rest length`
-    /// breaks. 0 = no tearing (default); otherwise above 1, up to 1000.
-    #[wasm_bindgen(getter = tearStretch)]
-    pub fn tear_stretch(&self) -> f64 {
-        self.cloth.params().tear_stretch
-    }
-
-    /// Sets the tear threshold; throws and keeps the old value when invalid.
-    #[wasm_bindgen(setter = tearStretch)]
-    pub fn set_tear_stretch(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "number")] value: JsValue,
-    ) -> Result<(), JsValue> {
-        self.set("tearStretch", &value, Cloth::set_tear_stretch)
-    }
-
-    /// Sweep order of the solver: `"colored"` (default, fast: independent
-    /// constraints four at a time) or `"original"` (creation order, reproduces
-    /// the original demo exactly).
-    #[wasm_bindgen(getter = solverOrder, unchecked_return_type = "\"original\" | \"colored\"")]
-    pub fn solver_order(&self) -> String {
-        self.cloth.params().solver_order.name().into()
-    }
-
-    /// Sets the sweep order; throws and keeps the old one for any other value.
-    /// Views from `constraints()` must be re-fetched afterwards.
-    #[wasm_bindgen(setter = solverOrder)]
-    pub fn set_solver_order(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "\"original\" | \"colored\"")] value: JsValue,
-    ) -> Result<(), JsValue> {
-        const FIELD: &str = "solverOrder";
-        const EXPECTED: &str = "\"original\" or \"colored\"";
-        let Some(text) = value.dyn_ref::<JsString>() else {
-            return Err(wrong_type(FIELD, &value, &format!("the string {EXPECTED}")));
-        };
-        let name = short_string(text).map_err(|start| {
-            let message = format!("invalid {FIELD}: got {start}, expected {EXPECTED}");
-            error(FIELD, "invalid_value", &message)
-        })?;
-        let order = SolverOrder::from_name(&name).map_err(cloth_error)?;
-        self.cloth.set_solver_order(order).map_err(cloth_error)
-    }
-
-    /// Advances one time step, or finishes the step in progress (see `advance`);
-    /// a no-op once `isFinite` is false.
+    /// Advances one time step (a no-op once `isFinite` is false).
     pub fn step(&mut self) {
         self.cloth.step();
     }
@@ -765,10 +649,18 @@ pub fn strain_ramp() -> js_sys::Array {
         .map(|&(stretch, color)| {
             let stop = js_sys::Array::new();
             stop.push(&JsValue::from_f64(stretch as f64));
-            stop.push(&JsValue::from_str(&format!("#{color:06x}")));
+            stop.push(&JsValue::from_str(&raster::css_hex(color)));
             JsValue::from(stop)
         })
         .collect()
+}
+
+/// The colour `drawInto` gives a constraint of relative stretch `stretch`
+/// (`0.2` = 20 % longer than at rest), as `"#rrggbb"`: the canvas-2D renderer
+/// uses it so both renderers colour alike. Not a number: the first colour.
+#[wasm_bindgen(js_name = strainColor)]
+pub fn strain_color(stretch: f64) -> String {
+    raster::css_hex(raster::strain_rgb(stretch as f32))
 }
 
 /// Bytes of wasm memory the module has now (it grows in 64 KiB pages and never

@@ -86,8 +86,8 @@ fn invalid_grids_are_refused_with_the_argument_named() {
         (40.0, f64::NAN, 2.0, "height"),
         (40.0, 1001.0, 2.0, "height"),
         (600.0, 600.0, 2.0, "width"),
-        (40.0, 30.0, 3.0, "fixedCount"),
-        (40.0, 30.0, 0.0, "fixedCount"),
+        (40.0, 30.0, 3.0, "invalid fixed:"),
+        (40.0, 30.0, 0.0, "invalid fixed:"),
     ] {
         let message = Cloth::from_numbers(w, h, fixed).unwrap_err().to_string();
         assert!(message.contains(field), "{w}×{h}/{fixed}: {message}");

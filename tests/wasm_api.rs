@@ -111,7 +111,7 @@ fn the_constructor_throws_errors_naming_the_argument() {
         (vec![num(0.0), num(30.0), num(2.0)], "width"),
         (vec![num(100000.0), num(30.0), num(2.0)], "width"),
         (vec![num(40.0), num(-2.0), num(2.0)], "height"),
-        (vec![num(40.0), num(30.0), num(3.0)], "fixedCount"),
+        (vec![num(40.0), num(30.0), num(3.0)], "invalid fixed:"),
         (vec![JsValue::from_str("40"), num(30.0), num(2.0)], "width"),
         (vec![num(40.0), JsValue::UNDEFINED, num(2.0)], "height"),
     ] {

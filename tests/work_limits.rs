@@ -13,9 +13,13 @@ mod common {
 
 use common::torn::tear_all;
 use xpbd_cloth::params::{work, MAX_WORK_PER_CALL, MAX_WORK_PER_STEP};
-use xpbd_cloth::{Cloth, ClothError, Params, SolverOrder};
+use xpbd_cloth::{Cloth, ClothError, GridSize, Params, SolverOrder};
 
 type Setter = fn(&mut Cloth, f64) -> Result<(), ClothError>;
+
+fn grid(width: usize, height: usize) -> GridSize {
+    GridSize { width, height }
+}
 
 fn cloth(width: usize, height: usize) -> Cloth {
     Cloth::from_numbers(width as f64, height as f64, 2.0).unwrap()
@@ -50,8 +54,8 @@ fn a_cloth_whose_constraints_all_tore_still_costs_its_particles_every_substep() 
     };
     let mut small = cloth(60, 50);
     let mut big = cloth(120, 100);
-    tear_all(&mut small);
-    tear_all(&mut big);
+    tear_all(&mut small, grid(60, 50));
+    tear_all(&mut big, grid(120, 100));
     let (a, b) = (
         per_particle_substep(&mut small),
         per_particle_substep(&mut big),
@@ -66,7 +70,7 @@ fn a_cloth_whose_constraints_all_tore_still_costs_its_particles_every_substep() 
     // substeps × iterations) was 0 here and allowed 10000 steps of 100 substeps
     // of 250 000 particles, minutes of work in one call
     let mut torn = cloth(500, 500);
-    tear_all(&mut torn);
+    tear_all(&mut torn, grid(500, 500));
     torn.set_substeps(100.0).unwrap();
     let time = torn.time();
     let per_step = torn.work_per_step();

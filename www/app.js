@@ -1,7 +1,8 @@
 // The demo page (index.html): all of its wiring is in this one file.
 //
 // It mounts one cloth on #cloth-canvas with mountCloth and connects the form:
-// every parameter with an input whose id is its name. A typed solver value applies
+// every parameter with a page group gets a field (www/fields.js, from the
+// parameter table) whose id is its name. A typed solver value applies
 // when it is committed (Enter, leaving the field, or a pause in typing), never
 // half-typed; selects and "Colour by stretch" apply when changed; width/height/fixed
 // apply on Restart. A bad value is shown under its field while the cloth keeps its
@@ -21,8 +22,12 @@
 import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
 import { strainRamp } from './wasm.js';
 import { createPlot } from './plot.js';
+import { buildParameterFields } from './fields.js';
 
 const byId = (id) => document.getElementById(id);
+
+// The fields come from the parameter table; everything below finds them by id.
+buildParameterFields();
 
 const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
 /** Parameters with a field on this page (the field's id is the parameter's name). */
@@ -61,8 +66,7 @@ function clearFieldError(id) {
 
 /** The field an Error is about: Simulation messages start "invalid <name>:". */
 function fieldOfError(error) {
-  const name = /^invalid (\w+):/.exec(String(error?.message))?.[1];
-  return name === 'fixedCount' ? 'fixed' : name;
+  return /^invalid (\w+):/.exec(String(error?.message))?.[1];
 }
 
 /** The field's value: a boolean for a checkbox, text for a text option, else a number (throws). */

@@ -1,6 +1,10 @@
 // Types for www/cloth.js: mountCloth, one interactive XPBD cloth on one <canvas>.
 
 import type { Simulation } from '../pkg/xpbd_cloth.js';
+import type { ParameterValues, LiveParameterName, Parameter } from './parameters.js';
+
+export type { ParameterValues, LiveParameterName, Parameter };
+
 /**
  * Errors the Simulation throws (an invalid value passed on by `set` or `restart`,
  * a cloth too big for the memory left) carry `field` and `code`.
@@ -8,75 +12,11 @@ import type { Simulation } from '../pkg/xpbd_cloth.js';
 export type { SimulationError, SimulationErrorCode } from '../pkg/xpbd_cloth.js';
 
 /**
- * Every option of `mountCloth` and `restart`. All are optional; the defaults are
- * the original demo's. Grid values (width, height, fixed) take effect when a
- * cloth is built; solver values can also change live with `set`.
+ * Every option of `mountCloth` and `restart`: every parameter of the table
+ * (`ParameterValues`, generated from src/params.rs, with meaning, unit, range and
+ * default) and the loop's behaviour options below. All are optional.
  */
-export interface ClothOptions {
-  /** Particles per row, whole number 2..1000 (at most 250000 particles in all). Default 40. */
-  width?: number;
-  /** Particles per column, whole number 2..1000. Default 30. */
-  height?: number;
-  /** Fixed corner particles: 1 (top left), 2 (top corners) or 4 (all corners). Default 2. */
-  fixed?: 1 | 2 | 4 | number;
-  /** Time step Δt in seconds, 1e-6..1. Default 0.01. */
-  timeStepSize?: number;
-  /** Solver sweeps over all constraints per step, whole number 1..1000. Default 5. */
-  iterations?: number;
-  /** Stiffness in N/m, 0..1e15; compliance α = 1/stiffness, 0 means rigid (plain PBD). Default 1000. */
-  stiffness?: number;
-  /** Gravity in m/s², y up, -1e6..1e6. Default -9.81. */
-  gravity?: number;
-  /** Mass of every particle in kg, 1e-6..1e6. Default 0.5. */
-  mass?: number;
-  /**
-   * Substeps per time step ("small steps"), whole number 1..100: each substep of
-   * Δt/substeps has its own prediction, multiplier reset, `iterations` sweeps and
-   * velocity update. `substeps: n, iterations: 1` is the small-steps scheme. Default 1.
-   */
-  substeps?: number;
-  /**
-   * Constraint damping coefficient β in N·s/m, 0..1e9: resists the rate at which
-   * each constraint stretches (XPBD's γ = αβ/Δt term; no effect when stiffness is 0).
-   * 0 reproduces the undamped result exactly. Default 0.
-   */
-  damping?: number;
-  /**
-   * Global velocity damping rate in 1/s, 0..1000: after every substep each velocity
-   * is scaled by max(0, 1 − rate·h). Default 0.
-   */
-  velocityDamping?: number;
-  /**
-   * Tear threshold as a factor of the rest length: a constraint longer than
-   * tearStretch × its rest length breaks for good (it stops acting, is no longer
-   * drawn and `numConstraints` falls). 0 = no tearing; otherwise above 1, up to 1000.
-   * Default 0.
-   */
-  tearStretch?: number;
-  /**
-   * Constraint sweep order: 'colored' (independent constraints solved together,
-   * fast, SIMD when available) or 'original' (creation order, reproduces the original
-   * demo exactly). Default 'colored'.
-   */
-  solverOrder?: 'colored' | 'original';
-  /**
-   * Colour each constraint by its relative stretch (length/rest − 1) on the ramp of
-   * `strainRamp()` (blue at 0 % through yellow at 20 % to dark red at 100 % and
-   * beyond) instead of grey. Default false.
-   */
-  strainColors?: boolean;
-  /**
-   * How frames are drawn: 'wasm' (rasterized in WebAssembly, one putImageData; fast
-   * for big cloths) or 'canvas' (canvas 2D paths). Default 'wasm'.
-   */
-  renderer?: 'wasm' | 'canvas';
-  /**
-   * Simulation steps per animation frame, whole number 0..10000 (0: only draw). Default 8.
-   * Stepping gets at most 40 ms per frame, in a task of its own after the frame has
-   * drawn (`Simulation.advance` with a budget of work units worth that long, a step
-   * may span several frames); beyond it fewer steps run and `diagnostics().capped` is true.
-   */
-  stepsPerFrame?: number;
+export interface ClothOptions extends Partial<ParameterValues> {
   /** Start (or, for restart, continue) paused. Default false. */
   paused?: boolean;
   /** Stop the loop while the canvas is off-screen or the tab is hidden. Default true. */
@@ -125,33 +65,11 @@ export interface ClothDiagnostics {
 }
 
 /** The effective value of every option (solver values as the Simulation holds them). */
-export type EffectiveClothOptions = Required<Pick<ClothOptions,
-  'width' | 'height' | 'fixed' | 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass' |
-  'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'strainColors' | 'renderer' |
-  'stepsPerFrame' | 'paused' | 'pauseWhenHidden'>> & Pick<ClothOptions, 'wasmUrl' | 'onFrame' | 'onError'>;
-
-/** Names accepted by `set`: the solver values and the loop options. */
-export type LiveParameterName =
-  | 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass'
-  | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder'
-  | 'stepsPerFrame' | 'strainColors' | 'renderer';
+export type EffectiveClothOptions = ParameterValues & Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden'>> &
+  Pick<ClothOptions, 'wasmUrl' | 'onFrame' | 'onError'>;
 
 /** The value type `set` takes for each live parameter. */
-export interface LiveParameterValues {
-  timeStepSize: number;
-  iterations: number;
-  stiffness: number;
-  gravity: number;
-  mass: number;
-  substeps: number;
-  damping: number;
-  velocityDamping: number;
-  tearStretch: number;
-  solverOrder: 'colored' | 'original';
-  stepsPerFrame: number;
-  strainColors: boolean;
-  renderer: 'wasm' | 'canvas';
-}
+export type LiveParameterValues = Pick<ParameterValues, LiveParameterName>;
 
 export interface ClothController {
   /** The live Simulation (replaced by `restart`, null after `destroy`). Do not free it yourself. */
@@ -204,22 +122,8 @@ export interface ClothController {
  */
 export declare function mountCloth(canvas: HTMLCanvasElement, options?: ClothOptions): Promise<ClothController>;
 
-export interface ParameterDescription {
-  /** Option name (and, for 'simulation', the Simulation property). */
-  readonly name: string;
-  /** The <xpbd-cloth> attribute. */
-  readonly attribute: string;
-  readonly defaultValue: number | string | boolean;
-  /** The value's type when it is not a number: 'string' (solverOrder, renderer) or 'boolean' (strainColors). */
-  readonly type?: 'string' | 'boolean';
-  /** 'restart': a new Simulation is needed; 'simulation': a live Simulation setter; 'loop': handled by mountCloth. */
-  readonly appliesOn: 'restart' | 'simulation' | 'loop';
-  /** For 'loop' parameters: throws an Error for an invalid value. */
-  readonly check?: (value: unknown, name: string) => void;
-}
-
-/** Every cloth parameter, one entry each, in display order. */
-export declare const PARAMETERS: readonly ParameterDescription[];
+/** Every cloth parameter, one entry each, in display order (generated from src/params.rs). */
+export declare const PARAMETERS: readonly Parameter[];
 
 /** The default of every option. */
 export declare const DEFAULT_OPTIONS: Readonly<ClothOptions>;

@@ -9,39 +9,17 @@
 //   const cloth = await mountCloth(document.querySelector('canvas'), { width: 20 });
 //   cloth.set('stiffness', 100);
 
-import { loadWasm, wasmMemoryBytes, Simulation, strainRamp } from './wasm.js';
+import { loadWasm, wasmMemoryBytes, Simulation, strainColor, strainRamp } from './wasm.js';
+import { PARAMETERS } from './parameters.js';
 import {
   drawCloth, fitView, clampScale, worldToCanvas, canvasToWorld, watchCanvasSize, particleRadius, DEFAULT_STYLE,
 } from './renderer.js';
 
 // ---------------------------------------------------------------- parameters
 
-/**
- * Every cloth parameter, one line each. `appliesOn` says how a change takes effect:
- * - 'restart': an argument of `new Simulation(width, height, fixed)`;
- * - 'simulation': a `Simulation` property of the same name, validated by its setter,
- *   applied at once (a new solver option is one more line here);
- * - 'loop': handled by this file, validated by `check`.
- * `attribute` is the <xpbd-cloth> attribute name.
- */
-export const PARAMETERS = Object.freeze([
-  { name: 'width', attribute: 'width', defaultValue: 40, appliesOn: 'restart' },
-  { name: 'height', attribute: 'height', defaultValue: 30, appliesOn: 'restart' },
-  { name: 'fixed', attribute: 'fixed', defaultValue: 2, appliesOn: 'restart' },
-  { name: 'timeStepSize', attribute: 'time-step', defaultValue: 0.01, appliesOn: 'simulation' },
-  { name: 'iterations', attribute: 'iterations', defaultValue: 5, appliesOn: 'simulation' },
-  { name: 'stiffness', attribute: 'stiffness', defaultValue: 1000, appliesOn: 'simulation' },
-  { name: 'gravity', attribute: 'gravity', defaultValue: -9.81, appliesOn: 'simulation' },
-  { name: 'mass', attribute: 'mass', defaultValue: 0.5, appliesOn: 'simulation' },
-  { name: 'substeps', attribute: 'substeps', defaultValue: 1, appliesOn: 'simulation' },
-  { name: 'damping', attribute: 'damping', defaultValue: 0, appliesOn: 'simulation' },
-  { name: 'velocityDamping', attribute: 'velocity-damping', defaultValue: 0, appliesOn: 'simulation' },
-  { name: 'tearStretch', attribute: 'tear-stretch', defaultValue: 0, appliesOn: 'simulation' },
-  { name: 'solverOrder', attribute: 'solver-order', defaultValue: 'colored', appliesOn: 'simulation', type: 'string' },
-  { name: 'stepsPerFrame', attribute: 'steps-per-frame', defaultValue: 8, appliesOn: 'loop', check: wholeNumberIn(0, 10000) },
-  { name: 'strainColors', attribute: 'strain-colors', defaultValue: false, appliesOn: 'loop', type: 'boolean', check: booleanValue },
-  { name: 'renderer', attribute: 'renderer', defaultValue: 'wasm', appliesOn: 'loop', type: 'string', check: oneOf('wasm', 'canvas') },
-].map(Object.freeze));
+// Every cloth parameter (name, attribute, unit, accepted values, default, how it
+// applies) comes from the one table in src/params.rs, generated into parameters.js.
+export { PARAMETERS };
 
 const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
 
@@ -64,20 +42,24 @@ export const DEFAULT_OPTIONS = Object.freeze({
   ...Object.fromEntries(Array.from(BEHAVIOUR_OPTIONS, ([name, { defaultValue }]) => [name, defaultValue])),
 });
 
-function wholeNumberIn(min, max) {
-  return (value, name) => {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      throw new Error(`invalid ${name}: got ${describe(value)}, expected a whole number from ${min} to ${max}`);
-    }
+/**
+ * Checks a loop option against its table rule (Simulation values are checked by
+ * the Simulation itself); the message has the Simulation's wording.
+ */
+function checkRule(value, name) {
+  const { rule } = PARAMETER_BY_NAME.get(name);
+  const refuse = (expected) => {
+    throw new Error(`invalid ${name}: got ${describe(value)}, expected ${expected}`);
   };
-}
-
-function oneOf(...allowed) {
-  return (value, name) => {
-    if (!allowed.includes(value)) {
-      throw new Error(`invalid ${name}: got ${describe(value)}, expected ${allowed.map((a) => JSON.stringify(a)).join(' or ')}`);
-    }
-  };
+  if (rule.kind === 'flag') {
+    if (typeof value !== 'boolean') refuse('true or false');
+  } else if (rule.kind === 'oneOf') {
+    if (!rule.values.includes(value)) refuse(rule.values.map((v) => JSON.stringify(v)).join(' or '));
+  } else if (typeof value !== 'number' || !Number.isFinite(value) || value < rule.min || value > rule.max) {
+    refuse(`${rule.kind === 'whole' ? 'a whole number' : 'a finite number'} from ${rule.min} to ${rule.max}`);
+  } else if (rule.kind === 'whole' && !Number.isInteger(value)) {
+    refuse(`a whole number from ${rule.min} to ${rule.max}`);
+  }
 }
 
 function booleanValue(value, name) {
@@ -163,7 +145,8 @@ function mergeOptions(base, changes) {
       throw new Error(`unknown option ${describeName(name)}; known options: ${Object.keys(DEFAULT_OPTIONS).join(', ')}`);
     }
     if (value === undefined && PARAMETER_BY_NAME.has(name)) continue; // undefined means "keep"
-    known.check?.(value, name);
+    const check = BEHAVIOUR_OPTIONS.get(name)?.check ?? (known.appliesOn === 'loop' ? checkRule : undefined);
+    check?.(value, name);
   }
   const merged = { ...base };
   for (const [name, value] of entries) {
@@ -604,7 +587,7 @@ function createController(canvas, initialSettings) {
       }
     }
     // Views die when wasm memory grows, so fetch them fresh every frame.
-    const strain = settings.strainColors ? { restLengths: simulation.restLengths(), ramp: strainRamp() } : null;
+    const strain = settings.strainColors ? { restLengths: simulation.restLengths(), ramp: strainRamp(), colorOf: strainColor } : null;
     drawCloth(context, simulation.positions(), simulation.constraints(), view, undefined, simulation.grabbed, strain);
     repaintAll = true;
   }
@@ -800,7 +783,7 @@ function createController(canvas, initialSettings) {
         simulation[name] = value; // the setter validates; on Error it keeps the old value
         settings = { ...settings, [name]: simulation[name] };
       } else {
-        parameter.check(value, name);
+        checkRule(value, name);
         settings = { ...settings, [name]: value };
         repaintAll = true;
       }

@@ -82,7 +82,18 @@ export declare function drawCloth(
   view: View,
   style?: ClothStyle,
   grabbed?: number,
+  strain?: StrainColoring | null,
 ): void;
+
+/** Colour constraints by stretch in `drawCloth`. */
+export interface StrainColoring {
+  /** Rest length of each constraint, metres (`simulation.restLengths()`). */
+  restLengths: ArrayLike<number>;
+  /** The ramp's stops (`strainRamp()`). */
+  ramp: ReadonlyArray<readonly [number, string]>;
+  /** The colour of a relative stretch (`strainColor` from the wasm module). */
+  colorOf: (stretch: number) => string;
+}
 
 export interface CanvasSize {
   /** Content-box size in CSS px. */

@@ -11,24 +11,11 @@
 // original demo's stroke per constraint costs several times more (the browser
 // benchmark of the repository measures both).
 
-/** Colours and sizes (CSS pixels) like the original demo. */
-export const DEFAULT_STYLE = Object.freeze({
-  background: '#ffffff',
-  constraintColor: '#999999',
-  constraintWidth: 1,
-  particleColor: '#1f5fd1',
-  particleRadius: 2.5,
-  // Zoomed far out the particles would merge into a blob: cap the radius at this
-  // many metres (0.3 × the 0.2 m grid spacing), but keep it at least minParticleRadius px.
-  particleRadiusMetres: 0.06,
-  minParticleRadius: 0.75,
-  grabbedColor: '#e01b1b',
-  grabbedRadius: 6,
-  axisLength: 30,
-  axisWidth: 2,
-  xAxisColor: '#e01b1b',
-  yAxisColor: '#1a9c2a',
-});
+import { DEFAULT_STYLE } from './style.js';
+
+// Colours and sizes (CSS pixels) of the original demo's look, generated from the
+// one the wasm rasterizer draws with (LOOK in src/raster.rs).
+export { DEFAULT_STYLE };
 
 // ---------------------------------------------------------------- view math
 
@@ -172,34 +159,13 @@ export function drawCloth(ctx, positions, constraints, view, style = DEFAULT_STY
 /** How many shades the canvas renderer sorts constraints into (one path each). */
 const STRAIN_SHADES = 32;
 
-/** `#rrggbb` → [r, g, b]. */
-function channels(hex) {
-  const value = parseInt(hex.slice(1), 16);
-  return [(value >> 16) & 255, (value >> 8) & 255, value & 255];
-}
-
-/**
- * The colour of relative stretch `stretch` on `ramp` ([[stretch, "#rrggbb"], ...],
- * from `strainRamp()`), as the wasm rasterizer computes it.
- */
-export function strainColor(ramp, stretch) {
-  if (!(stretch > ramp[0][0])) return ramp[0][1];
-  const last = ramp[ramp.length - 1];
-  if (stretch >= last[0]) return last[1];
-  const upper = ramp.findIndex(([s]) => s > stretch);
-  const [s0, c0] = ramp[upper - 1];
-  const [s1, c1] = ramp[upper];
-  const t = (stretch - s0) / (s1 - s0);
-  const [a, b] = [channels(c0), channels(c1)];
-  const mixed = a.map((v, i) => Math.round(v + (b[i] - v) * t));
-  return `#${mixed.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
-}
-
 /**
  * Constraints coloured by stretch: sorted into STRAIN_SHADES shades across the
- * ramp, one path and one stroke per shade. `strain` is { restLengths, ramp }.
+ * ramp, one path and one stroke per shade. `strain` is { restLengths, ramp,
+ * colorOf }: `ramp` from `strainRamp()`, `colorOf(stretch)` the wasm's own
+ * `strainColor`, so both renderers colour alike.
  */
-function drawStrainColoredConstraints(ctx, positions, constraints, view, { restLengths, ramp }) {
+function drawStrainColoredConstraints(ctx, positions, constraints, view, { restLengths, ramp, colorOf }) {
   const { originX, originY, scale } = view;
   const top = ramp[ramp.length - 1][0];
   const shadeOf = (stretch) => Math.min(STRAIN_SHADES - 1, Math.max(0, Math.floor((stretch / top) * STRAIN_SHADES)));
@@ -214,7 +180,7 @@ function drawStrainColoredConstraints(ctx, positions, constraints, view, { restL
     path.lineTo(originX + positions[b] * scale, originY - positions[b + 1] * scale);
   }
   paths.forEach((path, shade) => {
-    ctx.strokeStyle = strainColor(ramp, ((shade + 0.5) / STRAIN_SHADES) * top);
+    ctx.strokeStyle = colorOf(((shade + 0.5) / STRAIN_SHADES) * top);
     ctx.stroke(path);
   });
 }

@@ -218,10 +218,9 @@ export class XpbdClothElement extends HTMLElement {
   }
 }
 
-/** Whether a Simulation Error ("invalid fixedCount: ...") is about `parameter`. */
+/** Whether a Simulation Error ("invalid fixed: ...") is about `parameter`. */
 function namesParameter(error, parameter) {
-  const name = parameter.name === 'fixed' ? 'fixedCount' : parameter.name;
-  return String(error?.message).startsWith(`invalid ${name}:`);
+  return String(error?.message).startsWith(`invalid ${parameter.name}:`);
 }
 
 if (!customElements.get('xpbd-cloth')) customElements.define('xpbd-cloth', XpbdClothElement);

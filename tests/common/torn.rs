@@ -3,11 +3,11 @@
 //! gravity, and pins that hold every other particle while its neighbours fall
 //! (a checkerboard tears the edges, alternate rows the diagonals).
 
-use xpbd_cloth::{Cloth, Params};
+use xpbd_cloth::{Cloth, GridSize, Params};
 
-/// Tears every constraint of `cloth` apart and leaves every particle free, with
-/// `cloth`'s parameters as they were.
-pub fn tear_all(cloth: &mut Cloth) {
+/// Tears every constraint of `cloth` (a grid of `size`) apart and leaves every
+/// particle free, with `cloth`'s parameters as they were.
+pub fn tear_all(cloth: &mut Cloth, size: GridSize) {
     let params = cloth.params();
     cloth
         .set_params(Params {
@@ -19,7 +19,7 @@ pub fn tear_all(cloth: &mut Cloth) {
             ..Params::default()
         })
         .unwrap();
-    let (width, height) = (cloth.size().width, cloth.size().height);
+    let GridSize { width, height } = size;
     let pin_where = |cloth: &mut Cloth, pinned: &dyn Fn(usize, usize) -> bool| {
         for i in 0..height {
             for j in 0..width {

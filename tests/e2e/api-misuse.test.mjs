@@ -20,6 +20,11 @@ import {
   openApiHarness,
   useBrowserAndServer,
 } from './helpers.mjs';
+import { PARAMETERS } from '../../www/parameters.js';
+
+/** The Simulation properties of the parameter table, with their defaults. */
+const SIMULATION_PARAMETERS = PARAMETERS.filter((p) => p.appliesOn === 'simulation').map(({ name, defaultValue }) => ({ name, defaultValue }));
+const SIMULATION_PROPERTIES = SIMULATION_PARAMETERS.map((p) => p.name);
 
 /** A small cloth that diverges within a few steps. */
 const DIVERGING_OPTIONS = { width: 10, height: 8, ...DIVERGING_SETTINGS };
@@ -56,15 +61,13 @@ function assertNoBadCases(results, what) {
 // use nothing from this file. Returns one record per case:
 // { label, outcome, problems[] }.
 
-function runMisuseInPage({ only } = {}) {
+function runMisuseInPage({ only, properties }) {
   const { Simulation } = window.glue;
   const W = 12;
   const H = 9;
   const N = W * H;
-  const PROPERTIES = [
-    'timeStepSize', 'iterations', 'stiffness', 'gravity', 'mass',
-    'substeps', 'damping', 'velocityDamping', 'tearStretch', 'solverOrder',
-  ];
+  // the Simulation properties of the parameter table
+  const PROPERTIES = properties;
   const GETTERS = ['time', 'numParticles', 'numConstraints', 'maxStretch', 'kineticEnergy', 'isFinite', 'grabbed', 'tornCount'];
 
   const WRONG_TYPES = [
@@ -290,7 +293,7 @@ function runMisuseInPage({ only } = {}) {
       constructorCase(`new Simulation(${name}: ${what})`, args, new RegExp(`\\b${name}\\b`));
     }
   }
-  for (const [what, value] of FIXED_REFUSED) constructorCase(`new Simulation(fixedCount: ${what})`, [10, 10, value], /fixedCount/);
+  for (const [what, value] of FIXED_REFUSED) constructorCase(`new Simulation(fixed: ${what})`, [10, 10, value], /^invalid fixed:/);
   constructorCase('new Simulation() with no arguments', [], /width/);
   constructorCase('new Simulation(1000, 251, 2): over 250000 particles', [1000, 251, 2], /width|height|particles/);
   constructorCase('new Simulation(251, 1000, 2): over 250000 particles', [251, 1000, 2], /width|height|particles/);
@@ -315,6 +318,10 @@ function runMisuseInPage({ only } = {}) {
   // -- setters
 
   for (const property of PROPERTIES) {
+    if (!REFUSED[property]) {
+      results.push({ label: `${property}: refused values`, outcome: 'none listed', problems: [`add hostile values for ${property} to REFUSED`] });
+      continue;
+    }
     for (const [what, value] of REFUSED[property]) {
       expectRefused(`${property} = ${what}`, (s) => {
         s[property] = value;
@@ -489,7 +496,7 @@ describe('Simulation: wrong types and out-of-range values', () => {
 
   it('every refused call throws a plain Error naming the argument and changes nothing (constructor, setters, grab/pin/drag/pick/steps/drawInto)', async (t) => {
     const memoryBefore = await opened.page.evaluate(() => window.wasmMemoryBytes());
-    const results = await opened.page.evaluate(runMisuseInPage, {});
+    const results = await opened.page.evaluate(runMisuseInPage, { properties: SIMULATION_PROPERTIES });
     t.diagnostic(`${results.length} misuse cases`);
     // a sample of the messages, for the record
     for (const label of ['timeStepSize = a numeric string', 'grab(4294967296)', 'drag(x: NaN) while holding a particle', 'steps(10001)', 'drawInto(view: scale NaN)', 'new Simulation(1000, 251, 2): over 250000 particles']) {
@@ -519,7 +526,7 @@ describe('Simulation: wrong types and out-of-range values', () => {
   it(
     'drawInto(null or undefined, view) throws an Error and the simulation stays usable',
     async () => {
-      const results = await opened.page.evaluate(runMisuseInPage, { only: 'drawInto(ctx: ' });
+      const results = await opened.page.evaluate(runMisuseInPage, { only: 'drawInto(ctx: ', properties: SIMULATION_PROPERTIES });
       const bad = results.filter((r) => /^drawInto\(ctx: (null|undefined)\)$/.test(r.label));
       assert.equal(bad.length, 2);
       assertNoBadCases(bad, 'drawInto with a missing context');
@@ -595,7 +602,7 @@ describe('Simulation: wrong types and out-of-range values', () => {
 describe('Simulation after free()', () => {
   it('every method, getter and setter throws an Error (no trap), and other simulations keep working', async (t) => {
     await inPage(await openHarness(), async (opened) => {
-      const outcome = await opened.page.evaluate(() => {
+      const outcome = await opened.page.evaluate((properties) => {
         const { Simulation } = window.glue;
         const other = new Simulation(8, 6, 4);
         other.steps(2);
@@ -622,12 +629,11 @@ describe('Simulation after free()', () => {
           'free (again)': () => s.free(),
           'Symbol.dispose': () => s[Symbol.dispose](),
         };
-        for (const name of ['time', 'numParticles', 'numConstraints', 'maxStretch', 'kineticEnergy', 'isFinite', 'grabbed', 'tornCount',
-          'timeStepSize', 'iterations', 'stiffness', 'gravity', 'mass', 'substeps', 'damping', 'velocityDamping', 'tearStretch', 'solverOrder']) {
+        const getters = ['time', 'numParticles', 'numConstraints', 'maxStretch', 'kineticEnergy', 'isFinite', 'grabbed', 'tornCount'];
+        for (const name of [...getters, ...properties.map((p) => p.name)]) {
           calls[`get ${name}`] = () => s[name];
         }
-        const values = { timeStepSize: 0.01, iterations: 5, stiffness: 1000, gravity: -9.81, mass: 0.5, substeps: 1, damping: 0, velocityDamping: 0, tearStretch: 0, solverOrder: 'colored' };
-        for (const [name, value] of Object.entries(values)) {
+        for (const { name, defaultValue: value } of properties) {
           calls[`set ${name}`] = () => {
             s[name] = value;
           };
@@ -660,7 +666,7 @@ describe('Simulation after free()', () => {
         fresh.free();
         other.free();
         return { results, oldViewRead, otherWorks, freshWorks };
-      });
+      }, SIMULATION_PARAMETERS);
       const messages = new Set();
       const bad = [];
       for (const [name, r] of Object.entries(outcome.results)) {
