@@ -16,6 +16,7 @@
 // and in #report; scripts/bench-browser.mjs --worst-case drives it headless.
 
 import init, { Simulation } from '../pkg/xpbd_cloth.js';
+import { largestAccepted } from './largest-accepted.js';
 
 const params = new URLSearchParams(location.search);
 const QUICK = params.has('quick') && params.get('quick') !== '0';
@@ -97,22 +98,6 @@ function configure(sim, config) {
   sim.tearStretch = config.tearStretch;
   sim.substeps = config.substeps;
   sim.iterations = config.iterations;
-}
-
-/** The largest whole value from `low` to `high` that `sim[name]` accepts (setters refuse beyond the limit). */
-function largestAccepted(sim, name, low, high) {
-  sim[name] = low;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    try {
-      sim[name] = middle;
-      low = middle;
-    } catch {
-      high = middle - 1;
-    }
-  }
-  sim[name] = low;
-  return low;
 }
 
 const label = (config) =>

@@ -44,26 +44,14 @@ function longTaskRecorder() {
  */
 function heaviestSettings(page, width, height, push) {
   return page.evaluate(
-    ([w, h, pushSubsteps]) => {
+    async ([w, h, pushSubsteps]) => {
+      const { largestAccepted } = await import('/bench/largest-accepted.js');
       const Simulation = window.clothDemo.simulation.constructor;
       const sim = new Simulation(w, h, 2);
       try {
         Object.assign(sim, { solverOrder: 'original', damping: 1, velocityDamping: 1, tearStretch: 2, iterations: 1 });
-        const largest = (name, high) => {
-          let low = 1;
-          while (low < high) {
-            const middle = Math.ceil((low + high) / 2);
-            try {
-              sim[name] = middle;
-              low = middle;
-            } catch {
-              high = middle - 1;
-            }
-          }
-          sim[name] = low;
-        };
-        if (pushSubsteps) largest('substeps', 100);
-        largest('iterations', 1000);
+        if (pushSubsteps) largestAccepted(sim, 'substeps', 1, 100);
+        largestAccepted(sim, 'iterations', 1, 1000);
         return { iterations: sim.iterations, substeps: sim.substeps, workPerStep: sim.workPerStep };
       } finally {
         sim.free();
