@@ -34,6 +34,7 @@ use std::ops::Range;
 
 use crate::memory;
 use crate::params::SolverOrder;
+use crate::solver::Constraints;
 
 /// Marks the first entry of one tear in the tear log (positions are below 2³¹).
 const TEAR_START: u32 = 1 << 31;
@@ -456,25 +457,20 @@ impl ConstraintSet {
         }
     }
 
-    /// Everything the solver needs at once, with the multipliers mutable.
-    pub fn parts_mut(&mut self) -> (&[u32], &[f32], &mut [f32]) {
-        let live = self.live;
-        (
-            &self.ids[..2 * live],
-            &self.rest_lengths[..live],
-            &mut self.lambdas[..live],
-        )
+    /// The live constraints as the solver takes them, the multipliers mutable.
+    pub fn solver_view(&mut self) -> Constraints<'_> {
+        self.runs_and_solver_view().1
     }
 
-    /// The runs with the arrays they index, the multipliers mutable.
-    pub fn runs_and_parts_mut(&mut self) -> (&[Run], &[u32], &[f32], &mut [f32]) {
+    /// The runs with the constraint arrays they index, the multipliers mutable.
+    pub fn runs_and_solver_view(&mut self) -> (&[Run], Constraints<'_>) {
         let live = self.live;
-        (
-            &self.runs,
-            &self.ids[..2 * live],
-            &self.rest_lengths[..live],
-            &mut self.lambdas[..live],
-        )
+        let constraints = Constraints {
+            ids: &self.ids[..2 * live],
+            rest_lengths: &self.rest_lengths[..live],
+            lambdas: &mut self.lambdas[..live],
+        };
+        (&self.runs, constraints)
     }
 
     /// Sets every multiplier to 0 (once per (sub)step).
