@@ -65,13 +65,14 @@ fn solve_lanes(p: &mut Lanes, rest_length: F4, lambda: F4, alpha_tilde: F4) -> F
         .gt(F4::splat(MIN_SOLVE_LENGTH))
         .and(denominator.gt(F4::splat(0.0)))
         .to_unit();
-    // α̃ >= 1e-15 when positive (stiffness <= 1e15, dt <= 1), so a denominator is
-    // either 0 or far above the stand-in 1e-20, which keeps even a skipped lane's
-    // quotient finite (|C| <= 2e6 m)
+    // alpha_tilde >= 1e-15 when positive (stiffness <= 1e15, dt <= 1), so a
+    // denominator is either 0 or far above the stand-in 1e-20, which keeps even a
+    // skipped lane's quotient finite (|C| <= 2e6 m)
     let distance = distance.pmax(F4::splat(MIN_SOLVE_LENGTH));
     let denominator = denominator.pmax(F4::splat(1e-20));
     let constraint = distance - rest_length;
-    let delta_lambda = -(constraint + alpha_tilde * lambda) / denominator * active;
+    let residual = constraint + alpha_tilde * lambda;
+    let delta_lambda = -residual / denominator * active;
     let scale = delta_lambda / distance;
     p.xa = p.xa + p.w_a * scale * dx;
     p.ya = p.ya + p.w_a * scale * dy;

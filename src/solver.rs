@@ -7,28 +7,32 @@
 //! * **Gradient.** `∇_a C = n`, `∇_b C = -n`, with the unit direction
 //!   `n = (x_a - x_b) / |x_a - x_b|`.
 //! * **Compliance.** A constraint of stiffness `k` has compliance `α = 1/k`;
-//!   scaled by the step it becomes `alpha_tilde = α / dt²`. `α = 0` is plain PBD.
+//!   scaled by the (sub)step `h` it becomes `alpha_tilde = α / h²`. `α = 0` is
+//!   plain PBD.
 //! * **Multiplier.** Each constraint carries a Lagrange multiplier `λ`, reset to 0
-//!   once per step. A solve computes
+//!   once per (sub)step. A solve computes
 //!   `delta_lambda = -(C + alpha_tilde λ) / (w_sum + alpha_tilde)` with
 //!   `w_sum = w_a + w_b` (inverse masses) and adds it to `λ`.
 //! * **Correction.** `x_a += w_a delta_lambda n`, `x_b -= w_b delta_lambda n`:
 //!   symmetric, so momentum is conserved, and a particle with `w = 0` never moves.
 //!
-//! Because `λ` accumulates over the iterations of a step, the result converges
+//! Because `λ` accumulates over the iterations of a (sub)step, the result converges
 //! to the same stiffness however many iterations are used; plain PBD instead gets
 //! stiffer with every extra iteration. That is the "X" in XPBD.
 //!
 //! A step is: [`predict`], reset the multipliers, `iterations` sweeps
 //! ([`solve_sweep`] in creation order, or [`crate::colored::solve_run`] over
 //! each colour, four constraints at a time), then [`update_velocities`]; with
-//! substeps, all of it `substeps` times with `h = dt / substeps`. Positions are
-//! interleaved `[x0, y0, x1, y1, ...]`; the coloured sweep works on a split copy
-//! (see [`Points`]).
+//! substeps, all of it `substeps` times with `h = dt / substeps`. A sweep takes
+//! its constraints as one [`Constraints`] (ids, rest lengths, multipliers) and
+//! solves each [`Pair`] with [`solve_distance`] or [`solve_damped_distance`].
+//! Positions are interleaved `[x0, y0, x1, y1, ...]`; the coloured sweep works
+//! on a split copy (see [`Points`]).
 //!
-//! **Damping** (optional) adds the XPBD paper's term `γ = α β / h` for a
-//! damping coefficient `β`: `delta_lambda = -(C + alpha_tilde λ + γ ∇C·(x - x_prev))
-//! / ((1 + γ) w_sum + alpha_tilde)`, which resists the stretching velocity.
+//! **Damping** (optional) adds the XPBD paper's term `gamma = α β / h` for a
+//! damping coefficient `β`: `delta_lambda = -(C + alpha_tilde λ + gamma ∇C·(x -
+//! x_prev)) / ((1 + gamma) w_sum + alpha_tilde)`, which resists the stretching
+//! velocity.
 
 use std::ops::Range;
 
@@ -44,7 +48,7 @@ pub fn alpha_tilde(compliance: f64, h: f64) -> f32 {
     (compliance / (h * h)).min(MAX_ALPHA_TILDE) as f32
 }
 
-/// The damping factor `γ = α β / h` for compliance `α`, damping `β` (N·s/m) and
+/// The damping factor `gamma = α β / h` for compliance `α`, damping `β` (N·s/m) and
 /// (sub)step `h`; 0 without damping or in PBD mode.
 pub fn gamma(compliance: f64, damping: f64, h: f64) -> f32 {
     (compliance * damping / h).min(MAX_ALPHA_TILDE) as f32
