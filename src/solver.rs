@@ -128,11 +128,19 @@ pub fn solve_sweep(
     positions: &mut [f32],
     previous: &[f32],
     inverse_mass: &[f32],
-    mut constraints: Constraints,
+    constraints: Constraints,
     alpha_tilde: f32,
     gamma: f32,
 ) {
-    for (pair, lambda) in constraints.pairs_mut() {
+    let Constraints {
+        ids,
+        rest_lengths,
+        lambdas,
+    } = constraints;
+    let pairs = ids.chunks_exact(2).zip(rest_lengths);
+    for ((ids, &rest_length), lambda) in pairs.zip(lambdas.iter_mut()) {
+        let (a, b) = (ids[0] as usize, ids[1] as usize);
+        let pair = Pair { a, b, rest_length };
         *lambda += if gamma == 0.0 {
             solve_distance(positions, inverse_mass, pair, *lambda, alpha_tilde)
         } else {
