@@ -582,7 +582,7 @@ impl Cloth {
                 xs: &mut self.xs,
                 ys: &mut self.ys,
             };
-            let (runs, ids, rest_lengths, lambdas) = self.constraints.runs_and_parts_mut();
+            let (runs, mut constraints) = self.constraints.runs_and_solver_view();
             while sweeps < substep.iterations && !(progressed && work >= budget) {
                 if next == 0 {
                     work += params::work::SWEEP;
@@ -594,9 +594,7 @@ impl Cloth {
                         &mut points,
                         &self.inverse_mass,
                         run,
-                        ids,
-                        rest_lengths,
-                        lambdas,
+                        &mut constraints,
                         substep.alpha_tilde,
                     );
                     work += params::colored_run_cost(run.range.len(), run.scattered());
@@ -622,22 +620,21 @@ impl Cloth {
                 if next == 0 {
                     work += params::work::SWEEP;
                 }
-                let (ids, rest_lengths, lambdas) = self.constraints.parts_mut();
-                let end = (next + SWEEP_CHUNK).min(rest_lengths.len());
+                let mut constraints = self.constraints.solver_view();
+                let count = constraints.len();
+                let end = (next + SWEEP_CHUNK).min(count);
                 solver::solve_sweep(
                     &mut self.positions,
                     &self.previous,
                     &self.inverse_mass,
-                    &ids[2 * next..2 * end],
-                    &rest_lengths[next..end],
-                    &mut lambdas[next..end],
+                    constraints.slice(next..end),
                     substep.alpha_tilde,
                     gamma,
                 );
                 work += (end - next) as u64 * per_constraint;
                 progressed = true;
                 next = end;
-                if next == rest_lengths.len() {
+                if next == count {
                     (sweeps, next) = (sweeps + 1, 0);
                 }
             }

@@ -19,7 +19,7 @@
 
 use crate::constraints::{Run, RunLayout};
 use crate::lanes::F4;
-use crate::solver::{self, Split, MIN_SOLVE_LENGTH};
+use crate::solver::{self, Constraints, Split, MIN_SOLVE_LENGTH};
 
 /// Copies interleaved `[x0, y0, x1, y1, ...]` into `xs` and `ys`.
 pub fn split(positions: &[f32], xs: &mut Vec<f32>, ys: &mut Vec<f32>) {
@@ -65,13 +65,14 @@ fn solve_lanes(p: &mut Lanes, rest_length: F4, lambda: F4, alpha_tilde: F4) -> F
         .gt(F4::splat(MIN_SOLVE_LENGTH))
         .and(denominator.gt(F4::splat(0.0)))
         .to_unit();
-    // α̃ >= 1e-15 when positive (stiffness <= 1e15, dt <= 1), so a denominator is
-    // either 0 or far above the stand-in 1e-20, which keeps even a skipped lane's
-    // quotient finite (|C| <= 2e6 m)
+    // alpha_tilde >= 1e-15 when positive (stiffness <= 1e15, dt <= 1), so a
+    // denominator is either 0 or far above the stand-in 1e-20, which keeps even a
+    // skipped lane's quotient finite (|C| <= 2e6 m)
     let distance = distance.pmax(F4::splat(MIN_SOLVE_LENGTH));
     let denominator = denominator.pmax(F4::splat(1e-20));
     let constraint = distance - rest_length;
-    let delta_lambda = -(constraint + alpha_tilde * lambda) / denominator * active;
+    let residual = constraint + alpha_tilde * lambda;
+    let delta_lambda = -residual / denominator * active;
     let scale = delta_lambda / distance;
     p.xa = p.xa + p.w_a * scale * dx;
     p.ya = p.ya + p.w_a * scale * dy;
@@ -97,19 +98,13 @@ fn store_pairs(s: &mut [f32], a: F4, b: F4) {
     F4::shuffle::<2, 6, 3, 7>(a, b).store(&mut s[4..8]);
 }
 
-/// The constraint arrays of the grouped part of a run (a multiple of four).
-struct Chunks<'a> {
-    rest_lengths: &'a [f32],
-    lambdas: &'a mut [f32],
-}
-
-impl Chunks<'_> {
-    /// `(rest lengths, multipliers)` of each group of four.
-    fn groups(&mut self) -> impl Iterator<Item = (&[f32], &mut [f32])> {
-        self.rest_lengths
-            .chunks_exact(4)
-            .zip(self.lambdas.chunks_exact_mut(4))
-    }
+/// `(rest lengths, multipliers)` of each group of four of `constraints` (the
+/// grouped part of a run, a multiple of four).
+fn groups<'a>(
+    constraints: &'a mut Constraints,
+) -> impl Iterator<Item = (&'a [f32], &'a mut [f32])> {
+    let rest_lengths = constraints.rest_lengths.chunks_exact(4);
+    rest_lengths.zip(constraints.lambdas.chunks_exact_mut(4))
 }
 
 /// The `a` stretch `[a0, a0 + count)` and the `b` stretch `[b0, b0 + count)` of
@@ -130,10 +125,10 @@ fn solve_consecutive(
     inverse_mass: &[f32],
     a0: usize,
     offset: usize,
-    mut constraints: Chunks,
+    mut constraints: Constraints,
     alpha_tilde: F4,
 ) {
-    let count = constraints.rest_lengths.len();
+    let count = constraints.len();
     let b0 = a0 + offset;
     let (xa, xb) = two_stretches(points.xs, a0, b0, count);
     let (ya, yb) = two_stretches(points.ys, a0, b0, count);
@@ -147,7 +142,7 @@ fn solve_consecutive(
         .zip(yb.chunks_exact_mut(4))
         .zip(w_b.chunks_exact(4));
     for (((xa, ya), wa), (((xb, yb), wb), (rest, lambda))) in
-        a_ends.zip(b_ends.zip(constraints.groups()))
+        a_ends.zip(b_ends.zip(groups(&mut constraints)))
     {
         let mut p = Lanes {
             xa: F4::load(xa),
@@ -171,16 +166,16 @@ fn solve_alternating(
     points: &mut Split,
     inverse_mass: &[f32],
     a0: usize,
-    mut constraints: Chunks,
+    mut constraints: Constraints,
     alpha_tilde: F4,
 ) {
-    let end = a0 + 2 * constraints.rest_lengths.len();
+    let end = a0 + 2 * constraints.len();
     let (xs, ys) = (&mut points.xs[a0..end], &mut points.ys[a0..end]);
     let ends = xs
         .chunks_exact_mut(8)
         .zip(ys.chunks_exact_mut(8))
         .zip(inverse_mass[a0..end].chunks_exact(8));
-    for (((x, y), w), (rest, lambda)) in ends.zip(constraints.groups()) {
+    for (((x, y), w), (rest, lambda)) in ends.zip(groups(&mut constraints)) {
         let ((xa, xb), (ya, yb), (w_a, w_b)) = (load_pairs(x), load_pairs(y), load_pairs(w));
         let mut p = Lanes {
             xa,
@@ -201,11 +196,11 @@ fn solve_alternating(
 fn solve_scattered(
     points: &mut Split,
     inverse_mass: &[f32],
-    ids: &[u32],
-    mut constraints: Chunks,
+    mut constraints: Constraints,
     alpha_tilde: F4,
 ) {
-    for (ids, (rest, lambda)) in ids.chunks_exact(8).zip(constraints.groups()) {
+    let ids = constraints.ids;
+    for (ids, (rest, lambda)) in ids.chunks_exact(8).zip(groups(&mut constraints)) {
         let a = [ids[0], ids[2], ids[4], ids[6]].map(|i| i as usize);
         let b = [ids[1], ids[3], ids[5], ids[7]].map(|i| i as usize);
         let gather = |values: &[f32], k: [usize; 4]| {
@@ -234,24 +229,19 @@ fn solve_scattered(
 }
 
 /// Solves one [`Run`] of constraints that share no particle: four at a time in
-/// SIMD lanes, the last one to three one by one. `ids`, `rest_lengths` and
-/// `lambdas` are the whole solver-order arrays.
+/// SIMD lanes, the last one to three one by one. `constraints` are the whole
+/// solver-order arrays the run's range indexes.
 pub fn solve_run(
     points: &mut Split,
     inverse_mass: &[f32],
     run: &Run,
-    ids: &[u32],
-    rest_lengths: &[f32],
-    lambdas: &mut [f32],
+    constraints: &mut Constraints,
     alpha_tilde: f32,
 ) {
     let alpha = F4::splat(alpha_tilde);
     let (start, end) = (run.range.start, run.range.end);
     let grouped_end = start + (end - start) / 4 * 4;
-    let grouped = Chunks {
-        rest_lengths: &rest_lengths[start..grouped_end],
-        lambdas: &mut lambdas[start..grouped_end],
-    };
+    let grouped = constraints.slice(start..grouped_end);
     match run.layout {
         RunLayout::Consecutive { a0, offset } => solve_consecutive(
             points,
@@ -264,15 +254,10 @@ pub fn solve_run(
         RunLayout::Alternating { a0 } => {
             solve_alternating(points, inverse_mass, a0 as usize, grouped, alpha)
         }
-        RunLayout::Scattered => {
-            let ids = &ids[2 * start..2 * grouped_end];
-            solve_scattered(points, inverse_mass, ids, grouped, alpha)
-        }
+        RunLayout::Scattered => solve_scattered(points, inverse_mass, grouped, alpha),
     }
-    for c in grouped_end..end {
-        let (a, b) = (ids[2 * c] as usize, ids[2 * c + 1] as usize);
-        let (rest, lambda) = (rest_lengths[c], lambdas[c]);
-        lambdas[c] += solver::solve_distance(points, inverse_mass, a, b, rest, lambda, alpha_tilde);
+    for (pair, lambda) in constraints.slice(grouped_end..end).pairs_mut() {
+        *lambda += solver::solve_distance(points, inverse_mass, pair, *lambda, alpha_tilde);
     }
 }
 

@@ -34,6 +34,7 @@ use std::ops::Range;
 
 use crate::memory;
 use crate::params::SolverOrder;
+use crate::solver::Constraints;
 
 /// Marks the first entry of one tear in the tear log (positions are below 2³¹).
 const TEAR_START: u32 = 1 << 31;
@@ -53,10 +54,7 @@ pub struct ConstraintSet {
     colors: Vec<u8>,
     /// Number of live constraints: the prefix of every array.
     live: usize,
-    /// Ranges of constraints that can be solved independently (one per colour in
-    /// colored order; empty in original order).
-    batches: Vec<Range<usize>>,
-    /// The batches cut into runs of regular memory layout (colored order only).
+    /// The colours cut into runs of regular memory layout (colored order only).
     runs: Vec<Run>,
     /// Most runs `runs` holds without reallocating once the set is built (0 while
     /// building: no limit). Past it the rest of a colour becomes one scattered
@@ -99,7 +97,6 @@ impl PartialEq for ConstraintSet {
             && self.creation == other.creation
             && self.colors == other.colors
             && self.live == other.live
-            && self.batches == other.batches
             && self.runs == other.runs
             && self.order == other.order
             && self.tear_log[..self.logged] == other.tear_log[..other.logged]
@@ -269,32 +266,12 @@ impl Arrays<'_> {
     /// Calls `f` on every column of every array (two for `ids`).
     fn for_each_column(&mut self, mut f: impl FnMut(&mut dyn ColumnOps)) {
         for lane in 0..2 {
-            f(&mut Column {
-                data: &mut *self.ids,
-                stride: 2,
-                lane,
-            });
+            f(&mut Column::new(&mut *self.ids, 2, lane));
         }
-        f(&mut Column {
-            data: &mut *self.rest_lengths,
-            stride: 1,
-            lane: 0,
-        });
-        f(&mut Column {
-            data: &mut *self.lambdas,
-            stride: 1,
-            lane: 0,
-        });
-        f(&mut Column {
-            data: &mut *self.creation,
-            stride: 1,
-            lane: 0,
-        });
-        f(&mut Column {
-            data: &mut *self.colors,
-            stride: 1,
-            lane: 0,
-        });
+        f(&mut Column::new(&mut *self.rest_lengths, 1, 0));
+        f(&mut Column::new(&mut *self.lambdas, 1, 0));
+        f(&mut Column::new(&mut *self.creation, 1, 0));
+        f(&mut Column::new(&mut *self.colors, 1, 0));
     }
 }
 
@@ -345,7 +322,6 @@ impl ConstraintSet {
             creation: memory::collect(count, 0..count as u32)?,
             colors,
             live: count,
-            batches: Vec::new(),
             runs: Vec::new(),
             runs_capacity: 0,
             order: SolverOrder::Original,
@@ -382,7 +358,6 @@ impl ConstraintSet {
             + bytes(&self.colors)
             + bytes(&self.tear_log)
             + bytes(&self.scratch)
-            + bytes(&self.batches)
             + bytes(&self.runs)
     }
 
@@ -421,12 +396,8 @@ impl ConstraintSet {
         self.order
     }
 
-    /// Independent ranges, one per colour (colored order; empty in original order).
-    pub fn batches(&self) -> &[Range<usize>] {
-        &self.batches
-    }
-
-    /// The batches cut into runs of regular memory layout (colored order).
+    /// The constraints of each colour cut into runs of regular memory layout
+    /// (colored order; empty in original order).
     pub fn runs(&self) -> &[Run] {
         &self.runs
     }
@@ -456,25 +427,20 @@ impl ConstraintSet {
         }
     }
 
-    /// Everything the solver needs at once, with the multipliers mutable.
-    pub fn parts_mut(&mut self) -> (&[u32], &[f32], &mut [f32]) {
-        let live = self.live;
-        (
-            &self.ids[..2 * live],
-            &self.rest_lengths[..live],
-            &mut self.lambdas[..live],
-        )
+    /// The live constraints as the solver takes them, the multipliers mutable.
+    pub fn solver_view(&mut self) -> Constraints<'_> {
+        self.runs_and_solver_view().1
     }
 
-    /// The runs with the arrays they index, the multipliers mutable.
-    pub fn runs_and_parts_mut(&mut self) -> (&[Run], &[u32], &[f32], &mut [f32]) {
+    /// The runs with the constraint arrays they index, the multipliers mutable.
+    pub fn runs_and_solver_view(&mut self) -> (&[Run], Constraints<'_>) {
         let live = self.live;
-        (
-            &self.runs,
-            &self.ids[..2 * live],
-            &self.rest_lengths[..live],
-            &mut self.lambdas[..live],
-        )
+        let constraints = Constraints {
+            ids: &self.ids[..2 * live],
+            rest_lengths: &self.rest_lengths[..live],
+            lambdas: &mut self.lambdas[..live],
+        };
+        (&self.runs, constraints)
     }
 
     /// Sets every multiplier to 0 (once per (sub)step).
@@ -537,7 +503,7 @@ impl ConstraintSet {
         }
         self.apply_permutation();
         self.order = order;
-        self.update_batches();
+        self.update_runs();
         if order == SolverOrder::Colored {
             self.colored_base = (self.measure_colored_layout(), self.live);
         }
@@ -580,7 +546,7 @@ impl ConstraintSet {
             colors: &self.colors,
             index: |c: usize| order[c] as usize,
         };
-        view.cut(live, self.runs_capacity, &mut self.batches, &mut self.runs);
+        view.cut(live, self.runs_capacity, &mut self.runs);
         // key of each position: 2 × colour + 1 for a leftover
         let key = |run: &Run, c: usize| {
             let grouped = run.range.len() - run.scattered();
@@ -631,19 +597,9 @@ impl ConstraintSet {
             let positions = &tear_log[start..end];
             arrays.for_each_column(|column| column.move_behind(positions, live, scratch));
             self.live -= torn;
-            self.update_batches();
+            self.update_runs();
         }
         torn
-    }
-
-    /// Tears the live constraints whose entry in `torn` is true (see
-    /// [`ConstraintSet::tear`]). Returns how many tore.
-    pub fn remove(&mut self, torn: &[bool]) -> usize {
-        let mut c = 0;
-        self.tear(|_, _, _| {
-            c += 1;
-            torn[c - 1]
-        })
     }
 
     /// Brings back every constraint torn since the tear log was last cleared, each
@@ -666,13 +622,12 @@ impl ConstraintSet {
             self.logged = start;
         }
         if restored > 0 {
-            self.update_batches();
+            self.update_runs();
         }
         restored
     }
 
-    fn update_batches(&mut self) {
-        self.batches.clear();
+    fn update_runs(&mut self) {
         self.runs.clear();
         if self.order == SolverOrder::Original {
             return;
@@ -682,12 +637,7 @@ impl ConstraintSet {
             colors: &self.colors,
             index: |c: usize| c,
         };
-        view.cut(
-            self.live,
-            self.runs_capacity,
-            &mut self.batches,
-            &mut self.runs,
-        );
+        view.cut(self.live, self.runs_capacity, &mut self.runs);
     }
 }
 
@@ -712,31 +662,36 @@ impl<F: Fn(usize) -> usize> Arrangement<'_, F> {
         self.colors[(self.index)(c)]
     }
 
-    /// Cuts positions `0..live` (sorted by colour) into `batches`, one per
-    /// colour, and those into `runs`; past `capacity` runs (0: no limit) the
-    /// rest of a colour becomes one scattered run, so `runs` never grows past it.
-    fn cut(
-        &self,
-        live: usize,
-        capacity: usize,
-        batches: &mut Vec<Range<usize>>,
-        runs: &mut Vec<Run>,
-    ) {
-        batches.clear();
-        runs.clear();
+    /// The batches of positions `0..live` (sorted by colour): one range per
+    /// colour, whose constraints share no particle.
+    fn batches(&self, live: usize) -> impl Iterator<Item = Range<usize>> + '_ {
         let mut start = 0;
-        for c in 1..=live {
-            if c == live || self.color(c) != self.color(start) {
-                batches.push(start..c);
-                start = c;
+        std::iter::from_fn(move || {
+            if start >= live {
+                return None;
             }
-        }
-        for (b, batch) in batches.iter().enumerate() {
+            let mut end = start + 1;
+            while end < live && self.color(end) == self.color(start) {
+                end += 1;
+            }
+            let batch = start..end;
+            start = end;
+            Some(batch)
+        })
+    }
+
+    /// Cuts the batches of positions `0..live` into `runs`; past `capacity` runs
+    /// (0: no limit) the rest of a colour becomes one scattered run, so `runs`
+    /// never grows past it.
+    fn cut(&self, live: usize, capacity: usize, runs: &mut Vec<Run>) {
+        runs.clear();
+        let batches = self.batches(live).count();
+        for (b, batch) in self.batches(live).enumerate() {
             let first_of_batch = runs.len();
             let mut c = batch.start;
             while c < batch.end {
                 // keep one run for each batch after this one
-                let full = capacity > 0 && runs.len() + (batches.len() - b) >= capacity;
+                let full = capacity > 0 && runs.len() + (batches - b) >= capacity;
                 let run = if full {
                     Run {
                         range: c..batch.end,
@@ -880,13 +835,23 @@ mod tests {
         );
     }
 
+    /// The set's batches (colored order): one range per colour.
+    fn batches(s: &ConstraintSet) -> Vec<Range<usize>> {
+        let view = Arrangement {
+            ids: &s.ids,
+            colors: &s.colors,
+            index: |c: usize| c,
+        };
+        view.batches(s.live).collect()
+    }
+
     #[test]
     fn no_two_constraints_of_a_batch_share_a_particle() {
         let s = set(13, 7, SolverOrder::Colored);
-        assert_eq!(s.batches().len(), 8, "8 colours");
-        let covered: usize = s.batches().iter().map(|r| r.len()).sum();
+        assert_eq!(batches(&s).len(), 8, "8 colours");
+        let covered: usize = batches(&s).iter().map(|r| r.len()).sum();
         assert_eq!(covered, s.len());
-        for batch in s.batches() {
+        for batch in batches(&s) {
             let mut seen = std::collections::HashSet::new();
             for c in batch.clone() {
                 assert!(
@@ -925,7 +890,7 @@ mod tests {
         let colors: Vec<u8> = order.iter().map(|&c| g.colors[c]).collect();
         let mut arranged = ConstraintSet::new(ids, vec![1.0; count], colors, SolverOrder::Original);
         arranged.order = SolverOrder::Colored;
-        arranged.update_batches();
+        arranged.update_runs();
         let mut leftover = vec![false; count];
         for run in arranged.runs() {
             let grouped = match run.layout {
@@ -1012,8 +977,8 @@ mod tests {
         // creation order
         assert!(s.creation[..live].windows(2).all(|w| w[0] < w[1]));
         s.set_order(SolverOrder::Colored);
-        let batches: usize = s.batches().iter().map(|b| b.len()).sum();
-        assert_eq!(batches, live);
+        let batched: usize = batches(&s).iter().map(|b| b.len()).sum();
+        assert_eq!(batched, live);
         assert_eq!(s.built_with(), live + torn);
         // nothing to restore after a reorder: it clears the log
         assert_eq!(s.restore_logged(), 0);
@@ -1052,13 +1017,18 @@ mod tests {
     }
 
     #[test]
-    fn removing_keeps_the_order_of_the_rest() {
+    fn tearing_keeps_the_order_of_the_rest() {
         let mut s = set(3, 3, SolverOrder::Original);
         let mut torn = vec![false; s.len()];
         torn[0] = true;
         torn[5] = true;
         let before = s.ids().to_vec();
-        assert_eq!(s.remove(&torn), 2);
+        let mut c = 0;
+        let tore = s.tear(|_, _, _| {
+            c += 1;
+            torn[c - 1]
+        });
+        assert_eq!(tore, 2);
         assert_eq!(s.len(), before.len() / 2 - 2);
         assert_eq!(&s.ids()[..2], &before[2..4]);
     }

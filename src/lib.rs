@@ -11,7 +11,7 @@
 //! carry the stiffness, so the stiffness set is the stiffness obtained however
 //! many iterations run. The theory (constraint, gradient, compliance,
 //! multiplier, correction) is written once, at the top of [`solver`], in the
-//! same symbols the code uses (`alpha_tilde`, `delta_lambda`, `w_sum`).
+//! same symbols the code uses (`alpha_tilde`, `delta_lambda`, `w_sum`, `gamma`).
 //!
 //! ## Layout
 //!

@@ -63,8 +63,8 @@ pub fn mib(bytes: u64) -> u64 {
 /// velocities (`2 × f32` each), the inverse mass and the split `xs`/`ys`
 /// scratch (`f32` each) and the pinned flag; per constraint its two ends (`u32`),
 /// rest length, multiplier and force scratch (`f32`), creation index, tear-log
-/// entry and permutation scratch (`u32`) and colour (`u8`). The small run and
-/// batch lists of the coloured order come on top (a few KiB).
+/// entry and permutation scratch (`u32`) and colour (`u8`). The small run list
+/// of the coloured order comes on top (a few KiB).
 pub fn cloth_bytes(size: GridSize) -> u64 {
     let (n, c) = counts(size);
     let (f32s, u32s) = (size_of::<f32>() as u64, size_of::<u32>() as u64);
@@ -76,7 +76,7 @@ pub fn cloth_bytes(size: GridSize) -> u64 {
 /// Bytes that must be free at once while a cloth of `size` is built: the
 /// finished cloth itself (putting the constraints in solver order works in
 /// buffers the cloth keeps, its tear log and scratch, and needs no copy), and
-/// room for the coloured order's run and batch lists while they grow (well
+/// room for the coloured order's run list while it grows (well
 /// under 1 % of it for a big cloth, a few KiB for a small one).
 pub fn cloth_build_bytes(size: GridSize) -> u64 {
     let cloth = cloth_bytes(size);

@@ -7,28 +7,34 @@
 //! * **Gradient.** `∇_a C = n`, `∇_b C = -n`, with the unit direction
 //!   `n = (x_a - x_b) / |x_a - x_b|`.
 //! * **Compliance.** A constraint of stiffness `k` has compliance `α = 1/k`;
-//!   scaled by the step it becomes `alpha_tilde = α / dt²`. `α = 0` is plain PBD.
+//!   scaled by the (sub)step `h` it becomes `alpha_tilde = α / h²`. `α = 0` is
+//!   plain PBD.
 //! * **Multiplier.** Each constraint carries a Lagrange multiplier `λ`, reset to 0
-//!   once per step. A solve computes
+//!   once per (sub)step. A solve computes
 //!   `delta_lambda = -(C + alpha_tilde λ) / (w_sum + alpha_tilde)` with
 //!   `w_sum = w_a + w_b` (inverse masses) and adds it to `λ`.
 //! * **Correction.** `x_a += w_a delta_lambda n`, `x_b -= w_b delta_lambda n`:
 //!   symmetric, so momentum is conserved, and a particle with `w = 0` never moves.
 //!
-//! Because `λ` accumulates over the iterations of a step, the result converges
+//! Because `λ` accumulates over the iterations of a (sub)step, the result converges
 //! to the same stiffness however many iterations are used; plain PBD instead gets
 //! stiffer with every extra iteration. That is the "X" in XPBD.
 //!
 //! A step is: [`predict`], reset the multipliers, `iterations` sweeps
 //! ([`solve_sweep`] in creation order, or [`crate::colored::solve_run`] over
 //! each colour, four constraints at a time), then [`update_velocities`]; with
-//! substeps, all of it `substeps` times with `h = dt / substeps`. Positions are
-//! interleaved `[x0, y0, x1, y1, ...]`; the coloured sweep works on a split copy
-//! (see [`Points`]).
+//! substeps, all of it `substeps` times with `h = dt / substeps`. A sweep takes
+//! its constraints as one [`Constraints`] (ids, rest lengths, multipliers) and
+//! solves each [`Pair`] with [`solve_distance`] or [`solve_damped_distance`].
+//! Positions are interleaved `[x0, y0, x1, y1, ...]`; the coloured sweep works
+//! on a split copy (see [`Points`]).
 //!
-//! **Damping** (optional) adds the XPBD paper's term `γ = α β / h` for a
-//! damping coefficient `β`: `delta_lambda = -(C + alpha_tilde λ + γ ∇C·(x - x_prev))
-//! / ((1 + γ) w_sum + alpha_tilde)`, which resists the stretching velocity.
+//! **Damping** (optional) adds the XPBD paper's term `gamma = α β / h` for a
+//! damping coefficient `β`: `delta_lambda = -(C + alpha_tilde λ + gamma ∇C·(x -
+//! x_prev)) / ((1 + gamma) w_sum + alpha_tilde)`, which resists the stretching
+//! velocity.
+
+use std::ops::Range;
 
 /// Constraints shorter than this (metres) are skipped: their direction is undefined.
 pub const MIN_SOLVE_LENGTH: f32 = 0.001;
@@ -42,7 +48,7 @@ pub fn alpha_tilde(compliance: f64, h: f64) -> f32 {
     (compliance / (h * h)).min(MAX_ALPHA_TILDE) as f32
 }
 
-/// The damping factor `γ = α β / h` for compliance `α`, damping `β` (N·s/m) and
+/// The damping factor `gamma = α β / h` for compliance `α`, damping `β` (N·s/m) and
 /// (sub)step `h`; 0 without damping or in PBD mode.
 pub fn gamma(compliance: f64, damping: f64, h: f64) -> f32 {
     (compliance * damping / h).min(MAX_ALPHA_TILDE) as f32
@@ -70,42 +76,81 @@ pub fn predict(
     }
 }
 
-/// One Gauss–Seidel sweep in the given order: each constraint sees the
-/// corrections of those before it. Without damping (`gamma == 0`) this is the
-/// original demo's loop exactly.
-#[allow(clippy::too_many_arguments)]
+/// The constraint arrays a sweep works on, all in solver order: constraint `c`
+/// joins particles `ids[2c]` and `ids[2c + 1]`, has rest length
+/// `rest_lengths[c]` and multiplier `lambdas[c]`.
+pub struct Constraints<'a> {
+    /// `[a0, b0, a1, b1, ...]`.
+    pub ids: &'a [u32],
+    /// Rest length of each constraint, metres.
+    pub rest_lengths: &'a [f32],
+    /// Lagrange multiplier `λ` of each constraint, accumulated over one (sub)step.
+    pub lambdas: &'a mut [f32],
+}
+
+impl Constraints<'_> {
+    /// Number of constraints.
+    pub fn len(&self) -> usize {
+        self.rest_lengths.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.rest_lengths.is_empty()
+    }
+
+    /// Constraints `range` of these, as a view of their own.
+    pub fn slice(&mut self, range: Range<usize>) -> Constraints<'_> {
+        Constraints {
+            ids: &self.ids[2 * range.start..2 * range.end],
+            rest_lengths: &self.rest_lengths[range.clone()],
+            lambdas: &mut self.lambdas[range],
+        }
+    }
+
+    /// Each constraint's endpoints and rest length with its multiplier, in order.
+    #[inline(always)]
+    pub fn pairs_mut(&mut self) -> impl Iterator<Item = (Pair, &mut f32)> {
+        let pairs = self.ids.chunks_exact(2).zip(self.rest_lengths);
+        pairs
+            .zip(self.lambdas.iter_mut())
+            .map(|((ids, &rest_length), lambda)| {
+                let (a, b) = (ids[0] as usize, ids[1] as usize);
+                (Pair { a, b, rest_length }, lambda)
+            })
+    }
+}
+
+/// One Gauss–Seidel sweep over `constraints` in their order: each constraint
+/// sees the corrections of those before it. Without damping (`gamma == 0`) this
+/// is the original demo's loop exactly.
 pub fn solve_sweep(
     positions: &mut [f32],
     previous: &[f32],
     inverse_mass: &[f32],
-    constraint_ids: &[u32],
-    rest_lengths: &[f32],
-    lambdas: &mut [f32],
+    constraints: Constraints,
     alpha_tilde: f32,
     gamma: f32,
 ) {
-    let pairs = constraint_ids.chunks_exact(2).zip(rest_lengths);
+    let Constraints {
+        ids,
+        rest_lengths,
+        lambdas,
+    } = constraints;
+    let pairs = ids.chunks_exact(2).zip(rest_lengths);
     for ((ids, &rest_length), lambda) in pairs.zip(lambdas.iter_mut()) {
         let (a, b) = (ids[0] as usize, ids[1] as usize);
+        let pair = Pair { a, b, rest_length };
         *lambda += if gamma == 0.0 {
-            solve_distance(
-                positions,
-                inverse_mass,
-                a,
-                b,
-                rest_length,
-                *lambda,
-                alpha_tilde,
-            )
+            solve_distance(positions, inverse_mass, pair, *lambda, alpha_tilde)
         } else {
-            let pair = Pair { a, b, rest_length };
             solve_damped_distance(
                 positions,
-                previous,
                 inverse_mass,
                 pair,
                 *lambda,
                 alpha_tilde,
+                previous,
                 gamma,
             )
         };
@@ -162,36 +207,20 @@ fn separation<P: Points + ?Sized>(positions: &P, a: usize, b: usize) -> (f32, f3
     (dx, dy, (dx * dx + dy * dy).sqrt())
 }
 
-/// The symmetric pair of corrections: `x_a += w_a s d`, `x_b -= w_b s d` for the
-/// separation `d = (dx, dy)` and `s = delta_lambda / distance` (so `s d` is
-/// `delta_lambda` times the unit gradient `n`).
+/// The symmetric pair of corrections: `x_a += w_a scale d`, `x_b -= w_b scale d`
+/// for the separation `d = (dx, dy)` and `scale = delta_lambda / distance` (so
+/// `scale d` is `delta_lambda` times the unit gradient `n`).
 #[inline(always)]
 fn correct_pair<P: Points + ?Sized>(
     positions: &mut P,
     (a, w_a): (usize, f32),
     (b, w_b): (usize, f32),
-    s: f32,
+    scale: f32,
     (dx, dy): (f32, f32),
 ) {
     let (pa, pb) = (positions.point(a), positions.point(b));
-    positions.set_point(a, (pa.0 + w_a * s * dx, pa.1 + w_a * s * dy));
-    positions.set_point(b, (pb.0 - w_b * s * dx, pb.1 - w_b * s * dy));
-}
-
-/// Solves one distance constraint between particles `a` and `b`, moves them, and
-/// returns `delta_lambda` (0 when the constraint is skipped).
-#[inline(always)]
-pub fn solve_distance<P: Points + ?Sized>(
-    positions: &mut P,
-    inverse_mass: &[f32],
-    a: usize,
-    b: usize,
-    rest_length: f32,
-    lambda: f32,
-    alpha_tilde: f32,
-) -> f32 {
-    let pair = Pair { a, b, rest_length };
-    solve_pair(positions, inverse_mass, pair, lambda, alpha_tilde, None)
+    positions.set_point(a, (pa.0 + w_a * scale * dx, pa.1 + w_a * scale * dy));
+    positions.set_point(b, (pb.0 - w_b * scale * dx, pb.1 - w_b * scale * dy));
 }
 
 /// The endpoints and rest length of one constraint.
@@ -205,16 +234,30 @@ pub struct Pair {
     pub rest_length: f32,
 }
 
-/// [`solve_distance`] with XPBD damping `gamma`: also resists the relative
-/// velocity of the endpoints along the constraint during this (sub)step.
-#[inline]
-pub fn solve_damped_distance(
-    positions: &mut [f32],
-    previous: &[f32],
+/// Solves one distance constraint with multiplier `lambda`, moves its
+/// endpoints, and returns `delta_lambda` (0 when the constraint is skipped).
+#[inline(always)]
+pub fn solve_distance<P: Points + ?Sized>(
+    positions: &mut P,
     inverse_mass: &[f32],
     pair: Pair,
     lambda: f32,
     alpha_tilde: f32,
+) -> f32 {
+    solve_pair(positions, inverse_mass, pair, lambda, alpha_tilde, None)
+}
+
+/// [`solve_distance`] with XPBD damping `gamma`: also resists the relative
+/// velocity of the endpoints along the constraint since `previous`, the
+/// positions at the start of this (sub)step.
+#[inline]
+pub fn solve_damped_distance(
+    positions: &mut [f32],
+    inverse_mass: &[f32],
+    pair: Pair,
+    lambda: f32,
+    alpha_tilde: f32,
+    previous: &[f32],
     gamma: f32,
 ) -> f32 {
     let damping = Some((previous, gamma));
@@ -260,8 +303,8 @@ fn solve_pair<P: Points + ?Sized>(
         residual += gamma * stretching;
     }
     let delta_lambda = -residual / denominator;
-    let s = delta_lambda / distance;
-    correct_pair(positions, (a, w_a), (b, w_b), s, (dx, dy));
+    let scale = delta_lambda / distance;
+    correct_pair(positions, (a, w_a), (b, w_b), scale, (dx, dy));
     delta_lambda
 }
 
@@ -314,24 +357,27 @@ pub fn pair_stretch(positions: &[f32], a: u32, b: u32, rest_length: f32) -> f32 
 mod tests {
     use super::*;
 
+    /// Particles 0 and 1, 0.2 m apart at rest.
+    const PAIR: Pair = Pair {
+        a: 0,
+        b: 1,
+        rest_length: 0.2,
+    };
+
     #[test]
     fn zero_damping_is_the_undamped_solve_exactly() {
         let start = vec![0.0, 0.0, 0.31, 0.05];
         let previous = vec![0.0, 0.0, 0.2, 0.0];
         let mut plain = start.clone();
         let mut damped = start.clone();
-        let pair = Pair {
-            a: 0,
-            b: 1,
-            rest_length: 0.2,
-        };
-        let d1 = solve_distance(plain.as_mut_slice(), &[1.0, 1.0], 0, 1, 0.2, 0.0, 3.0);
-        let d2 = solve_damped_distance(&mut damped, &previous, &[1.0, 1.0], pair, 0.0, 3.0, 0.0);
+        let w = [1.0, 1.0];
+        let d1 = solve_distance(plain.as_mut_slice(), &w, PAIR, 0.0, 3.0);
+        let d2 = solve_damped_distance(&mut damped, &w, PAIR, 0.0, 3.0, &previous, 0.0);
         assert_eq!(plain, damped);
         assert_eq!(d1, d2);
         // with damping the stretching motion is resisted more
         let mut more = start.clone();
-        solve_damped_distance(&mut more, &previous, &[1.0, 1.0], pair, 0.0, 3.0, 5.0);
+        solve_damped_distance(&mut more, &w, PAIR, 0.0, 3.0, &previous, 5.0);
         let length = |p: &[f32]| ((p[2] - p[0]).powi(2) + (p[3] - p[1]).powi(2)).sqrt();
         assert!(length(&more) < length(&plain));
     }
@@ -340,7 +386,7 @@ mod tests {
     fn a_stretched_pair_moves_symmetrically_to_rest_length_in_pbd() {
         let mut positions = vec![0.0, 0.0, 0.3, 0.0];
         let inverse_mass = [1.0, 1.0];
-        let delta = solve_distance(positions.as_mut_slice(), &inverse_mass, 0, 1, 0.2, 0.0, 0.0);
+        let delta = solve_distance(positions.as_mut_slice(), &inverse_mass, PAIR, 0.0, 0.0);
         assert!((positions[0] - 0.05).abs() < 1e-6, "{positions:?}");
         assert!((positions[2] - 0.25).abs() < 1e-6, "{positions:?}");
         // C = 0.1, w_sum = 2: delta_lambda = -0.05
@@ -350,7 +396,7 @@ mod tests {
     #[test]
     fn a_fixed_endpoint_does_not_move() {
         let mut positions = vec![0.0, 0.0, 0.3, 0.0];
-        solve_distance(positions.as_mut_slice(), &[0.0, 2.0], 0, 1, 0.2, 0.0, 0.0);
+        solve_distance(positions.as_mut_slice(), &[0.0, 2.0], PAIR, 0.0, 0.0);
         assert_eq!(&positions[..2], &[0.0, 0.0]);
         assert!((positions[2] - 0.2).abs() < 1e-6);
     }
@@ -359,7 +405,7 @@ mod tests {
     fn compliance_leaves_part_of_the_error() {
         let mut positions = vec![0.0, 0.0, 0.3, 0.0];
         // alpha_tilde = w_sum: half of the PBD correction
-        solve_distance(positions.as_mut_slice(), &[1.0, 1.0], 0, 1, 0.2, 0.0, 2.0);
+        solve_distance(positions.as_mut_slice(), &[1.0, 1.0], PAIR, 0.0, 2.0);
         assert!((positions[2] - positions[0] - 0.25).abs() < 1e-6);
     }
 
@@ -367,7 +413,7 @@ mod tests {
     fn coincident_particles_are_skipped() {
         let mut positions = vec![1.0, 1.0, 1.0, 1.0005];
         assert_eq!(
-            solve_distance(positions.as_mut_slice(), &[1.0, 1.0], 0, 1, 0.2, 0.0, 0.0),
+            solve_distance(positions.as_mut_slice(), &[1.0, 1.0], PAIR, 0.0, 0.0),
             0.0
         );
         assert_eq!(positions, vec![1.0, 1.0, 1.0, 1.0005]);

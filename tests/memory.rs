@@ -81,7 +81,7 @@ fn a_cloth_allocates_what_its_estimate_says() {
         let (cloth, peak, _) = measure(|| Cloth::try_new(size(w, h), FixedPreset::Two).unwrap());
         let kept = memory::cloth_bytes(size(w, h));
         let held = cloth.heap_bytes();
-        // on top of the estimate: the run and batch lists of the coloured order
+        // on top of the estimate: the run list of the coloured order
         // (with room for twice the runs, so that tearing never allocates)
         let lists = held - kept;
         assert!(

@@ -5,7 +5,7 @@ use xpbd_cloth::colored::{self, merge, split};
 use xpbd_cloth::constraints::ConstraintSet;
 use xpbd_cloth::grid;
 use xpbd_cloth::params::{FixedPreset, GridSize, SolverOrder};
-use xpbd_cloth::solver::{self, Split};
+use xpbd_cloth::solver::{self, Constraints, Split};
 
 /// Sweeps a crumpled cloth with some pinned particles three times with the
 /// coloured four-wide kernels and with the scalar solver in the same order, and
@@ -33,13 +33,16 @@ pub fn assert_lanes_match_the_scalar_sweep() {
         split(&lanes, &mut xs, &mut ys);
         for _ in 0..3 {
             let (ids, rest) = (set.ids().to_vec(), set.rest_lengths().to_vec());
+            let constraints = Constraints {
+                ids: &ids,
+                rest_lengths: &rest,
+                lambdas: &mut scalar_lambdas,
+            };
             solver::solve_sweep(
                 &mut scalar,
                 &g.positions,
                 &inverse_mass,
-                &ids,
-                &rest,
-                &mut scalar_lambdas,
+                constraints,
                 0.3,
                 0.0,
             );
@@ -48,8 +51,8 @@ pub fn assert_lanes_match_the_scalar_sweep() {
                 ys: &mut ys,
             };
             for run in set.runs().to_vec() {
-                let (ids, rest, lambdas) = set.parts_mut();
-                colored::solve_run(&mut points, &inverse_mass, &run, ids, rest, lambdas, 0.3);
+                let mut constraints = set.solver_view();
+                colored::solve_run(&mut points, &inverse_mass, &run, &mut constraints, 0.3);
             }
         }
         merge(&xs, &ys, &mut lanes);
