@@ -226,6 +226,173 @@ impl Simulation {
     }
 }
 
+/// What one `drawInto` call draws and where: the context, the canvas' size in
+/// pixels (at most `MAX_FRAME_PIXELS`), the view in backing-store pixels, the
+/// style and whether to repaint the whole canvas. Read and checked before
+/// anything is drawn.
+struct DrawRequest<'a> {
+    ctx: &'a CanvasRenderingContext2d,
+    width: usize,
+    height: usize,
+    view: View,
+    style: Style,
+    full: bool,
+}
+
+impl<'a> DrawRequest<'a> {
+    /// Reads `ctx` and `view` of a `drawInto` call with every check; `None`
+    /// when the canvas has no pixels. Never calls into JavaScript code that
+    /// could throw (getters are read through `Reflect`).
+    fn read(ctx: &'a JsValue, view: &JsValue) -> Result<Option<Self>, JsValue> {
+        let ctx = ctx.dyn_ref::<CanvasRenderingContext2d>().ok_or_else(|| {
+            wrong_type(
+                "ctx",
+                ctx,
+                "a CanvasRenderingContext2D (canvas.getContext('2d'))",
+            )
+        })?;
+        if !view.is_object() {
+            return Err(wrong_type(
+                "view",
+                view,
+                "an object { originX, originY, scale, ... }",
+            ));
+        }
+        let ratio =
+            Simulation::view_number(view, "view.pixelRatio", Some(1.0), (1e-3, MAX_PIXEL_RATIO))?;
+        let origin_x =
+            Simulation::view_number(view, "view.originX", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
+        let origin_y =
+            Simulation::view_number(view, "view.originY", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
+        let scale = Simulation::view_number(view, "view.scale", None, (1e-6, MAX_VIEW_PX))?;
+        let radius = Simulation::view_number(
+            view,
+            "view.particleRadius",
+            Some(2.5),
+            (0.0, MAX_PARTICLE_RADIUS),
+        )?;
+        let flag = |name: &str| {
+            Reflect::get(view, &JsValue::from_str(name))
+                .map(|v| v.is_truthy())
+                .unwrap_or(false)
+        };
+        let (strain, full) = (flag("strainColors"), flag("full"));
+        // Reflect::get catches what a patched getter might throw.
+        let read = |object: &JsValue, name: &str| {
+            Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+        };
+        let canvas = read(ctx, "canvas");
+        // The size stays an f64 until it is known to be small: in usize (32
+        // bits in wasm) width × height wraps, and 65536 × 65536 would pass as 0.
+        let size = |name: &str| read(&canvas, name).as_f64().filter(|v| *v >= 0.0);
+        let (Some(width), Some(height)) = (size("width"), size("height")) else {
+            return Err(error(
+                "ctx",
+                "invalid_value",
+                "drawInto: the context has no canvas with a size",
+            ));
+        };
+        let (width, height) = (width.trunc(), height.trunc());
+        if width == 0.0 || height == 0.0 {
+            return Ok(None);
+        }
+        let area = width * height; // exact below 2^53, and an infinite side stays infinite
+        if area.is_nan() || area > MAX_FRAME_PIXELS as f64 {
+            return Err(error(
+                "ctx",
+                "canvas_too_large",
+                &format!(
+                    "drawInto: the canvas is {} × {} pixels; the wasm renderer draws at most \
+                     {MAX_FRAME_PIXELS} (use a smaller canvas or canvas-2D drawing)",
+                    Number(width),
+                    Number(height)
+                ),
+            ));
+        }
+        let mut style = Style::with_pixel_ratio(ratio as f32, radius as f32);
+        style.strain_colors = strain;
+        Ok(Some(DrawRequest {
+            ctx,
+            // both at most MAX_FRAME_PIXELS now, and so is every pixel index
+            width: width as usize,
+            height: height as usize,
+            view: View {
+                origin_x: (origin_x * ratio) as f32,
+                origin_y: (origin_y * ratio) as f32,
+                scale: (scale * ratio) as f32,
+            },
+            style,
+            full,
+        }))
+    }
+}
+
+impl Simulation {
+    /// Rasterizes the cloth as `request` says into the frame and copies the
+    /// part that changed since the last frame onto the canvas.
+    fn present(&mut self, request: &DrawRequest) -> Result<(), JsValue> {
+        let DrawRequest {
+            ctx,
+            width,
+            height,
+            view,
+            ref style,
+            full,
+        } = *request;
+        let cloth = raster::Cloth {
+            positions: self.cloth.positions(),
+            constraint_ids: self.cloth.constraint_ids(),
+            rest_lengths: self.cloth.rest_lengths(),
+            grabbed: self.cloth.grabbed(),
+        };
+        // Only what the last frame and this one cover changes on the canvas:
+        // clear and copy that, not the whole image (the copy is most of the cost).
+        let resized = (self.frame.width(), self.frame.height()) != (width, height);
+        let stale = if resized || full {
+            self.frame
+                .reset(width, height, style.background)
+                .map_err(|e| error(e.field(), e.code(), &format!("drawInto: {e}")))?;
+            Rect {
+                x0: 0,
+                y0: 0,
+                x1: width,
+                y1: height,
+            }
+        } else {
+            self.frame.clear(self.last_drawn, style.background);
+            self.last_drawn
+        };
+        let drawn = raster::draw(&mut self.frame, &cloth, view, style);
+        self.last_drawn = drawn;
+        let dirty = stale.union(drawn);
+        if dirty.is_empty() {
+            return Ok(());
+        }
+        let image = ImageData::new_with_u8_clamped_array_and_sh(
+            Clamped(self.frame.bytes()),
+            width as u32,
+            height as u32,
+        )
+        .map_err(|_| {
+            error(
+                "ctx",
+                "draw_failed",
+                "drawInto: could not make an ImageData",
+            )
+        })?;
+        ctx.put_image_data_with_dirty_x_and_dirty_y_and_dirty_width_and_dirty_height(
+            &image,
+            0.0,
+            0.0,
+            dirty.x0 as f64,
+            dirty.y0 as f64,
+            (dirty.x1 - dirty.x0) as f64,
+            (dirty.y1 - dirty.y0) as f64,
+        )
+        .map_err(|_| error("ctx", "draw_failed", "drawInto: putImageData failed"))
+    }
+}
+
 #[wasm_bindgen]
 impl Simulation {
     /// Builds a `width × height` cloth (2..=1000 each, at most 250000 particles)
@@ -375,129 +542,10 @@ impl Simulation {
     ) -> Result<(), JsValue> {
         // An exception thrown by JavaScript in the middle of this call would leave
         // the simulation borrowed for good, so check everything before calling out.
-        let ctx = ctx.dyn_ref::<CanvasRenderingContext2d>().ok_or_else(|| {
-            wrong_type(
-                "ctx",
-                &ctx,
-                "a CanvasRenderingContext2D (canvas.getContext('2d'))",
-            )
-        })?;
-        if !view.is_object() {
-            return Err(wrong_type(
-                "view",
-                &view,
-                "an object { originX, originY, scale, ... }",
-            ));
+        match DrawRequest::read(&ctx, &view)? {
+            Some(request) => self.present(&request),
+            None => Ok(()), // a canvas without pixels: nothing to draw
         }
-        let ratio =
-            Self::view_number(&view, "view.pixelRatio", Some(1.0), (1e-3, MAX_PIXEL_RATIO))?;
-        let origin_x = Self::view_number(&view, "view.originX", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
-        let origin_y = Self::view_number(&view, "view.originY", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
-        let scale = Self::view_number(&view, "view.scale", None, (1e-6, MAX_VIEW_PX))?;
-        let radius = Self::view_number(
-            &view,
-            "view.particleRadius",
-            Some(2.5),
-            (0.0, MAX_PARTICLE_RADIUS),
-        )?;
-        let flag = |name: &str| {
-            Reflect::get(&view, &JsValue::from_str(name))
-                .map(|v| v.is_truthy())
-                .unwrap_or(false)
-        };
-        let (strain, full) = (flag("strainColors"), flag("full"));
-        // Reflect::get catches what a patched getter might throw.
-        let read = |object: &JsValue, name: &str| {
-            Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
-        };
-        let canvas = read(ctx, "canvas");
-        // The size stays an f64 until it is known to be small: in usize (32
-        // bits in wasm) width × height wraps, and 65536 × 65536 would pass as 0.
-        let size = |name: &str| read(&canvas, name).as_f64().filter(|v| *v >= 0.0);
-        let (Some(width), Some(height)) = (size("width"), size("height")) else {
-            return Err(error(
-                "ctx",
-                "invalid_value",
-                "drawInto: the context has no canvas with a size",
-            ));
-        };
-        let (width, height) = (width.trunc(), height.trunc());
-        if width == 0.0 || height == 0.0 {
-            return Ok(());
-        }
-        let area = width * height; // exact below 2^53, and an infinite side stays infinite
-        if area.is_nan() || area > MAX_FRAME_PIXELS as f64 {
-            return Err(error(
-                "ctx",
-                "canvas_too_large",
-                &format!(
-                    "drawInto: the canvas is {} × {} pixels; the wasm renderer draws at most \
-                     {MAX_FRAME_PIXELS} (use a smaller canvas or canvas-2D drawing)",
-                    Number(width),
-                    Number(height)
-                ),
-            ));
-        }
-        // both at most MAX_FRAME_PIXELS now, and so is every pixel index
-        let (width, height) = (width as usize, height as usize);
-        let view = View {
-            origin_x: (origin_x * ratio) as f32,
-            origin_y: (origin_y * ratio) as f32,
-            scale: (scale * ratio) as f32,
-        };
-        let mut style = Style::with_pixel_ratio(ratio as f32, radius as f32);
-        style.strain_colors = strain;
-        let cloth = raster::Cloth {
-            positions: self.cloth.positions(),
-            constraint_ids: self.cloth.constraint_ids(),
-            rest_lengths: self.cloth.rest_lengths(),
-            grabbed: self.cloth.grabbed(),
-        };
-        // Only what the last frame and this one cover changes on the canvas:
-        // clear and copy that, not the whole image (the copy is most of the cost).
-        let resized = (self.frame.width(), self.frame.height()) != (width, height);
-        let stale = if resized || full {
-            self.frame
-                .reset(width, height, style.background)
-                .map_err(|e| error(e.field(), e.code(), &format!("drawInto: {e}")))?;
-            Rect {
-                x0: 0,
-                y0: 0,
-                x1: width,
-                y1: height,
-            }
-        } else {
-            self.frame.clear(self.last_drawn, style.background);
-            self.last_drawn
-        };
-        let drawn = raster::draw(&mut self.frame, &cloth, view, &style);
-        self.last_drawn = drawn;
-        let dirty = stale.union(drawn);
-        if dirty.is_empty() {
-            return Ok(());
-        }
-        let image = ImageData::new_with_u8_clamped_array_and_sh(
-            Clamped(self.frame.bytes()),
-            width as u32,
-            height as u32,
-        )
-        .map_err(|_| {
-            error(
-                "ctx",
-                "draw_failed",
-                "drawInto: could not make an ImageData",
-            )
-        })?;
-        ctx.put_image_data_with_dirty_x_and_dirty_y_and_dirty_width_and_dirty_height(
-            &image,
-            0.0,
-            0.0,
-            dirty.x0 as f64,
-            dirty.y0 as f64,
-            (dirty.x1 - dirty.x0) as f64,
-            (dirty.y1 - dirty.y0) as f64,
-        )
-        .map_err(|_| error("ctx", "draw_failed", "drawInto: putImageData failed"))
     }
 
     /// Index of the particle nearest to `(x, y)` (metres) within `radius` metres,

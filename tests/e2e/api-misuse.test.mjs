@@ -1145,4 +1145,84 @@ describe('mountCloth options: only own, known names', () => {
       }
     });
   });
+
+  it('Errors for an option or a parameter carry field and code, like the Simulation\'s', async () => {
+    await inPage(await openHarness(), async (opened) => {
+      const caught = await opened.page.evaluate(async () => {
+        const { parseNumber } = await import('../www/cloth.js');
+        const c = await window.mountCloth(document.getElementById('cloth'), { width: 10, height: 8 });
+        const calls = {
+          'restart, unknown option': () => c.restart({ stiffnes: 1 }),
+          'set, unknown parameter': () => c.set('stiffnes', 1),
+          'set, a restart-only parameter': () => c.set('width', 12),
+          'set, a loop option of the wrong type': () => c.set('stepsPerFrame', 'many'),
+          'set, a loop option out of range': () => c.set('stepsPerFrame', 1.5),
+          'restart, a renderer not in the list': () => c.restart({ renderer: 'webgl' }),
+          'restart, paused not a boolean': () => c.restart({ paused: 1 }),
+          'restart, onFrame not a function': () => c.restart({ onFrame: 1 }),
+          'restart, wasmUrl not a string': () => c.restart({ wasmUrl: 1 }),
+          'restart, options not an object': () => c.restart(5),
+          'parseNumber, not a number': () => parseNumber('abc', 'gravity'),
+          'parseNumber, too large': () => parseNumber('1e400', 'gravity'),
+        };
+        const out = {};
+        for (const [label, call] of Object.entries(calls)) {
+          try {
+            call();
+            out[label] = 'accepted';
+          } catch (error) {
+            out[label] = { own: Object.hasOwn(error, 'field') && Object.hasOwn(error, 'code'), field: error.field, code: error.code };
+          }
+        }
+        c.destroy();
+        return out;
+      });
+      const expected = {
+        'restart, unknown option': ['stiffnes', 'unknown_option'],
+        'set, unknown parameter': ['stiffnes', 'unknown_option'],
+        'set, a restart-only parameter': ['width', 'invalid_value'],
+        'set, a loop option of the wrong type': ['stepsPerFrame', 'wrong_type'],
+        'set, a loop option out of range': ['stepsPerFrame', 'invalid_value'],
+        'restart, a renderer not in the list': ['renderer', 'invalid_value'],
+        'restart, paused not a boolean': ['paused', 'wrong_type'],
+        'restart, onFrame not a function': ['onFrame', 'wrong_type'],
+        'restart, wasmUrl not a string': ['wasmUrl', 'wrong_type'],
+        'restart, options not an object': ['options', 'wrong_type'],
+        'parseNumber, not a number': ['gravity', 'invalid_value'],
+        'parseNumber, too large': ['gravity', 'invalid_value'],
+      };
+      for (const [label, [field, code]] of Object.entries(expected)) {
+        assert.deepEqual(caught[label], { own: true, field, code }, label);
+      }
+    });
+  });
+
+  it('the drawing falls back to canvas 2D on the codes of a canvas drawInto cannot take, whatever the message, and on nothing else', async () => {
+    await inPage(await openHarness(), async (opened) => {
+      const outcome = await opened.page.evaluate(async () => {
+        const frames = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done))));
+        const run = async (code) => {
+          const errors = [];
+          const c = await window.mountCloth(document.getElementById('cloth'), { width: 10, height: 8, onError: (e) => errors.push(e.code) });
+          await frames();
+          c.simulation.drawInto = () => {
+            throw Object.assign(new Error('the canvas refused it'), { field: 'ctx', code });
+          };
+          await frames();
+          const result = { renderer: c.options.renderer, errors };
+          c.destroy();
+          return result;
+        };
+        const out = {};
+        for (const code of ['canvas_too_large', 'out_of_memory', 'draw_failed', 'wrong_type', 'invalid_value']) out[code] = await run(code);
+        return out;
+      });
+      for (const code of ['canvas_too_large', 'out_of_memory', 'draw_failed']) {
+        assert.deepEqual(outcome[code], { renderer: 'canvas', errors: [] }, `${code}: canvas 2D from then on, no error`);
+      }
+      for (const code of ['wrong_type', 'invalid_value']) {
+        assert.deepEqual(outcome[code], { renderer: 'wasm', errors: [code] }, `${code}: reported, no fall back`);
+      }
+    });
+  });
 });

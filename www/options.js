@@ -1,0 +1,201 @@
+// The options of mountCloth: which names exist, their defaults and checks, merging
+// a caller's options over the current ones, and the wording of every message about
+// an option or a parameter. Errors thrown here carry `field` (the option's name)
+// and `code`, like the Simulation's own Errors.
+
+import { PARAMETERS } from './parameters.js';
+
+export const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
+
+/**
+ * An Error with own properties `field` (what was wrong) and `code`
+ * ("invalid_value", "wrong_type", "unknown_option"), like the Simulation's Errors.
+ */
+export function fieldError(field, code, message) {
+  return Object.assign(new Error(message), { field, code });
+}
+
+/**
+ * Options that are not cloth parameters, with their defaults and checks. A Map, like
+ * PARAMETER_BY_NAME: only these names are options, never `constructor`,
+ * `__proto__` or anything else an object inherits.
+ */
+const BEHAVIOUR_OPTIONS = new Map([
+  ['paused', { defaultValue: false, check: booleanValue }],
+  ['pauseWhenHidden', { defaultValue: true, check: booleanValue }],
+  ['wasmUrl', { defaultValue: undefined, check: optionalUrl }],
+  ['onFrame', { defaultValue: undefined, check: optionalFunction }],
+  ['onError', { defaultValue: undefined, check: optionalFunction }],
+]);
+
+/** The original demo's values for every option. */
+export const DEFAULT_OPTIONS = Object.freeze({
+  ...Object.fromEntries(PARAMETERS.map(({ name, defaultValue }) => [name, defaultValue])),
+  ...Object.fromEntries(Array.from(BEHAVIOUR_OPTIONS, ([name, { defaultValue }]) => [name, defaultValue])),
+});
+
+/**
+ * Checks a loop option against its table rule (Simulation values are checked by
+ * the Simulation itself); the message has the Simulation's wording.
+ */
+export function checkRule(value, name) {
+  const { rule } = PARAMETER_BY_NAME.get(name);
+  const refuse = (expected, code = 'invalid_value') => {
+    throw fieldError(name, code, `invalid ${name}: got ${describe(value)}, expected ${expected}`);
+  };
+  if (rule.kind === 'flag') {
+    if (typeof value !== 'boolean') refuse('true or false', 'wrong_type');
+  } else if (rule.kind === 'oneOf') {
+    if (!rule.values.includes(value)) {
+      refuse(rule.values.map((v) => JSON.stringify(v)).join(' or '), typeof value === 'string' ? 'invalid_value' : 'wrong_type');
+    }
+  } else if (typeof value !== 'number' || !Number.isFinite(value) || value < rule.min || value > rule.max) {
+    refuse(
+      `${rule.kind === 'whole' ? 'a whole number' : 'a finite number'} from ${rule.min} to ${rule.max}`,
+      typeof value === 'number' ? 'invalid_value' : 'wrong_type',
+    );
+  } else if (rule.kind === 'whole' && !Number.isInteger(value)) {
+    refuse(`a whole number from ${rule.min} to ${rule.max}`);
+  }
+}
+
+function booleanValue(value, name) {
+  if (typeof value !== 'boolean') {
+    throw fieldError(name, 'wrong_type', `invalid ${name}: got ${describe(value)}, expected true or false`);
+  }
+}
+
+function optionalFunction(value, name) {
+  if (value != null && typeof value !== 'function') {
+    throw fieldError(name, 'wrong_type', `invalid ${name}: expected a function`);
+  }
+}
+
+function optionalUrl(value, name) {
+  if (value != null && typeof value !== 'string' && !(value instanceof URL)) {
+    throw fieldError(name, 'wrong_type', `invalid ${name}: got ${describe(value)}, expected a string or a URL`);
+  }
+}
+
+/** How many characters of a caller's text a message repeats, at most. */
+const ECHO_LIMIT = 40;
+
+/** `text` cut after ECHO_LIMIT characters (code points), then "…". */
+function clip(text) {
+  const characters = Array.from(text.slice(0, 2 * ECHO_LIMIT + 2));
+  return characters.length > ECHO_LIMIT ? `${characters.slice(0, ECHO_LIMIT).join('')}…` : characters.join('');
+}
+
+/**
+ * `text` in double quotes for a message, cut after ECHO_LIMIT characters (then "…"),
+ * so a hostile name or value cannot flood a message, the console or the page.
+ */
+export function quoteForMessage(text) {
+  return `"${clip(String(text))}"`;
+}
+
+/** A caller's value as a message shows it; never throws (no toString or valueOf is called). */
+export function describe(value) {
+  if (typeof value === 'string') return `the string ${quoteForMessage(value)}`;
+  if (value === null || ['number', 'boolean', 'undefined', 'bigint'].includes(typeof value)) {
+    return clip(String(value));
+  }
+  return `a value of type ${typeof value}`;
+}
+
+/** An option or parameter name as a message shows it (names are not always strings). */
+function describeName(name) {
+  return typeof name === 'string' ? quoteForMessage(name) : describe(name);
+}
+
+/** An option or parameter name as an Error's `field` holds it: a string, clipped. */
+function nameAsField(name) {
+  return typeof name === 'string' ? clip(name) : describe(name);
+}
+
+/** An Error's message, or a word for what was thrown; never throws. */
+function messageOf(error) {
+  try {
+    return clip(error instanceof Error ? String(error.message) : `a thrown ${typeof error}`);
+  } catch {
+    return 'an unreadable error';
+  }
+}
+
+/**
+ * The options object's own enumerable [name, value] pairs, each value read once (a
+ * getter that answers differently the second time cannot sneak past the checks).
+ * A Proxy or getter that throws becomes an Error saying the options could not be read.
+ */
+function readOptions(options) {
+  if (options === null || typeof options !== 'object') throw fieldError('options', 'wrong_type', 'options must be an object');
+  try {
+    return Object.entries(options);
+  } catch (error) {
+    throw fieldError('options', 'invalid_value', `options could not be read: ${messageOf(error)}`);
+  }
+}
+
+/**
+ * `base` overlaid with `changes`, after checking names and the options this file
+ * owns (grid and solver values are checked by the Simulation itself). Only own
+ * properties of `changes` count, and only known names: anything else, inherited
+ * names such as `constructor` or a `__proto__` key from JSON.parse included, is an
+ * unknown option. Throws before anything is merged.
+ */
+export function mergeOptions(base, changes) {
+  const entries = readOptions(changes);
+  for (const [name, value] of entries) {
+    const known = PARAMETER_BY_NAME.get(name) ?? BEHAVIOUR_OPTIONS.get(name);
+    if (!known) {
+      throw fieldError(
+        nameAsField(name),
+        'unknown_option',
+        `unknown option ${describeName(name)}; known options: ${Object.keys(DEFAULT_OPTIONS).join(', ')}`,
+      );
+    }
+    if (value === undefined && PARAMETER_BY_NAME.has(name)) continue; // undefined means "keep"
+    const check = BEHAVIOUR_OPTIONS.get(name)?.check ?? (known.appliesOn === 'loop' ? checkRule : undefined);
+    check?.(value, name);
+  }
+  const merged = { ...base };
+  for (const [name, value] of entries) {
+    if (value !== undefined || BEHAVIOUR_OPTIONS.has(name)) merged[name] = value;
+  }
+  return merged;
+}
+
+/**
+ * The parameter `name` names, for `set(name, value)`: throws when there is none
+ * or when it only takes effect on restart.
+ */
+export function liveParameter(name, value) {
+  const parameter = PARAMETER_BY_NAME.get(name);
+  if (!parameter) {
+    throw fieldError(
+      nameAsField(name),
+      'unknown_option',
+      `unknown parameter ${describeName(name)}; known: ${PARAMETERS.map((p) => p.name).join(', ')}`,
+    );
+  }
+  if (parameter.appliesOn === 'restart') {
+    throw fieldError(name, 'invalid_value', `${name} takes effect on restart: call restart({ ${name}: ${describe(value)} })`);
+  }
+  return parameter;
+}
+
+/**
+ * Parses a number typed by a person, strictly: "", "abc", "1,5", "0x10" and
+ * "1e400" (overflows to Infinity) are errors, not 0 or Infinity. Throws an Error
+ * whose message and `field` name `name`.
+ */
+export function parseNumber(text, name = 'value') {
+  const trimmed = String(text ?? '').trim();
+  if (trimmed === '') throw fieldError(name, 'invalid_value', `invalid ${name}: enter a number`);
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(trimmed)) {
+    throw fieldError(name, 'invalid_value', `invalid ${name}: ${quoteForMessage(trimmed)} is not a number`);
+  }
+  const value = Number(trimmed);
+  if (!Number.isFinite(value)) throw fieldError(name, 'invalid_value', `invalid ${name}: ${quoteForMessage(trimmed)} is too large`);
+  return value;
+}

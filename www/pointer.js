@@ -1,0 +1,108 @@
+// Pointer input on a cloth's canvas: one pointer drags a particle, two pointers
+// pinch-zoom, the wheel zooms. Knows nothing of the Simulation: it calls actions.
+
+/** Pick radius in CSS pixels, as in the original. */
+export const PICK_RADIUS_PX = 10;
+/** Wheel zoom: factor e^(-k·deltaY); 100 px of wheel ≈ 10 %, like the original's 0.05 px/unit at 50 px/m. */
+const WHEEL_ZOOM_RATE = 0.001;
+
+function wheelPixels(event, pageHeight) {
+  if (event.deltaMode === 1) return event.deltaY * 16; // lines
+  if (event.deltaMode === 2) return event.deltaY * pageHeight; // pages
+  return event.deltaY;
+}
+
+/**
+ * Pointer Events on `canvas`: one pointer near a particle drags it, two pointers
+ * pinch-zoom (a second finger lets go of the particle), the wheel zooms.
+ * `actions`: pick(clientX, clientY) → index | -1, grab(index), dragTo(clientX,
+ * clientY), release(), zoomBy(factor), fail(error). Listeners go away with `signal`.
+ */
+export function attachPointerInput(canvas, signal, actions) {
+  const pointers = new Map(); // pointerId → { x, y } client coordinates
+  let dragPointerId = null;
+  let pinchDistance = 0;
+
+  const distanceOfFirstTwo = () => {
+    const [a, b] = pointers.values();
+    return Math.hypot(a.x - b.x, a.y - b.y);
+  };
+
+  const guarded = (handler) => (event) => {
+    try {
+      handler(event);
+    } catch (error) {
+      actions.fail(error);
+    }
+  };
+
+  const onDown = (event) => {
+    if (event.pointerType === 'mouse' && event.button !== 0) return;
+    event.preventDefault(); // no text selection, no emulated mouse events
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    try {
+      canvas.setPointerCapture(event.pointerId);
+    } catch {
+      // the pointer may already be gone; nothing to capture
+    }
+    if (pointers.size === 1) {
+      const index = actions.pick(event.clientX, event.clientY);
+      if (index >= 0) {
+        dragPointerId = event.pointerId;
+        actions.grab(index);
+        actions.dragTo(event.clientX, event.clientY);
+      }
+    } else if (pointers.size === 2) {
+      if (dragPointerId !== null) {
+        dragPointerId = null;
+        actions.release();
+      }
+      pinchDistance = distanceOfFirstTwo();
+    }
+  };
+
+  const onMove = (event) => {
+    const pointer = pointers.get(event.pointerId);
+    if (!pointer) return;
+    pointer.x = event.clientX;
+    pointer.y = event.clientY;
+    if (pointers.size >= 2) {
+      const distance = distanceOfFirstTwo();
+      if (pinchDistance > 0 && distance > 0) actions.zoomBy(distance / pinchDistance);
+      pinchDistance = distance;
+    } else if (event.pointerId === dragPointerId) {
+      actions.dragTo(event.clientX, event.clientY);
+    }
+  };
+
+  const onUp = (event) => {
+    if (!pointers.delete(event.pointerId)) return;
+    if (event.pointerId === dragPointerId) {
+      dragPointerId = null;
+      actions.release();
+    }
+    if (pointers.size < 2) pinchDistance = 0;
+  };
+
+  const onWheel = (event) => {
+    event.preventDefault(); // zoom the cloth, not scroll the page
+    actions.zoomBy(Math.exp(-WHEEL_ZOOM_RATE * wheelPixels(event, window.innerHeight)));
+  };
+
+  const options = { signal };
+  canvas.addEventListener('pointerdown', guarded(onDown), options);
+  canvas.addEventListener('pointermove', guarded(onMove), options);
+  canvas.addEventListener('pointerup', guarded(onUp), options);
+  canvas.addEventListener('pointercancel', guarded(onUp), options);
+  canvas.addEventListener('lostpointercapture', guarded(onUp), options);
+  canvas.addEventListener('wheel', guarded(onWheel), { signal, passive: false });
+
+  return {
+    /** Forget every pointer (after a restart the old grab is gone). */
+    reset() {
+      pointers.clear();
+      dragPointerId = null;
+      pinchDistance = 0;
+    },
+  };
+}
