@@ -132,6 +132,11 @@ class ClothController {
     if (!context) throw new Error('this canvas cannot give a 2D context (is it already used for WebGL?)');
     this.#canvas = canvas;
     this.#settings = settings;
+    // Every method works detached too (`button.onclick = cloth.pause`), as it did
+    // when the controller was a plain object of closures.
+    for (const name of ['pause', 'resume', 'restart', 'set', 'diagnostics', 'worldToClient', 'clientToWorld', 'destroy']) {
+      this[name] = this[name].bind(this);
+    }
     this.#simulation = createSimulation(settings);
     this.#painter = new Painter(context);
     this.#box = { cssWidth: canvas.width, cssHeight: canvas.height, pixelRatio: 1, offsetX: 0, offsetY: 0 };

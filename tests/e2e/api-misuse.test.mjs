@@ -915,6 +915,34 @@ describe('re-entrancy', () => {
 });
 
 describe('mountCloth controller misuse', () => {
+  it('every controller method works detached from the controller (button.onclick = cloth.pause)', async () => {
+    await inPage(await openHarness(), async (opened) => {
+      const outcome = await opened.page.evaluate(async () => {
+        const c = await window.mountCloth(document.getElementById('cloth'), { width: 10, height: 8 });
+        const { pause, resume, set, restart, diagnostics, worldToClient, clientToWorld, destroy } = c;
+        const out = {};
+        pause();
+        out.paused = c.paused;
+        resume();
+        out.resumed = !c.paused;
+        set('gravity', -2);
+        out.gravity = c.options.gravity;
+        restart({ width: 12 });
+        out.particles = diagnostics().numParticles;
+        const at = worldToClient(1, -1);
+        const back = clientToWorld(at.x, at.y);
+        out.roundTrip = Math.hypot(back.x - 1, back.y + 1);
+        destroy();
+        out.destroyed = c.destroyed;
+        return out;
+      });
+      assert.deepEqual(
+        { ...outcome, roundTrip: outcome.roundTrip < 1e-6 },
+        { paused: true, resumed: true, gravity: -2, particles: 96, roundTrip: true, destroyed: true },
+      );
+    });
+  });
+
   it('a controller whose Simulation was freed behind its back reports an Error, and restart() and destroy() still work', async () => {
     await inPage(await openHarness(), async (opened) => {
       const outcome = await opened.page.evaluate(async () => {
