@@ -4,7 +4,11 @@
 //! Everything exported to JavaScript lives in the one `#[wasm_bindgen] impl` block
 //! below; the plain `impl` holds Rust-side helpers. Numbers arrive as `JsValue`
 //! and are checked to really be numbers, so `sim.mass = "heavy"` throws an `Error`
-//! instead of being silently coerced to `NaN` or `0`. Every error is a JavaScript
+//! instead of being silently coerced to `NaN` or `0`. This is the one place
+//! JavaScript values become Rust values: counts and indices are checked to be
+//! whole, finite, not negative and within their Rust type here ([`whole`],
+//! `Simulation::index`, the table's rule for whole-numbered parameters), and the
+//! core ([`Cloth`]) takes `usize`, `u32`, `u64`, `GridSize` and `FixedPreset`. Every error is a JavaScript
 //! `Error` whose message names the argument, with the argument's name in its
 //! `field` property and a stable `code` (see [`error`]); a refused call changes
 //! nothing.
