@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use xpbd_cloth::params::{MAX_WORK_PER_CALL, MAX_WORK_PER_STEP};
-use xpbd_cloth::{Cloth, ClothError, GridSize, Params, SolverOrder};
+use xpbd_cloth::{Cloth, ClothError, FixedPreset, GridSize, Params, SolverOrder};
 
 #[path = "../tests/common/torn.rs"]
 mod torn;
@@ -51,12 +51,12 @@ impl Setting {
     }
 
     fn cloth(&self) -> Cloth {
-        let mut cloth = Cloth::from_numbers(self.width as f64, self.height as f64, 2.0).unwrap();
+        let size = GridSize {
+            width: self.width,
+            height: self.height,
+        };
+        let mut cloth = Cloth::new(size, FixedPreset::Two);
         if self.torn {
-            let size = GridSize {
-                width: self.width,
-                height: self.height,
-            };
             torn::tear_all(&mut cloth, size);
         }
         cloth.set_params(self.params).unwrap();
@@ -67,20 +67,20 @@ impl Setting {
 /// The largest whole value from the current one to `high` that `set` accepts.
 fn largest(
     cloth: &mut Cloth,
-    set: fn(&mut Cloth, f64) -> Result<(), ClothError>,
+    set: fn(&mut Cloth, u32) -> Result<(), ClothError>,
     low: u32,
     high: u32,
 ) {
     let (mut low, mut high) = (low, high);
     while low < high {
         let middle = (low + high).div_ceil(2);
-        if set(cloth, middle as f64).is_ok() {
+        if set(cloth, middle).is_ok() {
             low = middle;
         } else {
             high = middle - 1;
         }
     }
-    set(cloth, low as f64).unwrap();
+    set(cloth, low).unwrap();
 }
 
 /// The settings to time on one cloth: every switch combination, with the
@@ -190,7 +190,7 @@ fn main() {
     for setting in chosen {
         let mut cloth = setting.cloth();
         let n = cloth.max_steps_per_call();
-        let seconds = fastest(2, || cloth.steps(n as f64).unwrap());
+        let seconds = fastest(2, || cloth.steps(n).unwrap());
         worst_call = worst_call.max(seconds);
         println!(
             "{:<52} {:>6} steps {:>8.0} ms",

@@ -7,7 +7,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use xpbd_cloth::{Cloth, SolverOrder};
+use xpbd_cloth::{Cloth, FixedPreset, GridSize, SolverOrder};
 
 fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(f64::total_cmp);
@@ -15,7 +15,7 @@ fn median(mut samples: Vec<f64>) -> f64 {
 }
 
 fn bench(width: usize, height: usize, order: SolverOrder) -> (f64, usize) {
-    let mut cloth = Cloth::from_numbers(width as f64, height as f64, 2.0).unwrap();
+    let mut cloth = Cloth::new(GridSize { width, height }, FixedPreset::Two);
     cloth.set_solver_order(order).unwrap();
     let constraints = cloth.num_constraints();
     // steps per round so that one round is ~ a few milliseconds

@@ -27,6 +27,29 @@ pub const SWEEP_CHUNK: usize = 16_384;
 /// Largest number of steps one [`Cloth::steps`] call accepts.
 pub const MAX_STEPS_PER_CALL: u32 = 10_000;
 
+/// The refusal of `value` (shown as given) as the `max_steps` of
+/// [`Cloth::advance_checked`].
+pub fn max_steps_error(value: impl std::fmt::Display) -> ClothError {
+    ClothError::InvalidValue {
+        field: "maxSteps",
+        value: value.to_string(),
+        allowed: format!("a whole number from 0 to {MAX_STEPS_PER_CALL}"),
+    }
+}
+
+/// The refusal of `value` (shown as given) as the `work_budget` of
+/// [`Cloth::advance_checked`].
+pub fn work_budget_error(value: impl std::fmt::Display) -> ClothError {
+    ClothError::InvalidValue {
+        field: "workBudget",
+        value: value.to_string(),
+        allowed: format!(
+            "a number of work units from 0 to {} (about 1.5 s)",
+            params::MAX_WORK_PER_CALL
+        ),
+    }
+}
+
 /// A particle held by the user.
 ///
 /// Its velocity is measured between drag calls, not between steps: pointer
@@ -196,15 +219,6 @@ impl Cloth {
         Ok(cloth)
     }
 
-    /// Builds a cloth from numbers as a user types them: width and height in
-    /// particles, and 1, 2 or 4 fixed corners. Errors name the bad argument;
-    /// a cloth too big for the memory left gives [`ClothError::OutOfMemory`].
-    pub fn from_numbers(width: f64, height: f64, fixed_count: f64) -> Result<Cloth, ClothError> {
-        let size = GridSize::new(width, height)?;
-        let preset = FixedPreset::from_count(fixed_count)?;
-        Cloth::try_new(size, preset)
-    }
-
     /// Bytes of memory the cloth's buffers hold (their capacity), for checking
     /// [`memory::cloth_bytes`] against what is really allocated.
     pub fn heap_bytes(&self) -> u64 {
@@ -233,7 +247,7 @@ impl Cloth {
     /// Values apply as their setters' do (see [`Cloth::advance`]).
     pub fn set_params(&mut self, p: Params) -> Result<(), ClothError> {
         p.validate()?;
-        self.validate_work("iterations", params::Number(p.iterations as f64), &p)?;
+        self.validate_work("iterations", p.iterations, &p)?;
         self.params = p;
         self.update_inverse_masses();
         self.arrange_constraints();
@@ -268,15 +282,15 @@ impl Cloth {
         Ok(())
     }
 
-    /// Sets the solver sweeps per step (whole number, 1..=1000).
+    /// Sets the solver sweeps per step (1..=1000).
     /// Refused too when one step would exceed [`params::MAX_WORK_PER_STEP`].
-    pub fn set_iterations(&mut self, value: f64) -> Result<(), ClothError> {
+    pub fn set_iterations(&mut self, value: u32) -> Result<(), ClothError> {
         let iterations = params::validate_iterations(value)?;
         let p = Params {
             iterations,
             ..self.params
         };
-        self.validate_work("iterations", params::Number(value), &p)?;
+        self.validate_work("iterations", value, &p)?;
         self.params = p;
         Ok(())
     }
@@ -300,15 +314,15 @@ impl Cloth {
         Ok(())
     }
 
-    /// Sets the substeps per time step (whole number, 1..=100).
+    /// Sets the substeps per time step (1..=100).
     /// Refused too when one step would exceed [`params::MAX_WORK_PER_STEP`].
-    pub fn set_substeps(&mut self, value: f64) -> Result<(), ClothError> {
+    pub fn set_substeps(&mut self, value: u32) -> Result<(), ClothError> {
         let substeps = params::validate_substeps(value)?;
         let p = Params {
             substeps,
             ..self.params
         };
-        self.validate_work("substeps", params::Number(value), &p)?;
+        self.validate_work("substeps", value, &p)?;
         self.params = p;
         Ok(())
     }
@@ -697,31 +711,37 @@ impl Cloth {
             .tear(|a, b, rest_length| solver::pair_stretch(positions, a, b, rest_length) > limit);
     }
 
-    /// Advances `n` steps in one call: a whole number from 0 to 10000, and no
-    /// more than [`params::MAX_WORK_PER_CALL`] work units in all (see
+    /// Advances `n` steps in one call: from 0 to 10000, and no more than
+    /// [`params::MAX_WORK_PER_CALL`] work units in all (see
     /// [`Cloth::max_steps_per_call`]), so one call cannot block its caller for
     /// more than about 1.5 seconds.
-    pub fn steps(&mut self, n: f64) -> Result<(), ClothError> {
-        let most = self.max_steps_per_call();
-        if !(n.is_finite() && n.fract() == 0.0 && (0.0..=most as f64).contains(&n)) {
-            let why = if most < MAX_STEPS_PER_CALL {
-                format!(
-                    " for this cloth: one step takes {} work units, a call at most {} \
-                     (about 1.5 s); call steps more often instead",
-                    self.work_per_step(),
-                    params::MAX_WORK_PER_CALL
-                )
-            } else {
-                String::new()
-            };
-            return Err(ClothError::InvalidValue {
-                field: "steps",
-                value: params::Number(n).to_string(),
-                allowed: format!("a whole number from 0 to {most}{why}"),
-            });
+    pub fn steps(&mut self, n: u32) -> Result<(), ClothError> {
+        if n > self.max_steps_per_call() {
+            return Err(self.steps_error(n));
         }
-        self.advance(n as u32, u64::MAX);
+        self.advance(n, u64::MAX);
         Ok(())
+    }
+
+    /// The refusal of `value` (shown as given) as the `n` of [`Cloth::steps`]:
+    /// it says what this cloth accepts, and why when that is below 10000.
+    pub fn steps_error(&self, value: impl std::fmt::Display) -> ClothError {
+        let most = self.max_steps_per_call();
+        let why = if most < MAX_STEPS_PER_CALL {
+            format!(
+                " for this cloth: one step takes {} work units, a call at most {} \
+                 (about 1.5 s); call steps more often instead",
+                self.work_per_step(),
+                params::MAX_WORK_PER_CALL
+            )
+        } else {
+            String::new()
+        };
+        ClothError::InvalidValue {
+            field: "steps",
+            value: value.to_string(),
+            allowed: format!("a whole number from 0 to {most}{why}"),
+        }
     }
 
     /// The most steps one [`Cloth::steps`] call may take:
@@ -730,31 +750,17 @@ impl Cloth {
         (params::MAX_WORK_PER_CALL / self.work_per_step()).min(MAX_STEPS_PER_CALL as u64) as u32
     }
 
-    /// [`Cloth::advance`] with its arguments checked as JavaScript passes them:
-    /// `max_steps` a whole number from 0 to 10000, `work_budget` a number of work
-    /// units from 0 to [`params::MAX_WORK_PER_CALL`]. Returns the steps finished.
-    pub fn advance_checked(&mut self, max_steps: f64, work_budget: f64) -> Result<u32, ClothError> {
-        let most = MAX_STEPS_PER_CALL as f64;
-        if !(max_steps.is_finite() && max_steps.fract() == 0.0 && (0.0..=most).contains(&max_steps))
-        {
-            return Err(ClothError::InvalidValue {
-                field: "maxSteps",
-                value: params::Number(max_steps).to_string(),
-                allowed: format!("a whole number from 0 to {MAX_STEPS_PER_CALL}"),
-            });
+    /// [`Cloth::advance`] within the limits of one call: `max_steps` at most
+    /// 10000, `work_budget` at most [`params::MAX_WORK_PER_CALL`] work units.
+    /// Returns the steps finished.
+    pub fn advance_checked(&mut self, max_steps: u32, work_budget: u64) -> Result<u32, ClothError> {
+        if max_steps > MAX_STEPS_PER_CALL {
+            return Err(max_steps_error(max_steps));
         }
-        let limit = params::MAX_WORK_PER_CALL as f64;
-        if !(work_budget.is_finite() && (0.0..=limit).contains(&work_budget)) {
-            return Err(ClothError::InvalidValue {
-                field: "workBudget",
-                value: params::Number(work_budget).to_string(),
-                allowed: format!(
-                    "a number of work units from 0 to {} (about 1.5 s)",
-                    params::MAX_WORK_PER_CALL
-                ),
-            });
+        if work_budget > params::MAX_WORK_PER_CALL {
+            return Err(work_budget_error(work_budget));
         }
-        Ok(self.advance(max_steps as u32, work_budget as u64).0)
+        Ok(self.advance(max_steps, work_budget).0)
     }
 
     /// Gives the held particle the drag velocity, so kinetic energy and a later
@@ -815,7 +821,7 @@ impl Cloth {
     /// Takes hold of particle `index`: it stops moving on its own (inverse mass
     /// 0) and follows [`Cloth::drag`]. Grabbing another particle releases the
     /// first. O(1), like [`Cloth::release`] and [`Cloth::set_pinned`].
-    pub fn grab(&mut self, index: f64) -> Result<(), ClothError> {
+    pub fn grab(&mut self, index: usize) -> Result<(), ClothError> {
         let k = params::validate_index(index, self.num_particles())?;
         self.release();
         self.grab = Some(Grab {
@@ -888,7 +894,7 @@ impl Cloth {
 
     /// Pins (`true`) or frees (`false`) particle `index`. A pinned particle has
     /// inverse mass 0: constraints and gravity cannot move it, only a drag can.
-    pub fn set_pinned(&mut self, index: f64, pinned: bool) -> Result<(), ClothError> {
+    pub fn set_pinned(&mut self, index: usize, pinned: bool) -> Result<(), ClothError> {
         let k = params::validate_index(index, self.num_particles())?;
         self.pinned[k] = pinned;
         if self.grabbed() != Some(k) {
@@ -900,7 +906,7 @@ impl Cloth {
     }
 
     /// Whether particle `index` is pinned.
-    pub fn is_pinned(&self, index: f64) -> Result<bool, ClothError> {
+    pub fn is_pinned(&self, index: usize) -> Result<bool, ClothError> {
         let k = params::validate_index(index, self.num_particles())?;
         Ok(self.pinned[k])
     }

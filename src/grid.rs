@@ -57,7 +57,7 @@ pub fn build(size: GridSize, preset: FixedPreset) -> Grid {
 /// limits of [`GridSize::new`] (its fields are public, so it is checked again
 /// here) or one whose arrays do not fit in memory.
 pub fn try_build(size: GridSize, preset: FixedPreset) -> Result<Grid, ClothError> {
-    let size = GridSize::new(size.width as f64, size.height as f64)?;
+    let size = GridSize::new(size.width, size.height)?;
     allocate(size, preset).map_err(|_| memory::cloth_out_of_memory(size))
 }
 

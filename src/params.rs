@@ -166,16 +166,17 @@ impl FixedPreset {
         }
     }
 
-    /// The preset for a count of 1, 2 or 4.
-    pub fn from_count(count: f64) -> Result<Self, ClothError> {
-        let count = FIXED.check_number(count)?;
-        Ok(if count == 1.0 {
-            FixedPreset::One
-        } else if count == 4.0 {
-            FixedPreset::Four
-        } else {
-            FixedPreset::Two
-        })
+    /// The preset for a count of 1, 2 or 4 (the rule of [`FIXED`]).
+    pub fn from_count(count: usize) -> Result<Self, ClothError> {
+        match count {
+            1 => Ok(FixedPreset::One),
+            2 => Ok(FixedPreset::Two),
+            4 => Ok(FixedPreset::Four),
+            _ => Err(FIXED
+                .check_count(count as u64)
+                .err()
+                .unwrap_or_else(|| invalid(FIXED.name, count, "1, 2 or 4"))),
+        }
     }
 }
 
@@ -198,11 +199,11 @@ impl Default for GridSize {
 }
 
 impl GridSize {
-    /// Validates a grid size given as numbers (as JavaScript passes them).
-    pub fn new(width: f64, height: f64) -> Result<Self, ClothError> {
-        let width = WIDTH.check_number(width)?;
-        let height = HEIGHT.check_number(height)?;
-        let (width, height) = (width as usize, height as usize);
+    /// A grid of `width × height` particles, each side within the rule of
+    /// [`WIDTH`] and [`HEIGHT`], at most [`MAX_PARTICLES`] in all.
+    pub fn new(width: usize, height: usize) -> Result<Self, ClothError> {
+        WIDTH.check_count(width as u64)?;
+        HEIGHT.check_count(height as u64)?;
         if width * height > MAX_PARTICLES {
             return Err(invalid(
                 "width",
@@ -438,6 +439,21 @@ impl Parameter {
                 }
             }
             Rule::Words(_) | Rule::Flag => refuse(self.kind().to_string()),
+        }
+    }
+
+    /// Checks a count or index (a whole number by its type) against
+    /// [`Parameter::rule`], as [`Parameter::check_number`] does; a refusal shows
+    /// the value exactly, however large.
+    pub fn check_count(&self, value: u64) -> Result<u64, ClothError> {
+        match self.check_number(value as f64) {
+            Ok(_) => Ok(value),
+            Err(ClothError::InvalidValue { field, allowed, .. }) => Err(ClothError::InvalidValue {
+                field,
+                value: value.to_string(),
+                allowed,
+            }),
+            Err(other) => Err(other),
         }
     }
 
@@ -887,9 +903,9 @@ pub fn validate_time_step(value: f64) -> Result<f64, ClothError> {
     TIME_STEP.check_number(value)
 }
 
-/// Accepts a whole number of iterations (see [`ITERATIONS`]).
-pub fn validate_iterations(value: f64) -> Result<u32, ClothError> {
-    ITERATIONS.check_number(value).map(|v| v as u32)
+/// Accepts a number of iterations (see [`ITERATIONS`]).
+pub fn validate_iterations(value: u32) -> Result<u32, ClothError> {
+    ITERATIONS.check_count(value.into()).map(|_| value)
 }
 
 /// Accepts a stiffness in N/m (see [`STIFFNESS`]).
@@ -907,9 +923,9 @@ pub fn validate_mass(value: f64) -> Result<f64, ClothError> {
     MASS.check_number(value)
 }
 
-/// Accepts a whole number of substeps (see [`SUBSTEPS`]).
-pub fn validate_substeps(value: f64) -> Result<u32, ClothError> {
-    SUBSTEPS.check_number(value).map(|v| v as u32)
+/// Accepts a number of substeps (see [`SUBSTEPS`]).
+pub fn validate_substeps(value: u32) -> Result<u32, ClothError> {
+    SUBSTEPS.check_count(value.into()).map(|_| value)
 }
 
 /// Accepts a constraint damping coefficient in N·s/m (see [`DAMPING`]).
@@ -1138,15 +1154,20 @@ pub fn validate_coordinate(field: &'static str, value: f64) -> Result<f32, Cloth
     }
 }
 
-/// Accepts a particle index (given as a number, as JavaScript passes it).
-pub fn validate_index(value: f64, count: usize) -> Result<usize, ClothError> {
-    if value.is_finite() && value.fract() == 0.0 && value >= 0.0 && value < count as f64 {
-        Ok(value as usize)
+/// Accepts a particle index: one below `count`, the number of particles.
+pub fn validate_index(index: usize, count: usize) -> Result<usize, ClothError> {
+    if index < count {
+        Ok(index)
     } else {
-        Err(ClothError::ParticleIndex {
-            index: Number(value).to_string(),
-            count,
-        })
+        Err(index_error(index, count))
+    }
+}
+
+/// The refusal of particle index `index` (shown as given) in a cloth of `count` particles.
+pub fn index_error(index: impl fmt::Display, count: usize) -> ClothError {
+    ClothError::ParticleIndex {
+        index: index.to_string(),
+        count,
     }
 }
 
@@ -1165,7 +1186,7 @@ mod tests {
             err.contains("timeStepSize") && err.contains("got -1"),
             "{err}"
         );
-        let err = GridSize::new(0.0, 30.0).unwrap_err().to_string();
+        let err = GridSize::new(0, 30).unwrap_err().to_string();
         assert!(err.contains("width") && err.contains("got 0"), "{err}");
     }
 
@@ -1196,34 +1217,58 @@ mod tests {
     fn errors_carry_their_field_and_code() {
         let err = validate_mass(0.0).unwrap_err();
         assert_eq!((err.field(), err.code()), ("mass", "invalid_value"));
-        let err = validate_index(-1.0, 4).unwrap_err();
+        let err = validate_index(4, 4).unwrap_err();
         assert_eq!((err.field(), err.code()), ("index", "particle_index"));
-        let err = GridSize::new(2.0, 1e300).unwrap_err();
+        let err = GridSize::new(2, usize::MAX).unwrap_err();
         assert_eq!((err.field(), err.code()), ("height", "invalid_value"));
     }
 
     #[test]
     fn particle_ceiling_applies_to_the_product() {
-        assert!(GridSize::new(500.0, 500.0).is_ok());
-        assert!(GridSize::new(501.0, 500.0).is_err());
-        assert!(GridSize::new(100000.0, 2.0).is_err());
+        assert!(GridSize::new(500, 500).is_ok());
+        assert!(GridSize::new(501, 500).is_err());
+        assert!(GridSize::new(100000, 2).is_err());
     }
 
     #[test]
     fn non_numbers_are_rejected_everywhere() {
         for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
             assert!(validate_time_step(bad).is_err());
-            assert!(validate_iterations(bad).is_err());
             assert!(validate_stiffness(bad).is_err());
             assert!(validate_gravity(bad).is_err());
             assert!(validate_mass(bad).is_err());
-            assert!(validate_index(bad, 10).is_err());
-            assert!(GridSize::new(bad, 3.0).is_err());
-            assert!(FixedPreset::from_count(bad).is_err());
         }
-        assert!(validate_iterations(2.5).is_err());
-        assert!(validate_index(-1.0, 10).is_err());
-        assert!(validate_index(10.0, 10).is_err());
-        assert_eq!(validate_index(9.0, 10), Ok(9));
+    }
+
+    #[test]
+    fn counts_and_indices_are_checked_against_their_rules() {
+        assert_eq!(
+            validate_iterations(0),
+            Err(ITERATIONS.check_number(0.0).unwrap_err())
+        );
+        assert!(validate_iterations(1001).is_err());
+        assert_eq!(validate_iterations(1000), Ok(1000));
+        assert!(validate_substeps(0).is_err());
+        assert_eq!(validate_substeps(100), Ok(100));
+        assert!(validate_substeps(101).is_err());
+        assert_eq!(validate_index(9, 10), Ok(9));
+        assert_eq!(
+            validate_index(10, 10).unwrap_err().to_string(),
+            "invalid particle index: got 10, expected a whole number from 0 to 9"
+        );
+        for count in [0, 3, 5, usize::MAX] {
+            let err = FixedPreset::from_count(count).unwrap_err();
+            assert!(
+                err.to_string()
+                    .starts_with(&format!("invalid fixed: got {count}, expected 1, 2 or 4")),
+                "{err}"
+            );
+        }
+        assert_eq!(FixedPreset::from_count(4), Ok(FixedPreset::Four));
+        let err = GridSize::new(1, 30).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "invalid width: got 1, expected a whole number from 2 to 1000 particles"
+        );
     }
 }

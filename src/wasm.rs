@@ -4,7 +4,11 @@
 //! Everything exported to JavaScript lives in the one `#[wasm_bindgen] impl` block
 //! below; the plain `impl` holds Rust-side helpers. Numbers arrive as `JsValue`
 //! and are checked to really be numbers, so `sim.mass = "heavy"` throws an `Error`
-//! instead of being silently coerced to `NaN` or `0`. Every error is a JavaScript
+//! instead of being silently coerced to `NaN` or `0`. This is the one place
+//! JavaScript values become Rust values: counts and indices are checked to be
+//! whole, finite, not negative and within their Rust type here ([`whole`],
+//! `Simulation::index`, the table's rule for whole-numbered parameters), and the
+//! core ([`Cloth`]) takes `usize`, `u32`, `u64`, `GridSize` and `FixedPreset`. Every error is a JavaScript
 //! `Error` whose message names the argument, with the argument's name in its
 //! `field` property and a stable `code` (see [`error`]); a refused call changes
 //! nothing.
@@ -29,8 +33,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, ImageData};
 
-use crate::cloth::Cloth;
-use crate::params::{self, ClothError, Number, Parameter, ParameterValue, SolverOrder, Value};
+use crate::cloth::{self, Cloth};
+use crate::params::{
+    self, ClothError, FixedPreset, GridSize, Number, Parameter, ParameterValue, SolverOrder, Value,
+};
 use crate::raster::{self, Frame, Rect, Style, View, MAX_FRAME_PIXELS};
 /// Largest `view.pixelRatio` (backing-store pixels per CSS pixel).
 const MAX_PIXEL_RATIO: f64 = 16.0;
@@ -118,6 +124,37 @@ fn number(field: &str, value: &JsValue) -> Result<f64, JsValue> {
         .ok_or_else(|| wrong_type(field, value, "a number"))
 }
 
+/// Numbers up to 2^53 are whole numbers exactly in `f64`: the largest count
+/// or index [`whole`] reads.
+const MAX_EXACT: u64 = 1 << 53;
+
+/// Reads a JavaScript number as a whole number from 0 to `max` (the range of the
+/// Rust type it becomes): its type, finiteness, wholeness, sign and size are
+/// checked here, where JavaScript values become Rust values, and nowhere else.
+/// `refuse` is the core's refusal of the argument, given the number as
+/// JavaScript shows it, so a message reads the same whichever side refuses.
+fn whole(
+    field: &str,
+    value: &JsValue,
+    max: u64,
+    refuse: impl FnOnce(Number) -> ClothError,
+) -> Result<u64, JsValue> {
+    let v = number(field, value)?;
+    if v.is_finite() && v.fract() == 0.0 && v >= 0.0 && v <= max.min(MAX_EXACT) as f64 {
+        Ok(v as u64)
+    } else {
+        Err(cloth_error(refuse(Number(v))))
+    }
+}
+
+/// Reads a whole-numbered parameter of the table (`iterations`, `width`,
+/// `fixed`, ...) through its rule, which refuses every number that is not
+/// whole or out of its range (at most 1000), so the value fits any count type.
+fn table_whole(parameter: &Parameter, value: f64) -> Result<u32, JsValue> {
+    let checked = parameter.check_number(value).map_err(cloth_error)?;
+    Ok(checked as u32)
+}
+
 /// Longest string any setter accepts, in UTF-16 units (`"original"` and
 /// `"colored"` are shorter); a longer one is refused without being copied.
 const MAX_NAME_LENGTH: u32 = 32;
@@ -144,6 +181,12 @@ trait FromJs: Sized {
 impl FromJs for f64 {
     fn from_js(parameter: &Parameter, value: &JsValue) -> Result<f64, JsValue> {
         number(parameter.name, value)
+    }
+}
+
+impl FromJs for u32 {
+    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<u32, JsValue> {
+        table_whole(parameter, number(parameter.name, value)?)
     }
 }
 
@@ -200,6 +243,15 @@ macro_rules! solver_accessors {
 crate::with_solver_parameters!(solver_accessors);
 
 impl Simulation {
+    /// Reads a particle index: a whole number a `usize` holds. Whether it names
+    /// a particle of this cloth is the core's rule; refusals read the same.
+    fn index(&self, value: &JsValue) -> Result<usize, JsValue> {
+        let count = self.cloth.num_particles();
+        let refuse = |v| params::index_error(v, count);
+        let index = whole("index", value, usize::MAX as u64, refuse)?;
+        Ok(index as usize)
+    }
+
     /// Reads `field` (`"view.scale"`, ...) of the view object: a number from
     /// `min` to `max`, or `default` when absent. Reading never throws (a
     /// throwing getter counts as absent), so the simulation is never left
@@ -406,10 +458,15 @@ impl Simulation {
         #[wasm_bindgen(js_name = fixed, unchecked_param_type = "number")] fixed: JsValue,
     ) -> Result<Simulation, JsValue> {
         console_error_panic_hook::set_once();
-        let width = number("width", &width)?;
-        let height = number("height", &height)?;
+        let width = number(params::WIDTH.name, &width)?;
+        let height = number(params::HEIGHT.name, &height)?;
         let fixed = number(params::FIXED.name, &fixed)?;
-        let cloth = Cloth::from_numbers(width, height, fixed).map_err(cloth_error)?;
+        let width = table_whole(&params::WIDTH, width)? as usize;
+        let height = table_whole(&params::HEIGHT, height)? as usize;
+        let size = GridSize::new(width, height).map_err(cloth_error)?;
+        let fixed = table_whole(&params::FIXED, fixed)? as usize;
+        let preset = FixedPreset::from_count(fixed).map_err(cloth_error)?;
+        let cloth = Cloth::try_new(size, preset).map_err(cloth_error)?;
         Ok(Simulation {
             cloth,
             frame: Frame::default(),
@@ -430,8 +487,8 @@ impl Simulation {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
     ) -> Result<(), JsValue> {
-        let n = number("steps", &n)?;
-        self.cloth.steps(n).map_err(cloth_error)
+        let n = whole("steps", &n, u32::MAX.into(), |v| self.cloth.steps_error(v))?;
+        self.cloth.steps(n as u32).map_err(cloth_error)
     }
 
     /// Simulated time in seconds.
@@ -572,7 +629,7 @@ impl Simulation {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
     ) -> Result<(), JsValue> {
-        let index = number("index", &index)?;
+        let index = self.index(&index)?;
         self.cloth.grab(index).map_err(cloth_error)
     }
 
@@ -604,7 +661,7 @@ impl Simulation {
         #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
         #[wasm_bindgen(unchecked_param_type = "boolean")] pinned: JsValue,
     ) -> Result<(), JsValue> {
-        let index = number("index", &index)?;
+        let index = self.index(&index)?;
         let pinned = pinned
             .as_bool()
             .ok_or_else(|| wrong_type("pinned", &pinned, "true or false"))?;
@@ -617,7 +674,7 @@ impl Simulation {
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
     ) -> Result<bool, JsValue> {
-        let index = number("index", &index)?;
+        let index = self.index(&index)?;
         self.cloth.is_pinned(index).map_err(cloth_error)
     }
 
@@ -637,8 +694,18 @@ impl Simulation {
         #[wasm_bindgen(js_name = maxSteps, unchecked_param_type = "number")] max_steps: JsValue,
         #[wasm_bindgen(js_name = workBudget, unchecked_param_type = "number")] work_budget: JsValue,
     ) -> Result<u32, JsValue> {
-        let max_steps = number("maxSteps", &max_steps)?;
-        let work_budget = number("workBudget", &work_budget)?;
+        let max_steps = whole(
+            "maxSteps",
+            &max_steps,
+            u32::MAX.into(),
+            cloth::max_steps_error,
+        )?;
+        let budget = number("workBudget", &work_budget)?;
+        // a budget is not a count: fractions of a unit are dropped
+        if !(budget.is_finite() && budget >= 0.0 && budget < u64::MAX as f64) {
+            return Err(cloth_error(cloth::work_budget_error(Number(budget))));
+        }
+        let (max_steps, work_budget) = (max_steps as u32, budget as u64);
         self.cloth
             .advance_checked(max_steps, work_budget)
             .map_err(cloth_error)

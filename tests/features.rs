@@ -1,10 +1,11 @@
 //! Beyond the original: substeps, damping, tearing and constraint forces.
 #![cfg(not(target_arch = "wasm32"))]
 
-use xpbd_cloth::{Cloth, Params};
+use xpbd_cloth::{Cloth, FixedPreset, GridSize, Params};
 
-fn cloth_with(width: f64, height: f64, fixed: f64, params: Params) -> Cloth {
-    let mut c = Cloth::from_numbers(width, height, fixed).unwrap();
+fn cloth_with(width: usize, height: usize, fixed: usize, params: Params) -> Cloth {
+    let preset = FixedPreset::from_count(fixed).expect("1, 2 or 4 fixed");
+    let mut c = Cloth::new(GridSize { width, height }, preset);
     c.set_params(params).unwrap();
     c
 }
@@ -18,11 +19,11 @@ fn energy_kept(substeps: u32, iterations: u32, seconds: f64) -> f64 {
         stiffness: 0.0,
         ..Params::default()
     };
-    let mut c = cloth_with(8.0, 8.0, 1.0, params);
+    let mut c = cloth_with(8, 8, 1, params);
     let energy = |c: &Cloth| c.kinetic_energy() + c.potential_energy();
-    c.steps(10.0).unwrap();
+    c.steps(10).unwrap();
     let start = energy(&c);
-    c.steps((seconds / 0.01).round()).unwrap();
+    c.steps((seconds / 0.01).round() as u32).unwrap();
     // energy is measured relative to the lowest the cloth can hang
     let floor = -0.5 * 9.81 * 64.0 * 0.5 * 2.0 * 8.0 * 0.2;
     (energy(&c) - floor) / (start - floor)
@@ -45,15 +46,15 @@ fn substeps_keep_more_energy_than_iterations_at_equal_work() {
 #[test]
 fn substeps_split_the_step_but_time_advances_by_dt() {
     let mut c = cloth_with(
-        6.0,
-        6.0,
-        2.0,
+        6,
+        6,
+        2,
         Params {
             substeps: 7,
             ..Params::default()
         },
     );
-    c.steps(10.0).unwrap();
+    c.steps(10).unwrap();
     assert!((c.time() - 0.1).abs() < 1e-9);
     assert!(c.is_finite());
 }
@@ -64,8 +65,8 @@ fn kinetic_energy_after(damping: f64, velocity_damping: f64) -> (f64, Vec<f32>) 
         velocity_damping,
         ..Params::default()
     };
-    let mut c = cloth_with(20.0, 15.0, 2.0, params);
-    c.steps(300.0).unwrap();
+    let mut c = cloth_with(20, 15, 2, params);
+    c.steps(300).unwrap();
     (c.kinetic_energy(), c.positions().to_vec())
 }
 
@@ -86,12 +87,18 @@ fn damping_takes_energy_out_faster_and_zero_damping_changes_nothing() {
 
     // a cloth that had damping switched on and back off runs exactly like one
     // that never had it
-    let mut toggled = Cloth::from_numbers(20.0, 15.0, 2.0).unwrap();
+    let mut toggled = Cloth::new(
+        GridSize {
+            width: 20,
+            height: 15,
+        },
+        FixedPreset::Two,
+    );
     toggled.set_damping(5.0).unwrap();
     toggled.set_velocity_damping(2.0).unwrap();
     toggled.set_damping(0.0).unwrap();
     toggled.set_velocity_damping(0.0).unwrap();
-    toggled.steps(300.0).unwrap();
+    toggled.steps(300).unwrap();
     assert!(toggled.positions() == undamped_positions.as_slice());
 }
 
@@ -102,18 +109,18 @@ fn damping_zero_in_the_damped_solver_path_is_the_undamped_result() {
         solver_order: xpbd_cloth::SolverOrder::Original,
         ..Params::default()
     };
-    let mut plain = cloth_with(12.0, 9.0, 2.0, params);
+    let mut plain = cloth_with(12, 9, 2, params);
     let mut damped = cloth_with(
-        12.0,
-        9.0,
-        2.0,
+        12,
+        9,
+        2,
         Params {
             damping: 1e-30,
             ..params
         },
     );
-    plain.steps(100.0).unwrap();
-    damped.steps(100.0).unwrap();
+    plain.steps(100).unwrap();
+    damped.steps(100).unwrap();
     // γ = α β / h underflows to 0 for β = 1e-30: bit-identical
     assert!(plain.positions() == damped.positions());
 }
@@ -125,14 +132,14 @@ fn pulling_hard_tears_the_cloth_apart() {
         stiffness: 0.0,
         ..Params::default()
     };
-    let mut c = cloth_with(10.0, 8.0, 2.0, params);
+    let mut c = cloth_with(10, 8, 2, params);
     let before = c.num_constraints();
     let bottom_middle = 7 * 10 + 5;
-    c.grab(bottom_middle as f64).unwrap();
+    c.grab(bottom_middle).unwrap();
     for frame in 0..60 {
         let y = -1.4 - 0.1 * frame as f64;
         c.drag(1.0, y).unwrap();
-        c.steps(8.0).unwrap();
+        c.steps(8).unwrap();
     }
     assert!(c.torn_count() > 0, "nothing tore");
     assert_eq!(c.num_constraints() + c.torn_count(), before);
@@ -157,8 +164,8 @@ fn constraint_forces_balance_gravity_on_a_hanging_chain() {
         stiffness: 1e5,
         ..Params::default()
     };
-    let mut c = cloth_with(2.0, 12.0, 2.0, params);
-    c.steps(2000.0).unwrap();
+    let mut c = cloth_with(2, 12, 2, params);
+    c.steps(2000).unwrap();
     let weight = 22.0 * 0.5 * 9.81; // 22 free particles of 0.5 kg
     let ids = c.constraint_ids().to_vec();
     let forces = c.constraint_forces().to_vec();

@@ -14,7 +14,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use xpbd_cloth::{Cloth, SolverOrder};
+use xpbd_cloth::{Cloth, FixedPreset, GridSize, SolverOrder};
 
 /// Numbers as hostile as a user or a caller can make them.
 fn hostile_number() -> impl Strategy<Value = f64> {
@@ -29,32 +29,52 @@ fn hostile_number() -> impl Strategy<Value = f64> {
     ]
 }
 
+/// Counts as hostile as a Rust caller can make them (JavaScript's fractions,
+/// negatives and NaN never reach the core: tests/wasm_api.rs).
+fn hostile_count() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        2 => any::<u32>(),
+        3 => 0..1100u32,
+        2 => prop::sample::select(vec![0, 1, 4, 5, 100, 101, 1000, 1001, 10_000, 10_001, u32::MAX]),
+    ]
+}
+
+/// Particle indices and grid sides, as hostile as a Rust caller can make them.
+fn hostile_index() -> impl Strategy<Value = usize> {
+    prop_oneof![
+        2 => any::<usize>(),
+        3 => 0..1100usize,
+        1 => prop::sample::select(vec![0, 1, 2, 4, 1000, 1001, u32::MAX as usize, usize::MAX]),
+    ]
+}
+
 #[derive(Debug, Clone)]
 enum Op {
     Step,
-    Steps(f64),
+    Steps(u32),
     Set(u8, f64),
+    Count(bool, u32),
     Order(bool),
     Pick(f64, f64, f64),
-    Grab(f64),
+    Grab(usize),
     Drag(f64, f64),
     Release,
-    Pin(f64, bool),
+    Pin(usize, bool),
     Forces,
 }
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         4 => Just(Op::Step),
-        2 => hostile_number().prop_map(Op::Steps),
-        6 => (0u8..9, hostile_number()).prop_map(|(field, v)| Op::Set(field, v)),
+        2 => hostile_count().prop_map(Op::Steps),
+        5 => (0u8..7, hostile_number()).prop_map(|(field, v)| Op::Set(field, v)),
+        2 => (any::<bool>(), hostile_count()).prop_map(|(iterations, n)| Op::Count(iterations, n)),
         1 => any::<bool>().prop_map(Op::Order),
         1 => (hostile_number(), hostile_number(), hostile_number()).prop_map(|(x, y, r)| Op::Pick(x, y, r)),
-        2 => prop_oneof![hostile_number(), (0.0..900.0f64).prop_map(f64::floor)].prop_map(Op::Grab),
+        2 => hostile_index().prop_map(Op::Grab),
         3 => (hostile_number(), hostile_number()).prop_map(|(x, y)| Op::Drag(x, y)),
         1 => Just(Op::Release),
-        1 => (prop_oneof![hostile_number(), (0.0..900.0f64).prop_map(f64::floor)], any::<bool>())
-            .prop_map(|(i, p)| Op::Pin(i, p)),
+        1 => (hostile_index(), any::<bool>()).prop_map(|(i, p)| Op::Pin(i, p)),
         1 => Just(Op::Forces),
     ]
 }
@@ -66,18 +86,18 @@ fn apply(cloth: &mut Cloth, op: &Op) -> Result<(), xpbd_cloth::ClothError> {
             Ok(())
         }
         // more than a few steps per op only makes the run slow, not more thorough
-        Op::Steps(n) => cloth.steps(if n > 5.0 && n <= 10_000.0 { 5.0 } else { n }),
+        Op::Steps(n) => cloth.steps(if n > 5 && n <= 10_000 { 5 } else { n }),
         Op::Set(field, v) => match field {
             0 => cloth.set_time_step(v),
-            1 => cloth.set_iterations(if v > 20.0 && v <= 1000.0 { 20.0 } else { v }),
-            2 => cloth.set_stiffness(v),
-            3 => cloth.set_gravity(v),
-            4 => cloth.set_mass(v),
-            5 => cloth.set_substeps(if v > 4.0 && v <= 100.0 { 4.0 } else { v }),
-            6 => cloth.set_damping(v),
-            7 => cloth.set_velocity_damping(v),
+            1 => cloth.set_stiffness(v),
+            2 => cloth.set_gravity(v),
+            3 => cloth.set_mass(v),
+            4 => cloth.set_damping(v),
+            5 => cloth.set_velocity_damping(v),
             _ => cloth.set_tear_stretch(v),
         },
+        Op::Count(true, n) => cloth.set_iterations(if n > 20 && n <= 1000 { 20 } else { n }),
+        Op::Count(false, n) => cloth.set_substeps(if n > 4 && n <= 100 { 4 } else { n }),
         Op::Order(colored) => {
             let order = if colored {
                 SolverOrder::Colored
@@ -132,19 +152,17 @@ fn hostile_operation_sequences_keep_every_invariant() {
         failure_persistence: None,
         ..Config::default()
     });
-    let grids = (hostile_number(), hostile_number(), hostile_number());
-    let small_grids = (
-        2.0..30.0f64,
-        2.0..30.0f64,
-        prop::sample::select(vec![1.0, 2.0, 4.0]),
-    );
+    let grids = (hostile_index(), hostile_index(), hostile_index());
+    let small_grids = (2..30usize, 2..30usize, prop::sample::select(vec![1, 2, 4]));
     let strategy = (
-        prop_oneof![1 => grids, 4 => small_grids.prop_map(|(w, h, f)| (w.floor(), h.floor(), f))],
+        prop_oneof![1 => grids, 4 => small_grids],
         prop::collection::vec(op(), 1..80),
     );
     runner
         .run(&strategy, |((width, height, fixed), ops)| {
-            let Ok(mut cloth) = Cloth::from_numbers(width, height, fixed) else {
+            let built = GridSize::new(width, height)
+                .and_then(|size| Cloth::try_new(size, FixedPreset::from_count(fixed)?));
+            let Ok(mut cloth) = built else {
                 return Ok(()); // refused grids are checked in tests/validation.rs
             };
             if cloth.num_particles() > 2000 {

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use xpbd_cloth::{Cloth, Params};
+use xpbd_cloth::{Cloth, FixedPreset, GridSize, Params};
 
 /// `Σ ½ m |v|²` over the particles that move (free or held), computed here.
 fn expected_kinetic_energy(c: &Cloth) -> f64 {
@@ -23,22 +23,28 @@ fn expected_kinetic_energy(c: &Cloth) -> f64 {
 
 #[test]
 fn grabbing_and_pinning_every_particle_of_the_largest_cloth_in_turn() {
-    let mut c = Cloth::from_numbers(500.0, 500.0, 2.0).unwrap();
+    let mut c = Cloth::new(
+        GridSize {
+            width: 500,
+            height: 500,
+        },
+        FixedPreset::Two,
+    );
     let n = c.num_particles();
     let started = Instant::now();
     // 250 000 grabs (each releasing the one before) and 500 000 pin changes: with
     // O(particles) each this is 2e11 operations, minutes; with O(1), milliseconds
     for k in 0..n {
-        c.grab(k as f64).unwrap();
+        c.grab(k).unwrap();
         assert_eq!(c.inverse_masses()[k], 0.0);
     }
     c.release();
     for k in 0..n {
-        c.set_pinned(k as f64, true).unwrap();
+        c.set_pinned(k, true).unwrap();
     }
     assert!(c.inverse_masses().iter().all(|&w| w == 0.0));
     for k in 0..n {
-        c.set_pinned(k as f64, false).unwrap();
+        c.set_pinned(k, false).unwrap();
     }
     let elapsed = started.elapsed().as_secs_f64();
     println!(
@@ -55,14 +61,20 @@ fn grabbing_and_pinning_every_particle_of_the_largest_cloth_in_turn() {
 
 #[test]
 fn kinetic_energy_counts_the_held_particle_at_the_drag_velocity() {
-    let mut c = Cloth::from_numbers(12.0, 9.0, 2.0).unwrap();
+    let mut c = Cloth::new(
+        GridSize {
+            width: 12,
+            height: 9,
+        },
+        FixedPreset::Two,
+    );
     c.set_params(Params {
         gravity: 0.0,
         ..Params::default()
     })
     .unwrap();
     let k = 4 * 12 + 5;
-    c.grab(k as f64).unwrap();
+    c.grab(k).unwrap();
     c.step();
     // 0.1 m in one step of 0.01 s: 10 m/s, ½ · 0.5 kg · 100 m²/s² = 25 J
     let x = c.positions()[2 * k] as f64;
@@ -76,7 +88,7 @@ fn kinetic_energy_counts_the_held_particle_at_the_drag_velocity() {
     );
     assert!((energy - expected_kinetic_energy(&c)).abs() <= 1e-12 * energy);
     // pinned particles do not count, even if one had a velocity before pinning
-    c.set_pinned(0.0, true).unwrap();
+    c.set_pinned(0, true).unwrap();
     assert!((c.kinetic_energy() - expected_kinetic_energy(&c)).abs() <= 1e-12 * energy);
     // let go, it keeps the velocity and still counts
     c.release();

@@ -136,10 +136,16 @@ fn a_cloth_too_big_for_the_memory_left_is_an_error_and_nothing_leaks() {
 #[test]
 fn stepping_dragging_and_forces_allocate_nothing() {
     for order in [SolverOrder::Colored, SolverOrder::Original] {
-        let mut cloth = Cloth::from_numbers(30.0, 20.0, 2.0).unwrap();
+        let mut cloth = Cloth::new(
+            GridSize {
+                width: 30,
+                height: 20,
+            },
+            FixedPreset::Two,
+        );
         cloth.set_solver_order(order).unwrap();
-        cloth.set_substeps(3.0).unwrap();
-        cloth.grab(310.0).unwrap();
+        cloth.set_substeps(3).unwrap();
+        cloth.grab(310).unwrap();
         let (_, _, allocations) = measure(|| {
             for k in 0..100 {
                 cloth.drag(3.0 + 0.05 * k as f64, -5.0).unwrap();
@@ -147,7 +153,7 @@ fn stepping_dragging_and_forces_allocate_nothing() {
                 let _ = cloth.constraint_forces();
             }
             cloth.release();
-            cloth.steps(50.0).unwrap();
+            cloth.steps(50).unwrap();
         });
         assert_eq!(allocations, 0, "{order:?}: allocations while stepping");
     }
@@ -159,9 +165,15 @@ fn stepping_dragging_and_forces_allocate_nothing() {
 fn tearing_without_memory_gives_the_same_cloth() {
     // built alike rather than cloned: a clone's scratch buffers start empty
     let build = || {
-        let mut cloth = Cloth::from_numbers(30.0, 20.0, 2.0).unwrap();
+        let mut cloth = Cloth::new(
+            GridSize {
+                width: 30,
+                height: 20,
+            },
+            FixedPreset::Two,
+        );
         cloth.set_tear_stretch(1.05).unwrap();
-        cloth.grab(310.0).unwrap();
+        cloth.grab(310).unwrap();
         cloth
     };
     let (mut cloth, mut starved) = (build(), build());
@@ -191,8 +203,14 @@ fn tearing_without_memory_gives_the_same_cloth() {
 
 #[test]
 fn reordering_allocates_nothing() {
-    let mut cloth = Cloth::from_numbers(100.0, 100.0, 2.0).unwrap();
-    cloth.steps(5.0).unwrap();
+    let mut cloth = Cloth::new(
+        GridSize {
+            width: 100,
+            height: 100,
+        },
+        FixedPreset::Two,
+    );
+    cloth.steps(5).unwrap();
     let before = cloth.clone();
     // the rearrangement works in buffers reserved when the cloth was built
     with_budget(0, || cloth.set_solver_order(SolverOrder::Original)).unwrap();

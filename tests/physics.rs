@@ -2,12 +2,13 @@
 //! interaction and divergence.
 #![cfg(not(target_arch = "wasm32"))]
 
-use xpbd_cloth::{Cloth, Params, SolverOrder};
+use xpbd_cloth::{Cloth, FixedPreset, GridSize, Params, SolverOrder};
 
 const ORDERS: [SolverOrder; 2] = [SolverOrder::Original, SolverOrder::Colored];
 
-fn cloth(width: f64, height: f64, fixed: f64) -> Cloth {
-    Cloth::from_numbers(width, height, fixed).expect("valid grid")
+fn cloth(width: usize, height: usize, fixed: usize) -> Cloth {
+    let preset = FixedPreset::from_count(fixed).expect("1, 2 or 4 fixed");
+    Cloth::new(GridSize { width, height }, preset)
 }
 
 fn position(cloth: &Cloth, k: usize) -> [f32; 2] {
@@ -17,14 +18,14 @@ fn position(cloth: &Cloth, k: usize) -> [f32; 2] {
 #[test]
 fn fixed_particles_never_move() {
     for (fixed, ids, order) in [
-        (1.0, vec![0], ORDERS[0]),
-        (2.0, vec![0, 39], ORDERS[0]),
-        (4.0, vec![0, 39, 1160, 1199], ORDERS[0]),
-        (1.0, vec![0], ORDERS[1]),
-        (2.0, vec![0, 39], ORDERS[1]),
-        (4.0, vec![0, 39, 1160, 1199], ORDERS[1]),
+        (1, vec![0], ORDERS[0]),
+        (2, vec![0, 39], ORDERS[0]),
+        (4, vec![0, 39, 1160, 1199], ORDERS[0]),
+        (1, vec![0], ORDERS[1]),
+        (2, vec![0, 39], ORDERS[1]),
+        (4, vec![0, 39, 1160, 1199], ORDERS[1]),
     ] {
-        let mut c = cloth(40.0, 30.0, fixed);
+        let mut c = cloth(40, 30, fixed);
         c.set_solver_order(order).unwrap();
         let before: Vec<_> = ids.iter().map(|&k| position(&c, k)).collect();
         for _ in 0..200 {
@@ -39,7 +40,7 @@ fn fixed_particles_never_move() {
 
 #[test]
 fn without_gravity_a_cloth_at_rest_stays_exactly_at_rest() {
-    let mut c = cloth(40.0, 30.0, 2.0);
+    let mut c = cloth(40, 30, 2);
     c.set_gravity(0.0).unwrap();
     let before = c.positions().to_vec();
     for _ in 0..100 {
@@ -59,7 +60,7 @@ fn without_gravity_a_cloth_at_rest_stays_exactly_at_rest() {
 /// Average of the largest stretch over the last 100 of 400 steps of a hanging
 /// 20 × 15 cloth.
 fn hanging_stretch(order: SolverOrder, stiffness: f64, iterations: u32) -> f64 {
-    let mut c = cloth(20.0, 15.0, 2.0);
+    let mut c = cloth(20, 15, 2);
     c.set_params(Params {
         stiffness,
         iterations,
@@ -110,7 +111,7 @@ fn assert_xpbd_converges(order: SolverOrder) {
 
 #[test]
 fn a_grabbed_particle_sits_exactly_under_the_pointer_and_the_cloth_follows() {
-    let mut c = cloth(40.0, 30.0, 2.0);
+    let mut c = cloth(40, 30, 2);
     for _ in 0..50 {
         c.step();
     }
@@ -120,7 +121,7 @@ fn a_grabbed_particle_sits_exactly_under_the_pointer_and_the_cloth_follows() {
         .expect("a particle near (3.9, -5.8)");
     let neighbour = k + 1;
     let neighbour_before = position(&c, neighbour);
-    c.grab(k as f64).unwrap();
+    c.grab(k).unwrap();
     assert_eq!(c.grabbed(), Some(k));
     assert_eq!(c.inverse_masses()[k], 0.0);
     c.drag(6.0, -2.0).unwrap();
@@ -141,10 +142,10 @@ fn a_grabbed_particle_sits_exactly_under_the_pointer_and_the_cloth_follows() {
 
 #[test]
 fn a_released_particle_keeps_the_drag_velocity() {
-    let mut c = cloth(10.0, 10.0, 2.0);
+    let mut c = cloth(10, 10, 2);
     c.set_gravity(0.0).unwrap();
     let k = 55;
-    c.grab(k as f64).unwrap();
+    c.grab(k).unwrap();
     let start = position(&c, k);
     // drag at 2 m/s to the right, one pointer event per 8 steps as on the page
     for frame in 1..=20 {
@@ -153,13 +154,13 @@ fn a_released_particle_keeps_the_drag_velocity() {
             start[1] as f64,
         )
         .unwrap();
-        c.steps(8.0).unwrap();
+        c.steps(8).unwrap();
     }
     // a twin of the cloth whose particle is let go without velocity
     let mut still = c.clone();
-    still.set_pinned(k as f64, true).unwrap();
+    still.set_pinned(k, true).unwrap();
     still.release();
-    still.set_pinned(k as f64, false).unwrap();
+    still.set_pinned(k, false).unwrap();
     c.release();
     let vx = c.velocities()[2 * k];
     assert!(
@@ -177,41 +178,41 @@ fn a_released_particle_keeps_the_drag_velocity() {
 
 #[test]
 fn a_held_still_particle_is_released_without_velocity() {
-    let mut c = cloth(10.0, 10.0, 2.0);
+    let mut c = cloth(10, 10, 2);
     c.set_gravity(0.0).unwrap();
-    c.grab(55.0).unwrap();
+    c.grab(55).unwrap();
     c.drag(3.0, -1.0).unwrap();
-    c.steps(100.0).unwrap();
+    c.steps(100).unwrap();
     c.release();
     assert!(c.velocities()[110].abs() < 1e-3 && c.velocities()[111].abs() < 1e-3);
 }
 
 #[test]
 fn pinning_any_particle_holds_it_and_unpinning_frees_it() {
-    let mut c = cloth(10.0, 10.0, 2.0);
+    let mut c = cloth(10, 10, 2);
     let k = 95;
-    c.set_pinned(k as f64, true).unwrap();
-    assert!(c.is_pinned(k as f64).unwrap());
+    c.set_pinned(k, true).unwrap();
+    assert!(c.is_pinned(k).unwrap());
     let before = position(&c, k);
-    c.steps(100.0).unwrap();
+    c.steps(100).unwrap();
     assert_eq!(position(&c, k), before);
-    c.set_pinned(k as f64, false).unwrap();
-    assert!(!c.is_pinned(k as f64).unwrap());
-    c.steps(20.0).unwrap();
+    c.set_pinned(k, false).unwrap();
+    assert!(!c.is_pinned(k).unwrap());
+    c.steps(20).unwrap();
     assert!(
         position(&c, k)[1] < before[1] - 0.01,
         "free again, it falls"
     );
     // unpinning a preset corner lets it fall too
-    c.set_pinned(0.0, false).unwrap();
+    c.set_pinned(0, false).unwrap();
     let corner = position(&c, 0);
-    c.steps(20.0).unwrap();
+    c.steps(20).unwrap();
     assert!(position(&c, 0)[1] < corner[1]);
 }
 
 #[test]
 fn pick_finds_the_nearest_particle_within_the_radius() {
-    let c = cloth(5.0, 5.0, 2.0);
+    let c = cloth(5, 5, 2);
     assert_eq!(c.pick(0.41, -0.19, 0.1).unwrap(), Some(7));
     assert_eq!(c.pick(0.5, -0.1, 0.05).unwrap(), None);
     assert_eq!(c.pick(10.0, 10.0, 1.0).unwrap(), None);
@@ -221,7 +222,7 @@ fn pick_finds_the_nearest_particle_within_the_radius() {
 
 #[test]
 fn a_diverging_cloth_stops_with_finite_positions() {
-    let mut c = cloth(10.0, 10.0, 1.0);
+    let mut c = cloth(10, 10, 1);
     c.set_params(Params {
         time_step: 1.0,
         gravity: -1e6,
@@ -247,7 +248,7 @@ fn a_diverging_cloth_stops_with_finite_positions() {
 
 #[test]
 fn mass_changes_inverse_mass_of_free_particles_only() {
-    let mut c = cloth(4.0, 4.0, 2.0);
+    let mut c = cloth(4, 4, 2);
     c.set_mass(2.0).unwrap();
     assert_eq!(c.inverse_masses()[0], 0.0);
     assert_eq!(c.inverse_masses()[3], 0.0);
@@ -256,7 +257,7 @@ fn mass_changes_inverse_mass_of_free_particles_only() {
 
 /// A cloth left to settle (velocity damping takes the swing out), in `order`.
 fn settled(order: SolverOrder, stiffness: f64) -> Cloth {
-    let mut c = cloth(20.0, 15.0, 2.0);
+    let mut c = cloth(20, 15, 2);
     c.set_params(Params {
         stiffness,
         velocity_damping: 3.0,
@@ -264,7 +265,7 @@ fn settled(order: SolverOrder, stiffness: f64) -> Cloth {
         ..Params::default()
     })
     .unwrap();
-    c.steps(1500.0).unwrap();
+    c.steps(1500).unwrap();
     c
 }
 

@@ -7,7 +7,7 @@
 //! multiplier reset and the update formulas all at once.
 #![cfg(not(target_arch = "wasm32"))]
 
-use xpbd_cloth::{Cloth, GridSize, Params, SolverOrder};
+use xpbd_cloth::{Cloth, FixedPreset, GridSize, Params, SolverOrder};
 
 #[derive(Clone, Copy)]
 struct Particle {
@@ -139,7 +139,8 @@ impl Reference {
 fn largest_gap(fixed: usize, params: Params, steps: usize) -> f64 {
     let (width, height) = (40, 30);
     let mut reference = Reference::new(width, height, fixed, params);
-    let mut cloth = Cloth::from_numbers(width as f64, height as f64, fixed as f64).unwrap();
+    let preset = FixedPreset::from_count(fixed).unwrap();
+    let mut cloth = Cloth::new(GridSize { width, height }, preset);
     // the reference sweeps in creation order: so must the cloth
     cloth
         .set_params(Params {

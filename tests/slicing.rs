@@ -3,7 +3,7 @@
 //! usable in between.
 #![cfg(not(target_arch = "wasm32"))]
 
-use xpbd_cloth::{Cloth, Params, SolverOrder};
+use xpbd_cloth::{Cloth, FixedPreset, GridSize, Params, SolverOrder};
 
 /// Everything a step changes, compared exactly.
 #[derive(Debug, PartialEq)]
@@ -86,13 +86,13 @@ fn setups() -> Vec<(&'static str, Params)> {
 /// What the user does before step `k`: grab, drag in a circle, release.
 fn interact(c: &mut Cloth, k: usize) {
     match k {
-        3 => c.grab(33.0).unwrap(),
+        3 => c.grab(33).unwrap(),
         4..=20 => {
             let angle = k as f64 * 0.4;
             c.drag(1.0 + angle.cos(), -1.0 + angle.sin()).unwrap();
         }
         21 => c.release(),
-        25 => c.set_pinned(40.0, true).unwrap(),
+        25 => c.set_pinned(40, true).unwrap(),
         _ => {}
     }
 }
@@ -100,7 +100,13 @@ fn interact(c: &mut Cloth, k: usize) {
 const STEPS: usize = 40;
 
 fn whole_steps(params: Params) -> Cloth {
-    let mut c = Cloth::from_numbers(14.0, 11.0, 2.0).unwrap();
+    let mut c = Cloth::new(
+        GridSize {
+            width: 14,
+            height: 11,
+        },
+        FixedPreset::Two,
+    );
     c.set_params(params).unwrap();
     for k in 0..STEPS {
         interact(&mut c, k);
@@ -112,7 +118,13 @@ fn whole_steps(params: Params) -> Cloth {
 /// The same steps in slices of `budgets` work units (taken in turn), each call
 /// finishing at most one step so the interaction happens at the same boundaries.
 fn sliced_steps(params: Params, budgets: &[u64]) -> (Cloth, usize) {
-    let mut c = Cloth::from_numbers(14.0, 11.0, 2.0).unwrap();
+    let mut c = Cloth::new(
+        GridSize {
+            width: 14,
+            height: 11,
+        },
+        FixedPreset::Two,
+    );
     c.set_params(params).unwrap();
     let (mut finished, mut calls) = (0, 0);
     while finished < STEPS {
@@ -155,7 +167,13 @@ fn sliced_steps_are_bit_for_bit_whole_steps() {
 
 #[test]
 fn step_finishes_the_step_in_progress_and_steps_counts_it() {
-    let mut whole = Cloth::from_numbers(12.0, 9.0, 2.0).unwrap();
+    let mut whole = Cloth::new(
+        GridSize {
+            width: 12,
+            height: 9,
+        },
+        FixedPreset::Two,
+    );
     let mut sliced = whole.clone();
     whole.step();
     assert_eq!(sliced.advance(1, 1), (0, sliced.work_done()));
@@ -171,12 +189,12 @@ fn step_finishes_the_step_in_progress_and_steps_counts_it() {
     assert_eq!(state(&mut sliced), state(&mut whole));
     // steps(n) finishes the one in progress as its first
     sliced.advance(1, 1);
-    sliced.steps(3.0).unwrap();
-    whole.steps(3.0).unwrap();
+    sliced.steps(3).unwrap();
+    whole.steps(3).unwrap();
     assert_eq!(state(&mut sliced), state(&mut whole));
     // advance(n, unlimited) is n whole steps
     assert_eq!(sliced.advance(5, u64::MAX).0, 5);
-    whole.steps(5.0).unwrap();
+    whole.steps(5).unwrap();
     assert_eq!(state(&mut sliced), state(&mut whole));
     // and nothing at all with max_steps 0
     assert_eq!(sliced.advance(0, u64::MAX), (0, 0));
@@ -184,8 +202,14 @@ fn step_finishes_the_step_in_progress_and_steps_counts_it() {
 
 #[test]
 fn a_budget_stops_the_call_at_the_next_sweep_boundary() {
-    let mut c = Cloth::from_numbers(100.0, 100.0, 2.0).unwrap();
-    c.set_iterations(50.0).unwrap();
+    let mut c = Cloth::new(
+        GridSize {
+            width: 100,
+            height: 100,
+        },
+        FixedPreset::Two,
+    );
+    c.set_iterations(50).unwrap();
     let per_step = c.work_per_step();
     let budget = per_step / 10;
     let (finished, work) = c.advance(8, budget);
@@ -216,7 +240,13 @@ fn a_piece_is_at_most_a_chunk_of_a_sweep() {
     use xpbd_cloth::cloth::SWEEP_CHUNK;
     use xpbd_cloth::params::work;
     // 200 × 200 damped in original order: 159 202 constraints, the dearest sweep
-    let mut c = Cloth::from_numbers(200.0, 200.0, 2.0).unwrap();
+    let mut c = Cloth::new(
+        GridSize {
+            width: 200,
+            height: 200,
+        },
+        FixedPreset::Two,
+    );
     c.set_solver_order(SolverOrder::Original).unwrap();
     c.set_damping(1.0).unwrap();
     c.advance(1, 1); // begins the step
@@ -234,24 +264,30 @@ fn a_piece_is_at_most_a_chunk_of_a_sweep() {
 
 #[test]
 fn setters_and_interaction_during_a_step_in_progress_apply_as_documented() {
-    let mut c = Cloth::from_numbers(12.0, 9.0, 2.0).unwrap();
-    c.set_substeps(2.0).unwrap();
-    c.steps(5.0).unwrap();
+    let mut c = Cloth::new(
+        GridSize {
+            width: 12,
+            height: 9,
+        },
+        FixedPreset::Two,
+    );
+    c.set_substeps(2).unwrap();
+    c.steps(5).unwrap();
     // into the second sweep of the first substep
     while !matches!(c.step_progress(), p if p > 0.0) {
         c.advance(1, 1);
     }
     let ids = c.constraint_ids().to_vec();
     c.set_time_step(0.02).unwrap();
-    c.set_substeps(3.0).unwrap();
-    c.set_iterations(9.0).unwrap();
+    c.set_substeps(3).unwrap();
+    c.set_iterations(9).unwrap();
     c.set_solver_order(SolverOrder::Original).unwrap();
     c.set_mass(2.0).unwrap();
     c.set_gravity(-3.0).unwrap();
     c.set_damping(1.0).unwrap();
-    c.grab(50.0).unwrap();
+    c.grab(50).unwrap();
     c.drag(0.5, -0.5).unwrap();
-    c.set_pinned(60.0, true).unwrap();
+    c.set_pinned(60, true).unwrap();
     assert_eq!(c.params().solver_order, SolverOrder::Original);
     // the step in progress keeps its order, dt and substeps
     while c.step_in_progress() {
@@ -270,7 +306,13 @@ fn setters_and_interaction_during_a_step_in_progress_apply_as_documented() {
         c.time()
     );
     // now in the new order: creation order, as a fresh cloth's original order
-    let mut fresh = Cloth::from_numbers(12.0, 9.0, 2.0).unwrap();
+    let mut fresh = Cloth::new(
+        GridSize {
+            width: 12,
+            height: 9,
+        },
+        FixedPreset::Two,
+    );
     fresh.set_solver_order(SolverOrder::Original).unwrap();
     assert_eq!(c.constraint_ids(), fresh.constraint_ids());
     assert_eq!(
@@ -291,7 +333,13 @@ fn setters_and_interaction_during_a_step_in_progress_apply_as_documented() {
 
 #[test]
 fn a_particle_let_go_mid_step_keeps_the_drag_velocity() {
-    let mut c = Cloth::from_numbers(12.0, 9.0, 2.0).unwrap();
+    let mut c = Cloth::new(
+        GridSize {
+            width: 12,
+            height: 9,
+        },
+        FixedPreset::Two,
+    );
     c.set_params(Params {
         gravity: 0.0,
         stiffness: 1.0,
@@ -299,7 +347,7 @@ fn a_particle_let_go_mid_step_keeps_the_drag_velocity() {
     })
     .unwrap();
     let k = 5 * 12 + 6;
-    c.grab(k as f64).unwrap();
+    c.grab(k).unwrap();
     for frame in 1..=5 {
         c.drag(1.2 + 0.1 * frame as f64, -1.0).unwrap();
         c.step();

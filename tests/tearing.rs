@@ -2,12 +2,18 @@
 //! completely, torn constraints included.
 #![cfg(not(target_arch = "wasm32"))]
 
-use xpbd_cloth::{Cloth, Params, SolverOrder};
+use xpbd_cloth::{Cloth, FixedPreset, GridSize, Params, SolverOrder};
 
 /// A cloth that tears at once near its corners (the default cloth stretches
 /// there by several hundred percent), pulled at one particle.
 fn tearing_cloth(order: SolverOrder) -> Cloth {
-    let mut c = Cloth::from_numbers(20.0, 15.0, 2.0).unwrap();
+    let mut c = Cloth::new(
+        GridSize {
+            width: 20,
+            height: 15,
+        },
+        FixedPreset::Two,
+    );
     c.set_params(Params {
         tear_stretch: 1.3,
         solver_order: order,
@@ -23,9 +29,9 @@ fn tearing_and_reordering_move_constraints_within_the_same_buffers() {
         let mut c = tearing_cloth(order);
         let (ids, rest) = (c.constraint_ids().as_ptr(), c.rest_lengths().as_ptr());
         let built_with = c.num_constraints();
-        c.grab(150.0).unwrap();
+        c.grab(150).unwrap();
         c.drag(2.0, -8.0).unwrap();
-        c.steps(20.0).unwrap();
+        c.steps(20).unwrap();
         assert!(c.torn_count() > 0);
         assert_eq!(c.num_constraints() + c.torn_count(), built_with);
         // the same memory: a view taken before the tear still reads these buffers
@@ -44,7 +50,7 @@ fn tearing_and_reordering_move_constraints_within_the_same_buffers() {
             SolverOrder::Original => SolverOrder::Colored,
         };
         c.set_solver_order(other).unwrap();
-        c.steps(5.0).unwrap();
+        c.steps(5).unwrap();
         assert_eq!(
             c.constraint_ids().as_ptr(),
             ids,
@@ -76,9 +82,9 @@ fn snapshot(c: &Cloth) -> Snapshot {
 /// off (a huge time step and gravity on weightless particles), tearing as it goes.
 fn tearing_and_diverging(substeps: u32, order: SolverOrder) -> Cloth {
     let mut c = tearing_cloth(order);
-    c.grab(150.0).unwrap();
+    c.grab(150).unwrap();
     c.drag(2.0, -8.0).unwrap();
-    c.steps(20.0).unwrap();
+    c.steps(20).unwrap();
     c.release();
     assert!(c.torn_count() > 0);
     assert!(c.velocities().iter().any(|&v| v != 0.0));

@@ -2,30 +2,31 @@
 //! running cloth exactly as it was.
 #![cfg(not(target_arch = "wasm32"))]
 
-use xpbd_cloth::params::Number;
+use xpbd_cloth::params::{FixedPreset, GridSize, Number};
 use xpbd_cloth::{Cloth, ClothError};
 
 type Setter = fn(&mut Cloth, f64) -> Result<(), ClothError>;
 
 fn running_cloth() -> Cloth {
-    let mut cloth = Cloth::from_numbers(12.0, 9.0, 2.0).unwrap();
-    cloth.steps(30.0).unwrap();
-    cloth.grab(50.0).unwrap();
+    let mut cloth = Cloth::new(
+        GridSize {
+            width: 12,
+            height: 9,
+        },
+        FixedPreset::Two,
+    );
+    cloth.steps(30).unwrap();
+    cloth.grab(50).unwrap();
     cloth
 }
 
 #[test]
 fn invalid_parameters_are_refused_and_change_nothing() {
-    let cases: [(&str, Setter, &[f64]); 5] = [
+    let cases: [(&str, Setter, &[f64]); 4] = [
         (
             "timeStepSize",
             Cloth::set_time_step,
             &[0.0, -1.0, 1e-9, 2.0, f64::NAN, f64::INFINITY],
-        ),
-        (
-            "iterations",
-            Cloth::set_iterations,
-            &[0.0, -3.0, 2.5, 1001.0, f64::NAN],
         ),
         (
             "stiffness",
@@ -66,8 +67,8 @@ fn valid_parameters_are_accepted_at_the_edges() {
     let mut cloth = running_cloth();
     cloth.set_time_step(1e-6).unwrap();
     cloth.set_time_step(1.0).unwrap();
-    cloth.set_iterations(1.0).unwrap();
-    cloth.set_iterations(1000.0).unwrap();
+    cloth.set_iterations(1).unwrap();
+    cloth.set_iterations(1000).unwrap();
     cloth.set_stiffness(0.0).unwrap();
     cloth.set_stiffness(1e15).unwrap();
     cloth.set_gravity(-1e6).unwrap();
@@ -77,20 +78,49 @@ fn valid_parameters_are_accepted_at_the_edges() {
 }
 
 #[test]
+fn invalid_counts_are_refused_and_change_nothing() {
+    // what JavaScript could pass beyond these (2.5, -3, NaN) never becomes a
+    // u32: the wasm layer refuses it (tests/wasm_api.rs)
+    type Count = fn(&mut Cloth, u32) -> Result<(), ClothError>;
+    let cases: [(&str, Count, &[u32]); 2] = [
+        ("iterations", Cloth::set_iterations, &[0, 1001, u32::MAX]),
+        ("substeps", Cloth::set_substeps, &[0, 101, u32::MAX]),
+    ];
+    for (field, setter, bad_values) in cases {
+        for &bad in bad_values {
+            let mut cloth = running_cloth();
+            let before = cloth.clone();
+            let message = setter(&mut cloth, bad)
+                .expect_err(&format!("{field} = {bad} must be refused"))
+                .to_string();
+            assert!(
+                message.starts_with(&format!(
+                    "invalid {field}: got {bad}, expected a whole number from 1 to"
+                )),
+                "{message}"
+            );
+            assert!(cloth == before, "{field} = {bad} changed the cloth");
+        }
+    }
+}
+
+#[test]
 fn invalid_grids_are_refused_with_the_argument_named() {
     for (w, h, fixed, field) in [
-        (0.0, 30.0, 2.0, "width"),
-        (1.0, 30.0, 2.0, "width"),
-        (100000.0, 30.0, 2.0, "width"),
-        (40.5, 30.0, 2.0, "width"),
-        (40.0, f64::NAN, 2.0, "height"),
-        (40.0, 1001.0, 2.0, "height"),
-        (600.0, 600.0, 2.0, "width"),
-        (40.0, 30.0, 3.0, "invalid fixed:"),
-        (40.0, 30.0, 0.0, "invalid fixed:"),
+        (0, 30, 2, "invalid width: got 0,"),
+        (1, 30, 2, "invalid width: got 1,"),
+        (100000, 30, 2, "invalid width: got 100000,"),
+        (40, 1001, 2, "invalid height: got 1001,"),
+        (40, usize::MAX, 2, "invalid height:"),
+        (600, 600, 2, "invalid width:"),
+        (40, 30, 3, "invalid fixed: got 3,"),
+        (40, 30, 0, "invalid fixed: got 0,"),
     ] {
-        let message = Cloth::from_numbers(w, h, fixed).unwrap_err().to_string();
-        assert!(message.contains(field), "{w}×{h}/{fixed}: {message}");
+        let message = GridSize::new(w, h)
+            .and_then(|size| Cloth::try_new(size, FixedPreset::from_count(fixed)?))
+            .unwrap_err()
+            .to_string();
+        assert!(message.starts_with(field), "{w}×{h}/{fixed}: {message}");
     }
 }
 
@@ -98,7 +128,7 @@ fn invalid_grids_are_refused_with_the_argument_named() {
 fn invalid_indices_and_points_are_refused_and_change_nothing() {
     let mut cloth = running_cloth();
     let before = cloth.clone();
-    for bad in [-1.0, 108.0, 1e9, 0.5, f64::NAN] {
+    for bad in [108, 109, 1_000_000_000, usize::MAX] {
         assert!(cloth.grab(bad).is_err(), "grab({bad})");
         assert!(cloth.set_pinned(bad, true).is_err(), "setPinned({bad})");
         assert!(cloth.is_pinned(bad).is_err(), "isPinned({bad})");
@@ -111,20 +141,41 @@ fn invalid_indices_and_points_are_refused_and_change_nothing() {
         .unwrap_err()
         .to_string()
         .contains("1000000"));
-    assert!(cloth.steps(-1.0).is_err());
-    assert!(cloth.steps(1.5).is_err());
-    assert!(cloth.steps(1e9).is_err());
-    assert!(cloth == before);
-    let message = cloth.grab(108.0).unwrap_err().to_string();
+    for bad in [10_001, u32::MAX] {
+        let message = cloth.steps(bad).unwrap_err().to_string();
+        assert_eq!(
+            message,
+            format!("invalid steps: got {bad}, expected a whole number from 0 to 10000")
+        );
+        assert!(cloth.advance_checked(bad, 0).is_err());
+    }
+    let message = cloth
+        .advance_checked(1, 1_500_000_001)
+        .unwrap_err()
+        .to_string();
     assert!(
-        message.contains("108") && message.contains("0 to 107"),
+        message.starts_with("invalid workBudget: got 1500000001,"),
         "{message}"
     );
+    assert!(cloth == before);
+    let message = cloth.grab(108).unwrap_err().to_string();
+    assert_eq!(
+        message,
+        "invalid particle index: got 108, expected a whole number from 0 to 107"
+    );
+    assert_eq!(cloth.is_pinned(107), Ok(false));
+    cloth.steps(10_000).unwrap();
 }
 
 #[test]
 fn messages_show_numbers_as_javascript_would() {
-    let small = Cloth::from_numbers(10.0, 10.0, 2.0).unwrap();
+    let small = Cloth::new(
+        GridSize {
+            width: 10,
+            height: 10,
+        },
+        FixedPreset::Two,
+    );
     // messages show numbers as JavaScript would
     let message = small
         .clone()

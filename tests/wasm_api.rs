@@ -972,3 +972,101 @@ fn a_diverged_step_gives_back_the_constraints_it_tore() {
         assert!(get_f64(&sim, "time") < 1000.0, "diverges");
     }
 }
+
+/// Numbers JavaScript can pass but no count or index type holds (fractions,
+/// negatives, NaN, 2^32 and beyond) are refused where they arrive, in the wasm
+/// layer, with the same messages as the core's refusals of whole numbers.
+#[wasm_bindgen_test]
+fn numbers_no_count_or_index_holds_are_refused_with_the_cores_wording() {
+    let sim = js_sim(10.0, 10.0, 2.0);
+    let before = positions(&sim);
+    let two_32 = 4_294_967_296.0;
+    for (bad, shown) in [
+        (2.5, "2.5"),
+        (-1.0, "-1"),
+        (f64::NAN, "NaN"),
+        (f64::INFINITY, "Infinity"),
+        (two_32, "4294967296"),
+        (1e300, "1e300"),
+        (100.0, "100"),
+    ] {
+        let index_message =
+            format!("invalid particle index: got {shown}, expected a whole number from 0 to 99");
+        for (name, values) in [
+            ("grab", vec![num(bad)]),
+            ("isPinned", vec![num(bad)]),
+            ("setPinned", vec![num(bad), JsValue::TRUE]),
+        ] {
+            let outcome = call_outcome(&sim, name, args(&values));
+            let (message, code, field) = thrown(&outcome, name);
+            assert_eq!(
+                (message.as_str(), code.as_str(), field.as_str()),
+                (index_message.as_str(), "particle_index", "index")
+            );
+        }
+        if bad == 100.0 {
+            continue; // a count all the others accept
+        }
+        {
+            let outcome = call_outcome(&sim, "steps", args(&[num(bad)]));
+            let (message, code, field) = thrown(&outcome, "steps");
+            let expected =
+                format!("invalid steps: got {shown}, expected a whole number from 0 to 10000");
+            assert_eq!(
+                (message.as_str(), code.as_str(), field.as_str()),
+                (expected.as_str(), "invalid_value", "steps")
+            );
+            let outcome = call_outcome(&sim, "advance", args(&[num(bad), num(0.0)]));
+            let (message, _, field) = thrown(&outcome, "advance");
+            assert_eq!(
+                (message, field.as_str()),
+                (
+                    format!(
+                        "invalid maxSteps: got {shown}, expected a whole number from 0 to 10000"
+                    ),
+                    "maxSteps"
+                )
+            );
+        }
+        {
+            let outcome = set_outcome(&sim, "iterations", &num(bad));
+            let (message, code, _) = thrown(&outcome, "iterations");
+            assert_eq!(
+                (message, code.as_str()),
+                (
+                    format!(
+                        "invalid iterations: got {shown}, expected a whole number from 1 to 1000"
+                    ),
+                    "invalid_value"
+                )
+            );
+            let outcome = construct_outcome(&sim, args(&[num(bad), num(10.0), num(2.0)]));
+            let (message, _, field) = thrown(&outcome, "new Simulation");
+            assert_eq!(
+                (message, field.as_str()),
+                (
+                    format!(
+                        "invalid width: got {shown}, expected a whole number from 2 to 1000 particles"
+                    ),
+                    "width"
+                )
+            );
+        }
+    }
+    for (budget, shown) in [
+        (-1.0, "-1"),
+        (f64::NAN, "NaN"),
+        (1e300, "1e300"),
+        (2e9, "2000000000"),
+    ] {
+        let outcome = call_outcome(&sim, "advance", args(&[num(1.0), num(budget)]));
+        let (message, _, field) = thrown(&outcome, "advance");
+        assert!(
+            message.starts_with(&format!("invalid workBudget: got {shown}, expected a number of work units from 0 to 1500000000")),
+            "{message}"
+        );
+        assert_eq!(field, "workBudget");
+    }
+    assert_eq!(positions(&sim), before, "refused calls change nothing");
+    assert_eq!(get_f64(&sim, "iterations"), 5.0);
+}

@@ -13,28 +13,29 @@ mod common {
 
 use common::torn::tear_all;
 use xpbd_cloth::params::{work, MAX_WORK_PER_CALL, MAX_WORK_PER_STEP};
-use xpbd_cloth::{Cloth, ClothError, GridSize, Params, SolverOrder};
+use xpbd_cloth::{Cloth, ClothError, FixedPreset, GridSize, Params, SolverOrder};
 
 type Setter = fn(&mut Cloth, f64) -> Result<(), ClothError>;
+type CountSetter = fn(&mut Cloth, u32) -> Result<(), ClothError>;
 
 fn grid(width: usize, height: usize) -> GridSize {
     GridSize { width, height }
 }
 
 fn cloth(width: usize, height: usize) -> Cloth {
-    Cloth::from_numbers(width as f64, height as f64, 2.0).unwrap()
+    Cloth::new(grid(width, height), FixedPreset::Two)
 }
 
 /// The largest whole value from `low` to `high` that `set` accepts (it must accept `low`).
-fn largest_accepted(cloth: &mut Cloth, set: Setter, low: f64, high: f64) -> f64 {
+fn largest_accepted(cloth: &mut Cloth, set: CountSetter, low: u32, high: u32) -> u32 {
     set(cloth, low).unwrap();
     let (mut low, mut high) = (low, high);
     while low < high {
-        let middle = ((low + high) / 2.0).ceil();
+        let middle = (low + high).div_ceil(2);
         if set(cloth, middle).is_ok() {
             low = middle;
         } else {
-            high = middle - 1.0;
+            high = middle - 1;
         }
     }
     set(cloth, low).unwrap();
@@ -45,9 +46,9 @@ fn largest_accepted(cloth: &mut Cloth, set: Setter, low: f64, high: f64) -> f64 
 fn a_cloth_whose_constraints_all_tore_still_costs_its_particles_every_substep() {
     // work per particle and substep, from the difference between 1 and 100 substeps
     let per_particle_substep = |cloth: &mut Cloth| {
-        cloth.set_substeps(1.0).unwrap();
+        cloth.set_substeps(1).unwrap();
         let one = cloth.work_per_step();
-        cloth.set_substeps(100.0).unwrap();
+        cloth.set_substeps(100).unwrap();
         let hundred = cloth.work_per_step();
         assert!(hundred > one);
         (hundred - one) as f64 / (99.0 * cloth.num_particles() as f64)
@@ -71,7 +72,7 @@ fn a_cloth_whose_constraints_all_tore_still_costs_its_particles_every_substep() 
     // of 250 000 particles, minutes of work in one call
     let mut torn = cloth(500, 500);
     tear_all(&mut torn, grid(500, 500));
-    torn.set_substeps(100.0).unwrap();
+    torn.set_substeps(100).unwrap();
     let time = torn.time();
     let per_step = torn.work_per_step();
     assert!(per_step >= 100 * 250_000 * (work::PREDICT + work::VELOCITY_UPDATE));
@@ -80,7 +81,7 @@ fn a_cloth_whose_constraints_all_tore_still_costs_its_particles_every_substep() 
         MAX_WORK_PER_CALL / per_step
     );
     assert!(torn.max_steps_per_call() < 100);
-    let message = torn.steps(10_000.0).unwrap_err().to_string();
+    let message = torn.steps(10_000).unwrap_err().to_string();
     assert!(
         message.contains("steps") && message.contains(&MAX_WORK_PER_CALL.to_string()),
         "{message}"
@@ -116,10 +117,10 @@ fn each_switch_that_slows_a_step_raises_its_work() {
     assert!(c.work_per_step() >= colored + c.num_particles() as u64 * work::VELOCITY_DAMPING);
     c.set_velocity_damping(0.0).unwrap();
     // iterations multiply the sweeps, substeps the whole substep
-    c.set_iterations(10.0).unwrap();
+    c.set_iterations(10).unwrap();
     let ten = c.work_per_step();
     assert!(ten > 3 * colored / 2, "{ten} vs {colored}");
-    c.set_substeps(2.0).unwrap();
+    c.set_substeps(2).unwrap();
     assert!(c.work_per_step() > 2 * ten - 2 * (work::STEP + 1200 * work::PARTICLE_STEP));
     // values that do not change the path do not change the work
     let before = c.work_per_step();
@@ -173,7 +174,7 @@ fn the_largest_cloths_are_accepted_with_default_settings() {
         c.set_params(Params::default()).unwrap();
         // a page's frame of 8 steps fits in one call too
         assert!(c.max_steps_per_call() >= 8, "{}", c.max_steps_per_call());
-        c.steps(2.0).unwrap();
+        c.steps(2).unwrap();
         assert!(c.is_finite());
     }
 }
@@ -193,10 +194,10 @@ fn every_setter_that_adds_work_is_refused_past_the_limit() {
     let limit = MAX_WORK_PER_STEP.to_string();
     // the most substeps of one sweep: the margin left is less than one substep,
     // and every switch below adds at least a check per particle to each substep
-    c.set_iterations(1.0).unwrap();
-    let most = largest_accepted(&mut c, Cloth::set_substeps, 1.0, 100.0);
+    c.set_iterations(1).unwrap();
+    let most = largest_accepted(&mut c, Cloth::set_substeps, 1, 100);
     assert!(
-        most < 100.0,
+        most < 100,
         "100 substeps × 1 sweep is too much for 500 × 500"
     );
     let switches: [(&str, Setter, f64, f64, &str); 4] = [
@@ -230,34 +231,34 @@ fn every_setter_that_adds_work_is_refused_past_the_limit() {
             "{message}"
         );
         // with the switch on, fewer substeps fit
-        c.set_substeps(1.0).unwrap();
+        c.set_substeps(1).unwrap();
         set(&mut c, on).unwrap();
-        let fewer = largest_accepted(&mut c, Cloth::set_substeps, 1.0, 100.0);
+        let fewer = largest_accepted(&mut c, Cloth::set_substeps, 1, 100);
         assert!(
             fewer < most,
             "{field}: {fewer} substeps with it, {most} without"
         );
-        c.set_substeps(1.0).unwrap();
+        c.set_substeps(1).unwrap();
         set(&mut c, off).unwrap();
         c.set_substeps(most).unwrap();
     }
-    let message = c.set_substeps(most + 1.0).unwrap_err().to_string();
+    let message = c.set_substeps(most + 1).unwrap_err().to_string();
     assert!(
-        message.starts_with(&format!("invalid substeps: got {}", most + 1.0)),
+        message.starts_with(&format!("invalid substeps: got {}", most + 1)),
         "{message}"
     );
     assert!(message.contains(&limit), "{message}");
-    c.set_substeps(1.0).unwrap();
-    let most = largest_accepted(&mut c, Cloth::set_iterations, 1.0, 1000.0);
-    let message = c.set_iterations(most + 1.0).unwrap_err().to_string();
+    c.set_substeps(1).unwrap();
+    let most = largest_accepted(&mut c, Cloth::set_iterations, 1, 1000);
+    let message = c.set_iterations(most + 1).unwrap_err().to_string();
     assert!(
-        message.starts_with(&format!("invalid iterations: got {}", most + 1.0)),
+        message.starts_with(&format!("invalid iterations: got {}", most + 1)),
         "{message}"
     );
     assert!(message.contains(&limit), "{message}");
     // set_params checks the whole set
     let heavy = Params {
-        iterations: most as u32,
+        iterations: most,
         solver_order: SolverOrder::Original,
         ..Params::default()
     };
@@ -269,12 +270,12 @@ fn every_setter_that_adds_work_is_refused_past_the_limit() {
 #[test]
 fn steps_per_call_is_the_call_limit_over_the_work_of_a_step() {
     let mut c = cloth(160, 160);
-    c.set_iterations(150.0).unwrap();
+    c.set_iterations(150).unwrap();
     let per_step = c.work_per_step();
     let most = (MAX_WORK_PER_CALL / per_step) as u32;
     assert!(most < 10_000);
     assert_eq!(c.max_steps_per_call(), most);
-    let message = c.steps(most as f64 + 1.0).unwrap_err().to_string();
+    let message = c.steps(most + 1).unwrap_err().to_string();
     assert!(
         message.contains(&format!("from 0 to {most}")) && message.contains(&per_step.to_string()),
         "{message}"

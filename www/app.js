@@ -20,6 +20,7 @@
 // `window.clothDemoPlot`.
 
 import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
+import { codeOf, fieldError, fieldOf } from './errors.js';
 import { strainRamp } from './wasm.js';
 import { createPlot } from './plot.js';
 import { buildParameterFields } from './fields.js';
@@ -62,11 +63,6 @@ function showFieldError(id, message) {
 function clearFieldError(id) {
   byId(`${id}-error`).textContent = '';
   byId(id).removeAttribute('aria-invalid');
-}
-
-/** The field an Error is about: Simulation messages start "invalid <name>:". */
-function fieldOfError(error) {
-  return /^invalid (\w+):/.exec(String(error?.message))?.[1];
 }
 
 /** The field's value: a boolean for a checkbox, text for a text option, else a number (throws). */
@@ -180,13 +176,13 @@ function putUrlValue(id, text) {
   if (element.type === 'checkbox') {
     const word = trimmed.toLowerCase();
     if (!TRUE_WORDS.includes(word) && !FALSE_WORDS.includes(word)) {
-      throw new Error(`invalid ${id}: ${quoteForMessage(trimmed)} is not 1 or 0 (true or false)`);
+      throw fieldError(id, 'invalid_value', `invalid ${id}: ${quoteForMessage(trimmed)} is not 1 or 0 (true or false)`);
     }
     element.checked = TRUE_WORDS.includes(word);
   } else if (element instanceof HTMLSelectElement) {
     const allowed = Array.from(element.options, (option) => option.value);
     if (!allowed.includes(trimmed)) {
-      throw new Error(`invalid ${id}: ${quoteForMessage(trimmed)} is not one of ${allowed.join(', ')}`);
+      throw fieldError(id, 'invalid_value', `invalid ${id}: ${quoteForMessage(trimmed)} is not one of ${allowed.join(', ')}`);
     }
     element.value = trimmed;
   } else {
@@ -277,8 +273,10 @@ function restart(controller, plot) {
   try {
     controller.restart(changes);
   } catch (error) {
-    const field = fieldOfError(error);
-    if (RESTART_FIELDS.includes(field)) showFieldError(field, error.message);
+    // out of memory is about the whole cloth, not a field: the old one keeps running
+    const field = fieldOf(error);
+    if (codeOf(error) === 'out_of_memory') showStatus(`Not restarted, the cloth keeps running: ${error.message}`);
+    else if (RESTART_FIELDS.includes(field)) showFieldError(field, error.message);
     else showStatus(error.message);
     return;
   }
@@ -321,7 +319,7 @@ async function mountValid(canvas, options) {
     try {
       return await mountCloth(canvas, attempted);
     } catch (error) {
-      const field = fieldOfError(error);
+      const field = fieldOf(error);
       if (!RESTART_FIELDS.includes(field) || !Object.hasOwn(attempted, field)) throw error;
       showFieldError(field, error.message);
       delete attempted[field];

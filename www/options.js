@@ -4,16 +4,11 @@
 // and `code`, like the Simulation's own Errors.
 
 import { PARAMETERS } from './parameters.js';
+import { fieldError } from './errors.js';
+
+export { fieldError };
 
 export const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
-
-/**
- * An Error with own properties `field` (what was wrong) and `code`
- * ("invalid_value", "wrong_type", "unknown_option"), like the Simulation's Errors.
- */
-export function fieldError(field, code, message) {
-  return Object.assign(new Error(message), { field, code });
-}
 
 /**
  * Options that are not cloth parameters, with their defaults and checks. A Map, like

@@ -11,6 +11,7 @@
 // Removing it from the page destroys the cloth and frees its memory.
 
 import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
+import { fieldOf } from './errors.js';
 
 const PARAMETER_BY_ATTRIBUTE = new Map(PARAMETERS.map((parameter) => [parameter.attribute, parameter]));
 const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
@@ -139,7 +140,8 @@ export class XpbdClothElement extends HTMLElement {
       try {
         return await mountCloth(this.#canvas, attempted);
       } catch (error) {
-        const refused = PARAMETERS.find((p) => Object.hasOwn(attempted, p.name) && namesParameter(error, p));
+        const field = fieldOf(error);
+        const refused = PARAMETERS.find((p) => p.name === field && Object.hasOwn(attempted, p.name));
         if (!refused) throw error;
         const text = quoteForMessage(this.getAttribute(refused.attribute));
         console.warn(`<xpbd-cloth>: ignoring ${refused.attribute}=${text}: ${error.message}`);
@@ -216,11 +218,6 @@ export class XpbdClothElement extends HTMLElement {
   #onClothError(error) {
     this.dispatchEvent(new CustomEvent('cloth-error', { detail: { error } }));
   }
-}
-
-/** Whether a Simulation Error ("invalid fixed: ...") is about `parameter`. */
-function namesParameter(error, parameter) {
-  return String(error?.message).startsWith(`invalid ${parameter.name}:`);
 }
 
 if (!customElements.get('xpbd-cloth')) customElements.define('xpbd-cloth', XpbdClothElement);

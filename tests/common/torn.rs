@@ -23,9 +23,7 @@ pub fn tear_all(cloth: &mut Cloth, size: GridSize) {
     let pin_where = |cloth: &mut Cloth, pinned: &dyn Fn(usize, usize) -> bool| {
         for i in 0..height {
             for j in 0..width {
-                cloth
-                    .set_pinned((i * width + j) as f64, pinned(i, j))
-                    .unwrap();
+                cloth.set_pinned(i * width + j, pinned(i, j)).unwrap();
             }
         }
     };

@@ -282,6 +282,42 @@ describe('www/embed.html', () => {
     });
   });
 
+  it('a refused attribute is dropped by the `field` of its Error, whatever the wording', async () => {
+    await inPage(await openEmbed(), async (opened) => {
+      const { page } = opened;
+      const result = await page.evaluate(async () => {
+        const { Simulation } = await import('/pkg/xpbd_cloth.js');
+        const { fieldError } = await import('/www/errors.js');
+        const stiffness = Object.getOwnPropertyDescriptor(Simulation.prototype, 'stiffness');
+        Object.defineProperty(Simulation.prototype, 'stiffness', {
+          ...stiffness,
+          set(value) {
+            if (value === 321) throw fieldError('stiffness', 'invalid_value', 'Too springy for this page');
+            stiffness.set.call(this, value);
+          },
+        });
+        try {
+          const element = document.createElement('xpbd-cloth');
+          element.id = 'springy-cloth';
+          element.setAttribute('width', '8');
+          element.setAttribute('height', '6');
+          element.setAttribute('stiffness', '321');
+          const failed = new Promise((_, fail) => element.addEventListener('cloth-error', (e) => fail(e.detail.error)));
+          document.body.append(element);
+          const controller = await Promise.race([element.ready, failed]);
+          const { PARAMETERS } = await import('/www/parameters.js');
+          const byDefault = PARAMETERS.find((p) => p.name === 'stiffness').defaultValue;
+          return { particles: controller.simulation.numParticles, stiffnessIsDefault: controller.simulation.stiffness === byDefault };
+        } finally {
+          Object.defineProperty(Simulation.prototype, 'stiffness', stiffness);
+        }
+      });
+      assert.deepEqual(result, { particles: 48, stiffnessIsDefault: true }, 'mounted without the refused stiffness');
+      const warning = opened.console.log.warnings.find((w) => w.includes('ignoring stiffness="321"'));
+      assert.ok(warning?.includes('Too springy for this page'), `the warning gives the Error's message: ${opened.console.log.warnings}`);
+    });
+  });
+
   it('an off-screen cloth stops stepping and starts again when scrolled into view', async () => {
     await inPage(await openEmbed(), async ({ page }) => {
       await page.evaluate(() => {

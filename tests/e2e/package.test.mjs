@@ -42,6 +42,8 @@ const REQUIRED_FILES = [
   'www/parameters.js',
   'www/style.d.ts',
   'www/style.js',
+  'www/errors.d.ts',
+  'www/errors.js',
   'www/cloth.d.ts',
   'www/options.js',
   'www/options.d.ts',

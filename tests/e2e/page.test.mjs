@@ -257,6 +257,44 @@ describe('index.html', () => {
     }, { hasTouch: true });
   });
 
+  it('Restart shows an Error under the field its `field` names, whatever the wording; out of memory as a status', async () => {
+    await withDemo(browser, server, '', async ({ page }) => {
+      // a Simulation setter made to throw Errors whose messages do not start "invalid <field>:"
+      await page.evaluate(async () => {
+        const { Simulation } = await import('/pkg/xpbd_cloth.js');
+        const { fieldError } = await import('/www/errors.js');
+        const mass = Object.getOwnPropertyDescriptor(Simulation.prototype, 'mass');
+        window.throwFromMass = (field, code, message) =>
+          Object.defineProperty(Simulation.prototype, 'mass', {
+            ...mass,
+            set() {
+              throw fieldError(field, code, message);
+            },
+          });
+        window.restoreMass = () => Object.defineProperty(Simulation.prototype, 'mass', mass);
+      });
+      const status = () => page.locator('#status').textContent().then((t) => t.trim());
+      const particles = () => page.evaluate(() => window.clothDemo.simulation.numParticles);
+      await page.evaluate(() => window.throwFromMass('height', 'invalid_value', 'Too many rows for this page, say fewer'));
+      await page.click('#restart');
+      assert.equal(await expectFieldError(page, 'height'), 'Too many rows for this page, say fewer');
+      await expectNoFieldError(page, 'width');
+      assert.equal(await status(), '', 'a field error, not a status message');
+      assert.equal(await particles(), W * H, 'the old cloth keeps running');
+      // out of memory names a grid field too, but is about the whole cloth: a status message
+      await page.evaluate(() => window.restoreMass());
+      await page.click('#restart');
+      await expectNoFieldError(page, 'height');
+      await page.evaluate(() => window.throwFromMass('width', 'out_of_memory', 'out of memory: a test cloth needs 9 TiB'));
+      await page.click('#restart');
+      await until(async () => (await status()).includes('out of memory: a test cloth needs 9 TiB'), { message: 'the status to show it' });
+      await expectNoFieldError(page, 'width');
+      assert.equal(await particles(), W * H, 'the old cloth keeps running');
+      await page.evaluate(() => window.restoreMass());
+      await expectTimeAdvances(page, 0.05);
+    });
+  });
+
   it('changing the width and pressing Restart changes the counts (20 × 30: 600 particles, 2252 constraints)', async () => {
     await withDemo(browser, server, '', async ({ page }) => {
       await page.fill('#width', '20');

@@ -1,0 +1,39 @@
+// Errors that are data: an Error about a named option or argument carries the
+// name in its own `field` property and what went wrong in `code`, as the
+// Simulation's Errors do, so callers read those instead of parsing the message.
+
+/**
+ * An Error with `message`, and own properties `field` (the option's or
+ * argument's JavaScript name) and `code` (a word that does not change with the
+ * wording: "invalid_value", "wrong_type", ...).
+ */
+export function fieldError(field, code, message) {
+  const error = new Error(message);
+  Object.defineProperties(error, {
+    field: { value: field, enumerable: true },
+    code: { value: code, enumerable: true },
+  });
+  return error;
+}
+
+/** The `field` of an Error that names one (a string own property), else undefined. */
+export function fieldOf(error) {
+  if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return undefined;
+  try {
+    const descriptor = Object.getOwnPropertyDescriptor(error, 'field');
+    return typeof descriptor?.value === 'string' ? descriptor.value : undefined;
+  } catch {
+    return undefined; // a Proxy that throws names nothing
+  }
+}
+
+/** The `code` of an Error that has one (a string own property), else undefined. */
+export function codeOf(error) {
+  if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return undefined;
+  try {
+    const descriptor = Object.getOwnPropertyDescriptor(error, 'code');
+    return typeof descriptor?.value === 'string' ? descriptor.value : undefined;
+  } catch {
+    return undefined;
+  }
+}
