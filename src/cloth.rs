@@ -254,6 +254,22 @@ impl Cloth {
         Ok(())
     }
 
+    /// Applies `change` to the parameters only when one step with the changed
+    /// parameters stays within [`params::MAX_WORK_PER_STEP`]; otherwise nothing
+    /// changes and the error names `field` and `value`.
+    fn change_within_work_limit(
+        &mut self,
+        field: &'static str,
+        value: impl std::fmt::Display,
+        change: impl FnOnce(&mut Params),
+    ) -> Result<(), ClothError> {
+        let mut p = self.params;
+        change(&mut p);
+        self.validate_work(field, value, &p)?;
+        self.params = p;
+        Ok(())
+    }
+
     /// Refuses parameters `p` when one step with them would exceed
     /// [`params::MAX_WORK_PER_STEP`]; the error names `field` and `value`.
     fn validate_work(
@@ -286,13 +302,7 @@ impl Cloth {
     /// Refused too when one step would exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_iterations(&mut self, value: u32) -> Result<(), ClothError> {
         let iterations = params::validate_iterations(value)?;
-        let p = Params {
-            iterations,
-            ..self.params
-        };
-        self.validate_work("iterations", value, &p)?;
-        self.params = p;
-        Ok(())
+        self.change_within_work_limit("iterations", value, |p| p.iterations = iterations)
     }
 
     /// Sets the stiffness in N/m (0..=1e15; 0 is PBD).
@@ -318,13 +328,7 @@ impl Cloth {
     /// Refused too when one step would exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_substeps(&mut self, value: u32) -> Result<(), ClothError> {
         let substeps = params::validate_substeps(value)?;
-        let p = Params {
-            substeps,
-            ..self.params
-        };
-        self.validate_work("substeps", value, &p)?;
-        self.params = p;
-        Ok(())
+        self.change_within_work_limit("substeps", value, |p| p.substeps = substeps)
     }
 
     /// Sets the constraint damping coefficient in N·s/m (0..=1e9). Above 0 the
@@ -332,26 +336,16 @@ impl Cloth {
     /// when one step would then exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_damping(&mut self, value: f64) -> Result<(), ClothError> {
         let damping = params::validate_damping(value)?;
-        let p = Params {
-            damping,
-            ..self.params
-        };
-        self.validate_work("damping", params::Number(value), &p)?;
-        self.params = p;
-        Ok(())
+        self.change_within_work_limit("damping", params::Number(value), |p| p.damping = damping)
     }
 
     /// Sets the global velocity damping rate in 1/s (0..=1000); turning it on
     /// is refused when one step would then exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_velocity_damping(&mut self, value: f64) -> Result<(), ClothError> {
         let velocity_damping = params::validate_velocity_damping(value)?;
-        let p = Params {
-            velocity_damping,
-            ..self.params
-        };
-        self.validate_work("velocityDamping", params::Number(value), &p)?;
-        self.params = p;
-        Ok(())
+        self.change_within_work_limit("velocityDamping", params::Number(value), |p| {
+            p.velocity_damping = velocity_damping
+        })
     }
 
     /// Sets the tear threshold (0 = off, else a stretch factor above 1, up to
@@ -359,25 +353,17 @@ impl Cloth {
     /// [`params::MAX_WORK_PER_STEP`].
     pub fn set_tear_stretch(&mut self, value: f64) -> Result<(), ClothError> {
         let tear_stretch = params::validate_tear_stretch(value)?;
-        let p = Params {
-            tear_stretch,
-            ..self.params
-        };
-        self.validate_work("tearStretch", params::Number(value), &p)?;
-        self.params = p;
-        Ok(())
+        self.change_within_work_limit("tearStretch", params::Number(value), |p| {
+            p.tear_stretch = tear_stretch
+        })
     }
 
     /// Sets the sweep order; the constraint arrays are rearranged to match (at
     /// once, or when the step in progress ends). Refused when one step would
     /// exceed [`params::MAX_WORK_PER_STEP`] in that order.
     pub fn set_solver_order(&mut self, order: SolverOrder) -> Result<(), ClothError> {
-        let p = Params {
-            solver_order: order,
-            ..self.params
-        };
-        self.validate_work("solverOrder", format_args!("{:?}", order.name()), &p)?;
-        self.params = p;
+        let name = format_args!("{:?}", order.name());
+        self.change_within_work_limit("solverOrder", name, |p| p.solver_order = order)?;
         self.arrange_constraints();
         Ok(())
     }

@@ -16,24 +16,23 @@ export function fieldError(field, code, message) {
   return error;
 }
 
-/** The `field` of an Error that names one (a string own property), else undefined. */
-export function fieldOf(error) {
+/** The string own property `name` of an Error, or undefined (also for a Proxy that throws). */
+function ownString(error, name) {
   if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return undefined;
   try {
-    const descriptor = Object.getOwnPropertyDescriptor(error, 'field');
-    return typeof descriptor?.value === 'string' ? descriptor.value : undefined;
-  } catch {
-    return undefined; // a Proxy that throws names nothing
-  }
-}
-
-/** The `code` of an Error that has one (a string own property), else undefined. */
-export function codeOf(error) {
-  if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return undefined;
-  try {
-    const descriptor = Object.getOwnPropertyDescriptor(error, 'code');
+    const descriptor = Object.getOwnPropertyDescriptor(error, name);
     return typeof descriptor?.value === 'string' ? descriptor.value : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The `field` of an Error that names one, else undefined. */
+export function fieldOf(error) {
+  return ownString(error, 'field');
+}
+
+/** The `code` of an Error that has one, else undefined. */
+export function codeOf(error) {
+  return ownString(error, 'code');
 }
