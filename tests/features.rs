@@ -1,6 +1,11 @@
 //! Beyond the original: substeps, damping, tearing and constraint forces.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common {
+    pub mod cloths;
+}
+
+use common::cloths::grid_cloth;
 use xpbd_cloth::{Cloth, FixedPreset, GridSize, Params};
 
 fn cloth_with(width: usize, height: usize, fixed: usize, params: Params) -> Cloth {
@@ -87,13 +92,7 @@ fn damping_takes_energy_out_faster_and_zero_damping_changes_nothing() {
 
     // a cloth that had damping switched on and back off runs exactly like one
     // that never had it
-    let mut toggled = Cloth::new(
-        GridSize {
-            width: 20,
-            height: 15,
-        },
-        FixedPreset::Two,
-    );
+    let mut toggled = grid_cloth(20, 15);
     toggled.set_damping(5.0).unwrap();
     toggled.set_velocity_damping(2.0).unwrap();
     toggled.set_damping(0.0).unwrap();

@@ -4,7 +4,12 @@
 
 use std::time::Instant;
 
-use xpbd_cloth::{Cloth, FixedPreset, GridSize, Params};
+mod common {
+    pub mod cloths;
+}
+
+use common::cloths::grid_cloth;
+use xpbd_cloth::{Cloth, Params};
 
 /// `Σ ½ m |v|²` over the particles that move (free or held), computed here.
 fn expected_kinetic_energy(c: &Cloth) -> f64 {
@@ -23,13 +28,7 @@ fn expected_kinetic_energy(c: &Cloth) -> f64 {
 
 #[test]
 fn grabbing_and_pinning_every_particle_of_the_largest_cloth_in_turn() {
-    let mut c = Cloth::new(
-        GridSize {
-            width: 500,
-            height: 500,
-        },
-        FixedPreset::Two,
-    );
+    let mut c = grid_cloth(500, 500);
     let n = c.num_particles();
     let started = Instant::now();
     // 250 000 grabs (each releasing the one before) and 500 000 pin changes: with
@@ -61,13 +60,7 @@ fn grabbing_and_pinning_every_particle_of_the_largest_cloth_in_turn() {
 
 #[test]
 fn kinetic_energy_counts_the_held_particle_at_the_drag_velocity() {
-    let mut c = Cloth::new(
-        GridSize {
-            width: 12,
-            height: 9,
-        },
-        FixedPreset::Two,
-    );
+    let mut c = grid_cloth(12, 9);
     c.set_params(Params {
         gravity: 0.0,
         ..Params::default()

@@ -11,6 +11,11 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+mod common {
+    pub mod cloths;
+}
+
+use common::cloths::grid_cloth;
 use xpbd_cloth::memory;
 use xpbd_cloth::params::{ClothError, FixedPreset, GridSize, SolverOrder};
 use xpbd_cloth::raster::{rgb, Frame, MAX_FRAME_PIXELS};
@@ -136,13 +141,7 @@ fn a_cloth_too_big_for_the_memory_left_is_an_error_and_nothing_leaks() {
 #[test]
 fn stepping_dragging_and_forces_allocate_nothing() {
     for order in [SolverOrder::Colored, SolverOrder::Original] {
-        let mut cloth = Cloth::new(
-            GridSize {
-                width: 30,
-                height: 20,
-            },
-            FixedPreset::Two,
-        );
+        let mut cloth = grid_cloth(30, 20);
         cloth.set_solver_order(order).unwrap();
         cloth.set_substeps(3).unwrap();
         cloth.grab(310).unwrap();
@@ -165,13 +164,7 @@ fn stepping_dragging_and_forces_allocate_nothing() {
 fn tearing_without_memory_gives_the_same_cloth() {
     // built alike rather than cloned: a clone's scratch buffers start empty
     let build = || {
-        let mut cloth = Cloth::new(
-            GridSize {
-                width: 30,
-                height: 20,
-            },
-            FixedPreset::Two,
-        );
+        let mut cloth = grid_cloth(30, 20);
         cloth.set_tear_stretch(1.05).unwrap();
         cloth.grab(310).unwrap();
         cloth
@@ -203,13 +196,7 @@ fn tearing_without_memory_gives_the_same_cloth() {
 
 #[test]
 fn reordering_allocates_nothing() {
-    let mut cloth = Cloth::new(
-        GridSize {
-            width: 100,
-            height: 100,
-        },
-        FixedPreset::Two,
-    );
+    let mut cloth = grid_cloth(100, 100);
     cloth.steps(5).unwrap();
     let before = cloth.clone();
     // the rearrangement works in buffers reserved when the cloth was built

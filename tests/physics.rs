@@ -2,6 +2,11 @@
 //! interaction and divergence.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common {
+    pub mod cloths;
+}
+
+use common::cloths::diverging_params;
 use xpbd_cloth::{Cloth, FixedPreset, GridSize, Params, SolverOrder};
 
 const ORDERS: [SolverOrder; 2] = [SolverOrder::Original, SolverOrder::Colored];
@@ -223,15 +228,7 @@ fn pick_finds_the_nearest_particle_within_the_radius() {
 #[test]
 fn a_diverging_cloth_stops_with_finite_positions() {
     let mut c = cloth(10, 10, 1);
-    c.set_params(Params {
-        time_step: 1.0,
-        gravity: -1e6,
-        stiffness: 1e-3,
-        iterations: 1,
-        mass: 1e-6,
-        ..Params::default()
-    })
-    .unwrap();
+    c.set_params(diverging_params()).unwrap();
     let mut steps = 0;
     while c.is_finite() && steps < 1000 {
         c.step();

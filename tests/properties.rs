@@ -4,6 +4,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
+mod common {
+    pub mod cloths;
+}
+
+use common::cloths::grid_cloth;
 use xpbd_cloth::{Cloth, FixedPreset, GridSize, Params, SolverOrder};
 
 proptest! {
@@ -23,7 +28,7 @@ proptest! {
         colored in any::<bool>(),
         steps in 1usize..40,
     ) {
-        let mut cloth = Cloth::new(GridSize { width: 6, height: 5 }, FixedPreset::Two);
+        let mut cloth = grid_cloth(6, 5);
         let solver_order = if colored { SolverOrder::Colored } else { SolverOrder::Original };
         let params = Params {
             time_step, iterations, stiffness, gravity, mass,

@@ -3,7 +3,12 @@
 //! usable in between.
 #![cfg(not(target_arch = "wasm32"))]
 
-use xpbd_cloth::{Cloth, FixedPreset, GridSize, Params, SolverOrder};
+mod common {
+    pub mod cloths;
+}
+
+use common::cloths::grid_cloth;
+use xpbd_cloth::{Cloth, Params, SolverOrder};
 
 /// Everything a step changes, compared exactly.
 #[derive(Debug, PartialEq)]
@@ -100,13 +105,7 @@ fn interact(c: &mut Cloth, k: usize) {
 const STEPS: usize = 40;
 
 fn whole_steps(params: Params) -> Cloth {
-    let mut c = Cloth::new(
-        GridSize {
-            width: 14,
-            height: 11,
-        },
-        FixedPreset::Two,
-    );
+    let mut c = grid_cloth(14, 11);
     c.set_params(params).unwrap();
     for k in 0..STEPS {
         interact(&mut c, k);
@@ -118,13 +117,7 @@ fn whole_steps(params: Params) -> Cloth {
 /// The same steps in slices of `budgets` work units (taken in turn), each call
 /// finishing at most one step so the interaction happens at the same boundaries.
 fn sliced_steps(params: Params, budgets: &[u64]) -> (Cloth, usize) {
-    let mut c = Cloth::new(
-        GridSize {
-            width: 14,
-            height: 11,
-        },
-        FixedPreset::Two,
-    );
+    let mut c = grid_cloth(14, 11);
     c.set_params(params).unwrap();
     let (mut finished, mut calls) = (0, 0);
     while finished < STEPS {
@@ -167,13 +160,7 @@ fn sliced_steps_are_bit_for_bit_whole_steps() {
 
 #[test]
 fn step_finishes_the_step_in_progress_and_steps_counts_it() {
-    let mut whole = Cloth::new(
-        GridSize {
-            width: 12,
-            height: 9,
-        },
-        FixedPreset::Two,
-    );
+    let mut whole = grid_cloth(12, 9);
     let mut sliced = whole.clone();
     whole.step();
     assert_eq!(sliced.advance(1, 1), (0, sliced.work_done()));
@@ -202,13 +189,7 @@ fn step_finishes_the_step_in_progress_and_steps_counts_it() {
 
 #[test]
 fn a_budget_stops_the_call_at_the_next_sweep_boundary() {
-    let mut c = Cloth::new(
-        GridSize {
-            width: 100,
-            height: 100,
-        },
-        FixedPreset::Two,
-    );
+    let mut c = grid_cloth(100, 100);
     c.set_iterations(50).unwrap();
     let per_step = c.work_per_step();
     let budget = per_step / 10;
@@ -240,13 +221,7 @@ fn a_piece_is_at_most_a_chunk_of_a_sweep() {
     use xpbd_cloth::cloth::SWEEP_CHUNK;
     use xpbd_cloth::params::work;
     // 200 × 200 damped in original order: 159 202 constraints, the dearest sweep
-    let mut c = Cloth::new(
-        GridSize {
-            width: 200,
-            height: 200,
-        },
-        FixedPreset::Two,
-    );
+    let mut c = grid_cloth(200, 200);
     c.set_solver_order(SolverOrder::Original).unwrap();
     c.set_damping(1.0).unwrap();
     c.advance(1, 1); // begins the step
@@ -264,13 +239,7 @@ fn a_piece_is_at_most_a_chunk_of_a_sweep() {
 
 #[test]
 fn setters_and_interaction_during_a_step_in_progress_apply_as_documented() {
-    let mut c = Cloth::new(
-        GridSize {
-            width: 12,
-            height: 9,
-        },
-        FixedPreset::Two,
-    );
+    let mut c = grid_cloth(12, 9);
     c.set_substeps(2).unwrap();
     c.steps(5).unwrap();
     // into the second sweep of the first substep
@@ -306,13 +275,7 @@ fn setters_and_interaction_during_a_step_in_progress_apply_as_documented() {
         c.time()
     );
     // now in the new order: creation order, as a fresh cloth's original order
-    let mut fresh = Cloth::new(
-        GridSize {
-            width: 12,
-            height: 9,
-        },
-        FixedPreset::Two,
-    );
+    let mut fresh = grid_cloth(12, 9);
     fresh.set_solver_order(SolverOrder::Original).unwrap();
     assert_eq!(c.constraint_ids(), fresh.constraint_ids());
     assert_eq!(
@@ -333,13 +296,7 @@ fn setters_and_interaction_during_a_step_in_progress_apply_as_documented() {
 
 #[test]
 fn a_particle_let_go_mid_step_keeps_the_drag_velocity() {
-    let mut c = Cloth::new(
-        GridSize {
-            width: 12,
-            height: 9,
-        },
-        FixedPreset::Two,
-    );
+    let mut c = grid_cloth(12, 9);
     c.set_params(Params {
         gravity: 0.0,
         stiffness: 1.0,

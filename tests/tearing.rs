@@ -2,18 +2,17 @@
 //! completely, torn constraints included.
 #![cfg(not(target_arch = "wasm32"))]
 
-use xpbd_cloth::{Cloth, FixedPreset, GridSize, Params, SolverOrder};
+mod common {
+    pub mod cloths;
+}
+
+use common::cloths::{diverging_params, grid_cloth};
+use xpbd_cloth::{Cloth, Params, SolverOrder};
 
 /// A cloth that tears at once near its corners (the default cloth stretches
 /// there by several hundred percent), pulled at one particle.
 fn tearing_cloth(order: SolverOrder) -> Cloth {
-    let mut c = Cloth::new(
-        GridSize {
-            width: 20,
-            height: 15,
-        },
-        FixedPreset::Two,
-    );
+    let mut c = grid_cloth(20, 15);
     c.set_params(Params {
         tear_stretch: 1.3,
         solver_order: order,
@@ -89,15 +88,10 @@ fn tearing_and_diverging(substeps: u32, order: SolverOrder) -> Cloth {
     assert!(c.torn_count() > 0);
     assert!(c.velocities().iter().any(|&v| v != 0.0));
     c.set_params(Params {
-        time_step: 1.0,
-        gravity: -1e6,
-        stiffness: 1e-3,
-        iterations: 1,
-        mass: 1e-6,
         substeps,
         tear_stretch: 1.3,
         solver_order: order,
-        ..Params::default()
+        ..diverging_params()
     })
     .unwrap();
     c

@@ -2,19 +2,18 @@
 //! running cloth exactly as it was.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common {
+    pub mod cloths;
+}
+
+use common::cloths::grid_cloth;
 use xpbd_cloth::params::{FixedPreset, GridSize, Number};
 use xpbd_cloth::{Cloth, ClothError};
 
 type Setter = fn(&mut Cloth, f64) -> Result<(), ClothError>;
 
 fn running_cloth() -> Cloth {
-    let mut cloth = Cloth::new(
-        GridSize {
-            width: 12,
-            height: 9,
-        },
-        FixedPreset::Two,
-    );
+    let mut cloth = grid_cloth(12, 9);
     cloth.steps(30).unwrap();
     cloth.grab(50).unwrap();
     cloth
@@ -46,20 +45,31 @@ fn invalid_parameters_are_refused_and_change_nothing() {
     ];
     for (field, setter, bad_values) in cases {
         for &bad in bad_values {
-            let mut cloth = running_cloth();
-            let before = cloth.clone();
-            let message = setter(&mut cloth, bad)
-                .expect_err(&format!("{field} = {bad} must be refused"))
-                .to_string();
+            let message = refused(field, setter, bad);
             assert!(message.contains(field), "{message}");
             assert!(
                 message.contains(&format!("got {}", Number(bad))),
                 "{message}"
             );
             assert!(message.contains("expected"), "{message}");
-            assert!(cloth == before, "{field} = {bad} changed the cloth");
         }
     }
+}
+
+/// The message of `setter(bad)` on a running cloth, which must refuse it and
+/// stay exactly as it was.
+fn refused<T: Copy + std::fmt::Display>(
+    field: &str,
+    setter: fn(&mut Cloth, T) -> Result<(), ClothError>,
+    bad: T,
+) -> String {
+    let mut cloth = running_cloth();
+    let before = cloth.clone();
+    let message = setter(&mut cloth, bad)
+        .expect_err(&format!("{field} = {bad} must be refused"))
+        .to_string();
+    assert!(cloth == before, "{field} = {bad} changed the cloth");
+    message
 }
 
 #[test]
@@ -88,18 +98,13 @@ fn invalid_counts_are_refused_and_change_nothing() {
     ];
     for (field, setter, bad_values) in cases {
         for &bad in bad_values {
-            let mut cloth = running_cloth();
-            let before = cloth.clone();
-            let message = setter(&mut cloth, bad)
-                .expect_err(&format!("{field} = {bad} must be refused"))
-                .to_string();
+            let message = refused(field, setter, bad);
             assert!(
                 message.starts_with(&format!(
                     "invalid {field}: got {bad}, expected a whole number from 1 to"
                 )),
                 "{message}"
             );
-            assert!(cloth == before, "{field} = {bad} changed the cloth");
         }
     }
 }
@@ -169,13 +174,7 @@ fn invalid_indices_and_points_are_refused_and_change_nothing() {
 
 #[test]
 fn messages_show_numbers_as_javascript_would() {
-    let small = Cloth::new(
-        GridSize {
-            width: 10,
-            height: 10,
-        },
-        FixedPreset::Two,
-    );
+    let small = grid_cloth(10, 10);
     // messages show numbers as JavaScript would
     let message = small
         .clone()

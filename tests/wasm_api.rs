@@ -406,28 +406,16 @@ fn draw_into_refuses_bad_contexts_and_views_and_stays_usable() {
     let sim = js_sim(10.0, 10.0, 2.0);
     let out = draw_checks(&sim);
     let field = |name: &str| get(&out, name).as_string().unwrap_or_default();
-    assert!(field("null").contains("invalid ctx"), "{}", field("null"));
-    assert!(
-        field("object").contains("invalid ctx"),
-        "{}",
-        field("object")
-    );
-    assert!(
-        field("ratio").contains("view.pixelRatio"),
-        "{}",
-        field("ratio")
-    );
-    assert!(
-        field("radius").contains("view.particleRadius"),
-        "{}",
-        field("radius")
-    );
-    assert!(
-        field("noView").starts_with("invalid view:"),
-        "{}",
-        field("noView")
-    );
-    assert!(field("huge").contains("16777216"), "{}", field("huge"));
+    for (case, says) in [
+        ("null", "invalid ctx"),
+        ("object", "invalid ctx"),
+        ("ratio", "view.pixelRatio"),
+        ("radius", "view.particleRadius"),
+        ("noView", "invalid view:"),
+        ("huge", "16777216"),
+    ] {
+        assert!(field(case).contains(says), "{case}: {}", field(case));
+    }
     assert_eq!(field("good"), "returned");
     assert_eq!(
         get(&out, "inked"),
