@@ -15,10 +15,14 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use xpbd_cloth::params::{MAX_WORK_PER_CALL, MAX_WORK_PER_STEP};
-use xpbd_cloth::{Cloth, ClothError, FixedPreset, GridSize, Params, SolverOrder};
+use xpbd_cloth::{Cloth, FixedPreset, GridSize, Params, SolverOrder};
 
+#[path = "../tests/common/search.rs"]
+mod search;
 #[path = "../tests/common/torn.rs"]
 mod torn;
+
+use search::largest_accepted;
 
 /// Documented bounds (README, "Limits and errors"), seconds.
 const STEP_BOUND: f64 = 0.5;
@@ -64,25 +68,6 @@ impl Setting {
     }
 }
 
-/// The largest whole value from the current one to `high` that `set` accepts.
-fn largest(
-    cloth: &mut Cloth,
-    set: fn(&mut Cloth, u32) -> Result<(), ClothError>,
-    low: u32,
-    high: u32,
-) {
-    let (mut low, mut high) = (low, high);
-    while low < high {
-        let middle = (low + high).div_ceil(2);
-        if set(cloth, middle).is_ok() {
-            low = middle;
-        } else {
-            high = middle - 1;
-        }
-    }
-    set(cloth, low).unwrap();
-}
-
 /// The settings to time on one cloth: every switch combination, with the
 /// iterations pushed (one substep), and with the substeps then the iterations pushed.
 fn settings(width: usize, height: usize, torn: bool) -> Vec<Setting> {
@@ -114,9 +99,9 @@ fn settings(width: usize, height: usize, torn: bool) -> Vec<Setting> {
                         continue;
                     }
                     if push_substeps {
-                        largest(&mut cloth, Cloth::set_substeps, 1, 100);
+                        largest_accepted(&mut cloth, Cloth::set_substeps, 1, 100);
                     }
-                    largest(&mut cloth, Cloth::set_iterations, 1, 1000);
+                    largest_accepted(&mut cloth, Cloth::set_iterations, 1, 1000);
                     let params = cloth.params();
                     let seen = out.iter().any(|s| s.params == params);
                     if !seen {

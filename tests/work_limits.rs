@@ -8,15 +8,16 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common {
+    pub mod search;
     pub mod torn;
 }
 
+use common::search::largest_accepted;
 use common::torn::tear_all;
 use xpbd_cloth::params::{work, MAX_WORK_PER_CALL, MAX_WORK_PER_STEP};
 use xpbd_cloth::{Cloth, ClothError, FixedPreset, GridSize, Params, SolverOrder};
 
 type Setter = fn(&mut Cloth, f64) -> Result<(), ClothError>;
-type CountSetter = fn(&mut Cloth, u32) -> Result<(), ClothError>;
 
 fn grid(width: usize, height: usize) -> GridSize {
     GridSize { width, height }
@@ -24,22 +25,6 @@ fn grid(width: usize, height: usize) -> GridSize {
 
 fn cloth(width: usize, height: usize) -> Cloth {
     Cloth::new(grid(width, height), FixedPreset::Two)
-}
-
-/// The largest whole value from `low` to `high` that `set` accepts (it must accept `low`).
-fn largest_accepted(cloth: &mut Cloth, set: CountSetter, low: u32, high: u32) -> u32 {
-    set(cloth, low).unwrap();
-    let (mut low, mut high) = (low, high);
-    while low < high {
-        let middle = (low + high).div_ceil(2);
-        if set(cloth, middle).is_ok() {
-            low = middle;
-        } else {
-            high = middle - 1;
-        }
-    }
-    set(cloth, low).unwrap();
-    low
 }
 
 #[test]
