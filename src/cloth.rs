@@ -294,32 +294,32 @@ impl Cloth {
 
     /// Sets the time step `dt` in seconds (1e-6..=1). A step in progress keeps its own.
     pub fn set_time_step(&mut self, value: f64) -> Result<(), ClothError> {
-        self.params.time_step = params::validate_time_step(value)?;
+        self.params.time_step = params::TIME_STEP.check_number(value)?;
         Ok(())
     }
 
     /// Sets the solver sweeps per step (1..=1000).
     /// Refused too when one step would exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_iterations(&mut self, value: u32) -> Result<(), ClothError> {
-        let iterations = params::validate_iterations(value)?;
-        self.change_within_work_limit("iterations", value, |p| p.iterations = iterations)
+        params::ITERATIONS.check_count(value.into())?;
+        self.change_within_work_limit("iterations", value, |p| p.iterations = value)
     }
 
     /// Sets the stiffness in N/m (0..=1e15; 0 is PBD).
     pub fn set_stiffness(&mut self, value: f64) -> Result<(), ClothError> {
-        self.params.stiffness = params::validate_stiffness(value)?;
+        self.params.stiffness = params::STIFFNESS.check_number(value)?;
         Ok(())
     }
 
     /// Sets gravity in m/s² (-1e6..=1e6; negative pulls down).
     pub fn set_gravity(&mut self, value: f64) -> Result<(), ClothError> {
-        self.params.gravity = params::validate_gravity(value)?;
+        self.params.gravity = params::GRAVITY.check_number(value)?;
         Ok(())
     }
 
     /// Sets the mass of every particle in kg (1e-6..=1e6).
     pub fn set_mass(&mut self, value: f64) -> Result<(), ClothError> {
-        self.params.mass = params::validate_mass(value)?;
+        self.params.mass = params::MASS.check_number(value)?;
         self.update_inverse_masses();
         Ok(())
     }
@@ -327,22 +327,22 @@ impl Cloth {
     /// Sets the substeps per time step (1..=100).
     /// Refused too when one step would exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_substeps(&mut self, value: u32) -> Result<(), ClothError> {
-        let substeps = params::validate_substeps(value)?;
-        self.change_within_work_limit("substeps", value, |p| p.substeps = substeps)
+        params::SUBSTEPS.check_count(value.into())?;
+        self.change_within_work_limit("substeps", value, |p| p.substeps = value)
     }
 
     /// Sets the constraint damping coefficient in N·s/m (0..=1e9). Above 0 the
     /// sweeps run on the slower scalar damped path, so turning it on is refused
     /// when one step would then exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_damping(&mut self, value: f64) -> Result<(), ClothError> {
-        let damping = params::validate_damping(value)?;
+        let damping = params::DAMPING.check_number(value)?;
         self.change_within_work_limit("damping", params::Number(value), |p| p.damping = damping)
     }
 
     /// Sets the global velocity damping rate in 1/s (0..=1000); turning it on
     /// is refused when one step would then exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_velocity_damping(&mut self, value: f64) -> Result<(), ClothError> {
-        let velocity_damping = params::validate_velocity_damping(value)?;
+        let velocity_damping = params::VELOCITY_DAMPING.check_number(value)?;
         self.change_within_work_limit("velocityDamping", params::Number(value), |p| {
             p.velocity_damping = velocity_damping
         })
@@ -352,7 +352,7 @@ impl Cloth {
     /// 1000); turning tearing on is refused when one step would then exceed
     /// [`params::MAX_WORK_PER_STEP`].
     pub fn set_tear_stretch(&mut self, value: f64) -> Result<(), ClothError> {
-        let tear_stretch = params::validate_tear_stretch(value)?;
+        let tear_stretch = params::TEAR_STRETCH.check_number(value)?;
         self.change_within_work_limit("tearStretch", params::Number(value), |p| {
             p.tear_stretch = tear_stretch
         })

@@ -898,51 +898,6 @@ impl Params {
     }
 }
 
-/// Accepts a time step in seconds (see [`TIME_STEP`]).
-pub fn validate_time_step(value: f64) -> Result<f64, ClothError> {
-    TIME_STEP.check_number(value)
-}
-
-/// Accepts a number of iterations (see [`ITERATIONS`]).
-pub fn validate_iterations(value: u32) -> Result<u32, ClothError> {
-    ITERATIONS.check_count(value.into()).map(|_| value)
-}
-
-/// Accepts a stiffness in N/m (see [`STIFFNESS`]).
-pub fn validate_stiffness(value: f64) -> Result<f64, ClothError> {
-    STIFFNESS.check_number(value)
-}
-
-/// Accepts a gravity in m/s² (see [`GRAVITY`]).
-pub fn validate_gravity(value: f64) -> Result<f64, ClothError> {
-    GRAVITY.check_number(value)
-}
-
-/// Accepts a particle mass in kg (see [`MASS`]).
-pub fn validate_mass(value: f64) -> Result<f64, ClothError> {
-    MASS.check_number(value)
-}
-
-/// Accepts a number of substeps (see [`SUBSTEPS`]).
-pub fn validate_substeps(value: u32) -> Result<u32, ClothError> {
-    SUBSTEPS.check_count(value.into()).map(|_| value)
-}
-
-/// Accepts a constraint damping coefficient in N·s/m (see [`DAMPING`]).
-pub fn validate_damping(value: f64) -> Result<f64, ClothError> {
-    DAMPING.check_number(value)
-}
-
-/// Accepts a global velocity damping rate in 1/s (see [`VELOCITY_DAMPING`]).
-pub fn validate_velocity_damping(value: f64) -> Result<f64, ClothError> {
-    VELOCITY_DAMPING.check_number(value)
-}
-
-/// Accepts a tear threshold (see [`TEAR_STRETCH`]).
-pub fn validate_tear_stretch(value: f64) -> Result<f64, ClothError> {
-    TEAR_STRETCH.check_number(value)
-}
-
 // ----- the work of a step ------------------------------------------------------
 
 /// What a step costs, in *work units*: one unit is about a nanosecond of the
@@ -1177,11 +1132,11 @@ mod tests {
 
     #[test]
     fn messages_name_field_value_and_range() {
-        let err = validate_mass(0.0).unwrap_err().to_string();
+        let err = MASS.check_number(0.0).unwrap_err().to_string();
         assert!(err.contains("mass"), "{err}");
         assert!(err.contains("got 0"), "{err}");
         assert!(err.contains("greater than 0"), "{err}");
-        let err = validate_time_step(-1.0).unwrap_err().to_string();
+        let err = TIME_STEP.check_number(-1.0).unwrap_err().to_string();
         assert!(
             err.contains("timeStepSize") && err.contains("got -1"),
             "{err}"
@@ -1215,7 +1170,7 @@ mod tests {
 
     #[test]
     fn errors_carry_their_field_and_code() {
-        let err = validate_mass(0.0).unwrap_err();
+        let err = MASS.check_number(0.0).unwrap_err();
         assert_eq!((err.field(), err.code()), ("mass", "invalid_value"));
         let err = validate_index(4, 4).unwrap_err();
         assert_eq!((err.field(), err.code()), ("index", "particle_index"));
@@ -1233,24 +1188,24 @@ mod tests {
     #[test]
     fn non_numbers_are_rejected_everywhere() {
         for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-            assert!(validate_time_step(bad).is_err());
-            assert!(validate_stiffness(bad).is_err());
-            assert!(validate_gravity(bad).is_err());
-            assert!(validate_mass(bad).is_err());
+            assert!(TIME_STEP.check_number(bad).is_err());
+            assert!(STIFFNESS.check_number(bad).is_err());
+            assert!(GRAVITY.check_number(bad).is_err());
+            assert!(MASS.check_number(bad).is_err());
         }
     }
 
     #[test]
     fn counts_and_indices_are_checked_against_their_rules() {
         assert_eq!(
-            validate_iterations(0),
+            ITERATIONS.check_count(0),
             Err(ITERATIONS.check_number(0.0).unwrap_err())
         );
-        assert!(validate_iterations(1001).is_err());
-        assert_eq!(validate_iterations(1000), Ok(1000));
-        assert!(validate_substeps(0).is_err());
-        assert_eq!(validate_substeps(100), Ok(100));
-        assert!(validate_substeps(101).is_err());
+        assert!(ITERATIONS.check_count(1001).is_err());
+        assert_eq!(ITERATIONS.check_count(1000), Ok(1000));
+        assert!(SUBSTEPS.check_count(0).is_err());
+        assert_eq!(SUBSTEPS.check_count(100), Ok(100));
+        assert!(SUBSTEPS.check_count(101).is_err());
         assert_eq!(validate_index(9, 10), Ok(9));
         assert_eq!(
             validate_index(10, 10).unwrap_err().to_string(),
