@@ -1,8 +1,10 @@
 //! The JavaScript face of the crate: `Simulation`, a thin `wasm-bindgen` layer over
 //! [`Cloth`].
 //!
-//! Everything exported to JavaScript lives in the one `#[wasm_bindgen] impl` block
-//! below; the plain `impl` holds Rust-side helpers. Numbers arrive as `JsValue`
+//! Everything exported to JavaScript lives in the `#[wasm_bindgen] impl` block
+//! below, except the solver parameters' getters and setters, which
+//! `solver_accessors!` generates from the parameter table in a block of their
+//! own; the plain `impl` holds Rust-side helpers. Numbers arrive as `JsValue`
 //! and are checked to really be numbers, so `sim.mass = "heavy"` throws an `Error`
 //! instead of being silently coerced to `NaN` or `0`. This is the one place
 //! JavaScript values become Rust values: counts and indices are checked to be
