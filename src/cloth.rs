@@ -368,6 +368,57 @@ impl Cloth {
         Ok(())
     }
 
+    /// Sets the bending stiffness in N/m (0..=1e15; 0 turns bending off).
+    /// Refused when one step would then exceed [`params::MAX_WORK_PER_STEP`].
+    pub fn set_bending_stiffness(&mut self, value: f64) -> Result<(), ClothError> {
+        let stiffness = params::BENDING_STIFFNESS.check_number(value)?;
+        self.change_within_work_limit("bendingStiffness", params::Number(value), |p| {
+            p.bending_stiffness = stiffness
+        })
+    }
+
+    /// Turns the long-range attachments on or off. Refused when one step
+    /// would then exceed [`params::MAX_WORK_PER_STEP`].
+    pub fn set_tethers(&mut self, on: bool) -> Result<(), ClothError> {
+        self.change_within_work_limit("tethers", on, |p| p.tethers = on)
+    }
+
+    /// Sets the friction coefficient μ of contacts (0..=10).
+    pub fn set_friction(&mut self, value: f64) -> Result<(), ClothError> {
+        self.params.friction = params::FRICTION.check_number(value)?;
+        Ok(())
+    }
+
+    /// Sets the particle radius of contacts in metres (1e-4..=10).
+    pub fn set_particle_radius(&mut self, value: f64) -> Result<(), ClothError> {
+        self.params.particle_radius = params::PARTICLE_RADIUS.check_number(value)?;
+        Ok(())
+    }
+
+    /// Turns self-collision on or off. Refused when one step would then exceed
+    /// [`params::MAX_WORK_PER_STEP`].
+    pub fn set_self_collision(&mut self, on: bool) -> Result<(), ClothError> {
+        self.change_within_work_limit("selfCollision", on, |p| p.self_collision = on)
+    }
+
+    /// Sets the horizontal wind velocity in m/s (-1000..=1000).
+    pub fn set_wind_x(&mut self, value: f64) -> Result<(), ClothError> {
+        self.params.wind_x = params::WIND_X.check_number(value)?;
+        Ok(())
+    }
+
+    /// Sets the vertical wind velocity in m/s (-1000..=1000).
+    pub fn set_wind_y(&mut self, value: f64) -> Result<(), ClothError> {
+        self.params.wind_y = params::WIND_Y.check_number(value)?;
+        Ok(())
+    }
+
+    /// Sets the wind drag coefficient in kg/m² (0..=1e6).
+    pub fn set_wind_drag(&mut self, value: f64) -> Result<(), ClothError> {
+        self.params.wind_drag = params::WIND_DRAG.check_number(value)?;
+        Ok(())
+    }
+
     /// Puts the constraints in the order the parameters ask for, unless a step is
     /// in progress: its tear log must stay valid, so it rearranges them when it ends.
     fn arrange_constraints(&mut self) {

@@ -37,6 +37,7 @@ mod lanes;
 pub mod memory;
 pub mod params;
 pub mod raster;
+pub mod scene;
 pub mod solver;
 mod wasm;
 

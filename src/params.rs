@@ -291,6 +291,8 @@ pub enum Group {
     Solver,
     /// "Beyond the original": what this project adds.
     Beyond,
+    /// "Scene": bending, tethers, collisions and wind.
+    Scene,
     /// Not a field of its own on the page (set from the URL or the API).
     None,
 }
@@ -302,6 +304,7 @@ impl Group {
             Group::Cloth => "cloth",
             Group::Solver => "solver",
             Group::Beyond => "beyond",
+            Group::Scene => "scene",
             Group::None => "",
         }
     }
@@ -714,6 +717,150 @@ pub const SOLVER_ORDER: Parameter = Parameter {
     group: Group::Beyond,
 };
 
+/// Which scene is built.
+pub const PRESET: Parameter = Parameter {
+    name: "preset",
+    attribute: "preset",
+    label: "Scene",
+    unit: "",
+    meaning: "The scene built on restart (see Simulation.preset): the grid cloth, a rope, the three-particle cord, a balloon, a soft body, a flag in the wind, or a cloth over a ball.",
+    remark: "",
+    rule: Rule::Words(&[
+        "cloth",
+        "rope",
+        "double-pendulum",
+        "balloon",
+        "soft-body",
+        "flag",
+        "cloth-over-ball",
+    ]),
+    default: Value::Word("cloth"),
+    applies: Applies::Restart,
+    group: Group::Cloth,
+};
+
+/// Bending stiffness.
+pub const BENDING_STIFFNESS: Parameter = Parameter {
+    name: "bendingStiffness",
+    attribute: "bending-stiffness",
+    label: "Bending stiffness",
+    unit: "N/m",
+    meaning: "Stiffness of the bending constraints (distance constraints between the two neighbours on opposite sides of a particle); compliance 1/k; 0 turns bending off.",
+    remark: "0 turns bending off",
+    rule: Rule::Range { min: 0.0, max: 1e15 },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Long-range attachments.
+pub const TETHERS: Parameter = Parameter {
+    name: "tethers",
+    attribute: "tethers",
+    label: "Tethers",
+    unit: "",
+    meaning: "Long-range attachments: no free particle gets farther from its nearest pinned particle than its rest-path distance, which removes over-stretch.",
+    remark: "",
+    rule: Rule::Flag,
+    default: Value::Flag(false),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Friction against colliders and in self-collision.
+pub const FRICTION: Parameter = Parameter {
+    name: "friction",
+    attribute: "friction",
+    label: "Friction",
+    unit: "",
+    meaning: "Coulomb friction coefficient μ of contacts with colliders and between particles: a contact pushed d deep cancels up to μ·d of sliding.",
+    remark: "",
+    rule: Rule::Range { min: 0.0, max: 10.0 },
+    default: Value::Number(0.3),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Particle radius for collisions.
+pub const PARTICLE_RADIUS: Parameter = Parameter {
+    name: "particleRadius",
+    attribute: "particle-radius",
+    label: "Particle radius",
+    unit: "m",
+    meaning: "Radius of each particle in contacts: particles keep this far from colliders and twice this far from each other in self-collision.",
+    remark: "",
+    rule: Rule::Positive {
+        min: 1e-4,
+        max: 10.0,
+        what: "a radius",
+    },
+    default: Value::Number(0.05),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Self-collision.
+pub const SELF_COLLISION: Parameter = Parameter {
+    name: "selfCollision",
+    attribute: "self-collision",
+    label: "Self-collision",
+    unit: "",
+    meaning: "Particles of the scene collide with each other (found with a spatial hash), except pairs closer than twice the radius at rest.",
+    remark: "",
+    rule: Rule::Flag,
+    default: Value::Flag(false),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Wind, horizontal.
+pub const WIND_X: Parameter = Parameter {
+    name: "windX",
+    attribute: "wind-x",
+    label: "Wind x",
+    unit: "m/s",
+    meaning: "Horizontal wind velocity; it pushes each edge through its normal (see windDrag).",
+    remark: "",
+    rule: Rule::Range {
+        min: -1000.0,
+        max: 1000.0,
+    },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Wind, vertical.
+pub const WIND_Y: Parameter = Parameter {
+    name: "windY",
+    attribute: "wind-y",
+    label: "Wind y",
+    unit: "m/s",
+    meaning: "Vertical wind velocity, y up.",
+    remark: "",
+    rule: Rule::Range {
+        min: -1000.0,
+        max: 1000.0,
+    },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Wind drag coefficient.
+pub const WIND_DRAG: Parameter = Parameter {
+    name: "windDrag",
+    attribute: "wind-drag",
+    label: "Wind drag",
+    unit: "kg/m²",
+    meaning: "Aerodynamic coefficient of an edge: the wind's force on an edge of length L is windDrag·L·(u·n)|u·n| along its normal n, u the wind relative to the edge.",
+    remark: "",
+    rule: Rule::Range { min: 0.0, max: 1e6 },
+    default: Value::Number(1.0),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
 /// Steps per animation frame.
 pub const STEPS_PER_FRAME: Parameter = Parameter {
     name: "stepsPerFrame",
@@ -761,6 +908,7 @@ pub const RENDERER: Parameter = Parameter {
 
 /// Every parameter, in the order the page, the types and the README list them.
 pub const PARAMETERS: &[Parameter] = &[
+    PRESET,
     WIDTH,
     HEIGHT,
     FIXED,
@@ -774,6 +922,14 @@ pub const PARAMETERS: &[Parameter] = &[
     VELOCITY_DAMPING,
     TEAR_STRETCH,
     SOLVER_ORDER,
+    BENDING_STIFFNESS,
+    TETHERS,
+    FRICTION,
+    PARTICLE_RADIUS,
+    SELF_COLLISION,
+    WIND_X,
+    WIND_Y,
+    WIND_DRAG,
     STEPS_PER_FRAME,
     STRAIN_COLORS,
     RENDERER,
@@ -799,6 +955,14 @@ macro_rules! with_solver_parameters {
             velocity_damping: f64 = VELOCITY_DAMPING, velocityDamping / set_velocity_damping (set_velocity_damping), "number";
             tear_stretch: f64 = TEAR_STRETCH, tearStretch / set_tear_stretch (set_tear_stretch), "number";
             solver_order: SolverOrder = SOLVER_ORDER, solverOrder / set_solver_order (set_solver_order), "\"colored\" | \"original\"";
+            bending_stiffness: f64 = BENDING_STIFFNESS, bendingStiffness / set_bending_stiffness (set_bending_stiffness), "number";
+            tethers: bool = TETHERS, tethers / set_tethers (set_tethers), "boolean";
+            friction: f64 = FRICTION, friction / set_friction (set_friction), "number";
+            particle_radius: f64 = PARTICLE_RADIUS, particleRadius / set_particle_radius (set_particle_radius), "number";
+            self_collision: bool = SELF_COLLISION, selfCollision / set_self_collision (set_self_collision), "boolean";
+            wind_x: f64 = WIND_X, windX / set_wind_x (set_wind_x), "number";
+            wind_y: f64 = WIND_Y, windY / set_wind_y (set_wind_y), "number";
+            wind_drag: f64 = WIND_DRAG, windDrag / set_wind_drag (set_wind_drag), "number";
         }
     };
 }
@@ -827,6 +991,15 @@ impl ParameterValue for u32 {
     }
     fn to_value(self) -> Value {
         Value::Number(self as f64)
+    }
+}
+
+impl ParameterValue for bool {
+    fn from_default(parameter: &Parameter) -> bool {
+        matches!(parameter.default, Value::Flag(true))
+    }
+    fn to_value(self) -> Value {
+        Value::Flag(self)
     }
 }
 

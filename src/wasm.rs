@@ -192,6 +192,14 @@ impl FromJs for u32 {
     }
 }
 
+impl FromJs for bool {
+    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<bool, JsValue> {
+        value
+            .as_bool()
+            .ok_or_else(|| wrong_type(parameter.name, value, parameter.kind()))
+    }
+}
+
 impl FromJs for SolverOrder {
     fn from_js(parameter: &Parameter, value: &JsValue) -> Result<SolverOrder, JsValue> {
         let Some(text) = value.dyn_ref::<JsString>() else {

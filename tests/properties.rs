@@ -33,6 +33,7 @@ proptest! {
         let params = Params {
             time_step, iterations, stiffness, gravity, mass,
             substeps, damping, velocity_damping, tear_stretch, solver_order,
+            ..Params::default()
         };
         cloth.set_params(params).unwrap();
         prop_assert_eq!(cloth.params(), params);

@@ -25,6 +25,8 @@ export declare const PARAMETERS: readonly Parameter[];
 
 /** The value of every parameter, by name (mountCloth options, `set`, `options`). */
 export interface ParameterValues {
+  /** The scene built on restart (see Simulation.preset): the grid cloth, a rope, the three-particle cord, a balloon, a soft body, a flag in the wind, or a cloth over a ball. Accepts `"cloth"` or `"rope"` or `"double-pendulum"` or `"balloon"` or `"soft-body"` or `"flag"` or `"cloth-over-ball"`. Default "cloth". Applies on restart. */
+  preset: "cloth" | "rope" | "double-pendulum" | "balloon" | "soft-body" | "flag" | "cloth-over-ball";
   /** Particles per row (at most 250000 particles in all). Unit: particles. Accepts whole, 2..1000. Default 40. Applies on restart. */
   width: number;
   /** Particles per column (at most 250000 particles in all). Unit: particles. Accepts whole, 2..1000. Default 30. Applies on restart. */
@@ -51,6 +53,22 @@ export interface ParameterValues {
   tearStretch: number;
   /** Sweep order: "colored" solves independent constraints four at a time (fast); "original" sweeps in creation order, as the original demo. Accepts `"colored"` or `"original"`. Default "colored". Applies at once. */
   solverOrder: "colored" | "original";
+  /** Stiffness of the bending constraints (distance constraints between the two neighbours on opposite sides of a particle); compliance 1/k; 0 turns bending off. Unit: N/m. Accepts 0..1e15. Default 0. Applies at once. */
+  bendingStiffness: number;
+  /** Long-range attachments: no free particle gets farther from its nearest pinned particle than its rest-path distance, which removes over-stretch. Accepts true or false. Default false. Applies at once. */
+  tethers: boolean;
+  /** Coulomb friction coefficient μ of contacts with colliders and between particles: a contact pushed d deep cancels up to μ·d of sliding. Accepts 0..10. Default 0.3. Applies at once. */
+  friction: number;
+  /** Radius of each particle in contacts: particles keep this far from colliders and twice this far from each other in self-collision. Unit: m. Accepts 1e-4..10. Default 0.05. Applies at once. */
+  particleRadius: number;
+  /** Particles of the scene collide with each other (found with a spatial hash), except pairs closer than twice the radius at rest. Accepts true or false. Default false. Applies at once. */
+  selfCollision: boolean;
+  /** Horizontal wind velocity; it pushes each edge through its normal (see windDrag). Unit: m/s. Accepts -1000..1000. Default 0. Applies at once. */
+  windX: number;
+  /** Vertical wind velocity, y up. Unit: m/s. Accepts -1000..1000. Default 0. Applies at once. */
+  windY: number;
+  /** Aerodynamic coefficient of an edge: the wind's force on an edge of length L is windDrag·L·(u·n)|u·n| along its normal n, u the wind relative to the edge. Unit: kg/m². Accepts 0..1e6. Default 1. Applies at once. */
+  windDrag: number;
   /** Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in a task of its own; past that fewer steps run and diagnostics().capped is true. Accepts whole, 0..10000. Default 8. Applies at once. */
   stepsPerFrame: number;
   /** Paint each constraint by its relative stretch (see strainRamp()). Accepts true or false. Default false. Applies at once. */
@@ -63,7 +81,7 @@ export interface ParameterValues {
 export type ParameterName = keyof ParameterValues;
 
 /** The parameters `set` changes on a running cloth. */
-export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'stepsPerFrame' | 'strainColors' | 'renderer';
+export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'bendingStiffness' | 'tethers' | 'friction' | 'particleRadius' | 'selfCollision' | 'windX' | 'windY' | 'windDrag' | 'stepsPerFrame' | 'strainColors' | 'renderer';
 
 /** The <xpbd-cloth> attribute of each parameter. */
-export type ElementAttribute = 'width' | 'height' | 'fixed' | 'time-step' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocity-damping' | 'tear-stretch' | 'solver-order' | 'steps-per-frame' | 'strain-colors' | 'renderer';
+export type ElementAttribute = 'preset' | 'width' | 'height' | 'fixed' | 'time-step' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocity-damping' | 'tear-stretch' | 'solver-order' | 'bending-stiffness' | 'tethers' | 'friction' | 'particle-radius' | 'self-collision' | 'wind-x' | 'wind-y' | 'wind-drag' | 'steps-per-frame' | 'strain-colors' | 'renderer';

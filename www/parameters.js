@@ -8,6 +8,11 @@
 
 export const PARAMETERS = Object.freeze([
   {
+    name: "preset", attribute: "preset", label: "Scene", unit: "", remark: "",
+    meaning: "The scene built on restart (see Simulation.preset): the grid cloth, a rope, the three-particle cord, a balloon, a soft body, a flag in the wind, or a cloth over a ball.",
+    type: 'string', rule: { kind: 'oneOf', values: ["cloth", "rope", "double-pendulum", "balloon", "soft-body", "flag", "cloth-over-ball"] }, defaultValue: "cloth", appliesOn: 'restart', group: 'cloth',
+  },
+  {
     name: "width", attribute: "width", label: "Width", unit: "particles", remark: "",
     meaning: "Particles per row (at most 250000 particles in all).",
     type: 'number', rule: { kind: 'whole', min: 2, max: 1000 }, defaultValue: 40, appliesOn: 'restart', group: 'cloth',
@@ -71,6 +76,46 @@ export const PARAMETERS = Object.freeze([
     name: "solverOrder", attribute: "solver-order", label: "Solver order", unit: "", remark: "",
     meaning: "Sweep order: \"colored\" solves independent constraints four at a time (fast); \"original\" sweeps in creation order, as the original demo.",
     type: 'string', rule: { kind: 'oneOf', values: ["colored", "original"] }, defaultValue: "colored", appliesOn: 'simulation', group: 'beyond',
+  },
+  {
+    name: "bendingStiffness", attribute: "bending-stiffness", label: "Bending stiffness", unit: "N/m", remark: "0 turns bending off",
+    meaning: "Stiffness of the bending constraints (distance constraints between the two neighbours on opposite sides of a particle); compliance 1/k; 0 turns bending off.",
+    type: 'number', rule: { kind: 'range', min: 0, max: 1000000000000000 }, defaultValue: 0, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "tethers", attribute: "tethers", label: "Tethers", unit: "", remark: "",
+    meaning: "Long-range attachments: no free particle gets farther from its nearest pinned particle than its rest-path distance, which removes over-stretch.",
+    type: 'boolean', rule: { kind: 'flag' }, defaultValue: false, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "friction", attribute: "friction", label: "Friction", unit: "", remark: "",
+    meaning: "Coulomb friction coefficient μ of contacts with colliders and between particles: a contact pushed d deep cancels up to μ·d of sliding.",
+    type: 'number', rule: { kind: 'range', min: 0, max: 10 }, defaultValue: 0.3, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "particleRadius", attribute: "particle-radius", label: "Particle radius", unit: "m", remark: "",
+    meaning: "Radius of each particle in contacts: particles keep this far from colliders and twice this far from each other in self-collision.",
+    type: 'number', rule: { kind: 'positive', min: 0.0001, max: 10 }, defaultValue: 0.05, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "selfCollision", attribute: "self-collision", label: "Self-collision", unit: "", remark: "",
+    meaning: "Particles of the scene collide with each other (found with a spatial hash), except pairs closer than twice the radius at rest.",
+    type: 'boolean', rule: { kind: 'flag' }, defaultValue: false, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "windX", attribute: "wind-x", label: "Wind x", unit: "m/s", remark: "",
+    meaning: "Horizontal wind velocity; it pushes each edge through its normal (see windDrag).",
+    type: 'number', rule: { kind: 'range', min: -1000, max: 1000 }, defaultValue: 0, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "windY", attribute: "wind-y", label: "Wind y", unit: "m/s", remark: "",
+    meaning: "Vertical wind velocity, y up.",
+    type: 'number', rule: { kind: 'range', min: -1000, max: 1000 }, defaultValue: 0, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "windDrag", attribute: "wind-drag", label: "Wind drag", unit: "kg/m²", remark: "",
+    meaning: "Aerodynamic coefficient of an edge: the wind's force on an edge of length L is windDrag·L·(u·n)|u·n| along its normal n, u the wind relative to the edge.",
+    type: 'number', rule: { kind: 'range', min: 0, max: 1000000 }, defaultValue: 1, appliesOn: 'simulation', group: 'scene',
   },
   {
     name: "stepsPerFrame", attribute: "steps-per-frame", label: "Steps per frame", unit: "", remark: "",
