@@ -8,6 +8,7 @@
 
 use crate::colored;
 use crate::constraints::ConstraintSet;
+use crate::extras::Extras;
 use crate::grid::{self, Grid};
 use crate::memory;
 use crate::params::{
@@ -147,6 +148,8 @@ pub struct Cloth {
     pinned: Vec<bool>,
     /// The distance constraints, their rest lengths and multipliers, in solver order.
     constraints: ConstraintSet,
+    /// Bending, areas, tethers, contacts and wind (see [`crate::extras`]).
+    extras: Extras,
     /// Scratch: x and y of every particle, split for the coloured SIMD sweep.
     xs: Vec<f32>,
     ys: Vec<f32>,
@@ -205,6 +208,7 @@ impl Cloth {
             inverse_mass: memory::filled(n, 0.0).map_err(out_of_memory)?,
             pinned,
             constraints,
+            extras: Extras::default(),
             xs: memory::with_capacity(n).map_err(out_of_memory)?,
             ys: memory::with_capacity(n).map_err(out_of_memory)?,
             forces: memory::with_capacity(count).map_err(out_of_memory)?,
@@ -234,6 +238,7 @@ impl Cloth {
             + bytes(&self.ys)
             + bytes(&self.forces)
             + self.constraints.heap_bytes()
+            + self.extras.heap_bytes()
     }
 
     // ----- parameters -----------------------------------------------------
@@ -570,6 +575,14 @@ impl Cloth {
             velocity_damping: p.velocity_damping,
             tear_stretch: p.tear_stretch,
         };
+        self.extras.begin_substep(
+            &self.positions,
+            &mut self.velocities,
+            &self.inverse_mass,
+            self.constraints.ids(),
+            &p,
+            h,
+        );
         solver::predict(
             &mut self.positions,
             &mut self.previous,
@@ -621,6 +634,7 @@ impl Cloth {
         budget: u64,
     ) -> u64 {
         let colored = self.sweeps_colored(&substep);
+        let extras = self.extras.is_active(&self.params);
         let mut work = 0;
         let mut progressed = false;
         if colored {
@@ -655,6 +669,16 @@ impl Cloth {
                 progressed = true;
                 if next == runs.len() {
                     (sweeps, next) = (sweeps + 1, 0);
+                    if extras {
+                        let (previous, inverse_mass) = (&self.previous, &self.inverse_mass);
+                        self.extras.solve(
+                            &mut points,
+                            previous,
+                            inverse_mass,
+                            &self.params,
+                            substep.h,
+                        );
+                    }
                 }
             }
             colored::merge(&self.xs, &self.ys, &mut self.positions);
@@ -687,6 +711,16 @@ impl Cloth {
                 next = end;
                 if next == count {
                     (sweeps, next) = (sweeps + 1, 0);
+                    if extras {
+                        let (previous, inverse_mass) = (&self.previous, &self.inverse_mass);
+                        self.extras.solve(
+                            self.positions.as_mut_slice(),
+                            previous,
+                            inverse_mass,
+                            &self.params,
+                            substep.h,
+                        );
+                    }
                 }
             }
         }
@@ -705,6 +739,13 @@ impl Cloth {
     fn end_substep(&mut self, step: StepInProgress, substep: Substep) -> u64 {
         let n = self.num_particles() as u64;
         let mut work = n * params::work::VELOCITY_UPDATE;
+        self.extras.end_substep(
+            &mut self.positions,
+            &self.previous,
+            &self.inverse_mass,
+            &self.params,
+            substep.h,
+        );
         solver::update_velocities(
             &self.positions,
             &self.previous,
