@@ -16,7 +16,8 @@
 //! With nothing switched on ([`Extras::is_active`] is false) none of them does
 //! any work, and the grid cloth steps exactly as it always has.
 
-use crate::params::Params;
+use crate::params::{ClothError, Params};
+use crate::scene::Scene;
 use crate::solver::Points;
 
 /// The additional constraints and forces of a scene, and their scratch state.
@@ -24,6 +25,13 @@ use crate::solver::Points;
 pub struct Extras {}
 
 impl Extras {
+    /// What `scene` adds to its distance constraints (bending, areas,
+    /// colliders), with every buffer the steps need reserved. The scene has
+    /// been validated; `OutOfMemory` is the only refusal.
+    pub fn try_new(_scene: &Scene) -> Result<Extras, ClothError> {
+        Ok(Extras::default())
+    }
+
     /// Whether any of it does work with parameters `p`.
     pub fn is_active(&self, _p: &Params) -> bool {
         false
