@@ -97,7 +97,7 @@ fn error(field: &str, code: &str, message: &str) -> JsValue {
     error.into()
 }
 
-fn cloth_error(error: ClothError) -> JsValue {
+pub(crate) fn cloth_error(error: ClothError) -> JsValue {
     self::error(error.field(), error.code(), &error.to_string())
 }
 
@@ -110,7 +110,7 @@ fn type_name(value: &JsValue) -> String {
 }
 
 /// The error for a value of the wrong type, naming the type (never the value).
-fn wrong_type(field: &str, value: &JsValue, expected: &str) -> JsValue {
+pub(crate) fn wrong_type(field: &str, value: &JsValue, expected: &str) -> JsValue {
     let got = type_name(value);
     error(
         field,
@@ -120,7 +120,7 @@ fn wrong_type(field: &str, value: &JsValue, expected: &str) -> JsValue {
 }
 
 /// Reads a JavaScript number, refusing every other type by name.
-fn number(field: &str, value: &JsValue) -> Result<f64, JsValue> {
+pub(crate) fn number(field: &str, value: &JsValue) -> Result<f64, JsValue> {
     value
         .as_f64()
         .ok_or_else(|| wrong_type(field, value, "a number"))
@@ -165,7 +165,7 @@ const MAX_NAME_LENGTH: u32 = 32;
 /// only its beginning, one UTF-16 unit past what a message shows (so the cut is
 /// visible): a huge string is never copied into wasm memory, where it would
 /// grow it for good, or not fit.
-fn string_start(text: &JsString) -> String {
+pub(crate) fn string_start(text: &JsString) -> String {
     let length = text.length();
     if length <= MAX_NAME_LENGTH {
         return String::from(text);
