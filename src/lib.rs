@@ -32,6 +32,7 @@
 pub mod cloth;
 pub mod colored;
 pub mod constraints;
+pub mod experiments;
 pub mod extras;
 pub mod grid;
 mod lanes;

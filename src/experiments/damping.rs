@@ -1,0 +1,135 @@
+//! Constraint damping β: energy decay against β.
+
+use super::measure::{grid_cloth, total_energy};
+use super::{
+    mean_after, series, Cell, Chart, Definition, Plan, Report, Setting, Settings, Status, Table,
+    Trial, Verdict,
+};
+use crate::params::{ClothError, FixedPreset, Params};
+
+/// The β values swept: 0 and these, up to `maxDamping`.
+const BETAS: [f64; 7] = [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0];
+
+pub(super) static DEFINITION: Definition = Definition {
+    id: "damping",
+    title: "Constraint damping β: energy decay",
+    claim: "Constraint damping β removes the energy of stretching motions, and more of it the larger β is.",
+    source: "Macklin, Müller and Chentanez, \"XPBD: Position-Based Simulation of Compliant Constrained Dynamics\" (2016), section 3.5 (damping)",
+    method: "A cloth held by its two top corners is released in its rest shape and swings and bounces without velocity damping, once for each β. Measured: the kinetic energy over time, and its mean over the last quarter of the run.",
+    settings: &[
+        Setting { name: "width", label: "Width", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 20.0 },
+        Setting { name: "height", label: "Height", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 15.0 },
+        Setting { name: "stiffness", label: "Stiffness", unit: "N/m", min: 1.0, max: 1e9, whole: false, default: 1000.0 },
+        Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.1 },
+        Setting { name: "timeStep", label: "Time step", unit: "s", min: 1e-4, max: 0.05, whole: false, default: 0.01 },
+        Setting { name: "iterations", label: "Iterations", unit: "", min: 1.0, max: 100.0, whole: true, default: 10.0 },
+        Setting { name: "maxDamping", label: "Largest β", unit: "N·s/m", min: 0.01, max: 10000.0, whole: false, default: 10.0 },
+        Setting { name: "duration", label: "Simulated time", unit: "s", min: 0.5, max: 20.0, whole: false, default: 4.0 },
+    ],
+    build,
+    report,
+};
+
+fn betas(settings: &Settings) -> Vec<f64> {
+    let max = settings.get("maxDamping");
+    let mut betas = vec![0.0];
+    betas.extend(BETAS.iter().copied().filter(|&b| b < max));
+    betas.push(max);
+    betas
+}
+
+fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
+    betas(settings)
+        .into_iter()
+        .map(|beta| {
+            let params = Params {
+                stiffness: settings.get("stiffness"),
+                damping: beta,
+                iterations: settings.count("iterations"),
+                mass: settings.get("mass"),
+                time_step: settings.get("timeStep"),
+                ..Params::default()
+            };
+            let cloth = grid_cloth(
+                settings.count("width"),
+                settings.count("height"),
+                FixedPreset::Two,
+                params,
+            )?;
+            let total = (settings.get("duration") / params.time_step)
+                .round()
+                .max(1.0) as u32;
+            let every = (total / 400).max(1);
+            Ok(Trial::new(
+                format!("β = {beta} N·s/m"),
+                beta,
+                cloth,
+                Plan::Steps { total, every },
+                Box::new(|c| vec![c.time(), c.kinetic_energy(), total_energy(c)]),
+            ))
+        })
+        .collect()
+}
+
+fn report(settings: &Settings, trials: &[Trial]) -> Report {
+    let late = 0.75 * settings.get("duration");
+    let mut chart = Chart::new("Kinetic energy over time", "time (s)", "kinetic energy (J)");
+    let mut table = Table {
+        columns: vec![
+            "β (N·s/m)".into(),
+            "late kinetic energy (J)".into(),
+            "relative to β = 0".into(),
+            "total energy at the end (J)".into(),
+        ],
+        rows: Vec::new(),
+    };
+    let late_energy: Vec<f64> = trials
+        .iter()
+        .map(|t| mean_after(&t.samples, 1, late))
+        .collect();
+    for (trial, &energy) in trials.iter().zip(&late_energy) {
+        chart
+            .series
+            .push(series(trial.label.clone(), &trial.samples, 1));
+        table.rows.push(vec![
+            Cell::Number(trial.key),
+            Cell::Number(energy),
+            Cell::Number(energy / late_energy[0]),
+            Cell::Number(trial.samples.last().map_or(f64::NAN, |row| row[2])),
+        ]);
+    }
+    // "More of it the larger β": each larger β leaves less late energy than the
+    // one before; a value below 1e-9 J counts as at rest.
+    let decreasing = late_energy
+        .windows(2)
+        .filter(|w| !(w[1] < w[0] || (w[0] < 1e-9 && w[1] < 1e-9)))
+        .count();
+    let last = late_energy.len() - 1;
+    let (undamped, most) = (late_energy[0], late_energy[last]);
+    let status = if decreasing == 0 && most < undamped {
+        Status::Holds
+    } else if most < undamped {
+        Status::Partly
+    } else {
+        Status::DoesNotHold
+    };
+    let text = format!(
+        "{}: over the last quarter of the run the kinetic energy is {undamped:.3e} J without damping and {most:.3e} J with β = {} N·s/m ({:.1} % of it); {} of the {} steps up in β {} it.",
+        status.name(),
+        trials[last].key,
+        100.0 * most / undamped,
+        last - decreasing,
+        last,
+        if decreasing == 0 { "all lower" } else { "lower" },
+    );
+    Report {
+        charts: vec![chart],
+        table,
+        numbers: vec![
+            ("undampedEnergy", undamped),
+            ("mostDampedEnergy", most),
+            ("notDecreasing", decreasing as f64),
+        ],
+        verdict: Some(Verdict { status, text }),
+    }
+}

@@ -1,0 +1,152 @@
+//! The hanging cloth: iterations against substeps at equal work, top-edge sag.
+
+use super::measure::{grid_cloth, mean_stretch, top_edge_sag};
+use super::{
+    mean_after, Cell, Chart, Definition, Plan, Report, Series, Setting, Settings, Status, Table,
+    Trial, Verdict,
+};
+use crate::params::{ClothError, FixedPreset, Params};
+
+/// Substeps must leave at most this fraction of the iterations' sag for the
+/// claim to hold ("far straighter").
+pub const MAX_SAG_RATIO: f64 = 0.5;
+/// A top edge that sags less than this fraction of its length is "almost straight".
+pub const STRAIGHT: f64 = 0.02;
+
+pub(super) static DEFINITION: Definition = Definition {
+    id: "hanging",
+    title: "Hanging cloth: iterations against substeps",
+    claim: "At equal work, substeps make a hanging cloth stiffer than iterations do: with substeps its top edge becomes almost straight.",
+    source: "Macklin, Storey, Lu, Terdiman, Chentanez, Jeschke and Müller, \"Small Steps in Physics Simulation\" (2019), section 4 (hanging cloth)",
+    method: "The same cloth hangs from its two top corners twice: once with n iterations and 1 substep, once with 1 iteration and n substeps (the same number of constraint solves per time step). Measured: how far the top edge sags below the line between the corners, and the mean stretch, averaged over the second half of the run.",
+    settings: &[
+        Setting { name: "width", label: "Width", unit: "particles", min: 3.0, max: 60.0, whole: true, default: 20.0 },
+        Setting { name: "height", label: "Height", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 15.0 },
+        Setting { name: "stiffness", label: "Stiffness (0 = rigid)", unit: "N/m", min: 0.0, max: 1e9, whole: false, default: 0.0 },
+        Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.1 },
+        Setting { name: "timeStep", label: "Time step", unit: "s", min: 1e-4, max: 0.05, whole: false, default: 0.01 },
+        Setting { name: "work", label: "Solves per step n", unit: "", min: 2.0, max: 100.0, whole: true, default: 20.0 },
+        Setting { name: "duration", label: "Simulated time", unit: "s", min: 0.5, max: 20.0, whole: false, default: 4.0 },
+        Setting { name: "velocityDamping", label: "Velocity damping", unit: "1/s", min: 0.0, max: 100.0, whole: false, default: 1.0 },
+    ],
+    build,
+    report,
+};
+
+fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
+    let n = settings.count("work");
+    let width = settings.count("width");
+    [("iterations", n, 1), ("substeps", 1, n)]
+        .into_iter()
+        .map(|(mode, iterations, substeps)| {
+            let params = Params {
+                stiffness: settings.get("stiffness"),
+                iterations,
+                substeps,
+                mass: settings.get("mass"),
+                time_step: settings.get("timeStep"),
+                velocity_damping: settings.get("velocityDamping"),
+                ..Params::default()
+            };
+            let cloth = grid_cloth(width, settings.count("height"), FixedPreset::Two, params)?;
+            let total = (settings.get("duration") / params.time_step)
+                .round()
+                .max(1.0) as u32;
+            let every = (total / 400).max(1);
+            let label = format!(
+                "{iterations} iteration{} × {substeps} substep{}",
+                plural(iterations),
+                plural(substeps)
+            );
+            Ok(Trial::new(
+                format!("{mode}: {label}"),
+                substeps as f64,
+                cloth,
+                Plan::Steps { total, every },
+                Box::new(move |c| vec![c.time(), top_edge_sag(c, width as usize), mean_stretch(c)]),
+            ))
+        })
+        .collect()
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn report(settings: &Settings, trials: &[Trial]) -> Report {
+    let half = settings.get("duration") / 2.0;
+    let edge = (settings.get("width") - 1.0) * crate::grid::SPACING as f64;
+    let mut sag = Chart::new("Top-edge sag over time", "time (s)", "sag (m)");
+    let mut shape = Chart::new("Top edge at the end", "x (m)", "y (m)");
+    shape.plane = true;
+    let mut table = Table {
+        columns: vec![
+            "run".into(),
+            "mean sag (m)".into(),
+            "sag / edge length (%)".into(),
+            "mean stretch (%)".into(),
+        ],
+        rows: Vec::new(),
+    };
+    let mut sags = Vec::new();
+    for trial in trials {
+        sag.series
+            .push(super::series(trial.label.clone(), &trial.samples, 1));
+        let width = settings.count("width") as usize;
+        shape.series.push(Series {
+            label: trial.label.clone(),
+            points: (0..width)
+                .map(|j| {
+                    let p = trial.cloth.positions();
+                    [p[2 * j] as f64, p[2 * j + 1] as f64]
+                })
+                .collect(),
+        });
+        let mean_sag = mean_after(&trial.samples, 1, half);
+        sags.push(mean_sag);
+        table.rows.push(vec![
+            Cell::Text(trial.label.clone()),
+            Cell::Number(mean_sag),
+            Cell::Number(100.0 * mean_sag / edge),
+            Cell::Number(100.0 * mean_after(&trial.samples, 2, half)),
+        ]);
+    }
+    let (iterations, substeps) = (sags[0], sags[1]);
+    let ratio = substeps / iterations;
+    let straight = substeps / edge < STRAIGHT;
+    let status = if ratio <= MAX_SAG_RATIO {
+        Status::Holds
+    } else if ratio < 1.0 {
+        Status::Partly
+    } else {
+        Status::DoesNotHold
+    };
+    let n = settings.count("work");
+    let text = format!(
+        "{}: with {n} substeps the top edge sags {:.3} m ({:.1} % of its {edge:.1} m, {}), with {n} iterations {:.3} m ({:.1} %): substeps leave {:.0} % of the iterations' sag ({} the {:.0} % allowed).",
+        status.name(),
+        substeps,
+        100.0 * substeps / edge,
+        if straight { "almost straight" } else { "not straight" },
+        iterations,
+        100.0 * iterations / edge,
+        100.0 * ratio,
+        if ratio <= MAX_SAG_RATIO { "within" } else { "beyond" },
+        100.0 * MAX_SAG_RATIO,
+    );
+    Report {
+        charts: vec![sag, shape],
+        table,
+        numbers: vec![
+            ("sagIterations", iterations),
+            ("sagSubsteps", substeps),
+            ("sagRatio", ratio),
+            ("edgeLength", edge),
+        ],
+        verdict: Some(Verdict { status, text }),
+    }
+}

@@ -1,0 +1,134 @@
+//! The experiments' definitions and reports as JSON, for the page (no
+//! serialisation library: the shapes are few and fixed).
+
+use std::fmt::Write;
+
+use super::{Cell, Chart, Definition, Report, Setting};
+
+/// A JSON string literal.
+pub fn string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON number; `null` for NaN and infinities (JSON has none).
+pub fn number(value: f64) -> String {
+    if value.is_finite() {
+        // Rust's shortest round-trip form, which JSON.parse reads back exactly
+        format!("{value:?}")
+    } else {
+        "null".into()
+    }
+}
+
+fn list<T>(items: impl IntoIterator<Item = T>, item: impl Fn(T) -> String) -> String {
+    let parts: Vec<String> = items.into_iter().map(item).collect();
+    format!("[{}]", parts.join(","))
+}
+
+fn setting(s: &Setting) -> String {
+    format!(
+        "{{\"name\":{},\"label\":{},\"unit\":{},\"min\":{},\"max\":{},\"whole\":{},\"default\":{}}}",
+        string(s.name),
+        string(s.label),
+        string(s.unit),
+        number(s.min),
+        number(s.max),
+        s.whole,
+        number(s.default)
+    )
+}
+
+/// Every definition: id, title, claim, source, method and settings.
+pub fn definitions(definitions: &[&Definition]) -> String {
+    list(definitions, |d| {
+        format!(
+            "{{\"id\":{},\"title\":{},\"claim\":{},\"source\":{},\"method\":{},\"settings\":{}}}",
+            string(d.id),
+            string(d.title),
+            string(d.claim),
+            string(d.source),
+            string(d.method),
+            list(d.settings, setting)
+        )
+    })
+}
+
+fn chart(c: &Chart) -> String {
+    format!(
+        "{{\"title\":{},\"xLabel\":{},\"yLabel\":{},\"logX\":{},\"logY\":{},\"plane\":{},\"series\":{}}}",
+        string(&c.title),
+        string(&c.x_label),
+        string(&c.y_label),
+        c.log_x,
+        c.log_y,
+        c.plane,
+        list(&c.series, |s| format!(
+            "{{\"label\":{},\"points\":{}}}",
+            string(&s.label),
+            list(&s.points, |p| format!("[{},{}]", number(p[0]), number(p[1])))
+        ))
+    )
+}
+
+fn cell(c: &Cell) -> String {
+    match c {
+        Cell::Text(text) => string(text),
+        Cell::Number(value) => number(*value),
+    }
+}
+
+/// A report: charts, table, key numbers and the verdict (`null` while running).
+pub fn report(r: &Report) -> String {
+    let verdict = r.verdict.as_ref().map_or("null".into(), |v| {
+        format!(
+            "{{\"status\":{},\"text\":{}}}",
+            string(match v.status {
+                super::Status::Holds => "holds",
+                super::Status::Partly => "partly",
+                super::Status::DoesNotHold => "does-not-hold",
+            }),
+            string(&v.text)
+        )
+    });
+    format!(
+        "{{\"charts\":{},\"table\":{{\"columns\":{},\"rows\":{}}},\"numbers\":{{{}}},\"verdict\":{}}}",
+        list(&r.charts, chart),
+        list(&r.table.columns, |c| string(c)),
+        list(&r.table.rows, |row| list(row, cell)),
+        r.numbers
+            .iter()
+            .map(|(name, value)| format!("{}:{}", string(name), number(*value)))
+            .collect::<Vec<_>>()
+            .join(","),
+        verdict
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_and_numbers_are_valid_json() {
+        assert_eq!(string("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+        assert_eq!(number(0.1), "0.1");
+        assert_eq!(number(1e-7), "1e-7");
+        assert_eq!(number(f64::NAN), "null");
+        assert_eq!(number(f64::INFINITY), "null");
+        assert_eq!(number(3.0), "3.0");
+    }
+}
