@@ -42,31 +42,41 @@ function axis(values, log) {
     return { at: (v) => (Math.log10(v) - low) / (high - low), ticks };
   }
   if (min > 0 && min < max * 0.5) min = 0; // start at 0 unless the values sit far from it
+  if (max < 0 && max > min * 0.5) max = 0;
   if (max === min) {
-    max += Math.abs(max) * 0.1 || 1;
-    min -= Math.abs(min) * 0.1 || 0;
+    const pad = Math.abs(max) * 0.1 || 1;
+    max += pad;
+    min -= pad;
   }
+  return linearAxis(min, max);
+}
+
+/** A linear axis over at least min..max, widened to round ticks. */
+function linearAxis(min, max) {
   const { step } = niceScale(max - min, 5);
-  const from = Math.floor(min / step - 1e-9) * step;
+  const from = Math.floor(min / step + 1e-9) * step;
   const to = Math.ceil(max / step - 1e-9) * step;
   const span = Math.max(Math.abs(from), Math.abs(to));
   const ticks = [];
-  for (let v = from; v <= to + step * 1e-6; v += step) ticks.push({ value: v, label: formatTick(Math.abs(v) < step * 1e-9 ? 0 : v, step, span) });
+  for (let k = 0; from + k * step <= to + step * 1e-6; k += 1) {
+    const v = from + k * step;
+    ticks.push({ value: v, label: formatTick(Math.abs(v) < step * 1e-9 ? 0 : v, step, span) });
+  }
   return { at: (v) => (v - from) / (to - from || 1), ticks, from, to };
 }
 
 /** Widens the shorter of two linear axes so one metre is as long on both. */
 function equalScale(xAxis, yAxis, frame) {
-  const xSpan = xAxis.to - xAxis.from;
-  const ySpan = yAxis.to - yAxis.from;
-  const perMetre = Math.min(frame.width / xSpan, frame.height / ySpan);
-  const widen = (a, span, pixels) => {
-    const extra = (pixels / perMetre - span) / 2;
-    const from = a.from - extra;
-    const to = a.to + extra;
-    return { ...a, from, to, at: (v) => (v - from) / (to - from), ticks: a.ticks };
+  const perMetre = Math.min(frame.width / (xAxis.to - xAxis.from), frame.height / (yAxis.to - yAxis.from));
+  const widen = (a, pixels) => {
+    const middle = (a.from + a.to) / 2;
+    const half = pixels / perMetre / 2;
+    const from = middle - half;
+    const to = middle + half;
+    const { ticks } = linearAxis(from, to);
+    return { from, to, at: (v) => (v - from) / (to - from), ticks };
   };
-  return [widen(xAxis, xSpan, frame.width), widen(yAxis, ySpan, frame.height)];
+  return [widen(xAxis, frame.width), widen(yAxis, frame.height)];
 }
 
 function fitBackingStore(canvas) {

@@ -1,6 +1,6 @@
 //! The hanging cloth: iterations against substeps at equal work, top-edge sag.
 
-use super::measure::{grid_cloth, mean_stretch, top_edge_sag};
+use super::measure::{grid_cloth, mean_stretch, top_edge_depths, top_edge_sag};
 use super::{
     mean_after, Cell, Chart, Definition, Plan, Report, Series, Setting, Settings, Status, Table,
     Trial, Verdict,
@@ -81,8 +81,11 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
     let half = settings.get("duration") / 2.0;
     let edge = (settings.get("width") - 1.0) * crate::grid::SPACING as f64;
     let mut sag = Chart::new("Top-edge sag over time", "time (s)", "sag (m)");
-    let mut shape = Chart::new("Top edge at the end", "x (m)", "y (m)");
-    shape.plane = true;
+    let mut shape = Chart::new(
+        "Top edge at the end: depth below the line between its corners",
+        "x (m)",
+        "depth (m)",
+    );
     let mut table = Table {
         columns: vec![
             "run".into(),
@@ -99,12 +102,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         let width = settings.count("width") as usize;
         shape.series.push(Series {
             label: trial.label.clone(),
-            points: (0..width)
-                .map(|j| {
-                    let p = trial.cloth.positions();
-                    [p[2 * j] as f64, p[2 * j + 1] as f64]
-                })
-                .collect(),
+            points: top_edge_depths(trial.cloth.positions(), width),
         });
         let mean_sag = mean_after(&trial.samples, 1, half);
         sags.push(mean_sag);

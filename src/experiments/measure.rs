@@ -79,18 +79,28 @@ pub fn rms_residual(cloth: &mut Cloth) -> f64 {
     (sum / rest.len() as f64).sqrt()
 }
 
-/// How far the top row of a `width`-wide grid sags below the straight line
-/// between its two ends (the fixed corners), at its lowest point, in metres.
-pub fn top_edge_sag(cloth: &Cloth, width: usize) -> f64 {
-    let p = cloth.positions();
+/// `[x, depth]` of each particle of the top row of a `width`-wide grid: how
+/// far it hangs below the straight line between the row's two ends (the fixed
+/// corners), in metres.
+pub fn top_edge_depths(positions: &[f32], width: usize) -> Vec<[f64; 2]> {
+    let p = positions;
     let (x0, y0) = (p[0] as f64, p[1] as f64);
     let (x1, y1) = (p[2 * (width - 1)] as f64, p[2 * (width - 1) + 1] as f64);
     (0..width)
         .map(|j| {
             let (x, y) = (p[2 * j] as f64, p[2 * j + 1] as f64);
             let t = if x1 != x0 { (x - x0) / (x1 - x0) } else { 0.0 };
-            y0 + t * (y1 - y0) - y
+            [x, y0 + t * (y1 - y0) - y]
         })
+        .collect()
+}
+
+/// How far the top row of a `width`-wide grid sags at its lowest point (see
+/// [`top_edge_depths`]), in metres.
+pub fn top_edge_sag(cloth: &Cloth, width: usize) -> f64 {
+    top_edge_depths(cloth.positions(), width)
+        .iter()
+        .map(|p| p[1])
         .fold(0.0, f64::max)
 }
 
