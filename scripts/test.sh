@@ -23,7 +23,7 @@ log "native tests"
 cargo test
 
 log "wasm API tests in headless Chromium"
-CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test wasm_api
+CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test wasm_api --test wasm_experiments
 
 log "building the page"
 "$ROOT/scripts/build.sh"

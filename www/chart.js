@@ -20,11 +20,9 @@ const STYLE = Object.freeze({
   legendRow: 17,
 });
 
-/** The finite points of a series, on a log axis only the positive ones. */
-function usable(points, logX, logY) {
-  return points.filter(
-    ([x, y]) => Number.isFinite(x) && Number.isFinite(y) && (!logX || x > 0) && (!logY || y > 0),
-  );
+/** Whether a point can be drawn: finite, and positive on a log axis. */
+function drawable([x, y], logX, logY) {
+  return Number.isFinite(x) && Number.isFinite(y) && (!logX || x > 0) && (!logY || y > 0);
 }
 
 /** An axis: maps values to 0..1 and lists its ticks with labels. */
@@ -97,13 +95,18 @@ export function drawChart(canvas, chart) {
   ctx.fillRect(0, 0, size.width, size.height);
   ctx.font = STYLE.font;
 
-  const series = chart.series.map((s, i) => ({ ...s, color: COLORS[i % COLORS.length], points: usable(s.points, chart.logX, chart.logY) }));
+  // a point that cannot be drawn (null: a gap on purpose) lifts the pen
+  const series = chart.series.map((s, i) => ({
+    ...s,
+    color: COLORS[i % COLORS.length],
+    points: s.points.map((p) => (p && drawable(p, chart.logX, chart.logY) ? p : null)),
+  }));
   const legendHeight = drawLegend(ctx, series, size.width);
   const { left, right, top, bottom } = STYLE.margin;
   const frame = { left, top: top + legendHeight, width: size.width - left - right, height: size.height - top - legendHeight - bottom };
   if (frame.width < 20 || frame.height < 20) return;
 
-  const all = series.flatMap((s) => s.points);
+  const all = series.flatMap((s) => s.points.filter(Boolean));
   let xAxis = axis(all.map((p) => p[0]), chart.logX);
   let yAxis = axis(all.map((p) => p[1]), chart.logY);
   if (chart.plane && !chart.logX && !chart.logY) [xAxis, yAxis] = equalScale(xAxis, yAxis, frame);
@@ -161,10 +164,20 @@ export function drawChart(canvas, chart) {
     ctx.lineWidth = 1.5;
     ctx.lineJoin = 'round';
     ctx.beginPath();
-    s.points.forEach(([x, y], k) => (k ? ctx.lineTo(px(x), py(y)) : ctx.moveTo(px(x), py(y))));
+    let penDown = false;
+    for (const point of s.points) {
+      if (!point) {
+        penDown = false;
+        continue;
+      }
+      if (penDown) ctx.lineTo(px(point[0]), py(point[1]));
+      else ctx.moveTo(px(point[0]), py(point[1]));
+      penDown = true;
+    }
     ctx.stroke();
-    if (s.points.length <= 30) {
-      for (const [x, y] of s.points) {
+    const points = s.points.filter(Boolean);
+    if (points.length <= 30) {
+      for (const [x, y] of points) {
         ctx.beginPath();
         ctx.arc(px(x), py(y), 3, 0, 2 * Math.PI);
         ctx.fill();
@@ -212,10 +225,10 @@ function csvField(value) {
   return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** The chart's data: one row per point, `series,x,y`, with a header of the axis labels. */
+/** The chart's data: one row per point, `series,x,y`, with a header of the axis labels (a gap is an empty row of its series). */
 export function chartCsv(chart) {
   const rows = [['series', chart.xLabel, chart.yLabel]];
-  for (const s of chart.series) for (const [x, y] of s.points) rows.push([s.label, x, y]);
+  for (const s of chart.series) for (const [x, y] of s.points) rows.push([s.label, x ?? '', y ?? '']);
   return rows.map((row) => row.map(csvField).join(',')).join('\n') + '\n';
 }
 

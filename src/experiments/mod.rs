@@ -231,6 +231,9 @@ pub enum Plan {
 /// or the sweep number).
 pub type Probe = Box<dyn Fn(&mut Cloth) -> Vec<f64>>;
 
+/// What a trial does to its cloth before each step (moves a pinned corner, say).
+pub type Driver = Box<dyn FnMut(&mut Cloth)>;
+
 /// One cloth of an experiment, stepped by a [`Plan`] and measured by a probe.
 pub struct Trial {
     /// What distinguishes it (`"XPBD, 10 iterations"`).
@@ -241,6 +244,7 @@ pub struct Trial {
     pub cloth: Cloth,
     plan: Plan,
     probe: Probe,
+    driver: Option<Driver>,
     /// The probe's rows, in order.
     pub samples: Vec<Vec<f64>>,
     steps_done: u32,
@@ -263,11 +267,18 @@ impl Trial {
             cloth,
             plan,
             probe,
+            driver: None,
             samples: Vec::new(),
             steps_done: 0,
             diverged: false,
             finished: false,
         }
+    }
+
+    /// The trial with `driver` called before each of its steps.
+    pub fn with_driver(mut self, driver: Driver) -> Trial {
+        self.driver = Some(driver);
+        self
     }
 
     /// The work units its plan takes, estimated before it runs.
@@ -289,6 +300,11 @@ impl Trial {
                     if self.steps_done == 0 && self.samples.is_empty() {
                         let row = (self.probe)(&mut self.cloth);
                         self.samples.push(row);
+                    }
+                    if !self.cloth.step_in_progress() {
+                        if let Some(driver) = self.driver.as_mut() {
+                            driver(&mut self.cloth);
+                        }
                     }
                     let (finished, spent) = self.cloth.advance(1, budget.saturating_sub(work));
                     work += spent.max(1);

@@ -1,0 +1,88 @@
+//! `ExperimentRun` and `experimentDefinitions` as JavaScript sees them, run in
+//! headless Chromium by `cargo test --target wasm32-unknown-unknown --test
+//! wasm_experiments`: errors name the setting (`field`, `code`), a run in slices
+//! ends with the report the native run gives.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Object, Reflect, JSON};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+use xpbd_cloth::experiments::wasm::{experiment_definitions, ExperimentRun};
+use xpbd_cloth::experiments::{definition, definitions};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn settings(pairs: &[(&str, JsValue)]) -> JsValue {
+    let object = Object::new();
+    for (name, value) in pairs {
+        Reflect::set(&object, &(*name).into(), value).unwrap();
+    }
+    object.into()
+}
+
+/// The `field`, `code` and message of the Error a refused constructor throws.
+fn refusal(id: JsValue, settings: JsValue) -> (String, String, String) {
+    let error = ExperimentRun::new(id, settings).err().expect("refused");
+    let text = |name: &str| {
+        Reflect::get(&error, &name.into())
+            .unwrap()
+            .as_string()
+            .unwrap_or_default()
+    };
+    (text("field"), text("code"), text("message"))
+}
+
+#[wasm_bindgen_test]
+fn definitions_are_json_with_every_experiment() {
+    let parsed = JSON::parse(&experiment_definitions()).expect("valid JSON");
+    let list: js_sys::Array = parsed.into();
+    assert_eq!(list.length() as usize, definitions().len());
+    let first = list.get(0);
+    let id = Reflect::get(&first, &"id".into())
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert_eq!(id, definitions()[0].id);
+}
+
+#[wasm_bindgen_test]
+fn bad_settings_are_refused_naming_the_field() {
+    let (field, code, message) = refusal("iterations".into(), settings(&[("width", 1.0.into())]));
+    assert_eq!(
+        (field.as_str(), code.as_str()),
+        ("width", "invalid_value"),
+        "{message}"
+    );
+    assert!(message.starts_with("invalid width: got 1"), "{message}");
+    let (field, code, _) = refusal("iterations".into(), settings(&[("width", "wide".into())]));
+    assert_eq!((field.as_str(), code.as_str()), ("width", "wrong_type"));
+    let (field, _, message) = refusal("iterations".into(), settings(&[("bogus", 1.0.into())]));
+    assert_eq!(field, "settings", "{message}");
+    let (field, _, message) = refusal("nope".into(), JsValue::UNDEFINED);
+    assert_eq!(field, "experiment", "{message}");
+    let (field, code, _) = refusal(3.0.into(), JsValue::UNDEFINED);
+    assert_eq!(
+        (field.as_str(), code.as_str()),
+        ("experiment", "wrong_type")
+    );
+    let (field, code, _) = refusal("iterations".into(), 5.0.into());
+    assert_eq!((field.as_str(), code.as_str()), ("settings", "wrong_type"));
+}
+
+#[wasm_bindgen_test]
+fn a_run_in_slices_reports_what_the_native_run_does() {
+    let mut run = ExperimentRun::new("convergence".into(), JsValue::UNDEFINED).expect("defaults");
+    let mut slices = 0;
+    while !run.advance(100_000.0.into()).unwrap() {
+        slices += 1;
+        assert!(run.progress() < 1.0);
+    }
+    assert!(run.done() && run.progress() == 1.0);
+    assert!(slices > 1, "{slices} slices");
+    let d = definition("convergence").unwrap();
+    assert_eq!(run.report(), d.run(d.defaults()).unwrap().to_json());
+    assert!(
+        run.advance((-1.0).into()).is_err(),
+        "a negative budget is refused"
+    );
+}
