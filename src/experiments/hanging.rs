@@ -22,7 +22,7 @@ pub(super) static DEFINITION: Definition = Definition {
     settings: &[
         Setting { name: "width", label: "Width", unit: "particles", min: 3.0, max: 60.0, whole: true, default: 20.0 },
         Setting { name: "height", label: "Height", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 15.0 },
-        Setting { name: "stiffness", label: "Stiffness (0 = rigid)", unit: "N/m", min: 0.0, max: 1e9, whole: false, default: 0.0 },
+        Setting { name: "stiffness", label: "Stiffness", unit: "N/m, 0 = rigid", min: 0.0, max: 1e9, whole: false, default: 0.0 },
         Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.1 },
         Setting { name: "timeStep", label: "Time step", unit: "s", min: 1e-4, max: 0.05, whole: false, default: 0.01 },
         Setting { name: "work", label: "Solves per step n", unit: "", min: 2.0, max: 100.0, whole: true, default: 20.0 },
@@ -125,7 +125,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
     };
     let n = settings.count("work");
     let text = format!(
-        "{}: with {n} substeps the top edge sags {:.3} m ({:.1} % of its {edge:.1} m, {}), with {n} iterations {:.3} m ({:.1} %): substeps leave {:.0} % of the iterations' sag ({} the {:.0} % allowed).",
+        "{}: with {n} substeps the top edge sags {:.4} m ({:.2} % of its {edge:.1} m, {}), with {n} iterations {:.4} m ({:.2} %): substeps leave {:.0} % of the iterations' sag ({} the {:.0} % allowed).",
         status.name(),
         substeps,
         100.0 * substeps / edge,

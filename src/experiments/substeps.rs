@@ -23,7 +23,7 @@ pub(super) static DEFINITION: Definition = Definition {
     settings: &[
         Setting { name: "width", label: "Width", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 20.0 },
         Setting { name: "height", label: "Height", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 15.0 },
-        Setting { name: "stiffness", label: "Stiffness (0 = rigid)", unit: "N/m", min: 0.0, max: 1e12, whole: false, default: 1000.0 },
+        Setting { name: "stiffness", label: "Stiffness", unit: "N/m, 0 = rigid", min: 0.0, max: 1e12, whole: false, default: 1000.0 },
         Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.1 },
         Setting { name: "timeStep", label: "Time step", unit: "s", min: 1e-4, max: 0.05, whole: false, default: 0.01 },
         Setting { name: "maxSubsteps", label: "Most substeps", unit: "", min: 2.0, max: 100.0, whole: true, default: 50.0 },
