@@ -1122,6 +1122,17 @@ pub mod work {
     pub const SUBSTEP: u64 = 200;
     /// Fixed cost of a step.
     pub const STEP: u64 = 1_000;
+    /// One bending constraint solve (a scalar distance solve), per pass.
+    pub const BENDING_SOLVE: u64 = 16;
+    /// One area constraint solve, per pass, on top of its corners.
+    pub const AREA_SOLVE: u64 = 30;
+    /// Each corner of an area constraint, per pass (gradient, area, move).
+    pub const AREA_CORNER: u64 = 12;
+    /// One tether check (and projection when too far), per particle per pass.
+    pub const TETHER_SOLVE: u64 = 6;
+    /// Per particle and per live constraint, per substep in which tethers are
+    /// on and tearing may cut the cloth: finding the anchors again.
+    pub const TETHER_RECOMPUTE: u64 = 40;
 }
 
 /// Most work one time step may take: about half a second (README, "Limits and
@@ -1167,6 +1178,14 @@ pub struct Workload {
     pub colored_runs: usize,
     /// See `colored_runs`.
     pub colored_scattered: usize,
+    /// Bending constraints (they work while `bending_stiffness > 0`).
+    pub bending_pairs: usize,
+    /// Area constraints, and their corners all together.
+    pub area_constraints: usize,
+    /// See `area_constraints`.
+    pub area_corners: usize,
+    /// Particles the tethers check (while `tethers` is on).
+    pub tethered: usize,
 }
 
 /// Work units of one constraint solve on a scalar path (on the coloured one,
@@ -1201,6 +1220,20 @@ pub fn sweep_cost(path: SweepPath, load: &Workload) -> u64 {
         }
 }
 
+/// Work units of one pass over the bending, area and tether constraints of
+/// `load` with parameters `p` (one follows each sweep).
+pub fn extras_pass_cost(p: &Params, load: &Workload) -> u64 {
+    let mut cost = load.area_constraints as u64 * work::AREA_SOLVE
+        + load.area_corners as u64 * work::AREA_CORNER;
+    if p.bending_stiffness > 0.0 {
+        cost += load.bending_pairs as u64 * work::BENDING_SOLVE;
+    }
+    if p.tethers {
+        cost += load.tethered as u64 * work::TETHER_SOLVE;
+    }
+    cost
+}
+
 /// The work units of one substep's fixed part: everything but the sweeps.
 pub fn substep_overhead(p: &Params, load: &Workload) -> u64 {
     let (n, m) = (load.particles as u64, load.constraints as u64);
@@ -1214,8 +1247,22 @@ pub fn substep_overhead(p: &Params, load: &Workload) -> u64 {
     }
     if p.tear_stretch > 0.0 {
         cost += m * work::TEAR_CHECK;
+        if p.tethers {
+            cost += (n + m) * work::TETHER_RECOMPUTE;
+        }
     }
-    cost
+    cost + extras_multipliers(p, load) as u64 * work::CONSTRAINT_SUBSTEP
+}
+
+/// The multipliers of bending and area constraints reset each substep with
+/// parameters `p`.
+pub fn extras_multipliers(p: &Params, load: &Workload) -> usize {
+    let bending = if p.bending_stiffness > 0.0 {
+        load.bending_pairs
+    } else {
+        0
+    };
+    bending + load.area_constraints
 }
 
 /// The work units of one step with parameters `p` on the cloth `load`: every
@@ -1223,7 +1270,7 @@ pub fn substep_overhead(p: &Params, load: &Workload) -> u64 {
 /// damping checks, and the step's own overhead. Never 0, even for a cloth whose
 /// constraints all tore.
 pub fn work_per_step(p: &Params, load: &Workload) -> u64 {
-    let sweeps = p.iterations as u64 * sweep_cost(SweepPath::of(p), load);
+    let sweeps = p.iterations as u64 * (sweep_cost(SweepPath::of(p), load) + extras_pass_cost(p, load));
     let substep = substep_overhead(p, load) + sweeps;
     work::STEP + load.particles as u64 * work::PARTICLE_STEP + p.substeps as u64 * substep
 }
