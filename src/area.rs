@@ -214,7 +214,13 @@ mod tests {
         // target 1 m², start 0.25 m²: one solve is linear in each coordinate
         // but the area is quadratic, so it gets close, not exact
         for _ in 0..20 {
-            solve_area(&mut points[..], &w, &[0, 1, 2], (1.0, 0.0, 0.0), &mut gradient);
+            solve_area(
+                &mut points[..],
+                &w,
+                &[0, 1, 2],
+                (1.0, 0.0, 0.0),
+                &mut gradient,
+            );
         }
         let area = signed_area(&points[..], &[0, 1, 2]);
         assert!((area - 1.0).abs() < 1e-5, "{area}");
@@ -225,7 +231,13 @@ mod tests {
         let mut points = vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0];
         let mut gradient = [(0.0, 0.0); 3];
         let w = [0.0, 0.0, 1.0];
-        solve_area(&mut points[..], &w, &[0, 1, 2], (1.0, 0.0, 0.0), &mut gradient);
+        solve_area(
+            &mut points[..],
+            &w,
+            &[0, 1, 2],
+            (1.0, 0.0, 0.0),
+            &mut gradient,
+        );
         assert_eq!(&points[..4], &[0.0, 0.0, 1.0, 0.0]);
         // the free corner moved straight up: ∇ = (½(y0 - y1), ½(x1 - x0)) = (0, ½)
         assert_eq!(points[4], 0.0);

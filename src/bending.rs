@@ -312,12 +312,11 @@ mod tests {
                 height: h,
             };
             let g = grid::build(size, FixedPreset::Two);
-            let mut derived: Vec<(u32, u32)> =
-                derive_auto(&g.constraint_ids, &g.positions, w * h)
-                    .unwrap()
-                    .iter()
-                    .map(|p| (p.a, p.b))
-                    .collect();
+            let mut derived: Vec<(u32, u32)> = derive_auto(&g.constraint_ids, &g.positions, w * h)
+                .unwrap()
+                .iter()
+                .map(|p| (p.a, p.b))
+                .collect();
             derived.sort();
             let mut expected = Vec::new();
             for i in 0..h {

@@ -705,7 +705,9 @@ impl Cloth {
                 if next == runs.len() {
                     (sweeps, next) = (sweeps + 1, 0);
                     if extras {
-                        work += self.extras.solve_work(&self.params, self.inverse_mass.len());
+                        work += self
+                            .extras
+                            .solve_work(&self.params, self.inverse_mass.len());
                         let (previous, inverse_mass) = (&self.previous, &self.inverse_mass);
                         self.extras.solve(
                             &mut points,
@@ -748,7 +750,9 @@ impl Cloth {
                 if next == count {
                     (sweeps, next) = (sweeps + 1, 0);
                     if extras {
-                        work += self.extras.solve_work(&self.params, self.inverse_mass.len());
+                        work += self
+                            .extras
+                            .solve_work(&self.params, self.inverse_mass.len());
                         let (previous, inverse_mass) = (&self.previous, &self.inverse_mass);
                         self.extras.solve(
                             self.positions.as_mut_slice(),
@@ -1081,6 +1085,12 @@ impl Cloth {
                 .map(|&lambda| lambda * scale),
         );
         &self.forces
+    }
+
+    /// The bending, area and tether constraints (and their readouts, such as
+    /// [`crate::area::Areas::area`]).
+    pub fn extras(&self) -> &Extras {
+        &self.extras
     }
 
     /// Number of constraints torn since the cloth was built.

@@ -1270,7 +1270,8 @@ pub fn extras_multipliers(p: &Params, load: &Workload) -> usize {
 /// damping checks, and the step's own overhead. Never 0, even for a cloth whose
 /// constraints all tore.
 pub fn work_per_step(p: &Params, load: &Workload) -> u64 {
-    let sweeps = p.iterations as u64 * (sweep_cost(SweepPath::of(p), load) + extras_pass_cost(p, load));
+    let sweeps =
+        p.iterations as u64 * (sweep_cost(SweepPath::of(p), load) + extras_pass_cost(p, load));
     let substep = substep_overhead(p, load) + sweeps;
     work::STEP + load.particles as u64 * work::PARTICLE_STEP + p.substeps as u64 * substep
 }
