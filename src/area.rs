@@ -208,7 +208,7 @@ mod tests {
 
     #[test]
     fn a_rigid_triangle_gets_its_area_back_in_one_solve() {
-        let mut points = vec![0.0, 0.0, 1.0, 0.0, 0.0, 0.5];
+        let mut points = [0.0, 0.0, 1.0, 0.0, 0.0, 0.5];
         let mut gradient = [(0.0, 0.0); 3];
         let w = [1.0, 1.0, 1.0];
         // target 1 m², start 0.25 m²: one solve is linear in each coordinate
@@ -228,7 +228,7 @@ mod tests {
 
     #[test]
     fn fixed_corners_do_not_move() {
-        let mut points = vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0];
+        let mut points = [0.0, 0.0, 1.0, 0.0, 0.0, 1.0];
         let mut gradient = [(0.0, 0.0); 3];
         let w = [0.0, 0.0, 1.0];
         solve_area(

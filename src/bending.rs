@@ -28,8 +28,8 @@
 //!
 //! **When they exist.** A scene's pairs are built with the scene. The grid
 //! cloth built by [`crate::Cloth::try_new`] derives its pairs when a bending
-//! stiffness above 0 is first set (two pairs per particle, 20 bytes each: about
-//! a quarter of the cloth's memory again, which a cloth without bending should
+//! stiffness above 0 is first set (about two pairs per particle, 21 bytes each,
+//! and neighbour lists to follow tears: over a third of the cloth's memory again, which a cloth without bending should
 //! not pay for); a cloth too big for them refuses the setting with
 //! `OutOfMemory`. Pairs remember their middle particle: a pair whose distance
 //! constraint to the middle tore stops acting, so bending never holds torn

@@ -149,7 +149,7 @@ impl Extras {
     /// Bytes [`Extras::prepare`] may reserve for `n` particles and
     /// `constraints` constraints, at most.
     fn prepare_bytes(&self, n: usize, constraints: usize) -> u64 {
-        let bending = self.bending.len() as u64 * 17;
+        let bending = self.bending.len() as u64 * 21;
         let neighbours = 4 * (n as u64 + 1) + 16 * constraints as u64;
         let tethers = 16 * n as u64;
         bending + neighbours + tethers

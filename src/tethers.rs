@@ -292,7 +292,7 @@ mod tests {
         graph.rebuild(&ids, &[1.0, 1.0]);
         let mut tethers = Tethers::try_new(3).unwrap();
         tethers.recompute(&graph, &[true, false, false]);
-        let mut points = vec![0.0, 0.0, 0.5, 0.0, 0.0, -4.0];
+        let mut points = [0.0, 0.0, 0.5, 0.0, 0.0, -4.0];
         tethers.solve(&mut points[..], &[0.0, 1.0, 1.0]);
         assert_eq!(&points[..4], &[0.0, 0.0, 0.5, 0.0]);
         assert_eq!(&points[4..], &[0.0, -2.0]);

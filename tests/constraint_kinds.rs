@@ -1,6 +1,7 @@
 //! Bending, area constraints and tethers in motion, with numbers: a balloon
 //! ring keeps its area, tethers keep every particle within its limit and
 //! remove the corners' over-stretch, bending smooths a pushed-together cloth.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common {
     pub mod cloths;
@@ -220,4 +221,40 @@ fn bending_lowers_the_wrinkling_of_a_pushed_together_cloth() {
         with < 0.7 * without,
         "{with:.4} rad with bending, {without:.4} rad without"
     );
+}
+
+#[test]
+fn bending_pairs_across_a_tear_stop_acting() {
+    let (w, h) = (12, 8);
+    let mut cloth = grid_cloth(w, h);
+    cloth.set_bending_stiffness(500.0).unwrap();
+    let pairs = cloth.extras().bending().pairs().len();
+    assert_eq!(pairs, h * (w - 2) + w * (h - 2));
+    assert!(cloth.extras().bending().live().iter().all(|&l| l));
+    cloth.set_tear_stretch(1.3).unwrap();
+    let corner = (h - 1) * w;
+    cloth.grab(corner).unwrap();
+    for k in 0..60 {
+        cloth.drag(-0.1 * k as f64, -1.4 - 0.1 * k as f64).unwrap();
+        cloth.step();
+    }
+    assert!(cloth.torn_count() > 0, "the drag tore the cloth");
+    // a pair acts exactly when both its edges to the middle are live
+    let ids = cloth.constraint_ids();
+    let joined = |a: u32, b: u32| {
+        ids.chunks(2)
+            .any(|c| (c[0], c[1]) == (a, b) || (c[0], c[1]) == (b, a))
+    };
+    let bending = cloth.extras().bending();
+    let mut stopped = 0;
+    for (pair, &live) in bending.pairs().iter().zip(bending.live()) {
+        let intact = joined(pair.a, pair.middle) && joined(pair.middle, pair.b);
+        assert_eq!(live, intact, "{pair:?}");
+        stopped += usize::from(!live);
+    }
+    eprintln!(
+        "{stopped} of {pairs} bending pairs stopped by {} tears",
+        cloth.torn_count()
+    );
+    assert!(stopped > 0);
 }

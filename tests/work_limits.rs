@@ -138,6 +138,18 @@ fn a_step_does_the_work_the_model_counts() {
             substeps: 4,
             ..Params::default()
         },
+        Params {
+            bending_stiffness: 100.0,
+            tethers: true,
+            tear_stretch: 1.5,
+            substeps: 2,
+            ..Params::default()
+        },
+        Params {
+            bending_stiffness: 100.0,
+            solver_order: SolverOrder::Original,
+            ..Params::default()
+        },
     ];
     for params in configs {
         let mut c = cloth(23, 17);
