@@ -16,8 +16,10 @@
 //! in 2D a fold through 180° flips the sign of the angle, so a chain folded
 //! flat can end up held folded. The distance form cannot tell a fold to the
 //! left from one to the right, which in 2D does not matter: both shorten
-//! `|a - b|`. Its stiffness is not a pure bending stiffness (it also resists
-//! stretching along the line, which the distance constraints hold anyway).
+//! `|a - b|`. Its stiffness is not a pure bending stiffness: it also resists
+//! stretching and compression along the line. Far stiffer than the distance
+//! constraints, the pairs make a compressed row buckle in fewer, sharper kinks
+//! instead of smoothing it (README, "Bending, areas and tethers", has numbers).
 //!
 //! **Deriving them** ([`derive_auto`], `Bending::Auto`): for each particle, the
 //! pairs of its neighbours (along its distance constraints) whose rest angle
@@ -29,8 +31,9 @@
 //! **When they exist.** A scene's pairs are built with the scene. The grid
 //! cloth built by [`crate::Cloth::try_new`] derives its pairs when a bending
 //! stiffness above 0 is first set (about two pairs per particle, 21 bytes each,
-//! and neighbour lists to follow tears: over a third of the cloth's memory again, which a cloth without bending should
-//! not pay for); a cloth too big for them refuses the setting with
+//! and neighbour lists to follow tears: about 105 bytes per
+//! particle, over half the cloth's own memory, which a cloth without bending
+//! should not pay for); a cloth too big for them refuses the setting with
 //! `OutOfMemory`. Pairs remember their middle particle: a pair whose distance
 //! constraint to the middle tore stops acting, so bending never holds torn
 //! pieces together.
