@@ -61,7 +61,9 @@ pub struct Topology<'a> {
 impl Extras {
     /// What `scene` adds to its distance constraints (bending, areas,
     /// colliders), with every buffer the steps need reserved. The scene has
-    /// been validated; `OutOfMemory` is the only refusal.
+    /// been validated; `OutOfMemory` is the only refusal. A cloth built from
+    /// it calls [`Extras::prepare`] with its parameters before it steps, so
+    /// that tethers and the bending pairs' tear tracking are set up.
     pub fn try_new(scene: &Scene) -> Result<Extras, ClothError> {
         let out_of_memory = |_| scene_out_of_memory(scene);
         let n = scene.masses.len();
@@ -290,5 +292,48 @@ fn scene_out_of_memory(scene: &Scene) -> ClothError {
             scene.distances.len() / 2,
             scene.areas.len()
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::DistanceStiffness;
+
+    fn rope(bending: Bending) -> Scene {
+        Scene {
+            positions: vec![0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 3.0, 0.0],
+            masses: vec![0.0, 1.0, 1.0, 1.0],
+            distances: vec![0, 1, 1, 2, 2, 3],
+            rest_lengths: None,
+            distance_stiffness: DistanceStiffness::Uniform(1000.0),
+            colors: None,
+            areas: Vec::new(),
+            bending,
+            colliders: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_scene_brings_its_bending_pairs() {
+        let auto = Extras::try_new(&rope(Bending::Auto)).unwrap();
+        let ends: Vec<_> = auto
+            .bending()
+            .pairs()
+            .iter()
+            .map(|p| (p.a, p.b, p.middle))
+            .collect();
+        assert_eq!(ends, vec![(0, 2, 1), (1, 3, 2)]);
+        let given = Extras::try_new(&rope(Bending::Pairs(vec![0, 3]))).unwrap();
+        let pair = given.bending().pairs()[0];
+        assert_eq!((pair.a, pair.b, pair.middle), (0, 3, NO_MIDDLE));
+        assert_eq!(given.bending().rest_lengths(), &[3.0]);
+        let none = Extras::try_new(&rope(Bending::None)).unwrap();
+        let on = Params {
+            bending_stiffness: 10.0,
+            ..Params::default()
+        };
+        assert!(!none.is_active(&on) && given.is_active(&on));
+        assert!(!given.is_active(&Params::default()));
     }
 }
