@@ -1301,8 +1301,8 @@ pub fn validate_work(
             "a value that keeps one step within the work limit: with it a step needs {work} \
              work units, at most {MAX_WORK_PER_STEP} (about 0.5 s) are allowed (this cloth: \
              {} particles, {} constraints; substeps {}, iterations {}, solverOrder {}, \
-             damping {}, velocityDamping {}, tearing {}); lower substeps or iterations, or \
-             use a smaller cloth",
+             damping {}, velocityDamping {}, tearing {}, bending {}, tethers {}); lower \
+             substeps or iterations, or use a smaller cloth",
             load.particles,
             load.constraints,
             p.substeps,
@@ -1311,6 +1311,8 @@ pub fn validate_work(
             switch(p.damping > 0.0),
             switch(p.velocity_damping > 0.0),
             switch(p.tear_stretch > 0.0),
+            switch(p.bending_stiffness > 0.0),
+            switch(p.tethers),
         ),
     ))
 }
