@@ -263,7 +263,12 @@ impl Cloth {
     pub fn set_params(&mut self, p: Params) -> Result<(), ClothError> {
         p.validate()?;
         self.validate_work("iterations", p.iterations, &p)?;
-        self.prepare_extras(&p, "bendingStiffness")?;
+        let field = if p.tethers && !self.params.tethers {
+            "tethers"
+        } else {
+            "bendingStiffness"
+        };
+        self.prepare_extras(&p, field)?;
         self.params = p;
         self.update_inverse_masses();
         self.arrange_constraints();
@@ -799,11 +804,9 @@ impl Cloth {
             work += n * params::work::VELOCITY_DAMPING;
         }
         if substep.tear_stretch > 0.0 {
-            let m = self.num_constraints() as u64;
-            work += m * params::work::TEAR_CHECK;
-            if self.params.tethers {
-                work += (n + m) * params::work::TETHER_RECOMPUTE;
-            }
+            let m = self.num_constraints();
+            work += m as u64 * params::work::TEAR_CHECK;
+            work += params::tear_followup_cost(&self.params, n as usize, m);
             self.tear(substep.tear_stretch);
         }
         self.step = Some(StepInProgress {
@@ -949,7 +952,8 @@ impl Cloth {
 
     /// Takes hold of particle `index`: it stops moving on its own (inverse mass
     /// 0) and follows [`Cloth::drag`]. Grabbing another particle releases the
-    /// first. O(1), like [`Cloth::release`] and [`Cloth::set_pinned`].
+    /// first. O(1), like [`Cloth::release`] (and [`Cloth::set_pinned`] without
+    /// tethers or bending).
     pub fn grab(&mut self, index: usize) -> Result<(), ClothError> {
         let k = params::validate_index(index, self.num_particles())?;
         self.release();
@@ -1023,6 +1027,8 @@ impl Cloth {
 
     /// Pins (`true`) or frees (`false`) particle `index`. A pinned particle has
     /// inverse mass 0: constraints and gravity cannot move it, only a drag can.
+    /// O(1), except with tethers on (their anchors are found again, a search
+    /// over the whole cloth) or bending on (which pairs act is checked again).
     pub fn set_pinned(&mut self, index: usize, pinned: bool) -> Result<(), ClothError> {
         let k = params::validate_index(index, self.num_particles())?;
         let changed = self.pinned[k] != pinned;

@@ -159,9 +159,12 @@ impl Extras {
 
     /// Pins changed or constraints tore (or came back): the bending pairs
     /// across a torn constraint stop acting, the tethers find their anchors
-    /// again. Never allocates.
+    /// again (O(n + m) for the neighbour lists, and a Dijkstra search with
+    /// tethers on). Nothing while both are off. Never allocates.
     pub fn topology_changed(&mut self, p: &Params, topology: Topology) {
-        if !self.neighbours.is_reserved() {
+        let in_use = self.bending_on(p) || self.tethers_on(p);
+        if !self.neighbours.is_reserved() || !in_use {
+            // switching one on again calls this through `prepare`
             return;
         }
         self.neighbours.rebuild(topology.ids, topology.rest_lengths);

@@ -1138,6 +1138,10 @@ pub mod work {
     /// on and tearing may cut the cloth: finding the anchors again (a
     /// Dijkstra search over the whole cloth).
     pub const TETHER_RECOMPUTE: u64 = 90;
+    /// Per particle and per live constraint, per substep in which bending is
+    /// on (tethers off) and tearing may cut the cloth: rebuilding the
+    /// neighbour lists that tell which bending pairs a tear has cut.
+    pub const TOPOLOGY_REBUILD: u64 = 20;
 }
 
 /// Most work one time step may take: about half a second (README, "Limits and
@@ -1251,12 +1255,24 @@ pub fn substep_overhead(p: &Params, load: &Workload) -> u64 {
         cost += n * work::VELOCITY_DAMPING;
     }
     if p.tear_stretch > 0.0 {
-        cost += m * work::TEAR_CHECK;
-        if p.tethers {
-            cost += (n + m) * work::TETHER_RECOMPUTE;
-        }
+        cost += m * work::TEAR_CHECK + tear_followup_cost(p, load.particles, load.constraints);
     }
     cost + extras_multipliers(p, load) as u64 * work::CONSTRAINT_SUBSTEP
+}
+
+/// Work units of following the tears of one substep with parameters `p`
+/// (tearing on) on `particles` particles and `constraints` live constraints:
+/// the tethers' anchors found again, or the bending pairs' neighbour lists
+/// rebuilt (counted whether or not anything tears).
+pub fn tear_followup_cost(p: &Params, particles: usize, constraints: usize) -> u64 {
+    let size = (particles + constraints) as u64;
+    if p.tethers {
+        size * work::TETHER_RECOMPUTE
+    } else if p.bending_stiffness > 0.0 {
+        size * work::TOPOLOGY_REBUILD
+    } else {
+        0
+    }
 }
 
 /// The multipliers of bending and area constraints reset each substep with
