@@ -8,7 +8,7 @@
 
 use crate::colored;
 use crate::constraints::ConstraintSet;
-use crate::extras::Extras;
+use crate::extras::{Extras, Topology};
 use crate::grid::{self, Grid};
 use crate::memory;
 use crate::params::{
@@ -48,6 +48,16 @@ pub fn work_budget_error(value: impl std::fmt::Display) -> ClothError {
             "a number of work units from 0 to {} (about 1.5 s)",
             params::MAX_WORK_PER_CALL
         ),
+    }
+}
+
+/// The connectivity [`Extras`] reads: the live constraints and the pins.
+fn topology<'a>(constraints: &'a ConstraintSet, pinned: &'a [bool]) -> Topology<'a> {
+    Topology {
+        ids: constraints.ids(),
+        rest_lengths: constraints.rest_lengths(),
+        built_with: constraints.built_with(),
+        pinned,
     }
 }
 
@@ -208,7 +218,7 @@ impl Cloth {
             inverse_mass: memory::filled(n, 0.0).map_err(out_of_memory)?,
             pinned,
             constraints,
-            extras: Extras::default(),
+            extras: Extras::for_grid(size),
             xs: memory::with_capacity(n).map_err(out_of_memory)?,
             ys: memory::with_capacity(n).map_err(out_of_memory)?,
             forces: memory::with_capacity(count).map_err(out_of_memory)?,
@@ -253,6 +263,12 @@ impl Cloth {
     pub fn set_params(&mut self, p: Params) -> Result<(), ClothError> {
         p.validate()?;
         self.validate_work("iterations", p.iterations, &p)?;
+        let field = if p.tethers && !self.params.tethers {
+            "tethers"
+        } else {
+            "bendingStiffness"
+        };
+        self.prepare_extras(&p, field)?;
         self.params = p;
         self.update_inverse_masses();
         self.arrange_constraints();
@@ -294,6 +310,7 @@ impl Cloth {
             constraints: self.num_constraints(),
             colored_runs: layout.runs,
             colored_scattered: layout.scattered,
+            ..self.extras.workload(self.num_particles())
         }
     }
 
@@ -377,15 +394,36 @@ impl Cloth {
     /// Refused when one step would then exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_bending_stiffness(&mut self, value: f64) -> Result<(), ClothError> {
         let stiffness = params::BENDING_STIFFNESS.check_number(value)?;
-        self.change_within_work_limit("bendingStiffness", params::Number(value), |p| {
-            p.bending_stiffness = stiffness
-        })
+        let mut p = self.params;
+        p.bending_stiffness = stiffness;
+        self.validate_work("bendingStiffness", params::Number(value), &p)?;
+        self.prepare_extras(&p, "bendingStiffness")?;
+        self.params = p;
+        Ok(())
     }
 
     /// Turns the long-range attachments on or off. Refused when one step
     /// would then exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_tethers(&mut self, on: bool) -> Result<(), ClothError> {
-        self.change_within_work_limit("tethers", on, |p| p.tethers = on)
+        let mut p = self.params;
+        p.tethers = on;
+        self.validate_work("tethers", on, &p)?;
+        self.prepare_extras(&p, "tethers")?;
+        self.params = p;
+        Ok(())
+    }
+
+    /// Lets the extras reserve what parameters `p` switch on; `OutOfMemory`
+    /// names `field`.
+    fn prepare_extras(&mut self, p: &Params, field: &'static str) -> Result<(), ClothError> {
+        let topology = topology(&self.constraints, &self.pinned);
+        self.extras.prepare(p, topology, field)
+    }
+
+    /// Tells the extras that pins changed or constraints tore or came back.
+    fn topology_changed(&mut self) {
+        let topology = topology(&self.constraints, &self.pinned);
+        self.extras.topology_changed(&self.params, topology);
     }
 
     /// Sets the friction coefficient μ of contacts (0..=10).
@@ -601,7 +639,9 @@ impl Cloth {
             ..step
         });
         let (n, m) = (self.num_particles() as u64, self.num_constraints() as u64);
-        params::work::SUBSTEP + n * params::work::PREDICT + m * params::work::CONSTRAINT_SUBSTEP
+        params::work::SUBSTEP
+            + n * params::work::PREDICT
+            + (m + self.extras.multipliers(&p) as u64) * params::work::CONSTRAINT_SUBSTEP
     }
 
     /// Whether the substep's sweeps run on the coloured SIMD path (else scalar).
@@ -670,6 +710,9 @@ impl Cloth {
                 if next == runs.len() {
                     (sweeps, next) = (sweeps + 1, 0);
                     if extras {
+                        work += self
+                            .extras
+                            .solve_work(&self.params, self.inverse_mass.len());
                         let (previous, inverse_mass) = (&self.previous, &self.inverse_mass);
                         self.extras.solve(
                             &mut points,
@@ -712,6 +755,9 @@ impl Cloth {
                 if next == count {
                     (sweeps, next) = (sweeps + 1, 0);
                     if extras {
+                        work += self
+                            .extras
+                            .solve_work(&self.params, self.inverse_mass.len());
                         let (previous, inverse_mass) = (&self.previous, &self.inverse_mass);
                         self.extras.solve(
                             self.positions.as_mut_slice(),
@@ -758,7 +804,9 @@ impl Cloth {
             work += n * params::work::VELOCITY_DAMPING;
         }
         if substep.tear_stretch > 0.0 {
-            work += self.num_constraints() as u64 * params::work::TEAR_CHECK;
+            let m = self.num_constraints();
+            work += m as u64 * params::work::TEAR_CHECK;
+            work += params::tear_followup_cost(&self.params, n as usize, m);
             self.tear(substep.tear_stretch);
         }
         self.step = Some(StepInProgress {
@@ -784,9 +832,13 @@ impl Cloth {
     fn tear(&mut self, factor: f64) {
         let limit = (factor - 1.0) as f32;
         let positions = &self.positions;
-        self.torn_count += self
+        let torn = self
             .constraints
             .tear(|a, b, rest_length| solver::pair_stretch(positions, a, b, rest_length) > limit);
+        self.torn_count += torn;
+        if torn > 0 {
+            self.topology_changed();
+        }
     }
 
     /// Advances `n` steps in one call: from 0 to 10000, and no more than
@@ -866,7 +918,9 @@ impl Cloth {
         self.positions.copy_from_slice(&self.step_start);
         self.velocities.copy_from_slice(&self.step_start_velocities);
         self.time = step.start_time;
-        self.constraints.restore_logged();
+        if self.constraints.restore_logged() > 0 {
+            self.topology_changed();
+        }
         self.constraints.reset_multipliers();
         self.torn_count = step.start_torn_count;
         self.diverged = true;
@@ -898,7 +952,8 @@ impl Cloth {
 
     /// Takes hold of particle `index`: it stops moving on its own (inverse mass
     /// 0) and follows [`Cloth::drag`]. Grabbing another particle releases the
-    /// first. O(1), like [`Cloth::release`] and [`Cloth::set_pinned`].
+    /// first. O(1), like [`Cloth::release`] (and [`Cloth::set_pinned`] without
+    /// tethers or bending).
     pub fn grab(&mut self, index: usize) -> Result<(), ClothError> {
         let k = params::validate_index(index, self.num_particles())?;
         self.release();
@@ -972,14 +1027,20 @@ impl Cloth {
 
     /// Pins (`true`) or frees (`false`) particle `index`. A pinned particle has
     /// inverse mass 0: constraints and gravity cannot move it, only a drag can.
+    /// O(1), except with tethers on (their anchors are found again, a search
+    /// over the whole cloth) or bending on (which pairs act is checked again).
     pub fn set_pinned(&mut self, index: usize, pinned: bool) -> Result<(), ClothError> {
         let k = params::validate_index(index, self.num_particles())?;
+        let changed = self.pinned[k] != pinned;
         self.pinned[k] = pinned;
         if self.grabbed() != Some(k) {
             self.velocities[2 * k] = 0.0;
             self.velocities[2 * k + 1] = 0.0;
         }
         self.update_inverse_mass(k);
+        if changed {
+            self.topology_changed();
+        }
         Ok(())
     }
 
@@ -1030,6 +1091,12 @@ impl Cloth {
                 .map(|&lambda| lambda * scale),
         );
         &self.forces
+    }
+
+    /// The bending, area and tether constraints (and their readouts, such as
+    /// [`crate::area::Areas::area`]).
+    pub fn extras(&self) -> &Extras {
+        &self.extras
     }
 
     /// Number of constraints torn since the cloth was built.

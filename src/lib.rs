@@ -24,11 +24,15 @@
 //! * `lanes`: four-wide `f32` arithmetic, wasm SIMD where available.
 //! * [`memory`]: fallible allocation and what a cloth costs in memory.
 //! * [`raster`]: drawing the cloth into pixels (faster than canvas paths).
+//! * [`extras`]: what a scene adds to a substep: [`bending`], [`area`]
+//!   constraints and [`tethers`] (long-range attachments).
 //! * [`cloth`]: [`Cloth`], the state, interaction (pick, grab, drag, pin) and
 //!   diagnostics.
 //! * `wasm`: the `Simulation` class exported to JavaScript, a thin layer over
 //!   [`Cloth`].
 
+pub mod area;
+pub mod bending;
 pub mod cloth;
 pub mod colored;
 pub mod constraints;
@@ -41,6 +45,7 @@ pub mod params;
 pub mod raster;
 pub mod scene;
 pub mod solver;
+pub mod tethers;
 mod wasm;
 
 pub use cloth::Cloth;

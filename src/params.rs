@@ -1122,6 +1122,26 @@ pub mod work {
     pub const SUBSTEP: u64 = 200;
     /// Fixed cost of a step.
     pub const STEP: u64 = 1_000;
+    // The weights below were measured natively (400 × 300 cloth, release
+    // build, 2026-11-23: bending 4.8 ns per pair and pass, tethers 1.7 ns per
+    // particle and pass, finding the anchors again 30 ns per particle and
+    // constraint) and scaled by about three for wasm, like the others.
+    /// One bending constraint solve (a scalar distance solve), per pass.
+    pub const BENDING_SOLVE: u64 = 16;
+    /// One area constraint solve, per pass, on top of its corners.
+    pub const AREA_SOLVE: u64 = 30;
+    /// Each corner of an area constraint, per pass (gradient, area, move).
+    pub const AREA_CORNER: u64 = 12;
+    /// One tether check (and projection when too far), per particle per pass.
+    pub const TETHER_SOLVE: u64 = 6;
+    /// Per particle and per live constraint, per substep in which tethers are
+    /// on and tearing may cut the cloth: finding the anchors again (a
+    /// Dijkstra search over the whole cloth).
+    pub const TETHER_RECOMPUTE: u64 = 90;
+    /// Per particle and per live constraint, per substep in which bending is
+    /// on (tethers off) and tearing may cut the cloth: rebuilding the
+    /// neighbour lists that tell which bending pairs a tear has cut.
+    pub const TOPOLOGY_REBUILD: u64 = 20;
 }
 
 /// Most work one time step may take: about half a second (README, "Limits and
@@ -1167,6 +1187,14 @@ pub struct Workload {
     pub colored_runs: usize,
     /// See `colored_runs`.
     pub colored_scattered: usize,
+    /// Bending constraints (they work while `bending_stiffness > 0`).
+    pub bending_pairs: usize,
+    /// Area constraints, and their corners all together.
+    pub area_constraints: usize,
+    /// See `area_constraints`.
+    pub area_corners: usize,
+    /// Particles the tethers check (while `tethers` is on).
+    pub tethered: usize,
 }
 
 /// Work units of one constraint solve on a scalar path (on the coloured one,
@@ -1201,6 +1229,20 @@ pub fn sweep_cost(path: SweepPath, load: &Workload) -> u64 {
         }
 }
 
+/// Work units of one pass over the bending, area and tether constraints of
+/// `load` with parameters `p` (one follows each sweep).
+pub fn extras_pass_cost(p: &Params, load: &Workload) -> u64 {
+    let mut cost = load.area_constraints as u64 * work::AREA_SOLVE
+        + load.area_corners as u64 * work::AREA_CORNER;
+    if p.bending_stiffness > 0.0 {
+        cost += load.bending_pairs as u64 * work::BENDING_SOLVE;
+    }
+    if p.tethers {
+        cost += load.tethered as u64 * work::TETHER_SOLVE;
+    }
+    cost
+}
+
 /// The work units of one substep's fixed part: everything but the sweeps.
 pub fn substep_overhead(p: &Params, load: &Workload) -> u64 {
     let (n, m) = (load.particles as u64, load.constraints as u64);
@@ -1213,9 +1255,35 @@ pub fn substep_overhead(p: &Params, load: &Workload) -> u64 {
         cost += n * work::VELOCITY_DAMPING;
     }
     if p.tear_stretch > 0.0 {
-        cost += m * work::TEAR_CHECK;
+        cost += m * work::TEAR_CHECK + tear_followup_cost(p, load.particles, load.constraints);
     }
-    cost
+    cost + extras_multipliers(p, load) as u64 * work::CONSTRAINT_SUBSTEP
+}
+
+/// Work units of following the tears of one substep with parameters `p`
+/// (tearing on) on `particles` particles and `constraints` live constraints:
+/// the tethers' anchors found again, or the bending pairs' neighbour lists
+/// rebuilt (counted whether or not anything tears).
+pub fn tear_followup_cost(p: &Params, particles: usize, constraints: usize) -> u64 {
+    let size = (particles + constraints) as u64;
+    if p.tethers {
+        size * work::TETHER_RECOMPUTE
+    } else if p.bending_stiffness > 0.0 {
+        size * work::TOPOLOGY_REBUILD
+    } else {
+        0
+    }
+}
+
+/// The multipliers of bending and area constraints reset each substep with
+/// parameters `p`.
+pub fn extras_multipliers(p: &Params, load: &Workload) -> usize {
+    let bending = if p.bending_stiffness > 0.0 {
+        load.bending_pairs
+    } else {
+        0
+    };
+    bending + load.area_constraints
 }
 
 /// The work units of one step with parameters `p` on the cloth `load`: every
@@ -1223,7 +1291,8 @@ pub fn substep_overhead(p: &Params, load: &Workload) -> u64 {
 /// damping checks, and the step's own overhead. Never 0, even for a cloth whose
 /// constraints all tore.
 pub fn work_per_step(p: &Params, load: &Workload) -> u64 {
-    let sweeps = p.iterations as u64 * sweep_cost(SweepPath::of(p), load);
+    let sweeps =
+        p.iterations as u64 * (sweep_cost(SweepPath::of(p), load) + extras_pass_cost(p, load));
     let substep = substep_overhead(p, load) + sweeps;
     work::STEP + load.particles as u64 * work::PARTICLE_STEP + p.substeps as u64 * substep
 }
@@ -1248,8 +1317,8 @@ pub fn validate_work(
             "a value that keeps one step within the work limit: with it a step needs {work} \
              work units, at most {MAX_WORK_PER_STEP} (about 0.5 s) are allowed (this cloth: \
              {} particles, {} constraints; substeps {}, iterations {}, solverOrder {}, \
-             damping {}, velocityDamping {}, tearing {}); lower substeps or iterations, or \
-             use a smaller cloth",
+             damping {}, velocityDamping {}, tearing {}, bending {}, tethers {}); lower \
+             substeps or iterations, or use a smaller cloth",
             load.particles,
             load.constraints,
             p.substeps,
@@ -1258,6 +1327,8 @@ pub fn validate_work(
             switch(p.damping > 0.0),
             switch(p.velocity_damping > 0.0),
             switch(p.tear_stretch > 0.0),
+            switch(p.bending_stiffness > 0.0),
+            switch(p.tethers),
         ),
     ))
 }
