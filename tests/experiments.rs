@@ -110,6 +110,17 @@ fn both_sweep_orders_converge_alike() {
 }
 
 #[test]
+fn bending_lowers_the_wrinkling_but_does_not_remove_it_here() {
+    // The claim says bending removes small wrinkles; here it lowers the mean
+    // turning angle of a pushed-together cloth's rows, by less than half. A
+    // finding, documented in the README.
+    let report = default_report("bending");
+    let (status, message) = verdict(&report);
+    assert_eq!(status, Status::Partly, "{message}");
+    assert!(report.number("wrinklingOn") < 0.9 * report.number("wrinklingOff"), "{message}");
+}
+
+#[test]
 fn undamped_substeps_do_not_explode_here() {
     // The anecdote predicts an explosion; this solver stays bounded. A finding,
     // documented in the README: should it ever explode, this fails.
@@ -154,7 +165,8 @@ fn a_run_in_slices_reports_exactly_what_a_run_at_once_does() {
         }
         assert!(slices > 1, "{}: ran in {slices} slices", d.id);
         assert_eq!(run.progress(), 1.0);
-        assert_eq!(run.report(), at_once, "{}", d.id);
+        // as JSON: the reports hold NaN (gaps in plots), which never equals itself
+        assert_eq!(run.report().to_json(), at_once.to_json(), "{}", d.id);
     }
 }
 

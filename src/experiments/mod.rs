@@ -13,6 +13,7 @@
 use crate::params::ClothError;
 use crate::Cloth;
 
+mod bending;
 mod convergence;
 mod damping;
 mod hanging;
@@ -90,12 +91,13 @@ pub fn definitions() -> &'static [&'static Definition] {
     &DEFINITIONS
 }
 
-static DEFINITIONS: [&Definition; 6] = [
+static DEFINITIONS: [&Definition; 7] = [
     &iterations::DEFINITION,
     &time_step::DEFINITION,
     &hanging::DEFINITION,
     &damping::DEFINITION,
     &convergence::DEFINITION,
+    &bending::DEFINITION,
     &substeps::DEFINITION,
 ];
 

@@ -1,0 +1,193 @@
+//! Bending on and off: a wrinkling measure.
+
+use super::measure::grid_cloth;
+use super::{
+    mean_after, series, Cell, Chart, Definition, Plan, Report, Setting, Settings, Status, Table,
+    Trial, Verdict,
+};
+use crate::params::{ClothError, FixedPreset, Params};
+
+/// Bending must leave at most this fraction of the wrinkling without it for
+/// the claim to hold.
+pub const MAX_RATIO: f64 = 0.5;
+
+pub(super) static DEFINITION: Definition = Definition {
+    id: "bending",
+    title: "Bending on and off: wrinkles",
+    claim: "Bending constraints remove the small wrinkles a cloth of distance constraints alone shows.",
+    source: "the course notes (cloth with bending constraints); Müller, Heidelberger, Hennix and Ratcliff, \"Position Based Dynamics\" (2007), section 4.2",
+    method: "A cloth hangs from its two top corners; over the first second its right corner is dragged towards the left one (and pinned there), so the cloth has more width than room and crumples, once without bending constraints and once with them (distance constraints between particles two apart along rows and columns). Measured: the wrinkling, the mean angle (degrees) by which the rows turn at each particle, averaged over the second half of the run.",
+    settings: &[
+        Setting { name: "width", label: "Width", unit: "particles", min: 3.0, max: 60.0, whole: true, default: 30.0 },
+        Setting { name: "height", label: "Height", unit: "particles", min: 3.0, max: 60.0, whole: true, default: 10.0 },
+        Setting { name: "squeeze", label: "Corner moved in by", unit: "× width", min: 0.0, max: 0.9, whole: false, default: 0.5 },
+        Setting { name: "stiffness", label: "Stiffness", unit: "N/m, 0 = rigid", min: 0.0, max: 1e9, whole: false, default: 1000.0 },
+        Setting { name: "bendingStiffness", label: "Bending stiffness", unit: "N/m", min: 1e-3, max: 1e9, whole: false, default: 1000.0 },
+        Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.5 },
+        Setting { name: "timeStep", label: "Time step", unit: "s", min: 1e-4, max: 0.05, whole: false, default: 0.01 },
+        Setting { name: "iterations", label: "Iterations", unit: "", min: 1.0, max: 100.0, whole: true, default: 5.0 },
+        Setting { name: "duration", label: "Simulated time", unit: "s", min: 0.5, max: 20.0, whole: false, default: 4.0 },
+        Setting { name: "velocityDamping", label: "Velocity damping", unit: "1/s", min: 0.0, max: 100.0, whole: false, default: 1.0 },
+    ],
+    build,
+    report,
+};
+
+/// The mean angle, in degrees, between consecutive segments of every row of a
+/// `width × height` grid: 0 for straight rows, larger the more they zig-zag.
+pub fn wrinkling(positions: &[f32], width: usize, height: usize) -> f64 {
+    let at = |i: usize, j: usize| {
+        let k = i * width + j;
+        (positions[2 * k] as f64, positions[2 * k + 1] as f64)
+    };
+    let turn = |a: (f64, f64), b: (f64, f64), c: (f64, f64)| {
+        let (ux, uy) = (b.0 - a.0, b.1 - a.1);
+        let (vx, vy) = (c.0 - b.0, c.1 - b.1);
+        (ux * vy - uy * vx).atan2(ux * vx + uy * vy).abs()
+    };
+    let (mut sum, mut count) = (0.0, 0usize);
+    for i in 0..height {
+        for j in 1..width - 1 {
+            sum += turn(at(i, j - 1), at(i, j), at(i, j + 1));
+            count += 1;
+        }
+    }
+    if count == 0 {
+        0.0
+    } else {
+        (sum / count as f64).to_degrees()
+    }
+}
+
+/// How long the corner takes to move in, seconds.
+const SQUEEZE_TIME: f64 = 1.0;
+
+/// Drags the top right corner in by `squeeze` × the width over the first
+/// [`SQUEEZE_TIME`], then lets go (a pinned corner stays where it is let go).
+fn squeeze_driver(settings: &Settings, dt: f64) -> super::Driver {
+    let corner = settings.count("width") as usize - 1;
+    let x0 = corner as f64 * crate::grid::SPACING as f64;
+    let squeeze = settings.get("squeeze");
+    Box::new(move |c| {
+        let t = c.time();
+        if t < SQUEEZE_TIME {
+            if c.grabbed() != Some(corner) {
+                let _ = c.grab(corner);
+            }
+            let f = ((t + dt) / SQUEEZE_TIME).min(1.0);
+            let _ = c.drag(x0 * (1.0 - squeeze * f), 0.0);
+        } else if c.grabbed().is_some() {
+            c.release();
+        }
+    })
+}
+
+fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
+    let (width, height) = (settings.count("width"), settings.count("height"));
+    [
+        ("bending off", 0.0),
+        ("bending on", settings.get("bendingStiffness")),
+    ]
+    .into_iter()
+    .map(|(label, bending)| {
+        let params = Params {
+            stiffness: settings.get("stiffness"),
+            bending_stiffness: bending,
+            iterations: settings.count("iterations"),
+            mass: settings.get("mass"),
+            time_step: settings.get("timeStep"),
+            velocity_damping: settings.get("velocityDamping"),
+            ..Params::default()
+        };
+        let cloth = grid_cloth(width, height, FixedPreset::Two, params)?;
+        let total = (settings.get("duration") / params.time_step)
+            .round()
+            .max(1.0) as u32;
+        let every = (total / 400).max(1);
+        let (w, h) = (width as usize, height as usize);
+        Ok(Trial::new(
+            if bending > 0.0 {
+                format!("{label}, {bending} N/m")
+            } else {
+                label.into()
+            },
+            bending,
+            cloth,
+            Plan::Steps { total, every },
+            Box::new(move |c| vec![c.time(), wrinkling(c.positions(), w, h)]),
+        )
+        .with_driver(squeeze_driver(settings, params.time_step)))
+    })
+    .collect()
+}
+
+fn report(settings: &Settings, trials: &[Trial]) -> Report {
+    let half = settings.get("duration") / 2.0;
+    let mut chart = Chart::new("Wrinkling over time", "time (s)", "mean turning angle (°)");
+    let mut shape = Chart::new("The cloth at the end (rows)", "x (m)", "y (m)");
+    shape.plane = true;
+    let mut table = Table {
+        columns: vec![
+            "run".into(),
+            "wrinkling over the second half (°)".into(),
+            "at the end (°)".into(),
+        ],
+        rows: Vec::new(),
+    };
+    let (width, height) = (
+        settings.count("width") as usize,
+        settings.count("height") as usize,
+    );
+    let mut values = Vec::new();
+    for trial in trials {
+        chart
+            .series
+            .push(series(trial.label.clone(), &trial.samples, 1));
+        let p = trial.cloth.positions();
+        // every row, a gap (NaN) between two
+        shape.series.push(super::Series {
+            label: trial.label.clone(),
+            points: (0..height)
+                .flat_map(|i| {
+                    (0..width)
+                        .map(move |j| {
+                            [
+                                p[2 * (i * width + j)] as f64,
+                                p[2 * (i * width + j) + 1] as f64,
+                            ]
+                        })
+                        .chain([[f64::NAN, f64::NAN]])
+                })
+                .collect(),
+        });
+        let value = mean_after(&trial.samples, 1, half);
+        values.push(value);
+        table.rows.push(vec![
+            Cell::Text(trial.label.clone()),
+            Cell::Number(value),
+            Cell::Number(trial.samples.last().map_or(f64::NAN, |row| row[1])),
+        ]);
+    }
+    let (off, on) = (values[0], values[1]);
+    let ratio = on / off;
+    let status = if ratio <= MAX_RATIO {
+        Status::Holds
+    } else if ratio < 1.0 {
+        Status::Partly
+    } else {
+        Status::DoesNotHold
+    };
+    let text = format!(
+        "{}: the rows turn by {off:.2}° per particle on average without bending and {on:.2}° with it ({:.0} % of it; {} the {:.0} % allowed for \"removes\").",
+        status.name(),
+        100.0 * ratio,
+        if ratio <= MAX_RATIO { "within" } else { "beyond" },
+        100.0 * MAX_RATIO,
+    );
+    Report {
+        charts: vec![chart, shape],
+        table,
+        numbers: vec![("wrinklingOff", off), ("wrinklingOn", on), ("ratio", ratio)],
+        verdict: Some(Verdict { status, text }),
+    }
+}
