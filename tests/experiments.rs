@@ -117,7 +117,10 @@ fn bending_lowers_the_wrinkling_but_does_not_remove_it_here() {
     let report = default_report("bending");
     let (status, message) = verdict(&report);
     assert_eq!(status, Status::Partly, "{message}");
-    assert!(report.number("wrinklingOn") < 0.9 * report.number("wrinklingOff"), "{message}");
+    assert!(
+        report.number("wrinklingOn") < 0.9 * report.number("wrinklingOff"),
+        "{message}"
+    );
 }
 
 #[test]
