@@ -1,6 +1,6 @@
 //! Substeps without damping: does the cloth explode?
 
-use super::measure::{grid_cloth, total_energy};
+use super::measure::grid_cloth;
 use super::{
     series, Cell, Chart, Definition, Plan, Report, Setting, Settings, Status, Table, Trial, Verdict,
 };
@@ -9,9 +9,13 @@ use crate::params::{ClothError, FixedPreset, Params};
 /// The substep counts tried, up to `maxSubsteps` (and it); 1 is the reference
 /// the others are compared with.
 const COUNTS: [u32; 5] = [1, 5, 10, 20, 50];
-/// A run "explodes" when it diverges, or when its total energy rises above
-/// where it started by more than this fraction of the energy gravity can
-/// release (the drop of every free particle to the bottom row's depth).
+/// A run "explodes" when it diverges, or when its kinetic and gravitational
+/// energy rise above where they started by more than this fraction of the
+/// energy gravity can release (the drop of every free particle to the bottom
+/// row's depth). The elastic energy is left out: with one iteration a stiff
+/// constraint is not fully solved, and `½kC²` of its leftover error is no
+/// energy the cloth has; without it the sum is a lower bound of the energy,
+/// so a rise means energy was created.
 pub const ENERGY_GAIN: f64 = 0.1;
 
 pub(super) static DEFINITION: Definition = Definition {
@@ -19,7 +23,7 @@ pub(super) static DEFINITION: Definition = Definition {
     title: "Substeps without damping",
     claim: "A student who implemented substeps without any damping saw the solver explode.",
     source: "the course notes (an anecdote from the students' exercises); the stability argument is Macklin et al., \"Small Steps in Physics Simulation\" (2019), section 3",
-    method: "A cloth held by its two top corners is released in its rest shape with 1 iteration and more and more substeps, and no damping of any kind. Measured: the total energy (kinetic, gravitational and elastic) over time, the largest stretch, and whether a step diverged.",
+    method: "A cloth held by its two top corners is released in its rest shape with 1 iteration and more and more substeps (1 substep is the reference), and no damping of any kind. Measured: the kinetic plus gravitational energy over time (a lower bound of the energy: the elastic part is left out), the largest stretch, and whether a step diverged.",
     settings: &[
         Setting { name: "width", label: "Width", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 20.0 },
         Setting { name: "height", label: "Height", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 15.0 },
@@ -67,14 +71,24 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
                 substeps as f64,
                 cloth,
                 Plan::Steps { total, every },
-                Box::new(|c| vec![c.time(), total_energy(c), c.max_stretch()]),
+                Box::new(|c| {
+                    vec![
+                        c.time(),
+                        c.kinetic_energy() + c.potential_energy(),
+                        c.max_stretch(),
+                    ]
+                }),
             ))
         })
         .collect()
 }
 
 fn report(settings: &Settings, trials: &[Trial]) -> Report {
-    let mut chart = Chart::new("Total energy over time", "time (s)", "total energy (J)");
+    let mut chart = Chart::new(
+        "Kinetic + gravitational energy over time",
+        "time (s)",
+        "energy (J)",
+    );
     let mut table = Table {
         columns: vec![
             "substeps".into(),
@@ -133,7 +147,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         (
             Status::DoesNotHold,
             format!(
-                "does not explode here: with 2 to {most} substeps and no damping no run diverged and the total energy never rose more than {:.2} % of the {scale:.2} J gravity can release above where it started (the limit is {:.0} %). Each substep predicts, solves its constraints implicitly with its own α̃ = α/h² and multipliers reset to 0, and takes its velocities from the positions, so no stiffness makes it unstable; undamped, it simply keeps its energy.",
+                "does not explode here: with 2 to {most} substeps and no damping no run diverged and the kinetic plus gravitational energy never rose more than {:.2} % of the {scale:.2} J gravity can release above where it started (the limit is {:.0} %). Each substep predicts, solves its constraints implicitly with its own α̃ = α/h² and multipliers reset to 0, and takes its velocities from the positions, so no stiffness makes it unstable; undamped, it simply keeps its energy.",
                 100.0 * worst_gain.max(0.0),
                 100.0 * ENERGY_GAIN,
             ),
@@ -142,7 +156,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         (
             Status::Holds,
             format!(
-                "explodes here with {} substeps: the run diverged or its total energy rose more than {:.0} % of the {scale:.2} J gravity can release (worst: {:.1} %).",
+                "explodes here with {} substeps: the run diverged or its kinetic plus gravitational energy rose more than {:.0} % of the {scale:.2} J gravity can release (worst: {:.1} %).",
                 exploded.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", "),
                 100.0 * ENERGY_GAIN,
                 100.0 * worst_gain,
