@@ -49,6 +49,20 @@ function axis(values, log) {
   return linearAxis(min, max);
 }
 
+/** Decimals that show a multiple of `step` exactly (2.5 needs one). */
+function decimalsOf(step) {
+  for (let d = 0; d < 12; d += 1) {
+    const scaled = step * 10 ** d;
+    if (Math.abs(scaled - Math.round(scaled)) < 1e-6 * scaled) return d;
+  }
+  return 12;
+}
+
+/** A tick label: as many decimals as the step needs; k or M suffixes as in the live plot. */
+function tickLabel(value, step, span) {
+  return span >= 1e4 ? formatTick(value, step, span) : value.toFixed(decimalsOf(step));
+}
+
 /** A linear axis over at least min..max, widened to round ticks. */
 function linearAxis(min, max) {
   const { step } = niceScale(max - min, 5);
@@ -58,7 +72,7 @@ function linearAxis(min, max) {
   const ticks = [];
   for (let k = 0; from + k * step <= to + step * 1e-6; k += 1) {
     const v = from + k * step;
-    ticks.push({ value: v, label: formatTick(Math.abs(v) < step * 1e-9 ? 0 : v, step, span) });
+    ticks.push({ value: v, label: tickLabel(Math.abs(v) < step * 1e-9 ? 0 : v, step, span) });
   }
   return { at: (v) => (v - from) / (to - from || 1), ticks, from, to };
 }
