@@ -249,4 +249,23 @@ describe('experiments page', () => {
       assert.equal(await page.evaluate(() => window.rightCloth.simulation.iterations), 50);
     });
   });
+
+  it('side by side: each cloth\'s settings come from the URL, are checked and go back into the link', async () => {
+    const opened = await openExperiments('?left.iterations=7&right.stiffness=500&right.substeps=0');
+    await inPage(opened, async ({ page }) => {
+      for (const ref of ['window.leftCloth', 'window.rightCloth']) await waitForTime(page, ref, 0.05);
+      assert.equal(await page.evaluate(() => window.leftCloth.simulation.iterations), 7);
+      assert.equal(await page.evaluate(() => window.rightCloth.simulation.stiffness), 500);
+      // substeps 0 is refused by the cloth and explained; the default stays
+      assert.match(await page.textContent('#right-substeps-error'), /^invalid substeps: got 0/);
+      assert.equal(await page.evaluate(() => window.rightCloth.simulation.substeps), 1);
+      await page.fill('#left-stiffness', '250');
+      await page.press('#left-stiffness', 'Tab');
+      assert.equal(await page.evaluate(() => window.leftCloth.simulation.stiffness), 250);
+      const link = new URL(await page.getAttribute('#side-link', 'href'));
+      assert.equal(link.searchParams.get('left.iterations'), '7');
+      assert.equal(link.searchParams.get('left.stiffness'), '250');
+      assert.equal(link.searchParams.get('right.stiffness'), '500');
+    });
+  });
 });
