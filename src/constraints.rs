@@ -432,6 +432,18 @@ impl ConstraintSet {
         self.runs_and_solver_view().1
     }
 
+    /// [`ConstraintSet::solver_view`] with the creation index of each live
+    /// constraint (what per-constraint data is indexed by).
+    pub fn solver_view_and_creation(&mut self) -> (Constraints<'_>, &[u32]) {
+        let live = self.live;
+        let constraints = Constraints {
+            ids: &self.ids[..2 * live],
+            rest_lengths: &self.rest_lengths[..live],
+            lambdas: &mut self.lambdas[..live],
+        };
+        (constraints, &self.creation[..live])
+    }
+
     /// The runs with the constraint arrays they index, the multipliers mutable.
     pub fn runs_and_solver_view(&mut self) -> (&[Run], Constraints<'_>) {
         let live = self.live;
