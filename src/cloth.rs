@@ -9,12 +9,12 @@
 use crate::colored;
 use crate::constraints::ConstraintSet;
 use crate::extras::Extras;
-use crate::grid::{self, Grid};
+use crate::grid;
 use crate::memory;
 use crate::params::{
     self, ClothError, FixedPreset, GridSize, Params, SolverOrder, SweepPath, Workload,
 };
-use crate::scene::{self, Bending, DistanceStiffness, Scene};
+use crate::scene::{self, DistanceStiffness, Scene};
 use crate::solver::{self, Split};
 use std::collections::TryReserveError;
 
@@ -208,31 +208,8 @@ impl Cloth {
     /// ([`ClothError::OutOfMemory`]). Every buffer the steps use is reserved
     /// here, so stepping never allocates.
     pub fn try_new(size: GridSize, preset: FixedPreset) -> Result<Cloth, ClothError> {
-        let Grid {
-            positions,
-            constraint_ids,
-            rest_lengths,
-            colors,
-            fixed,
-        } = grid::try_build(size, preset)?;
+        let scene = grid::scene(size, preset)?;
         let out_of_memory = |_| memory::cloth_out_of_memory(size);
-        let p = Params::default();
-        let mut masses =
-            memory::filled(size.num_particles(), p.mass as f32).map_err(out_of_memory)?;
-        for k in fixed {
-            masses[k] = 0.0;
-        }
-        let scene = Scene {
-            positions,
-            masses,
-            distances: constraint_ids,
-            rest_lengths: Some(rest_lengths),
-            distance_stiffness: DistanceStiffness::Uniform(p.stiffness),
-            colors: Some(colors),
-            areas: Vec::new(),
-            bending: Bending::None,
-            colliders: Vec::new(),
-        };
         // the grid's colours are a proper colouring by construction
         scene.validate_entries()?;
         Cloth::build(scene, &out_of_memory)

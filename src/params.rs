@@ -154,7 +154,8 @@ pub fn quoted(text: &str, length: usize) -> String {
     }
 }
 
-fn invalid(
+/// The [`ClothError::InvalidValue`] of `value` for `field`, with what is `allowed`.
+pub fn invalid(
     field: &'static str,
     value: impl fmt::Display,
     allowed: impl Into<String>,
