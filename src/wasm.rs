@@ -63,6 +63,7 @@ const ERROR_TYPES: &str = r#"
 /** The `code` of an Error thrown by `Simulation`: what went wrong, in words that do not change. */
 export type SimulationErrorCode =
   | "invalid_value"     // a number or string out of its range, or not one of the allowed names
+  | "invalid_scene"     // Simulation.fromScene: a malformed entry of the scene (the message names it)
   | "wrong_type"        // not a number (or string, boolean, context, view object) at all
   | "particle_index"    // an index that names no particle
   | "out_of_memory"     // the cloth, its reordering or the drawInto frame does not fit in wasm memory
@@ -72,7 +73,7 @@ export type SimulationErrorCode =
 /**
  * Every Error a `Simulation` method, getter, setter or constructor throws for bad
  * input is a plain `Error` with two more own properties; its message starts
- * `invalid <field>:`, `invalid particle index:`, `out of memory:` or `drawInto:`.
+ * `invalid <field>:`, `invalid scene:`, `invalid particle index:`, `out of memory:` or `drawInto:`.
  * Calls on a freed Simulation, or re-entrant calls into one that is busy (from a
  * `drawInto` view getter, say), throw wasm-bindgen's plain Errors without them.
  */
@@ -85,7 +86,7 @@ export interface SimulationError extends Error {
 
 /// The `Error` JavaScript sees: `message`, plus own properties `field` (the
 /// JavaScript name of the argument: `"mass"`, `"index"`, `"view.scale"`, ...)
-/// and `code`, one of `"invalid_value"`, `"wrong_type"`, `"particle_index"`,
+/// and `code`, one of `"invalid_value"`, `"invalid_scene"`, `"wrong_type"`, `"particle_index"`,
 /// `"out_of_memory"`, `"canvas_too_large"` or `"draw_failed"`. Messages are
 /// bounded (they echo at most a short part of any value), so building one
 /// cannot fail. A `js_sys::Error` rather than a `JsError`: only a JavaScript
