@@ -149,7 +149,8 @@ struct StepInProgress {
     start_torn_count: usize,
 }
 
-/// An XPBD cloth: a grid of particles joined by distance constraints.
+/// An XPBD simulation: particles joined by distance constraints (the grid
+/// cloth, or any [`Scene`]), with what the scene adds (see [`crate::extras`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cloth {
     params: Params,

@@ -204,7 +204,8 @@ impl<'a, T: Word> Column<'a, T> {
         for (slot, &from) in scratch.iter_mut().zip(permutation) {
             *slot = self.data[stride * from as usize + lane].to_word();
         }
-        let entries = self.data[lane..].iter_mut().step_by(stride);
+        // (`skip`, not `[lane..]`: the data of a set without constraints is empty)
+        let entries = self.data.iter_mut().skip(lane).step_by(stride);
         for (entry, &word) in entries.zip(&scratch[..permutation.len()]) {
             *entry = T::from_word(word);
         }

@@ -149,8 +149,9 @@ impl Scene {
 
     /// Checks every entry; the error names the first wrong one
     /// (`invalid scene: distances[7] joins particle 3 to itself`). Given
-    /// colours are checked too, in a buffer of 32 bytes per particle
-    /// ([`ClothError::OutOfMemory`] when that does not fit).
+    /// colours are checked too, in a buffer of 32 bytes per particle, and
+    /// rings of more than 64 particles for repeats in a sorted copy
+    /// ([`ClothError::OutOfMemory`] when either does not fit).
     pub fn validate(&self) -> Result<(), ClothError> {
         self.validate_entries()?;
         if let Some(colors) = &self.colors {
@@ -160,7 +161,8 @@ impl Scene {
     }
 
     /// [`Scene::validate`] but for the colours, which are taken as a proper
-    /// colouring: allocates nothing (the grid's own scene is built this way).
+    /// colouring (the grid's own scene is built this way); allocates nothing
+    /// for a scene without long rings.
     pub(crate) fn validate_entries(&self) -> Result<(), ClothError> {
         self.validate_particles()?;
         let n = self.num_particles();
@@ -413,8 +415,10 @@ impl Scene {
                     return Err(at("areas", i, format!("names particle {k} twice")));
                 }
             }
-            if count > 64 && has_duplicate(&area.particles) {
-                return Err(at("areas", i, "names a particle twice".into()));
+            if count > 64 {
+                if let Some(k) = duplicate(&area.particles)? {
+                    return Err(at("areas", i, format!("names particle {k} twice")));
+                }
             }
             if params::STIFFNESS.check_number(area.stiffness).is_err() {
                 return Err(at(
@@ -453,12 +457,15 @@ impl Scene {
     }
 }
 
-/// Whether some index occurs twice (for long rings: sorts a copy; a ring that
-/// large is rare, and the copy is its own size).
-fn has_duplicate(particles: &[u32]) -> bool {
-    let mut sorted = particles.to_vec();
+/// An index that occurs twice, if any (for long rings: sorts a copy, the
+/// ring's own size).
+fn duplicate(particles: &[u32]) -> Result<Option<u32>, ClothError> {
+    let mut sorted = memory::copied(particles).map_err(|_| ClothError::OutOfMemory {
+        field: "areas",
+        what: format!("checking a ring of {} particles", particles.len()),
+    })?;
     sorted.sort_unstable();
-    sorted.windows(2).any(|w| w[0] == w[1])
+    Ok(sorted.windows(2).find(|w| w[0] == w[1]).map(|w| w[0]))
 }
 
 fn stiffness_problem(k: f64) -> String {
