@@ -123,7 +123,10 @@ impl Constraints<'_> {
 
 /// One Gauss–Seidel sweep over `constraints` in their order: each constraint
 /// sees the corrections of those before it. Without damping (`gamma == 0`) this
-/// is the original demo's loop exactly.
+/// is the original demo's loop exactly. Out of line: the loop compiles on
+/// its own, whatever the caller around it (measured: inlined into the step
+/// beside [`solve_sweep_compliances`] it ran about 3% more instructions).
+#[inline(never)]
 pub fn solve_sweep(
     positions: &mut [f32],
     previous: &[f32],
