@@ -1215,7 +1215,9 @@ impl Simulation {
     /// overrides the preset's own choice.
     pub fn preset(
         #[wasm_bindgen(unchecked_param_type = "PresetName")] name: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Record<string, number | string | boolean>")]
+        #[wasm_bindgen(
+            unchecked_optional_param_type = "Record<string, number | string | boolean>"
+        )]
         options: JsValue,
     ) -> Result<Simulation, JsValue> {
         console_error_panic_hook::set_once();
