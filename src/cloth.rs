@@ -224,9 +224,15 @@ impl Cloth {
         // the grid's colours are a proper colouring by construction
         scene.validate_entries()?;
         let mut cloth = Cloth::build(scene, &out_of_memory)?;
-        // the grid derives its bending pairs when bending is first switched on
-        cloth.extras.defer_grid_bending(size);
+        cloth.defer_grid_bending(size);
         Ok(cloth)
+    }
+
+    /// Makes a grid cloth of `size` derive its bending pairs (particles two
+    /// apart along rows and columns) when bending is first switched on, so a
+    /// cloth without bending keeps no memory for them.
+    pub(crate) fn defer_grid_bending(&mut self, size: GridSize) {
+        self.extras.defer_grid_bending(size);
     }
 
     /// Builds the simulation of `scene` with default parameters but for what

@@ -30,6 +30,9 @@ pub struct Preset {
     pub scene: Scene,
     /// Parameter values to set once the simulation is built, in order.
     pub params: Vec<(&'static str, Value)>,
+    /// The grid of the "cloth" preset, which derives its bending pairs when
+    /// bending is first switched on, as `new Simulation` does.
+    pub grid: Option<GridSize>,
 }
 
 /// A preset's scene and its parameter choices, by table name.
@@ -129,6 +132,7 @@ pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothErro
         let h = s.whole(&params::HEIGHT, height)?;
         GridSize::new(w, h)
     };
+    let mut grid_size = None;
     let (shaping, (scene, choices)) = match word {
         "cloth" => {
             let s = shaping(&["width", "height", "fixed"]);
@@ -139,6 +143,7 @@ pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothErro
             )?;
             let fixed =
                 FixedPreset::from_count(s.whole(&params::FIXED, params::FIXED.default_number())?)?;
+            grid_size = Some(size);
             (s, (grid::scene(size, fixed)?, Vec::new()))
         }
         "rope" => {
@@ -172,6 +177,7 @@ pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothErro
     Ok(Preset {
         params: shaping.params(&choices),
         scene,
+        grid: grid_size,
     })
 }
 
@@ -180,8 +186,15 @@ impl Cloth {
     /// then each parameter value through its setter, so a value is refused as
     /// the setter refuses it.
     pub fn from_preset(name: &str, options: &[(&str, Value)]) -> Result<Cloth, ClothError> {
-        let Preset { scene, params } = preset(name, options)?;
+        let Preset {
+            scene,
+            params,
+            grid,
+        } = preset(name, options)?;
         let mut cloth = Cloth::from_scene(&scene)?;
+        if let Some(size) = grid {
+            cloth.defer_grid_bending(size);
+        }
         for (name, value) in params {
             cloth.set_parameter(name, value)?;
         }
