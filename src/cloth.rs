@@ -9,12 +9,14 @@
 use crate::colored;
 use crate::constraints::ConstraintSet;
 use crate::extras::{Extras, Topology};
-use crate::grid::{self, Grid};
+use crate::grid;
 use crate::memory;
 use crate::params::{
     self, ClothError, FixedPreset, GridSize, Params, SolverOrder, SweepPath, Workload,
 };
+use crate::scene::{self, DistanceStiffness, Scene};
 use crate::solver::{self, Split};
+use std::collections::TryReserveError;
 
 /// Positions farther than this from the origin (metres) count as diverged:
 /// still finite in `f32`, but no longer a cloth anyone can see. Dragging is
@@ -61,6 +63,22 @@ fn topology<'a>(constraints: &'a ConstraintSet, pinned: &'a [bool]) -> Topology<
     }
 }
 
+/// Compliance `1/k` in m/N of stiffness `k` N/m, 0 for 0 (rigid).
+fn compliance(stiffness: f64) -> f64 {
+    if stiffness == 0.0 {
+        0.0
+    } else {
+        1.0 / stiffness
+    }
+}
+
+/// Bytes a simulation of `scene` needs, roughly: what a grid of as many
+/// particles and constraints keeps, for an out-of-memory message.
+fn scene_bytes(scene: &Scene) -> u64 {
+    let (n, m) = (scene.num_particles() as u64, scene.num_distances() as u64);
+    n * 60 + m * 40
+}
+
 /// A particle held by the user.
 ///
 /// Its velocity is measured between drag calls, not between steps: pointer
@@ -104,6 +122,8 @@ struct Substep {
     iterations: u32,
     /// Constraint damping is on: the sweeps run on the scalar damped path.
     damped: bool,
+    /// The constraint damping coefficient, N·s/m.
+    damping: f64,
     velocity_damping: f64,
     tear_stretch: f64,
 }
@@ -139,7 +159,8 @@ struct StepInProgress {
     start_torn_count: usize,
 }
 
-/// An XPBD cloth: a grid of particles joined by distance constraints.
+/// An XPBD simulation: particles joined by distance constraints (the grid
+/// cloth, or any [`Scene`]), with what the scene adds (see [`crate::extras`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cloth {
     params: Params,
@@ -155,9 +176,17 @@ pub struct Cloth {
     velocities: Vec<f32>,
     /// `1/mass` for free particles, 0 for pinned and grabbed ones.
     inverse_mass: Vec<f32>,
+    /// Each particle's own mass in kg (0: pinned by the scene), for a scene
+    /// whose free particles differ in mass, until `mass` is set; `None`: every
+    /// free particle has the `mass` parameter.
+    masses: Option<Vec<f32>>,
     pinned: Vec<bool>,
     /// The distance constraints, their rest lengths and multipliers, in solver order.
     constraints: ConstraintSet,
+    /// Compliance (m/N, 0 = rigid) of each distance constraint by creation
+    /// index, for a scene with per-constraint stiffness; `None`: all have the
+    /// `stiffness` parameter's.
+    compliances: Option<Vec<f64>>,
     /// Bending, areas, tethers, contacts and wind (see [`crate::extras`]).
     extras: Extras,
     /// Scratch: x and y of every particle, split for the coloured SIMD sweep.
@@ -190,24 +219,135 @@ impl Cloth {
     /// ([`ClothError::OutOfMemory`]). Every buffer the steps use is reserved
     /// here, so stepping never allocates.
     pub fn try_new(size: GridSize, preset: FixedPreset) -> Result<Cloth, ClothError> {
-        let Grid {
-            positions,
-            constraint_ids,
-            rest_lengths,
-            colors,
-            fixed,
-        } = grid::try_build(size, preset)?;
+        let scene = grid::scene(size, preset)?;
         let out_of_memory = |_| memory::cloth_out_of_memory(size);
-        let n = size.num_particles();
-        let params = Params::default();
+        // the grid's colours are a proper colouring by construction
+        scene.validate_entries()?;
+        let mut cloth = Cloth::build(scene, &out_of_memory)?;
+        cloth.defer_grid_bending(size);
+        Ok(cloth)
+    }
+
+    /// Makes a grid cloth of `size` derive its bending pairs (particles two
+    /// apart along rows and columns) when bending is first switched on, so a
+    /// cloth without bending keeps no memory for them.
+    pub(crate) fn defer_grid_bending(&mut self, size: GridSize) {
+        self.extras.defer_grid_bending(size);
+    }
+
+    /// Builds the simulation of `scene` with default parameters but for what
+    /// the scene sets: the stiffness of uniformly stiff distance constraints
+    /// and the masses. Refuses a malformed scene with
+    /// [`ClothError::InvalidScene`] naming the first wrong entry, and one that
+    /// does not fit in memory with [`ClothError::OutOfMemory`].
+    ///
+    /// Masses: particles of mass 0 start pinned. When every free particle has
+    /// one mass, that is the `mass` parameter; otherwise each keeps its own and
+    /// the `mass` parameter reports their mean, until it is set: setting `mass`
+    /// gives every free particle that mass. A particle pinned by the scene and
+    /// freed with [`Cloth::set_pinned`] gets the `mass` parameter.
+    ///
+    /// Distance constraints without given colours are coloured greedily for the
+    /// coloured sweep; constraints with [`DistanceStiffness::PerConstraint`]
+    /// are solved one by one (the scalar sweep), each with its own compliance,
+    /// and the `stiffness` parameter does not apply to them.
+    pub fn from_scene(scene: &Scene) -> Result<Cloth, ClothError> {
+        scene.validate()?;
+        let out_of_memory = |_| ClothError::OutOfMemory {
+            field: "scene",
+            what: format!(
+                "a scene of {} particles and {} constraints needs {} MiB",
+                scene.num_particles(),
+                scene.num_distances(),
+                memory::mib(scene_bytes(scene))
+            ),
+        };
+        let copy = Scene {
+            positions: memory::copied(&scene.positions).map_err(out_of_memory)?,
+            masses: memory::copied(&scene.masses).map_err(out_of_memory)?,
+            distances: memory::copied(&scene.distances).map_err(out_of_memory)?,
+            rest_lengths: match &scene.rest_lengths {
+                Some(r) => Some(memory::copied(r).map_err(out_of_memory)?),
+                None => None,
+            },
+            distance_stiffness: scene.distance_stiffness.clone(),
+            colors: match &scene.colors {
+                Some(c) => Some(memory::copied(c).map_err(out_of_memory)?),
+                None => None,
+            },
+            areas: scene.areas.clone(),
+            bending: scene.bending.clone(),
+            colliders: scene.colliders.clone(),
+        };
+        Cloth::build(copy, &out_of_memory)
+    }
+
+    /// Builds the simulation of a validated `scene`, taking its arrays over
+    /// (its masses become the inverse masses, its positions the positions), so
+    /// the grid needs no memory beyond the cloth it becomes.
+    fn build(
+        scene: Scene,
+        out_of_memory: &dyn Fn(TryReserveError) -> ClothError,
+    ) -> Result<Cloth, ClothError> {
+        let extras = Extras::try_new(&scene)?;
+        let n = scene.num_particles();
+        let mut params = Params::default();
+        let colors = match scene.colors {
+            Some(colors) => colors,
+            None => scene::greedy_colors("distances", &scene.distances, n)?,
+        };
+        let rest_lengths = match scene.rest_lengths {
+            Some(rest_lengths) => rest_lengths,
+            None => memory::collect(
+                scene.distances.len() / 2,
+                scene.distances.chunks_exact(2).map(|pair| {
+                    let (a, b) = (pair[0] as usize, pair[1] as usize);
+                    let dx = scene.positions[2 * a] - scene.positions[2 * b];
+                    let dy = scene.positions[2 * a + 1] - scene.positions[2 * b + 1];
+                    (dx * dx + dy * dy).sqrt()
+                }),
+            )
+            .map_err(out_of_memory)?,
+        };
+        let compliances = match scene.distance_stiffness {
+            DistanceStiffness::Uniform(stiffness) => {
+                params.stiffness = stiffness;
+                None
+            }
+            DistanceStiffness::PerConstraint(values) => Some(
+                memory::collect(values.len(), values.iter().map(|&k| compliance(k)))
+                    .map_err(out_of_memory)?,
+            ),
+        };
+        let mut pinned = memory::filled(n, false).map_err(out_of_memory)?;
+        let mut free = scene.masses.iter().filter(|&&m| m > 0.0);
+        let first = free.clone().next().copied();
+        let uniform = free.all(|&m| Some(m) == first);
+        let masses = if uniform {
+            if let Some(mass) = first {
+                params.mass = mass as f64;
+            }
+            None
+        } else {
+            let (sum, count) = scene
+                .masses
+                .iter()
+                .filter(|&&m| m > 0.0)
+                .fold((0.0, 0usize), |(s, c), &m| (s + m as f64, c + 1));
+            let (min, max) = scene::mass_range();
+            params.mass = (sum / count as f64).clamp(min, max);
+            Some(memory::copied(&scene.masses).map_err(out_of_memory)?)
+        };
+        for (k, &mass) in scene.masses.iter().enumerate() {
+            pinned[k] = mass == 0.0;
+        }
+        // the masses' buffer becomes the inverse masses (set below)
+        let inverse_mass = scene.masses;
+        let positions = scene.positions;
         let constraints =
-            ConstraintSet::try_new(constraint_ids, rest_lengths, colors, params.solver_order)
+            ConstraintSet::try_new(scene.distances, rest_lengths, colors, params.solver_order)
                 .map_err(out_of_memory)?;
         let count = constraints.len();
-        let mut pinned = memory::filled(n, false).map_err(out_of_memory)?;
-        for k in fixed {
-            pinned[k] = true;
-        }
         let mut cloth = Cloth {
             params,
             previous: memory::copied(&positions).map_err(out_of_memory)?,
@@ -215,10 +355,12 @@ impl Cloth {
             step_start_velocities: memory::filled(2 * n, 0.0).map_err(out_of_memory)?,
             positions,
             velocities: memory::filled(2 * n, 0.0).map_err(out_of_memory)?,
-            inverse_mass: memory::filled(n, 0.0).map_err(out_of_memory)?,
+            inverse_mass,
+            masses,
             pinned,
             constraints,
-            extras: Extras::for_grid(size),
+            compliances,
+            extras,
             xs: memory::with_capacity(n).map_err(out_of_memory)?,
             ys: memory::with_capacity(n).map_err(out_of_memory)?,
             forces: memory::with_capacity(count).map_err(out_of_memory)?,
@@ -230,6 +372,9 @@ impl Cloth {
             diverged: false,
         };
         cloth.update_inverse_masses();
+        // bending pairs follow the tears of the constraints around their middle
+        let p = cloth.params;
+        cloth.prepare_extras(&p, "scene")?;
         Ok(cloth)
     }
 
@@ -247,6 +392,8 @@ impl Cloth {
             + bytes(&self.xs)
             + bytes(&self.ys)
             + bytes(&self.forces)
+            + self.masses.as_ref().map_or(0, bytes)
+            + self.compliances.as_ref().map_or(0, bytes)
             + self.constraints.heap_bytes()
             + self.extras.heap_bytes()
     }
@@ -269,6 +416,9 @@ impl Cloth {
             "bendingStiffness"
         };
         self.prepare_extras(&p, field)?;
+        if p.mass != self.params.mass {
+            self.masses = None;
+        }
         self.params = p;
         self.update_inverse_masses();
         self.arrange_constraints();
@@ -304,7 +454,14 @@ impl Cloth {
 
     /// The sizes the work of a step depends on.
     fn workload(&self) -> Workload {
-        let layout = self.constraints.colored_layout();
+        let mut layout = self.constraints.colored_layout();
+        if self.compliances.is_some() {
+            // solved one by one whatever the order: counted as the dearest
+            // coloured layout, every constraint a scattered run of its own,
+            // which costs more than a damped scalar solve
+            layout.runs = self.num_constraints();
+            layout.scattered = self.num_constraints();
+        }
         Workload {
             particles: self.num_particles(),
             constraints: self.num_constraints(),
@@ -339,9 +496,11 @@ impl Cloth {
         Ok(())
     }
 
-    /// Sets the mass of every particle in kg (1e-6..=1e6).
+    /// Sets the mass of every free particle in kg (1e-6..=1e6); a scene's own
+    /// masses give way to it (see [`Cloth::from_scene`]).
     pub fn set_mass(&mut self, value: f64) -> Result<(), ClothError> {
         self.params.mass = params::MASS.check_number(value)?;
+        self.masses = None;
         self.update_inverse_masses();
         Ok(())
     }
@@ -482,8 +641,17 @@ impl Cloth {
         self.inverse_mass[k] = if held {
             0.0
         } else {
-            (1.0 / self.params.mass) as f32
+            (1.0 / self.mass_of(k)) as f32
         };
+    }
+
+    /// Particle `k`'s mass in kg when free: its own in a scene of differing
+    /// masses, else the `mass` parameter.
+    fn mass_of(&self, k: usize) -> f64 {
+        match &self.masses {
+            Some(masses) if masses[k] > 0.0 => masses[k] as f64,
+            _ => self.params.mass,
+        }
     }
 
     // ----- stepping ---------------------------------------------------------
@@ -610,6 +778,7 @@ impl Cloth {
             gamma: solver::gamma(p.compliance(), p.damping, h),
             iterations: p.iterations,
             damped: p.damping > 0.0,
+            damping: p.damping,
             velocity_damping: p.velocity_damping,
             tear_stretch: p.tear_stretch,
         };
@@ -647,6 +816,7 @@ impl Cloth {
     /// Whether the substep's sweeps run on the coloured SIMD path (else scalar).
     fn sweeps_colored(&self, substep: &Substep) -> bool {
         !substep.damped
+            && self.compliances.is_none()
             && self.constraints.order() == SolverOrder::Colored
             && !self.constraints.is_empty()
     }
@@ -738,18 +908,34 @@ impl Cloth {
                 if next == 0 {
                     work += params::work::SWEEP;
                 }
-                let mut constraints = self.constraints.solver_view();
+                let (mut constraints, creation) = self.constraints.solver_view_and_creation();
                 let count = constraints.len();
                 let end = (next + SWEEP_CHUNK).min(count);
-                solver::solve_sweep(
-                    &mut self.positions,
-                    &self.previous,
-                    &self.inverse_mass,
-                    constraints.slice(next..end),
-                    substep.alpha_tilde,
-                    gamma,
-                );
-                work += (end - next) as u64 * per_constraint;
+                if let Some(compliances) = &self.compliances {
+                    solver::solve_sweep_compliances(
+                        &mut self.positions,
+                        &self.previous,
+                        &self.inverse_mass,
+                        constraints.slice(next..end),
+                        solver::Compliances {
+                            of_created: compliances,
+                            creation: &creation[next..end],
+                            h: substep.h,
+                            damping: substep.damping,
+                        },
+                    );
+                    work += (end - next) as u64 * params::solve_cost(SweepPath::Damped);
+                } else {
+                    solver::solve_sweep(
+                        &mut self.positions,
+                        &self.previous,
+                        &self.inverse_mass,
+                        constraints.slice(next..end),
+                        substep.alpha_tilde,
+                        gamma,
+                    );
+                    work += (end - next) as u64 * per_constraint;
+                }
                 progressed = true;
                 next = end;
                 if next == count {
@@ -1142,24 +1328,25 @@ impl Cloth {
     /// Kinetic energy `Σ ½ m |v|²` of the moving particles, in joules. The held
     /// particle counts with the velocity of the drag (the one it keeps when let go).
     pub fn kinetic_energy(&self) -> f64 {
-        let mass = self.params.mass;
         self.velocities
             .chunks_exact(2)
             .enumerate()
             .filter(|&(k, _)| self.moves(k))
-            .map(|(_, v)| 0.5 * mass * (v[0] as f64 * v[0] as f64 + v[1] as f64 * v[1] as f64))
+            .map(|(k, v)| {
+                0.5 * self.mass_of(k) * (v[0] as f64 * v[0] as f64 + v[1] as f64 * v[1] as f64)
+            })
             .sum()
     }
 
     /// Gravitational potential energy `Σ m (-gravity) y` of the moving particles
     /// (the held one included), in joules (zero at y = 0).
     pub fn potential_energy(&self) -> f64 {
-        let (mass, gravity) = (self.params.mass, self.params.gravity);
+        let gravity = self.params.gravity;
         self.positions
             .chunks_exact(2)
             .enumerate()
             .filter(|&(k, _)| self.moves(k))
-            .map(|(_, p)| -mass * gravity * p[1] as f64)
+            .map(|(k, p)| -self.mass_of(k) * gravity * p[1] as f64)
             .sum()
     }
 

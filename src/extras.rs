@@ -87,12 +87,11 @@ impl Extras {
         })
     }
 
-    /// The grid cloth's: bending pairs derived when bending is first switched
-    /// on (see [`crate::bending`]), nothing else. Allocates nothing.
-    pub fn for_grid(size: GridSize) -> Extras {
-        Extras {
-            bending: BendingSet::pending_grid(size),
-            ..Extras::default()
+    /// Lets a grid cloth without bending constraints derive its pairs when
+    /// bending is first switched on (see [`crate::bending`]); allocates nothing.
+    pub fn defer_grid_bending(&mut self, size: GridSize) {
+        if self.bending.is_empty() {
+            self.bending = BendingSet::pending_grid(size);
         }
     }
 

@@ -42,6 +42,7 @@ pub mod grid;
 mod lanes;
 pub mod memory;
 pub mod params;
+pub mod presets;
 pub mod raster;
 pub mod scene;
 pub mod solver;

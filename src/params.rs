@@ -46,6 +46,15 @@ pub enum ClothError {
         /// Number of particles in the cloth.
         count: usize,
     },
+    /// A scene (see [`crate::scene::Scene`]) with a wrong entry.
+    InvalidScene {
+        /// The scene field as JavaScript spells it (`distances`, `masses`, ...).
+        field: &'static str,
+        /// Which entry of the field, when the problem is one entry's.
+        index: Option<usize>,
+        /// What is wrong with it, in words.
+        problem: String,
+    },
     /// Memory ran out: what was asked for was not built and nothing changed.
     OutOfMemory {
         /// The field (or argument) whose value asked for the memory.
@@ -60,16 +69,19 @@ impl ClothError {
     /// (`"timeStepSize"`, `"width"`, `"index"`, ...).
     pub fn field(&self) -> &'static str {
         match self {
-            ClothError::InvalidValue { field, .. } | ClothError::OutOfMemory { field, .. } => field,
+            ClothError::InvalidValue { field, .. }
+            | ClothError::InvalidScene { field, .. }
+            | ClothError::OutOfMemory { field, .. } => field,
             ClothError::ParticleIndex { .. } => "index",
         }
     }
 
     /// A short code that stays the same whatever the wording of the message:
-    /// `"invalid_value"`, `"particle_index"` or `"out_of_memory"`.
+    /// `"invalid_value"`, `"invalid_scene"`, `"particle_index"` or `"out_of_memory"`.
     pub fn code(&self) -> &'static str {
         match self {
             ClothError::InvalidValue { .. } => "invalid_value",
+            ClothError::InvalidScene { .. } => "invalid_scene",
             ClothError::ParticleIndex { .. } => "particle_index",
             ClothError::OutOfMemory { .. } => "out_of_memory",
         }
@@ -89,6 +101,16 @@ impl fmt::Display for ClothError {
                 "invalid particle index: got {index}, expected a whole number from 0 to {}",
                 count.saturating_sub(1)
             ),
+            ClothError::InvalidScene {
+                field,
+                index: Some(index),
+                problem,
+            } => write!(f, "invalid scene: {field}[{index}] {problem}"),
+            ClothError::InvalidScene {
+                field,
+                index: None,
+                problem,
+            } => write!(f, "invalid scene: {field} {problem}"),
             ClothError::OutOfMemory { what, .. } => write!(f, "out of memory: {what}"),
         }
     }
@@ -132,7 +154,8 @@ pub fn quoted(text: &str, length: usize) -> String {
     }
 }
 
-fn invalid(
+/// The [`ClothError::InvalidValue`] of `value` for `field`, with what is `allowed`.
+pub fn invalid(
     field: &'static str,
     value: impl fmt::Display,
     allowed: impl Into<String>,
