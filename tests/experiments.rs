@@ -143,10 +143,13 @@ fn number(cell: &xpbd_cloth::experiments::Cell) -> f64 {
 #[test]
 fn a_run_in_slices_reports_exactly_what_a_run_at_once_does() {
     for d in definitions() {
-        let mut settings = vec![("duration", 0.5)];
-        if d.settings.iter().all(|s| s.name != "duration") {
-            settings.clear();
-        }
+        // a short run: the shortest duration the experiment takes, at least 0.5 s
+        let settings: Vec<(&str, f64)> = d
+            .settings
+            .iter()
+            .filter(|s| s.name == "duration")
+            .map(|s| ("duration", s.min.max(0.5)))
+            .collect();
         let at_once = d.run(d.settings(&settings).unwrap()).unwrap();
         let mut run = d.start(d.settings(&settings).unwrap()).unwrap();
         let mut progress = 0.0;
@@ -254,4 +257,18 @@ fn writes_the_native_numbers_for_the_page_test() {
         format!("{{{}}}\n", parts.join(",")),
     )
     .unwrap();
+}
+
+#[test]
+fn substeps_keep_far_more_of_the_cords_energy_than_iterations() {
+    let report = default_report("cord");
+    let (status, message) = verdict(&report);
+    assert_eq!(status, Status::Holds, "{message}");
+    let (iterations, hybrid, substeps) = (
+        report.number("keptIterations"),
+        report.number("keptHybrid"),
+        report.number("keptSubsteps"),
+    );
+    assert!(iterations < hybrid && hybrid < substeps, "{message}");
+    assert!(substeps >= 2.0 * iterations, "{message}");
 }

@@ -15,6 +15,7 @@ use crate::Cloth;
 
 mod bending;
 mod convergence;
+mod cord;
 mod damping;
 mod hanging;
 mod iterations;
@@ -91,9 +92,10 @@ pub fn definitions() -> &'static [&'static Definition] {
     &DEFINITIONS
 }
 
-static DEFINITIONS: [&Definition; 7] = [
+static DEFINITIONS: [&Definition; 8] = [
     &iterations::DEFINITION,
     &time_step::DEFINITION,
+    &cord::DEFINITION,
     &hanging::DEFINITION,
     &damping::DEFINITION,
     &convergence::DEFINITION,
