@@ -406,6 +406,7 @@ impl Simulation {
             constraint_ids: self.cloth.constraint_ids(),
             rest_lengths: self.cloth.rest_lengths(),
             grabbed: self.cloth.grabbed(),
+            colliders: &[],
         };
         // Only what the last frame and this one cover changes on the canvas:
         // clear and copy that, not the whole image (the copy is most of the cost).
