@@ -5,7 +5,8 @@
 // parameter table) whose id is its name. A typed solver value applies
 // when it is committed (Enter, leaving the field, or a pause in typing), never
 // half-typed; selects and "Colour by stretch" apply when changed; width/height/fixed
-// apply on Restart. A bad value is shown under its field while the cloth keeps its
+// apply on Restart; picking a scene restarts at once with the scene's own values
+// (shown in the fields). A bad value is shown under its field while the cloth keeps its
 // last good value.
 //
 // The URL holds the settings that differ from the defaults
@@ -190,16 +191,32 @@ function putUrlValue(id, text) {
   }
 }
 
-/** Copies the URL's parameters into the fields; a value no field can hold shows its error. */
+/**
+ * Copies the URL's parameters into the fields; a value no field can hold shows its
+ * error. Returns the names the URL gives.
+ */
 function readUrlIntoFields() {
   const params = new URLSearchParams(window.location.search);
-  for (const id of FIELDS) {
-    if (!params.has(id)) continue;
+  const given = FIELDS.filter((id) => params.has(id));
+  for (const id of given) {
     try {
       putUrlValue(id, params.get(id));
     } catch (error) {
       showFieldError(id, error.message);
     }
+  }
+  return given;
+}
+
+/** Shows the cloth's value of each live field (a new scene brings its own values). */
+function showLiveValues(controller, ids = LIVE_FIELDS) {
+  const options = controller.options;
+  for (const id of ids) {
+    const element = byId(id);
+    const value = options[id];
+    if (element.type === 'checkbox') element.checked = value;
+    else element.value = String(value);
+    clearFieldError(id);
   }
 }
 
@@ -281,6 +298,7 @@ function restart(controller, plot) {
     return;
   }
   RESTART_FIELDS.forEach(clearFieldError);
+  showLiveValues(controller);
   byId('diverged').hidden = true;
   showStatus('');
   plot.clear();
@@ -384,6 +402,8 @@ function wireControls(controller, plot) {
       if (event.key === 'Enter') restart(controller, plot);
     });
   }
+  // Picking a scene shows it at once.
+  byId('preset').addEventListener('change', () => restart(controller, plot));
   byId('controls').addEventListener('submit', (event) => event.preventDefault());
   byId('restart').addEventListener('click', () => restart(controller, plot));
   byId('diverged-restart').addEventListener('click', () => restart(controller, plot));
@@ -396,7 +416,7 @@ function wireControls(controller, plot) {
 }
 
 async function start() {
-  readUrlIntoFields();
+  const inUrl = readUrlIntoFields();
   const plot = createPlot(byId('plot'));
   plot.draw();
   let controller = null;
@@ -415,8 +435,10 @@ async function start() {
   }
   window.clothDemo = controller;
   window.clothDemoPlot = plot;
-  for (const id of LIVE_FIELDS) {
-    // the URL's values, validated like typing; the URL is rewritten once below
+  // The scene's own values, then the URL's, validated like typing; the URL is
+  // rewritten once below.
+  showLiveValues(controller, LIVE_FIELDS.filter((id) => !inUrl.includes(id)));
+  for (const id of LIVE_FIELDS.filter((id) => inUrl.includes(id))) {
     if (!byId(id).hasAttribute('aria-invalid')) applyLiveField(controller, id, false);
   }
   wireControls(controller, plot);
