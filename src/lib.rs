@@ -30,8 +30,10 @@
 //!   [`Cloth`].
 
 pub mod cloth;
+pub mod colliders;
 pub mod colored;
 pub mod constraints;
+pub mod contacts;
 pub mod extras;
 pub mod grid;
 mod lanes;
@@ -39,8 +41,10 @@ pub mod memory;
 pub mod params;
 pub mod raster;
 pub mod scene;
+pub mod self_collision;
 pub mod solver;
 mod wasm;
+pub mod wind;
 
 pub use cloth::Cloth;
 pub use params::{ClothError, FixedPreset, GridSize, Params, SolverOrder};

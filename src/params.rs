@@ -1122,6 +1122,19 @@ pub mod work {
     pub const SUBSTEP: u64 = 200;
     /// Fixed cost of a step.
     pub const STEP: u64 = 1_000;
+    /// Per particle per collider per contact pass (a pass after each sweep
+    /// and one at the end of the substep).
+    pub const COLLIDER_CONTACT: u64 = 3;
+    /// Per particle per substep while any contact is on: the speed limit.
+    pub const MAX_SPEED: u64 = 1;
+    /// Per particle per substep with self-collision on: the spatial hash and
+    /// the neighbour search.
+    pub const SELF_COLLISION_SEARCH: u64 = 40;
+    /// Per particle per contact pass with self-collision on: its candidate
+    /// pairs.
+    pub const SELF_COLLISION_PASS: u64 = 6;
+    /// Per live constraint per substep with wind on.
+    pub const WIND_EDGE: u64 = 8;
 }
 
 /// Most work one time step may take: about half a second (README, "Limits and
@@ -1167,6 +1180,8 @@ pub struct Workload {
     pub colored_runs: usize,
     /// See `colored_runs`.
     pub colored_scattered: usize,
+    /// Colliders (ground lines, circles, boxes).
+    pub colliders: usize,
 }
 
 /// Work units of one constraint solve on a scalar path (on the coloured one,
@@ -1214,6 +1229,24 @@ pub fn substep_overhead(p: &Params, load: &Workload) -> u64 {
     }
     if p.tear_stretch > 0.0 {
         cost += m * work::TEAR_CHECK;
+    }
+    cost + contacts_and_wind_cost(p, load)
+}
+
+/// The work units of one substep's contacts (colliders, self-collision, the
+/// speed limit) and wind; 0 with all of them off.
+pub fn contacts_and_wind_cost(p: &Params, load: &Workload) -> u64 {
+    let (n, m) = (load.particles as u64, load.constraints as u64);
+    let passes = p.iterations as u64 + 1;
+    let mut cost = 0;
+    if load.colliders > 0 || p.self_collision {
+        cost += n * work::MAX_SPEED + passes * n * load.colliders as u64 * work::COLLIDER_CONTACT;
+    }
+    if p.self_collision {
+        cost += n * work::SELF_COLLISION_SEARCH + passes * n * work::SELF_COLLISION_PASS;
+    }
+    if p.wind_drag > 0.0 && (p.wind_x != 0.0 || p.wind_y != 0.0) {
+        cost += m * work::WIND_EDGE;
     }
     cost
 }
