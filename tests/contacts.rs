@@ -239,9 +239,9 @@ fn a_moving_box_carries_a_cloth_lying_on_it() {
     assert!(lowest > -0.3, "the cloth stays on the box: lowest particle at {lowest} m");
 }
 
-/// A flag: an 8 × 4 strip pinned along its left column, with wind `wind_x`.
-/// Returns the centroid's x and the largest distance a particle moved during
-/// the last 100 of 600 steps.
+/// A flag: an 8 × 4 strip pinned along its left column, left to hang for
+/// 10 s, then given wind `wind_x` for 1 s. Returns the centroid's x and the
+/// largest distance a particle moved during that second.
 fn flag(wind_x: f64) -> (f64, f64) {
     let (w, h) = (8, 4);
     let mut cloth = free_cloth(w, h);
@@ -249,12 +249,12 @@ fn flag(wind_x: f64) -> (f64, f64) {
         cloth.set_pinned(i * w, true).unwrap();
     }
     cloth.set_substeps(4).unwrap();
-    cloth.set_velocity_damping(1.0).unwrap();
-    cloth.set_wind_x(wind_x).unwrap();
+    cloth.set_velocity_damping(2.0).unwrap();
     cloth.set_wind_drag(1.0).unwrap();
-    for _ in 0..500 {
+    for _ in 0..1000 {
         cloth.step();
     }
+    cloth.set_wind_x(wind_x).unwrap();
     let before = cloth.positions().to_vec();
     let mut moved: f64 = 0.0;
     for _ in 0..100 {
@@ -275,15 +275,15 @@ fn a_flag_moves_in_wind_and_hangs_still_without() {
     let (still_x, still_moved) = flag(0.0);
     let (windy_x, windy_moved) = flag(10.0);
     println!(
-        "flag centroid x: {still_x:.3} m still, {windy_x:.3} m in 10 m/s wind; \
-         largest motion over the last second: {still_moved:.4} m still, {windy_moved:.4} m windy"
+        "flag centroid x after 1 s: {still_x:.3} m still, {windy_x:.3} m in 10 m/s wind; \
+         largest motion in that second: {still_moved:.4} m still, {windy_moved:.4} m windy"
     );
     assert!(still_moved < 0.01, "without wind the flag must hang still: moved {still_moved} m");
+    assert!(windy_moved > 0.3, "the flag must move in wind: moved {windy_moved} m");
     assert!(
         windy_x > still_x + 0.2,
         "wind must blow the flag out: centroid x {windy_x} m, {still_x} m without"
     );
-    assert!(windy_moved > 0.05, "the flag must flap in wind: moved {windy_moved} m");
 }
 
 /// Independent reference in plain f64 for one contact with friction.
@@ -316,7 +316,7 @@ fn reference_contact(
 fn one_contact_matches_an_independent_reference() {
     let radius = 0.05;
     let h = 0.0025;
-    let circle = (0.3, -1.0, 0.5);
+    let circle: (f64, f64, f64) = (0.3, -1.0, 0.5);
     // (point, where it was at the substep's start, collider velocity, friction)
     let cases = [
         ([0.6, -0.65], [0.55, -0.6], [0.0, 0.0], 0.3),
@@ -415,7 +415,7 @@ fn colliders_are_validated_and_ids_are_never_reused() {
 #[test]
 fn the_speed_limit_bounds_every_free_particle_with_contacts_on() {
     let mut cloth = free_cloth(5, 5);
-    cloth.set_gravity(-1000.0).unwrap();
+    cloth.set_gravity(-100.0).unwrap();
     cloth.add_collider(Shape::Ground { y: -100.0 }).unwrap();
     let p = cloth.params();
     let limit = xpbd_cloth::contacts::max_speed(&p, p.time_step / p.substeps as f64);
@@ -430,9 +430,9 @@ fn the_speed_limit_bounds_every_free_particle_with_contacts_on() {
             fastest = fastest.max(d / p.time_step);
         }
     }
-    // the constraints may add their corrections on top of the limited motion
+    // a free fall: the constraints add next to nothing
     assert!(
-        fastest <= limit * 1.5,
+        fastest <= limit * 1.01 && fastest > 0.9 * limit,
         "fastest particle {fastest} m/s, limit {limit} m/s"
     );
 }
