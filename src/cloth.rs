@@ -6,16 +6,16 @@
 //! method that takes outside input validates it first and leaves the cloth
 //! unchanged when it refuses.
 
+use crate::colliders::Collider;
 use crate::colored;
 use crate::constraints::ConstraintSet;
-use crate::colliders::Collider;
 use crate::extras::Extras;
-use crate::scene::Shape;
 use crate::grid::{self, Grid};
 use crate::memory;
 use crate::params::{
     self, ClothError, FixedPreset, GridSize, Params, SolverOrder, SweepPath, Workload,
 };
+use crate::scene::Shape;
 use crate::solver::{self, Split};
 
 /// Positions farther than this from the origin (metres) count as diverged:

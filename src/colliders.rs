@@ -93,7 +93,11 @@ pub fn validate(shape: &Shape) -> Result<(), ClothError> {
         if v.is_finite() && v > 0.0 && f64::from(v) <= 2.0 * crate::params::MAX_COORDINATE {
             Ok(())
         } else {
-            Err(invalid(field, v, "a finite number above 0 and at most 2e6 m"))
+            Err(invalid(
+                field,
+                v,
+                "a finite number above 0 and at most 2e6 m",
+            ))
         }
     };
     match *shape {

@@ -42,10 +42,14 @@ impl Extras {
     pub fn try_new(scene: &Scene) -> Result<Extras, ClothError> {
         let out_of_memory = |_| ClothError::OutOfMemory {
             field: "positions",
-            what: format!("the rest positions of {} particles", scene.positions.len() / 2),
+            what: format!(
+                "the rest positions of {} particles",
+                scene.positions.len() / 2
+            ),
         };
-        let mut extras =
-            Extras::with_rest_positions(crate::memory::copied(&scene.positions).map_err(out_of_memory)?);
+        let mut extras = Extras::with_rest_positions(
+            crate::memory::copied(&scene.positions).map_err(out_of_memory)?,
+        );
         for &shape in &scene.colliders {
             extras.colliders.add(shape, 0.0)?;
         }
@@ -103,7 +107,15 @@ impl Extras {
     ) {
         if wind::is_active([p.wind_x, p.wind_y], p.wind_drag) {
             let w = [p.wind_x as f32, p.wind_y as f32];
-            wind::apply(positions, velocities, inverse_mass, ids, w, p.wind_drag as f32, h as f32);
+            wind::apply(
+                positions,
+                velocities,
+                inverse_mass,
+                ids,
+                w,
+                p.wind_drag as f32,
+                h as f32,
+            );
         }
         if contacts::is_active(self, p) {
             contacts::begin_substep(self, velocities, inverse_mass, p, h);

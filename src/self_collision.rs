@@ -155,7 +155,8 @@ impl SelfCollision {
                     }
                     let minimum = if rest.len() >= 2 * n {
                         let b = b as usize;
-                        let (rx, ry) = (rest[2 * b] - rest[2 * a], rest[2 * b + 1] - rest[2 * a + 1]);
+                        let (rx, ry) =
+                            (rest[2 * b] - rest[2 * a], rest[2 * b + 1] - rest[2 * a + 1]);
                         diameter.min((rx * rx + ry * ry).sqrt())
                     } else {
                         diameter

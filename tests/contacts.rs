@@ -46,7 +46,9 @@ fn deepest(cloth: &Cloth, shape: Shape, radius: f64) -> f64 {
                     x: cx,
                     y: cy,
                     radius: big,
-                } => big as f64 + radius - ((x - cx as f64).powi(2) + (y - cy as f64).powi(2)).sqrt(),
+                } => {
+                    big as f64 + radius - ((x - cx as f64).powi(2) + (y - cy as f64).powi(2)).sqrt()
+                }
                 Shape::Box { .. } => unreachable!("not used"),
             }
         })
@@ -156,9 +158,7 @@ fn slide(friction: f64) -> f64 {
     let radius = cloth.params().particle_radius as f32;
     // the bottom row (y = -0.2) rests on the ground
     cloth
-        .add_collider(Shape::Ground {
-            y: -0.2 - radius,
-        })
+        .add_collider(Shape::Ground { y: -0.2 - radius })
         .unwrap();
     for _ in 0..50 {
         cloth.step();
@@ -236,7 +236,10 @@ fn a_moving_box_carries_a_cloth_lying_on_it() {
         without.abs() < 0.1,
         "without friction the box slides under the cloth: moved {without} m"
     );
-    assert!(lowest > -0.3, "the cloth stays on the box: lowest particle at {lowest} m");
+    assert!(
+        lowest > -0.3,
+        "the cloth stays on the box: lowest particle at {lowest} m"
+    );
 }
 
 /// A flag: an 8 × 4 strip pinned along its left column, left to hang for
@@ -278,8 +281,14 @@ fn a_flag_moves_in_wind_and_hangs_still_without() {
         "flag centroid x after 1 s: {still_x:.3} m still, {windy_x:.3} m in 10 m/s wind; \
          largest motion in that second: {still_moved:.4} m still, {windy_moved:.4} m windy"
     );
-    assert!(still_moved < 0.01, "without wind the flag must hang still: moved {still_moved} m");
-    assert!(windy_moved > 0.3, "the flag must move in wind: moved {windy_moved} m");
+    assert!(
+        still_moved < 0.01,
+        "without wind the flag must hang still: moved {still_moved} m"
+    );
+    assert!(
+        windy_moved > 0.3,
+        "the flag must move in wind: moved {windy_moved} m"
+    );
     assert!(
         windy_x > still_x + 0.2,
         "wind must blow the flag out: centroid x {windy_x} m, {still_x} m without"
@@ -338,7 +347,8 @@ fn one_contact_matches_an_independent_reference() {
             )
             .unwrap();
         // give the collider `velocity` by moving it over 0.1 s and back to its place
-        list.move_to(id, circle.0 as f32, circle.1 as f32, 0.0).unwrap();
+        list.move_to(id, circle.0 as f32, circle.1 as f32, 0.0)
+            .unwrap();
         list.move_to(
             id,
             (circle.0 - velocity[0] * 0.1) as f32,
@@ -346,7 +356,8 @@ fn one_contact_matches_an_independent_reference() {
             0.1,
         )
         .unwrap();
-        list.move_to(id, circle.0 as f32, circle.1 as f32, 0.2).unwrap();
+        list.move_to(id, circle.0 as f32, circle.1 as f32, 0.2)
+            .unwrap();
         let mut points = [p[0] as f32, p[1] as f32];
         let previous = [before[0] as f32, before[1] as f32];
         list.project(
@@ -361,7 +372,15 @@ fn one_contact_matches_an_independent_reference() {
         let dist = (dx * dx + dy * dy).sqrt();
         let depth = circle.2 + radius - dist;
         assert!(depth > 0.0, "case {p:?} must be a contact");
-        let expected = reference_contact(p, before, [dx / dist, dy / dist], depth, velocity, friction, h);
+        let expected = reference_contact(
+            p,
+            before,
+            [dx / dist, dy / dist],
+            depth,
+            velocity,
+            friction,
+            h,
+        );
         let error = ((points[0] as f64 - expected[0]).powi(2)
             + (points[1] as f64 - expected[1]).powi(2))
         .sqrt();
@@ -377,10 +396,40 @@ fn one_contact_matches_an_independent_reference() {
 fn colliders_are_validated_and_ids_are_never_reused() {
     let mut cloth = free_cloth(3, 3);
     let bad = [
-        (Shape::Circle { x: f32::NAN, y: 0.0, radius: 1.0 }, "x"),
-        (Shape::Circle { x: 0.0, y: 0.0, radius: 0.0 }, "radius"),
-        (Shape::Box { x: 0.0, y: 0.0, width: -1.0, height: 1.0 }, "width"),
-        (Shape::Box { x: 0.0, y: 0.0, width: 1.0, height: f32::INFINITY }, "height"),
+        (
+            Shape::Circle {
+                x: f32::NAN,
+                y: 0.0,
+                radius: 1.0,
+            },
+            "x",
+        ),
+        (
+            Shape::Circle {
+                x: 0.0,
+                y: 0.0,
+                radius: 0.0,
+            },
+            "radius",
+        ),
+        (
+            Shape::Box {
+                x: 0.0,
+                y: 0.0,
+                width: -1.0,
+                height: 1.0,
+            },
+            "width",
+        ),
+        (
+            Shape::Box {
+                x: 0.0,
+                y: 0.0,
+                width: 1.0,
+                height: f32::INFINITY,
+            },
+            "height",
+        ),
         (Shape::Ground { y: 2e6 }, "y"),
     ];
     for (shape, field) in bad {
@@ -390,7 +439,12 @@ fn colliders_are_validated_and_ids_are_never_reused() {
     assert!(cloth.colliders().is_empty());
     let a = cloth.add_collider(Shape::Ground { y: -5.0 }).unwrap();
     let b = cloth
-        .add_collider(Shape::Box { x: 0.0, y: -1.0, width: 1.0, height: 1.0 })
+        .add_collider(Shape::Box {
+            x: 0.0,
+            y: -1.0,
+            width: 1.0,
+            height: 1.0,
+        })
         .unwrap();
     assert_eq!((a, b), (1, 2));
     // topmost first: the box is above the ground line only where it is
@@ -400,7 +454,10 @@ fn colliders_are_validated_and_ids_are_never_reused() {
     cloth.remove_collider(b).unwrap();
     assert_eq!(cloth.remove_collider(b).unwrap_err().field(), "id");
     assert_eq!(cloth.move_collider(7, 0.0, 0.0).unwrap_err().field(), "id");
-    assert_eq!(cloth.move_collider(a, f64::NAN, 0.0).unwrap_err().field(), "x");
+    assert_eq!(
+        cloth.move_collider(a, f64::NAN, 0.0).unwrap_err().field(),
+        "x"
+    );
     cloth.move_collider(a, 3.0, -4.0).unwrap();
     assert_eq!(cloth.colliders()[0].shape, Shape::Ground { y: -4.0 });
     let c = cloth.add_collider(Shape::Ground { y: -5.0 }).unwrap();

@@ -169,18 +169,27 @@ fn contacts_and_wind_allocate_nothing_while_stepping() {
         cloth.set_wind_x(5.0).unwrap();
         let ground = Shape::Ground { y: -6.0 };
         let id = cloth.add_collider(ground).unwrap();
-        let circle = Shape::Circle { x: 3.0, y: -3.0, radius: 1.0 };
+        let circle = Shape::Circle {
+            x: 3.0,
+            y: -3.0,
+            radius: 1.0,
+        };
         cloth.add_collider(circle).unwrap();
         let (_, _, allocations) = measure(|| {
             for k in 0..100 {
-                cloth.move_collider(id, 0.0, -6.0 + 0.01 * k as f64).unwrap();
+                cloth
+                    .move_collider(id, 0.0, -6.0 + 0.01 * k as f64)
+                    .unwrap();
                 cloth.step();
             }
             let _ = cloth.pick_collider(3.0, -3.0).unwrap();
             cloth.remove_collider(id).unwrap();
             cloth.steps(50).unwrap();
         });
-        assert_eq!(allocations, 0, "{order:?}: allocations while stepping with contacts");
+        assert_eq!(
+            allocations, 0,
+            "{order:?}: allocations while stepping with contacts"
+        );
     }
 }
 
