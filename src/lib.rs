@@ -22,6 +22,10 @@
 //! * [`constraints`]: the constraints in solver order (original or coloured).
 //! * [`colored`]: the coloured sweep, four independent constraints per SIMD op.
 //! * `lanes`: four-wide `f32` arithmetic, wasm SIMD where available.
+//! * [`colliders`], [`self_collision`], [`contacts`], [`wind`]: ground,
+//!   circles and boxes with friction; particle–particle collision with a
+//!   spatial hash; the speed limit; wind on the edges (joined to a substep by
+//!   [`extras`]).
 //! * [`memory`]: fallible allocation and what a cloth costs in memory.
 //! * [`raster`]: drawing the cloth into pixels (faster than canvas paths).
 //! * [`cloth`]: [`Cloth`], the state, interaction (pick, grab, drag, pin) and

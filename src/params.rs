@@ -50,7 +50,7 @@ pub enum ClothError {
     OutOfMemory {
         /// The field (or argument) whose value asked for the memory.
         field: &'static str,
-        /// What did not fit and how much it needs, e.g. `a 500 × 500 cloth needs 45 MiB`.
+        /// What did not fit and how much it needs, e.g. `a 500 × 500 cloth needs 47 MiB`.
         what: String,
     },
 }

@@ -493,3 +493,47 @@ fn the_speed_limit_bounds_every_free_particle_with_contacts_on() {
         "fastest particle {fastest} m/s, limit {limit} m/s"
     );
 }
+
+#[test]
+fn contacts_and_wind_count_in_the_work_of_a_step_and_respect_its_limit() {
+    use xpbd_cloth::params::{work, MAX_WORK_PER_STEP};
+    let mut cloth = free_cloth(100, 100);
+    let n = cloth.num_particles() as u64;
+    let m = cloth.num_constraints() as u64;
+    let passes = cloth.params().iterations as u64 + 1;
+    let plain = cloth.work_per_step();
+    cloth.add_collider(Shape::Ground { y: -30.0 }).unwrap();
+    let one = cloth.work_per_step();
+    assert_eq!(
+        one - plain,
+        n * work::MAX_SPEED + passes * n * work::COLLIDER_CONTACT,
+        "the first collider's work"
+    );
+    cloth.set_wind_x(3.0).unwrap();
+    assert_eq!(
+        cloth.work_per_step() - one,
+        m * work::WIND_EDGE,
+        "wind's work"
+    );
+    let windy = cloth.work_per_step();
+    cloth.set_self_collision(true).unwrap();
+    assert_eq!(
+        cloth.work_per_step() - windy,
+        n * work::SELF_COLLISION_SEARCH + passes * n * work::SELF_COLLISION_PASS,
+        "self-collision's work"
+    );
+    // with many sweeps, colliders run into the limit before the 64 allowed
+    cloth.set_iterations(1000).unwrap();
+    let refused = loop {
+        match cloth.add_collider(Shape::Ground { y: -30.0 }) {
+            Ok(_) => assert!(cloth.work_per_step() <= MAX_WORK_PER_STEP),
+            Err(error) => break error,
+        }
+    };
+    assert_eq!(refused.field(), "shape", "{refused}");
+    assert!(
+        cloth.colliders().len() < colliders::MAX_COLLIDERS,
+        "{} colliders accepted",
+        cloth.colliders().len()
+    );
+}
