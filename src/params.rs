@@ -1129,9 +1129,9 @@ pub mod work {
     /// Per particle per substep while any contact is on: the speed limit.
     pub const MAX_SPEED: u64 = 1;
     /// Per particle per substep with self-collision on: the spatial hash and
-    /// the neighbour search (measured natively about 220 ns per particle and
-    /// substep on a hanging 100 × 100 cloth, passes included).
-    pub const SELF_COLLISION_SEARCH: u64 = 350;
+    /// the neighbour search (measured natively 170–220 ns per particle and
+    /// substep on a 100 × 100 grid, on a machine with load 7 on 2 cores).
+    pub const SELF_COLLISION_SEARCH: u64 = 250;
     /// Per particle per contact pass with self-collision on: its candidate
     /// pairs.
     pub const SELF_COLLISION_PASS: u64 = 4;

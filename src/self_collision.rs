@@ -132,16 +132,16 @@ impl SelfCollision {
             let (x, y) = points.point(a);
             let (ix, iy) = (cell(x, s), cell(y, s));
             let mut seen = [u32::MAX; 9];
-            for (slot, (dx, dy)) in (-1..=1)
-                .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
-                .enumerate()
-            {
-                let c = hash(ix.wrapping_add(dx), iy.wrapping_add(dy), mask);
+            let mut buckets = 0;
+            for c in (-1..=1).flat_map(|dx| {
+                [-1, 0, 1].map(|dy| hash(ix.wrapping_add(dx), iy.wrapping_add(dy), mask))
+            }) {
                 // two neighbouring cells may hash alike: visit each bucket once
-                if seen[..slot].contains(&c) {
+                if seen[..buckets].contains(&c) {
                     continue;
                 }
-                seen[slot] = c;
+                seen[buckets] = c;
+                buckets += 1;
                 let c = c as usize;
                 let (start, end) = (self.cell_start[c] as usize, self.cell_start[c + 1] as usize);
                 for &b in &self.sorted[start..end] {
