@@ -63,14 +63,6 @@ impl Default for Colliders {
     }
 }
 
-fn invalid(field: &'static str, value: f32, allowed: &str) -> ClothError {
-    ClothError::InvalidValue {
-        field,
-        value: Number(value.into()).to_string(),
-        allowed: allowed.into(),
-    }
-}
-
 /// The centre of `shape` (a ground line's `x` is 0).
 fn centre(shape: &Shape) -> [f32; 2] {
     match *shape {
@@ -79,27 +71,28 @@ fn centre(shape: &Shape) -> [f32; 2] {
     }
 }
 
-/// Checks a shape: finite coordinates within `±1e6` m (the bounds of a
-/// coordinate), sizes finite and above 0.
+/// Accepts a collider size (`radius`, `width`, `height`): finite, above 0
+/// and at most 2e6 m.
+pub fn validate_size(field: &'static str, value: f64) -> Result<f32, ClothError> {
+    let max = 2.0 * crate::params::MAX_COORDINATE;
+    if value.is_finite() && value > 0.0 && value <= max {
+        Ok(value as f32)
+    } else {
+        Err(ClothError::InvalidValue {
+            field,
+            value: Number(value).to_string(),
+            allowed: format!("a finite number above 0 and at most {max} m"),
+        })
+    }
+}
+
+/// Checks a shape: coordinates finite within ±1e6 m (the bounds of every
+/// coordinate, [`crate::params::validate_coordinate`]), sizes as
+/// [`validate_size`] accepts.
 pub fn validate(shape: &Shape) -> Result<(), ClothError> {
-    let coordinate = |field: &'static str, v: f32| {
-        if v.is_finite() && f64::from(v.abs()) <= crate::params::MAX_COORDINATE {
-            Ok(())
-        } else {
-            Err(invalid(field, v, "a finite number from -1e6 to 1e6 m"))
-        }
-    };
-    let size = |field: &'static str, v: f32| {
-        if v.is_finite() && v > 0.0 && f64::from(v) <= 2.0 * crate::params::MAX_COORDINATE {
-            Ok(())
-        } else {
-            Err(invalid(
-                field,
-                v,
-                "a finite number above 0 and at most 2e6 m",
-            ))
-        }
-    };
+    let coordinate =
+        |field: &'static str, v: f32| crate::params::validate_coordinate(field, v.into()).map(drop);
+    let size = |field: &'static str, v: f32| validate_size(field, v.into()).map(drop);
     match *shape {
         Shape::Ground { y } => coordinate("y", y),
         Shape::Circle { x, y, radius } => {

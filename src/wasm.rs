@@ -36,7 +36,7 @@ use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, ImageData};
 
 use crate::cloth::{self, Cloth};
-use crate::colliders::Collider;
+use crate::colliders::{self, Collider};
 use crate::params::{
     self, ClothError, FixedPreset, GridSize, Number, Parameter, ParameterValue, SolverOrder, Value,
 };
@@ -841,14 +841,12 @@ fn read_shape(collider: &JsValue) -> Result<Shape, JsValue> {
     // Reflect::get catches what a patched getter might throw.
     let field =
         |name: &str| Reflect::get(collider, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
-    let value = |name: &'static str| -> Result<f32, JsValue> {
-        let v = number(name, &field(name))?;
-        // the core checks the range; a value beyond f32 stays out of range
-        Ok(if v.is_finite() && v.abs() > f32::MAX as f64 {
-            f32::INFINITY
-        } else {
-            v as f32
-        })
+    // checked in f64, so a message shows the number as given
+    let coordinate = |name: &'static str| -> Result<f32, JsValue> {
+        params::validate_coordinate(name, number(name, &field(name))?).map_err(cloth_error)
+    };
+    let size = |name: &'static str| -> Result<f32, JsValue> {
+        colliders::validate_size(name, number(name, &field(name))?).map_err(cloth_error)
     };
     let shape = field("shape");
     let Some(name) = shape.dyn_ref::<JsString>() else {
@@ -860,17 +858,19 @@ fn read_shape(collider: &JsValue) -> Result<Shape, JsValue> {
     };
     let text = string_start(name);
     match text.as_str() {
-        "ground" => Ok(Shape::Ground { y: value("y")? }),
+        "ground" => Ok(Shape::Ground {
+            y: coordinate("y")?,
+        }),
         "circle" => Ok(Shape::Circle {
-            x: value("x")?,
-            y: value("y")?,
-            radius: value("radius")?,
+            x: coordinate("x")?,
+            y: coordinate("y")?,
+            radius: size("radius")?,
         }),
         "box" => Ok(Shape::Box {
-            x: value("x")?,
-            y: value("y")?,
-            width: value("width")?,
-            height: value("height")?,
+            x: coordinate("x")?,
+            y: coordinate("y")?,
+            width: size("width")?,
+            height: size("height")?,
         }),
         _ => Err(cloth_error(ClothError::InvalidValue {
             field: "shape",

@@ -1155,6 +1155,18 @@ fn colliders_are_added_moved_picked_drawn_and_removed() {
             "x",
         ),
         (
+            "addCollider",
+            vec![circle_without("radius", num(1e300))],
+            "invalid_value",
+            "radius",
+        ),
+        (
+            "addCollider",
+            vec![object(&[("shape", "ground".into()), ("y", num(-1e7))])],
+            "invalid_value",
+            "y",
+        ),
+        (
             "moveCollider",
             vec![num(99.0), num(0.0), num(0.0)],
             "invalid_value",
