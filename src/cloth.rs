@@ -6,15 +6,18 @@
 //! method that takes outside input validates it first and leaves the cloth
 //! unchanged when it refuses.
 
+use crate::colliders::Collider;
 use crate::colored;
 use crate::constraints::ConstraintSet;
-use crate::extras::Extras;
-use crate::grid::{self, Grid};
+use crate::extras::{Extras, Topology};
+use crate::grid;
 use crate::memory;
 use crate::params::{
     self, ClothError, FixedPreset, GridSize, Params, SolverOrder, SweepPath, Workload,
 };
+use crate::scene::{self, DistanceStiffness, Scene, Shape};
 use crate::solver::{self, Split};
+use std::collections::TryReserveError;
 
 /// Positions farther than this from the origin (metres) count as diverged:
 /// still finite in `f32`, but no longer a cloth anyone can see. Dragging is
@@ -49,6 +52,32 @@ pub fn work_budget_error(value: impl std::fmt::Display) -> ClothError {
             params::MAX_WORK_PER_CALL
         ),
     }
+}
+
+/// The connectivity [`Extras`] reads: the live constraints and the pins.
+fn topology<'a>(constraints: &'a ConstraintSet, pinned: &'a [bool]) -> Topology<'a> {
+    Topology {
+        ids: constraints.ids(),
+        rest_lengths: constraints.rest_lengths(),
+        built_with: constraints.built_with(),
+        pinned,
+    }
+}
+
+/// Compliance `1/k` in m/N of stiffness `k` N/m, 0 for 0 (rigid).
+fn compliance(stiffness: f64) -> f64 {
+    if stiffness == 0.0 {
+        0.0
+    } else {
+        1.0 / stiffness
+    }
+}
+
+/// Bytes a simulation of `scene` needs, roughly: what a grid of as many
+/// particles and constraints keeps, for an out-of-memory message.
+fn scene_bytes(scene: &Scene) -> u64 {
+    let (n, m) = (scene.num_particles() as u64, scene.num_distances() as u64);
+    n * 60 + m * 40
 }
 
 /// A particle held by the user.
@@ -94,6 +123,8 @@ struct Substep {
     iterations: u32,
     /// Constraint damping is on: the sweeps run on the scalar damped path.
     damped: bool,
+    /// The constraint damping coefficient, N·s/m.
+    damping: f64,
     velocity_damping: f64,
     tear_stretch: f64,
 }
@@ -129,7 +160,8 @@ struct StepInProgress {
     start_torn_count: usize,
 }
 
-/// An XPBD cloth: a grid of particles joined by distance constraints.
+/// An XPBD simulation: particles joined by distance constraints (the grid
+/// cloth, or any [`Scene`]), with what the scene adds (see [`crate::extras`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cloth {
     params: Params,
@@ -145,9 +177,17 @@ pub struct Cloth {
     velocities: Vec<f32>,
     /// `1/mass` for free particles, 0 for pinned and grabbed ones.
     inverse_mass: Vec<f32>,
+    /// Each particle's own mass in kg (0: pinned by the scene), for a scene
+    /// whose free particles differ in mass, until `mass` is set; `None`: every
+    /// free particle has the `mass` parameter.
+    masses: Option<Vec<f32>>,
     pinned: Vec<bool>,
     /// The distance constraints, their rest lengths and multipliers, in solver order.
     constraints: ConstraintSet,
+    /// Compliance (m/N, 0 = rigid) of each distance constraint by creation
+    /// index, for a scene with per-constraint stiffness; `None`: all have the
+    /// `stiffness` parameter's.
+    compliances: Option<Vec<f64>>,
     /// Bending, areas, tethers, contacts and wind (see [`crate::extras`]).
     extras: Extras,
     /// Scratch: x and y of every particle, split for the coloured SIMD sweep.
@@ -180,24 +220,135 @@ impl Cloth {
     /// ([`ClothError::OutOfMemory`]). Every buffer the steps use is reserved
     /// here, so stepping never allocates.
     pub fn try_new(size: GridSize, preset: FixedPreset) -> Result<Cloth, ClothError> {
-        let Grid {
-            positions,
-            constraint_ids,
-            rest_lengths,
-            colors,
-            fixed,
-        } = grid::try_build(size, preset)?;
+        let scene = grid::scene(size, preset)?;
         let out_of_memory = |_| memory::cloth_out_of_memory(size);
-        let n = size.num_particles();
-        let params = Params::default();
+        // the grid's colours are a proper colouring by construction
+        scene.validate_entries()?;
+        let mut cloth = Cloth::build(scene, &out_of_memory)?;
+        cloth.defer_grid_bending(size);
+        Ok(cloth)
+    }
+
+    /// Makes a grid cloth of `size` derive its bending pairs (particles two
+    /// apart along rows and columns) when bending is first switched on, so a
+    /// cloth without bending keeps no memory for them.
+    pub(crate) fn defer_grid_bending(&mut self, size: GridSize) {
+        self.extras.defer_grid_bending(size);
+    }
+
+    /// Builds the simulation of `scene` with default parameters but for what
+    /// the scene sets: the stiffness of uniformly stiff distance constraints
+    /// and the masses. Refuses a malformed scene with
+    /// [`ClothError::InvalidScene`] naming the first wrong entry, and one that
+    /// does not fit in memory with [`ClothError::OutOfMemory`].
+    ///
+    /// Masses: particles of mass 0 start pinned. When every free particle has
+    /// one mass, that is the `mass` parameter; otherwise each keeps its own and
+    /// the `mass` parameter reports their mean, until it is set: setting `mass`
+    /// gives every free particle that mass. A particle pinned by the scene and
+    /// freed with [`Cloth::set_pinned`] gets the `mass` parameter.
+    ///
+    /// Distance constraints without given colours are coloured greedily for the
+    /// coloured sweep; constraints with [`DistanceStiffness::PerConstraint`]
+    /// are solved one by one (the scalar sweep), each with its own compliance,
+    /// and the `stiffness` parameter does not apply to them.
+    pub fn from_scene(scene: &Scene) -> Result<Cloth, ClothError> {
+        scene.validate()?;
+        let out_of_memory = |_| ClothError::OutOfMemory {
+            field: "scene",
+            what: format!(
+                "a scene of {} particles and {} constraints needs {} MiB",
+                scene.num_particles(),
+                scene.num_distances(),
+                memory::mib(scene_bytes(scene))
+            ),
+        };
+        let copy = Scene {
+            positions: memory::copied(&scene.positions).map_err(out_of_memory)?,
+            masses: memory::copied(&scene.masses).map_err(out_of_memory)?,
+            distances: memory::copied(&scene.distances).map_err(out_of_memory)?,
+            rest_lengths: match &scene.rest_lengths {
+                Some(r) => Some(memory::copied(r).map_err(out_of_memory)?),
+                None => None,
+            },
+            distance_stiffness: scene.distance_stiffness.clone(),
+            colors: match &scene.colors {
+                Some(c) => Some(memory::copied(c).map_err(out_of_memory)?),
+                None => None,
+            },
+            areas: scene.areas.clone(),
+            bending: scene.bending.clone(),
+            colliders: scene.colliders.clone(),
+        };
+        Cloth::build(copy, &out_of_memory)
+    }
+
+    /// Builds the simulation of a validated `scene`, taking its arrays over
+    /// (its masses become the inverse masses, its positions the positions), so
+    /// the grid needs no memory beyond the cloth it becomes.
+    fn build(
+        scene: Scene,
+        out_of_memory: &dyn Fn(TryReserveError) -> ClothError,
+    ) -> Result<Cloth, ClothError> {
+        let extras = Extras::try_new(&scene)?;
+        let n = scene.num_particles();
+        let mut params = Params::default();
+        let colors = match scene.colors {
+            Some(colors) => colors,
+            None => scene::greedy_colors("distances", &scene.distances, n)?,
+        };
+        let rest_lengths = match scene.rest_lengths {
+            Some(rest_lengths) => rest_lengths,
+            None => memory::collect(
+                scene.distances.len() / 2,
+                scene.distances.chunks_exact(2).map(|pair| {
+                    let (a, b) = (pair[0] as usize, pair[1] as usize);
+                    let dx = scene.positions[2 * a] - scene.positions[2 * b];
+                    let dy = scene.positions[2 * a + 1] - scene.positions[2 * b + 1];
+                    (dx * dx + dy * dy).sqrt()
+                }),
+            )
+            .map_err(out_of_memory)?,
+        };
+        let compliances = match scene.distance_stiffness {
+            DistanceStiffness::Uniform(stiffness) => {
+                params.stiffness = stiffness;
+                None
+            }
+            DistanceStiffness::PerConstraint(values) => Some(
+                memory::collect(values.len(), values.iter().map(|&k| compliance(k)))
+                    .map_err(out_of_memory)?,
+            ),
+        };
+        let mut pinned = memory::filled(n, false).map_err(out_of_memory)?;
+        let mut free = scene.masses.iter().filter(|&&m| m > 0.0);
+        let first = free.clone().next().copied();
+        let uniform = free.all(|&m| Some(m) == first);
+        let masses = if uniform {
+            if let Some(mass) = first {
+                params.mass = mass as f64;
+            }
+            None
+        } else {
+            let (sum, count) = scene
+                .masses
+                .iter()
+                .filter(|&&m| m > 0.0)
+                .fold((0.0, 0usize), |(s, c), &m| (s + m as f64, c + 1));
+            let (min, max) = scene::mass_range();
+            params.mass = (sum / count as f64).clamp(min, max);
+            Some(memory::copied(&scene.masses).map_err(out_of_memory)?)
+        };
+        for (k, &mass) in scene.masses.iter().enumerate() {
+            pinned[k] = mass == 0.0;
+        }
+        // the masses' buffer becomes the inverse masses (set below)
+        let inverse_mass = scene.masses;
+        let positions = scene.positions;
         let constraints =
-            ConstraintSet::try_new(constraint_ids, rest_lengths, colors, params.solver_order)
+            ConstraintSet::try_new(scene.distances, rest_lengths, colors, params.solver_order)
                 .map_err(out_of_memory)?;
         let count = constraints.len();
-        let mut pinned = memory::filled(n, false).map_err(out_of_memory)?;
-        for k in fixed {
-            pinned[k] = true;
-        }
         let mut cloth = Cloth {
             params,
             previous: memory::copied(&positions).map_err(out_of_memory)?,
@@ -205,10 +356,12 @@ impl Cloth {
             step_start_velocities: memory::filled(2 * n, 0.0).map_err(out_of_memory)?,
             positions,
             velocities: memory::filled(2 * n, 0.0).map_err(out_of_memory)?,
-            inverse_mass: memory::filled(n, 0.0).map_err(out_of_memory)?,
+            inverse_mass,
+            masses,
             pinned,
             constraints,
-            extras: Extras::default(),
+            compliances,
+            extras,
             xs: memory::with_capacity(n).map_err(out_of_memory)?,
             ys: memory::with_capacity(n).map_err(out_of_memory)?,
             forces: memory::with_capacity(count).map_err(out_of_memory)?,
@@ -220,6 +373,9 @@ impl Cloth {
             diverged: false,
         };
         cloth.update_inverse_masses();
+        // bending pairs follow the tears of the constraints around their middle
+        let p = cloth.params;
+        cloth.prepare_extras(&p, "scene")?;
         Ok(cloth)
     }
 
@@ -237,6 +393,8 @@ impl Cloth {
             + bytes(&self.xs)
             + bytes(&self.ys)
             + bytes(&self.forces)
+            + self.masses.as_ref().map_or(0, bytes)
+            + self.compliances.as_ref().map_or(0, bytes)
             + self.constraints.heap_bytes()
             + self.extras.heap_bytes()
     }
@@ -253,6 +411,18 @@ impl Cloth {
     pub fn set_params(&mut self, p: Params) -> Result<(), ClothError> {
         p.validate()?;
         self.validate_work("iterations", p.iterations, &p)?;
+        if p.self_collision {
+            self.extras.reserve_self_collision(self.num_particles())?;
+        }
+        let field = if p.tethers && !self.params.tethers {
+            "tethers"
+        } else {
+            "bendingStiffness"
+        };
+        self.prepare_extras(&p, field)?;
+        if p.mass != self.params.mass {
+            self.masses = None;
+        }
         self.params = p;
         self.update_inverse_masses();
         self.arrange_constraints();
@@ -288,12 +458,21 @@ impl Cloth {
 
     /// The sizes the work of a step depends on.
     fn workload(&self) -> Workload {
-        let layout = self.constraints.colored_layout();
+        let mut layout = self.constraints.colored_layout();
+        if self.compliances.is_some() {
+            // solved one by one whatever the order: counted as the dearest
+            // coloured layout, every constraint a scattered run of its own,
+            // which costs more than a damped scalar solve
+            layout.runs = self.num_constraints();
+            layout.scattered = self.num_constraints();
+        }
         Workload {
             particles: self.num_particles(),
             constraints: self.num_constraints(),
             colored_runs: layout.runs,
             colored_scattered: layout.scattered,
+            colliders: self.extras.colliders.len(),
+            ..self.extras.workload(self.num_particles())
         }
     }
 
@@ -322,9 +501,11 @@ impl Cloth {
         Ok(())
     }
 
-    /// Sets the mass of every particle in kg (1e-6..=1e6).
+    /// Sets the mass of every free particle in kg (1e-6..=1e6); a scene's own
+    /// masses give way to it (see [`Cloth::from_scene`]).
     pub fn set_mass(&mut self, value: f64) -> Result<(), ClothError> {
         self.params.mass = params::MASS.check_number(value)?;
+        self.masses = None;
         self.update_inverse_masses();
         Ok(())
     }
@@ -377,15 +558,36 @@ impl Cloth {
     /// Refused when one step would then exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_bending_stiffness(&mut self, value: f64) -> Result<(), ClothError> {
         let stiffness = params::BENDING_STIFFNESS.check_number(value)?;
-        self.change_within_work_limit("bendingStiffness", params::Number(value), |p| {
-            p.bending_stiffness = stiffness
-        })
+        let mut p = self.params;
+        p.bending_stiffness = stiffness;
+        self.validate_work("bendingStiffness", params::Number(value), &p)?;
+        self.prepare_extras(&p, "bendingStiffness")?;
+        self.params = p;
+        Ok(())
     }
 
     /// Turns the long-range attachments on or off. Refused when one step
     /// would then exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_tethers(&mut self, on: bool) -> Result<(), ClothError> {
-        self.change_within_work_limit("tethers", on, |p| p.tethers = on)
+        let mut p = self.params;
+        p.tethers = on;
+        self.validate_work("tethers", on, &p)?;
+        self.prepare_extras(&p, "tethers")?;
+        self.params = p;
+        Ok(())
+    }
+
+    /// Lets the extras reserve what parameters `p` switch on; `OutOfMemory`
+    /// names `field`.
+    fn prepare_extras(&mut self, p: &Params, field: &'static str) -> Result<(), ClothError> {
+        let topology = topology(&self.constraints, &self.pinned);
+        self.extras.prepare(p, topology, field)
+    }
+
+    /// Tells the extras that pins changed or constraints tore or came back.
+    fn topology_changed(&mut self) {
+        let topology = topology(&self.constraints, &self.pinned);
+        self.extras.topology_changed(&self.params, topology);
     }
 
     /// Sets the friction coefficient μ of contacts (0..=10).
@@ -402,8 +604,17 @@ impl Cloth {
 
     /// Turns self-collision on or off. Refused when one step would then exceed
     /// [`params::MAX_WORK_PER_STEP`].
+    /// Its buffers (a spatial hash) are reserved when it is first switched on;
+    /// `OutOfMemory` when they do not fit.
     pub fn set_self_collision(&mut self, on: bool) -> Result<(), ClothError> {
-        self.change_within_work_limit("selfCollision", on, |p| p.self_collision = on)
+        let mut p = self.params;
+        p.self_collision = on;
+        self.validate_work("selfCollision", on, &p)?;
+        if on {
+            self.extras.reserve_self_collision(self.num_particles())?;
+        }
+        self.params = p;
+        Ok(())
     }
 
     /// Sets the horizontal wind velocity in m/s (-1000..=1000).
@@ -444,8 +655,17 @@ impl Cloth {
         self.inverse_mass[k] = if held {
             0.0
         } else {
-            (1.0 / self.params.mass) as f32
+            (1.0 / self.mass_of(k)) as f32
         };
+    }
+
+    /// Particle `k`'s mass in kg when free: its own in a scene of differing
+    /// masses, else the `mass` parameter.
+    fn mass_of(&self, k: usize) -> f64 {
+        match &self.masses {
+            Some(masses) if masses[k] > 0.0 => masses[k] as f64,
+            _ => self.params.mass,
+        }
     }
 
     // ----- stepping ---------------------------------------------------------
@@ -572,6 +792,7 @@ impl Cloth {
             gamma: solver::gamma(p.compliance(), p.damping, h),
             iterations: p.iterations,
             damped: p.damping > 0.0,
+            damping: p.damping,
             velocity_damping: p.velocity_damping,
             tear_stretch: p.tear_stretch,
         };
@@ -601,12 +822,15 @@ impl Cloth {
             ..step
         });
         let (n, m) = (self.num_particles() as u64, self.num_constraints() as u64);
-        params::work::SUBSTEP + n * params::work::PREDICT + m * params::work::CONSTRAINT_SUBSTEP
+        params::work::SUBSTEP
+            + n * params::work::PREDICT
+            + (m + self.extras.multipliers(&p) as u64) * params::work::CONSTRAINT_SUBSTEP
     }
 
     /// Whether the substep's sweeps run on the coloured SIMD path (else scalar).
     fn sweeps_colored(&self, substep: &Substep) -> bool {
         !substep.damped
+            && self.compliances.is_none()
             && self.constraints.order() == SolverOrder::Colored
             && !self.constraints.is_empty()
     }
@@ -670,6 +894,9 @@ impl Cloth {
                 if next == runs.len() {
                     (sweeps, next) = (sweeps + 1, 0);
                     if extras {
+                        work += self
+                            .extras
+                            .solve_work(&self.params, self.inverse_mass.len());
                         let (previous, inverse_mass) = (&self.previous, &self.inverse_mass);
                         self.extras.solve(
                             &mut points,
@@ -695,23 +922,42 @@ impl Cloth {
                 if next == 0 {
                     work += params::work::SWEEP;
                 }
-                let mut constraints = self.constraints.solver_view();
+                let (mut constraints, creation) = self.constraints.solver_view_and_creation();
                 let count = constraints.len();
                 let end = (next + SWEEP_CHUNK).min(count);
-                solver::solve_sweep(
-                    &mut self.positions,
-                    &self.previous,
-                    &self.inverse_mass,
-                    constraints.slice(next..end),
-                    substep.alpha_tilde,
-                    gamma,
-                );
-                work += (end - next) as u64 * per_constraint;
+                if let Some(compliances) = &self.compliances {
+                    solver::solve_sweep_compliances(
+                        &mut self.positions,
+                        &self.previous,
+                        &self.inverse_mass,
+                        constraints.slice(next..end),
+                        solver::Compliances {
+                            of_created: compliances,
+                            creation: &creation[next..end],
+                            h: substep.h,
+                            damping: substep.damping,
+                        },
+                    );
+                    work += (end - next) as u64 * params::solve_cost(SweepPath::Damped);
+                } else {
+                    solver::solve_sweep(
+                        &mut self.positions,
+                        &self.previous,
+                        &self.inverse_mass,
+                        constraints.slice(next..end),
+                        substep.alpha_tilde,
+                        gamma,
+                    );
+                    work += (end - next) as u64 * per_constraint;
+                }
                 progressed = true;
                 next = end;
                 if next == count {
                     (sweeps, next) = (sweeps + 1, 0);
                     if extras {
+                        work += self
+                            .extras
+                            .solve_work(&self.params, self.inverse_mass.len());
                         let (previous, inverse_mass) = (&self.previous, &self.inverse_mass);
                         self.extras.solve(
                             self.positions.as_mut_slice(),
@@ -738,7 +984,8 @@ impl Cloth {
     /// Ends a substep: velocities from the motion, damping, tearing. Returns its work.
     fn end_substep(&mut self, step: StepInProgress, substep: Substep) -> u64 {
         let n = self.num_particles() as u64;
-        let mut work = n * params::work::VELOCITY_UPDATE;
+        let mut work = n * params::work::VELOCITY_UPDATE
+            + params::contacts_and_wind_cost(&self.params, &self.workload());
         self.extras.end_substep(
             &mut self.positions,
             &self.previous,
@@ -758,7 +1005,9 @@ impl Cloth {
             work += n * params::work::VELOCITY_DAMPING;
         }
         if substep.tear_stretch > 0.0 {
-            work += self.num_constraints() as u64 * params::work::TEAR_CHECK;
+            let m = self.num_constraints();
+            work += m as u64 * params::work::TEAR_CHECK;
+            work += params::tear_followup_cost(&self.params, n as usize, m);
             self.tear(substep.tear_stretch);
         }
         self.step = Some(StepInProgress {
@@ -773,6 +1022,7 @@ impl Cloth {
     fn end_step(&mut self, step: StepInProgress) {
         self.time += step.time_step;
         self.track_grab();
+        self.extras.end_step(self.time);
         if !self.positions_in_bounds() {
             self.undo_diverged_step(step);
         }
@@ -784,9 +1034,13 @@ impl Cloth {
     fn tear(&mut self, factor: f64) {
         let limit = (factor - 1.0) as f32;
         let positions = &self.positions;
-        self.torn_count += self
+        let torn = self
             .constraints
             .tear(|a, b, rest_length| solver::pair_stretch(positions, a, b, rest_length) > limit);
+        self.torn_count += torn;
+        if torn > 0 {
+            self.topology_changed();
+        }
     }
 
     /// Advances `n` steps in one call: from 0 to 10000, and no more than
@@ -866,7 +1120,9 @@ impl Cloth {
         self.positions.copy_from_slice(&self.step_start);
         self.velocities.copy_from_slice(&self.step_start_velocities);
         self.time = step.start_time;
-        self.constraints.restore_logged();
+        if self.constraints.restore_logged() > 0 {
+            self.topology_changed();
+        }
         self.constraints.reset_multipliers();
         self.torn_count = step.start_torn_count;
         self.diverged = true;
@@ -898,7 +1154,8 @@ impl Cloth {
 
     /// Takes hold of particle `index`: it stops moving on its own (inverse mass
     /// 0) and follows [`Cloth::drag`]. Grabbing another particle releases the
-    /// first. O(1), like [`Cloth::release`] and [`Cloth::set_pinned`].
+    /// first. O(1), like [`Cloth::release`] (and [`Cloth::set_pinned`] without
+    /// tethers or bending).
     pub fn grab(&mut self, index: usize) -> Result<(), ClothError> {
         let k = params::validate_index(index, self.num_particles())?;
         self.release();
@@ -965,6 +1222,48 @@ impl Cloth {
         self.update_inverse_mass(k);
     }
 
+    // ----- colliders -----------------------------------------------------------
+
+    /// Adds a collider (see [`crate::colliders`]); returns its id (from 1,
+    /// never reused). Refused: a coordinate that is not finite or beyond
+    /// ±1e6 m, a size not above 0 (the error names `x`, `y`, `radius`,
+    /// `width` or `height`), more than [`crate::colliders::MAX_COLLIDERS`]
+    /// colliders, or a step that would then exceed
+    /// [`params::MAX_WORK_PER_STEP`] (`shape`).
+    pub fn add_collider(&mut self, shape: Shape) -> Result<u32, ClothError> {
+        crate::colliders::validate(&shape)?;
+        let mut load = self.workload();
+        load.colliders += 1;
+        params::validate_work("shape", "a collider more", &self.params, &load)?;
+        self.extras.colliders.add(shape, self.time)
+    }
+
+    /// Moves collider `id`'s centre to `(x, y)`, metres (a ground line to
+    /// height `y`; `x` is ignored). Its motion (displacement over the simulated
+    /// time since its last move) is carried into friction until it rests.
+    pub fn move_collider(&mut self, id: u32, x: f64, y: f64) -> Result<(), ClothError> {
+        let x = params::validate_coordinate("x", x)?;
+        let y = params::validate_coordinate("y", y)?;
+        self.extras.colliders.move_to(id, x, y, self.time)
+    }
+
+    /// Removes collider `id`.
+    pub fn remove_collider(&mut self, id: u32) -> Result<(), ClothError> {
+        self.extras.colliders.remove(id)
+    }
+
+    /// The id of the topmost (last added) collider containing `(x, y)`, metres.
+    pub fn pick_collider(&self, x: f64, y: f64) -> Result<Option<u32>, ClothError> {
+        let x = params::validate_coordinate("x", x)?;
+        let y = params::validate_coordinate("y", y)?;
+        Ok(self.extras.colliders.pick(x, y))
+    }
+
+    /// The colliders, in the order they were added (the last drawn on top).
+    pub fn colliders(&self) -> &[Collider] {
+        self.extras.colliders.list()
+    }
+
     /// The index of the grabbed particle, if any.
     pub fn grabbed(&self) -> Option<usize> {
         self.grab.map(|g| g.index)
@@ -972,14 +1271,20 @@ impl Cloth {
 
     /// Pins (`true`) or frees (`false`) particle `index`. A pinned particle has
     /// inverse mass 0: constraints and gravity cannot move it, only a drag can.
+    /// O(1), except with tethers on (their anchors are found again, a search
+    /// over the whole cloth) or bending on (which pairs act is checked again).
     pub fn set_pinned(&mut self, index: usize, pinned: bool) -> Result<(), ClothError> {
         let k = params::validate_index(index, self.num_particles())?;
+        let changed = self.pinned[k] != pinned;
         self.pinned[k] = pinned;
         if self.grabbed() != Some(k) {
             self.velocities[2 * k] = 0.0;
             self.velocities[2 * k + 1] = 0.0;
         }
         self.update_inverse_mass(k);
+        if changed {
+            self.topology_changed();
+        }
         Ok(())
     }
 
@@ -1032,6 +1337,12 @@ impl Cloth {
         &self.forces
     }
 
+    /// The bending, area and tether constraints (and their readouts, such as
+    /// [`crate::area::Areas::area`]).
+    pub fn extras(&self) -> &Extras {
+        &self.extras
+    }
+
     /// Number of constraints torn since the cloth was built.
     pub fn torn_count(&self) -> usize {
         self.torn_count
@@ -1075,24 +1386,25 @@ impl Cloth {
     /// Kinetic energy `Σ ½ m |v|²` of the moving particles, in joules. The held
     /// particle counts with the velocity of the drag (the one it keeps when let go).
     pub fn kinetic_energy(&self) -> f64 {
-        let mass = self.params.mass;
         self.velocities
             .chunks_exact(2)
             .enumerate()
             .filter(|&(k, _)| self.moves(k))
-            .map(|(_, v)| 0.5 * mass * (v[0] as f64 * v[0] as f64 + v[1] as f64 * v[1] as f64))
+            .map(|(k, v)| {
+                0.5 * self.mass_of(k) * (v[0] as f64 * v[0] as f64 + v[1] as f64 * v[1] as f64)
+            })
             .sum()
     }
 
     /// Gravitational potential energy `Σ m (-gravity) y` of the moving particles
     /// (the held one included), in joules (zero at y = 0).
     pub fn potential_energy(&self) -> f64 {
-        let (mass, gravity) = (self.params.mass, self.params.gravity);
+        let gravity = self.params.gravity;
         self.positions
             .chunks_exact(2)
             .enumerate()
             .filter(|&(k, _)| self.moves(k))
-            .map(|(_, p)| -mass * gravity * p[1] as f64)
+            .map(|(k, p)| -self.mass_of(k) * gravity * p[1] as f64)
             .sum()
     }
 

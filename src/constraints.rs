@@ -204,7 +204,8 @@ impl<'a, T: Word> Column<'a, T> {
         for (slot, &from) in scratch.iter_mut().zip(permutation) {
             *slot = self.data[stride * from as usize + lane].to_word();
         }
-        let entries = self.data[lane..].iter_mut().step_by(stride);
+        // (`skip`, not `[lane..]`: the data of a set without constraints is empty)
+        let entries = self.data.iter_mut().skip(lane).step_by(stride);
         for (entry, &word) in entries.zip(&scratch[..permutation.len()]) {
             *entry = T::from_word(word);
         }
@@ -430,6 +431,18 @@ impl ConstraintSet {
     /// The live constraints as the solver takes them, the multipliers mutable.
     pub fn solver_view(&mut self) -> Constraints<'_> {
         self.runs_and_solver_view().1
+    }
+
+    /// [`ConstraintSet::solver_view`] with the creation index of each live
+    /// constraint (what per-constraint data is indexed by).
+    pub fn solver_view_and_creation(&mut self) -> (Constraints<'_>, &[u32]) {
+        let live = self.live;
+        let constraints = Constraints {
+            ids: &self.ids[..2 * live],
+            rest_lengths: &self.rest_lengths[..live],
+            lambdas: &mut self.lambdas[..live],
+        };
+        (constraints, &self.creation[..live])
     }
 
     /// The runs with the constraint arrays they index, the multipliers mutable.

@@ -9,7 +9,8 @@
 use std::collections::TryReserveError;
 
 use crate::memory;
-use crate::params::{ClothError, FixedPreset, GridSize};
+use crate::params::{ClothError, FixedPreset, GridSize, Params};
+use crate::scene::{Bending, DistanceStiffness, Scene};
 
 /// Distance between neighbouring particles at rest, in metres.
 pub const SPACING: f32 = 0.2;
@@ -59,6 +60,37 @@ pub fn build(size: GridSize, preset: FixedPreset) -> Grid {
 pub fn try_build(size: GridSize, preset: FixedPreset) -> Result<Grid, ClothError> {
     let size = GridSize::new(size.width, size.height)?;
     allocate(size, preset).map_err(|_| memory::cloth_out_of_memory(size))
+}
+
+/// The grid as a [`Scene`]: the `preset` corners have mass 0 (pinned), the
+/// others the default `mass`; the constraints keep the grid's order, rest
+/// lengths and colours, with the default `stiffness` for all. Refuses as
+/// [`try_build`] does.
+pub fn scene(size: GridSize, preset: FixedPreset) -> Result<Scene, ClothError> {
+    let Grid {
+        positions,
+        constraint_ids,
+        rest_lengths,
+        colors,
+        fixed,
+    } = try_build(size, preset)?;
+    let p = Params::default();
+    let mut masses = memory::filled(size.num_particles(), p.mass as f32)
+        .map_err(|_| memory::cloth_out_of_memory(size))?;
+    for k in fixed {
+        masses[k] = 0.0;
+    }
+    Ok(Scene {
+        positions,
+        masses,
+        distances: constraint_ids,
+        rest_lengths: Some(rest_lengths),
+        distance_stiffness: DistanceStiffness::Uniform(p.stiffness),
+        colors: Some(colors),
+        areas: Vec::new(),
+        bending: Bending::None,
+        colliders: Vec::new(),
+    })
 }
 
 /// [`try_build`] for a valid size: every index below is at most

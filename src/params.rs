@@ -46,11 +46,20 @@ pub enum ClothError {
         /// Number of particles in the cloth.
         count: usize,
     },
+    /// A scene (see [`crate::scene::Scene`]) with a wrong entry.
+    InvalidScene {
+        /// The scene field as JavaScript spells it (`distances`, `masses`, ...).
+        field: &'static str,
+        /// Which entry of the field, when the problem is one entry's.
+        index: Option<usize>,
+        /// What is wrong with it, in words.
+        problem: String,
+    },
     /// Memory ran out: what was asked for was not built and nothing changed.
     OutOfMemory {
         /// The field (or argument) whose value asked for the memory.
         field: &'static str,
-        /// What did not fit and how much it needs, e.g. `a 500 × 500 cloth needs 45 MiB`.
+        /// What did not fit and how much it needs, e.g. `a 500 × 500 cloth needs 47 MiB`.
         what: String,
     },
 }
@@ -60,16 +69,19 @@ impl ClothError {
     /// (`"timeStepSize"`, `"width"`, `"index"`, ...).
     pub fn field(&self) -> &'static str {
         match self {
-            ClothError::InvalidValue { field, .. } | ClothError::OutOfMemory { field, .. } => field,
+            ClothError::InvalidValue { field, .. }
+            | ClothError::InvalidScene { field, .. }
+            | ClothError::OutOfMemory { field, .. } => field,
             ClothError::ParticleIndex { .. } => "index",
         }
     }
 
     /// A short code that stays the same whatever the wording of the message:
-    /// `"invalid_value"`, `"particle_index"` or `"out_of_memory"`.
+    /// `"invalid_value"`, `"invalid_scene"`, `"particle_index"` or `"out_of_memory"`.
     pub fn code(&self) -> &'static str {
         match self {
             ClothError::InvalidValue { .. } => "invalid_value",
+            ClothError::InvalidScene { .. } => "invalid_scene",
             ClothError::ParticleIndex { .. } => "particle_index",
             ClothError::OutOfMemory { .. } => "out_of_memory",
         }
@@ -89,6 +101,16 @@ impl fmt::Display for ClothError {
                 "invalid particle index: got {index}, expected a whole number from 0 to {}",
                 count.saturating_sub(1)
             ),
+            ClothError::InvalidScene {
+                field,
+                index: Some(index),
+                problem,
+            } => write!(f, "invalid scene: {field}[{index}] {problem}"),
+            ClothError::InvalidScene {
+                field,
+                index: None,
+                problem,
+            } => write!(f, "invalid scene: {field} {problem}"),
             ClothError::OutOfMemory { what, .. } => write!(f, "out of memory: {what}"),
         }
     }
@@ -132,7 +154,8 @@ pub fn quoted(text: &str, length: usize) -> String {
     }
 }
 
-fn invalid(
+/// The [`ClothError::InvalidValue`] of `value` for `field`, with what is `allowed`.
+pub fn invalid(
     field: &'static str,
     value: impl fmt::Display,
     allowed: impl Into<String>,
@@ -1122,6 +1145,41 @@ pub mod work {
     pub const SUBSTEP: u64 = 200;
     /// Fixed cost of a step.
     pub const STEP: u64 = 1_000;
+    // The weights below were measured natively (400 × 300 cloth, release
+    // build, 2026-11-23: bending 4.8 ns per pair and pass, tethers 1.7 ns per
+    // particle and pass, finding the anchors again 30 ns per particle and
+    // constraint) and scaled by about three for wasm, like the others.
+    /// One bending constraint solve (a scalar distance solve), per pass.
+    pub const BENDING_SOLVE: u64 = 16;
+    /// One area constraint solve, per pass, on top of its corners.
+    pub const AREA_SOLVE: u64 = 30;
+    /// Each corner of an area constraint, per pass (gradient, area, move).
+    pub const AREA_CORNER: u64 = 12;
+    /// One tether check (and projection when too far), per particle per pass.
+    pub const TETHER_SOLVE: u64 = 6;
+    /// Per particle and per live constraint, per substep in which tethers are
+    /// on and tearing may cut the cloth: finding the anchors again (a
+    /// Dijkstra search over the whole cloth).
+    pub const TETHER_RECOMPUTE: u64 = 90;
+    /// Per particle and per live constraint, per substep in which bending is
+    /// on (tethers off) and tearing may cut the cloth: rebuilding the
+    /// neighbour lists that tell which bending pairs a tear has cut.
+    pub const TOPOLOGY_REBUILD: u64 = 20;
+    /// Per particle per collider per contact pass (a pass after each sweep
+    /// and one at the end of the substep); measured natively 1.8 ns on a
+    /// 100 × 100 cloth with 8 circles.
+    pub const COLLIDER_CONTACT: u64 = 4;
+    /// Per particle per substep while any contact is on: the speed limit.
+    pub const MAX_SPEED: u64 = 1;
+    /// Per particle per substep with self-collision on: the spatial hash and
+    /// the neighbour search (measured natively 170–220 ns per particle and
+    /// substep on a 100 × 100 grid, on a machine with load 7 on 2 cores).
+    pub const SELF_COLLISION_SEARCH: u64 = 250;
+    /// Per particle per contact pass with self-collision on: its candidate
+    /// pairs.
+    pub const SELF_COLLISION_PASS: u64 = 4;
+    /// Per live constraint per substep with wind on (measured natively 11 ns).
+    pub const WIND_EDGE: u64 = 20;
 }
 
 /// Most work one time step may take: about half a second (README, "Limits and
@@ -1167,6 +1225,16 @@ pub struct Workload {
     pub colored_runs: usize,
     /// See `colored_runs`.
     pub colored_scattered: usize,
+    /// Bending constraints (they work while `bending_stiffness > 0`).
+    pub bending_pairs: usize,
+    /// Area constraints, and their corners all together.
+    pub area_constraints: usize,
+    /// See `area_constraints`.
+    pub area_corners: usize,
+    /// Particles the tethers check (while `tethers` is on).
+    pub tethered: usize,
+    /// Colliders (ground lines, circles, boxes).
+    pub colliders: usize,
 }
 
 /// Work units of one constraint solve on a scalar path (on the coloured one,
@@ -1201,6 +1269,20 @@ pub fn sweep_cost(path: SweepPath, load: &Workload) -> u64 {
         }
 }
 
+/// Work units of one pass over the bending, area and tether constraints of
+/// `load` with parameters `p` (one follows each sweep).
+pub fn extras_pass_cost(p: &Params, load: &Workload) -> u64 {
+    let mut cost = load.area_constraints as u64 * work::AREA_SOLVE
+        + load.area_corners as u64 * work::AREA_CORNER;
+    if p.bending_stiffness > 0.0 {
+        cost += load.bending_pairs as u64 * work::BENDING_SOLVE;
+    }
+    if p.tethers {
+        cost += load.tethered as u64 * work::TETHER_SOLVE;
+    }
+    cost
+}
+
 /// The work units of one substep's fixed part: everything but the sweeps.
 pub fn substep_overhead(p: &Params, load: &Workload) -> u64 {
     let (n, m) = (load.particles as u64, load.constraints as u64);
@@ -1213,7 +1295,52 @@ pub fn substep_overhead(p: &Params, load: &Workload) -> u64 {
         cost += n * work::VELOCITY_DAMPING;
     }
     if p.tear_stretch > 0.0 {
-        cost += m * work::TEAR_CHECK;
+        cost += m * work::TEAR_CHECK + tear_followup_cost(p, load.particles, load.constraints);
+    }
+    cost + extras_multipliers(p, load) as u64 * work::CONSTRAINT_SUBSTEP
+        + contacts_and_wind_cost(p, load)
+}
+
+/// Work units of following the tears of one substep with parameters `p`
+/// (tearing on) on `particles` particles and `constraints` live constraints:
+/// the tethers' anchors found again, or the bending pairs' neighbour lists
+/// rebuilt (counted whether or not anything tears).
+pub fn tear_followup_cost(p: &Params, particles: usize, constraints: usize) -> u64 {
+    let size = (particles + constraints) as u64;
+    if p.tethers {
+        size * work::TETHER_RECOMPUTE
+    } else if p.bending_stiffness > 0.0 {
+        size * work::TOPOLOGY_REBUILD
+    } else {
+        0
+    }
+}
+
+/// The multipliers of bending and area constraints reset each substep with
+/// parameters `p`.
+pub fn extras_multipliers(p: &Params, load: &Workload) -> usize {
+    let bending = if p.bending_stiffness > 0.0 {
+        load.bending_pairs
+    } else {
+        0
+    };
+    bending + load.area_constraints
+}
+
+/// The work units of one substep's contacts (colliders, self-collision, the
+/// speed limit) and wind; 0 with all of them off.
+pub fn contacts_and_wind_cost(p: &Params, load: &Workload) -> u64 {
+    let (n, m) = (load.particles as u64, load.constraints as u64);
+    let passes = p.iterations as u64 + 1;
+    let mut cost = 0;
+    if load.colliders > 0 || p.self_collision {
+        cost += n * work::MAX_SPEED + passes * n * load.colliders as u64 * work::COLLIDER_CONTACT;
+    }
+    if p.self_collision {
+        cost += n * work::SELF_COLLISION_SEARCH + passes * n * work::SELF_COLLISION_PASS;
+    }
+    if p.wind_drag > 0.0 && (p.wind_x != 0.0 || p.wind_y != 0.0) {
+        cost += m * work::WIND_EDGE;
     }
     cost
 }
@@ -1223,7 +1350,8 @@ pub fn substep_overhead(p: &Params, load: &Workload) -> u64 {
 /// damping checks, and the step's own overhead. Never 0, even for a cloth whose
 /// constraints all tore.
 pub fn work_per_step(p: &Params, load: &Workload) -> u64 {
-    let sweeps = p.iterations as u64 * sweep_cost(SweepPath::of(p), load);
+    let sweeps =
+        p.iterations as u64 * (sweep_cost(SweepPath::of(p), load) + extras_pass_cost(p, load));
     let substep = substep_overhead(p, load) + sweeps;
     work::STEP + load.particles as u64 * work::PARTICLE_STEP + p.substeps as u64 * substep
 }
@@ -1248,8 +1376,8 @@ pub fn validate_work(
             "a value that keeps one step within the work limit: with it a step needs {work} \
              work units, at most {MAX_WORK_PER_STEP} (about 0.5 s) are allowed (this cloth: \
              {} particles, {} constraints; substeps {}, iterations {}, solverOrder {}, \
-             damping {}, velocityDamping {}, tearing {}); lower substeps or iterations, or \
-             use a smaller cloth",
+             damping {}, velocityDamping {}, tearing {}, bending {}, tethers {}); lower \
+             substeps or iterations, or use a smaller cloth",
             load.particles,
             load.constraints,
             p.substeps,
@@ -1258,6 +1386,8 @@ pub fn validate_work(
             switch(p.damping > 0.0),
             switch(p.velocity_damping > 0.0),
             switch(p.tear_stretch > 0.0),
+            switch(p.bending_stiffness > 0.0),
+            switch(p.tethers),
         ),
     ))
 }

@@ -36,10 +36,12 @@ use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, ImageData};
 
 use crate::cloth::{self, Cloth};
+use crate::colliders::{self, Collider};
 use crate::params::{
     self, ClothError, FixedPreset, GridSize, Number, Parameter, ParameterValue, SolverOrder, Value,
 };
 use crate::raster::{self, Frame, Rect, Style, View, MAX_FRAME_PIXELS};
+use crate::scene::{AreaSpec, Bending, DistanceStiffness, Scene, Shape};
 /// Largest `view.pixelRatio` (backing-store pixels per CSS pixel).
 const MAX_PIXEL_RATIO: f64 = 16.0;
 /// Largest `view.particleRadius`, CSS pixels.
@@ -59,9 +61,22 @@ pub struct Simulation {
 
 #[wasm_bindgen(typescript_custom_section)]
 const ERROR_TYPES: &str = r#"
+/**
+ * A collider for `addCollider`, metres, y up; positions are centres. A ground
+ * line keeps particles above `y` (plus the particle radius).
+ */
+export type ColliderSpec =
+  | { shape: "ground"; y: number }
+  | { shape: "circle"; x: number; y: number; radius: number }
+  | { shape: "box"; x: number; y: number; width: number; height: number };
+
+/** A collider as `colliders()` describes it: its spec, its id and its velocity (m/s, 0 at rest). */
+export type Collider = ColliderSpec & { id: number; vx: number; vy: number };
+
 /** The `code` of an Error thrown by `Simulation`: what went wrong, in words that do not change. */
 export type SimulationErrorCode =
   | "invalid_value"     // a number or string out of its range, or not one of the allowed names
+  | "invalid_scene"     // Simulation.fromScene: a malformed entry of the scene (the message names it)
   | "wrong_type"        // not a number (or string, boolean, context, view object) at all
   | "particle_index"    // an index that names no particle
   | "out_of_memory"     // the cloth, its reordering or the drawInto frame does not fit in wasm memory
@@ -71,7 +86,7 @@ export type SimulationErrorCode =
 /**
  * Every Error a `Simulation` method, getter, setter or constructor throws for bad
  * input is a plain `Error` with two more own properties; its message starts
- * `invalid <field>:`, `invalid particle index:`, `out of memory:` or `drawInto:`.
+ * `invalid <field>:`, `invalid scene:`, `invalid particle index:`, `out of memory:` or `drawInto:`.
  * Calls on a freed Simulation, or re-entrant calls into one that is busy (from a
  * `drawInto` view getter, say), throw wasm-bindgen's plain Errors without them.
  */
@@ -84,7 +99,7 @@ export interface SimulationError extends Error {
 
 /// The `Error` JavaScript sees: `message`, plus own properties `field` (the
 /// JavaScript name of the argument: `"mass"`, `"index"`, `"view.scale"`, ...)
-/// and `code`, one of `"invalid_value"`, `"wrong_type"`, `"particle_index"`,
+/// and `code`, one of `"invalid_value"`, `"invalid_scene"`, `"wrong_type"`, `"particle_index"`,
 /// `"out_of_memory"`, `"canvas_too_large"` or `"draw_failed"`. Messages are
 /// bounded (they echo at most a short part of any value), so building one
 /// cannot fail. A `js_sys::Error` rather than a `JsError`: only a JavaScript
@@ -689,6 +704,68 @@ impl Simulation {
         self.cloth.is_pinned(index).map_err(cloth_error)
     }
 
+    /// Adds a collider (`{ shape: "ground", y }`, `{ shape: "circle", x, y,
+    /// radius }` or `{ shape: "box", x, y, width, height }`, metres) and
+    /// returns its id (1, 2, ...; never reused). Errors name the field
+    /// (`collider`, `shape`, `x`, `y`, `radius`, `width`, `height`); at most 64
+    /// colliders.
+    #[wasm_bindgen(js_name = addCollider)]
+    pub fn add_collider(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "ColliderSpec")] collider: JsValue,
+    ) -> Result<u32, JsValue> {
+        let shape = read_shape(&collider)?;
+        self.cloth.add_collider(shape).map_err(cloth_error)
+    }
+
+    /// Moves collider `id`'s centre to `(x, y)`, metres (a ground line to
+    /// height `y`; `x` is ignored). Its motion carries into friction.
+    #[wasm_bindgen(js_name = moveCollider)]
+    pub fn move_collider(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] y: JsValue,
+    ) -> Result<(), JsValue> {
+        let id = collider_id(&id)?;
+        let (x, y) = (number("x", &x)?, number("y", &y)?);
+        self.cloth.move_collider(id, x, y).map_err(cloth_error)
+    }
+
+    /// Removes collider `id`.
+    #[wasm_bindgen(js_name = removeCollider)]
+    pub fn remove_collider(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+    ) -> Result<(), JsValue> {
+        let id = collider_id(&id)?;
+        self.cloth.remove_collider(id).map_err(cloth_error)
+    }
+
+    /// The id of the topmost (last added) collider containing `(x, y)`
+    /// (metres), or `undefined` when none does.
+    #[wasm_bindgen(js_name = pickCollider)]
+    pub fn pick_collider(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] y: JsValue,
+    ) -> Result<Option<u32>, JsValue> {
+        let (x, y) = (number("x", &x)?, number("y", &y)?);
+        self.cloth.pick_collider(x, y).map_err(cloth_error)
+    }
+
+    /// The colliders in the order they were added (draw them in this order):
+    /// a new array of `{ id, shape, x, y, radius | width, height, vx, vy }`
+    /// (a ground line has only `y` of the position), metres and m/s.
+    #[wasm_bindgen(unchecked_return_type = "Collider[]")]
+    pub fn colliders(&self) -> js_sys::Array {
+        self.cloth
+            .colliders()
+            .iter()
+            .map(describe_collider)
+            .collect()
+    }
+
     /// Steps in slices, so a page never blocks on a heavy cloth: finishes at most
     /// `maxSteps` steps (whole, 0..=10000; a step in progress counts as one) and
     /// stops earlier, at the first boundary between two sweeps, once
@@ -758,6 +835,102 @@ impl Simulation {
     }
 }
 
+/// Reads a collider spec: an object with a `shape` name and its numbers.
+fn read_shape(collider: &JsValue) -> Result<Shape, JsValue> {
+    if !collider.is_object() {
+        return Err(wrong_type("collider", collider, "an object { shape, ... }"));
+    }
+    // Reflect::get catches what a patched getter might throw.
+    let field =
+        |name: &str| Reflect::get(collider, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    // checked in f64, so a message shows the number as given
+    let coordinate = |name: &'static str| -> Result<f32, JsValue> {
+        params::validate_coordinate(name, number(name, &field(name))?).map_err(cloth_error)
+    };
+    let size = |name: &'static str| -> Result<f32, JsValue> {
+        colliders::validate_size(name, number(name, &field(name))?).map_err(cloth_error)
+    };
+    let shape = field("shape");
+    let Some(name) = shape.dyn_ref::<JsString>() else {
+        return Err(wrong_type(
+            "shape",
+            &shape,
+            r#""ground", "circle" or "box""#,
+        ));
+    };
+    let text = string_start(name);
+    match text.as_str() {
+        "ground" => Ok(Shape::Ground {
+            y: coordinate("y")?,
+        }),
+        "circle" => Ok(Shape::Circle {
+            x: coordinate("x")?,
+            y: coordinate("y")?,
+            radius: size("radius")?,
+        }),
+        "box" => Ok(Shape::Box {
+            x: coordinate("x")?,
+            y: coordinate("y")?,
+            width: size("width")?,
+            height: size("height")?,
+        }),
+        _ => Err(cloth_error(ClothError::InvalidValue {
+            field: "shape",
+            value: params::quoted(&text, name.length() as usize),
+            allowed: r#""ground", "circle" or "box""#.into(),
+        })),
+    }
+}
+
+/// Reads a collider id: a whole number from 1 to 2^32 - 1.
+fn collider_id(id: &JsValue) -> Result<u32, JsValue> {
+    let id = whole("id", id, u32::MAX as u64, |value| {
+        ClothError::InvalidValue {
+            field: "id",
+            value: value.to_string(),
+            allowed: "the id of a collider of this simulation".into(),
+        }
+    })?;
+    Ok(id as u32)
+}
+
+/// A collider as the object `colliders()` returns.
+fn describe_collider(collider: &Collider) -> JsValue {
+    let object = js_sys::Object::new();
+    let set = |name: &str, value: JsValue| {
+        let _ = Reflect::set(&object, &JsValue::from_str(name), &value);
+    };
+    let number = |v: f32| JsValue::from_f64(v as f64);
+    set("id", JsValue::from_f64(collider.id as f64));
+    match collider.shape {
+        Shape::Ground { y } => {
+            set("shape", "ground".into());
+            set("y", number(y));
+        }
+        Shape::Circle { x, y, radius } => {
+            set("shape", "circle".into());
+            set("x", number(x));
+            set("y", number(y));
+            set("radius", number(radius));
+        }
+        Shape::Box {
+            x,
+            y,
+            width,
+            height,
+        } => {
+            set("shape", "box".into());
+            set("x", number(x));
+            set("y", number(y));
+            set("width", number(width));
+            set("height", number(height));
+        }
+    }
+    set("vx", number(collider.velocity[0]));
+    set("vy", number(collider.velocity[1]));
+    object.into()
+}
+
 /// Whether this build of the module solves with wasm SIMD (`+simd128`).
 #[wasm_bindgen(js_name = simdEnabled)]
 pub fn simd_enabled() -> bool {
@@ -801,5 +974,443 @@ pub fn wasm_memory_bytes() -> f64 {
     #[cfg(not(target_arch = "wasm32"))]
     {
         0.0
+    }
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const SCENE_TYPES: &str = r#"
+/** An area constraint of `Simulation.fromScene`. */
+export interface AreaSpec {
+  /** The polygon's corners in order (counter-clockwise), at least 3, each once: a triangle, or a closed ring. */
+  particles: ArrayLike<number>;
+  /** Stiffness in J/m⁴ (energy ½·k·C² with C in m²); 0 (the default) = rigid. */
+  stiffness?: number;
+  /** Target area over start area; default 1 (keep it), above 1 inflates (a balloon). At most 100. */
+  pressure?: number;
+}
+
+/** A collider of a scene; positions are of its centre, metres, y up. */
+export type ColliderSpec =
+  | { shape: "ground"; y: number }
+  | { shape: "circle"; x: number; y: number; radius: number }
+  | { shape: "box"; x: number; y: number; width: number; height: number };
+
+/**
+ * Any particle scene for `Simulation.fromScene`. Arrays may be plain arrays of
+ * numbers or typed arrays. Metres, kilograms, y up.
+ */
+export interface SceneSpec {
+  /** `[x0, y0, x1, y1, ...]`, metres: at least 1, at most 250000 particles. */
+  positions: ArrayLike<number>;
+  /** One per particle, kg; 0 pins a particle. Default: every particle 0.5 kg (the `mass` default). */
+  masses?: ArrayLike<number>;
+  /** Distance constraints as flat particle index pairs `[a0, b0, a1, b1, ...]`. Default: none. */
+  distances?: ArrayLike<number>;
+  /** N/m, 0 = rigid: one number for all (it becomes the `stiffness` parameter), or one per constraint (fixed; `stiffness` then does not apply). Default 1000. */
+  distanceStiffness?: number | ArrayLike<number>;
+  /** Rest length of each distance constraint, metres. Default: the distance between the start positions. */
+  restLengths?: ArrayLike<number>;
+  /** Area constraints. Default: none. */
+  areas?: AreaSpec[];
+  /** Bending constraints: "auto" (between the two neighbours on opposite sides of a particle, for a grid two apart along rows and columns), flat pairs, or "none" (the default). Their stiffness is `bendingStiffness`. */
+  bending?: "auto" | "none" | ArrayLike<number>;
+  /** Colliders the scene starts with. Default: none. */
+  colliders?: ColliderSpec[];
+}
+
+/** The scenes of `Simulation.preset`. */
+export type PresetName = "cloth" | "rope" | "double-pendulum" | "balloon" | "soft-body" | "flag" | "cloth-over-ball";
+"#;
+
+/// Most entries any array of a scene may have: more is refused before anything
+/// is copied.
+const MAX_SCENE_ARRAY: usize = 2 * crate::scene::MAX_SCENE_CONSTRAINTS;
+
+/// Reads `name` of `object` (`undefined` when absent or when its getter throws).
+fn property(object: &JsValue, name: &str) -> JsValue {
+    Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn scene_error(field: &'static str, index: Option<usize>, problem: String) -> JsValue {
+    cloth_error(ClothError::InvalidScene {
+        field,
+        index,
+        problem,
+    })
+}
+
+/// Reads a plain array of numbers or any typed array of numbers as `f64`s;
+/// `what` is said in the wrong-type message. Refuses a non-number element
+/// naming it (`positions[3]`).
+fn numbers(field: &'static str, value: &JsValue) -> Result<Vec<f64>, JsValue> {
+    let expected = "an array of numbers or a typed array";
+    let length = if js_sys::Array::is_array(value) || js_sys::ArrayBuffer::is_view(value) {
+        property(value, "length").as_f64().unwrap_or(0.0)
+    } else {
+        return Err(wrong_type(field, value, expected));
+    };
+    if value.is_instance_of::<js_sys::DataView>()
+        || value.is_instance_of::<js_sys::BigInt64Array>()
+        || value.is_instance_of::<js_sys::BigUint64Array>()
+    {
+        return Err(wrong_type(field, value, expected));
+    }
+    if length > MAX_SCENE_ARRAY as f64 {
+        return Err(scene_error(
+            field,
+            None,
+            format!(
+                "has {} entries, at most {MAX_SCENE_ARRAY} are allowed",
+                Number(length)
+            ),
+        ));
+    }
+    let length = length as usize;
+    let mut values = room(field, length)?;
+    for i in 0..length {
+        let item = Reflect::get_u32(value, i as u32).unwrap_or(JsValue::UNDEFINED);
+        match item.as_f64() {
+            Some(v) => values.push(v),
+            None => {
+                return Err(error(
+                    field,
+                    "wrong_type",
+                    &format!(
+                        "invalid {field}[{i}]: got a value of type {}, expected a number",
+                        type_name(&item)
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(values)
+}
+
+/// Room for `length` values of `field`, or the out-of-memory error.
+fn room<T>(field: &'static str, length: usize) -> Result<Vec<T>, JsValue> {
+    crate::memory::with_capacity(length).map_err(|_| {
+        cloth_error(ClothError::OutOfMemory {
+            field,
+            what: format!("{field} of {length} numbers"),
+        })
+    })
+}
+
+/// Numbers as `f32` (out-of-range values become infinite and are refused by
+/// the scene's checks).
+fn floats(field: &'static str, value: &JsValue) -> Result<Vec<f32>, JsValue> {
+    let values = numbers(field, value)?;
+    let mut result = room(field, values.len())?;
+    result.extend(values.into_iter().map(|v| v as f32));
+    Ok(result)
+}
+
+/// Numbers as particle indices: whole numbers from 0 to 2³² - 1; `entry`
+/// says which entry of `field` index `i` belongs to (`i / 2` for pairs).
+fn indices(
+    field: &'static str,
+    value: &JsValue,
+    entry: impl Fn(usize) -> usize,
+) -> Result<Vec<u32>, JsValue> {
+    let values = numbers(field, value)?;
+    let mut result = room(field, values.len())?;
+    for (i, v) in values.into_iter().enumerate() {
+        if !(v.is_finite() && v.fract() == 0.0 && v >= 0.0 && v <= u32::MAX as f64) {
+            return Err(scene_error(
+                field,
+                Some(entry(i)),
+                format!(
+                    "names particle {}, expected a whole-number particle index",
+                    Number(v)
+                ),
+            ));
+        }
+        result.push(v as u32);
+    }
+    Ok(result)
+}
+
+/// A number property of a scene's entry, or `default` when absent.
+fn entry_number(
+    object: &JsValue,
+    name: &str,
+    field: &'static str,
+    default: Option<f64>,
+) -> Result<f64, JsValue> {
+    let value = property(object, name);
+    match (value.as_f64(), default) {
+        (Some(v), _) => Ok(v),
+        (None, Some(d)) if value.is_undefined() => Ok(d),
+        (None, _) => Err(wrong_type(&format!("{field}.{name}"), &value, "a number")),
+    }
+}
+
+/// The entries of an optional array of objects (`areas`, `colliders`).
+fn objects(field: &'static str, value: &JsValue) -> Result<Vec<JsValue>, JsValue> {
+    if value.is_undefined() {
+        return Ok(Vec::new());
+    }
+    if !js_sys::Array::is_array(value) {
+        return Err(wrong_type(field, value, "an array of objects"));
+    }
+    let length = property(value, "length").as_f64().unwrap_or(0.0);
+    if length > MAX_SCENE_ARRAY as f64 {
+        return Err(scene_error(
+            field,
+            None,
+            format!(
+                "has {} entries, at most {MAX_SCENE_ARRAY} are allowed",
+                Number(length)
+            ),
+        ));
+    }
+    let mut items = Vec::new();
+    for i in 0..length as u32 {
+        let item = Reflect::get_u32(value, i).unwrap_or(JsValue::UNDEFINED);
+        if !item.is_object() {
+            return Err(wrong_type(&format!("{field}[{i}]"), &item, "an object"));
+        }
+        items.push(item);
+    }
+    Ok(items)
+}
+
+/// Reads a `SceneSpec` (see the TypeScript types) into a [`Scene`]; the
+/// scene's own checks come after.
+fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
+    if !spec.is_object() {
+        return Err(wrong_type(
+            "scene",
+            spec,
+            "an object { positions, masses, distances, ... }",
+        ));
+    }
+    let positions = floats("positions", &property(spec, "positions"))?;
+    let masses = match property(spec, "masses") {
+        v if v.is_undefined() => {
+            vec![params::MASS.default_number() as f32; positions.len() / 2]
+        }
+        v => floats("masses", &v)?,
+    };
+    let distances = match property(spec, "distances") {
+        v if v.is_undefined() => Vec::new(),
+        v => indices("distances", &v, |k| k / 2)?,
+    };
+    let rest_lengths = match property(spec, "restLengths") {
+        v if v.is_undefined() => None,
+        v => Some(floats("restLengths", &v)?),
+    };
+    let stiffness = property(spec, "distanceStiffness");
+    let distance_stiffness = if stiffness.is_undefined() {
+        DistanceStiffness::Uniform(params::STIFFNESS.default_number())
+    } else if let Some(k) = stiffness.as_f64() {
+        DistanceStiffness::Uniform(k)
+    } else if js_sys::Array::is_array(&stiffness) || js_sys::ArrayBuffer::is_view(&stiffness) {
+        DistanceStiffness::PerConstraint(numbers("distanceStiffness", &stiffness)?)
+    } else {
+        return Err(wrong_type(
+            "distanceStiffness",
+            &stiffness,
+            "a number or an array of numbers",
+        ));
+    };
+    let mut areas = Vec::new();
+    for (i, area) in objects("areas", &property(spec, "areas"))?
+        .iter()
+        .enumerate()
+    {
+        let particles = property(area, "particles");
+        if particles.is_undefined() {
+            return Err(scene_error(
+                "areas",
+                Some(i),
+                "has no particles, expected an array of at least 3 particle indices".into(),
+            ));
+        }
+        areas.push(AreaSpec {
+            particles: indices("areas", &particles, |_| i)?,
+            stiffness: entry_number(area, "stiffness", "areas", Some(0.0))?,
+            pressure: entry_number(area, "pressure", "areas", Some(1.0))?,
+        });
+    }
+    let bending = property(spec, "bending");
+    let bending = match bending.as_string().as_deref() {
+        _ if bending.is_undefined() || bending.is_null() => Bending::None,
+        Some("none") => Bending::None,
+        Some("auto") => Bending::Auto,
+        Some(_) => {
+            return Err(wrong_type(
+                "bending",
+                &bending,
+                "\"auto\", \"none\" or an array of particle index pairs",
+            ))
+        }
+        None => Bending::Pairs(indices("bending", &bending, |k| k / 2)?),
+    };
+    let mut colliders = Vec::new();
+    for (i, collider) in objects("colliders", &property(spec, "colliders"))?
+        .iter()
+        .enumerate()
+    {
+        let shape = property(collider, "shape").as_string();
+        let number = |name| entry_number(collider, name, "colliders", None).map(|v| v as f32);
+        colliders.push(match shape.as_deref() {
+            Some("ground") => Shape::Ground { y: number("y")? },
+            Some("circle") => Shape::Circle {
+                x: number("x")?,
+                y: number("y")?,
+                radius: number("radius")?,
+            },
+            Some("box") => Shape::Box {
+                x: number("x")?,
+                y: number("y")?,
+                width: number("width")?,
+                height: number("height")?,
+            },
+            _ => {
+                return Err(scene_error(
+                    "colliders",
+                    Some(i),
+                    "has no shape \"ground\", \"circle\" or \"box\"".into(),
+                ))
+            }
+        });
+    }
+    Ok(Scene {
+        positions,
+        masses,
+        distances,
+        rest_lengths,
+        distance_stiffness,
+        colors: None,
+        areas,
+        bending,
+        colliders,
+    })
+}
+
+/// Reads the options object of `Simulation.preset`: each own property a
+/// number, string or boolean, named as the parameter table names it.
+fn read_options(options: &JsValue) -> Result<Vec<(String, Value)>, JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(Vec::new());
+    }
+    if !options.is_object() {
+        return Err(wrong_type(
+            "options",
+            options,
+            "an object { width, stiffness, ... }",
+        ));
+    }
+    let keys = Reflect::own_keys(options).map_err(|_| {
+        error(
+            "options",
+            "wrong_type",
+            "invalid options: its properties cannot be read",
+        )
+    })?;
+    let mut result = Vec::new();
+    for key in keys.iter() {
+        let Some(text) = key.dyn_ref::<JsString>() else {
+            continue;
+        };
+        let name = string_start(text);
+        let value = Reflect::get(options, &key).unwrap_or(JsValue::UNDEFINED);
+        let value = if let Some(v) = value.as_f64() {
+            Value::Number(v)
+        } else if let Some(b) = value.as_bool() {
+            Value::Flag(b)
+        } else if let Some(text) = value.dyn_ref::<JsString>() {
+            let parameter = params::PARAMETERS
+                .iter()
+                .find(|p| p.name == name && matches!(p.rule, params::Rule::Words(_)));
+            let start = string_start(text);
+            let word = match parameter {
+                Some(p) => p.check_word(&start, text.length() as usize),
+                None => Err(params::invalid(
+                    "options",
+                    params::quoted(&name, name.len()),
+                    "a parameter that takes a string (solverOrder)",
+                )),
+            };
+            let word = word.map_err(cloth_error)?;
+            // the table's own word, which lives as long as the program
+            let word = match parameter.map(|p| p.rule) {
+                Some(params::Rule::Words(words)) => {
+                    words.iter().copied().find(|w| *w == word).unwrap_or("")
+                }
+                _ => "",
+            };
+            Value::Word(word)
+        } else if value.is_undefined() {
+            continue;
+        } else {
+            let field = if params::PARAMETERS.iter().any(|p| p.name == name) {
+                name.clone()
+            } else {
+                format!("options.{name}")
+            };
+            return Err(wrong_type(&field, &value, "a number, string or boolean"));
+        };
+        result.push((name, value));
+    }
+    Ok(result)
+}
+
+#[wasm_bindgen]
+impl Simulation {
+    /// Builds the simulation of any particle scene (see `SceneSpec`): particles
+    /// with their own masses (0 = pinned), distance constraints with a uniform
+    /// or per-constraint stiffness, area and bending constraints, colliders.
+    /// Every malformed entry throws an Error with `code` `"invalid_scene"`
+    /// whose message names it (`invalid scene: distances[7] joins particle 3
+    /// to itself`); a value of the wrong type throws `"wrong_type"`.
+    #[wasm_bindgen(js_name = fromScene)]
+    pub fn from_scene(
+        #[wasm_bindgen(unchecked_param_type = "SceneSpec")] scene: JsValue,
+    ) -> Result<Simulation, JsValue> {
+        console_error_panic_hook::set_once();
+        let scene = read_scene(&scene)?;
+        let cloth = Cloth::from_scene(&scene).map_err(cloth_error)?;
+        Ok(Simulation {
+            cloth,
+            frame: Frame::default(),
+            last_drawn: Rect::default(),
+        })
+    }
+
+    /// Builds a ready-made scene: `"cloth"` (what `new Simulation(width,
+    /// height, fixed)` builds), `"rope"`, `"double-pendulum"`, `"balloon"`,
+    /// `"soft-body"`, `"flag"` or `"cloth-over-ball"`. `options` may set
+    /// `width`, `height` and `fixed` where the scene has them, and any solver
+    /// parameter by its name (`stiffness`, `substeps`, `windX`, ...), which
+    /// overrides the preset's own choice.
+    pub fn preset(
+        #[wasm_bindgen(unchecked_param_type = "PresetName")] name: JsValue,
+        #[wasm_bindgen(
+            unchecked_optional_param_type = "Record<string, number | string | boolean>"
+        )]
+        options: JsValue,
+    ) -> Result<Simulation, JsValue> {
+        console_error_panic_hook::set_once();
+        let Some(text) = name.dyn_ref::<JsString>() else {
+            return Err(wrong_type(
+                params::PRESET.name,
+                &name,
+                &format!("the string {}", params::PRESET.expected()),
+            ));
+        };
+        let name = string_start(text);
+        let name = params::PRESET
+            .check_word(&name, text.length() as usize)
+            .map_err(cloth_error)?;
+        let options = read_options(&options)?;
+        let options: Vec<(&str, Value)> = options.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+        let cloth = Cloth::from_preset(name, &options).map_err(cloth_error)?;
+        Ok(Simulation {
+            cloth,
+            frame: Frame::default(),
+            last_drawn: Rect::default(),
+        })
     }
 }

@@ -19,6 +19,7 @@ use common::cloths::grid_cloth;
 use xpbd_cloth::memory;
 use xpbd_cloth::params::{ClothError, FixedPreset, GridSize, SolverOrder};
 use xpbd_cloth::raster::{rgb, Frame, MAX_FRAME_PIXELS};
+use xpbd_cloth::scene::Shape;
 use xpbd_cloth::Cloth;
 
 struct Counting;
@@ -155,6 +156,120 @@ fn stepping_dragging_and_forces_allocate_nothing() {
             cloth.steps(50).unwrap();
         });
         assert_eq!(allocations, 0, "{order:?}: allocations while stepping");
+    }
+}
+
+#[test]
+fn bending_and_tethers_reserve_when_switched_on_and_step_without_allocating() {
+    let mut cloth = grid_cloth(30, 20);
+    let plain = cloth.heap_bytes();
+    // without the memory (room for the error message only): refused, and
+    // nothing changed
+    let error = with_budget(4096, || cloth.set_bending_stiffness(100.0)).unwrap_err();
+    assert_eq!(
+        (error.code(), error.field()),
+        ("out_of_memory", "bendingStiffness")
+    );
+    let error = with_budget(4096, || cloth.set_tethers(true)).unwrap_err();
+    assert_eq!((error.code(), error.field()), ("out_of_memory", "tethers"));
+    assert_eq!(cloth.params().bending_stiffness, 0.0);
+    assert!(!cloth.params().tethers);
+    assert_eq!(cloth.heap_bytes(), plain);
+    // with it: about two bending pairs per particle (21 bytes each), the
+    // neighbour lists (8 bytes per constraint end, almost 4 constraints per
+    // particle) and the tethers' 16 bytes per particle: about 120 bytes per
+    // particle on top of the cloth's own 190 or so
+    cloth.set_bending_stiffness(100.0).unwrap();
+    cloth.set_tethers(true).unwrap();
+    let added = cloth.heap_bytes() - plain;
+    let per_particle = added as f64 / cloth.num_particles() as f64;
+    assert!(
+        (100.0..=130.0).contains(&per_particle),
+        "{per_particle} bytes per particle for bending and tethers"
+    );
+    cloth.grab(310).unwrap();
+    let (_, _, allocations) = measure(|| {
+        for k in 0..100 {
+            cloth.drag(3.0 + 0.05 * k as f64, -5.0).unwrap();
+            cloth.step();
+            if k % 10 == 0 {
+                cloth.set_pinned(k, k % 20 == 0).unwrap();
+            }
+        }
+        // switching off and on again reuses what is reserved
+        cloth.set_tethers(false).unwrap();
+        cloth.steps(5).unwrap();
+        cloth.set_tethers(true).unwrap();
+        cloth.steps(5).unwrap();
+    });
+    assert_eq!(
+        allocations, 0,
+        "allocations while stepping with bending and tethers"
+    );
+    // (a number setter may allocate for its checks, so it is measured by size)
+    let held = cloth.heap_bytes();
+    cloth.set_bending_stiffness(0.0).unwrap();
+    cloth.set_bending_stiffness(300.0).unwrap();
+    assert_eq!(
+        cloth.heap_bytes(),
+        held,
+        "bending switched on again reserves nothing"
+    );
+    // tearing (which may grow only the coloured order's run list, fallibly)
+    // follows the tears in reserved buffers: without memory, the same cloth
+    let build = || {
+        let mut cloth = grid_cloth(30, 20);
+        cloth.set_bending_stiffness(100.0).unwrap();
+        cloth.set_tethers(true).unwrap();
+        cloth.set_tear_stretch(1.1).unwrap();
+        cloth.grab(310).unwrap();
+        cloth
+    };
+    let (mut fed, mut starved) = (build(), build());
+    let pull = |cloth: &mut Cloth| {
+        for k in 0..100 {
+            cloth.drag(3.0 + 0.05 * k as f64, -25.0).unwrap();
+            cloth.step();
+        }
+    };
+    pull(&mut fed);
+    with_budget(0, || pull(&mut starved));
+    assert!(fed.torn_count() > 10, "torn: {}", fed.torn_count());
+    assert_eq!(starved.torn_count(), fed.torn_count());
+    assert_eq!(starved.positions(), fed.positions());
+}
+
+#[test]
+fn contacts_and_wind_allocate_nothing_while_stepping() {
+    for order in [SolverOrder::Colored, SolverOrder::Original] {
+        let mut cloth = grid_cloth(30, 20);
+        cloth.set_solver_order(order).unwrap();
+        cloth.set_substeps(3).unwrap();
+        cloth.set_self_collision(true).unwrap();
+        cloth.set_wind_x(5.0).unwrap();
+        let ground = Shape::Ground { y: -6.0 };
+        let id = cloth.add_collider(ground).unwrap();
+        let circle = Shape::Circle {
+            x: 3.0,
+            y: -3.0,
+            radius: 1.0,
+        };
+        cloth.add_collider(circle).unwrap();
+        let (_, _, allocations) = measure(|| {
+            for k in 0..100 {
+                cloth
+                    .move_collider(id, 0.0, -6.0 + 0.01 * k as f64)
+                    .unwrap();
+                cloth.step();
+            }
+            let _ = cloth.pick_collider(3.0, -3.0).unwrap();
+            cloth.remove_collider(id).unwrap();
+            cloth.steps(50).unwrap();
+        });
+        assert_eq!(
+            allocations, 0,
+            "{order:?}: allocations while stepping with contacts"
+        );
     }
 }
 

@@ -37,7 +37,8 @@ fn state(c: &mut Cloth) -> State {
 }
 
 /// The settings the slices are checked with: both orders, substeps, damping of
-/// both kinds, and tearing (which tears at once near the corners).
+/// both kinds, tearing (which tears at once near the corners), bending and
+/// tethers.
 fn setups() -> Vec<(&'static str, Params)> {
     let d = Params::default();
     vec![
@@ -82,6 +83,25 @@ fn setups() -> Vec<(&'static str, Params)> {
                 tear_stretch: 1.2,
                 solver_order: SolverOrder::Original,
                 iterations: 3,
+                ..d
+            },
+        ),
+        (
+            "colored, bending, tethers, tearing, 2 substeps",
+            Params {
+                bending_stiffness: 300.0,
+                tethers: true,
+                tear_stretch: 1.3,
+                substeps: 2,
+                ..d
+            },
+        ),
+        (
+            "original, bending, tethers",
+            Params {
+                bending_stiffness: 50.0,
+                tethers: true,
+                solver_order: SolverOrder::Original,
                 ..d
             },
         ),

@@ -770,7 +770,7 @@ fn running_out_of_memory_is_an_error_and_every_cloth_keeps_working() {
     );
     assert_eq!(
         text("message"),
-        "out of memory: a 500 × 500 cloth needs 45 MiB"
+        "out of memory: a 500 × 500 cloth needs 47 MiB"
     );
     console_log!(
         "out of memory after {} cloths of 500 × 500 beside {} MiB of ballast; wasm memory {:.0} MiB",
@@ -1057,4 +1057,469 @@ fn numbers_no_count_or_index_holds_are_refused_with_the_cores_wording() {
     }
     assert_eq!(positions(&sim), before, "refused calls change nothing");
     assert_eq!(get_f64(&sim, "iterations"), 5.0);
+}
+
+#[wasm_bindgen(inline_js = r#"
+function outcome(make) {
+  try { const sim = make(); return { sim }; }
+  catch (e) {
+    return e instanceof Error ? { message: e.message, field: e.field, code: e.code } : { message: 'not an Error' };
+  }
+}
+const square = () => ({
+  positions: [0, 0, 1, 0, 1, 1, 0, 1],
+  masses: new Float32Array([0, 1, 1, 1]),
+  distances: new Uint32Array([0, 1, 1, 2, 2, 3, 3, 0, 0, 2]),
+  distanceStiffness: 500,
+  areas: [{ particles: [0, 1, 2, 3], pressure: 1.2 }],
+  bending: "none",
+  colliders: [{ shape: "ground", y: -2 }, { shape: "circle", x: 0.5, y: -1, radius: 0.2 }],
+});
+export function sceneOutcome(Simulation, change) {
+  const spec = square();
+  new Function('spec', change)(spec);
+  return outcome(() => Simulation.fromScene(spec));
+}
+export function presetOutcome(Simulation, name, options) {
+  return outcome(() => Simulation.preset(name, options));
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = sceneOutcome)]
+    fn scene_outcome(class: &JsValue, change: &str) -> JsValue;
+    #[wasm_bindgen(js_name = presetOutcome)]
+    fn preset_outcome(class: &JsValue, name: &JsValue, options: &JsValue) -> JsValue;
+}
+
+fn simulation_class() -> JsValue {
+    get(&js_sim(2.0, 2.0, 2.0), "constructor")
+}
+
+/// The simulation an outcome holds, or a panic with its error.
+fn built(outcome: &JsValue) -> JsValue {
+    let sim = get(outcome, "sim");
+    assert!(
+        !sim.is_undefined(),
+        "refused: {:?}",
+        get(outcome, "message").as_string()
+    );
+    sim
+}
+
+/// The `(message, field, code)` of a refused outcome.
+fn refused_with(outcome: &JsValue) -> (String, String, String) {
+    let text = |name| get(outcome, name).as_string().unwrap_or_default();
+    assert!(get(outcome, "sim").is_undefined(), "accepted");
+    (text("message"), text("field"), text("code"))
+}
+
+#[wasm_bindgen_test]
+fn from_scene_builds_what_the_spec_says() {
+    let sim = built(&scene_outcome(&simulation_class(), ""));
+    assert_eq!(get(&sim, "numParticles").as_f64(), Some(4.0));
+    assert_eq!(get(&sim, "numConstraints").as_f64(), Some(5.0));
+    assert_eq!(get(&sim, "stiffness").as_f64(), Some(500.0));
+    assert_eq!(get(&sim, "mass").as_f64(), Some(1.0));
+    let pinned = Reflect::get(&sim, &"isPinned".into()).unwrap();
+    let pinned: &js_sys::Function = pinned.unchecked_ref();
+    assert_eq!(pinned.call1(&sim, &num(0.0)).unwrap(), JsValue::TRUE);
+    assert_eq!(pinned.call1(&sim, &num(1.0)).unwrap(), JsValue::FALSE);
+    assert_eq!(call(&sim, "steps", args(&[num(50.0)])), None);
+    assert_eq!(get(&sim, "isFinite"), JsValue::TRUE);
+    // per-constraint stiffness as a typed array, masses defaulted
+    let change =
+        "spec.distanceStiffness = new Float64Array([10, 20, 30, 40, 0]); delete spec.masses;";
+    let sim = built(&scene_outcome(&simulation_class(), change));
+    assert_eq!(get(&sim, "mass").as_f64(), Some(0.5));
+    assert_eq!(call(&sim, "steps", args(&[num(10.0)])), None);
+}
+
+#[wasm_bindgen_test]
+fn from_scene_errors_name_the_entry() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "spec.distances[8] = 2",
+            "invalid scene: distances[4] joins particle 2 to itself",
+            "distances",
+            "invalid_scene",
+        ),
+        (
+            "spec.distances = [0, 1, 1, 7]",
+            "invalid scene: distances[1] names particle 7",
+            "distances",
+            "invalid_scene",
+        ),
+        (
+            "spec.distances = [0, 1.5]",
+            "invalid scene: distances[0] names particle 1.5",
+            "distances",
+            "invalid_scene",
+        ),
+        (
+            "spec.positions = [0, 0, 1]",
+            "invalid scene: positions has 3 numbers",
+            "positions",
+            "invalid_scene",
+        ),
+        (
+            "spec.positions[3] = NaN",
+            "invalid scene: positions[3] is NaN",
+            "positions",
+            "invalid_scene",
+        ),
+        (
+            "spec.positions = 'abc'",
+            "invalid positions: got a value of type string",
+            "positions",
+            "wrong_type",
+        ),
+        (
+            "spec.positions = [0, 0, 1, 'x', 1, 1, 0, 1]",
+            "invalid positions[3]: got a value of type string, expected a number",
+            "positions",
+            "wrong_type",
+        ),
+        (
+            "spec.masses = [0, 1, 1]",
+            "invalid scene: masses has 3 entries",
+            "masses",
+            "invalid_scene",
+        ),
+        (
+            "spec.positions[2] = 0; spec.positions[3] = 0",
+            "invalid scene: distances[0] joins particles 0 and 1, which start at the same place",
+            "distances",
+            "invalid_scene",
+        ),
+        (
+            "spec.distanceStiffness = [1, 2]",
+            "invalid scene: distanceStiffness has 2 entries",
+            "distanceStiffness",
+            "invalid_scene",
+        ),
+        (
+            "spec.distanceStiffness = 'stiff'",
+            "invalid distanceStiffness: got a value of type string",
+            "distanceStiffness",
+            "wrong_type",
+        ),
+        (
+            "spec.areas[0].particles = [0, 1]",
+            "invalid scene: areas[0] has 2 particles",
+            "areas",
+            "invalid_scene",
+        ),
+        (
+            "spec.areas[0].pressure = -1",
+            "invalid scene: areas[0] has pressure -1",
+            "areas",
+            "invalid_scene",
+        ),
+        (
+            "spec.areas[0].stiffness = 'x'",
+            "invalid areas.stiffness: got a value of type string",
+            "areas.stiffness",
+            "wrong_type",
+        ),
+        (
+            "spec.bending = 'sideways'",
+            "invalid bending: got a value of type string",
+            "bending",
+            "wrong_type",
+        ),
+        (
+            "spec.colliders[1].radius = 0",
+            "invalid scene: colliders[1] has radius 0",
+            "colliders",
+            "invalid_scene",
+        ),
+        (
+            "spec.colliders[0].shape = 'cone'",
+            "invalid scene: colliders[0] has no shape",
+            "colliders",
+            "invalid_scene",
+        ),
+        (
+            "spec.restLengths = [1, 1, 1, 1]",
+            "invalid scene: restLengths has 4 entries",
+            "restLengths",
+            "invalid_scene",
+        ),
+    ];
+    for (change, message, field, code) in cases {
+        let (got, got_field, got_code) = refused_with(&scene_outcome(&simulation_class(), change));
+        assert!(
+            got.starts_with(message),
+            "{change}: got {got:?}, expected {message:?}"
+        );
+        assert_eq!(&got_field, field, "{change}");
+        assert_eq!(&got_code, code, "{change}");
+    }
+    let class = simulation_class();
+    let from_scene = Reflect::get(&class, &"fromScene".into()).unwrap();
+    let from_scene: &js_sys::Function = from_scene.unchecked_ref();
+    let error = from_scene.call1(&class, &num(3.0)).unwrap_err();
+    assert_eq!(
+        get(&error, "code").as_string().as_deref(),
+        Some("wrong_type")
+    );
+    assert_eq!(get(&error, "field").as_string().as_deref(), Some("scene"));
+}
+
+#[wasm_bindgen_test]
+fn every_preset_builds_and_steps() {
+    let class = simulation_class();
+    for name in [
+        "cloth",
+        "rope",
+        "double-pendulum",
+        "balloon",
+        "soft-body",
+        "flag",
+        "cloth-over-ball",
+    ] {
+        let sim = built(&preset_outcome(&class, &name.into(), &JsValue::UNDEFINED));
+        assert_eq!(call(&sim, "steps", args(&[num(60.0)])), None, "{name}");
+        assert_eq!(get(&sim, "isFinite"), JsValue::TRUE, "{name}");
+    }
+    let options = js_sys::Object::new();
+    Reflect::set(&options, &"width".into(), &num(12.0)).unwrap();
+    Reflect::set(&options, &"height".into(), &num(7.0)).unwrap();
+    Reflect::set(&options, &"fixed".into(), &num(4.0)).unwrap();
+    Reflect::set(&options, &"solverOrder".into(), &"original".into()).unwrap();
+    Reflect::set(&options, &"tethers".into(), &JsValue::FALSE).unwrap();
+    let sim = built(&preset_outcome(&class, &"cloth".into(), &options));
+    assert_eq!(get(&sim, "numParticles").as_f64(), Some(84.0));
+    assert_eq!(
+        get(&sim, "solverOrder").as_string().as_deref(),
+        Some("original")
+    );
+    let pendulum = built(&preset_outcome(
+        &class,
+        &"double-pendulum".into(),
+        &JsValue::UNDEFINED,
+    ));
+    assert_eq!(get(&pendulum, "numParticles").as_f64(), Some(3.0));
+    assert_eq!(get(&pendulum, "substeps").as_f64(), Some(50.0));
+}
+
+#[wasm_bindgen_test]
+fn preset_errors_name_the_argument() {
+    let class = simulation_class();
+    let options = |name: &str, value: JsValue| {
+        let object = js_sys::Object::new();
+        Reflect::set(&object, &name.into(), &value).unwrap();
+        JsValue::from(object)
+    };
+    let cases: Vec<(JsValue, JsValue, &str, &str, &str)> = vec![
+        (
+            "hammock".into(),
+            JsValue::UNDEFINED,
+            "invalid preset: got \"hammock\"",
+            "preset",
+            "invalid_value",
+        ),
+        (
+            num(3.0),
+            JsValue::UNDEFINED,
+            "invalid preset: got a value of type number",
+            "preset",
+            "wrong_type",
+        ),
+        (
+            "rope".into(),
+            num(1.0),
+            "invalid options: got a value of type number",
+            "options",
+            "wrong_type",
+        ),
+        (
+            "rope".into(),
+            options("fixed", num(2.0)),
+            "invalid options: got \"fixed\" = 2",
+            "options",
+            "invalid_value",
+        ),
+        (
+            "rope".into(),
+            options("stiffness", num(-3.0)),
+            "invalid stiffness: got -3",
+            "stiffness",
+            "invalid_value",
+        ),
+        (
+            "rope".into(),
+            options("stiffness", "x".into()),
+            "invalid options: got \"stiffness\"",
+            "options",
+            "invalid_value",
+        ),
+        (
+            "flag".into(),
+            options("width", num(2000.0)),
+            "invalid width: got 2000",
+            "width",
+            "invalid_value",
+        ),
+        (
+            "flag".into(),
+            options("selfCollision", js_sys::Object::new().into()),
+            "invalid selfCollision: got a value of type object",
+            "selfCollision",
+            "wrong_type",
+        ),
+        (
+            "cloth".into(),
+            options("solverOrder", "sideways".into()),
+            "invalid solverOrder: got \"sideways\"",
+            "solverOrder",
+            "invalid_value",
+        ),
+    ];
+    for (name, opts, message, field, code) in cases {
+        let (got, got_field, got_code) = refused_with(&preset_outcome(&class, &name, &opts));
+        assert!(
+            got.starts_with(message),
+            "got {got:?}, expected {message:?}"
+        );
+        assert_eq!(got_field, field, "{message}");
+        assert_eq!(got_code, code, "{message}");
+    }
+}
+
+/// A plain JavaScript object with `fields`.
+fn object(fields: &[(&str, JsValue)]) -> JsValue {
+    let object = js_sys::Object::new();
+    for (name, value) in fields {
+        Reflect::set(&object, &JsValue::from_str(name), value).unwrap();
+    }
+    object.into()
+}
+
+#[wasm_bindgen_test]
+fn colliders_are_added_moved_picked_drawn_and_removed() {
+    let mut sim = Simulation::new(num(10.0), num(10.0), num(2.0)).unwrap();
+    let ground = object(&[("shape", "ground".into()), ("y", num(-3.0))]);
+    let circle = object(&[
+        ("shape", "circle".into()),
+        ("x", num(0.9)),
+        ("y", num(-1.0)),
+        ("radius", num(0.5)),
+    ]);
+    assert_eq!(sim.add_collider(ground).unwrap(), 1);
+    assert_eq!(sim.add_collider(circle).unwrap(), 2);
+    sim.move_collider(num(2.0), num(1.0), num(-1.5)).unwrap();
+    assert_eq!(sim.pick_collider(num(1.2), num(-1.5)).unwrap(), Some(2));
+    assert_eq!(sim.pick_collider(num(5.0), num(-4.0)).unwrap(), Some(1));
+    assert_eq!(sim.pick_collider(num(5.0), num(0.0)).unwrap(), None);
+    let list = sim.colliders();
+    assert_eq!(list.length(), 2);
+    let drawn = list.get(1);
+    assert_eq!(get(&drawn, "shape").as_string().as_deref(), Some("circle"));
+    assert_eq!(get(&drawn, "id").as_f64(), Some(2.0));
+    assert_eq!(get(&drawn, "x").as_f64(), Some(1.0));
+    assert_eq!(get(&drawn, "radius").as_f64(), Some(0.5));
+    sim.steps(num(50.0)).unwrap();
+    // no free particle inside the circle or below the ground (radius 0.05 m)
+    let positions = sim.positions().to_vec();
+    for p in positions.chunks_exact(2) {
+        let (x, y) = (p[0] as f64, p[1] as f64);
+        assert!(
+            y >= -3.0 + 0.05 - 1e-4,
+            "particle at ({x}, {y}) below the ground"
+        );
+        let d = ((x - 1.0).powi(2) + (y + 1.5).powi(2)).sqrt();
+        assert!(
+            d >= 0.55 - 1e-4,
+            "particle at ({x}, {y}) inside the circle: {d} m from its centre"
+        );
+    }
+    sim.remove_collider(num(2.0)).unwrap();
+    assert_eq!(sim.pick_collider(num(1.0), num(-1.5)).unwrap(), None);
+    assert_eq!(sim.colliders().length(), 1);
+
+    let sim = js_sim(10.0, 10.0, 2.0);
+    let circle_without = |name: &str, value: JsValue| {
+        let mut fields = vec![
+            ("shape", JsValue::from("circle")),
+            ("x", num(0.0)),
+            ("y", num(0.0)),
+            ("radius", num(1.0)),
+        ];
+        fields.retain(|(n, _)| *n != name);
+        fields.push((name, value));
+        object(&fields)
+    };
+    for (method, values, code, field) in [
+        ("addCollider", vec![num(5.0)], "wrong_type", "collider"),
+        (
+            "addCollider",
+            vec![circle_without("shape", "cone".into())],
+            "invalid_value",
+            "shape",
+        ),
+        (
+            "addCollider",
+            vec![circle_without("shape", num(1.0))],
+            "wrong_type",
+            "shape",
+        ),
+        (
+            "addCollider",
+            vec![circle_without("radius", JsValue::UNDEFINED)],
+            "wrong_type",
+            "radius",
+        ),
+        (
+            "addCollider",
+            vec![circle_without("radius", num(-1.0))],
+            "invalid_value",
+            "radius",
+        ),
+        (
+            "addCollider",
+            vec![circle_without("x", num(f64::NAN))],
+            "invalid_value",
+            "x",
+        ),
+        (
+            "addCollider",
+            vec![circle_without("radius", num(1e300))],
+            "invalid_value",
+            "radius",
+        ),
+        (
+            "addCollider",
+            vec![object(&[("shape", "ground".into()), ("y", num(-1e7))])],
+            "invalid_value",
+            "y",
+        ),
+        (
+            "moveCollider",
+            vec![num(99.0), num(0.0), num(0.0)],
+            "invalid_value",
+            "id",
+        ),
+        (
+            "removeCollider",
+            vec![JsValue::from("1")],
+            "wrong_type",
+            "id",
+        ),
+        ("removeCollider", vec![num(1.5)], "invalid_value", "id"),
+        (
+            "pickCollider",
+            vec![num(0.0), JsValue::NULL],
+            "wrong_type",
+            "y",
+        ),
+    ] {
+        let (message, got_code, got_field) =
+            thrown(&call_outcome(&sim, method, args(&values)), method);
+        assert_eq!(
+            (got_code.as_str(), got_field.as_str()),
+            (code, field),
+            "{method}: {message}"
+        );
+    }
 }

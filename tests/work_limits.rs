@@ -138,6 +138,18 @@ fn a_step_does_the_work_the_model_counts() {
             substeps: 4,
             ..Params::default()
         },
+        Params {
+            bending_stiffness: 100.0,
+            tethers: true,
+            tear_stretch: 1.5,
+            substeps: 2,
+            ..Params::default()
+        },
+        Params {
+            bending_stiffness: 100.0,
+            solver_order: SolverOrder::Original,
+            ..Params::default()
+        },
     ];
     for params in configs {
         let mut c = cloth(23, 17);
@@ -268,4 +280,26 @@ fn steps_per_call_is_the_call_limit_over_the_work_of_a_step() {
     assert_eq!(c.time(), 0.0);
     // a light cloth keeps the full 10000
     assert_eq!(cloth(10, 10).max_steps_per_call(), 10_000);
+}
+
+#[test]
+fn tethers_with_tearing_count_finding_the_anchors_again() {
+    let mut c = cloth(500, 500);
+    c.set_tear_stretch(1.3).unwrap();
+    c.set_substeps(4).unwrap();
+    let without = c.work_per_step();
+    assert!(without <= MAX_WORK_PER_STEP);
+    // each substep may tear and search the whole cloth again: refused
+    let error = c.set_tethers(true).unwrap_err();
+    assert_eq!(error.field(), "tethers");
+    assert!(error.to_string().contains("tethers on"), "{error}");
+    assert!(!c.params().tethers);
+    assert_eq!(c.work_per_step(), without);
+    // without tearing the anchors never move and tethers are cheap
+    c.set_tear_stretch(0.0).unwrap();
+    let before = c.work_per_step();
+    c.set_tethers(true).unwrap();
+    let n = c.num_particles() as u64;
+    let passes = 4 * c.params().iterations as u64;
+    assert_eq!(c.work_per_step(), before + passes * n * work::TETHER_SOLVE);
 }

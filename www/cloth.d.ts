@@ -9,7 +9,7 @@ export type { ParameterValues, LiveParameterName, Parameter };
  * Errors the Simulation throws (an invalid value passed on by `set` or `restart`,
  * a cloth too big for the memory left) carry `field` and `code`.
  */
-export type { SimulationError, SimulationErrorCode } from '../pkg/xpbd_cloth.js';
+export type { Collider, ColliderSpec, SimulationError, SimulationErrorCode } from '../pkg/xpbd_cloth.js';
 
 /**
  * Every option of `mountCloth` and `restart`: every parameter of the table

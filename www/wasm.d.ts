@@ -12,7 +12,7 @@ import type { InitOutput } from '../pkg/xpbd_cloth.js';
  */
 export { Simulation, strainColor, strainRamp } from '../pkg/xpbd_cloth.js';
 /** What a Simulation throws for bad input: an Error with `field` and `code` (see pkg/xpbd_cloth.d.ts). */
-export type { SimulationError, SimulationErrorCode } from '../pkg/xpbd_cloth.js';
+export type { Collider, ColliderSpec, SimulationError, SimulationErrorCode } from '../pkg/xpbd_cloth.js';
 
 /** Default location of the .wasm file: `../pkg/xpbd_cloth_bg.wasm` relative to wasm.js. */
 export declare const DEFAULT_WASM_URL: URL;

@@ -1,0 +1,444 @@
+//! The ready-made scenes of `Simulation.preset(name, options)`: the grid cloth,
+//! a rope, the three-particle cord, a balloon, a soft body, a flag and a cloth
+//! over a ball.
+//!
+//! A preset is a [`Scene`] and the parameter values it runs best with, each
+//! chosen once, below, in the preset's own function. Options are named as the
+//! parameter table names them: `width`, `height` and `fixed` shape the scenes
+//! they apply to (see [`Preset`]), every solver parameter (`stiffness`,
+//! `substeps`, `windX`, ...) overrides the preset's choice.
+
+use crate::cloth::Cloth;
+use crate::grid::{self, SPACING};
+use crate::params::{self, ClothError, FixedPreset, GridSize, Parameter, SolverOrder, Value};
+use crate::scene::{AreaSpec, Bending, DistanceStiffness, Scene, Shape};
+
+/// The names of the presets, as `Simulation.preset` takes them (the words of
+/// the `preset` parameter).
+pub fn names() -> &'static [&'static str] {
+    match params::PRESET.rule {
+        params::Rule::Words(words) => words,
+        _ => &[],
+    }
+}
+
+/// A preset's scene and the parameter values it sets, by table name (the
+/// preset's choices first, then the options, which win).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preset {
+    /// The particles, constraints and colliders.
+    pub scene: Scene,
+    /// Parameter values to set once the simulation is built, in order.
+    pub params: Vec<(&'static str, Value)>,
+    /// The grid of the "cloth" preset, which derives its bending pairs when
+    /// bending is first switched on, as `new Simulation` does.
+    pub grid: Option<GridSize>,
+}
+
+/// A preset's scene and its parameter choices, by table name.
+type Choices = (Scene, Vec<(&'static str, Value)>);
+
+/// The options a preset's geometry reads; the rest are solver parameters.
+struct Shaping<'a> {
+    name: &'a str,
+    options: &'a [(&'a str, Value)],
+    /// Which of `width`, `height`, `fixed` this preset reads.
+    reads: &'static [&'static str],
+}
+
+impl Shaping<'_> {
+    /// The whole number `parameter` given as an option, or `default`.
+    fn whole(&self, parameter: &Parameter, default: f64) -> Result<usize, ClothError> {
+        match self
+            .options
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == parameter.name)
+        {
+            None => Ok(default as usize),
+            Some((_, Value::Number(v))) => Ok(parameter.check_number(*v)? as usize),
+            Some((_, other)) => Err(params::invalid(
+                parameter.name,
+                value_text(other),
+                parameter.kind().to_string(),
+            )),
+        }
+    }
+
+    /// Refuses an option this preset does not read and that is no solver
+    /// parameter.
+    fn check_names(&self) -> Result<(), ClothError> {
+        for (name, value) in self.options {
+            let solver = params::Params::default()
+                .values()
+                .iter()
+                .any(|(p, _)| p.name == *name);
+            if !solver && !self.reads.contains(name) {
+                let reads = if self.reads.is_empty() {
+                    String::new()
+                } else {
+                    format!("{}, or ", self.reads.join(", "))
+                };
+                return Err(params::invalid(
+                    "options",
+                    format!(
+                        "{} = {}",
+                        params::quoted(name, name.len()),
+                        value_text(value)
+                    ),
+                    format!(
+                        "for the {:?} preset: {reads}the name of a solver parameter \
+                         (stiffness, substeps, windX, ...)",
+                        self.name
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The solver parameter options, after the preset's `choices`.
+    fn params(&self, choices: &[(&'static str, Value)]) -> Vec<(&'static str, Value)> {
+        let mut all = choices.to_vec();
+        let table = params::Params::default().values();
+        for (name, value) in self.options {
+            if let Some((p, _)) = table.iter().find(|(p, _)| p.name == *name) {
+                all.push((p.name, *value));
+            }
+        }
+        all
+    }
+}
+
+fn value_text(value: &Value) -> String {
+    match value {
+        Value::Number(v) => params::Number(*v).to_string(),
+        Value::Word(w) => format!("{w:?}"),
+        Value::Flag(b) => b.to_string(),
+    }
+}
+
+/// The preset `name` with `options` (see the module documentation), or a
+/// refusal naming the wrong name or option.
+pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothError> {
+    let word = params::PRESET.check_word(name, name.len())?;
+    let shaping = |reads| Shaping {
+        name: word,
+        options,
+        reads,
+    };
+    let size = |s: &Shaping, width: f64, height: f64| -> Result<GridSize, ClothError> {
+        let w = s.whole(&params::WIDTH, width)?;
+        let h = s.whole(&params::HEIGHT, height)?;
+        GridSize::new(w, h)
+    };
+    let mut grid_size = None;
+    let (shaping, (scene, choices)) = match word {
+        "cloth" => {
+            let s = shaping(&["width", "height", "fixed"]);
+            let size = size(
+                &s,
+                params::WIDTH.default_number(),
+                params::HEIGHT.default_number(),
+            )?;
+            let fixed =
+                FixedPreset::from_count(s.whole(&params::FIXED, params::FIXED.default_number())?)?;
+            grid_size = Some(size);
+            (s, (grid::scene(size, fixed)?, Vec::new()))
+        }
+        "rope" => {
+            let s = shaping(&["width"]);
+            let particles = s.whole(&params::WIDTH, 30.0)?;
+            (s, rope(particles))
+        }
+        "double-pendulum" => (shaping(&[]), double_pendulum()),
+        "balloon" => {
+            let s = shaping(&["width"]);
+            let particles = s.whole(&params::WIDTH, 32.0)?;
+            (s, balloon(particles))
+        }
+        "soft-body" => {
+            let s = shaping(&["width", "height"]);
+            let size = size(&s, 8.0, 5.0)?;
+            (s, soft_body(size))
+        }
+        "flag" => {
+            let s = shaping(&["width", "height"]);
+            let size = size(&s, 24.0, 14.0)?;
+            (s, flag(size)?)
+        }
+        _ => {
+            let s = shaping(&["width", "height"]);
+            let size = size(&s, 30.0, 20.0)?;
+            (s, cloth_over_ball(size)?)
+        }
+    };
+    shaping.check_names()?;
+    Ok(Preset {
+        params: shaping.params(&choices),
+        scene,
+        grid: grid_size,
+    })
+}
+
+impl Cloth {
+    /// Builds the preset `name` with `options` (see [`preset`]): the scene,
+    /// then each parameter value through its setter, so a value is refused as
+    /// the setter refuses it.
+    pub fn from_preset(name: &str, options: &[(&str, Value)]) -> Result<Cloth, ClothError> {
+        let Preset {
+            scene,
+            params,
+            grid,
+        } = preset(name, options)?;
+        let mut cloth = Cloth::from_scene(&scene)?;
+        if let Some(size) = grid {
+            cloth.defer_grid_bending(size);
+        }
+        for (name, value) in params {
+            cloth.set_parameter(name, value)?;
+        }
+        Ok(cloth)
+    }
+
+    /// Sets the solver parameter called `name` in the table to `value`
+    /// through its setter; a name that is no solver parameter, or a value of
+    /// the wrong kind, is refused naming it.
+    pub fn set_parameter(&mut self, name: &str, value: Value) -> Result<(), ClothError> {
+        macro_rules! set_by_name {
+            ($($field:ident: $ty:ty = $entry:ident, $js:ident / $js_setter:ident ($setter:ident), $ts:literal;)*) => {
+                match name {
+                    $(n if n == params::$entry.name => {
+                        let typed = <$ty as FromValue>::from_value(&params::$entry, value)?;
+                        self.$setter(typed)
+                    })*
+                    _ => Err(params::invalid(
+                        "name",
+                        params::quoted(name, name.len()),
+                        "the name of a solver parameter".to_string(),
+                    )),
+                }
+            };
+        }
+        crate::with_solver_parameters!(set_by_name)
+    }
+}
+
+/// A table value as a parameter's Rust type.
+trait FromValue: Sized {
+    fn from_value(parameter: &Parameter, value: Value) -> Result<Self, ClothError>;
+}
+
+fn wrong_kind(parameter: &Parameter, value: Value) -> ClothError {
+    params::invalid(parameter.name, value_text(&value), parameter.expected())
+}
+
+impl FromValue for f64 {
+    fn from_value(parameter: &Parameter, value: Value) -> Result<f64, ClothError> {
+        match value {
+            Value::Number(v) => Ok(v),
+            other => Err(wrong_kind(parameter, other)),
+        }
+    }
+}
+
+impl FromValue for u32 {
+    fn from_value(parameter: &Parameter, value: Value) -> Result<u32, ClothError> {
+        match value {
+            Value::Number(v) => Ok(parameter.check_number(v)? as u32),
+            other => Err(wrong_kind(parameter, other)),
+        }
+    }
+}
+
+impl FromValue for bool {
+    fn from_value(parameter: &Parameter, value: Value) -> Result<bool, ClothError> {
+        match value {
+            Value::Flag(b) => Ok(b),
+            other => Err(wrong_kind(parameter, other)),
+        }
+    }
+}
+
+impl FromValue for SolverOrder {
+    fn from_value(parameter: &Parameter, value: Value) -> Result<SolverOrder, ClothError> {
+        match value {
+            Value::Word(w) => SolverOrder::from_name(w),
+            other => Err(wrong_kind(parameter, other)),
+        }
+    }
+}
+
+/// An empty scene to fill in: no particles, uniform default stiffness.
+fn empty() -> Scene {
+    Scene {
+        positions: Vec::new(),
+        masses: Vec::new(),
+        distances: Vec::new(),
+        rest_lengths: None,
+        distance_stiffness: DistanceStiffness::Uniform(params::STIFFNESS.default_number()),
+        colors: None,
+        areas: Vec::new(),
+        bending: Bending::None,
+        colliders: Vec::new(),
+    }
+}
+
+impl Scene {
+    fn add_particle(&mut self, x: f32, y: f32, mass: f32) -> u32 {
+        self.positions.extend([x, y]);
+        self.masses.push(mass);
+        (self.masses.len() - 1) as u32
+    }
+
+    fn add_distance(&mut self, a: u32, b: u32) {
+        self.distances.extend([a, b]);
+    }
+}
+
+/// A rope of `particles` (2..=1000) 0.1 m apart, 0.05 kg each, laid out
+/// horizontally from its pinned first particle so that it swings down. Stiff
+/// (1e5 N/m) with 10 substeps, so it hardly stretches.
+fn rope(particles: usize) -> Choices {
+    let mut scene = empty();
+    for k in 0..particles {
+        let mass = if k == 0 { 0.0 } else { 0.05 };
+        scene.add_particle(0.1 * k as f32, 0.0, mass);
+    }
+    for k in 1..particles as u32 {
+        scene.add_distance(k - 1, k);
+    }
+    scene.distance_stiffness = DistanceStiffness::Uniform(1e5);
+    let choices = vec![
+        ("substeps", Value::Number(10.0)),
+        ("iterations", Value::Number(2.0)),
+    ];
+    (scene, choices)
+}
+
+/// The cord of the documents: a pivot (pinned) and two free particles of
+/// 1 kg on rigid links of 0.5 m, released upright 0.1 rad off vertical, so
+/// they fall and swing chaotically. Rigid links (stiffness 0) and 50 small
+/// substeps of one iteration each, as the documents solve it.
+fn double_pendulum() -> Choices {
+    let mut scene = empty();
+    let (length, tilt) = (0.5f32, 0.1f32);
+    let pivot = scene.add_particle(0.0, 0.0, 0.0);
+    let first = scene.add_particle(length * tilt.sin(), length * tilt.cos(), 1.0);
+    let second = scene.add_particle(2.0 * length * tilt.sin(), 2.0 * length * tilt.cos(), 1.0);
+    scene.add_distance(pivot, first);
+    scene.add_distance(first, second);
+    scene.distance_stiffness = DistanceStiffness::Uniform(0.0);
+    let choices = vec![
+        ("substeps", Value::Number(50.0)),
+        ("iterations", Value::Number(1.0)),
+    ];
+    (scene, choices)
+}
+
+/// A balloon: a ring of `particles` (3..=1000) of 0.02 kg on a circle of
+/// radius 0.5 m, 1.5 m above the ground, edges of 1000 N/m, and one ring area
+/// constraint, rigid, with pressure 1.5: it inflates to 1.5 times its start
+/// area, stretching its skin, and drops onto the ground.
+fn balloon(particles: usize) -> Choices {
+    let mut scene = empty();
+    let count = particles.max(3);
+    let (radius, centre_y) = (0.5f32, 1.5f32);
+    for k in 0..count {
+        let angle = std::f32::consts::TAU * k as f32 / count as f32;
+        scene.add_particle(radius * angle.cos(), centre_y + radius * angle.sin(), 0.02);
+    }
+    let n = count as u32;
+    for k in 0..n {
+        scene.add_distance(k, (k + 1) % n);
+    }
+    scene.areas.push(AreaSpec {
+        particles: (0..n).collect(),
+        stiffness: 0.0,
+        pressure: 1.5,
+    });
+    scene.colliders.push(Shape::Ground { y: 0.0 });
+    let choices = vec![("substeps", Value::Number(10.0))];
+    (scene, choices)
+}
+
+/// A soft body: a `size` block of particles 0.15 m apart (0.05 kg each),
+/// each cell cut into two counter-clockwise triangles with rigid area
+/// constraints, joined by its edges and one diagonal (5000 N/m), resting on
+/// the ground with its bottom row at 0.01 m.
+fn soft_body(size: GridSize) -> Choices {
+    let mut scene = empty();
+    let (w, h) = (size.width as u32, size.height as u32);
+    let spacing = 0.15f32;
+    let left = -spacing * (w - 1) as f32 / 2.0;
+    for i in 0..h {
+        for j in 0..w {
+            scene.add_particle(left + spacing * j as f32, 0.01 + spacing * i as f32, 0.05);
+        }
+    }
+    for i in 0..h {
+        for j in 0..w {
+            let k = i * w + j;
+            if j + 1 < w {
+                scene.add_distance(k, k + 1);
+            }
+            if i + 1 < h {
+                scene.add_distance(k, k + w);
+            }
+            if i + 1 < h && j + 1 < w {
+                scene.add_distance(k, k + w + 1);
+                for particles in [vec![k, k + 1, k + w + 1], vec![k, k + w + 1, k + w]] {
+                    scene.areas.push(AreaSpec {
+                        particles,
+                        stiffness: 0.0,
+                        pressure: 1.0,
+                    });
+                }
+            }
+        }
+    }
+    scene.distance_stiffness = DistanceStiffness::Uniform(5000.0);
+    scene.colliders.push(Shape::Ground { y: 0.0 });
+    let choices = vec![("substeps", Value::Number(10.0))];
+    (scene, choices)
+}
+
+/// A flag: the grid cloth of `size` with its whole left column pinned (the
+/// pole), bending on (`Bending::Auto`, 50 N/m) and a wind of 8 m/s blowing
+/// along it with drag 1 kg/m².
+fn flag(size: GridSize) -> Result<Choices, ClothError> {
+    let mut scene = grid::scene(size, FixedPreset::One)?;
+    for (k, mass) in scene.masses.iter_mut().enumerate() {
+        *mass = if k % size.width == 0 {
+            0.0
+        } else {
+            params::MASS.default_number() as f32
+        };
+    }
+    scene.bending = Bending::Auto;
+    let choices = vec![
+        ("bendingStiffness", Value::Number(50.0)),
+        ("windX", Value::Number(8.0)),
+        ("windDrag", Value::Number(1.0)),
+    ];
+    Ok((scene, choices))
+}
+
+/// The grid cloth of `size`, nothing pinned, falling onto a circle of radius
+/// a quarter of its width (at most 1.5 m) 1 m below its middle, above the
+/// ground; friction 0.5.
+fn cloth_over_ball(size: GridSize) -> Result<Choices, ClothError> {
+    let mut scene = grid::scene(size, FixedPreset::One)?;
+    scene.masses.fill(params::MASS.default_number() as f32);
+    // the cloth starts as built (a curtain) and drops onto the ball below it
+    let width_m = SPACING * (size.width - 1) as f32;
+    let bottom = -SPACING * (size.height - 1) as f32;
+    let radius = (width_m / 4.0).clamp(SPACING, 1.5);
+    let (x, y) = (width_m / 2.0, bottom - 1.0 - radius);
+    scene.colliders.push(Shape::Circle { x, y, radius });
+    scene.colliders.push(Shape::Ground {
+        y: y - radius - 1.0,
+    });
+    let choices = vec![("friction", Value::Number(0.5))];
+    Ok((scene, choices))
+}
