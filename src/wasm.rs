@@ -36,7 +36,7 @@ use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, ImageData};
 
 use crate::cloth::{self, Cloth};
-use crate::colliders::{self, Collider};
+use crate::colliders::{self, Collider, MAX_COLLIDERS};
 use crate::params::{
     self, ClothError, FixedPreset, GridSize, Number, Parameter, ParameterValue, SolverOrder, Value,
 };
@@ -416,12 +416,18 @@ impl Simulation {
             ref style,
             full,
         } = *request;
+        // the shapes on the stack: drawing allocates nothing but its frame
+        let mut shapes = [Shape::Ground { y: 0.0 }; MAX_COLLIDERS];
+        let colliders = self.cloth.colliders();
+        for (shape, collider) in shapes.iter_mut().zip(colliders) {
+            *shape = collider.shape;
+        }
         let cloth = raster::Cloth {
             positions: self.cloth.positions(),
             constraint_ids: self.cloth.constraint_ids(),
             rest_lengths: self.cloth.rest_lengths(),
             grabbed: self.cloth.grabbed(),
-            colliders: &[],
+            colliders: &shapes[..colliders.len().min(MAX_COLLIDERS)],
         };
         // Only what the last frame and this one cover changes on the canvas:
         // clear and copy that, not the whole image (the copy is most of the cost).
@@ -952,6 +958,33 @@ pub fn strain_ramp() -> js_sys::Array {
             JsValue::from(stop)
         })
         .collect()
+}
+
+/// The options that shape the preset `name` and their defaults: an object of
+/// `width`, `height` and `fixed` where the preset has them (`presetShape("flag")`
+/// is `{ width: 24, height: 14 }`, `presetShape("double-pendulum")` is `{}`).
+/// Throws an Error (field `preset`) for a name that is no preset.
+#[wasm_bindgen(js_name = presetShape, unchecked_return_type = "{ width?: number; height?: number; fixed?: number }")]
+pub fn preset_shape(
+    #[wasm_bindgen(unchecked_param_type = "PresetName")] name: JsValue,
+) -> Result<JsValue, JsValue> {
+    let Some(text) = name.dyn_ref::<JsString>() else {
+        let expected = format!("the string {}", params::PRESET.expected());
+        return Err(wrong_type(params::PRESET.name, &name, &expected));
+    };
+    let name = string_start(text);
+    let name = params::PRESET
+        .check_word(&name, text.length() as usize)
+        .map_err(cloth_error)?;
+    let shape = js_sys::Object::new();
+    for &(option, default) in crate::presets::shape(name) {
+        Reflect::set(
+            &shape,
+            &JsValue::from_str(option),
+            &JsValue::from_f64(default),
+        )?;
+    }
+    Ok(shape.into())
 }
 
 /// The colour `drawInto` gives a constraint of relative stretch `stretch`

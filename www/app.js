@@ -22,7 +22,7 @@
 
 import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
 import { codeOf, fieldError, fieldOf } from './errors.js';
-import { strainRamp } from './wasm.js';
+import { strainRamp, presetShape } from './wasm.js';
 import { createPlot } from './plot.js';
 import { buildParameterFields } from './fields.js';
 
@@ -208,7 +208,22 @@ function readUrlIntoFields() {
   return given;
 }
 
-/** Shows the cloth's value of each live field (a new scene brings its own values). */
+/**
+ * Shows the scene's size in the size fields, and disables those its preset has
+ * not (the double pendulum has no width).
+ */
+function showSizeFields(controller) {
+  const { preset } = controller.options;
+  const shaped = presetShape(preset);
+  showLiveValues(controller, SIZE_FIELDS.filter((id) => !byId(id).hasAttribute('aria-invalid')));
+  for (const id of SIZE_FIELDS) {
+    const used = Object.hasOwn(shaped, id);
+    byId(id).disabled = !used;
+    byId(id).title = used ? '' : `The ${preset} scene has no ${id}.`;
+  }
+}
+
+/** Shows the cloth's value of each field (a new scene brings its own values). */
 function showLiveValues(controller, ids = LIVE_FIELDS) {
   const options = controller.options;
   for (const id of ids) {
@@ -280,6 +295,9 @@ function applyLiveField(controller, id, writeBack = true) {
   if (writeBack) writeUrl(controller);
 }
 
+/** The fields that size a scene (width, height, fixed where the preset has them). */
+const SIZE_FIELDS = RESTART_FIELDS.filter((id) => id !== 'preset');
+
 function restart(controller, plot) {
   const changes = {};
   for (const id of RESTART_FIELDS) {
@@ -287,6 +305,8 @@ function restart(controller, plot) {
     if (value === undefined) return; // the error is shown; the old cloth keeps running
     changes[id] = value;
   }
+  // another scene starts at its own size (shown in the fields afterwards)
+  if (changes.preset !== controller.options.preset) SIZE_FIELDS.forEach((id) => delete changes[id]);
   try {
     controller.restart(changes);
   } catch (error) {
@@ -299,6 +319,7 @@ function restart(controller, plot) {
   }
   RESTART_FIELDS.forEach(clearFieldError);
   showLiveValues(controller);
+  showSizeFields(controller);
   byId('diverged').hidden = true;
   showStatus('');
   plot.clear();
@@ -345,10 +366,13 @@ async function mountValid(canvas, options) {
   }
 }
 
-/** The grid values the fields hold (an invalid one shows its error and is left out). */
-function restartFieldOptions() {
+/**
+ * The scene values the fields hold among `ids` (an invalid one shows its error
+ * and is left out).
+ */
+function restartFieldOptions(ids) {
   const options = {};
-  for (const id of RESTART_FIELDS) {
+  for (const id of ids) {
     if (byId(id).hasAttribute('aria-invalid')) continue; // already refused (from the URL)
     const value = readField(id);
     if (value !== undefined) options[id] = value;
@@ -422,7 +446,8 @@ async function start() {
   let controller = null;
   try {
     controller = await mountValid(byId('cloth-canvas'), {
-      ...restartFieldOptions(),
+      // only what the URL says: a scene picked there starts at its own size
+      ...restartFieldOptions(RESTART_FIELDS.filter((id) => inUrl.includes(id))),
       onFrame: (diagnostics) => showController(controller, plot, diagnostics),
       onError(error) {
         if (controller?.diverged) showDiverged(error.message);
@@ -438,6 +463,7 @@ async function start() {
   // The scene's own values, then the URL's, validated like typing; the URL is
   // rewritten once below.
   showLiveValues(controller, LIVE_FIELDS.filter((id) => !inUrl.includes(id)));
+  showSizeFields(controller);
   for (const id of LIVE_FIELDS.filter((id) => inUrl.includes(id))) {
     if (!byId(id).hasAttribute('aria-invalid')) applyLiveField(controller, id, false);
   }

@@ -10,7 +10,7 @@
 //   cloth.set('stiffness', 100);
 
 
-import { loadWasm, wasmMemoryBytes, Simulation } from './wasm.js';
+import { loadWasm, wasmMemoryBytes, Simulation, presetShape } from './wasm.js';
 import { PARAMETERS } from './parameters.js';
 import { fitView, clampScale, worldToCanvas, canvasToWorld, watchCanvasSize } from './renderer.js';
 import {
@@ -39,10 +39,25 @@ function freeQuietly(simulation) {
   }
 }
 
-/** The scene `options` name: their own `scene` object, else the preset. */
+/** The scene `options` name: their own `scene` object, else the preset at their sizes. */
 function buildScene(options) {
   if (options.scene != null) return Simulation.fromScene(options.scene);
-  return Simulation.preset(options.preset, { width: options.width, height: options.height, fixed: options.fixed });
+  const sizes = {};
+  for (const name of Object.keys(presetShape(options.preset))) sizes[name] = options[name];
+  return Simulation.preset(options.preset, sizes);
+}
+
+/**
+ * `options` with the preset's own sizes (`presetShape`) for those not `given`:
+ * a new preset starts at its own size (a flag is 24 × 14), unless told otherwise.
+ */
+function withPresetSizes(options, given) {
+  if (options.scene != null) return options;
+  const sized = { ...options };
+  for (const [name, value] of Object.entries(presetShape(options.preset))) {
+    if (!given.has(name)) sized[name] = value;
+  }
+  return sized;
 }
 
 /**
@@ -97,7 +112,7 @@ export async function mountCloth(canvas, options = {}) {
   // from loading the module and from what the caller does next, so the page
   // never waits for all of it at once.
   await nextTask();
-  const controller = new ClothController(canvas, settings, given);
+  const controller = new ClothController(canvas, withPresetSizes(settings, given), given);
   await nextTask();
   return controller;
 }
@@ -246,12 +261,13 @@ class ClothController {
   restart(newOptions = {}) {
     this.#assertAlive();
     const current = this.#effectiveOptions();
-    const next = mergeOptions(current, newOptions);
+    let next = mergeOptions(current, newOptions);
     const given = givenNames(newOptions);
     if (given.has('preset') && !given.has('scene')) next.scene = undefined; // a preset replaces a scene
     // The same scene keeps the current values; another brings its own, except
     // those given here.
     const sameScene = next.preset === current.preset && next.scene === current.scene;
+    if (!sameScene) next = withPresetSizes(next, given);
     const replacement = createSimulation(next, (name) => sameScene || given.has(name)); // throws: the old cloth keeps running
     freeQuietly(this.#simulation);
     this.#simulation = replacement;

@@ -4,9 +4,11 @@
 // its own `Simulation` inside it. `loadWasm` may be called any number of times:
 // the first call starts loading and every call gets the same promise.
 
-import init, { Simulation, strainColor, strainRamp, wasmMemoryBytes as moduleMemoryBytes } from '../pkg/xpbd_cloth.js';
+import init, {
+  Simulation, strainColor, strainRamp, presetShape, wasmMemoryBytes as moduleMemoryBytes,
+} from '../pkg/xpbd_cloth.js';
 
-export { Simulation, strainColor, strainRamp };
+export { Simulation, strainColor, strainRamp, presetShape };
 
 /** Where the .wasm file lives when the caller does not say: next to the glue. */
 export const DEFAULT_WASM_URL = new URL('../pkg/xpbd_cloth_bg.wasm', import.meta.url);
