@@ -326,7 +326,8 @@ impl Cloth {
         let uniform = free.all(|&m| Some(m) == first);
         let masses = if uniform {
             if let Some(mass) = first {
-                params.mass = mass as f64;
+                // the f32 as typed (0.05, not 0.05000000074505806)
+                params.mass = format!("{mass}").parse().unwrap_or(mass as f64);
             }
             None
         } else {
