@@ -403,6 +403,8 @@ async function start() {
   try {
     controller = await mountValid(byId('cloth-canvas'), {
       ...restartFieldOptions(),
+      // ?simd=off loads the scalar build even where the engine has wasm SIMD.
+      simd: new URLSearchParams(window.location.search).get('simd') === 'off' ? 'off' : 'auto',
       onFrame: (diagnostics) => showController(controller, plot, diagnostics),
       onError(error) {
         if (controller?.diverged) showDiverged(error.message);

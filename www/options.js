@@ -19,6 +19,8 @@ const BEHAVIOUR_OPTIONS = new Map([
   ['paused', { defaultValue: false, check: booleanValue }],
   ['pauseWhenHidden', { defaultValue: true, check: booleanValue }],
   ['wasmUrl', { defaultValue: undefined, check: optionalUrl }],
+  ['scalarWasmUrl', { defaultValue: undefined, check: optionalUrl }],
+  ['simd', { defaultValue: 'auto', check: simdChoice }],
   ['onFrame', { defaultValue: undefined, check: optionalFunction }],
   ['onError', { defaultValue: undefined, check: optionalFunction }],
 ]);
@@ -63,6 +65,13 @@ function booleanValue(value, name) {
 function optionalFunction(value, name) {
   if (value != null && typeof value !== 'function') {
     throw fieldError(name, 'wrong_type', `invalid ${name}: expected a function`);
+  }
+}
+
+function simdChoice(value, name) {
+  if (value !== 'auto' && value !== 'off') {
+    const code = typeof value === 'string' ? 'invalid_value' : 'wrong_type';
+    throw fieldError(name, code, `invalid ${name}: got ${describe(value)}, expected "auto" or "off"`);
   }
 }
 
