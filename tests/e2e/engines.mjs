@@ -92,6 +92,14 @@ function errorRecorderScript() {
 
 const INIT_PATH = '/__engines__/init.js';
 
+/** `html` with the recorder script right before its first script (after the CSP meta, which must come first to apply). */
+function inject(html) {
+  const tag = `<script src="${INIT_PATH}"></script>`;
+  const at = html.search(/<script\b/i);
+  if (at >= 0) return html.slice(0, at) + tag + '\n' + html.slice(at);
+  return html.replace(/<\/head>|<body\b/i, (found) => `${tag}\n${found}`);
+}
+
 /**
  * Serves `root` (default: the repository) like helpers.serve, adding the recorder
  * script to every HTML page. `setInitScripts([fn | [fn, arg]])` sets further
@@ -101,6 +109,7 @@ const INIT_PATH = '/__engines__/init.js';
 export async function serveForEngines(root = process.env.XPBD_E2E_ROOT || ROOT) {
   let extra = [];
   const bad = [];
+  const routes = new Map();
   const initSource = () =>
     [cspRecorderScript, controllerLookupScript, errorRecorderScript, ...extra]
       .map((entry) => {
@@ -111,14 +120,8 @@ export async function serveForEngines(root = process.env.XPBD_E2E_ROOT || ROOT) 
   const { server, url } = await startServer({
     port: 0,
     root,
-    route: (path) => (path === INIT_PATH ? { type: 'text/javascript; charset=utf-8', body: initSource() } : undefined),
-    transformHtml: (html) => {
-      const tag = `<script src="${INIT_PATH}"></script>`;
-      // Right before the first script (after the CSP meta, which must come first to apply).
-      const at = html.search(/<script\b/i);
-      if (at >= 0) return html.slice(0, at) + tag + '\n' + html.slice(at);
-      return html.replace(/<\/head>|<body\b/i, (found) => `${tag}\n${found}`);
-    },
+    route: (path) => (path === INIT_PATH ? { type: 'text/javascript; charset=utf-8', body: initSource() } : routes.get(path)),
+    transformHtml: (html) => inject(html),
     onResponse: (status, path) => {
       if (status >= 400 && path !== '/favicon.ico') bad.push(`HTTP ${status} ${path}`);
     },
@@ -128,6 +131,12 @@ export async function serveForEngines(root = process.env.XPBD_E2E_ROOT || ROOT) 
     url,
     setInitScripts(list) {
       extra = [...list];
+    },
+    /** Serves each { path: { type, body } } instead of a file (HTML gets the recorder too). */
+    addRoutes(table) {
+      for (const [path, answer] of Object.entries(table)) {
+        routes.set(path, answer.type.startsWith('text/html') ? { ...answer, body: inject(answer.body) } : answer);
+      }
     },
     badResponses: () => [...bad],
     clearLog() {
@@ -202,6 +211,11 @@ class BasePage {
       }
       await sleep(interval);
     }
+  }
+
+  /** Playwright's name for waitFor, so helpers.mjs functions that wait work on every engine. */
+  waitForFunction(fn, arg, options) {
+    return this.waitFor(fn, arg, options);
   }
 
   /** Replaces the text of the input `selector` by typing `text` (keys, not a value assignment). */
@@ -408,7 +422,7 @@ class FirefoxPage extends BasePage {
   }
   async press(selector, key) {
     await this.page.focus(selector);
-    await this.page.keyboard.press(key === ' ' ? 'Space' : key);
+    await this.page.keyboard.press(key);
   }
   /** A mouse or a touch pointer, both native (BiDi input actions). */
   pointer(kind) {
