@@ -23,6 +23,7 @@
 //   the page instead (pointerType 'touch'; see dispatchedTouch).
 // - WebKit's WebDriver takes whole CSS pixels for pointer positions: coordinates are
 //   rounded there.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -603,4 +604,86 @@ class WebKitPage extends BasePage {
   close() {
     return this.#close();
   }
+}
+
+// ---------------------------------------------------------------------------
+// Page-side measurements (functions for evaluate) and their checks.
+
+/**
+ * In the page: pauses the cloth `ref`, waits two frames, and compares the canvas
+ * pixels (getImageData) with the particles' positions: how many particles have ink
+ * within 3 CSS px. `canvasSelector` null: the canvas of the element `ref`.
+ */
+export async function canvasCoverage([ref, canvasSelector]) {
+  const controller = window.__controller(ref);
+  const canvas = canvasSelector ? document.querySelector(canvasSelector) : document.querySelector(ref).canvas;
+  const wasPaused = controller.paused;
+  controller.pause();
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const { width, height } = canvas;
+  const data = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+  const counts = new Map();
+  for (let i = 0; i < data.length; i += 16) {
+    const key = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const bgKey = [...counts].sort((a, b) => b[1] - a[1])[0][0];
+  const bg = [(bgKey >> 16) & 255, (bgKey >> 8) & 255, bgKey & 255];
+  const inked = (x, y) => {
+    const i = (y * width + x) * 4;
+    return Math.abs(data[i] - bg[0]) + Math.abs(data[i + 1] - bg[1]) + Math.abs(data[i + 2] - bg[2]) >= 40;
+  };
+  let ink = 0;
+  for (let y = 0; y < height; y += 2) for (let x = 0; x < width; x += 2) if (inked(x, y)) ink++;
+  const rect = canvas.getBoundingClientRect();
+  const sx = width / rect.width;
+  const sy = height / rect.height;
+  const radius = Math.max(1, Math.round(3 * sx));
+  const p = controller.simulation.positions();
+  let inside = 0;
+  let covered = 0;
+  for (let k = 0; k < p.length; k += 2) {
+    const q = controller.worldToClient(p[k], p[k + 1]);
+    const x = Math.round((q.x - rect.left) * sx);
+    const y = Math.round((q.y - rect.top) * sy);
+    if (x < 0 || y < 0 || x >= width || y >= height) continue;
+    inside++;
+    search: for (let dy = -radius; dy <= radius; dy++) {
+      for (let dx = -radius; dx <= radius; dx++) {
+        const px = x + dx;
+        const py = y + dy;
+        if (px >= 0 && py >= 0 && px < width && py < height && inked(px, py)) {
+          covered++;
+          break search;
+        }
+      }
+    }
+  }
+  if (!wasPaused) controller.resume();
+  return { total: p.length / 2, inside, covered, ink, background: bg, canvas: [width, height] };
+}
+
+/** Fails unless most particles are on the canvas with ink under them, and not everything is ink. */
+export function assertDrawn(shot, what) {
+  const summary = `${what}: ${JSON.stringify(shot)}`;
+  assert.ok(shot.inside >= 0.9 * shot.total, `particles inside the canvas, ${summary}`);
+  assert.ok(shot.covered >= 0.9 * shot.inside, `ink under the particles, ${summary}`);
+  const sampled = Math.ceil(shot.canvas[0] / 2) * Math.ceil(shot.canvas[1] / 2);
+  assert.ok(shot.ink > 0.002 * sampled && shot.ink < 0.6 * sampled, `a cloth, not a blank or filled canvas, ${summary}`);
+}
+
+/**
+ * In the page: which build runs and which .wasm files were fetched. `wasmModule`:
+ * the URL path of www/wasm.js on the server (the page's own instance of it).
+ */
+export async function wasmBuild(wasmModule = '/www/wasm.js') {
+  const wasm = await import(wasmModule);
+  return {
+    simd: wasm.simdEnabled(),
+    loaded: new URL(wasm.loadedWasmUrl()).pathname,
+    fetched: performance
+      .getEntriesByType('resource')
+      .map((entry) => new URL(entry.name).pathname)
+      .filter((path) => path.endsWith('.wasm')),
+  };
 }
