@@ -69,7 +69,7 @@ function optionalFunction(value, name) {
 }
 
 function simdChoice(value, name) {
-  if (value !== 'auto' && value !== 'off') {
+  if (value !== undefined && value !== 'auto' && value !== 'off') {
     const code = typeof value === 'string' ? 'invalid_value' : 'wrong_type';
     throw fieldError(name, code, `invalid ${name}: got ${describe(value)}, expected "auto" or "off"`);
   }

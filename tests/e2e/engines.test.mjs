@@ -278,5 +278,29 @@ for (const engineName of selectedEngines()) {
         });
       }
     });
+
+    it('mountCloth refuses a simd option other than "auto" or "off", naming it', async () => {
+      await inEnginePage('__engines__/scalar-mount.html', async (page) => {
+        await page.waitFor(() => window.mounted?.simulation?.time > 0, null, { message: 'the page runs' });
+        const refusals = await page.evaluate(async () => {
+          const { mountCloth } = await import('/www/cloth.js');
+          const out = [];
+          for (const simd of ['on', true, null]) {
+            try {
+              await mountCloth(document.createElement('canvas'), { simd });
+              out.push('mounted');
+            } catch (error) {
+              out.push(`${error.field} ${error.code}: ${error.message}`);
+            }
+          }
+          return out;
+        });
+        assert.deepEqual(refusals, [
+          'simd invalid_value: invalid simd: got the string "on", expected "auto" or "off"',
+          'simd wrong_type: invalid simd: got true, expected "auto" or "off"',
+          'simd wrong_type: invalid simd: got null, expected "auto" or "off"',
+        ]);
+      });
+    });
   });
 }
