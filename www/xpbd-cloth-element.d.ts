@@ -4,7 +4,8 @@
 // (`ElementAttribute` in parameters.d.ts, generated from the parameter table, with
 // units, ranges and defaults): width, height and fixed restart the cloth, the
 // others apply at once; a flag attribute such as strain-colors is on when present
-// unless it says "false"; paused (present = paused). An invalid value is reported with
+// unless it says "false"; paused (present = paused); simd="off" (read at mount, not
+// observed) loads the scalar wasm build if this is the page's first cloth. An invalid value is reported with
 // console.warn and the last good value is kept. Sized by CSS: a block, 100% × 400px
 // by default; the canvas fills it (style it from outside with ::part(canvas)).
 // Removing the element from the page destroys its cloth and frees its memory.

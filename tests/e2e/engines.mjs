@@ -378,10 +378,6 @@ async function launchFirefox() {
     browser: 'firefox',
     executablePath,
     headless: true,
-    extraPrefsFirefox: {
-      // Firefox: keep timers and frames at full rate in a page that is never shown.
-      'dom.min_background_timeout_value': 4,
-    },
   });
   return {
     name: 'firefox',
