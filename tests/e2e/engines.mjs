@@ -552,11 +552,13 @@ class WebKitPage extends BasePage {
     await this.#call('POST', '/url', { url }); // returns after the load event
   }
   async evaluate(fn, arg) {
+    // WebDriver has no undefined: a flag says "no argument", so fn's default parameter applies.
     const script = `const done = arguments[arguments.length - 1];
-      Promise.resolve().then(() => (${fn})(arguments[0])).then(
+      const arg = arguments[1] ? undefined : arguments[0];
+      Promise.resolve().then(() => (${fn})(arg)).then(
         (value) => done({ value: value === undefined ? null : value }),
-        (error) => done({ error: String(error && error.stack || error) }));`;
-    const result = await this.#call('POST', '/execute/async', { script, args: [arg ?? null] });
+        (error) => done({ error: String(error) + '\\n' + (error && error.stack || '') }));`;
+    const result = await this.#call('POST', '/execute/async', { script, args: [arg ?? null, arg === undefined] });
     if (result?.error) throw new Error(`webkit: evaluate threw: ${result.error}`);
     return result?.value;
   }
