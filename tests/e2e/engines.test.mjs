@@ -3,7 +3,7 @@
 // drags, keys, the URL state and the Copy-link button; the embedding page's custom
 // element and mountCloth canvas; and the scalar (no SIMD) build, which must give the
 // native crate's positions bit for bit. WebKit needs an X display (xvfb-run -a).
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { DEMO, ROOT, dragParticle, requireBuild, waitForTime } from './helpers.mjs';
@@ -76,6 +76,13 @@ const SCALAR_PAGES = {
 window.mounted = await mountCloth(document.querySelector('#mounted'), { width: 15, height: 10, simd: 'off' });`,
   },
 };
+
+test('XPBD_ENGINES chooses engines: all three by default, any subset, an unknown name is an error', () => {
+  assert.deepEqual(selectedEngines(undefined), ['chromium', 'firefox', 'webkit']);
+  assert.deepEqual(selectedEngines(''), ['chromium', 'firefox', 'webkit']);
+  assert.deepEqual(selectedEngines(' Firefox,webkit '), ['firefox', 'webkit']);
+  assert.throws(() => selectedEngines('chromium,safari'), /XPBD_ENGINES: unknown engine "safari"/);
+});
 
 for (const engineName of selectedEngines()) {
   describe(`in ${engineName}`, () => {
