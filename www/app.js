@@ -448,6 +448,8 @@ async function start() {
     controller = await mountValid(byId('cloth-canvas'), {
       // only what the URL says: a scene picked there starts at its own size
       ...restartFieldOptions(RESTART_FIELDS.filter((id) => inUrl.includes(id))),
+      // ?simd=off loads the scalar build even where the engine has wasm SIMD.
+      simd: new URLSearchParams(window.location.search).get('simd') === 'off' ? 'off' : 'auto',
       onFrame: (diagnostics) => showController(controller, plot, diagnostics),
       onError(error) {
         if (controller?.diverged) showDiverged(error.message);

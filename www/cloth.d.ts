@@ -23,6 +23,14 @@ export interface ClothOptions extends Partial<ParameterValues> {
   pauseWhenHidden?: boolean;
   /** Where the .wasm file is served; only the page's first load uses it. Default `../pkg/xpbd_cloth_bg.wasm` next to www/. */
   wasmUrl?: string | URL;
+  /** Where the scalar (no SIMD) .wasm build is served; only the page's first load uses it. Default `../pkg/xpbd_cloth_scalar_bg.wasm` next to www/. */
+  scalarWasmUrl?: string | URL;
+  /**
+   * Which build the page's first load fetches: `'auto'` (default) the SIMD build where
+   * the engine validates wasm SIMD, else the scalar one; `'off'` always the scalar build.
+   * `simdEnabled()` (www/wasm.js) says which one runs.
+   */
+  simd?: 'auto' | 'off';
   /**
    * A scene of your own (see `Simulation.fromScene`), built instead of the
    * `preset`. Default none. Giving `preset` to `restart` drops it.
@@ -70,8 +78,8 @@ export interface ClothDiagnostics {
 }
 
 /** The effective value of every option (solver values as the Simulation holds them). */
-export type EffectiveClothOptions = ParameterValues & Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden'>> &
-  Pick<ClothOptions, 'wasmUrl' | 'onFrame' | 'onError' | 'scene'>;
+export type EffectiveClothOptions = ParameterValues & Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden' | 'simd'>> &
+  Pick<ClothOptions, 'wasmUrl' | 'scalarWasmUrl' | 'onFrame' | 'onError' | 'scene'>;
 
 /** The value type `set` takes for each live parameter. */
 export type LiveParameterValues = Pick<ParameterValues, LiveParameterName>;

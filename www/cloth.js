@@ -107,7 +107,8 @@ export async function mountCloth(canvas, options = {}) {
   }
   const settings = mergeOptions(DEFAULT_OPTIONS, options);
   const given = givenNames(options);
-  await loadWasm(settings.wasmUrl);
+  // Only the page's first load chooses the build; later cloths share that module.
+  await loadWasm({ wasmUrl: settings.wasmUrl, scalarWasmUrl: settings.scalarWasmUrl, simd: settings.simd });
   // Building a large cloth takes tens of milliseconds: a task of its own, apart
   // from loading the module and from what the caller does next, so the page
   // never waits for all of it at once.

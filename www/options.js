@@ -20,6 +20,8 @@ const BEHAVIOUR_OPTIONS = new Map([
   ['pauseWhenHidden', { defaultValue: true, check: booleanValue }],
   ['wasmUrl', { defaultValue: undefined, check: optionalUrl }],
   ['scene', { defaultValue: undefined, check: optionalObject }],
+  ['scalarWasmUrl', { defaultValue: undefined, check: optionalUrl }],
+  ['simd', { defaultValue: 'auto', check: simdChoice }],
   ['onFrame', { defaultValue: undefined, check: optionalFunction }],
   ['onError', { defaultValue: undefined, check: optionalFunction }],
 ]);
@@ -70,6 +72,13 @@ function optionalFunction(value, name) {
 function optionalObject(value, name) {
   if (value != null && typeof value !== 'object') {
     throw fieldError(name, 'wrong_type', `invalid ${name}: got ${describe(value)}, expected an object (see Simulation.fromScene)`);
+  }
+}
+
+function simdChoice(value, name) {
+  if (value !== undefined && value !== 'auto' && value !== 'off') {
+    const code = typeof value === 'string' ? 'invalid_value' : 'wrong_type';
+    throw fieldError(name, code, `invalid ${name}: got ${describe(value)}, expected "auto" or "off"`);
   }
 }
 

@@ -3,8 +3,10 @@
 // Importing the module defines the element. Attributes: one per parameter
 // (`ElementAttribute` in parameters.d.ts, generated from the parameter table, with
 // units, ranges and defaults): preset, width, height and fixed restart the cloth,
-// the others apply at once (an absent one keeps the scene's own value); a flag attribute such as strain-colors is on when present
-// unless it says "false"; paused (present = paused). An invalid value is reported with
+// the others apply at once (an absent one keeps the scene's own value); a flag
+// attribute such as strain-colors is on when present unless it says "false";
+// paused (present = paused); simd="off" (read at mount, not observed) loads the
+// scalar wasm build if this is the page's first cloth. An invalid value is reported with
 // console.warn and the last good value is kept. Sized by CSS: a block, 100% × 400px
 // by default; the canvas fills it (style it from outside with ::part(canvas)).
 // Removing the element from the page destroys its cloth and frees its memory.

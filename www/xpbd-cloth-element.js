@@ -6,7 +6,8 @@
 //
 // Attributes mirror the mountCloth options (see PARAMETERS in cloth.js for the
 // names): solver values apply at once, preset/width/height/fixed restart the cloth,
-// `paused` (present or not) pauses. An invalid value is reported with
+// `paused` (present or not) pauses, `simd="off"` loads the scalar (no SIMD) build
+// when this is the page's first cloth. An invalid value is reported with
 // console.warn and the cloth keeps its last good value. The element is sized by
 // CSS (block, 100% × 400px unless the page says otherwise); its canvas fills it.
 // Removing it from the page destroys the cloth and frees its memory.
@@ -134,6 +135,10 @@ export class XpbdClothElement extends HTMLElement {
       const value = this.#readAttribute(parameter);
       if (value !== undefined) options[parameter.name] = value;
     }
+    // Read once: the page's first mounted cloth loads the module every cloth shares.
+    const simd = this.getAttribute('simd');
+    if (simd === 'auto' || simd === 'off') options.simd = simd;
+    else if (simd !== null) console.warn(`<xpbd-cloth>: ignoring simd=${quoteForMessage(simd)}: expected "auto" or "off"`);
     this.#mounting = this.#mountValidOptions(options);
     try {
       const controller = await this.#mounting;
