@@ -2,7 +2,17 @@
 // import 'xpbd-cloth/element' for the <xpbd-cloth> custom element.
 export { default, default as init, initSync, Simulation } from './pkg/xpbd_cloth.js';
 export type { InitInput, InitOutput, SyncInitInput, SimulationError, SimulationErrorCode } from './pkg/xpbd_cloth.js';
-export { loadWasm, wasmMemoryBytes, DEFAULT_WASM_URL } from './www/wasm.js';
+export type { WasmChoice } from './www/wasm.js';
+export {
+  loadWasm,
+  wasmMemoryBytes,
+  simdEnabled,
+  engineSupportsSimd,
+  chooseWasmUrl,
+  loadedWasmUrl,
+  DEFAULT_WASM_URL,
+  DEFAULT_SCALAR_WASM_URL,
+} from './www/wasm.js';
 export { mountCloth, DEFAULT_OPTIONS, PARAMETERS, parseNumber } from './www/cloth.js';
 export type {
   ClothController,

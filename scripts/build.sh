@@ -1,12 +1,31 @@
 #!/usr/bin/env bash
-# Builds the release wasm and its JavaScript glue into pkg/.
+# Builds the release wasm and its JavaScript glue into pkg/, in two flavours:
+#   pkg/xpbd_cloth_bg.wasm         with wasm SIMD (+simd128, from .cargo/config.toml)
+#   pkg/xpbd_cloth_scalar_bg.wasm  without it, for engines that lack wasm SIMD
+# Both share the one glue pkg/xpbd_cloth.js; www/wasm.js picks the file at load time.
 source "$(dirname "$0")/setup.sh"
 
 ensure_wasm_target
 ensure_wasm_bindgen
 
-log "building the release wasm"
+log "building the release wasm (SIMD)"
 cargo build --release --target wasm32-unknown-unknown --lib
 log "running wasm-bindgen into pkg/"
 wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/release/xpbd_cloth.wasm
-log "built pkg/xpbd_cloth.js and pkg/xpbd_cloth_bg.wasm"
+
+# RUSTFLAGS replaces the config's target rustflags, so +simd128 is off here. A
+# target folder of its own keeps the two builds from invalidating each other.
+log "building the release wasm (scalar, no SIMD)"
+RUSTFLAGS="-C target-feature=-simd128" \
+  cargo build --release --target wasm32-unknown-unknown --lib --target-dir target/scalar
+scalar_out="target/scalar/bindgen"
+rm -rf "$scalar_out"
+wasm-bindgen --target web --out-dir "$scalar_out" target/scalar/wasm32-unknown-unknown/release/xpbd_cloth.wasm
+# One glue serves both files only if the two builds import and export the same.
+if ! cmp -s "$scalar_out/xpbd_cloth.js" pkg/xpbd_cloth.js; then
+  log "the scalar build's glue differs from the SIMD build's: they cannot share pkg/xpbd_cloth.js"
+  diff "$scalar_out/xpbd_cloth.js" pkg/xpbd_cloth.js | head -20 >&2
+  exit 1
+fi
+cp "$scalar_out/xpbd_cloth_bg.wasm" pkg/xpbd_cloth_scalar_bg.wasm
+log "built pkg/xpbd_cloth.js, pkg/xpbd_cloth_bg.wasm and pkg/xpbd_cloth_scalar_bg.wasm"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the npm package xpbd-cloth: assembles dist/ from pkg/ (the wasm and its glue),
+# Builds the npm package xpbd-cloth: assembles dist/ from pkg/ (both wasm builds and their glue),
 # the embedding modules of www/ (same relative layout, so their ../pkg/ imports still
 # resolve) and the templates in packaging/, checks it, and packs it with `npm pack`.
 # Prints the tarball's path as the last line of standard output.
@@ -9,7 +9,7 @@ source "$(dirname "$0")/setup.sh"
 "$ROOT/scripts/build.sh" >&2
 
 DIST="$ROOT/dist"
-PKG_FILES=(xpbd_cloth.js xpbd_cloth.d.ts xpbd_cloth_bg.wasm xpbd_cloth_bg.wasm.d.ts)
+PKG_FILES=(xpbd_cloth.js xpbd_cloth.d.ts xpbd_cloth_bg.wasm xpbd_cloth_bg.wasm.d.ts xpbd_cloth_scalar_bg.wasm)
 WWW_MODULES=(wasm renderer cloth options pointer frame-loop painter xpbd-cloth-element parameters style errors)
 
 log "assembling dist/"

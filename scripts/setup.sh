@@ -49,3 +49,51 @@ ensure_node_modules() {
     npm ci --no-audit --no-fund
   fi
 }
+
+# Debian packages, installed only when one of the given commands or files is missing.
+apt_install() {
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+}
+
+ensure_firefox() {
+  if [ ! -x /usr/bin/firefox-esr ]; then
+    log "installing Debian's firefox-esr (driven by puppeteer-core over WebDriver BiDi)"
+    apt_install firefox-esr
+  fi
+}
+
+# geckodriver runs wasm-bindgen-test in Firefox (GECKODRIVER points at it).
+ensure_geckodriver() {
+  if ! command -v geckodriver >/dev/null; then
+    log "installing geckodriver (cargo install; takes a few minutes)"
+    cargo install geckodriver
+  fi
+}
+
+# Where Debian's libwebkit2gtk-4.1-0 puts MiniBrowser (a multiarch library folder).
+minibrowser_path() {
+  local dir
+  dir="$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)"
+  echo "/usr/lib/$dir/webkit2gtk-4.1/MiniBrowser"
+}
+
+# WebKitWebDriver drives MiniBrowser (WebKitGTK, Safari's engine); MiniBrowser
+# has no headless mode, so it runs inside xvfb-run.
+ensure_webkit() {
+  if ! command -v WebKitWebDriver >/dev/null || ! command -v xvfb-run >/dev/null \
+    || [ ! -x "$(minibrowser_path)" ]; then
+    log "installing Debian's webkit2gtk-driver, libwebkit2gtk-4.1-0 (MiniBrowser) and xvfb"
+    apt_install webkit2gtk-driver libwebkit2gtk-4.1-0 xvfb xauth \
+      gstreamer1.0-plugins-base gstreamer1.0-plugins-good fonts-dejavu-core
+  fi
+}
+
+# Every browser engine the end-to-end tests drive.
+ensure_browsers() {
+  ensure_chromium
+  ensure_firefox
+  ensure_webkit
+}

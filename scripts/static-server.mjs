@@ -20,18 +20,32 @@ const TYPES = {
   '.md': 'text/plain; charset=utf-8',
 };
 
-/** Starts serving `root` on 127.0.0.1:`port` (0 picks a free port); resolves to { server, url }. */
-export function startServer({ port = 0, root = ROOT } = {}) {
+/**
+ * Starts serving `root` on 127.0.0.1:`port` (0 picks a free port); resolves to { server, url }.
+ * For tests: `route(path)` may answer a path itself ({ type, body, status }) instead of a
+ * file, `transformHtml(html, path)` rewrites every HTML file served, and
+ * `onResponse(status, path)` hears of every answer.
+ */
+export function startServer({ port = 0, root = ROOT, route, transformHtml, onResponse } = {}) {
   const server = createServer(async (request, response) => {
+    let path = request.url;
+    if (onResponse) response.once('finish', () => onResponse(response.statusCode, path));
     try {
-      const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+      path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+      const routed = route?.(path);
+      if (routed) {
+        response.writeHead(routed.status ?? 200, { 'Content-Type': routed.type, 'Cache-Control': 'no-store' });
+        response.end(routed.body);
+        return;
+      }
       let file = normalize(join(root, path));
       if (file !== root && !file.startsWith(root + sep)) {
         response.writeHead(403).end('forbidden');
         return;
       }
       if ((await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
-      const body = await readFile(file);
+      let body = await readFile(file);
+      if (transformHtml && extname(file) === '.html') body = transformHtml(body.toString('utf8'), path);
       response.writeHead(200, {
         'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
         'Cache-Control': 'no-store',

@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
 # Runs every test the project has, installing what a fresh machine lacks:
 #   format and lint, native Rust tests (unit, reference, property, fuzz), wasm
-#   API tests in headless Chromium, a quick browser benchmark agreement check,
-#   and end-to-end tests of the pages and the npm package.
+#   API tests in headless Chromium and Firefox, a quick browser benchmark agreement
+#   check, and end-to-end tests of the pages and the npm package.
+# XPBD_ENGINES (default chromium,firefox,webkit) chooses the engines of the
+# cross-engine suite (tests/e2e/engines.test.mjs) and of the wasm API tests.
 source "$(dirname "$0")/setup.sh"
+
+export XPBD_ENGINES="${XPBD_ENGINES:-chromium,firefox,webkit}"
+engine_selected() { [[ ",$XPBD_ENGINES," == *",$1,"* ]]; }
 
 ensure_wasm_target
 ensure_wasm_bindgen
 ensure_chromium
+if engine_selected firefox; then
+  ensure_firefox
+  ensure_geckodriver
+fi
+if engine_selected webkit; then ensure_webkit; fi
 for component in rustfmt clippy; do
   rustup component list --installed | grep -q "^$component" || rustup component add "$component"
 done
@@ -24,6 +34,10 @@ cargo test
 
 log "wasm API tests in headless Chromium"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test wasm_api --test wasm_experiments
+if engine_selected firefox; then
+  log "wasm API tests in headless Firefox"
+  GECKODRIVER="$(command -v geckodriver)" cargo test --target wasm32-unknown-unknown --test wasm_api
+fi
 
 log "building the page"
 "$ROOT/scripts/build.sh"
@@ -32,5 +46,10 @@ ensure_node_modules
 log "quick browser benchmark: the plain-JS and wasm cloths must agree (full run: scripts/bench.sh)"
 node scripts/bench-browser.mjs --quick
 
-log "end-to-end tests (node --test, playwright-core, Debian chromium)"
-node --test --test-concurrency=1 tests/e2e/
+log "end-to-end tests (node --test; Chromium everywhere, and $XPBD_ENGINES in tests/e2e/engines.test.mjs)"
+# WebKit's MiniBrowser has no headless mode: the suite runs inside a virtual X display.
+if engine_selected webkit; then
+  xvfb-run -a node --test --test-concurrency=1 tests/e2e/
+else
+  node --test --test-concurrency=1 tests/e2e/
+fi

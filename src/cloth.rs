@@ -6,6 +6,7 @@
 //! method that takes outside input validates it first and leaves the cloth
 //! unchanged when it refuses.
 
+use crate::colliders::Collider;
 use crate::colored;
 use crate::constraints::ConstraintSet;
 use crate::extras::{Extras, Topology};
@@ -14,7 +15,7 @@ use crate::memory;
 use crate::params::{
     self, ClothError, FixedPreset, GridSize, Params, SolverOrder, SweepPath, Workload,
 };
-use crate::scene::{self, DistanceStiffness, Scene};
+use crate::scene::{self, DistanceStiffness, Scene, Shape};
 use crate::solver::{self, Split};
 use std::collections::TryReserveError;
 
@@ -325,7 +326,8 @@ impl Cloth {
         let uniform = free.all(|&m| Some(m) == first);
         let masses = if uniform {
             if let Some(mass) = first {
-                params.mass = mass as f64;
+                // the f32 as typed (0.05, not 0.05000000074505806)
+                params.mass = format!("{mass}").parse().unwrap_or(mass as f64);
             }
             None
         } else {
@@ -410,6 +412,9 @@ impl Cloth {
     pub fn set_params(&mut self, p: Params) -> Result<(), ClothError> {
         p.validate()?;
         self.validate_work("iterations", p.iterations, &p)?;
+        if p.self_collision {
+            self.extras.reserve_self_collision(self.num_particles())?;
+        }
         let field = if p.tethers && !self.params.tethers {
             "tethers"
         } else {
@@ -467,6 +472,7 @@ impl Cloth {
             constraints: self.num_constraints(),
             colored_runs: layout.runs,
             colored_scattered: layout.scattered,
+            colliders: self.extras.colliders.len(),
             ..self.extras.workload(self.num_particles())
         }
     }
@@ -599,8 +605,17 @@ impl Cloth {
 
     /// Turns self-collision on or off. Refused when one step would then exceed
     /// [`params::MAX_WORK_PER_STEP`].
+    /// Its buffers (a spatial hash) are reserved when it is first switched on;
+    /// `OutOfMemory` when they do not fit.
     pub fn set_self_collision(&mut self, on: bool) -> Result<(), ClothError> {
-        self.change_within_work_limit("selfCollision", on, |p| p.self_collision = on)
+        let mut p = self.params;
+        p.self_collision = on;
+        self.validate_work("selfCollision", on, &p)?;
+        if on {
+            self.extras.reserve_self_collision(self.num_particles())?;
+        }
+        self.params = p;
+        Ok(())
     }
 
     /// Sets the horizontal wind velocity in m/s (-1000..=1000).
@@ -970,7 +985,8 @@ impl Cloth {
     /// Ends a substep: velocities from the motion, damping, tearing. Returns its work.
     fn end_substep(&mut self, step: StepInProgress, substep: Substep) -> u64 {
         let n = self.num_particles() as u64;
-        let mut work = n * params::work::VELOCITY_UPDATE;
+        let mut work = n * params::work::VELOCITY_UPDATE
+            + params::contacts_and_wind_cost(&self.params, &self.workload());
         self.extras.end_substep(
             &mut self.positions,
             &self.previous,
@@ -1007,6 +1023,7 @@ impl Cloth {
     fn end_step(&mut self, step: StepInProgress) {
         self.time += step.time_step;
         self.track_grab();
+        self.extras.end_step(self.time);
         if !self.positions_in_bounds() {
             self.undo_diverged_step(step);
         }
@@ -1204,6 +1221,48 @@ impl Cloth {
         self.previous[2 * k] = self.positions[2 * k] - h * velocity[0];
         self.previous[2 * k + 1] = self.positions[2 * k + 1] - h * velocity[1];
         self.update_inverse_mass(k);
+    }
+
+    // ----- colliders -----------------------------------------------------------
+
+    /// Adds a collider (see [`crate::colliders`]); returns its id (from 1,
+    /// never reused). Refused: a coordinate that is not finite or beyond
+    /// ±1e6 m, a size not above 0 (the error names `x`, `y`, `radius`,
+    /// `width` or `height`), more than [`crate::colliders::MAX_COLLIDERS`]
+    /// colliders, or a step that would then exceed
+    /// [`params::MAX_WORK_PER_STEP`] (`shape`).
+    pub fn add_collider(&mut self, shape: Shape) -> Result<u32, ClothError> {
+        crate::colliders::validate(&shape)?;
+        let mut load = self.workload();
+        load.colliders += 1;
+        params::validate_work("shape", "a collider more", &self.params, &load)?;
+        self.extras.colliders.add(shape, self.time)
+    }
+
+    /// Moves collider `id`'s centre to `(x, y)`, metres (a ground line to
+    /// height `y`; `x` is ignored). Its motion (displacement over the simulated
+    /// time since its last move) is carried into friction until it rests.
+    pub fn move_collider(&mut self, id: u32, x: f64, y: f64) -> Result<(), ClothError> {
+        let x = params::validate_coordinate("x", x)?;
+        let y = params::validate_coordinate("y", y)?;
+        self.extras.colliders.move_to(id, x, y, self.time)
+    }
+
+    /// Removes collider `id`.
+    pub fn remove_collider(&mut self, id: u32) -> Result<(), ClothError> {
+        self.extras.colliders.remove(id)
+    }
+
+    /// The id of the topmost (last added) collider containing `(x, y)`, metres.
+    pub fn pick_collider(&self, x: f64, y: f64) -> Result<Option<u32>, ClothError> {
+        let x = params::validate_coordinate("x", x)?;
+        let y = params::validate_coordinate("y", y)?;
+        Ok(self.extras.colliders.pick(x, y))
+    }
+
+    /// The colliders, in the order they were added (the last drawn on top).
+    pub fn colliders(&self) -> &[Collider] {
+        self.extras.colliders.list()
     }
 
     /// The index of the grabbed particle, if any.

@@ -23,11 +23,14 @@
 
 use crate::area::Areas;
 use crate::bending::{self, BendingPair, BendingSet, NO_MIDDLE};
+use crate::colliders::Colliders;
 use crate::memory;
 use crate::params::{self, ClothError, GridSize, Params, Workload};
 use crate::scene::{Bending, Scene};
+use crate::self_collision::SelfCollision;
 use crate::solver::{self, Points};
 use crate::tethers::{Neighbours, Tethers};
+use crate::{contacts, wind};
 
 /// The additional constraints and forces of a scene, and their scratch state.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -41,6 +44,13 @@ pub struct Extras {
     /// The live distance constraints as neighbour lists, for the tethers'
     /// paths and the bending pairs' liveness; empty until one needs them.
     neighbours: Neighbours,
+    /// Ground, circles and boxes.
+    pub colliders: Colliders,
+    /// The spatial hash and candidate pairs of self-collision.
+    pub self_collision: SelfCollision,
+    /// The scene's start positions, interleaved: the rest distances
+    /// self-collision exempts.
+    pub rest_positions: Vec<f32>,
 }
 
 /// The cloth's connectivity, as [`Extras::prepare`] and
@@ -80,11 +90,16 @@ impl Extras {
                 memory::collect(ids.len() / 2, pairs).map_err(out_of_memory)?
             }
         };
-        Ok(Extras {
+        let mut extras = Extras {
             bending: BendingSet::try_new(pairs, &scene.positions).map_err(out_of_memory)?,
             areas: Areas::try_new(&scene.areas, &scene.positions).map_err(out_of_memory)?,
+            rest_positions: memory::copied(&scene.positions).map_err(out_of_memory)?,
             ..Extras::default()
-        })
+        };
+        for &shape in &scene.colliders {
+            extras.colliders.add(shape, 0.0)?;
+        }
+        Ok(extras)
     }
 
     /// Lets a grid cloth without bending constraints derive its pairs when
@@ -176,7 +191,11 @@ impl Extras {
 
     /// Whether any of it does work with parameters `p`.
     pub fn is_active(&self, p: &Params) -> bool {
-        self.bending_on(p) || !self.areas.is_empty() || self.tethers_on(p)
+        self.bending_on(p)
+            || !self.areas.is_empty()
+            || self.tethers_on(p)
+            || contacts::is_active(self, p)
+            || wind::is_active([p.wind_x, p.wind_y], p.wind_drag)
     }
 
     fn bending_on(&self, p: &Params) -> bool {
@@ -193,6 +212,26 @@ impl Extras {
             + self.areas.heap_bytes()
             + self.tethers.heap_bytes()
             + self.neighbours.heap_bytes()
+            + self.colliders.heap_bytes()
+            + self.self_collision.heap_bytes()
+            + memory::capacity_bytes(&self.rest_positions)
+    }
+
+    /// Reserves self-collision's buffers for `n` particles (before it is
+    /// switched on); refused with `OutOfMemory` naming `selfCollision`.
+    pub fn reserve_self_collision(&mut self, n: usize) -> Result<(), ClothError> {
+        self.self_collision
+            .try_reserve(n)
+            .map_err(|_| ClothError::OutOfMemory {
+                field: "selfCollision",
+                what: format!("the spatial hash of {n} particles"),
+            })
+    }
+
+    /// At the end of a step at simulated `time`: a collider the user stopped
+    /// moving comes to rest.
+    pub fn end_step(&mut self, time: f64) {
+        self.colliders.track(time);
     }
 
     /// Its sizes, for the work model (the other fields of the result are 0).
@@ -226,17 +265,25 @@ impl Extras {
     /// reset. `ids` are the live distance constraints, flat pairs.
     pub fn begin_substep(
         &mut self,
-        _positions: &[f32],
-        _velocities: &mut [f32],
-        _inverse_mass: &[f32],
-        _ids: &[u32],
+        positions: &[f32],
+        velocities: &mut [f32],
+        inverse_mass: &[f32],
+        ids: &[u32],
         p: &Params,
-        _h: f64,
+        h: f64,
     ) {
         if self.bending_on(p) {
             self.bending.reset();
         }
         self.areas.reset();
+        if wind::is_active([p.wind_x, p.wind_y], p.wind_drag) {
+            let w = [p.wind_x as f32, p.wind_y as f32];
+            let drag = p.wind_drag as f32;
+            wind::apply(positions, velocities, inverse_mass, ids, w, drag, h as f32);
+        }
+        if contacts::is_active(self, p) {
+            contacts::begin_substep(self, velocities, inverse_mass, p, h);
+        }
     }
 
     /// After each sweep of the distance constraints: one pass over every
@@ -245,7 +292,7 @@ impl Extras {
     pub fn solve<P: Points + ?Sized>(
         &mut self,
         points: &mut P,
-        _previous: &[f32],
+        previous: &[f32],
         inverse_mass: &[f32],
         p: &Params,
         h: f64,
@@ -258,6 +305,8 @@ impl Extras {
         if self.tethers_on(p) {
             self.tethers.solve(points, inverse_mass);
         }
+        // contacts last: what the other constraints moved is pushed out again
+        contacts::solve(self, points, previous, inverse_mass, p, h);
     }
 
     /// Work units of one [`Extras::solve`] with parameters `p` on a cloth of
@@ -275,12 +324,13 @@ impl Extras {
     /// After the last sweep, before the velocity update.
     pub fn end_substep(
         &mut self,
-        _positions: &mut [f32],
-        _previous: &[f32],
-        _inverse_mass: &[f32],
-        _p: &Params,
-        _h: f64,
+        positions: &mut [f32],
+        previous: &[f32],
+        inverse_mass: &[f32],
+        p: &Params,
+        h: f64,
     ) {
+        contacts::solve(self, positions, previous, inverse_mass, p, h);
     }
 }
 

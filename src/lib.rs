@@ -22,6 +22,10 @@
 //! * [`constraints`]: the constraints in solver order (original or coloured).
 //! * [`colored`]: the coloured sweep, four independent constraints per SIMD op.
 //! * `lanes`: four-wide `f32` arithmetic, wasm SIMD where available.
+//! * [`colliders`], [`self_collision`], [`contacts`], [`wind`]: ground,
+//!   circles and boxes with friction; particle–particle collision with a
+//!   spatial hash; the speed limit; wind on the edges (joined to a substep by
+//!   [`extras`]).
 //! * [`memory`]: fallible allocation and what a cloth costs in memory.
 //! * [`raster`]: drawing the cloth into pixels (faster than canvas paths).
 //! * [`extras`]: what a scene adds to a substep: [`bending`], [`area`]
@@ -34,8 +38,10 @@
 pub mod area;
 pub mod bending;
 pub mod cloth;
+pub mod colliders;
 pub mod colored;
 pub mod constraints;
+pub mod contacts;
 pub mod experiments;
 pub mod extras;
 pub mod grid;
@@ -45,9 +51,11 @@ pub mod params;
 pub mod presets;
 pub mod raster;
 pub mod scene;
+pub mod self_collision;
 pub mod solver;
 pub mod tethers;
 mod wasm;
+pub mod wind;
 
 pub use cloth::Cloth;
 pub use params::{ClothError, FixedPreset, GridSize, Params, SolverOrder};

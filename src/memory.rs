@@ -59,8 +59,8 @@ pub fn mib(bytes: u64) -> u64 {
 }
 
 /// Bytes of the buffers a cloth of `size` keeps once built: per particle the
-/// positions, previous and step-start positions, velocities and step-start
-/// velocities (`2 × f32` each), the inverse mass and the split `xs`/`ys`
+/// positions, previous, step-start and start (rest) positions, velocities and
+/// step-start velocities (`2 × f32` each), the inverse mass and the split `xs`/`ys`
 /// scratch (`f32` each) and the pinned flag; per constraint its two ends (`u32`),
 /// rest length, multiplier and force scratch (`f32`), creation index, tear-log
 /// entry and permutation scratch (`u32`) and colour (`u8`). The small run list
@@ -68,7 +68,7 @@ pub fn mib(bytes: u64) -> u64 {
 pub fn cloth_bytes(size: GridSize) -> u64 {
     let (n, c) = counts(size);
     let (f32s, u32s) = (size_of::<f32>() as u64, size_of::<u32>() as u64);
-    let per_particle = 5 * 2 * f32s + 3 * f32s + size_of::<bool>() as u64;
+    let per_particle = 6 * 2 * f32s + 3 * f32s + size_of::<bool>() as u64;
     let per_constraint = 2 * u32s + 3 * f32s + 3 * u32s + size_of::<u8>() as u64;
     n * per_particle + c * per_constraint
 }

@@ -42,8 +42,8 @@ type Choices = (Scene, Vec<(&'static str, Value)>);
 struct Shaping<'a> {
     name: &'a str,
     options: &'a [(&'a str, Value)],
-    /// Which of `width`, `height`, `fixed` this preset reads.
-    reads: &'static [&'static str],
+    /// Which of `width`, `height`, `fixed` this preset reads (and their defaults).
+    reads: &'static [(&'static str, f64)],
 }
 
 impl Shaping<'_> {
@@ -73,11 +73,12 @@ impl Shaping<'_> {
                 .values()
                 .iter()
                 .any(|(p, _)| p.name == *name);
-            if !solver && !self.reads.contains(name) {
-                let reads = if self.reads.is_empty() {
+            let names: Vec<&str> = self.reads.iter().map(|(n, _)| *n).collect();
+            if !solver && !names.contains(name) {
+                let reads = if names.is_empty() {
                     String::new()
                 } else {
-                    format!("{}, or ", self.reads.join(", "))
+                    format!("{}, or ", names.join(", "))
                 };
                 return Err(params::invalid(
                     "options",
@@ -118,64 +119,73 @@ fn value_text(value: &Value) -> String {
     }
 }
 
+/// The options that shape each preset (`width`, `height`, `fixed`, where it
+/// has them) and their defaults, written once: [`preset`] reads them, and the
+/// page and `mountCloth` get them through `presetShape(name)`.
+pub const SHAPES: &[(&str, &[(&str, f64)])] = &[
+    (
+        "cloth",
+        &[
+            ("width", params::WIDTH.default_number()),
+            ("height", params::HEIGHT.default_number()),
+            ("fixed", params::FIXED.default_number()),
+        ],
+    ),
+    ("rope", &[("width", 30.0)]),
+    ("double-pendulum", &[]),
+    ("balloon", &[("width", 32.0)]),
+    ("soft-body", &[("width", 8.0), ("height", 5.0)]),
+    ("flag", &[("width", 24.0), ("height", 14.0)]),
+    ("cloth-over-ball", &[("width", 30.0), ("height", 20.0)]),
+];
+
+/// The shaping options of preset `name` and their defaults (none for a name
+/// that is no preset).
+pub fn shape(name: &str) -> &'static [(&'static str, f64)] {
+    SHAPES
+        .iter()
+        .find(|(preset, _)| *preset == name)
+        .map_or(&[], |(_, sizes)| *sizes)
+}
+
 /// The preset `name` with `options` (see the module documentation), or a
 /// refusal naming the wrong name or option.
 pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothError> {
     let word = params::PRESET.check_word(name, name.len())?;
-    let shaping = |reads| Shaping {
+    let sizes = shape(word);
+    let s = Shaping {
         name: word,
         options,
-        reads,
+        reads: sizes,
     };
-    let size = |s: &Shaping, width: f64, height: f64| -> Result<GridSize, ClothError> {
-        let w = s.whole(&params::WIDTH, width)?;
-        let h = s.whole(&params::HEIGHT, height)?;
-        GridSize::new(w, h)
+    let default = |parameter: &Parameter| {
+        sizes
+            .iter()
+            .find(|(n, _)| *n == parameter.name)
+            .map_or(0.0, |(_, v)| *v)
+    };
+    let whole = |parameter: &Parameter| s.whole(parameter, default(parameter));
+    let size = || -> Result<GridSize, ClothError> {
+        GridSize::new(whole(&params::WIDTH)?, whole(&params::HEIGHT)?)
     };
     let mut grid_size = None;
-    let (shaping, (scene, choices)) = match word {
+    let (scene, choices) = match word {
         "cloth" => {
-            let s = shaping(&["width", "height", "fixed"]);
-            let size = size(
-                &s,
-                params::WIDTH.default_number(),
-                params::HEIGHT.default_number(),
-            )?;
-            let fixed =
-                FixedPreset::from_count(s.whole(&params::FIXED, params::FIXED.default_number())?)?;
+            let size = size()?;
+            let fixed = FixedPreset::from_count(whole(&params::FIXED)?)?;
             grid_size = Some(size);
-            (s, (grid::scene(size, fixed)?, Vec::new()))
+            (grid::scene(size, fixed)?, Vec::new())
         }
-        "rope" => {
-            let s = shaping(&["width"]);
-            let particles = s.whole(&params::WIDTH, 30.0)?;
-            (s, rope(particles))
-        }
-        "double-pendulum" => (shaping(&[]), double_pendulum()),
-        "balloon" => {
-            let s = shaping(&["width"]);
-            let particles = s.whole(&params::WIDTH, 32.0)?;
-            (s, balloon(particles))
-        }
-        "soft-body" => {
-            let s = shaping(&["width", "height"]);
-            let size = size(&s, 8.0, 5.0)?;
-            (s, soft_body(size))
-        }
-        "flag" => {
-            let s = shaping(&["width", "height"]);
-            let size = size(&s, 24.0, 14.0)?;
-            (s, flag(size)?)
-        }
-        _ => {
-            let s = shaping(&["width", "height"]);
-            let size = size(&s, 30.0, 20.0)?;
-            (s, cloth_over_ball(size)?)
-        }
+        "rope" => rope(whole(&params::WIDTH)?),
+        "double-pendulum" => double_pendulum(),
+        "balloon" => balloon(whole(&params::WIDTH)?),
+        "soft-body" => soft_body(size()?),
+        "flag" => flag(size()?)?,
+        _ => cloth_over_ball(size()?)?,
     };
-    shaping.check_names()?;
+    s.check_names()?;
     Ok(Preset {
-        params: shaping.params(&choices),
+        params: s.params(&choices),
         scene,
         grid: grid_size,
     })

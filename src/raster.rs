@@ -12,6 +12,7 @@
 
 use crate::memory;
 use crate::params::ClothError;
+use crate::scene::Shape;
 
 /// Largest frame, in pixels (4096 × 4096: 64 MiB). Every index into a frame is
 /// below it, so no pixel arithmetic overflows, even in 32 bits.
@@ -60,6 +61,15 @@ pub struct Look {
     pub axis_length: f32,
     /// Width of the axes.
     pub axis_width: f32,
+    /// Inside of a collider.
+    pub collider: u32,
+    /// Outline of a collider.
+    pub collider_edge: u32,
+    /// Width of a collider's outline; the ground's is this, and a band of
+    /// [`Look::ground_band`] below it is filled.
+    pub collider_edge_width: f32,
+    /// Height of the filled band under the ground line.
+    pub ground_band: f32,
 }
 
 /// The original demo's look.
@@ -77,6 +87,10 @@ pub const LOOK: Look = Look {
     grabbed_radius: 6.0,
     axis_length: 30.0,
     axis_width: 2.0,
+    collider: 0xdfe4ec,
+    collider_edge: 0x5b6472,
+    collider_edge_width: 2.0,
+    ground_band: 12.0,
 };
 
 /// Colours and sizes of the picture, in device pixels.
@@ -104,6 +118,12 @@ pub struct Style {
     pub axis_width: f32,
     /// Colour constraints by their stretch (see [`strain_color`]).
     pub strain_colors: bool,
+    /// Inside and outline colours of colliders.
+    pub collider: (Rgba, Rgba),
+    /// Width of a collider's outline, device pixels.
+    pub collider_edge_width: f32,
+    /// Height of the band under the ground line, device pixels.
+    pub ground_band: f32,
 }
 
 impl Style {
@@ -121,6 +141,9 @@ impl Style {
             axes: (rgb(LOOK.x_axis), rgb(LOOK.y_axis)),
             axis_length: LOOK.axis_length * pixel_ratio,
             axis_width: LOOK.axis_width * pixel_ratio,
+            collider: (rgb(LOOK.collider), rgb(LOOK.collider_edge)),
+            collider_edge_width: LOOK.collider_edge_width * pixel_ratio,
+            ground_band: LOOK.ground_band * pixel_ratio,
             strain_colors: false,
         }
     }
@@ -437,6 +460,77 @@ impl Frame {
     }
 }
 
+impl Frame {
+    /// Fills the pixels whose centres lie in `rect_min..rect_max` (device
+    /// pixels) with `color`; the part off the image is skipped.
+    pub fn fill_rect(&mut self, rect_min: (f32, f32), rect_max: (f32, f32), color: Rgba) -> Rect {
+        let finite = [rect_min.0, rect_min.1, rect_max.0, rect_max.1]
+            .iter()
+            .all(|v| !v.is_nan());
+        if !finite {
+            return Rect::default();
+        }
+        let clip = |v: f32, size: usize| (v - 0.5).ceil().clamp(0.0, size as f32) as usize;
+        let rect = Rect {
+            x0: clip(rect_min.0, self.width),
+            y0: clip(rect_min.1, self.height),
+            x1: clip(rect_max.0, self.width),
+            y1: clip(rect_max.1, self.height),
+        };
+        if !rect.is_empty() {
+            self.clear(rect, color);
+        }
+        rect
+    }
+}
+
+/// Draws one collider (an outlined solid shape; the ground as a line over a
+/// band) and returns the rectangle it drew in.
+fn draw_collider(frame: &mut Frame, shape: &Shape, view: View, style: &Style) -> Rect {
+    let (fill, edge) = style.collider;
+    let outline = style.collider_edge_width;
+    match *shape {
+        Shape::Ground { y } => {
+            let (_, line_y) = view.to_pixels(0.0, y);
+            let right = frame.width() as f32;
+            let band = frame.fill_rect((0.0, line_y), (right, line_y + style.ground_band), fill);
+            let line = frame.fill_rect((0.0, line_y - outline), (right, line_y), edge);
+            band.union(line)
+        }
+        Shape::Circle { x, y, radius } => {
+            let center = view.to_pixels(x, y);
+            let r = radius * view.scale;
+            frame.disc(center, r, edge);
+            frame.disc(center, r - outline, fill);
+            let reach = (r + 2.0, r + 2.0);
+            Rect::around(
+                (center.0 - reach.0, center.1 - reach.1),
+                (center.0 + reach.0, center.1 + reach.1),
+                0.0,
+                frame.width(),
+                frame.height(),
+            )
+        }
+        Shape::Box {
+            x,
+            y,
+            width,
+            height,
+        } => {
+            let (cx, cy) = view.to_pixels(x, y);
+            let (hw, hh) = (width * view.scale / 2.0, height * view.scale / 2.0);
+            let outer = frame.fill_rect((cx - hw, cy - hh), (cx + hw, cy + hh), edge);
+            let inset = outline.min(hw).min(hh);
+            frame.fill_rect(
+                (cx - hw + inset, cy - hh + inset),
+                (cx + hw - inset, cy + hh - inset),
+                fill,
+            );
+            outer
+        }
+    }
+}
+
 /// What to draw: the cloth's current arrays.
 pub struct Cloth<'a> {
     /// `[x0, y0, ...]`, metres.
@@ -447,6 +541,8 @@ pub struct Cloth<'a> {
     pub rest_lengths: &'a [f32],
     /// The held particle, if any.
     pub grabbed: Option<usize>,
+    /// The colliders, drawn under the cloth.
+    pub colliders: &'a [Shape],
 }
 
 /// Draws the picture over a frame cleared to `style.background` (see
@@ -468,6 +564,9 @@ pub fn draw(frame: &mut Frame, cloth: &Cloth, view: View, style: &Style) -> Rect
         .max(style.line_width)
         + 3.0;
     let drawn = Rect::around(min, max, margin, frame.width(), frame.height());
+    let drawn = cloth.colliders.iter().fold(drawn, |drawn, shape| {
+        drawn.union(draw_collider(frame, shape, view, style))
+    });
     let axis = style.axis_length;
     frame.line(
         origin,
@@ -623,6 +722,20 @@ mod tests {
             constraint_ids: &[0, 1, 1, 2, 0, 7, u32::MAX, 1, 2],
             rest_lengths: &[1.0, 1.0, 1.0],
             grabbed: Some(usize::MAX),
+            colliders: &[
+                Shape::Ground { y: -1.0 },
+                Shape::Circle {
+                    x: 0.5,
+                    y: 0.5,
+                    radius: 1e6,
+                },
+                Shape::Box {
+                    x: -1e6,
+                    y: 1.0,
+                    width: 3.0,
+                    height: 1e6,
+                },
+            ],
         };
         let extremes = [
             0.0,
@@ -657,6 +770,60 @@ mod tests {
     }
 
     #[test]
+    fn colliders_are_drawn_where_the_view_puts_them_under_the_cloth() {
+        let mut f = frame(100, 100);
+        let cloth = Cloth {
+            positions: &[],
+            constraint_ids: &[],
+            rest_lengths: &[],
+            grabbed: None,
+            colliders: &[
+                Shape::Ground { y: -0.4 },
+                Shape::Circle {
+                    x: 0.0,
+                    y: 0.0,
+                    radius: 0.2,
+                },
+                Shape::Box {
+                    x: 0.6,
+                    y: 0.4,
+                    width: 0.2,
+                    height: 0.4,
+                },
+            ],
+        };
+        let view = View {
+            origin_x: 30.0,
+            origin_y: 50.0,
+            scale: 50.0,
+        };
+        let style = Style::with_pixel_ratio(1.0, 2.5);
+        let drawn = draw(&mut f, &cloth, view, &style);
+        let (fill, edge) = style.collider;
+        // circle: centre (30, 50), radius 10 px (the axes start at its centre)
+        assert_eq!(f.pixel(34, 54), fill);
+        assert_eq!(f.pixel(21, 50), edge);
+        assert_eq!(f.pixel(18, 50), rgb(0xffffff));
+        // box: centre (60, 30), 10 × 20 px
+        assert_eq!(f.pixel(60, 30), fill);
+        assert_eq!(f.pixel(55, 30), edge);
+        assert_eq!(f.pixel(67, 30), rgb(0xffffff));
+        // ground: the line at y = 70 px, the band below it, across the frame
+        assert_eq!(f.pixel(95, 69), edge);
+        assert_eq!(f.pixel(95, 75), fill);
+        assert_eq!(f.pixel(95, 90), rgb(0xffffff));
+        for y in 0..100 {
+            for x in 0..100 {
+                let inside = (drawn.x0..drawn.x1).contains(&x) && (drawn.y0..drawn.y1).contains(&y);
+                assert!(
+                    inside || f.pixel(x, y) == rgb(0xffffff),
+                    "({x}, {y}) outside {drawn:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_strain_ramp_runs_from_blue_to_red() {
         assert_eq!(strain_color(-0.3), rgb(0x4575b4));
         assert_eq!(strain_color(0.0), rgb(0x4575b4));
@@ -677,6 +844,7 @@ mod tests {
             constraint_ids: &[0, 1],
             rest_lengths: &[1.0],
             grabbed: Some(1),
+            colliders: &[],
         };
         let view = View {
             origin_x: 20.0,

@@ -36,6 +36,7 @@ use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, ImageData};
 
 use crate::cloth::{self, Cloth};
+use crate::colliders::{self, Collider, MAX_COLLIDERS};
 use crate::params::{
     self, ClothError, FixedPreset, GridSize, Number, Parameter, ParameterValue, SolverOrder, Value,
 };
@@ -60,6 +61,18 @@ pub struct Simulation {
 
 #[wasm_bindgen(typescript_custom_section)]
 const ERROR_TYPES: &str = r#"
+/**
+ * A collider for `addCollider`, metres, y up; positions are centres. A ground
+ * line keeps particles above `y` (plus the particle radius).
+ */
+export type ColliderSpec =
+  | { shape: "ground"; y: number }
+  | { shape: "circle"; x: number; y: number; radius: number }
+  | { shape: "box"; x: number; y: number; width: number; height: number };
+
+/** A collider as `colliders()` describes it: its spec, its id and its velocity (m/s, 0 at rest). */
+export type Collider = ColliderSpec & { id: number; vx: number; vy: number };
+
 /** The `code` of an Error thrown by `Simulation`: what went wrong, in words that do not change. */
 export type SimulationErrorCode =
   | "invalid_value"     // a number or string out of its range, or not one of the allowed names
@@ -403,11 +416,18 @@ impl Simulation {
             ref style,
             full,
         } = *request;
+        // the shapes on the stack: drawing allocates nothing but its frame
+        let mut shapes = [Shape::Ground { y: 0.0 }; MAX_COLLIDERS];
+        let colliders = self.cloth.colliders();
+        for (shape, collider) in shapes.iter_mut().zip(colliders) {
+            *shape = collider.shape;
+        }
         let cloth = raster::Cloth {
             positions: self.cloth.positions(),
             constraint_ids: self.cloth.constraint_ids(),
             rest_lengths: self.cloth.rest_lengths(),
             grabbed: self.cloth.grabbed(),
+            colliders: &shapes[..colliders.len().min(MAX_COLLIDERS)],
         };
         // Only what the last frame and this one cover changes on the canvas:
         // clear and copy that, not the whole image (the copy is most of the cost).
@@ -690,6 +710,68 @@ impl Simulation {
         self.cloth.is_pinned(index).map_err(cloth_error)
     }
 
+    /// Adds a collider (`{ shape: "ground", y }`, `{ shape: "circle", x, y,
+    /// radius }` or `{ shape: "box", x, y, width, height }`, metres) and
+    /// returns its id (1, 2, ...; never reused). Errors name the field
+    /// (`collider`, `shape`, `x`, `y`, `radius`, `width`, `height`); at most 64
+    /// colliders.
+    #[wasm_bindgen(js_name = addCollider)]
+    pub fn add_collider(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "ColliderSpec")] collider: JsValue,
+    ) -> Result<u32, JsValue> {
+        let shape = read_shape(&collider)?;
+        self.cloth.add_collider(shape).map_err(cloth_error)
+    }
+
+    /// Moves collider `id`'s centre to `(x, y)`, metres (a ground line to
+    /// height `y`; `x` is ignored). Its motion carries into friction.
+    #[wasm_bindgen(js_name = moveCollider)]
+    pub fn move_collider(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] y: JsValue,
+    ) -> Result<(), JsValue> {
+        let id = collider_id(&id)?;
+        let (x, y) = (number("x", &x)?, number("y", &y)?);
+        self.cloth.move_collider(id, x, y).map_err(cloth_error)
+    }
+
+    /// Removes collider `id`.
+    #[wasm_bindgen(js_name = removeCollider)]
+    pub fn remove_collider(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+    ) -> Result<(), JsValue> {
+        let id = collider_id(&id)?;
+        self.cloth.remove_collider(id).map_err(cloth_error)
+    }
+
+    /// The id of the topmost (last added) collider containing `(x, y)`
+    /// (metres), or `undefined` when none does.
+    #[wasm_bindgen(js_name = pickCollider)]
+    pub fn pick_collider(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] y: JsValue,
+    ) -> Result<Option<u32>, JsValue> {
+        let (x, y) = (number("x", &x)?, number("y", &y)?);
+        self.cloth.pick_collider(x, y).map_err(cloth_error)
+    }
+
+    /// The colliders in the order they were added (draw them in this order):
+    /// a new array of `{ id, shape, x, y, radius | width, height, vx, vy }`
+    /// (a ground line has only `y` of the position), metres and m/s.
+    #[wasm_bindgen(unchecked_return_type = "Collider[]")]
+    pub fn colliders(&self) -> js_sys::Array {
+        self.cloth
+            .colliders()
+            .iter()
+            .map(describe_collider)
+            .collect()
+    }
+
     /// Steps in slices, so a page never blocks on a heavy cloth: finishes at most
     /// `maxSteps` steps (whole, 0..=10000; a step in progress counts as one) and
     /// stops earlier, at the first boundary between two sweeps, once
@@ -759,6 +841,102 @@ impl Simulation {
     }
 }
 
+/// Reads a collider spec: an object with a `shape` name and its numbers.
+fn read_shape(collider: &JsValue) -> Result<Shape, JsValue> {
+    if !collider.is_object() {
+        return Err(wrong_type("collider", collider, "an object { shape, ... }"));
+    }
+    // Reflect::get catches what a patched getter might throw.
+    let field =
+        |name: &str| Reflect::get(collider, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    // checked in f64, so a message shows the number as given
+    let coordinate = |name: &'static str| -> Result<f32, JsValue> {
+        params::validate_coordinate(name, number(name, &field(name))?).map_err(cloth_error)
+    };
+    let size = |name: &'static str| -> Result<f32, JsValue> {
+        colliders::validate_size(name, number(name, &field(name))?).map_err(cloth_error)
+    };
+    let shape = field("shape");
+    let Some(name) = shape.dyn_ref::<JsString>() else {
+        return Err(wrong_type(
+            "shape",
+            &shape,
+            r#""ground", "circle" or "box""#,
+        ));
+    };
+    let text = string_start(name);
+    match text.as_str() {
+        "ground" => Ok(Shape::Ground {
+            y: coordinate("y")?,
+        }),
+        "circle" => Ok(Shape::Circle {
+            x: coordinate("x")?,
+            y: coordinate("y")?,
+            radius: size("radius")?,
+        }),
+        "box" => Ok(Shape::Box {
+            x: coordinate("x")?,
+            y: coordinate("y")?,
+            width: size("width")?,
+            height: size("height")?,
+        }),
+        _ => Err(cloth_error(ClothError::InvalidValue {
+            field: "shape",
+            value: params::quoted(&text, name.length() as usize),
+            allowed: r#""ground", "circle" or "box""#.into(),
+        })),
+    }
+}
+
+/// Reads a collider id: a whole number from 1 to 2^32 - 1.
+fn collider_id(id: &JsValue) -> Result<u32, JsValue> {
+    let id = whole("id", id, u32::MAX as u64, |value| {
+        ClothError::InvalidValue {
+            field: "id",
+            value: value.to_string(),
+            allowed: "the id of a collider of this simulation".into(),
+        }
+    })?;
+    Ok(id as u32)
+}
+
+/// A collider as the object `colliders()` returns.
+fn describe_collider(collider: &Collider) -> JsValue {
+    let object = js_sys::Object::new();
+    let set = |name: &str, value: JsValue| {
+        let _ = Reflect::set(&object, &JsValue::from_str(name), &value);
+    };
+    let number = |v: f32| JsValue::from_f64(v as f64);
+    set("id", JsValue::from_f64(collider.id as f64));
+    match collider.shape {
+        Shape::Ground { y } => {
+            set("shape", "ground".into());
+            set("y", number(y));
+        }
+        Shape::Circle { x, y, radius } => {
+            set("shape", "circle".into());
+            set("x", number(x));
+            set("y", number(y));
+            set("radius", number(radius));
+        }
+        Shape::Box {
+            x,
+            y,
+            width,
+            height,
+        } => {
+            set("shape", "box".into());
+            set("x", number(x));
+            set("y", number(y));
+            set("width", number(width));
+            set("height", number(height));
+        }
+    }
+    set("vx", number(collider.velocity[0]));
+    set("vy", number(collider.velocity[1]));
+    object.into()
+}
+
 /// Whether this build of the module solves with wasm SIMD (`+simd128`).
 #[wasm_bindgen(js_name = simdEnabled)]
 pub fn simd_enabled() -> bool {
@@ -780,6 +958,33 @@ pub fn strain_ramp() -> js_sys::Array {
             JsValue::from(stop)
         })
         .collect()
+}
+
+/// The options that shape the preset `name` and their defaults: an object of
+/// `width`, `height` and `fixed` where the preset has them (`presetShape("flag")`
+/// is `{ width: 24, height: 14 }`, `presetShape("double-pendulum")` is `{}`).
+/// Throws an Error (field `preset`) for a name that is no preset.
+#[wasm_bindgen(js_name = presetShape, unchecked_return_type = "{ width?: number; height?: number; fixed?: number }")]
+pub fn preset_shape(
+    #[wasm_bindgen(unchecked_param_type = "PresetName")] name: JsValue,
+) -> Result<JsValue, JsValue> {
+    let Some(text) = name.dyn_ref::<JsString>() else {
+        let expected = format!("the string {}", params::PRESET.expected());
+        return Err(wrong_type(params::PRESET.name, &name, &expected));
+    };
+    let name = string_start(text);
+    let name = params::PRESET
+        .check_word(&name, text.length() as usize)
+        .map_err(cloth_error)?;
+    let shape = js_sys::Object::new();
+    for &(option, default) in crate::presets::shape(name) {
+        Reflect::set(
+            &shape,
+            &JsValue::from_str(option),
+            &JsValue::from_f64(default),
+        )?;
+    }
+    Ok(shape.into())
 }
 
 /// The colour `drawInto` gives a constraint of relative stretch `stretch`

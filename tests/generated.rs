@@ -267,7 +267,9 @@ fn render_style_js() -> String {
          background: {},\n  constraintColor: {},\n  constraintWidth: {},\n  \
          particleColor: {},\n  particleRadius: {},\n  particleRadiusMetres: {},\n  \
          minParticleRadius: {},\n  grabbedColor: {},\n  grabbedRadius: {},\n  \
-         axisLength: {},\n  axisWidth: {},\n  xAxisColor: {},\n  yAxisColor: {},\n}});\n",
+         axisLength: {},\n  axisWidth: {},\n  xAxisColor: {},\n  yAxisColor: {},\n  \
+         colliderColor: {},\n  colliderEdgeColor: {},\n  colliderEdgeWidth: {},\n  \
+         groundBand: {},\n}});\n",
         HEADER.replace("PARAMETERS in src/params.rs", "LOOK in src/raster.rs"),
         hex(LOOK.background),
         hex(LOOK.constraint),
@@ -282,6 +284,10 @@ fn render_style_js() -> String {
         LOOK.axis_width,
         hex(LOOK.x_axis),
         hex(LOOK.y_axis),
+        hex(LOOK.collider),
+        hex(LOOK.collider_edge),
+        LOOK.collider_edge_width,
+        LOOK.ground_band,
     )
 }
 

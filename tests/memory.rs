@@ -19,6 +19,7 @@ use common::cloths::grid_cloth;
 use xpbd_cloth::memory;
 use xpbd_cloth::params::{ClothError, FixedPreset, GridSize, SolverOrder};
 use xpbd_cloth::raster::{rgb, Frame, MAX_FRAME_PIXELS};
+use xpbd_cloth::scene::Shape;
 use xpbd_cloth::Cloth;
 
 struct Counting;
@@ -236,6 +237,40 @@ fn bending_and_tethers_reserve_when_switched_on_and_step_without_allocating() {
     assert!(fed.torn_count() > 10, "torn: {}", fed.torn_count());
     assert_eq!(starved.torn_count(), fed.torn_count());
     assert_eq!(starved.positions(), fed.positions());
+}
+
+#[test]
+fn contacts_and_wind_allocate_nothing_while_stepping() {
+    for order in [SolverOrder::Colored, SolverOrder::Original] {
+        let mut cloth = grid_cloth(30, 20);
+        cloth.set_solver_order(order).unwrap();
+        cloth.set_substeps(3).unwrap();
+        cloth.set_self_collision(true).unwrap();
+        cloth.set_wind_x(5.0).unwrap();
+        let ground = Shape::Ground { y: -6.0 };
+        let id = cloth.add_collider(ground).unwrap();
+        let circle = Shape::Circle {
+            x: 3.0,
+            y: -3.0,
+            radius: 1.0,
+        };
+        cloth.add_collider(circle).unwrap();
+        let (_, _, allocations) = measure(|| {
+            for k in 0..100 {
+                cloth
+                    .move_collider(id, 0.0, -6.0 + 0.01 * k as f64)
+                    .unwrap();
+                cloth.step();
+            }
+            let _ = cloth.pick_collider(3.0, -3.0).unwrap();
+            cloth.remove_collider(id).unwrap();
+            cloth.steps(50).unwrap();
+        });
+        assert_eq!(
+            allocations, 0,
+            "{order:?}: allocations while stepping with contacts"
+        );
+    }
 }
 
 /// Tearing removes constraints in place; only the list of runs may grow, and

@@ -693,6 +693,7 @@ fn a_scene_without_constraints_falls_freely_in_both_orders() {
         let scene = Scene {
             distances: Vec::new(),
             areas: Vec::new(),
+            colliders: Vec::new(),
             ..square()
         };
         let mut cloth = Cloth::from_scene(&scene).unwrap();

@@ -770,7 +770,7 @@ fn running_out_of_memory_is_an_error_and_every_cloth_keeps_working() {
     );
     assert_eq!(
         text("message"),
-        "out of memory: a 500 × 500 cloth needs 45 MiB"
+        "out of memory: a 500 × 500 cloth needs 47 MiB"
     );
     console_log!(
         "out of memory after {} cloths of 500 × 500 beside {} MiB of ballast; wasm memory {:.0} MiB",
@@ -1384,5 +1384,142 @@ fn preset_errors_name_the_argument() {
         );
         assert_eq!(got_field, field, "{message}");
         assert_eq!(got_code, code, "{message}");
+    }
+}
+
+/// A plain JavaScript object with `fields`.
+fn object(fields: &[(&str, JsValue)]) -> JsValue {
+    let object = js_sys::Object::new();
+    for (name, value) in fields {
+        Reflect::set(&object, &JsValue::from_str(name), value).unwrap();
+    }
+    object.into()
+}
+
+#[wasm_bindgen_test]
+fn colliders_are_added_moved_picked_drawn_and_removed() {
+    let mut sim = Simulation::new(num(10.0), num(10.0), num(2.0)).unwrap();
+    let ground = object(&[("shape", "ground".into()), ("y", num(-3.0))]);
+    let circle = object(&[
+        ("shape", "circle".into()),
+        ("x", num(0.9)),
+        ("y", num(-1.0)),
+        ("radius", num(0.5)),
+    ]);
+    assert_eq!(sim.add_collider(ground).unwrap(), 1);
+    assert_eq!(sim.add_collider(circle).unwrap(), 2);
+    sim.move_collider(num(2.0), num(1.0), num(-1.5)).unwrap();
+    assert_eq!(sim.pick_collider(num(1.2), num(-1.5)).unwrap(), Some(2));
+    assert_eq!(sim.pick_collider(num(5.0), num(-4.0)).unwrap(), Some(1));
+    assert_eq!(sim.pick_collider(num(5.0), num(0.0)).unwrap(), None);
+    let list = sim.colliders();
+    assert_eq!(list.length(), 2);
+    let drawn = list.get(1);
+    assert_eq!(get(&drawn, "shape").as_string().as_deref(), Some("circle"));
+    assert_eq!(get(&drawn, "id").as_f64(), Some(2.0));
+    assert_eq!(get(&drawn, "x").as_f64(), Some(1.0));
+    assert_eq!(get(&drawn, "radius").as_f64(), Some(0.5));
+    sim.steps(num(50.0)).unwrap();
+    // no free particle inside the circle or below the ground (radius 0.05 m)
+    let positions = sim.positions().to_vec();
+    for p in positions.chunks_exact(2) {
+        let (x, y) = (p[0] as f64, p[1] as f64);
+        assert!(
+            y >= -3.0 + 0.05 - 1e-4,
+            "particle at ({x}, {y}) below the ground"
+        );
+        let d = ((x - 1.0).powi(2) + (y + 1.5).powi(2)).sqrt();
+        assert!(
+            d >= 0.55 - 1e-4,
+            "particle at ({x}, {y}) inside the circle: {d} m from its centre"
+        );
+    }
+    sim.remove_collider(num(2.0)).unwrap();
+    assert_eq!(sim.pick_collider(num(1.0), num(-1.5)).unwrap(), None);
+    assert_eq!(sim.colliders().length(), 1);
+
+    let sim = js_sim(10.0, 10.0, 2.0);
+    let circle_without = |name: &str, value: JsValue| {
+        let mut fields = vec![
+            ("shape", JsValue::from("circle")),
+            ("x", num(0.0)),
+            ("y", num(0.0)),
+            ("radius", num(1.0)),
+        ];
+        fields.retain(|(n, _)| *n != name);
+        fields.push((name, value));
+        object(&fields)
+    };
+    for (method, values, code, field) in [
+        ("addCollider", vec![num(5.0)], "wrong_type", "collider"),
+        (
+            "addCollider",
+            vec![circle_without("shape", "cone".into())],
+            "invalid_value",
+            "shape",
+        ),
+        (
+            "addCollider",
+            vec![circle_without("shape", num(1.0))],
+            "wrong_type",
+            "shape",
+        ),
+        (
+            "addCollider",
+            vec![circle_without("radius", JsValue::UNDEFINED)],
+            "wrong_type",
+            "radius",
+        ),
+        (
+            "addCollider",
+            vec![circle_without("radius", num(-1.0))],
+            "invalid_value",
+            "radius",
+        ),
+        (
+            "addCollider",
+            vec![circle_without("x", num(f64::NAN))],
+            "invalid_value",
+            "x",
+        ),
+        (
+            "addCollider",
+            vec![circle_without("radius", num(1e300))],
+            "invalid_value",
+            "radius",
+        ),
+        (
+            "addCollider",
+            vec![object(&[("shape", "ground".into()), ("y", num(-1e7))])],
+            "invalid_value",
+            "y",
+        ),
+        (
+            "moveCollider",
+            vec![num(99.0), num(0.0), num(0.0)],
+            "invalid_value",
+            "id",
+        ),
+        (
+            "removeCollider",
+            vec![JsValue::from("1")],
+            "wrong_type",
+            "id",
+        ),
+        ("removeCollider", vec![num(1.5)], "invalid_value", "id"),
+        (
+            "pickCollider",
+            vec![num(0.0), JsValue::NULL],
+            "wrong_type",
+            "y",
+        ),
+    ] {
+        let (message, got_code, got_field) =
+            thrown(&call_outcome(&sim, method, args(&values)), method);
+        assert_eq!(
+            (got_code.as_str(), got_field.as_str()),
+            (code, field),
+            "{method}: {message}"
+        );
     }
 }

@@ -5,7 +5,8 @@
 // parameter table) whose id is its name. A typed solver value applies
 // when it is committed (Enter, leaving the field, or a pause in typing), never
 // half-typed; selects and "Colour by stretch" apply when changed; width/height/fixed
-// apply on Restart. A bad value is shown under its field while the cloth keeps its
+// apply on Restart; picking a scene restarts at once with the scene's own values
+// (shown in the fields). A bad value is shown under its field while the cloth keeps its
 // last good value.
 //
 // The URL holds the settings that differ from the defaults
@@ -21,7 +22,7 @@
 
 import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
 import { codeOf, fieldError, fieldOf } from './errors.js';
-import { strainRamp } from './wasm.js';
+import { strainRamp, presetShape } from './wasm.js';
 import { createPlot } from './plot.js';
 import { buildParameterFields } from './fields.js';
 
@@ -190,16 +191,47 @@ function putUrlValue(id, text) {
   }
 }
 
-/** Copies the URL's parameters into the fields; a value no field can hold shows its error. */
+/**
+ * Copies the URL's parameters into the fields; a value no field can hold shows its
+ * error. Returns the names the URL gives.
+ */
 function readUrlIntoFields() {
   const params = new URLSearchParams(window.location.search);
-  for (const id of FIELDS) {
-    if (!params.has(id)) continue;
+  const given = FIELDS.filter((id) => params.has(id));
+  for (const id of given) {
     try {
       putUrlValue(id, params.get(id));
     } catch (error) {
       showFieldError(id, error.message);
     }
+  }
+  return given;
+}
+
+/**
+ * Shows the scene's size in the size fields, and disables those its preset has
+ * not (the double pendulum has no width).
+ */
+function showSizeFields(controller) {
+  const { preset } = controller.options;
+  const shaped = presetShape(preset);
+  showLiveValues(controller, SIZE_FIELDS.filter((id) => !byId(id).hasAttribute('aria-invalid')));
+  for (const id of SIZE_FIELDS) {
+    const used = Object.hasOwn(shaped, id);
+    byId(id).disabled = !used;
+    byId(id).title = used ? '' : `The ${preset} scene has no ${id}.`;
+  }
+}
+
+/** Shows the cloth's value of each field (a new scene brings its own values). */
+function showLiveValues(controller, ids = LIVE_FIELDS) {
+  const options = controller.options;
+  for (const id of ids) {
+    const element = byId(id);
+    const value = options[id];
+    if (element.type === 'checkbox') element.checked = value;
+    else element.value = String(value);
+    clearFieldError(id);
   }
 }
 
@@ -263,6 +295,9 @@ function applyLiveField(controller, id, writeBack = true) {
   if (writeBack) writeUrl(controller);
 }
 
+/** The fields that size a scene (width, height, fixed where the preset has them). */
+const SIZE_FIELDS = RESTART_FIELDS.filter((id) => id !== 'preset');
+
 function restart(controller, plot) {
   const changes = {};
   for (const id of RESTART_FIELDS) {
@@ -270,6 +305,8 @@ function restart(controller, plot) {
     if (value === undefined) return; // the error is shown; the old cloth keeps running
     changes[id] = value;
   }
+  // another scene starts at its own size (shown in the fields afterwards)
+  if (changes.preset !== controller.options.preset) SIZE_FIELDS.forEach((id) => delete changes[id]);
   try {
     controller.restart(changes);
   } catch (error) {
@@ -281,6 +318,8 @@ function restart(controller, plot) {
     return;
   }
   RESTART_FIELDS.forEach(clearFieldError);
+  showLiveValues(controller);
+  showSizeFields(controller);
   byId('diverged').hidden = true;
   showStatus('');
   plot.clear();
@@ -327,10 +366,13 @@ async function mountValid(canvas, options) {
   }
 }
 
-/** The grid values the fields hold (an invalid one shows its error and is left out). */
-function restartFieldOptions() {
+/**
+ * The scene values the fields hold among `ids` (an invalid one shows its error
+ * and is left out).
+ */
+function restartFieldOptions(ids) {
   const options = {};
-  for (const id of RESTART_FIELDS) {
+  for (const id of ids) {
     if (byId(id).hasAttribute('aria-invalid')) continue; // already refused (from the URL)
     const value = readField(id);
     if (value !== undefined) options[id] = value;
@@ -384,6 +426,8 @@ function wireControls(controller, plot) {
       if (event.key === 'Enter') restart(controller, plot);
     });
   }
+  // Picking a scene shows it at once.
+  byId('preset').addEventListener('change', () => restart(controller, plot));
   byId('controls').addEventListener('submit', (event) => event.preventDefault());
   byId('restart').addEventListener('click', () => restart(controller, plot));
   byId('diverged-restart').addEventListener('click', () => restart(controller, plot));
@@ -396,13 +440,16 @@ function wireControls(controller, plot) {
 }
 
 async function start() {
-  readUrlIntoFields();
+  const inUrl = readUrlIntoFields();
   const plot = createPlot(byId('plot'));
   plot.draw();
   let controller = null;
   try {
     controller = await mountValid(byId('cloth-canvas'), {
-      ...restartFieldOptions(),
+      // only what the URL says: a scene picked there starts at its own size
+      ...restartFieldOptions(RESTART_FIELDS.filter((id) => inUrl.includes(id))),
+      // ?simd=off loads the scalar build even where the engine has wasm SIMD.
+      simd: new URLSearchParams(window.location.search).get('simd') === 'off' ? 'off' : 'auto',
       onFrame: (diagnostics) => showController(controller, plot, diagnostics),
       onError(error) {
         if (controller?.diverged) showDiverged(error.message);
@@ -415,8 +462,11 @@ async function start() {
   }
   window.clothDemo = controller;
   window.clothDemoPlot = plot;
-  for (const id of LIVE_FIELDS) {
-    // the URL's values, validated like typing; the URL is rewritten once below
+  // The scene's own values, then the URL's, validated like typing; the URL is
+  // rewritten once below.
+  showLiveValues(controller, LIVE_FIELDS.filter((id) => !inUrl.includes(id)));
+  showSizeFields(controller);
+  for (const id of LIVE_FIELDS.filter((id) => inUrl.includes(id))) {
     if (!byId(id).hasAttribute('aria-invalid')) applyLiveField(controller, id, false);
   }
   wireControls(controller, plot);

@@ -9,7 +9,7 @@ export type { ParameterValues, LiveParameterName, Parameter };
  * Errors the Simulation throws (an invalid value passed on by `set` or `restart`,
  * a cloth too big for the memory left) carry `field` and `code`.
  */
-export type { SimulationError, SimulationErrorCode } from '../pkg/xpbd_cloth.js';
+export type { Collider, ColliderSpec, SimulationError, SimulationErrorCode } from '../pkg/xpbd_cloth.js';
 
 /**
  * Every option of `mountCloth` and `restart`: every parameter of the table
@@ -23,6 +23,19 @@ export interface ClothOptions extends Partial<ParameterValues> {
   pauseWhenHidden?: boolean;
   /** Where the .wasm file is served; only the page's first load uses it. Default `../pkg/xpbd_cloth_bg.wasm` next to www/. */
   wasmUrl?: string | URL;
+  /** Where the scalar (no SIMD) .wasm build is served; only the page's first load uses it. Default `../pkg/xpbd_cloth_scalar_bg.wasm` next to www/. */
+  scalarWasmUrl?: string | URL;
+  /**
+   * Which build the page's first load fetches: `'auto'` (default) the SIMD build where
+   * the engine validates wasm SIMD, else the scalar one; `'off'` always the scalar build.
+   * `simdEnabled()` (www/wasm.js) says which one runs.
+   */
+  simd?: 'auto' | 'off';
+  /**
+   * A scene of your own (see `Simulation.fromScene`), built instead of the
+   * `preset`. Default none. Giving `preset` to `restart` drops it.
+   */
+  scene?: Parameters<typeof Simulation.fromScene>[0] | null;
   /**
    * Called once per frame with fresh diagnostics: after the frame's stepping, or,
    * while nothing steps (paused, say), after drawing. Errors it throws are logged, not raised.
@@ -65,8 +78,8 @@ export interface ClothDiagnostics {
 }
 
 /** The effective value of every option (solver values as the Simulation holds them). */
-export type EffectiveClothOptions = ParameterValues & Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden'>> &
-  Pick<ClothOptions, 'wasmUrl' | 'onFrame' | 'onError'>;
+export type EffectiveClothOptions = ParameterValues & Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden' | 'simd'>> &
+  Pick<ClothOptions, 'wasmUrl' | 'scalarWasmUrl' | 'onFrame' | 'onError' | 'scene'>;
 
 /** The value type `set` takes for each live parameter. */
 export type LiveParameterValues = Pick<ParameterValues, LiveParameterName>;
@@ -87,6 +100,8 @@ export interface ClothController {
    * Builds a new cloth from the current options overlaid with `newOptions`. The new
    * Simulation is built first: if it throws (an Error naming the bad value) the old
    * cloth keeps running unchanged; otherwise the old one is freed. Returns the controller.
+   * Restarting the same scene keeps the current solver values; another `preset` or
+   * `scene` brings its own (a flag its wind, say), except the values given here.
    */
   restart(newOptions?: ClothOptions): ClothController;
   /**
@@ -112,8 +127,10 @@ export interface ClothController {
 
 /**
  * Mounts an interactive cloth on `canvas`: loads the wasm (once per page), builds
- * the Simulation, runs a requestAnimationFrame loop (stepsPerFrame steps, then
- * draw), drags particles with mouse, touch or pen (press within 10 CSS px), zooms
+ * the Simulation (the `preset` scene, or your own `scene`, with the solver values
+ * given here over the scene's own), runs a requestAnimationFrame loop
+ * (stepsPerFrame steps, then draw), drags particles with mouse, touch or pen
+ * (press within 10 CSS px) and colliders (press on one), zooms
  * with the wheel or a two-finger pinch. Size the canvas with CSS; its backing
  * store follows its size × devicePixelRatio. Rejects with an Error for an invalid
  * option or when the wasm cannot be loaded. Only own properties of `options` with

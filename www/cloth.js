@@ -10,7 +10,7 @@
 //   cloth.set('stiffness', 100);
 
 
-import { loadWasm, wasmMemoryBytes, Simulation } from './wasm.js';
+import { loadWasm, wasmMemoryBytes, Simulation, presetShape } from './wasm.js';
 import { PARAMETERS } from './parameters.js';
 import { fitView, clampScale, worldToCanvas, canvasToWorld, watchCanvasSize } from './renderer.js';
 import {
@@ -39,15 +39,38 @@ function freeQuietly(simulation) {
   }
 }
 
+/** The scene `options` name: their own `scene` object, else the preset at their sizes. */
+function buildScene(options) {
+  if (options.scene != null) return Simulation.fromScene(options.scene);
+  const sizes = {};
+  for (const name of Object.keys(presetShape(options.preset))) sizes[name] = options[name];
+  return Simulation.preset(options.preset, sizes);
+}
+
 /**
- * Builds the Simulation that `options` describe. Throws the Simulation's own Error
- * (it names the bad argument) and leaves nothing allocated when a value is refused.
+ * `options` with the preset's own sizes (`presetShape`) for those not `given`:
+ * a new preset starts at its own size (a flag is 24 × 14), unless told otherwise.
  */
-function createSimulation(options) {
-  const simulation = new Simulation(options.width, options.height, options.fixed);
+function withPresetSizes(options, given) {
+  if (options.scene != null) return options;
+  const sized = { ...options };
+  for (const [name, value] of Object.entries(presetShape(options.preset))) {
+    if (!given.has(name)) sized[name] = value;
+  }
+  return sized;
+}
+
+/**
+ * Builds the Simulation that `options` describe. A scene brings its own values
+ * of the solver parameters (a flag its wind, say); `applies(name)` says which of
+ * `options`' values replace them. Throws the Simulation's own Error (it names the
+ * bad argument) and leaves nothing allocated when a value is refused.
+ */
+function createSimulation(options, applies = () => true) {
+  const simulation = buildScene(options);
   try {
     for (const { name, appliesOn } of PARAMETERS) {
-      if (appliesOn === 'simulation') simulation[name] = options[name];
+      if (appliesOn === 'simulation' && applies(name)) simulation[name] = options[name];
     }
   } catch (error) {
     freeQuietly(simulation);
@@ -83,14 +106,21 @@ export async function mountCloth(canvas, options = {}) {
     throw new Error('mountCloth needs a <canvas> element');
   }
   const settings = mergeOptions(DEFAULT_OPTIONS, options);
-  await loadWasm(settings.wasmUrl);
+  const given = givenNames(options);
+  // Only the page's first load chooses the build; later cloths share that module.
+  await loadWasm({ wasmUrl: settings.wasmUrl, scalarWasmUrl: settings.scalarWasmUrl, simd: settings.simd });
   // Building a large cloth takes tens of milliseconds: a task of its own, apart
   // from loading the module and from what the caller does next, so the page
   // never waits for all of it at once.
   await nextTask();
-  const controller = new ClothController(canvas, settings);
+  const controller = new ClothController(canvas, withPresetSizes(settings, given), given);
   await nextTask();
   return controller;
+}
+
+/** The names a caller's options object gives a value (mergeOptions has checked it). */
+function givenNames(options) {
+  return new Set(Object.entries(options).filter(([, value]) => value !== undefined).map(([name]) => name));
 }
 
 /** Resolves in a later task of the event loop (after rendering and input in between). */
@@ -126,8 +156,9 @@ class ClothController {
   #input;
   #canvasSize;
   #stopWatchingVisibility;
+  #heldCollider = null; // { id, offsetX, offsetY } while a pointer drags a collider
 
-  constructor(canvas, settings) {
+  constructor(canvas, settings, given) {
     const context = canvas.getContext('2d');
     if (!context) throw new Error('this canvas cannot give a 2D context (is it already used for WebGL?)');
     this.#canvas = canvas;
@@ -137,7 +168,7 @@ class ClothController {
     for (const name of ['pause', 'resume', 'restart', 'set', 'diagnostics', 'worldToClient', 'clientToWorld', 'destroy']) {
       this[name] = this[name].bind(this);
     }
-    this.#simulation = createSimulation(settings);
+    this.#simulation = createSimulation(settings, (name) => given.has(name));
     this.#painter = new Painter(context);
     this.#box = { cssWidth: canvas.width, cssHeight: canvas.height, pixelRatio: 1, offsetX: 0, offsetY: 0 };
     this.#clothSize = restingSize(this.#simulation);
@@ -147,23 +178,34 @@ class ClothController {
     // The page stylesheet should say this too; set here so any host page gets it.
     canvas.style.touchAction = 'none';
 
+    // A press near a particle drags the particle; elsewhere on a collider, the
+    // collider (held at the point pressed, so it does not jump to the pointer).
     this.#input = attachPointerInput(canvas, this.#listeners.signal, {
       pick: (clientX, clientY) => {
         const at = this.clientToWorld(clientX, clientY);
         const radiusMetres = PICK_RADIUS_PX / (this.#view.scale * this.#screenBox().scaleX);
-        return this.#simulation.pick(at.x, at.y, radiusMetres);
+        const index = this.#simulation.pick(at.x, at.y, radiusMetres);
+        if (index >= 0) return { particle: index };
+        const id = this.#simulation.pickCollider(at.x, at.y);
+        const collider = id > 0 ? this.#simulation.colliders().find((c) => c.id === id) : undefined;
+        if (!collider) return null;
+        return { collider: id, offsetX: (collider.x ?? at.x) - at.x, offsetY: collider.y - at.y };
       },
-      grab: (index) => {
-        this.#simulation.grab(index);
+      grab: (target) => {
+        if (target.collider) this.#heldCollider = target;
+        else this.#simulation.grab(target.particle);
         this.#requestFrame();
       },
       dragTo: (clientX, clientY) => {
         const at = this.clientToWorld(clientX, clientY);
-        this.#simulation.drag(at.x, at.y);
+        const held = this.#heldCollider;
+        if (held) this.#simulation.moveCollider(held.collider, at.x + held.offsetX, at.y + held.offsetY);
+        else this.#simulation.drag(at.x, at.y);
         this.#requestFrame();
       },
       release: () => {
-        this.#simulation.release();
+        if (this.#heldCollider) this.#heldCollider = null;
+        else this.#simulation.release();
         this.#requestFrame();
       },
       zoomBy: (factor) => this.#zoomBy(factor),
@@ -219,8 +261,15 @@ class ClothController {
 
   restart(newOptions = {}) {
     this.#assertAlive();
-    const next = mergeOptions(this.#effectiveOptions(), newOptions);
-    const replacement = createSimulation(next); // throws: the old cloth keeps running
+    const current = this.#effectiveOptions();
+    let next = mergeOptions(current, newOptions);
+    const given = givenNames(newOptions);
+    if (given.has('preset') && !given.has('scene')) next.scene = undefined; // a preset replaces a scene
+    // The same scene keeps the current values; another brings its own, except
+    // those given here.
+    const sameScene = next.preset === current.preset && next.scene === current.scene;
+    if (!sameScene) next = withPresetSizes(next, given);
+    const replacement = createSimulation(next, (name) => sameScene || given.has(name)); // throws: the old cloth keeps running
     freeQuietly(this.#simulation);
     this.#simulation = replacement;
     this.#settings = next;
@@ -232,6 +281,7 @@ class ClothController {
     this.#stepper.clear();
     this.#frameTimes.clear();
     this.#input.reset();
+    this.#heldCollider = null;
     this.#requestFrame();
     return this;
   }

@@ -19,6 +19,9 @@ const BEHAVIOUR_OPTIONS = new Map([
   ['paused', { defaultValue: false, check: booleanValue }],
   ['pauseWhenHidden', { defaultValue: true, check: booleanValue }],
   ['wasmUrl', { defaultValue: undefined, check: optionalUrl }],
+  ['scene', { defaultValue: undefined, check: optionalObject }],
+  ['scalarWasmUrl', { defaultValue: undefined, check: optionalUrl }],
+  ['simd', { defaultValue: 'auto', check: simdChoice }],
   ['onFrame', { defaultValue: undefined, check: optionalFunction }],
   ['onError', { defaultValue: undefined, check: optionalFunction }],
 ]);
@@ -63,6 +66,19 @@ function booleanValue(value, name) {
 function optionalFunction(value, name) {
   if (value != null && typeof value !== 'function') {
     throw fieldError(name, 'wrong_type', `invalid ${name}: expected a function`);
+  }
+}
+
+function optionalObject(value, name) {
+  if (value != null && typeof value !== 'object') {
+    throw fieldError(name, 'wrong_type', `invalid ${name}: got ${describe(value)}, expected an object (see Simulation.fromScene)`);
+  }
+}
+
+function simdChoice(value, name) {
+  if (value !== undefined && value !== 'auto' && value !== 'off') {
+    const code = typeof value === 'string' ? 'invalid_value' : 'wrong_type';
+    throw fieldError(name, code, `invalid ${name}: got ${describe(value)}, expected "auto" or "off"`);
   }
 }
 

@@ -50,7 +50,10 @@ export class Painter {
     }
     // Views die when wasm memory grows, so fetch them fresh every frame.
     const strain = strainColors ? { restLengths: simulation.restLengths(), ramp: strainRamp(), colorOf: strainColor } : null;
-    drawCloth(this.#context, simulation.positions(), simulation.constraints(), view, undefined, simulation.grabbed, strain);
+    drawCloth(
+      this.#context, simulation.positions(), simulation.constraints(), view, undefined, simulation.grabbed, strain,
+      simulation.colliders(),
+    );
     this.#repaintAll = true;
     return 'canvas';
   }

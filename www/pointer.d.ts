@@ -2,10 +2,11 @@
 
 export const PICK_RADIUS_PX: number;
 
-export interface PointerActions {
-  /** The particle at a client point, or -1. */
-  pick(clientX: number, clientY: number): number;
-  grab(index: number): void;
+export interface PointerActions<Target = unknown> {
+  /** What a pointer pressed at a client point drags (a particle, a collider), or null. */
+  pick(clientX: number, clientY: number): Target | null;
+  /** Starts dragging what `pick` returned. */
+  grab(target: Target): void;
   dragTo(clientX: number, clientY: number): void;
   release(): void;
   zoomBy(factor: number): void;
@@ -16,5 +17,5 @@ export interface PointerActions {
 export function attachPointerInput(
   canvas: HTMLCanvasElement,
   signal: AbortSignal,
-  actions: PointerActions,
+  actions: PointerActions<any>,
 ): { reset(): void };

@@ -1,5 +1,6 @@
-// Pointer input on a cloth's canvas: one pointer drags a particle, two pointers
-// pinch-zoom, the wheel zooms. Knows nothing of the Simulation: it calls actions.
+// Pointer input on a cloth's canvas: one pointer drags what it picks (a particle
+// or a collider), two pointers pinch-zoom, the wheel zooms. Knows nothing of the
+// Simulation: it calls actions.
 
 /** Pick radius in CSS pixels, as in the original. */
 export const PICK_RADIUS_PX = 10;
@@ -13,10 +14,11 @@ function wheelPixels(event, pageHeight) {
 }
 
 /**
- * Pointer Events on `canvas`: one pointer near a particle drags it, two pointers
- * pinch-zoom (a second finger lets go of the particle), the wheel zooms.
- * `actions`: pick(clientX, clientY) → index | -1, grab(index), dragTo(clientX,
- * clientY), release(), zoomBy(factor), fail(error). Listeners go away with `signal`.
+ * Pointer Events on `canvas`: one pointer on something draggable drags it, two
+ * pointers pinch-zoom (a second finger lets go), the wheel zooms.
+ * `actions`: pick(clientX, clientY) → a target or null, grab(target),
+ * dragTo(clientX, clientY), release(), zoomBy(factor), fail(error). Listeners go
+ * away with `signal`.
  */
 export function attachPointerInput(canvas, signal, actions) {
   const pointers = new Map(); // pointerId → { x, y } client coordinates
@@ -46,10 +48,10 @@ export function attachPointerInput(canvas, signal, actions) {
       // the pointer may already be gone; nothing to capture
     }
     if (pointers.size === 1) {
-      const index = actions.pick(event.clientX, event.clientY);
-      if (index >= 0) {
+      const target = actions.pick(event.clientX, event.clientY);
+      if (target != null) {
         dragPointerId = event.pointerId;
-        actions.grab(index);
+        actions.grab(target);
         actions.dragTo(event.clientX, event.clientY);
       }
     } else if (pointers.size === 2) {

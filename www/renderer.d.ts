@@ -34,6 +34,14 @@ export interface ClothStyle {
   axisWidth: number;
   xAxisColor: string;
   yAxisColor: string;
+  /** Inside of a collider. */
+  colliderColor: string;
+  /** Outline of a collider, and the ground line. */
+  colliderEdgeColor: string;
+  /** Width of a collider's outline, CSS px. */
+  colliderEdgeWidth: number;
+  /** Height of the filled band under the ground line, CSS px. */
+  groundBand: number;
 }
 
 /** Grey constraints, small blue particles, the grabbed one larger and red, as in the original. */
@@ -69,8 +77,8 @@ export declare function worldToCanvas(view: View, x: number, y: number): { x: nu
 export declare function canvasToWorld(view: View, x: number, y: number): { x: number; y: number };
 
 /**
- * Clears the canvas and draws the cloth in batched paths: axes, one stroke for
- * every constraint, one fill for every particle, then the grabbed particle.
+ * Clears the canvas and draws the cloth in batched paths: axes, the colliders,
+ * one stroke for every constraint, one fill for every particle, then the grabbed particle.
  * @param positions `[x0, y0, x1, y1, ...]` in metres (e.g. `simulation.positions()`)
  * @param constraints `[a0, b0, a1, b1, ...]` particle indices (e.g. `simulation.constraints()`)
  * @param grabbed index of the held particle, or -1 (default)
@@ -83,7 +91,14 @@ export declare function drawCloth(
   style?: ClothStyle,
   grabbed?: number,
   strain?: StrainColoring | null,
+  colliders?: ReadonlyArray<ColliderDescription>,
 ): void;
+
+/** A collider as `Simulation.colliders()` describes it (centre and size in metres). */
+export type ColliderDescription =
+  | { id: number; shape: 'ground'; y: number }
+  | { id: number; shape: 'circle'; x: number; y: number; radius: number }
+  | { id: number; shape: 'box'; x: number; y: number; width: number; height: number };
 
 /** Colour constraints by stretch in `drawCloth`. */
 export interface StrainColoring {

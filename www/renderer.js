@@ -115,14 +115,15 @@ function drawGrabbed(ctx, positions, view, style, grabbed) {
 }
 
 /**
- * Draws the cloth: axes, every constraint as a grey line, every particle as a
- * small blue disc, the grabbed particle (index, or -1) larger and red.
+ * Draws the cloth: axes, the colliders, every constraint as a grey line, every
+ * particle as a small blue disc, the grabbed particle (index, or -1) larger and red.
  * `positions` is [x0, y0, ...] in metres, `constraints` is [a0, b0, ...].
  * Pure: it reads only its arguments and touches only `ctx`.
  */
-export function drawCloth(ctx, positions, constraints, view, style = DEFAULT_STYLE, grabbed = -1, strain = null) {
+export function drawCloth(ctx, positions, constraints, view, style = DEFAULT_STYLE, grabbed = -1, strain = null, colliders = []) {
   beginFrame(ctx, view, style);
   drawAxes(ctx, view, style);
+  for (const collider of colliders) drawCollider(ctx, collider, view, style);
   const { originX, originY, scale } = view;
 
   ctx.lineWidth = style.constraintWidth;
@@ -152,6 +153,39 @@ export function drawCloth(ctx, positions, constraints, view, style = DEFAULT_STY
   ctx.fill();
 
   drawGrabbed(ctx, positions, view, style, grabbed);
+}
+
+/**
+ * One collider of `Simulation.colliders()` ({ shape, x, y, radius } or
+ * { shape, x, y, width, height } or { shape: 'ground', y }), as the wasm
+ * rasterizer draws it: a filled shape with an outline; the ground a line over a band.
+ */
+function drawCollider(ctx, collider, view, style) {
+  const { originX, originY, scale } = view;
+  ctx.fillStyle = style.colliderColor;
+  ctx.strokeStyle = style.colliderEdgeColor;
+  ctx.lineWidth = style.colliderEdgeWidth;
+  if (collider.shape === 'ground') {
+    const y = originY - collider.y * scale;
+    const width = ctx.canvas.width / (view.pixelRatio || 1);
+    ctx.fillRect(0, y, width, style.groundBand);
+    ctx.fillStyle = style.colliderEdgeColor;
+    ctx.fillRect(0, y - style.colliderEdgeWidth, width, style.colliderEdgeWidth);
+    return;
+  }
+  const x = originX + collider.x * scale;
+  const y = originY - collider.y * scale;
+  ctx.beginPath();
+  if (collider.shape === 'circle') {
+    ctx.arc(x, y, Math.max(0, collider.radius * scale - style.colliderEdgeWidth / 2), 0, 2 * Math.PI);
+  } else {
+    const inset = style.colliderEdgeWidth / 2;
+    const width = collider.width * scale;
+    const height = collider.height * scale;
+    ctx.rect(x - width / 2 + inset, y - height / 2 + inset, Math.max(0, width - 2 * inset), Math.max(0, height - 2 * inset));
+  }
+  ctx.fill();
+  ctx.stroke();
 }
 
 // ---------------------------------------------------------------- strain colours

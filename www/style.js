@@ -18,4 +18,8 @@ export const DEFAULT_STYLE = Object.freeze({
   axisWidth: 2,
   xAxisColor: '#e01b1b',
   yAxisColor: '#1a9c2a',
+  colliderColor: '#dfe4ec',
+  colliderEdgeColor: '#5b6472',
+  colliderEdgeWidth: 2,
+  groundBand: 12,
 });

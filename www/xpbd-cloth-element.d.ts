@@ -2,9 +2,11 @@
 //
 // Importing the module defines the element. Attributes: one per parameter
 // (`ElementAttribute` in parameters.d.ts, generated from the parameter table, with
-// units, ranges and defaults): width, height and fixed restart the cloth, the
-// others apply at once; a flag attribute such as strain-colors is on when present
-// unless it says "false"; paused (present = paused). An invalid value is reported with
+// units, ranges and defaults): preset, width, height and fixed restart the cloth,
+// the others apply at once (an absent one keeps the scene's own value); a flag
+// attribute such as strain-colors is on when present unless it says "false";
+// paused (present = paused); simd="off" (read at mount, not observed) loads the
+// scalar wasm build if this is the page's first cloth. An invalid value is reported with
 // console.warn and the last good value is kept. Sized by CSS: a block, 100% × 400px
 // by default; the canvas fills it (style it from outside with ::part(canvas)).
 // Removing the element from the page destroys its cloth and frees its memory.
@@ -12,7 +14,7 @@
 // Events: 'cloth-error' (CustomEvent<{ error: Error }>) when the cloth diverges or
 // cannot start.
 
-import type { ClothController } from './cloth.js';
+import type { ClothController, ClothOptions } from './cloth.js';
 import type { ElementAttribute } from './parameters.js';
 
 export declare class XpbdClothElement extends HTMLElement {
@@ -23,6 +25,12 @@ export declare class XpbdClothElement extends HTMLElement {
   readonly ready: Promise<ClothController>;
   /** The canvas inside the element's (open) shadow root. */
   readonly canvas: HTMLCanvasElement;
+  /**
+   * A scene of the page's own (`Simulation.fromScene`'s argument), built instead
+   * of the `preset` attribute's; null (default) for the preset. Setting it restarts
+   * the cloth; a refused scene is reported with console.warn and the cloth keeps running.
+   */
+  scene: ClothOptions['scene'];
 }
 
 declare global {

@@ -2,10 +2,12 @@
 //
 //   <script type="module" src="www/xpbd-cloth-element.js"></script>
 //   <xpbd-cloth width="20" height="15" fixed="2" stiffness="500" paused></xpbd-cloth>
+//   <xpbd-cloth preset="flag" wind-x="12"></xpbd-cloth>
 //
 // Attributes mirror the mountCloth options (see PARAMETERS in cloth.js for the
-// names): solver values apply at once, width/height/fixed restart the cloth,
-// `paused` (present or not) pauses. An invalid value is reported with
+// names): solver values apply at once, preset/width/height/fixed restart the cloth,
+// `paused` (present or not) pauses, `simd="off"` loads the scalar (no SIMD) build
+// when this is the page's first cloth. An invalid value is reported with
 // console.warn and the cloth keeps its last good value. The element is sized by
 // CSS (block, 100% × 400px unless the page says otherwise); its canvas fills it.
 // Removing it from the page destroys the cloth and frees its memory.
@@ -42,6 +44,7 @@ export class XpbdClothElement extends HTMLElement {
   #mounting = null; // the promise of the mount in progress
   #mountGeneration = 0; // bumps on every mount and unmount so a late mount knows it is stale
   #pendingRestart = null; // grid changes collected within one task
+  #scene = null; // a scene of the page's own (see the scene property)
   #ready;
   #resolveReady;
 
@@ -71,6 +74,20 @@ export class XpbdClothElement extends HTMLElement {
   /** Resolves to the controller once the cloth runs (a new promise after each re-insertion). */
   get ready() {
     return this.#ready;
+  }
+
+  /**
+   * A scene of the page's own (`Simulation.fromScene`'s argument), built instead
+   * of the preset; null (default) for the preset. Setting it restarts the cloth;
+   * a refused scene is reported with console.warn and the cloth keeps running.
+   */
+  get scene() {
+    return this.#scene;
+  }
+
+  set scene(value) {
+    this.#scene = value ?? null;
+    if (this.#controller) this.#tryApply(() => this.#controller.restart({ scene: this.#scene }), 'scene');
   }
 
   /** The canvas inside the shadow root. */
@@ -111,10 +128,17 @@ export class XpbdClothElement extends HTMLElement {
     const generation = ++this.#mountGeneration;
     const attributesAtStart = this.#observedAttributeValues();
     const options = { paused: this.hasAttribute('paused'), onError: (error) => this.#onClothError(error) };
+    if (this.#scene) options.scene = this.#scene;
     for (const parameter of PARAMETERS) {
+      // an absent attribute leaves the value to the scene (a flag brings its wind)
+      if (!this.hasAttribute(parameter.attribute)) continue;
       const value = this.#readAttribute(parameter);
       if (value !== undefined) options[parameter.name] = value;
     }
+    // Read once: the page's first mounted cloth loads the module every cloth shares.
+    const simd = this.getAttribute('simd');
+    if (simd === 'auto' || simd === 'off') options.simd = simd;
+    else if (simd !== null) console.warn(`<xpbd-cloth>: ignoring simd=${quoteForMessage(simd)}: expected "auto" or "off"`);
     this.#mounting = this.#mountValidOptions(options);
     try {
       const controller = await this.#mounting;

@@ -130,6 +130,17 @@ function makePlan(random, calls) {
     }
     return { fields };
   };
+  // a collider spec is built in the page like a view: an object of fields,
+  // some of them hostile values or getters
+  const collider = () => {
+    if (random() < 0.08) return { whole: random.pick(WHOLE_VIEWS) };
+    const fields = { shape: random() < 0.85 ? { s: random.pick(['ground', 'circle', 'box']) } : viewField('shape') };
+    for (const field of ['x', 'y', 'radius', 'width', 'height']) {
+      fields[field] = random() < 0.25 ? viewField(field) : arg(field === 'x' || field === 'y' ? 'coordinate' : 'radius');
+    }
+    return { fields };
+  };
+  const colliderId = () => (random() < 0.7 ? { n: random.int(0, 6) } : arg('index'));
   const context = () => {
     const kind = random.pick(CONTEXTS);
     if (kind !== 'fake') return { kind };
@@ -151,6 +162,7 @@ function makePlan(random, calls) {
       const method = random.pick([
         'step', 'steps', 'pick', 'grab', 'drag', 'release', 'setPinned', 'isPinned', 'positions', 'constraints',
         'restLengths', 'constraintForces', 'drawInto', 'drawInto', 'drawInto', 'drawInto',
+        'addCollider', 'addCollider', 'moveCollider', 'removeCollider', 'pickCollider', 'colliders',
       ]);
       const args = {
         step: () => [],
@@ -166,6 +178,11 @@ function makePlan(random, calls) {
         restLengths: () => [],
         constraintForces: () => [],
         drawInto: () => [context(), view()],
+        addCollider: () => [collider()],
+        moveCollider: () => [colliderId(), arg('coordinate'), arg('coordinate')],
+        removeCollider: () => [colliderId()],
+        pickCollider: () => [arg('coordinate'), arg('coordinate')],
+        colliders: () => [],
       }[method]();
       // sometimes too few arguments
       if (args.length > 0 && random() < 0.05) args.length = random.int(0, args.length - 1);
@@ -219,6 +236,7 @@ function runPlanInPage({ plan, slots, hugeLength }) {
   function value(descriptor, slot, otherSlot) {
     if ('n' in descriptor) return descriptor.n;
     if ('b' in descriptor) return descriptor.b;
+    if ('s' in descriptor) return descriptor.s;
     switch (descriptor.k) {
       case 'NaN': return NaN;
       case 'Infinity': return Infinity;
@@ -431,7 +449,9 @@ function runPlanInPage({ plan, slots, hugeLength }) {
           const args =
             entry.method === 'drawInto'
               ? [entry.args[0] && context(entry.args[0], slot), entry.args[1] && view(entry.args[1], slot, otherSlot)].slice(0, entry.args.length)
-              : entry.args.map((a) => value(a, slot, otherSlot));
+              : entry.method === 'addCollider'
+                ? entry.args.map((a) => view(a, slot, otherSlot))
+                : entry.args.map((a) => value(a, slot, otherSlot));
           returned = slot.sim[entry.method](...args);
           break;
         }

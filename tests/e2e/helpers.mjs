@@ -448,6 +448,56 @@ export function waitForGrabbed(page, ref, index, timeout = WAIT) {
   });
 }
 
+/**
+ * Grabs the bottom-middle particle through `input` (press/move/release at client
+ * coordinates), drags it ~1 m to the side and down, and checks that it sits under
+ * the pointer and that its neighbours followed; then releases. `width` × `height`:
+ * the demo's grid. `page`: a Playwright page or an engines.mjs page.
+ */
+export async function dragParticle(page, input, { width: W, height: H }) {
+  const k = (H - 1) * W + Math.floor(W / 2); // bottom row, middle
+  const up = k - W; // the particle above it
+  const side = k - 1;
+  // Pause so the particle is still where we read it when the press lands.
+  await page.evaluate(() => window.clothDemo.pause());
+  await twoFrames(page);
+  const before = await readPositions(page, DEMO);
+  const start = await particleClient(page, DEMO, k);
+  const startWorld = { x: before[2 * k], y: before[2 * k + 1] };
+  await input.press(start.x, start.y);
+  await page.evaluate(() => window.clothDemo.resume());
+  await page.waitForFunction((index) => window.clothDemo.simulation.grabbed === index, k, { timeout: WAIT });
+
+  // target: 1.2 m right and 0.6 m down of where it was, in screen terms
+  const target = await worldToClient(page, DEMO, startWorld.x + 1.2, startWorld.y - 0.6);
+  assert.ok(distance(start, target) > 20, `the drag is long enough on screen: ${JSON.stringify({ start, target })}`);
+  await input.move(target.x, target.y);
+  const pointerWorld = await clientToWorld(page, DEMO, target.x, target.y);
+  assert.ok(
+    distance(pointerWorld, { x: startWorld.x + 1.2, y: startWorld.y - 0.6 }) < 0.02,
+    `clientToWorld inverts worldToClient: ${JSON.stringify(pointerWorld)}`,
+  );
+  // the grabbed particle sits under the pointer; its neighbours come along
+  await page.waitForFunction(
+    ([index, upIndex, px, py]) => {
+      const p = window.clothDemo.simulation.positions();
+      const d = Math.hypot(p[2 * index] - px, p[2 * index + 1] - py);
+      const dUp = Math.hypot(p[2 * upIndex] - px, p[2 * upIndex + 1] - py);
+      return d < 0.05 && dUp < 0.5;
+    },
+    [k, up, pointerWorld.x, pointerWorld.y],
+    { timeout: WAIT },
+  );
+  const during = await readPositions(page, DEMO);
+  const at = (positions, i) => ({ x: positions[2 * i], y: positions[2 * i + 1] });
+  assert.ok(distance(at(during, k), pointerWorld) < 0.05, 'grabbed particle under the pointer');
+  assert.ok(distance(at(during, up), at(before, up)) > 0.3, 'the particle above moved with it');
+  assert.ok(distance(at(during, side), at(before, side)) > 0.3, 'the particle beside moved with it');
+  assert.equal(await page.evaluate(() => window.clothDemo.simulation.grabbed), k);
+  await input.release();
+  await page.waitForFunction(() => window.clothDemo.simulation.grabbed === -1, null, { timeout: WAIT });
+}
+
 /** Number of constraints of a w × h grid: h(w-1) + (h-1)w + 2(h-1)(w-1). */
 export function constraintCount(w, h) {
   return h * (w - 1) + (h - 1) * w + 2 * (h - 1) * (w - 1);

@@ -20,6 +20,7 @@ import {
   simTime,
   waitForTime,
 } from './helpers.mjs';
+import { assertDrawn, canvasCoverage, launchEngine, selectedEngines, serveForEngines, wasmBuild } from './engines.mjs';
 
 const REQUIRED_FILES = [
   'package.json',
@@ -33,6 +34,7 @@ const REQUIRED_FILES = [
   'pkg/xpbd_cloth.d.ts',
   'pkg/xpbd_cloth_bg.wasm',
   'pkg/xpbd_cloth_bg.wasm.d.ts',
+  'pkg/xpbd_cloth_scalar_bg.wasm',
   'www/wasm.js',
   'www/wasm.d.ts',
   'www/renderer.js',
@@ -119,10 +121,11 @@ describe('the npm package', () => {
     assert.equal(manifest.type, 'module');
     assert.equal(manifest.license, 'MIT');
     assert.equal(manifest.types, './index.d.ts');
-    assert.deepEqual(Object.keys(manifest.exports).sort(), ['.', './element', './package.json', './wasm']);
+    assert.deepEqual(Object.keys(manifest.exports).sort(), ['.', './element', './package.json', './wasm', './wasm-scalar']);
     assert.deepEqual(manifest.exports['.'], { types: './index.d.ts', default: './index.js' });
     assert.deepEqual(manifest.exports['./element'], { types: './element.d.ts', default: './element.js' });
     assert.equal(manifest.exports['./wasm'], './pkg/xpbd_cloth_bg.wasm');
+    assert.equal(manifest.exports['./wasm-scalar'], './pkg/xpbd_cloth_scalar_bg.wasm');
     assert.ok(Array.isArray(manifest.files) && manifest.files.includes('pkg/xpbd_cloth_bg.wasm'));
     assert.ok(Array.isArray(manifest.sideEffects) && manifest.sideEffects.includes('./element.js'));
     assert.ok(!manifest.sideEffects.includes('./index.js'), 'the main entry has no side effects');
@@ -371,4 +374,73 @@ window.results.done = true;
       await opened.context.close();
     }
   });
+});
+
+// The installed package in every engine XPBD_ENGINES names: a page of the consumer
+// folder mounts a canvas and an element from ./node_modules/xpbd-cloth/; with
+// ?simd=off it asks for the scalar build.
+const ENGINE_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:">
+  <link rel="icon" href="data:,">
+  <title>xpbd-cloth from npm, every engine</title>
+  <link rel="stylesheet" href="style.css">
+  <script type="module" src="engines.js"></script>
+</head>
+<body>
+  <canvas id="mounted" width="600" height="400"></canvas>
+</body>
+</html>
+`;
+const ENGINE_SCRIPT = `import { mountCloth } from './node_modules/xpbd-cloth/index.js';
+const simd = new URLSearchParams(location.search).get('simd') === 'off' ? 'off' : 'auto';
+window.mounted = await mountCloth(document.getElementById('mounted'), { width: 20, height: 15, simd });
+await import('./node_modules/xpbd-cloth/element.js');
+const element = document.createElement('xpbd-cloth');
+element.id = 'element';
+element.setAttribute('width', '12');
+element.setAttribute('height', '8');
+document.body.append(element);
+`;
+
+describe('the installed package in every engine', () => {
+  for (const engineName of selectedEngines()) {
+    it(`${engineName}: mountCloth and <xpbd-cloth> from node_modules run and draw, with the SIMD and the scalar build`, async () => {
+      await writeFile(join(consumer, 'engines.html'), ENGINE_PAGE);
+      await writeFile(join(consumer, 'engines.js'), ENGINE_SCRIPT);
+      await writeFile(
+        join(consumer, 'style.css'),
+        'canvas#mounted { width: 600px; height: 400px; display: block; }\nxpbd-cloth { width: 600px; height: 300px; }\n',
+      );
+      const engineServer = await serveForEngines(consumer);
+      const engine = await launchEngine(engineName);
+      try {
+        for (const [query, simd, file] of [
+          ['', true, 'xpbd_cloth_bg.wasm'],
+          ['?simd=off', false, 'xpbd_cloth_scalar_bg.wasm'],
+        ]) {
+          engineServer.clearLog();
+          const page = await engine.openPage(`${engineServer.url}engines.html${query}`);
+          try {
+            await page.waitFor(() => window.__controller('#element')?.simulation?.time > 0.2, null, { message: 'the element runs' });
+            await page.waitFor(() => window.mounted.simulation.time > 0.2, null, { message: 'the mounted cloth runs' });
+            assert.equal(await page.evaluate(() => window.mounted.simulation.numParticles), 300);
+            assert.equal(await page.evaluate(() => window.__controller('#element').simulation.numParticles), 96);
+            assertDrawn(await page.evaluate(canvasCoverage, ['window.mounted', '#mounted']), `${engineName} mountCloth${query}`);
+            assertDrawn(await page.evaluate(canvasCoverage, ['#element', null]), `${engineName} <xpbd-cloth>${query}`);
+            const path = `/node_modules/xpbd-cloth/pkg/${file}`;
+            assert.deepEqual(await page.evaluate(wasmBuild, '/node_modules/xpbd-cloth/www/wasm.js'), { simd, loaded: path, fetched: [path] });
+            assert.deepEqual([...(await page.errors()), ...engineServer.badResponses()], [], `${engineName}: errors`);
+          } finally {
+            await page.close();
+          }
+        }
+      } finally {
+        await engine.close();
+        await engineServer.close();
+      }
+    });
+  }
 });

@@ -62,3 +62,30 @@ test('the module validates and reports that it was built with SIMD', async () =>
   // the same check can fail: a module without the SIMD code has no f32x4 ops
   assert.equal(countSimd(new Uint8Array([0x00, 0x61, 0x73, 0x6d]), 0xe3), 0);
 });
+
+const SCALAR_WASM = new URL('../../pkg/xpbd_cloth_scalar_bg.wasm', import.meta.url);
+
+test('the scalar build has no SIMD instruction, the same exports, and reports that it is scalar', async () => {
+  const bytes = readFileSync(SCALAR_WASM);
+  const code = codeSection(new Uint8Array(bytes));
+  // any v128 arithmetic the SIMD build uses, counted as above
+  const counts = [0xe3, 0xe4, 0xe6, 0xe7].map((opcode) => countSimd(code, opcode));
+  assert.deepEqual(counts, [0, 0, 0, 0], 'f32x4 sqrt, add, mul, div in the scalar build');
+  const names = (file) =>
+    WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(file)))
+      .map((e) => `${e.kind} ${e.name}`)
+      .sort();
+  const importsOf = (file) =>
+    WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(file)))
+      .map((e) => `${e.module}.${e.name}`)
+      .sort();
+  assert.deepEqual(names(SCALAR_WASM), names(WASM), 'one glue serves both builds: same exports');
+  assert.deepEqual(importsOf(SCALAR_WASM), importsOf(WASM), 'one glue serves both builds: same imports');
+  const { execFileSync } = await import('node:child_process');
+  // A fresh process: the glue holds one instance per JavaScript realm.
+  const script = `import * as glue from ${JSON.stringify(new URL('../../pkg/xpbd_cloth.js', import.meta.url).href)};
+import { readFileSync } from 'node:fs';
+glue.initSync({ module: readFileSync(new URL(${JSON.stringify(SCALAR_WASM.href)})) });
+process.stdout.write(String(glue.simdEnabled()));`;
+  assert.equal(execFileSync(process.execPath, ['--input-type=module', '-e', script]).toString(), 'false');
+});

@@ -1,0 +1,687 @@
+// One small API over three browser engines for the end-to-end tests:
+//   chromium  Debian's chromium through playwright-core (as helpers.mjs does)
+//   firefox   Debian's firefox-esr through puppeteer-core over WebDriver BiDi
+//   webkit    WebKitGTK's MiniBrowser through WebKitWebDriver (W3C WebDriver over
+//             HTTP, spoken here with fetch), inside xvfb-run: it has no headless mode
+// XPBD_ENGINES=chromium,firefox,webkit (the default: all three) chooses which run.
+//
+// Pages are served by serveForEngines(): it adds one classic script to every HTML
+// page, before the page's own scripts, that records errors, CSP violations and the
+// controller lookup of helpers.mjs, then runs the scripts a test registered. WebDriver
+// classic has no "run this before the page's scripts", so every engine gets them this
+// way and behaves alike. The script is same-origin, which the pages' CSP allows.
+//
+// Engine differences handled here (each also noted where it is handled):
+// - WebKit (WebDriver classic) reports no console messages to the driver: errors come
+//   only from the recorder script (console.error, uncaught errors, rejections) and
+//   from the server's log of 4xx/5xx answers. Chromium and Firefox add their own
+//   console errors (the browser's messages, e.g. a module that fails to compile).
+// - Touch: Chromium gets real touch points through CDP (Input.dispatchTouchEvent),
+//   Firefox through puppeteer's touchscreen (BiDi touch actions). WebKitWebDriver
+//   (WebKitGTK 2.50) accepts touch actions but delivers them as pointerType 'mouse'
+//   events and no touch events, so WebKit gets touch PointerEvents dispatched into
+//   the page instead (pointerType 'touch'; see dispatchedTouch).
+// - WebKit's WebDriver takes whole CSS pixels for pointer positions: coordinates are
+//   rounded there.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+import { CHROMIUM_ARGS, ROOT, WAIT, controllerLookupScript, cspRecorderScript, sleep } from './helpers.mjs';
+import { startServer } from '../../scripts/static-server.mjs';
+
+export const ENGINE_NAMES = Object.freeze(['chromium', 'firefox', 'webkit']);
+
+/** The engines XPBD_ENGINES names (comma-separated), all three when unset; throws on an unknown name. */
+export function selectedEngines(value = process.env.XPBD_ENGINES) {
+  if (value === undefined || value.trim() === '') return [...ENGINE_NAMES];
+  const names = value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  for (const name of names) {
+    if (!ENGINE_NAMES.includes(name)) {
+      throw new Error(`XPBD_ENGINES: unknown engine ${JSON.stringify(name)}, expected some of ${ENGINE_NAMES.join(', ')}`);
+    }
+  }
+  return names;
+}
+
+/** Where Debian's libwebkit2gtk-4.1-0 puts MiniBrowser (first multiarch folder that has it). */
+export function miniBrowserPath() {
+  if (process.env.MINIBROWSER) return process.env.MINIBROWSER;
+  for (const arch of ['x86_64-linux-gnu', 'aarch64-linux-gnu', 'arm-linux-gnueabihf', 'i386-linux-gnu']) {
+    const path = `/usr/lib/${arch}/webkit2gtk-4.1/MiniBrowser`;
+    if (existsSync(path)) return path;
+  }
+  return '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+}
+
+function requireExecutable(path, what) {
+  if (!existsSync(path)) throw new Error(`${path} is missing: install ${what} (scripts/setup.sh ensure_browsers does)`);
+}
+
+// ---------------------------------------------------------------------------
+// The page-side recorder, run before any page script.
+
+/** Records console.error calls, uncaught errors and unhandled rejections in window.__engineErrors. */
+function errorRecorderScript() {
+  const errors = [];
+  window.__engineErrors = errors;
+  const describe = (value) => {
+    if (value instanceof Error) return `${value.name}: ${value.message}`;
+    try {
+      return typeof value === 'string' ? value : JSON.stringify(value);
+    } catch {
+      return String(value);
+    }
+  };
+  const original = console.error.bind(console);
+  console.error = (...args) => {
+    errors.push(`console error: ${args.map(describe).join(' ')}`);
+    original(...args);
+  };
+  window.addEventListener('error', (event) => {
+    errors.push(`page error: ${event.error ? describe(event.error) : event.message}`);
+  });
+  window.addEventListener('unhandledrejection', (event) => {
+    errors.push(`unhandled rejection: ${describe(event.reason)}`);
+  });
+}
+
+const INIT_PATH = '/__engines__/init.js';
+
+/** `html` with the recorder script right before its first script (after the CSP meta, which must come first to apply). */
+function inject(html) {
+  const tag = `<script src="${INIT_PATH}"></script>`;
+  const at = html.search(/<script\b/i);
+  if (at >= 0) return html.slice(0, at) + tag + '\n' + html.slice(at);
+  return html.replace(/<\/head>|<body\b/i, (found) => `${tag}\n${found}`);
+}
+
+/**
+ * Serves `root` (default: the repository) like helpers.serve, adding the recorder
+ * script to every HTML page. `setInitScripts([fn | [fn, arg]])` sets further
+ * functions to run before page scripts in the pages opened next; `badResponses()`
+ * lists the 4xx/5xx answers since the last `clearLog()`.
+ */
+export async function serveForEngines(root = process.env.XPBD_E2E_ROOT || ROOT) {
+  let extra = [];
+  const bad = [];
+  const routes = new Map();
+  const initSource = () =>
+    [cspRecorderScript, controllerLookupScript, errorRecorderScript, ...extra]
+      .map((entry) => {
+        const [fn, arg] = Array.isArray(entry) ? entry : [entry, undefined];
+        return `(${fn})(${arg === undefined ? '' : JSON.stringify(arg)});`;
+      })
+      .join('\n');
+  const { server, url } = await startServer({
+    port: 0,
+    root,
+    route: (path) => (path === INIT_PATH ? { type: 'text/javascript; charset=utf-8', body: initSource() } : routes.get(path)),
+    transformHtml: (html) => inject(html),
+    onResponse: (status, path) => {
+      if (status >= 400 && path !== '/favicon.ico') bad.push(`HTTP ${status} ${path}`);
+    },
+  });
+  return {
+    server,
+    url,
+    setInitScripts(list) {
+      extra = [...list];
+    },
+    /** Serves each { path: { type, body } } instead of a file (HTML gets the recorder too). */
+    addRoutes(table) {
+      for (const [path, answer] of Object.entries(table)) {
+        routes.set(path, answer.type.startsWith('text/html') ? { ...answer, body: inject(answer.body) } : answer);
+      }
+    },
+    badResponses: () => [...bad],
+    clearLog() {
+      bad.length = 0;
+    },
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections?.();
+        server.close(() => done());
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Engines.
+
+/**
+ * Launches engine `name`. Resolves to { name, openPage(url, options), close() }.
+ * openPage options: viewport { width, height } (default 1280 × 900),
+ * clipboard (Chromium: grant clipboard permissions).
+ */
+export async function launchEngine(name) {
+  if (name === 'chromium') return launchChromium();
+  if (name === 'firefox') return launchFirefox();
+  if (name === 'webkit') return launchWebKit();
+  throw new Error(`unknown engine ${JSON.stringify(name)}`);
+}
+
+/**
+ * The page API every engine gives (methods below, in each engine's class):
+ *   goto(url)                     load and wait for the load event
+ *   evaluate(fn, arg)             run fn(arg) in the page, await it, return its JSON value
+ *   waitFor(fn, arg, { timeout, message })  poll evaluate until truthy
+ *   click(selector) / type(selector, text) / fill(selector, text) / press(selector, key)
+ *   pointer('mouse' | 'touch')    { press(x, y), move(x, y), release() } in client CSS px
+ *   errors()                      console errors, page errors, recorder entries
+ *   close()
+ * Keys are Playwright's names: 'Enter', 'Tab', ' ', 'r', 'Escape'.
+ */
+/** press/move/release over a Playwright or Puppeteer mouse (same API in both). */
+function playwrightLikeMouse(mouse) {
+  return {
+    press: async (x, y) => {
+      await mouse.move(x, y);
+      await mouse.down();
+    },
+    move: (x, y) => mouse.move(x, y, { steps: 8 }),
+    release: () => mouse.up(),
+  };
+}
+
+class BasePage {
+  engine;
+  constructor(engine) {
+    this.engine = engine;
+  }
+
+  /** Polls `fn(arg)` in the page until it returns a truthy value; returns it. */
+  async waitFor(fn, arg, { timeout = WAIT, interval = 50, message = String(fn).slice(0, 120) } = {}) {
+    const end = Date.now() + timeout;
+    let lastError;
+    for (;;) {
+      try {
+        const value = await this.evaluate(fn, arg);
+        if (value) return value;
+        lastError = undefined;
+      } catch (error) {
+        lastError = error; // e.g. a navigation in progress
+      }
+      if (Date.now() > end) {
+        throw new Error(`${this.engine}: timed out after ${timeout} ms waiting for ${message}${lastError ? ` (${lastError.message})` : ''}`);
+      }
+      await sleep(interval);
+    }
+  }
+
+  /** Playwright's name for waitFor, so helpers.mjs functions that wait work on every engine. */
+  waitForFunction(fn, arg, options) {
+    return this.waitFor(fn, arg, options);
+  }
+
+  /** Replaces the text of the input `selector` by typing `text` (keys, not a value assignment). */
+  async fill(selector, text) {
+    await this.click(selector);
+    await this.evaluate((s) => document.querySelector(s).select(), selector);
+    await this.type(selector, text);
+  }
+
+  /** Errors the page recorded (the recorder script) plus what the engine itself reported. */
+  async errors() {
+    const recorded = await this.evaluate(() => [
+      ...(window.__engineErrors ?? []),
+      ...(window.__cspViolations ?? []).map((v) => `CSP violation: ${JSON.stringify(v)}`),
+    ]);
+    return [...this.nativeErrors(), ...recorded];
+  }
+
+  nativeErrors() {
+    return [];
+  }
+
+  /**
+   * A touch pointer made of PointerEvents dispatched in the page (pointerType
+   * 'touch', on the element under the point), for engines whose driver gives no
+   * touch input the page sees (see pointer('touch') of each engine).
+   */
+  dispatchedTouch() {
+    const fire = (type, x, y) =>
+      this.evaluate(
+        ([kind, cx, cy]) => {
+          const down = kind !== 'pointerup';
+          window.__dispatchedTouchTarget ??= document.elementFromPoint(cx, cy);
+          const target = window.__dispatchedTouchTarget;
+          if (!down) window.__dispatchedTouchTarget = null;
+          target.dispatchEvent(
+            new PointerEvent(kind, {
+              pointerId: 7,
+              pointerType: 'touch',
+              isPrimary: true,
+              clientX: cx,
+              clientY: cy,
+              button: kind === 'pointermove' ? -1 : 0,
+              buttons: down ? 1 : 0,
+              width: 10,
+              height: 10,
+              pressure: down ? 0.5 : 0,
+              bubbles: true,
+              cancelable: true,
+              composed: true,
+            }),
+          );
+        },
+        [type, x, y],
+      );
+    let last = null;
+    return {
+      press: async (x, y) => {
+        last = { x, y };
+        await fire('pointerdown', x, y);
+      },
+      move: async (x, y) => {
+        for (let s = 1; s <= 4; s++) await fire('pointermove', last.x + ((x - last.x) * s) / 4, last.y + ((y - last.y) * s) / 4);
+        last = { x, y };
+      },
+      release: () => fire('pointerup', last.x, last.y),
+    };
+  }
+}
+
+// --- Chromium: playwright-core ----------------------------------------------
+
+async function launchChromium() {
+  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  requireExecutable(executablePath, "Debian's chromium");
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  return {
+    name: 'chromium',
+    async openPage(url, { viewport = { width: 1280, height: 900 }, clipboard = false } = {}) {
+      const context = await browser.newContext({ viewport, deviceScaleFactor: 1, hasTouch: true });
+      if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+      const page = await context.newPage();
+      page.setDefaultTimeout(WAIT);
+      const opened = new ChromiumPage(context, page);
+      await opened.goto(url);
+      return opened;
+    },
+    close: () => browser.close(),
+  };
+}
+
+class ChromiumPage extends BasePage {
+  #native = [];
+  constructor(context, page) {
+    super('chromium');
+    this.context = context;
+    this.page = page;
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.#native.push(`console error: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => this.#native.push(`page error: ${error.message}`));
+  }
+  async goto(url) {
+    await this.page.goto(url, { waitUntil: 'load' });
+  }
+  evaluate(fn, arg) {
+    return this.page.evaluate(fn, arg);
+  }
+  click(selector) {
+    return this.page.click(selector);
+  }
+  type(selector, text) {
+    return this.page.locator(selector).pressSequentially(text);
+  }
+  press(selector, key) {
+    return this.page.press(selector, key);
+  }
+  /** A mouse (native) or a touch pointer: Chromium gets real touch points through CDP. */
+  pointer(kind) {
+    if (kind === 'mouse') return playwrightLikeMouse(this.page.mouse);
+    let cdp = null;
+    let last = null;
+    const send = async (type, touchPoints) => {
+      cdp ??= await this.context.newCDPSession(this.page);
+      await cdp.send('Input.dispatchTouchEvent', { type, touchPoints });
+    };
+    return {
+      press: async (x, y) => {
+        last = { x, y };
+        await send('touchStart', [{ x, y, id: 1 }]);
+      },
+      move: async (x, y) => {
+        for (let s = 1; s <= 8; s++) {
+          await send('touchMove', [{ x: last.x + ((x - last.x) * s) / 8, y: last.y + ((y - last.y) * s) / 8, id: 1 }]);
+        }
+        last = { x, y };
+      },
+      release: async () => {
+        await send('touchEnd', []);
+        await cdp.detach();
+        cdp = null;
+      },
+    };
+  }
+  nativeErrors() {
+    return [...this.#native];
+  }
+  close() {
+    return this.context.close();
+  }
+}
+
+// --- Firefox: puppeteer-core over WebDriver BiDi ----------------------------
+
+async function launchFirefox() {
+  const executablePath = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
+  requireExecutable(executablePath, "Debian's firefox-esr");
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath,
+    headless: true,
+  });
+  return {
+    name: 'firefox',
+    async openPage(url, { viewport = { width: 1280, height: 900 } } = {}) {
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      await page.setViewport({ ...viewport, deviceScaleFactor: 1 });
+      page.setDefaultTimeout(WAIT);
+      const opened = new FirefoxPage(context, page);
+      await opened.goto(url);
+      return opened;
+    },
+    close: () => browser.close(),
+  };
+}
+
+class FirefoxPage extends BasePage {
+  #native = [];
+  constructor(context, page) {
+    super('firefox');
+    this.context = context;
+    this.page = page;
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.#native.push(`console error: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => this.#native.push(`page error: ${error.message}`));
+  }
+  async goto(url) {
+    await this.page.goto(url, { waitUntil: 'load' });
+  }
+  evaluate(fn, arg) {
+    return this.page.evaluate(fn, arg);
+  }
+  click(selector) {
+    return this.page.click(selector);
+  }
+  type(selector, text) {
+    return this.page.type(selector, text);
+  }
+  async press(selector, key) {
+    await this.page.focus(selector);
+    await this.page.keyboard.press(key);
+  }
+  /** A mouse or a touch pointer, both native (BiDi input actions). */
+  pointer(kind) {
+    if (kind === 'mouse') return playwrightLikeMouse(this.page.mouse);
+    const { touchscreen } = this.page;
+    let last = null;
+    return {
+      press: async (x, y) => {
+        last = { x, y };
+        await touchscreen.touchStart(x, y);
+      },
+      move: async (x, y) => {
+        for (let s = 1; s <= 8; s++) await touchscreen.touchMove(last.x + ((x - last.x) * s) / 8, last.y + ((y - last.y) * s) / 8);
+        last = { x, y };
+      },
+      release: () => touchscreen.touchEnd(),
+    };
+  }
+  nativeErrors() {
+    return [...this.#native];
+  }
+  close() {
+    return this.context.close();
+  }
+}
+
+// --- WebKit: WebKitWebDriver (W3C WebDriver over HTTP) ------------------------
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const WEBDRIVER_KEYS = { Enter: '\uE007', Tab: '\uE004', Escape: '\uE00C', Backspace: '\uE003', ' ': ' ' };
+
+/** An Error from a WebDriver answer { value: { error, message } }. */
+function webDriverError(what, value) {
+  return new Error(`WebKitWebDriver ${what}: ${value?.error ?? 'error'}: ${value?.message ?? JSON.stringify(value)}`);
+}
+
+async function launchWebKit() {
+  const binary = miniBrowserPath();
+  requireExecutable(binary, "Debian's libwebkit2gtk-4.1-0 (MiniBrowser)");
+  requireExecutable('/usr/bin/WebKitWebDriver', "Debian's webkit2gtk-driver");
+  if (!process.env.DISPLAY) {
+    throw new Error('WebKit needs an X display: run the tests under xvfb-run -a (scripts/test.sh does)');
+  }
+  const port = await freePort();
+  const driver = spawn('/usr/bin/WebKitWebDriver', [`--port=${port}`, '--host=127.0.0.1'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let driverLog = '';
+  driver.stderr.on('data', (chunk) => {
+    driverLog = (driverLog + chunk).slice(-4000);
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const request = async (method, path, body) => {
+    const response = await fetch(base + path, {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await response.json();
+    if (!response.ok) throw webDriverError(`${method} ${path}`, json.value);
+    return json.value;
+  };
+  for (let tries = 0; ; tries++) {
+    try {
+      await request('GET', '/status');
+      break;
+    } catch (error) {
+      if (tries > 100) throw new Error(`WebKitWebDriver did not start: ${error.message}\n${driverLog}`);
+      await sleep(100);
+    }
+  }
+  const sessions = new Set();
+  return {
+    name: 'webkit',
+    async openPage(url, { viewport = { width: 1280, height: 900 } } = {}) {
+      // One MiniBrowser (one session) per page: pages never share state, as with
+      // the other engines' fresh contexts.
+      const session = await request('POST', '/session', {
+        capabilities: {
+          alwaysMatch: {
+            browserName: 'MiniBrowser',
+            'webkitgtk:browserOptions': { binary, args: ['--automation'] },
+          },
+        },
+      });
+      const prefix = `/session/${session.sessionId}`;
+      sessions.add(prefix);
+      const call = (method, path, body) => request(method, prefix + path, body);
+      await call('POST', '/timeouts', { script: 60_000, pageLoad: 60_000, implicit: 0 });
+      // The window's outer size: enlarge it until the viewport has the size asked for.
+      await call('POST', '/window/rect', { width: viewport.width, height: viewport.height });
+      const inner = await call('POST', '/execute/sync', { script: 'return [innerWidth, innerHeight]', args: [] });
+      await call('POST', '/window/rect', {
+        width: 2 * viewport.width - inner[0],
+        height: 2 * viewport.height - inner[1],
+      });
+      const opened = new WebKitPage(call, async () => {
+        sessions.delete(prefix);
+        await request('DELETE', prefix).catch(() => {});
+      });
+      await opened.goto(url);
+      return opened;
+    },
+    async close() {
+      for (const prefix of sessions) await request('DELETE', prefix).catch(() => {});
+      driver.kill();
+    },
+  };
+}
+
+class WebKitPage extends BasePage {
+  #call;
+  #close;
+  constructor(call, close) {
+    super('webkit');
+    this.#call = call;
+    this.#close = close;
+  }
+  async goto(url) {
+    await this.#call('POST', '/url', { url }); // returns after the load event
+  }
+  async evaluate(fn, arg) {
+    // WebDriver has no undefined: a flag says "no argument", so fn's default parameter applies.
+    const script = `const done = arguments[arguments.length - 1];
+      const arg = arguments[1] ? undefined : arguments[0];
+      Promise.resolve().then(() => (${fn})(arg)).then(
+        (value) => done({ value: value === undefined ? null : value }),
+        (error) => done({ error: String(error) + '\\n' + (error && error.stack || '') }));`;
+    const result = await this.#call('POST', '/execute/async', { script, args: [arg ?? null, arg === undefined] });
+    if (result?.error) throw new Error(`webkit: evaluate threw: ${result.error}`);
+    return result?.value;
+  }
+  async #element(selector) {
+    const found = await this.#call('POST', '/element', { using: 'css selector', value: selector });
+    return Object.values(found)[0];
+  }
+  async click(selector) {
+    await this.#call('POST', `/element/${await this.#element(selector)}/click`, {});
+  }
+  async type(selector, text) {
+    await this.#call('POST', `/element/${await this.#element(selector)}/value`, { text });
+  }
+  async press(selector, key) {
+    const value = WEBDRIVER_KEYS[key] ?? key;
+    await this.evaluate((s) => document.querySelector(s).focus(), selector);
+    await this.#call('POST', '/actions', {
+      actions: [{ type: 'key', id: 'keyboard', actions: [{ type: 'keyDown', value }, { type: 'keyUp', value }] }],
+    });
+    await this.#call('DELETE', '/actions');
+  }
+  /**
+   * A mouse (WebDriver pointer actions; the pressed button stays down between calls)
+   * or a touch pointer. WebKit: WebKitWebDriver turns touch actions into
+   * pointerType 'mouse' events, so touch is dispatched PointerEvents here.
+   * WebKit: WebDriver pointer positions are whole CSS pixels, so they are rounded.
+   */
+  pointer(kind) {
+    if (kind !== 'mouse') return this.dispatchedTouch();
+    const act = (steps) =>
+      this.#call('POST', '/actions', {
+        actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: steps }],
+      });
+    const at = (x, y) => ({ origin: 'viewport', x: Math.round(x), y: Math.round(y) });
+    return {
+      press: (x, y) => act([{ type: 'pointerMove', duration: 0, ...at(x, y) }, { type: 'pointerDown', button: 0 }]),
+      move: (x, y) => act([{ type: 'pointerMove', duration: 100, ...at(x, y) }]),
+      release: () => act([{ type: 'pointerUp', button: 0 }]),
+    };
+  }
+  close() {
+    return this.#close();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Page-side measurements (functions for evaluate) and their checks.
+
+/**
+ * In the page: pauses the cloth `ref`, waits two frames, and compares the canvas
+ * pixels (getImageData) with the particles' positions: how many particles have ink
+ * within 3 CSS px. `canvasSelector` null: the canvas of the element `ref`.
+ */
+export async function canvasCoverage([ref, canvasSelector]) {
+  const controller = window.__controller(ref);
+  const canvas = canvasSelector ? document.querySelector(canvasSelector) : document.querySelector(ref).canvas;
+  const wasPaused = controller.paused;
+  controller.pause();
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const { width, height } = canvas;
+  const data = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+  const counts = new Map();
+  for (let i = 0; i < data.length; i += 16) {
+    const key = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const bgKey = [...counts].sort((a, b) => b[1] - a[1])[0][0];
+  const bg = [(bgKey >> 16) & 255, (bgKey >> 8) & 255, bgKey & 255];
+  const inked = (x, y) => {
+    const i = (y * width + x) * 4;
+    return Math.abs(data[i] - bg[0]) + Math.abs(data[i + 1] - bg[1]) + Math.abs(data[i + 2] - bg[2]) >= 40;
+  };
+  let ink = 0;
+  for (let y = 0; y < height; y += 2) for (let x = 0; x < width; x += 2) if (inked(x, y)) ink++;
+  const rect = canvas.getBoundingClientRect();
+  const sx = width / rect.width;
+  const sy = height / rect.height;
+  const radius = Math.max(1, Math.round(3 * sx));
+  const p = controller.simulation.positions();
+  let inside = 0;
+  let covered = 0;
+  for (let k = 0; k < p.length; k += 2) {
+    const q = controller.worldToClient(p[k], p[k + 1]);
+    const x = Math.round((q.x - rect.left) * sx);
+    const y = Math.round((q.y - rect.top) * sy);
+    if (x < 0 || y < 0 || x >= width || y >= height) continue;
+    inside++;
+    search: for (let dy = -radius; dy <= radius; dy++) {
+      for (let dx = -radius; dx <= radius; dx++) {
+        const px = x + dx;
+        const py = y + dy;
+        if (px >= 0 && py >= 0 && px < width && py < height && inked(px, py)) {
+          covered++;
+          break search;
+        }
+      }
+    }
+  }
+  if (!wasPaused) controller.resume();
+  return { total: p.length / 2, inside, covered, ink, background: bg, canvas: [width, height] };
+}
+
+/** Fails unless most particles are on the canvas with ink under them, and not everything is ink. */
+export function assertDrawn(shot, what) {
+  const summary = `${what}: ${JSON.stringify(shot)}`;
+  assert.ok(shot.inside >= 0.9 * shot.total, `particles inside the canvas, ${summary}`);
+  assert.ok(shot.covered >= 0.9 * shot.inside, `ink under the particles, ${summary}`);
+  const sampled = Math.ceil(shot.canvas[0] / 2) * Math.ceil(shot.canvas[1] / 2);
+  assert.ok(shot.ink > 0.002 * sampled && shot.ink < 0.6 * sampled, `a cloth, not a blank or filled canvas, ${summary}`);
+}
+
+/**
+ * In the page: which build runs and which .wasm files were fetched. `wasmModule`:
+ * the URL path of www/wasm.js on the server (the page's own instance of it).
+ */
+export async function wasmBuild(wasmModule = '/www/wasm.js') {
+  const wasm = await import(wasmModule);
+  return {
+    simd: wasm.simdEnabled(),
+    loaded: new URL(wasm.loadedWasmUrl()).pathname,
+    fetched: performance
+      .getEntriesByType('resource')
+      .map((entry) => new URL(entry.name).pathname)
+      .filter((path) => path.endsWith('.wasm')),
+  };
+}
