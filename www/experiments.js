@@ -8,12 +8,12 @@
 // Nothing on the page judges the data itself.
 //
 // The URL holds the settings: `?experiment=ID&ID.name=value…` (and `run=1` to
-// start it at once), and for the side-by-side cloths `left.name=value`,
-// `right.name=value`.
+// start it at once), and for the side-by-side cloths `scene=preset`,
+// `left.name=value`, `right.name=value`.
 
 import { loadWasm } from './wasm.js';
 import { experimentDefinitions, ExperimentRun } from '../pkg/xpbd_cloth.js';
-import { mountCloth, parseNumber } from './cloth.js';
+import { mountCloth, parseNumber, PARAMETERS } from './cloth.js';
 import { drawChart, chartCsv, tableCsv } from './chart.js';
 
 /** Work units per advance call (about 2 ms) and milliseconds of work per slice. */
@@ -337,6 +337,7 @@ const SIDE_DEFAULTS = {
   right: { iterations: 50, substeps: 1, stiffness: 0, timeStepSize: 0.01, damping: 0 },
 };
 const SIDE_CLOTH = { width: 20, height: 15, fixed: 2, mass: 0.1 };
+const SIDE_CLOTH_PRESET = 'cloth';
 
 /** Pointer events forwarded to the other cloth get their own pointer ids. */
 const MIRRORED_POINTER_OFFSET = 1000;
@@ -376,8 +377,41 @@ async function mountSideBySide() {
     sides.left.cloth.restart();
     sides.right.cloth.restart();
   });
+  const scene = document.getElementById('side-scene');
+  for (const name of PARAMETERS.find((p) => p.name === 'preset').rule.values) scene.add(new Option(name, name));
+  scene.value = SIDE_CLOTH_PRESET;
+  const fromUrl = params.get('scene');
+  if (fromUrl !== null && fromUrl !== SIDE_CLOTH_PRESET) {
+    scene.value = fromUrl;
+    if (scene.value === fromUrl) changeSideScene(sides, fromUrl);
+    else {
+      scene.value = SIDE_CLOTH_PRESET;
+      document.getElementById('side-scene-error').textContent = `There is no scene "${fromUrl.slice(0, 40)}"; both show the cloth.`;
+    }
+  }
+  scene.addEventListener('change', () => {
+    changeSideScene(sides, scene.value);
+    updateSideLink(sides);
+  });
   updateSideLink(sides);
   return sides;
+}
+
+/**
+ * Both sides show the scene `preset` (at its own size and with its own values),
+ * then each side's typed settings apply again, so the two still differ only there.
+ */
+function changeSideScene(sides, preset) {
+  const error = document.getElementById('side-scene-error');
+  try {
+    for (const side of Object.values(sides)) {
+      side.cloth.restart(preset === SIDE_CLOTH_PRESET ? { preset, ...SIDE_CLOTH } : { preset });
+      for (const name of side.inputs.keys()) applySideField(side, name);
+    }
+    error.textContent = '';
+  } catch (e) {
+    error.textContent = e.message;
+  }
 }
 
 /** Applies one typed side-by-side value; a refused one is explained under its field. */
@@ -397,6 +431,8 @@ function updateSideLink(sides) {
   const url = new URL(location.href);
   url.search = '';
   url.hash = 'side-by-side';
+  const scene = document.getElementById('side-scene').value;
+  if (scene && scene !== SIDE_CLOTH_PRESET) url.searchParams.set('scene', scene);
   for (const [side, { inputs, defaults }] of Object.entries(sides)) {
     for (const [name, { input }] of inputs) {
       const text = input.value.trim();

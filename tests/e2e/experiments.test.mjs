@@ -267,6 +267,21 @@ describe('experiments page', () => {
       assert.equal(link.searchParams.get('left.iterations'), '7');
       assert.equal(link.searchParams.get('left.stiffness'), '250');
       assert.equal(link.searchParams.get('right.stiffness'), '500');
+      // another scene for both: each keeps its own typed settings
+      await page.selectOption('#side-scene', 'double-pendulum');
+      for (const ref of ['window.leftCloth', 'window.rightCloth']) {
+        assert.equal(await page.evaluate((r) => window.__controller(r).simulation.numParticles, ref), 3, ref);
+      }
+      assert.equal(await page.evaluate(() => window.leftCloth.simulation.iterations), 7);
+      assert.equal(await page.evaluate(() => window.rightCloth.simulation.stiffness), 500);
+      const sceneLink = new URL(await page.getAttribute('#side-link', 'href'));
+      assert.equal(sceneLink.searchParams.get('scene'), 'double-pendulum');
+    });
+    const cord = await openExperiments('?scene=double-pendulum&right.substeps=20&right.iterations=1');
+    await inPage(cord, async ({ page }) => {
+      assert.equal(await page.inputValue('#side-scene'), 'double-pendulum');
+      assert.equal(await page.evaluate(() => window.rightCloth.simulation.numParticles), 3);
+      assert.equal(await page.evaluate(() => window.rightCloth.simulation.substeps), 20);
     });
   });
 });
