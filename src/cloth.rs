@@ -1295,6 +1295,233 @@ impl Cloth {
         Ok(self.pinned[k])
     }
 
+    // ----- saved state -----------------------------------------------------------
+
+    /// What the cloth is now, for saving: parameters, time, positions,
+    /// velocities, pins, which constraints are torn and the order the live
+    /// ones are solved in, and the colliders. Refused while a step is in
+    /// progress (finish it with [`Cloth::advance`]): its state is part way
+    /// through a step and could not be continued from.
+    pub fn state(&self) -> Result<ClothState, ClothError> {
+        if self.step.is_some() {
+            return Err(state_error(
+                "step",
+                None,
+                "is in progress: finish it before saving the state".into(),
+            ));
+        }
+        let out_of_memory = |_| ClothError::OutOfMemory {
+            field: "state",
+            what: format!("a copy of the state of {} particles", self.num_particles()),
+        };
+        let live = self.constraints.len();
+        let creation = self.constraints.creation();
+        let mut torn = memory::copied(&creation[live..]).map_err(out_of_memory)?;
+        torn.sort_unstable();
+        let pinned = (0..self.num_particles())
+            .filter(|&k| self.pinned[k])
+            .map(|k| k as u32);
+        Ok(ClothState {
+            params: self.params,
+            time: self.time,
+            positions: memory::copied(&self.positions).map_err(out_of_memory)?,
+            velocities: memory::copied(&self.velocities).map_err(out_of_memory)?,
+            pinned: memory::collect(self.pinned.iter().filter(|&&p| p).count(), pinned)
+                .map_err(out_of_memory)?,
+            constraints: memory::copied(&creation[..live]).map_err(out_of_memory)?,
+            torn,
+            colliders: self.colliders().iter().map(|c| (c.id, c.shape)).collect(),
+        })
+    }
+
+    /// Puts the cloth into a state [`Cloth::state`] gave, of this cloth or of
+    /// one built the same way (same scene or preset and sizes), so that it
+    /// continues bit for bit as the saved one did (colliders restart at rest;
+    /// a held particle is let go without its drag velocity; a step in
+    /// progress is abandoned). Everything is checked first: a state that does
+    /// not fit (lengths, particle or constraint indices, a torn list that is
+    /// not the complement of the live one, an order the solver order does not
+    /// arrange, values that are not finite or beyond ±1e6, parameters out of
+    /// range or over the work limit) is refused with
+    /// [`ClothError::InvalidState`] (or the parameter's own error) naming the
+    /// field, and nothing changes.
+    pub fn set_state(&mut self, state: &ClothState) -> Result<(), ClothError> {
+        self.check_state(state)?;
+        // every fallible step first, so that a refusal changes nothing
+        let mut colliders = self.extras.colliders.clone();
+        colliders.replace(&state.colliders, state.time)?;
+        let p = state.params;
+        if p.self_collision {
+            self.extras.reserve_self_collision(self.num_particles())?;
+        }
+        self.prepare_extras(&p, "params")?;
+        self.step = None;
+        self.grab = None;
+        self.diverged = false;
+        if p.mass != self.params.mass {
+            self.masses = None;
+        }
+        self.params = p;
+        self.constraints.set_order(p.solver_order);
+        self.constraints.arrange_live(&state.constraints);
+        self.torn_count = state.torn.len();
+        self.extras.colliders = colliders;
+        self.time = state.time;
+        self.positions.copy_from_slice(&state.positions);
+        self.previous.copy_from_slice(&state.positions);
+        self.step_start.copy_from_slice(&state.positions);
+        self.velocities.copy_from_slice(&state.velocities);
+        self.step_start_velocities
+            .copy_from_slice(&state.velocities);
+        self.pinned.fill(false);
+        for &k in &state.pinned {
+            self.pinned[k as usize] = true;
+        }
+        self.update_inverse_masses();
+        self.topology_changed();
+        Ok(())
+    }
+
+    /// Checks `state` against this cloth without changing anything.
+    fn check_state(&self, state: &ClothState) -> Result<(), ClothError> {
+        let n = self.num_particles();
+        let built = self.constraints.built_with();
+        let length = |field: &'static str, got: usize, expected: usize| {
+            if got == expected {
+                Ok(())
+            } else {
+                Err(state_error(
+                    field,
+                    None,
+                    format!("has {got} entries, expected {expected} (this cloth's)"),
+                ))
+            }
+        };
+        length("positions", state.positions.len(), 2 * n)?;
+        length("velocities", state.velocities.len(), 2 * n)?;
+        length(
+            "constraints",
+            state.constraints.len() + state.torn.len(),
+            built,
+        )
+        .map_err(|_| {
+            state_error(
+                "torn",
+                None,
+                format!(
+                    "has {} entries and constraints {}: together they must be the {built} \
+                     constraints of this cloth",
+                    state.torn.len(),
+                    state.constraints.len()
+                ),
+            )
+        })?;
+        if !(state.time.is_finite() && (0.0..=1e12).contains(&state.time)) {
+            return Err(state_error(
+                "time",
+                None,
+                format!(
+                    "is {}, expected a number from 0 to 1e12",
+                    params::Number(state.time)
+                ),
+            ));
+        }
+        let limit = params::MAX_COORDINATE as f32;
+        for (field, values) in [
+            ("positions", &state.positions),
+            ("velocities", &state.velocities),
+        ] {
+            if let Some(k) = values
+                .iter()
+                .position(|v| !(v.is_finite() && v.abs() <= limit))
+            {
+                return Err(state_error(
+                    field,
+                    Some(k),
+                    format!(
+                        "is {}, expected a finite number from -1e6 to 1e6",
+                        params::Number(values[k] as f64)
+                    ),
+                ));
+            }
+        }
+        ascending("pinned", &state.pinned, n)?;
+        ascending("torn", &state.torn, built)?;
+        // the live constraints: each below `built`, none twice, none torn,
+        // arranged as the solver order arranges them
+        let out_of_memory = |_| ClothError::OutOfMemory {
+            field: "constraints",
+            what: format!("checking the order of {built} constraints"),
+        };
+        let mut seen = memory::filled(built, false).map_err(out_of_memory)?;
+        for &t in &state.torn {
+            seen[t as usize] = true;
+        }
+        let mut colors = memory::filled(built, 0u8).map_err(out_of_memory)?;
+        for (&created, &color) in self
+            .constraints
+            .creation()
+            .iter()
+            .zip(self.constraints.colors())
+        {
+            colors[created as usize] = color;
+        }
+        let mut last: Option<u32> = None;
+        for (k, &c) in state.constraints.iter().enumerate() {
+            let entry = |problem: String| Err(state_error("constraints", Some(k), problem));
+            if c as usize >= built {
+                return entry(format!(
+                    "is {c}, expected a constraint index from 0 to {}",
+                    built.saturating_sub(1)
+                ));
+            }
+            if seen[c as usize] {
+                return entry(format!("is {c}, which is torn or listed before"));
+            }
+            seen[c as usize] = true;
+            if let Some(before) = last {
+                let in_order = match state.params.solver_order {
+                    SolverOrder::Original => before < c,
+                    SolverOrder::Colored => colors[before as usize] <= colors[c as usize],
+                };
+                if !in_order {
+                    return entry(format!(
+                        "is {c} after {before}: not in {} order",
+                        state.params.solver_order.name()
+                    ));
+                }
+            }
+            last = Some(c);
+        }
+        state.params.validate()?;
+        let mut load = self.workload();
+        load.colliders = state.colliders.len();
+        params::validate_work("params", "the saved parameters", &state.params, &load)?;
+        if state.colliders.len() > crate::colliders::MAX_COLLIDERS {
+            return Err(state_error(
+                "colliders",
+                None,
+                format!(
+                    "has {} entries, expected at most {}",
+                    state.colliders.len(),
+                    crate::colliders::MAX_COLLIDERS
+                ),
+            ));
+        }
+        for (k, (id, shape)) in state.colliders.iter().enumerate() {
+            crate::colliders::validate(shape)?;
+            let repeated = state.colliders[..k].iter().any(|(other, _)| other == id);
+            if *id == 0 || *id == u32::MAX || repeated {
+                return Err(state_error(
+                    "colliders",
+                    Some(k),
+                    format!("has id {id}, expected a whole number from 1, each once"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     // ----- views and diagnostics -------------------------------------------------
 
     /// Interleaved positions `[x0, y0, x1, y1, ...]`, in metres.
@@ -1414,4 +1641,59 @@ impl Cloth {
     pub fn is_finite(&self) -> bool {
         !self.diverged
     }
+}
+
+/// A saved state of a [`Cloth`] (see [`Cloth::state`], [`Cloth::set_state`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClothState {
+    /// The solver parameters.
+    pub params: Params,
+    /// Simulated time, seconds.
+    pub time: f64,
+    /// `[x0, y0, x1, y1, ...]`, metres.
+    pub positions: Vec<f32>,
+    /// `[vx0, vy0, ...]`, m/s.
+    pub velocities: Vec<f32>,
+    /// Indices of the pinned particles, ascending.
+    pub pinned: Vec<u32>,
+    /// Creation indices of the live constraints, in the order they are solved.
+    pub constraints: Vec<u32>,
+    /// Creation indices of the torn constraints, ascending.
+    pub torn: Vec<u32>,
+    /// Each collider's id and shape (at its position).
+    pub colliders: Vec<(u32, Shape)>,
+}
+
+fn state_error(field: &'static str, index: Option<usize>, problem: String) -> ClothError {
+    ClothError::InvalidState {
+        field,
+        index,
+        problem,
+    }
+}
+
+/// Refuses `values` unless they rise strictly and stay below `count`.
+fn ascending(field: &'static str, values: &[u32], count: usize) -> Result<(), ClothError> {
+    let mut last: Option<u32> = None;
+    for (k, &v) in values.iter().enumerate() {
+        if v as usize >= count {
+            return Err(state_error(
+                field,
+                Some(k),
+                format!(
+                    "is {v}, expected an index from 0 to {}",
+                    count.saturating_sub(1)
+                ),
+            ));
+        }
+        if last.is_some_and(|l| l >= v) {
+            return Err(state_error(
+                field,
+                Some(k),
+                format!("is {v}, expected indices in ascending order, each once"),
+            ));
+        }
+        last = Some(v);
+    }
+    Ok(())
 }

@@ -168,6 +168,36 @@ impl Colliders {
         Ok(id)
     }
 
+    /// Replaces every collider by `colliders` (id and shape each), all at rest
+    /// at simulated time `time`; later ids continue after the largest. The
+    /// caller has validated them (shapes, distinct ids from 1, at most
+    /// [`MAX_COLLIDERS`]); refused without change only when the list's memory
+    /// cannot be reserved.
+    pub fn replace(&mut self, colliders: &[(u32, Shape)], time: f64) -> Result<(), ClothError> {
+        if self.list.capacity() < MAX_COLLIDERS {
+            self.list
+                .try_reserve_exact(MAX_COLLIDERS - self.list.len())
+                .map_err(|_| ClothError::OutOfMemory {
+                    field: "colliders",
+                    what: format!("the list of {MAX_COLLIDERS} colliders"),
+                })?;
+        }
+        self.list.clear();
+        for &(id, shape) in colliders {
+            self.list.push(Collider {
+                id,
+                shape,
+                velocity: [0.0, 0.0],
+                sample_position: centre(&shape),
+                sample_time: time,
+                sample_interval: 0.0,
+            });
+        }
+        let largest = colliders.iter().map(|&(id, _)| id).max().unwrap_or(0);
+        self.next_id = self.next_id.max(largest.saturating_add(1));
+        Ok(())
+    }
+
     fn index(&self, id: u32) -> Result<usize, ClothError> {
         self.list
             .iter()

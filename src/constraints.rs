@@ -456,6 +456,56 @@ impl ConstraintSet {
         (&self.runs, constraints)
     }
 
+    /// Position in creation order of every constraint, the live ones first
+    /// (in solver order), then the torn ones.
+    pub fn creation(&self) -> &[u32] {
+        &self.creation
+    }
+
+    /// Colour of every constraint, in the arrangement of [`ConstraintSet::creation`].
+    pub fn colors(&self) -> &[u8] {
+        &self.colors
+    }
+
+    /// Makes the constraints of creation indices `live` the live ones, in that
+    /// order, and every other one torn; multipliers become 0 and the tear log
+    /// is cleared. `live` must hold distinct creation indices below
+    /// [`ConstraintSet::built_with`], arranged as the set's order arranges
+    /// them (ascending in original order, colour by colour in colored order);
+    /// the caller checks that. O(n), without allocating.
+    pub fn arrange_live(&mut self, live: &[u32]) {
+        let n = self.built_with();
+        debug_assert!(live.len() <= n);
+        self.logged = 0;
+        // `scratch` maps a creation index to its position now
+        for (c, &created) in self.creation.iter().enumerate() {
+            self.scratch[created as usize] = c as u32;
+        }
+        for (slot, &created) in self.tear_log.iter_mut().zip(live) {
+            *slot = self.scratch[created as usize];
+            self.scratch[created as usize] = u32::MAX;
+        }
+        let mut next = live.len();
+        for created in 0..n {
+            let c = self.scratch[created];
+            if c != u32::MAX {
+                self.tear_log[next] = c;
+                next += 1;
+            }
+        }
+        self.lambdas.fill(0.0);
+        let (arrays, tear_log, scratch) = self.arrays();
+        let permutation = &tear_log[..n];
+        for lane in 0..2 {
+            Column::new(&mut *arrays.ids, 2, lane).permute(permutation, scratch);
+        }
+        Column::new(&mut *arrays.rest_lengths, 1, 0).permute(permutation, scratch);
+        Column::new(&mut *arrays.colors, 1, 0).permute(permutation, scratch);
+        Column::new(&mut *arrays.creation, 1, 0).permute(permutation, scratch);
+        self.live = live.len();
+        self.update_runs();
+    }
+
     /// Sets every multiplier to 0 (once per (sub)step).
     pub fn reset_multipliers(&mut self) {
         self.lambdas[..self.live].fill(0.0);

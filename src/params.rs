@@ -55,6 +55,16 @@ pub enum ClothError {
         /// What is wrong with it, in words.
         problem: String,
     },
+    /// A saved state (see [`crate::cloth::ClothState`]) that does not fit
+    /// this cloth or holds a wrong entry; the cloth is left as it was.
+    InvalidState {
+        /// The state field as JavaScript spells it (`positions`, `torn`, ...).
+        field: &'static str,
+        /// Which entry of the field, when the problem is one entry's.
+        index: Option<usize>,
+        /// What is wrong with it, in words.
+        problem: String,
+    },
     /// Memory ran out: what was asked for was not built and nothing changed.
     OutOfMemory {
         /// The field (or argument) whose value asked for the memory.
@@ -71,17 +81,20 @@ impl ClothError {
         match self {
             ClothError::InvalidValue { field, .. }
             | ClothError::InvalidScene { field, .. }
+            | ClothError::InvalidState { field, .. }
             | ClothError::OutOfMemory { field, .. } => field,
             ClothError::ParticleIndex { .. } => "index",
         }
     }
 
     /// A short code that stays the same whatever the wording of the message:
-    /// `"invalid_value"`, `"invalid_scene"`, `"particle_index"` or `"out_of_memory"`.
+    /// `"invalid_value"`, `"invalid_scene"`, `"invalid_state"`, `"particle_index"`
+    /// or `"out_of_memory"`.
     pub fn code(&self) -> &'static str {
         match self {
             ClothError::InvalidValue { .. } => "invalid_value",
             ClothError::InvalidScene { .. } => "invalid_scene",
+            ClothError::InvalidState { .. } => "invalid_state",
             ClothError::ParticleIndex { .. } => "particle_index",
             ClothError::OutOfMemory { .. } => "out_of_memory",
         }
@@ -111,6 +124,16 @@ impl fmt::Display for ClothError {
                 index: None,
                 problem,
             } => write!(f, "invalid scene: {field} {problem}"),
+            ClothError::InvalidState {
+                field,
+                index: Some(index),
+                problem,
+            } => write!(f, "invalid state: {field}[{index}] {problem}"),
+            ClothError::InvalidState {
+                field,
+                index: None,
+                problem,
+            } => write!(f, "invalid state: {field} {problem}"),
             ClothError::OutOfMemory { what, .. } => write!(f, "out of memory: {what}"),
         }
     }

@@ -10,7 +10,9 @@
 
 use crate::cloth::Cloth;
 use crate::grid::{self, SPACING};
-use crate::params::{self, ClothError, FixedPreset, GridSize, Parameter, SolverOrder, Value};
+use crate::params::{
+    self, ClothError, FixedPreset, GridSize, Parameter, Params, SolverOrder, Value,
+};
 use crate::scene::{AreaSpec, Bending, DistanceStiffness, Scene, Shape};
 
 /// The names of the presets, as `Simulation.preset` takes them (the words of
@@ -224,6 +226,30 @@ impl Cloth {
                     })*
                     _ => Err(params::invalid(
                         "name",
+                        params::quoted(name, name.len()),
+                        "the name of a solver parameter".to_string(),
+                    )),
+                }
+            };
+        }
+        crate::with_solver_parameters!(set_by_name)
+    }
+}
+
+impl Params {
+    /// Sets the field of the solver parameter called `name` to `value`
+    /// without checking its range (see [`Params::validate`]); a name that is
+    /// no solver parameter, or a value of the wrong kind, is refused naming it.
+    pub fn set_named(&mut self, name: &str, value: Value) -> Result<(), ClothError> {
+        macro_rules! set_by_name {
+            ($($field:ident: $ty:ty = $entry:ident, $js:ident / $js_setter:ident ($setter:ident), $ts:literal;)*) => {
+                match name {
+                    $(n if n == params::$entry.name => {
+                        self.$field = <$ty as FromValue>::from_value(&params::$entry, value)?;
+                        Ok(())
+                    })*
+                    _ => Err(params::invalid(
+                        "params",
                         params::quoted(name, name.len()),
                         "the name of a solver parameter".to_string(),
                     )),
