@@ -70,6 +70,23 @@ export type ColliderSpec =
   | { shape: "circle"; x: number; y: number; radius: number }
   | { shape: "box"; x: number; y: number; width: number; height: number };
 
+/**
+ * What `saveState()` returns and `restoreState()` takes: solver parameters by
+ * name, simulated time (s), positions and velocities (`[x0, y0, ...]`), the
+ * pinned particles (ascending), the live constraints by creation index in the
+ * order they are solved, the torn ones (ascending), and the colliders.
+ */
+export interface SavedState {
+  params: Record<string, number | string | boolean>;
+  time: number;
+  positions: Float32Array;
+  velocities: Float32Array;
+  pinned: Uint32Array;
+  constraints: Uint32Array;
+  torn: Uint32Array;
+  colliders: (ColliderSpec & { id: number })[];
+}
+
 /** A collider as `colliders()` describes it: its spec, its id and its velocity (m/s, 0 at rest). */
 export type Collider = ColliderSpec & { id: number; vx: number; vy: number };
 
@@ -77,6 +94,7 @@ export type Collider = ColliderSpec & { id: number; vx: number; vy: number };
 export type SimulationErrorCode =
   | "invalid_value"     // a number or string out of its range, or not one of the allowed names
   | "invalid_scene"     // Simulation.fromScene: a malformed entry of the scene (the message names it)
+  | "invalid_state"     // restoreState: a saved state that does not fit this simulation (the message names the field)
   | "wrong_type"        // not a number (or string, boolean, context, view object) at all
   | "particle_index"    // an index that names no particle
   | "out_of_memory"     // the cloth, its reordering or the drawInto frame does not fit in wasm memory
@@ -388,6 +406,19 @@ impl<'a> DrawRequest<'a> {
         }
         let mut style = Style::with_pixel_ratio(ratio as f32, radius as f32);
         style.strain_colors = strain;
+        let color = |field: &'static str, default: raster::Rgba| view_color(view, field, default);
+        style.background = color("view.backgroundColor", style.background)?;
+        style.constraint = color("view.constraintColor", style.constraint)?;
+        style.particle = color("view.particleColor", style.particle)?;
+        style.grabbed = color("view.grabbedColor", style.grabbed)?;
+        style.axes = (
+            color("view.xAxisColor", style.axes.0)?,
+            color("view.yAxisColor", style.axes.1)?,
+        );
+        style.collider = (
+            color("view.colliderColor", style.collider.0)?,
+            color("view.colliderEdgeColor", style.collider.1)?,
+        );
         Ok(Some(DrawRequest {
             ctx,
             // both at most MAX_FRAME_PIXELS now, and so is every pixel index
@@ -401,6 +432,39 @@ impl<'a> DrawRequest<'a> {
             style,
             full,
         }))
+    }
+}
+
+/// Reads colour `field` (`"view.particleColor"`, ...) of a `drawInto` view: a
+/// string `"#rrggbb"` (opaque), or `default` when absent. Never throws from a
+/// getter (it counts as absent).
+fn view_color(
+    view: &JsValue,
+    field: &'static str,
+    default: raster::Rgba,
+) -> Result<raster::Rgba, JsValue> {
+    let name = field.strip_prefix("view.").unwrap_or(field);
+    let value = Reflect::get(view, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    if value.is_undefined() {
+        return Ok(default);
+    }
+    let Some(text) = value.dyn_ref::<JsString>() else {
+        return Err(wrong_type(field, &value, r##"a colour string "#rrggbb""##));
+    };
+    let start = string_start(text);
+    let hex = start
+        .strip_prefix('#')
+        .filter(|h| text.length() == 7 && h.len() == 6 && h.bytes().all(|b| b.is_ascii_hexdigit()));
+    match hex.and_then(|h| u32::from_str_radix(h, 16).ok()) {
+        Some(rgb) => Ok(raster::rgb(rgb)),
+        None => Err(error(
+            field,
+            "invalid_value",
+            &format!(
+                "invalid {field}: got {}, expected a colour \"#rrggbb\"",
+                params::quoted(&start, text.length() as usize)
+            ),
+        )),
     }
 }
 
@@ -839,6 +903,159 @@ impl Simulation {
     pub fn max_steps_per_call(&self) -> u32 {
         self.cloth.max_steps_per_call()
     }
+}
+
+#[wasm_bindgen]
+impl Simulation {
+    /// The state of the simulation, for saving (see `SavedState`): its solver
+    /// parameters by name, `time`, `positions` and `velocities` (new
+    /// `Float32Array`s, not views), the pinned particles, the live constraints
+    /// in solver order and the torn ones (creation indices, `Uint32Array`s)
+    /// and the colliders. A step in progress is finished first (the cloth
+    /// moves on by what is left of it), since a state part way through a step
+    /// could not be continued from.
+    #[wasm_bindgen(js_name = saveState, unchecked_return_type = "SavedState")]
+    pub fn save_state(&mut self) -> Result<JsValue, JsValue> {
+        if self.cloth.step_in_progress() {
+            self.cloth.advance(1, u64::MAX);
+        }
+        let state = self.cloth.state().map_err(cloth_error)?;
+        let object = js_sys::Object::new();
+        let set = |name: &str, value: &JsValue| {
+            let _ = Reflect::set(&object, &JsValue::from_str(name), value);
+        };
+        let params = js_sys::Object::new();
+        for (parameter, value) in state.params.values() {
+            let _ = Reflect::set(&params, &JsValue::from_str(parameter.name), &to_js(value));
+        }
+        set("params", &params);
+        set("time", &JsValue::from_f64(state.time));
+        set("positions", &Float32Array::from(&state.positions[..]));
+        set("velocities", &Float32Array::from(&state.velocities[..]));
+        set("pinned", &Uint32Array::from(&state.pinned[..]));
+        set("constraints", &Uint32Array::from(&state.constraints[..]));
+        set("torn", &Uint32Array::from(&state.torn[..]));
+        let colliders: js_sys::Array = self
+            .cloth
+            .colliders()
+            .iter()
+            .map(|c| {
+                let spec = describe_collider(c);
+                let _ =
+                    Reflect::delete_property(spec.unchecked_ref::<js_sys::Object>(), &"vx".into());
+                let _ =
+                    Reflect::delete_property(spec.unchecked_ref::<js_sys::Object>(), &"vy".into());
+                spec
+            })
+            .collect();
+        set("colliders", &colliders);
+        Ok(object.into())
+    }
+
+    /// Puts the simulation into a state `saveState()` gave, of this simulation
+    /// or of one built the same way (same preset and sizes, or same scene):
+    /// it then continues bit for bit as the saved one did. `positions` and
+    /// `velocities` must be `Float32Array`s, `pinned`, `constraints` and
+    /// `torn` `Uint32Array`s; `params` names solver parameters (the ones it
+    /// leaves out keep their values). Everything is checked before anything
+    /// changes: a state that does not fit throws (`code` `"invalid_state"`,
+    /// `"wrong_type"`, or a parameter's own) naming the field, and the
+    /// simulation is left as it was. A held particle is let go; colliders
+    /// restart at rest.
+    #[wasm_bindgen(js_name = restoreState)]
+    pub fn restore_state(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "SavedState")] state: JsValue,
+    ) -> Result<(), JsValue> {
+        if !state.is_object() {
+            return Err(wrong_type("state", &state, "an object from saveState()"));
+        }
+        let n = self.cloth.num_particles();
+        let built = self.cloth.num_constraints() + self.cloth.torn_count();
+        let mut params = self.cloth.params();
+        let given = property(&state, "params");
+        if !given.is_undefined() {
+            if !given.is_object() {
+                return Err(wrong_type("params", &given, "an object { stiffness, ... }"));
+            }
+            for (name, value) in read_options(&given)? {
+                params.set_named(&name, value).map_err(cloth_error)?;
+            }
+        }
+        let time = property(&state, "time");
+        let Some(time) = time.as_f64() else {
+            return Err(wrong_type("time", &time, "a number"));
+        };
+        let colliders = objects("colliders", &property(&state, "colliders"))?;
+        if colliders.len() > MAX_COLLIDERS {
+            return Err(cloth_error(ClothError::InvalidState {
+                field: "colliders",
+                index: None,
+                problem: format!(
+                    "has {} entries, expected at most {MAX_COLLIDERS}",
+                    colliders.len()
+                ),
+            }));
+        }
+        let mut shapes = Vec::with_capacity(colliders.len());
+        for collider in &colliders {
+            shapes.push((
+                collider_id(&property(collider, "id"))?,
+                read_shape(collider)?,
+            ));
+        }
+        let state = cloth::ClothState {
+            params,
+            time,
+            positions: state_floats(&state, "positions", 2 * n)?,
+            velocities: state_floats(&state, "velocities", 2 * n)?,
+            pinned: state_indices(&state, "pinned", n)?,
+            constraints: state_indices(&state, "constraints", built)?,
+            torn: state_indices(&state, "torn", built)?,
+            colliders: shapes,
+        };
+        self.cloth.set_state(&state).map_err(cloth_error)
+    }
+}
+
+/// Refuses an array of the state longer than `most` entries before copying it.
+fn state_length(field: &'static str, length: u32, most: usize) -> Result<usize, JsValue> {
+    let length = length as usize;
+    if length > most {
+        return Err(cloth_error(ClothError::InvalidState {
+            field,
+            index: None,
+            problem: format!("has {length} entries, expected at most {most} (this cloth's)"),
+        }));
+    }
+    Ok(length)
+}
+
+/// Field `field` of a saved state: a `Float32Array` of at most `most` values
+/// (their bits kept exactly).
+fn state_floats(state: &JsValue, field: &'static str, most: usize) -> Result<Vec<f32>, JsValue> {
+    let value = property(state, field);
+    let Some(array) = value.dyn_ref::<Float32Array>() else {
+        return Err(wrong_type(field, &value, "a Float32Array"));
+    };
+    let length = state_length(field, array.length(), most)?;
+    let mut values: Vec<f32> = room(field, length)?;
+    values.resize(length, 0.0);
+    array.copy_to(&mut values);
+    Ok(values)
+}
+
+/// Field `field` of a saved state: a `Uint32Array` of at most `most` indices.
+fn state_indices(state: &JsValue, field: &'static str, most: usize) -> Result<Vec<u32>, JsValue> {
+    let value = property(state, field);
+    let Some(array) = value.dyn_ref::<Uint32Array>() else {
+        return Err(wrong_type(field, &value, "a Uint32Array"));
+    };
+    let length = state_length(field, array.length(), most)?;
+    let mut values: Vec<u32> = room(field, length)?;
+    values.resize(length, 0);
+    array.copy_to(&mut values);
+    Ok(values)
 }
 
 /// Reads a collider spec: an object with a `shape` name and its numbers.
