@@ -21,6 +21,9 @@ import {
   RollingAverage, AVERAGED_SAMPLES, Stepper, FrameScheduler, watchVisibility, FRAME_WORK_BUDGET_MS,
 } from './frame-loop.js';
 import { Painter } from './painter.js';
+import { readTheme } from './theme.js';
+import { encodeState, decodeState } from './state-file.js';
+import { recordingType, recordCanvas } from './recording.js';
 
 // Every cloth parameter (name, attribute, unit, accepted values, default, how it
 // applies) comes from the one table in src/params.rs, generated into parameters.js;
@@ -113,9 +116,18 @@ export async function mountCloth(canvas, options = {}) {
   // from loading the module and from what the caller does next, so the page
   // never waits for all of it at once.
   await nextTask();
-  const controller = new ClothController(canvas, withPresetSizes(settings, given), given);
+  // Someone who asked the system for reduced motion gets a still cloth until
+  // they start it (resume); the controller says why through `reducedMotion`.
+  const reducedMotion = settings.respectReducedMotion && prefersReducedMotion() && !settings.paused;
+  if (reducedMotion) settings.paused = true;
+  const controller = new ClothController(canvas, withPresetSizes(settings, given), given, reducedMotion);
   await nextTask();
   return controller;
+}
+
+/** Whether the user asked the system to reduce motion (`prefers-reduced-motion: reduce`). */
+export function prefersReducedMotion() {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
 /** The names a caller's options object gives a value (mergeOptions has checked it). */
@@ -157,19 +169,32 @@ class ClothController {
   #canvasSize;
   #stopWatchingVisibility;
   #heldCollider = null; // { id, offsetX, offsetY } while a pointer drags a collider
+  #style; // the colours (theme.js) and sizes the cloth is drawn with
+  #styleObserver;
+  #pausedForReducedMotion;
 
-  constructor(canvas, settings, given) {
+  constructor(canvas, settings, given, pausedForReducedMotion = false) {
     const context = canvas.getContext('2d');
     if (!context) throw new Error('this canvas cannot give a 2D context (is it already used for WebGL?)');
     this.#canvas = canvas;
     this.#settings = settings;
     // Every method works detached too (`button.onclick = cloth.pause`), as it did
     // when the controller was a plain object of closures.
-    for (const name of ['pause', 'resume', 'restart', 'set', 'diagnostics', 'worldToClient', 'clientToWorld', 'destroy']) {
+    for (const name of [
+      'pause', 'resume', 'restart', 'set', 'diagnostics', 'worldToClient', 'clientToWorld', 'destroy',
+      'snapshot', 'record', 'exportState', 'importState', 'refreshTheme',
+    ]) {
       this[name] = this[name].bind(this);
     }
     this.#simulation = createSimulation(settings, (name) => given.has(name));
     this.#painter = new Painter(context);
+    this.#pausedForReducedMotion = pausedForReducedMotion;
+    this.#style = readTheme(canvas);
+    // a changed style attribute may set other custom properties
+    if (typeof MutationObserver === 'function') {
+      this.#styleObserver = new MutationObserver(() => this.refreshTheme());
+      this.#styleObserver.observe(canvas, { attributes: true, attributeFilter: ['style', 'class'] });
+    }
     this.#box = { cssWidth: canvas.width, cssHeight: canvas.height, pixelRatio: 1, offsetX: 0, offsetY: 0 };
     this.#clothSize = restingSize(this.#simulation);
     this.#updateView();
@@ -214,6 +239,7 @@ class ClothController {
 
     this.#canvasSize = watchCanvasSize(canvas, (measured) => {
       this.#box = measured;
+      this.#style = readTheme(canvas);
       this.#painter.repaintAll();
       this.#updateView();
       this.#requestFrame();
@@ -254,7 +280,20 @@ class ClothController {
     this.#settings = { ...this.#settings, paused: true };
   }
 
+  get reducedMotion() {
+    return this.#pausedForReducedMotion;
+  }
+
+  get canRecord() {
+    return recordingType(this.#canvas) !== null;
+  }
+
+  get theme() {
+    return { ...this.#style };
+  }
+
   resume() {
+    this.#pausedForReducedMotion = false;
     this.#settings = { ...this.#settings, paused: false };
     this.#requestFrame();
   }
@@ -270,11 +309,17 @@ class ClothController {
     const sameScene = next.preset === current.preset && next.scene === current.scene;
     if (!sameScene) next = withPresetSizes(next, given);
     const replacement = createSimulation(next, (name) => sameScene || given.has(name)); // throws: the old cloth keeps running
+    this.#replaceSimulation(replacement, next);
+    return this;
+  }
+
+  /** Puts `replacement` (built from `settings`) in place of the running Simulation. */
+  #replaceSimulation(replacement, next, clothSize = restingSize(replacement)) {
     freeQuietly(this.#simulation);
     this.#simulation = replacement;
     this.#settings = next;
     this.#painter.repaintAll();
-    this.#clothSize = restingSize(replacement);
+    this.#clothSize = clothSize;
     this.#updateView();
     this.#diverged = false;
     this.#haltedBy = null;
@@ -283,7 +328,61 @@ class ClothController {
     this.#input.reset();
     this.#heldCollider = null;
     this.#requestFrame();
+  }
+
+  snapshot() {
+    this.#assertAlive();
+    this.#painter.repaintAll();
+    this.#draw(); // the canvas holds this very state
+    return new Promise((resolve, reject) => {
+      this.#canvas.toBlob((blob) => {
+        if (blob) resolve(blob);
+        else reject(new Error('snapshot: the canvas could not be encoded as PNG'));
+      }, 'image/png');
+    });
+  }
+
+  record(seconds) {
+    this.#assertAlive();
+    return recordCanvas(this.#canvas, seconds, () => this.#requestFrame());
+  }
+
+  exportState() {
+    this.#assertAlive();
+    const settings = this.#settings;
+    const scene = settings.scene != null
+      ? { spec: settings.scene }
+      : {
+        preset: settings.preset,
+        sizes: Object.fromEntries(Object.keys(presetShape(settings.preset)).map((name) => [name, settings[name]])),
+      };
+    return encodeState(this.#simulation.saveState(), scene);
+  }
+
+  importState(file) {
+    this.#assertAlive();
+    const { scene, state } = decodeState(file);
+    const changes = scene.spec != null ? { scene: scene.spec } : { preset: scene.preset, ...scene.sizes };
+    const next = mergeOptions(this.#effectiveOptions(), changes);
+    if (scene.spec == null) next.scene = undefined;
+    const replacement = buildScene(next);
+    let clothSize;
+    try {
+      clothSize = restingSize(replacement); // the view fits the scene as built, not as it moved
+      replacement.restoreState(state);
+    } catch (error) {
+      freeQuietly(replacement);
+      throw error; // the running cloth is kept
+    }
+    this.#replaceSimulation(replacement, next, clothSize);
     return this;
+  }
+
+  refreshTheme() {
+    if (this.#destroyed) return;
+    this.#style = readTheme(this.#canvas);
+    this.#painter.repaintAll();
+    this.#requestFrame();
   }
 
   set(name, value) {
@@ -349,6 +448,7 @@ class ClothController {
     this.#scheduler.cancelFrame();
     this.#scheduler.cancelStepping();
     this.#listeners.abort();
+    this.#styleObserver?.disconnect();
     this.#canvasSize.stop();
     this.#stopWatchingVisibility();
     this.#canvas.style.touchAction = this.#previousTouchAction;
@@ -487,7 +587,7 @@ class ClothController {
   }
 
   #draw() {
-    const drewWith = this.#painter.paint(this.#simulation, this.#view, this.#settings);
+    const drewWith = this.#painter.paint(this.#simulation, this.#view, this.#settings, this.#style);
     // a canvas bigger than the wasm rasterizer draws: canvas 2D can, from now on
     if (drewWith !== this.#settings.renderer) this.#settings = { ...this.#settings, renderer: drewWith };
   }

@@ -18,6 +18,7 @@ export const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [paramete
 const BEHAVIOUR_OPTIONS = new Map([
   ['paused', { defaultValue: false, check: booleanValue }],
   ['pauseWhenHidden', { defaultValue: true, check: booleanValue }],
+  ['respectReducedMotion', { defaultValue: true, check: booleanValue }],
   ['wasmUrl', { defaultValue: undefined, check: optionalUrl }],
   ['scene', { defaultValue: undefined, check: optionalObject }],
   ['scalarWasmUrl', { defaultValue: undefined, check: optionalUrl }],

@@ -4,6 +4,7 @@
 
 import { strainColor, strainRamp } from './wasm.js';
 import { drawCloth, particleRadius, DEFAULT_STYLE } from './renderer.js';
+import { drawColors } from './theme.js';
 
 /**
  * The codes of the Errors `drawInto` throws when the canvas, not the call, is the
@@ -29,15 +30,17 @@ export class Painter {
   }
 
   /**
-   * Draws `simulation` in `view` with `renderer` ('wasm' or 'canvas'); returns the
+   * Draws `simulation` in `view` with `renderer` ('wasm' or 'canvas') in the
+   * colours of `style` (DEFAULT_STYLE's fields, see www/theme.js); returns the
    * renderer that drew: 'canvas' once the wasm rasterizer refused this canvas.
    */
-  paint(simulation, view, { renderer, strainColors }) {
+  paint(simulation, view, { renderer, strainColors }, style = DEFAULT_STYLE) {
     if (renderer === 'wasm') {
       try {
         simulation.drawInto(this.#context, {
           ...view,
-          particleRadius: particleRadius(view, DEFAULT_STYLE),
+          particleRadius: particleRadius(view, style),
+          ...drawColors(style),
           strainColors,
           full: this.#repaintAll,
         });
@@ -51,7 +54,7 @@ export class Painter {
     // Views die when wasm memory grows, so fetch them fresh every frame.
     const strain = strainColors ? { restLengths: simulation.restLengths(), ramp: strainRamp(), colorOf: strainColor } : null;
     drawCloth(
-      this.#context, simulation.positions(), simulation.constraints(), view, undefined, simulation.grabbed, strain,
+      this.#context, simulation.positions(), simulation.constraints(), view, style, simulation.grabbed, strain,
       simulation.colliders(),
     );
     this.#repaintAll = true;

@@ -23,6 +23,10 @@ const HOST_CSS = `
   :host { display: block; position: relative; width: 100%; height: 400px; }
   :host([hidden]) { display: none; }
   canvas { display: block; width: 100%; height: 100%; touch-action: none; }
+  .reduced-motion { position: absolute; left: 8px; top: 8px; right: 8px; margin: 0; padding: 6px 10px;
+    background: #fffbe6; color: #222; border: 1px solid #c9a400; border-radius: 4px; font: 14px/1.4 system-ui, sans-serif; }
+  .reduced-motion[hidden] { display: none; }
+  .reduced-motion button { margin-left: 8px; font: inherit; }
 `;
 
 let sharedSheet = null;
@@ -36,7 +40,7 @@ function shadowStyleSheet() {
 
 export class XpbdClothElement extends HTMLElement {
   static get observedAttributes() {
-    return [...PARAMETER_BY_ATTRIBUTE.keys(), 'paused'];
+    return [...PARAMETER_BY_ATTRIBUTE.keys(), 'paused', 'style', 'class'];
   }
 
   #canvas;
@@ -47,6 +51,7 @@ export class XpbdClothElement extends HTMLElement {
   #scene = null; // a scene of the page's own (see the scene property)
   #ready;
   #resolveReady;
+  #reducedMotionNote;
 
   constructor() {
     super();
@@ -60,7 +65,21 @@ export class XpbdClothElement extends HTMLElement {
       Object.assign(this.#canvas.style, { display: 'block', width: '100%', height: '100%', touchAction: 'none' });
     }
     this.#canvas.setAttribute('part', 'canvas');
-    root.append(this.#canvas);
+    // Shown while the cloth waits for Start because the user asked for reduced motion.
+    this.#reducedMotionNote = document.createElement('p');
+    this.#reducedMotionNote.className = 'reduced-motion';
+    this.#reducedMotionNote.setAttribute('part', 'reduced-motion');
+    this.#reducedMotionNote.setAttribute('role', 'status');
+    this.#reducedMotionNote.hidden = true;
+    const start = document.createElement('button');
+    start.type = 'button';
+    start.textContent = 'Start';
+    start.addEventListener('click', () => {
+      this.#controller?.resume();
+      this.#reducedMotionNote.hidden = true;
+    });
+    this.#reducedMotionNote.append('Paused: your system asks for reduced motion.', start);
+    root.append(this.#canvas, this.#reducedMotionNote);
     this.#ready = new Promise((resolve) => {
       this.#resolveReady = resolve;
     });
@@ -109,9 +128,17 @@ export class XpbdClothElement extends HTMLElement {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (!this.#controller || oldValue === newValue) return; // the mount reads attributes itself
+    if (name === 'style' || name === 'class') {
+      this.#controller.refreshTheme(); // the --xpbd-cloth-* colours may have changed
+      return;
+    }
     if (name === 'paused') {
-      if (newValue === null) this.#controller.resume();
-      else this.#controller.pause();
+      if (newValue === null) {
+        this.#controller.resume();
+        this.#reducedMotionNote.hidden = true;
+      } else {
+        this.#controller.pause();
+      }
       return;
     }
     const parameter = PARAMETER_BY_ATTRIBUTE.get(name);
@@ -136,6 +163,12 @@ export class XpbdClothElement extends HTMLElement {
       if (value !== undefined) options[parameter.name] = value;
     }
     // Read once: the page's first mounted cloth loads the module every cloth shares.
+    // respect-reduced-motion="false" starts moving even where the user asked for reduced motion
+    const respect = this.getAttribute('respect-reduced-motion');
+    if (respect === 'false') options.respectReducedMotion = false;
+    else if (respect !== null && respect !== 'true' && respect !== '') {
+      console.warn(`<xpbd-cloth>: ignoring respect-reduced-motion=${quoteForMessage(respect)}: expected "true" or "false"`);
+    }
     const simd = this.getAttribute('simd');
     if (simd === 'auto' || simd === 'off') options.simd = simd;
     else if (simd !== null) console.warn(`<xpbd-cloth>: ignoring simd=${quoteForMessage(simd)}: expected "auto" or "off"`);
@@ -147,6 +180,7 @@ export class XpbdClothElement extends HTMLElement {
         return;
       }
       this.#controller = controller;
+      this.#reducedMotionNote.hidden = !controller.reducedMotion;
       this.#applyChangesMadeWhileLoading(attributesAtStart);
       this.#resolveReady(controller);
     } catch (error) {
