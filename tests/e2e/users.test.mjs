@@ -351,6 +351,8 @@ for (const engineName of selectedEngines()) {
     it('a malformed or hostile state file is refused naming what is wrong, and the running cloth is kept', async () => {
       await inEnginePage('index.html', async (p) => {
         await waitForTime(p, DEMO, 0.05);
+        const worked = await p.evaluate(workedCloth, 'cloth');
+        assert.ok(worked.torn > 1, `a torn cloth to save: ${JSON.stringify(worked)}`);
         const results = await p.evaluate(hostileCheck);
         const { polluted, good, ...cases } = results;
         assert.ok(Object.keys(cases).length >= 35);
