@@ -2,6 +2,8 @@
 
 import type { Simulation } from '../pkg/xpbd_cloth.js';
 import type { ParameterValues, LiveParameterName, Parameter } from './parameters.js';
+import type { ColliderSpec } from '../pkg/xpbd_cloth.js';
+import type { ClothStyle } from './renderer.js';
 
 export type { ParameterValues, LiveParameterName, Parameter };
 
@@ -21,6 +23,12 @@ export interface ClothOptions extends Partial<ParameterValues> {
   paused?: boolean;
   /** Stop the loop while the canvas is off-screen or the tab is hidden. Default true. */
   pauseWhenHidden?: boolean;
+  /**
+   * Start paused when the user asked the system for reduced motion
+   * (`prefers-reduced-motion: reduce`); `reducedMotion` then says so, until `resume()`.
+   * Default true.
+   */
+  respectReducedMotion?: boolean;
   /** Where the .wasm file is served; only the page's first load uses it. Default `../pkg/xpbd_cloth_bg.wasm` next to www/. */
   wasmUrl?: string | URL;
   /** Where the scalar (no SIMD) .wasm build is served; only the page's first load uses it. Default `../pkg/xpbd_cloth_scalar_bg.wasm` next to www/. */
@@ -78,11 +86,31 @@ export interface ClothDiagnostics {
 }
 
 /** The effective value of every option (solver values as the Simulation holds them). */
-export type EffectiveClothOptions = ParameterValues & Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden' | 'simd'>> &
+export type EffectiveClothOptions = ParameterValues & Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden' | 'respectReducedMotion' | 'simd'>> &
   Pick<ClothOptions, 'wasmUrl' | 'scalarWasmUrl' | 'onFrame' | 'onError' | 'scene'>;
 
 /** The value type `set` takes for each live parameter. */
 export type LiveParameterValues = Pick<ParameterValues, LiveParameterName>;
+
+/**
+ * The saved-state file (version 1): positions and velocities are base64 of the
+ * little-endian bytes of their Float32Arrays, so every value comes back with the
+ * same bits; `constraints` are the live constraints by creation index in solver
+ * order, `torn` the torn ones, ascending.
+ */
+export interface ClothStateFile {
+  format: 'xpbd-cloth-state';
+  version: 1;
+  scene: { preset: string; sizes: { width?: number; height?: number; fixed?: number } } | { spec: object };
+  params: Record<string, number | string | boolean>;
+  time: number;
+  positions: string;
+  velocities: string;
+  pinned: number[];
+  constraints: number[];
+  torn: number[];
+  colliders: (ColliderSpec & { id: number })[];
+}
 
 export interface ClothController {
   /** The live Simulation (replaced by `restart`, null after `destroy`). Do not free it yourself. */
@@ -94,8 +122,38 @@ export interface ClothController {
   readonly destroyed: boolean;
   /** A copy of the effective options. */
   readonly options: EffectiveClothOptions;
+  /** True while the cloth waits, paused, because the user asked for reduced motion (until `resume()`). */
+  readonly reducedMotion: boolean;
+  /** Whether `record` can record here (MediaRecorder with WebM and canvas.captureStream). */
+  readonly canRecord: boolean;
+  /** The colours the cloth is drawn with (read from the `--xpbd-cloth-*` custom properties), as `#rrggbb`. */
+  readonly theme: ClothStyle;
   pause(): void;
+  /** Resumes stepping (also after a start paused for reduced motion). */
   resume(): void;
+  /** A PNG of the canvas as it shows the cloth now. */
+  snapshot(): Promise<Blob>;
+  /**
+   * Records the next `seconds` (above 0, at most 60) of the canvas as WebM. Rejects
+   * where the engine cannot (`canRecord` false; the Error's `code` is "unsupported")
+   * or for seconds out of range (`field` "seconds").
+   */
+  record(seconds: number): Promise<Blob>;
+  /**
+   * The state as a JSON-ready object (see `ClothStateFile`): scene, parameters,
+   * time, positions, velocities, pins, torn constraints, colliders. A step in
+   * progress is finished first.
+   */
+  exportState(): ClothStateFile;
+  /**
+   * Loads a state `exportState` gave (parsed JSON): builds its scene, restores
+   * it, and only then replaces the running cloth, which then continues bit for
+   * bit as the saved one did. A malformed or hostile file throws an Error naming
+   * what is wrong, and the running cloth is kept. Returns the controller.
+   */
+  importState(file: unknown): ClothController;
+  /** Reads the `--xpbd-cloth-*` colours again (after a stylesheet changed, say). */
+  refreshTheme(): void;
   /**
    * Builds a new cloth from the current options overlaid with `newOptions`. The new
    * Simulation is built first: if it throws (an Error naming the bad value) the old

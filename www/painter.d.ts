@@ -1,12 +1,12 @@
 // Types for www/painter.js: drawing a cloth with the wasm rasterizer or canvas 2D.
 
 import type { Simulation } from '../pkg/xpbd_cloth.js';
-import type { View } from './renderer.js';
+import type { View, ClothStyle } from './renderer.js';
 
 export type RendererName = 'wasm' | 'canvas';
 
 export class Painter {
   constructor(context: CanvasRenderingContext2D);
   repaintAll(): void;
-  paint(simulation: Simulation, view: View, settings: { renderer: RendererName; strainColors: boolean }): RendererName;
+  paint(simulation: Simulation, view: View, settings: { renderer: RendererName; strainColors: boolean }, style?: ClothStyle): RendererName;
 }

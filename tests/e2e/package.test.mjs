@@ -57,6 +57,12 @@ const REQUIRED_FILES = [
   'www/painter.d.ts',
   'www/xpbd-cloth-element.js',
   'www/xpbd-cloth-element.d.ts',
+  'www/theme.js',
+  'www/theme.d.ts',
+  'www/state-file.js',
+  'www/state-file.d.ts',
+  'www/recording.js',
+  'www/recording.d.ts',
 ];
 
 /** Version of the crate, from Cargo.toml's [package] table. */
