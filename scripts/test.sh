@@ -4,7 +4,7 @@
 #   API tests in headless Chromium and Firefox, a quick browser benchmark agreement
 #   check, and end-to-end tests of the pages and the npm package.
 # XPBD_ENGINES (default chromium,firefox,webkit) chooses the engines of the
-# cross-engine suite (tests/e2e/engines.test.mjs) and of the wasm API tests.
+# cross-engine suites (tests/e2e/engines.test.mjs, users.test.mjs) and of the wasm API tests.
 source "$(dirname "$0")/setup.sh"
 
 export XPBD_ENGINES="${XPBD_ENGINES:-chromium,firefox,webkit}"
