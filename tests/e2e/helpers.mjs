@@ -27,13 +27,22 @@ export const CHROMIUM_ARGS = [
 /** Default timeout (ms) for waits on the page; generous, the machine is small and noisy. */
 export const WAIT = 15_000;
 
-/** Launches headless Debian Chromium (never a downloaded browser). */
-export async function launchBrowser() {
+/**
+ * Chromium's switch for WebGPU on Linux: headless, it then offers the software
+ * adapter (SwiftShader, `isFallbackAdapter` true) to pages on 127.0.0.1.
+ */
+export const WEBGPU_ARGS = ['--enable-unsafe-webgpu'];
+
+/**
+ * Launches headless Debian Chromium (never a downloaded browser); `extraArgs`
+ * (e.g. WEBGPU_ARGS) join the usual switches.
+ */
+export async function launchBrowser({ extraArgs = [] } = {}) {
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) {
     throw new Error(`${executablePath} is missing: install Debian's chromium (scripts/test.sh does)`);
   }
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
 }
 
 /**
@@ -460,13 +469,13 @@ export const distance = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
  * repository and launch Chromium, handing both to `onReady(browser, server)`;
  * after them, close both.
  */
-export function useBrowserAndServer(onReady) {
+export function useBrowserAndServer(onReady, launchOptions = {}) {
   let browser;
   let server;
   before(async () => {
     requireBuild();
     server = await serve();
-    browser = await launchBrowser();
+    browser = await launchBrowser(launchOptions);
     onReady(browser, server);
   });
   after(async () => {
