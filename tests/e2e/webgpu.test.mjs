@@ -159,3 +159,113 @@ describe('WebGPU backend on the software adapter', () => {
     }
   });
 });
+
+/**
+ * Draws the same cloth (default size, stepped `steps` times on each backend)
+ * with the CPU's wasm rasterizer and with the GPU render pipeline into a texture
+ * read back, both `width × height` pixels in one view; returns both images (RGBA).
+ */
+async function drawBoth(page, { width, height, steps, strainColors, grab = -1 }) {
+  return page.evaluate(async ({ width, height, steps, strainColors, grab }) => {
+    const gpuModule = await import('/www/gpu/gpu-cloth.js');
+    const { DEFAULT_OPTIONS } = await import('/www/options.js');
+    const { particleRadius } = await import('/www/renderer.js');
+    const gpu = await gpuModule.requestGpu({ allowFallbackAdapter: true });
+    const cpu = new window.glue.Simulation(DEFAULT_OPTIONS.width, DEFAULT_OPTIONS.height, DEFAULT_OPTIONS.fixed);
+    const onGpu = await gpuModule.GpuSimulation.create(gpu, DEFAULT_OPTIONS);
+    try {
+      cpu.steps(steps);
+      onGpu.stepNow(steps);
+      if (grab >= 0) {
+        cpu.grab(grab);
+        onGpu.grab(grab);
+      }
+      await onGpu.sync();
+      const view = { originX: width / 2, originY: 40, scale: 30, pixelRatio: 1 };
+      const drawView = { ...view, particleRadius: particleRadius(view), strainColors, full: true };
+      const canvas = document.createElement('canvas');
+      canvas.width = width;
+      canvas.height = height;
+      const context = canvas.getContext('2d');
+      cpu.drawInto(context, drawView);
+      const cpuPixels = Array.from(context.getImageData(0, 0, width, height).data);
+      const gpuPixels = Array.from(await onGpu.renderPixels(width, height, { ...drawView, ramp: window.glue.strainRamp() }));
+      return { cpuPixels, gpuPixels };
+    } finally {
+      cpu.free();
+      onGpu.free();
+    }
+  }, { width, height, steps, strainColors, grab });
+}
+
+/** Whether the pixel at `i` differs from the white background. */
+const ink = (pixels, i) => pixels[i] < 235 || pixels[i + 1] < 235 || pixels[i + 2] < 235;
+
+/**
+ * Whether pixel `i` of `blended` is pixel `j` of `solid` blended over white
+ * (an antialiased edge keeps a line's colour at partial coverage), or the other
+ * way round: per channel `255 − blended = a (255 − solid)` with one coverage `a`
+ * for all three channels, within `tolerance`.
+ */
+function sameColor(blended, i, solid, j, tolerance = 30) {
+  const [p, d] = [[0, 1, 2].map((c) => 255 - blended[i + c]), [0, 1, 2].map((c) => 255 - solid[j + c])];
+  const fits = (p, d) => {
+    const dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    if (dd === 0) return false;
+    const a = (p[0] * d[0] + p[1] * d[1] + p[2] * d[2]) / dd;
+    return a >= 0.2 && a <= 5 && [0, 1, 2].every((c) => Math.abs(p[c] - a * d[c]) <= tolerance);
+  };
+  return fits(p, d) || fits(d, p);
+}
+
+/**
+ * Of the pixels with ink in `image`, the fraction that have ink within `radius`
+ * pixels in `other`; with `colors`, ink of their colour (see sameColor).
+ */
+function inkCovered(image, other, width, height, radius, { colors = false } = {}) {
+  let total = 0;
+  let covered = 0;
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const i = 4 * (y * width + x);
+      if (!ink(image, i)) continue;
+      total += 1;
+      search: for (let dy = -radius; dy <= radius; dy += 1) {
+        for (let dx = -radius; dx <= radius; dx += 1) {
+          const [u, v] = [x + dx, y + dy];
+          if (u < 0 || v < 0 || u >= width || v >= height) continue;
+          const j = 4 * (v * width + u);
+          if (!ink(other, j) || (colors && !sameColor(image, i, other, j))) continue;
+          covered += 1;
+          break search;
+        }
+      }
+    }
+  }
+  return { total, fraction: total ? covered / total : 0 };
+}
+
+describe('WebGPU drawing', () => {
+  test('the GPU draws the cloth where the CPU rasterizer does, in its colours', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const [width, height] = [400, 300];
+      for (const strainColors of [false, true]) {
+        const { cpuPixels, gpuPixels } = await drawBoth(opened.page, { width, height, steps: 40, strainColors, grab: 1199 });
+        const cpuOnGpu = inkCovered(cpuPixels, gpuPixels, width, height, 2);
+        const gpuOnCpu = inkCovered(gpuPixels, cpuPixels, width, height, 2);
+        const cpuColors = inkCovered(cpuPixels, gpuPixels, width, height, 2, { colors: true });
+        const gpuColors = inkCovered(gpuPixels, cpuPixels, width, height, 2, { colors: true });
+        const what = `strain colours ${strainColors}`;
+        assert.ok(cpuOnGpu.total > 2000, `the CPU drew ${cpuOnGpu.total} pixels of cloth`);
+        assert.ok(gpuOnCpu.total > 0.5 * cpuOnGpu.total, `the GPU drew ${gpuOnCpu.total} pixels, the CPU ${cpuOnGpu.total}`);
+        assert.ok(cpuOnGpu.fraction > 0.98, `${what}: ${cpuOnGpu.fraction} of the CPU's cloth pixels have GPU ink within 2 px`);
+        assert.ok(gpuOnCpu.fraction > 0.98, `${what}: ${gpuOnCpu.fraction} of the GPU's cloth pixels have CPU ink within 2 px`);
+        assert.ok(cpuColors.fraction > 0.88, `${what}: ${cpuColors.fraction} of the CPU's cloth pixels have GPU ink of their colour within 2 px`);
+        assert.ok(gpuColors.fraction > 0.88, `${what}: ${gpuColors.fraction} of the GPU's cloth pixels have CPU ink of their colour within 2 px`);
+      }
+    } finally {
+      await opened.context.close();
+    }
+  });
+});

@@ -34,6 +34,8 @@ export const MAX_GPU_PARTICLES = 1_000_000;
  */
 const MIRROR_INTERVAL_MS = 250;
 const MIRROR_EVERY_FRAME = 100_000;
+/** Size of the View uniform of render.wgsl, bytes. */
+const VIEW_BYTES = 272;
 
 /**
  * The parameters the GPU solver runs, and the values it runs them at
@@ -328,7 +330,7 @@ export class GpuSimulation {
     b.lambdas = buffer('multipliers', new Float32Array(m));
     b.status = buffer('status', new Uint32Array(4));
     b.readback = device.createBuffer({ label: 'readback', size: 16 * n + 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    b.view = device.createBuffer({ label: 'view', size: 256, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    b.view = device.createBuffer({ label: 'view', size: VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
 
     const module = device.createShaderModule({ label: 'solver.wgsl', code: solverCode });
     const layout = device.createBindGroupLayout({
@@ -815,7 +817,7 @@ export class GpuSimulation {
   render(texture, format, view, style = DEFAULT_STYLE) {
     this.#alive();
     const ratio = view.pixelRatio || 1;
-    const data = new ArrayBuffer(256);
+    const data = new ArrayBuffer(VIEW_BYTES);
     const f = new Float32Array(data);
     const u = new Uint32Array(data);
     f.set([view.originX * ratio, view.originY * ratio, view.scale * ratio, style.constraintWidth * ratio, texture.width, texture.height, view.particleRadius * ratio, style.grabbedRadius * ratio], 0);
