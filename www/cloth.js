@@ -10,9 +10,9 @@
 //   cloth.set('stiffness', 100);
 
 
-import { loadWasm, wasmMemoryBytes, Simulation } from './wasm.js';
+import { loadWasm, wasmMemoryBytes, Simulation, strainRamp } from './wasm.js';
 import { PARAMETERS } from './parameters.js';
-import { fitView, clampScale, worldToCanvas, canvasToWorld, watchCanvasSize } from './renderer.js';
+import { fitView, clampScale, worldToCanvas, canvasToWorld, watchCanvasSize, particleRadius } from './renderer.js';
 import {
   DEFAULT_OPTIONS, PARAMETER_BY_NAME, mergeOptions, checkRule, liveParameter, parseNumber, quoteForMessage,
 } from './options.js';
@@ -21,11 +21,13 @@ import {
   RollingAverage, AVERAGED_SAMPLES, Stepper, FrameScheduler, watchVisibility, FRAME_WORK_BUDGET_MS,
 } from './frame-loop.js';
 import { Painter } from './painter.js';
+import { fieldError } from './errors.js';
+import { acquireGpu, wantsGpu, probeAdapters, AUTO_WEBGPU_MIN_PARTICLES } from './backend.js';
 
 // Every cloth parameter (name, attribute, unit, accepted values, default, how it
 // applies) comes from the one table in src/params.rs, generated into parameters.js;
 // options.js holds the options that are not parameters, their checks and messages.
-export { PARAMETERS, DEFAULT_OPTIONS, parseNumber, quoteForMessage, FRAME_WORK_BUDGET_MS };
+export { PARAMETERS, DEFAULT_OPTIONS, parseNumber, quoteForMessage, FRAME_WORK_BUDGET_MS, AUTO_WEBGPU_MIN_PARTICLES };
 
 /**
  * Frees a Simulation that may already be unusable (freed elsewhere, say): its
@@ -84,11 +86,19 @@ export async function mountCloth(canvas, options = {}) {
   }
   const settings = mergeOptions(DEFAULT_OPTIONS, options);
   await loadWasm(settings.wasmUrl);
+  // null: the CPU; with backend "webgpu", throws when WebGPU cannot run
+  const gpu = await acquireGpu(settings);
   // Building a large cloth takes tens of milliseconds: a task of its own, apart
   // from loading the module and from what the caller does next, so the page
   // never waits for all of it at once.
   await nextTask();
-  const controller = new ClothController(canvas, settings);
+  let controller;
+  try {
+    controller = new ClothController(canvas, settings, gpu);
+  } catch (error) {
+    gpu?.gpu.device.destroy();
+    throw error;
+  }
   await nextTask();
   return controller;
 }
@@ -126,18 +136,24 @@ class ClothController {
   #input;
   #canvasSize;
   #stopWatchingVisibility;
+  // The WebGPU backend, while it runs: { module, gpu } (see backend.js), and
+  // what draws it; null on the CPU.
+  #gpu = null;
+  #gpuPainter = null;
+  #ready;
 
-  constructor(canvas, settings) {
+  constructor(canvas, settings, gpu = null) {
     const context = canvas.getContext('2d');
     if (!context) throw new Error('this canvas cannot give a 2D context (is it already used for WebGL?)');
     this.#canvas = canvas;
     this.#settings = settings;
     // Every method works detached too (`button.onclick = cloth.pause`), as it did
     // when the controller was a plain object of closures.
-    for (const name of ['pause', 'resume', 'restart', 'set', 'diagnostics', 'worldToClient', 'clientToWorld', 'destroy']) {
+    for (const name of ['pause', 'resume', 'restart', 'set', 'diagnostics', 'worldToClient', 'clientToWorld', 'destroy', 'readPositions']) {
       this[name] = this[name].bind(this);
     }
-    this.#simulation = createSimulation(settings);
+    this.#simulation = this.#build(settings, gpu);
+    this.#ready = Promise.resolve(this);
     this.#painter = new Painter(context);
     this.#box = { cssWidth: canvas.width, cssHeight: canvas.height, pixelRatio: 1, offsetX: 0, offsetY: 0 };
     this.#clothSize = restingSize(this.#simulation);
@@ -208,6 +224,27 @@ class ClothController {
     return this.#effectiveOptions();
   }
 
+  /** "webgpu" or "cpu": the backend that runs the cloth now. */
+  get backend() {
+    return this.#gpu ? 'webgpu' : 'cpu';
+  }
+
+  /** Resolves to the controller once the last restart runs (at once unless it waits for a GPU device). */
+  get ready() {
+    return this.#ready;
+  }
+
+  /** A copy of the positions `[x0, y0, …]` in metres, read back from the GPU on the WebGPU backend. */
+  async readPositions() {
+    this.#assertAlive();
+    if (this.#gpu) {
+      const simulation = this.#simulation;
+      const { positions } = await simulation.sync();
+      if (simulation === this.#simulation) return positions.slice();
+    }
+    return this.#simulation.positions().slice();
+  }
+
   pause() {
     this.#settings = { ...this.#settings, paused: true };
   }
@@ -220,9 +257,36 @@ class ClothController {
   restart(newOptions = {}) {
     this.#assertAlive();
     const next = mergeOptions(this.#effectiveOptions(), newOptions);
-    const replacement = createSimulation(next); // throws: the old cloth keeps running
-    freeQuietly(this.#simulation);
+    if (next.backend === 'auto') probeAdapters(); // for the restarts after this one
+    if (wantsGpu(next) && !this.#gpu) {
+      // A device comes asynchronously: the old cloth runs until the new one is
+      // built; `ready` says when (and rejects, with onError told, when it cannot).
+      const pending = acquireGpu(next).then((gpu) => {
+        if (this.#destroyed || this.#ready !== pending) {
+          gpu?.gpu.device.destroy();
+          return this;
+        }
+        this.#replace(next, gpu);
+        return this;
+      });
+      pending.catch((error) => this.#report(error));
+      this.#ready = pending;
+      return this;
+    }
+    const keepGpu = wantsGpu(next) && !this.#gpu.module.gpuRefusalOf(next);
+    if (next.backend === 'webgpu' && !keepGpu) throw this.#gpu.module.gpuUnavailable(this.#gpu.module.gpuRefusalOf(next));
+    this.#replace(next, keepGpu ? this.#gpu : null);
+    this.#ready = Promise.resolve(this);
+    return this;
+  }
+
+  /** Builds the cloth of `settings` on `gpu` (or the CPU when null) and makes it the running one; throws, keeping the old, on error. */
+  #replace(next, gpu) {
+    const replacement = this.#build(next, gpu, true); // throws: the old cloth keeps running
+    this.#freeSimulation();
+    if (this.#gpu && this.#gpu !== gpu) this.#releaseGpu();
     this.#simulation = replacement;
+    this.#adoptGpu(gpu);
     this.#settings = next;
     this.#painter.repaintAll();
     this.#clothSize = restingSize(replacement);
@@ -239,6 +303,11 @@ class ClothController {
   set(name, value) {
     this.#assertAlive();
     const parameter = liveParameter(name, value);
+    const refusal = this.#gpu && parameter.appliesOn === 'simulation' && this.#simulation.refusal(name, value);
+    if (refusal) {
+      this.#simulation.validate(name, value); // a value no backend runs changes nothing
+      this.#fallBackToCpu(refusal, { throwing: true });
+    }
     if (parameter.appliesOn === 'simulation') {
       this.#simulation[name] = value; // the setter validates; on Error it keeps the old value
       this.#settings = { ...this.#settings, [name]: this.#simulation[name] };
@@ -260,12 +329,13 @@ class ClothController {
       maxStretch: simulation.maxStretch,
       kineticEnergy: simulation.kineticEnergy,
       isFinite: simulation.isFinite,
-      stepMs: this.#stepper.stepMs,
+      stepMs: this.#gpu ? simulation.gpuStepMs : this.#stepper.stepMs,
       frameMs: this.#frameTimes.mean,
       wasmMemoryBytes: wasmMemoryBytes(),
       tornCount: simulation.tornCount,
       capped: this.#stepper.capped,
       stepsLastFrame: this.#stepper.stepsLastFrame,
+      backend: this.backend,
     };
     return { ...this.#lastDiagnostics };
   }
@@ -302,8 +372,82 @@ class ClothController {
     this.#canvasSize.stop();
     this.#stopWatchingVisibility();
     this.#canvas.style.touchAction = this.#previousTouchAction;
-    freeQuietly(this.#simulation);
+    this.#freeSimulation();
+    this.#releaseGpu();
     this.#simulation = null;
+  }
+
+  // -- backends
+
+  /** The Simulation (CPU) or GpuSimulation for `settings`. Throws the Simulation's Error, allocating nothing, for a refused value. */
+  #build(settings, gpu, replacing = false) {
+    if (!gpu) return createSimulation(settings);
+    const simulation = new gpu.module.GpuSimulation(gpu.gpu, settings);
+    if (!replacing) this.#adoptGpu(gpu);
+    return simulation;
+  }
+
+  #freeSimulation() {
+    if (this.#gpu) this.#simulation?.free();
+    else freeQuietly(this.#simulation);
+  }
+
+  /** Runs on `gpu` from now on (null: the CPU); watches its device. */
+  #adoptGpu(gpu) {
+    if (this.#gpu === gpu) return;
+    this.#gpu = gpu;
+    this.#gpuPainter = null;
+    if (!gpu) return;
+    const { device } = gpu.gpu;
+    device.lost.then((info) => {
+      if (this.#gpu === gpu && !this.#destroyed) this.#fallBackToCpu(`the GPU device was lost (${info.reason}: ${info.message})`);
+    });
+    device.addEventListener('uncapturederror', (event) => {
+      if (this.#gpu === gpu && !this.#destroyed) this.#fallBackToCpu(`a WebGPU error: ${event.error?.message}`);
+    });
+    this.#gpuPainter = new gpu.module.GpuPainter(device);
+  }
+
+  #releaseGpu() {
+    const gpu = this.#gpu;
+    this.#gpu = null;
+    this.#gpuPainter = null;
+    gpu?.gpu.device.destroy();
+  }
+
+  /**
+   * Goes on with the cloth on the CPU: the positions and velocities last read
+   * back from the GPU (at most a frame or two old; current after
+   * readPositions()), the time, pins and the held particle carry over. A cloth
+   * the CPU cannot take stops with an Error instead, or, `throwing`, keeps
+   * running on the GPU and the Error is thrown.
+   */
+  #fallBackToCpu(reason, { throwing = false } = {}) {
+    const gpuSimulation = this.#simulation;
+    const { positions, velocities, time } = gpuSimulation.mirror;
+    let simulation;
+    try {
+      simulation = createSimulation({ ...this.#effectiveOptions(), backend: 'cpu' });
+      simulation.setState(positions, velocities, time);
+      const pinned = new Set(gpuSimulation.pinnedParticles());
+      for (let k = 0; k < simulation.numParticles; k += 1) {
+        if (simulation.isPinned(k) !== pinned.has(k)) simulation.setPinned(k, pinned.has(k));
+      }
+      if (gpuSimulation.grabbed >= 0) simulation.grab(gpuSimulation.grabbed);
+    } catch (error) {
+      freeQuietly(simulation);
+      const refused = fieldError('backend', 'unsupported', `xpbd-cloth: ${reason}, and the CPU cannot take the cloth over: ${error.message}`);
+      if (throwing) throw refused;
+      this.#halt(refused);
+      return;
+    }
+    console.warn(`xpbd-cloth: ${reason}; the cloth goes on on the CPU`);
+    this.#freeSimulation();
+    this.#releaseGpu();
+    this.#simulation = simulation;
+    this.#painter.repaintAll();
+    this.#stepper.clear();
+    this.#requestFrame();
   }
 
   // -- errors and callbacks never escape into the browser's frame loop
@@ -437,6 +581,12 @@ class ClothController {
   }
 
   #draw() {
+    if (this.#gpu) {
+      const view = { ...this.#view, particleRadius: particleRadius(this.#view), strainColors: this.#settings.strainColors, ramp: strainRamp() };
+      this.#gpuPainter.paint(this.#simulation, this.#painter.context, view);
+      this.#painter.repaintAll();
+      return;
+    }
     const drewWith = this.#painter.paint(this.#simulation, this.#view, this.#settings);
     // a canvas bigger than the wasm rasterizer draws: canvas 2D can, from now on
     if (drewWith !== this.#settings.renderer) this.#settings = { ...this.#settings, renderer: drewWith };

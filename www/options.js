@@ -5,6 +5,7 @@
 
 import { PARAMETERS } from './parameters.js';
 import { fieldError } from './errors.js';
+import { checkBackend } from './backend.js';
 
 export { fieldError };
 
@@ -21,6 +22,8 @@ const BEHAVIOUR_OPTIONS = new Map([
   ['wasmUrl', { defaultValue: undefined, check: optionalUrl }],
   ['onFrame', { defaultValue: undefined, check: optionalFunction }],
   ['onError', { defaultValue: undefined, check: optionalFunction }],
+  ['backend', { defaultValue: 'auto', check: checkBackend }],
+  ['allowFallbackAdapter', { defaultValue: false, check: booleanValue }],
 ]);
 
 /** The original demo's values for every option. */

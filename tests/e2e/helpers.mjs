@@ -28,21 +28,24 @@ export const CHROMIUM_ARGS = [
 export const WAIT = 15_000;
 
 /**
- * Chromium's switch for WebGPU on Linux: headless, it then offers the software
- * adapter (SwiftShader, `isFallbackAdapter` true) to pages on 127.0.0.1.
+ * Chromium's switches for WebGPU on Linux: headless, it then offers the software
+ * adapter (SwiftShader, `isFallbackAdapter` true) to pages on 127.0.0.1. Drawing
+ * into a WebGPU canvas also needs the GPU process (no --disable-gpu) with ANGLE
+ * on Vulkan: otherwise presenting a canvas texture loses the device.
  */
-export const WEBGPU_ARGS = ['--enable-unsafe-webgpu'];
+export const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--use-angle=vulkan', '--enable-features=Vulkan,VulkanFromANGLE'];
 
 /**
- * Launches headless Debian Chromium (never a downloaded browser); `extraArgs`
- * (e.g. WEBGPU_ARGS) join the usual switches.
+ * Launches headless Debian Chromium (never a downloaded browser); with `webgpu`,
+ * with WebGPU on (WEBGPU_ARGS).
  */
-export async function launchBrowser({ extraArgs = [] } = {}) {
+export async function launchBrowser({ webgpu = false } = {}) {
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) {
     throw new Error(`${executablePath} is missing: install Debian's chromium (scripts/test.sh does)`);
   }
-  return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
+  const args = webgpu ? [...CHROMIUM_ARGS.filter((arg) => arg !== '--disable-gpu'), ...WEBGPU_ARGS] : CHROMIUM_ARGS;
+  return chromium.launch({ executablePath, args, headless: true });
 }
 
 /**

@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  useBrowserAndServer, openApiHarness, openPage, launchBrowser, WEBGPU_ARGS, until, WAIT,
+  useBrowserAndServer, openApiHarness, openPage, launchBrowser, until, WAIT,
 } from './helpers.mjs';
 
 let browser;
@@ -14,7 +14,7 @@ let server;
 useBrowserAndServer((b, s) => {
   browser = b;
   server = s;
-}, { extraArgs: WEBGPU_ARGS });
+}, { webgpu: true });
 
 /** Largest distance between two interleaved position arrays, and where. */
 function largestDifference(a, b) {
@@ -264,6 +264,151 @@ describe('WebGPU drawing', () => {
         assert.ok(cpuColors.fraction > 0.88, `${what}: ${cpuColors.fraction} of the CPU's cloth pixels have GPU ink of their colour within 2 px`);
         assert.ok(gpuColors.fraction > 0.88, `${what}: ${gpuColors.fraction} of the GPU's cloth pixels have CPU ink of their colour within 2 px`);
       }
+    } finally {
+      await opened.context.close();
+    }
+  });
+});
+
+describe('mountCloth with the WebGPU backend', () => {
+  test('"webgpu" runs on the GPU, draws, steps, drags and reads positions back', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const result = await opened.page.evaluate(async () => {
+        const canvas = document.getElementById('cloth');
+        const controller = await window.mountCloth(canvas, { backend: 'webgpu', allowFallbackAdapter: true, width: 30, height: 20 });
+        window.controller = controller;
+        const start = await controller.readPositions();
+        await new Promise((done) => setTimeout(done, 1500));
+        const later = await controller.readPositions();
+        const diagnostics = controller.diagnostics();
+        // what the page shows: the canvas has ink where the cloth hangs
+        const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let ink = 0;
+        for (let i = 0; i < pixels.length; i += 4) if (pixels[i] < 200 || pixels[i + 2] < 200) ink += 1;
+        return {
+          backend: controller.backend,
+          isArray: later instanceof Float32Array,
+          length: later.length,
+          fell: start[2 * 599 + 1] - later[2 * 599 + 1],
+          time: diagnostics.time,
+          diagnosticsBackend: diagnostics.backend,
+          ink,
+        };
+      });
+      assert.equal(result.backend, 'webgpu');
+      assert.equal(result.diagnosticsBackend, 'webgpu');
+      assert.ok(result.isArray);
+      assert.equal(result.length, 2 * 600);
+      assert.ok(result.time > 0.05, `simulated ${result.time} s`);
+      assert.ok(result.fell > 0.05, `the bottom corner fell ${result.fell} m`);
+      assert.ok(result.ink > 500, `${result.ink} cloth pixels on the canvas`);
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  test('a lost device falls back to the CPU with a warning, keeping the cloth', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const result = await opened.page.evaluate(async () => {
+        const warnings = [];
+        const warn = console.warn;
+        console.warn = (...args) => {
+          warnings.push(args.join(' '));
+          warn(...args);
+        };
+        const canvas = document.getElementById('cloth');
+        const controller = await window.mountCloth(canvas, { backend: 'webgpu', allowFallbackAdapter: true, width: 30, height: 20 });
+        await new Promise((done) => setTimeout(done, 800));
+        controller.simulation.setPinned(599, true);
+        controller.simulation.grab(300);
+        controller.pause();
+        await controller.simulation.done();
+        const before = await controller.readPositions();
+        const time = controller.diagnostics().time;
+        controller.simulation.device.destroy();
+        const deadline = performance.now() + 5000;
+        while (controller.backend !== 'cpu' && performance.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+        const after = await controller.readPositions();
+        let worst = 0;
+        for (let k = 0; k < before.length; k += 1) worst = Math.max(worst, Math.abs(before[k] - after[k]));
+        const simulation = controller.simulation;
+        const result = {
+          backend: controller.backend,
+          worst,
+          timeBefore: time,
+          timeAfter: controller.diagnostics().time,
+          pinned: simulation.isPinned(599),
+          cornerPinned: simulation.isPinned(0),
+          grabbed: simulation.grabbed,
+          warnings,
+          moved: 0,
+        };
+        controller.resume();
+        await new Promise((done) => setTimeout(done, 500));
+        result.timeLater = controller.diagnostics().time;
+        controller.destroy();
+        return result;
+      });
+      assert.equal(result.backend, 'cpu');
+      assert.equal(result.worst, 0, 'the CPU goes on from the GPU state exactly');
+      assert.ok(result.timeBefore > 0.05);
+      assert.equal(result.timeAfter, result.timeBefore);
+      assert.ok(result.timeLater > result.timeAfter, 'the CPU cloth runs');
+      assert.equal(result.pinned, true);
+      assert.equal(result.cornerPinned, true);
+      assert.equal(result.grabbed, 300);
+      assert.ok(result.warnings.some((w) => /device was lost/.test(w) && /CPU/.test(w)), JSON.stringify(result.warnings));
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  test('a parameter only the CPU runs moves the cloth to the CPU', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const result = await opened.page.evaluate(async () => {
+        const canvas = document.getElementById('cloth');
+        const controller = await window.mountCloth(canvas, { backend: 'webgpu', allowFallbackAdapter: true, width: 30, height: 20 });
+        const before = controller.backend;
+        let refused = null;
+        try {
+          controller.set('tearStretch', -3);
+        } catch (error) {
+          refused = error.field;
+        }
+        const afterRefused = controller.backend;
+        controller.set('tearStretch', 1.5);
+        const result = { before, refused, afterRefused, after: controller.backend, tear: controller.options.tearStretch };
+        controller.destroy();
+        return result;
+      });
+      assert.deepEqual(result, { before: 'webgpu', refused: 'tearStretch', afterRefused: 'webgpu', after: 'cpu', tear: 1.5 });
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  test('"auto" on a software adapter runs the CPU; with allowFallbackAdapter a large cloth runs on the GPU', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const result = await opened.page.evaluate(async () => {
+        const canvas = document.getElementById('cloth');
+        const backendOf = async (options) => {
+          const controller = await window.mountCloth(canvas, options);
+          const backend = controller.backend;
+          controller.destroy();
+          return backend;
+        };
+        return {
+          small: await backendOf({}),
+          large: await backendOf({ width: 250, height: 200 }),
+          largeAllowed: await backendOf({ width: 250, height: 200, allowFallbackAdapter: true }),
+          smallAllowed: await backendOf({ allowFallbackAdapter: true }),
+        };
+      });
+      assert.deepEqual(result, { small: 'cpu', large: 'cpu', largeAllowed: 'webgpu', smallAllowed: 'cpu' });
     } finally {
       await opened.context.close();
     }

@@ -14,6 +14,7 @@ import { PARAMETERS } from '../parameters.js';
 import { checkRule, describe } from '../options.js';
 import { fieldError } from '../errors.js';
 import { DEFAULT_STYLE } from '../style.js';
+import { Simulation } from '../wasm.js';
 
 /** Distance between neighbouring particles at rest, metres (SPACING in src/grid.rs). */
 const SPACING = Math.fround(0.2);
@@ -34,6 +35,8 @@ export const MAX_GPU_PARTICLES = 1_000_000;
  */
 const MIRROR_INTERVAL_MS = 250;
 const MIRROR_EVERY_FRAME = 100_000;
+/** The most steps one `steps(n)` call queues, as the Simulation's. */
+const MAX_STEPS_PER_CALL = 10_000;
 /** Size of the View uniform of render.wgsl, bytes. */
 const VIEW_BYTES = 272;
 
@@ -51,10 +54,24 @@ const GPU_VALUES = new Map([
 ]);
 
 /**
- * Why the GPU backend cannot run `name` at `value` (a sentence), or null when it can.
- * Loop options (drawing, steps per frame) always can.
+ * The most sweeps (substeps × iterations) a GPU step runs: each is 8
+ * dispatches, encoded by JavaScript every frame; beyond this a step is the
+ * CPU's (which has its own work limit).
  */
-export function gpuRefusal(name, value) {
+export const MAX_GPU_SWEEPS_PER_STEP = 2000;
+
+/**
+ * Why the GPU backend cannot run `name` at `value` (a sentence), or null when it can.
+ * Loop options (drawing, steps per frame) always can. `values` (the other
+ * parameters) bound substeps × iterations.
+ */
+export function gpuRefusal(name, value, values = {}) {
+  if (name === 'substeps' || name === 'iterations') {
+    const sweeps = value * (name === 'substeps' ? values.iterations ?? 1 : values.substeps ?? 1);
+    if (sweeps > MAX_GPU_SWEEPS_PER_STEP) {
+      return `the WebGPU backend runs at most ${MAX_GPU_SWEEPS_PER_STEP} sweeps (substeps × iterations) a step, not ${sweeps}`;
+    }
+  }
   const parameter = PARAMETERS.find((p) => p.name === name);
   if (!parameter || parameter.appliesOn === 'loop') return null;
   if (GPU_VALUES.has(name)) {
@@ -71,7 +88,7 @@ export function gpuRefusal(name, value) {
 /** The first refusal among `options`' parameters, or null. */
 export function gpuRefusalOf(options) {
   for (const { name } of PARAMETERS) {
-    const refusal = gpuRefusal(name, options[name]);
+    const refusal = gpuRefusal(name, options[name], options);
     if (refusal) return refusal;
   }
   return null;
@@ -140,20 +157,29 @@ export function gridColor(a, b, width) {
 
 // ---------------------------------------------------------------- the device
 
-/** Shader sources, fetched once per page. */
-const shaderSources = new Map();
-function loadShader(name) {
-  if (!shaderSources.has(name)) {
-    const url = new URL(`./${name}`, import.meta.url);
-    shaderSources.set(name, fetch(url).then((response) => {
-      if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);
-      return response.text();
-    }).catch((error) => {
-      shaderSources.delete(name);
+/** The shader sources once loaded: { solver, render }. */
+let shaderCode = null;
+let shaderLoading = null;
+
+async function fetchShader(name) {
+  const url = new URL(`./${name}`, import.meta.url);
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);
+  return response.text();
+}
+
+/** Fetches solver.wgsl and render.wgsl (once per page; a failed load is tried again next time). */
+export function loadShaders() {
+  shaderLoading ??= Promise.all([fetchShader('solver.wgsl'), fetchShader('render.wgsl')]).then(
+    ([solver, render]) => {
+      shaderCode = { solver, render };
+    },
+    (error) => {
+      shaderLoading = null;
       throw error;
-    }));
-  }
-  return shaderSources.get(name);
+    },
+  );
+  return shaderLoading;
 }
 
 /** A refusal of the WebGPU backend, with `field` "backend" and `code` "unsupported". */
@@ -239,17 +265,23 @@ export class GpuSimulation {
   #workDone = 0;
   #diverged = false;
   #freed = false;
-  #lost = null;
   #paramsDirty = true;
   #derived = null;
+  #validator;
 
-  /** Builds the cloth of `options` (width, height, fixed and the solver values) on `gpu` from requestGpu. */
+  /** Loads the shaders if need be and builds the cloth (see the constructor). */
   static async create(gpu, options) {
-    const [solverCode, renderCode] = await Promise.all([loadShader('solver.wgsl'), loadShader('render.wgsl')]);
-    return new GpuSimulation(gpu, options, solverCode, renderCode);
+    await loadShaders();
+    return new GpuSimulation(gpu, options);
   }
 
-  constructor(gpu, options, solverCode, renderCode) {
+  /**
+   * Builds the cloth of `options` (width, height, fixed and every parameter of
+   * the table) on `gpu` from requestGpu, once loadShaders has resolved. Throws
+   * an Error naming the field for a value the table refuses or only the CPU runs.
+   */
+  constructor(gpu, options) {
+    if (!shaderCode) throw new Error('GpuSimulation: call loadShaders() first (or use GpuSimulation.create)');
     for (const name of ['width', 'height', 'fixed']) checkRule(options[name], name);
     const refusal = gpuRefusalOf(options);
     if (refusal) throw fieldError('backend', 'unsupported', refusal);
@@ -257,11 +289,18 @@ export class GpuSimulation {
     this.#device = gpu.device;
     this.#width = options.width;
     this.#height = options.height;
-    for (const { name, appliesOn, defaultValue } of PARAMETERS) {
-      if (appliesOn !== 'simulation') continue;
-      const value = options[name] ?? defaultValue;
-      checkRule(value, name);
-      this.#values[name] = value;
+    // The wasm Simulation checks every value (its messages, its rules); a small
+    // one stands by for that.
+    this.#validator = new Simulation(2, 2, 1);
+    try {
+      for (const { name, appliesOn, defaultValue } of PARAMETERS) {
+        if (appliesOn !== 'simulation') continue;
+        this.#validator[name] = options[name] ?? defaultValue;
+        this.#values[name] = this.#validator[name];
+      }
+    } catch (error) {
+      this.#validator.free();
+      throw error;
     }
     const grid = buildGrid(options.width, options.height, options.fixed);
     this.#grid = grid;
@@ -271,8 +310,7 @@ export class GpuSimulation {
     for (const k of grid.fixed) this.#pinned[k] = 1;
     this.#inverseMass = new Float32Array(this.#n);
     this.#mirror = { positions: grid.positions.slice(), velocities: new Float32Array(2 * this.#n), time: 0 };
-    this.#lost = this.#device.lost;
-    this.#createBuffers(solverCode, renderCode);
+    this.#createBuffers(shaderCode.solver, shaderCode.render);
     this.#updateInverseMasses();
   }
 
@@ -298,13 +336,24 @@ export class GpuSimulation {
     this.#alive();
     if (value.length === 0) return this.#values[name];
     const [next] = value;
-    checkRule(next, name);
-    const refusal = gpuRefusal(name, next);
+    this.validate(name, next);
+    const refusal = this.refusal(name, next);
     if (refusal) throw fieldError(name, 'unsupported', `invalid ${name}: got ${describe(next)}; ${refusal}`);
     this.#values[name] = next;
     this.#paramsDirty = true;
     if (name === 'mass') this.#updateInverseMasses();
     return next;
+  }
+
+  /** Throws the Simulation's Error, changing nothing, unless `value` is valid for the parameter `name` (on any backend). */
+  validate(name, value) {
+    this.#validator[name] = value;
+    this.#validator[name] = this.#values[name];
+  }
+
+  /** Why this cloth cannot run `name` at `value` on the GPU (see gpuRefusal), or null. */
+  refusal(name, value) {
+    return gpuRefusal(name, value, this.#values);
   }
 
   // -- the buffers and pipelines
@@ -491,7 +540,9 @@ export class GpuSimulation {
 
   /** `steps(n)` as the Simulation's: n steps (queued on the GPU). */
   steps(n) {
-    checkRule(n, 'iterations'); // whole and positive…
+    if (!Number.isInteger(n) || n < 0 || n > MAX_STEPS_PER_CALL) {
+      throw fieldError('steps', typeof n === 'number' ? 'invalid_value' : 'wrong_type', `invalid steps: got ${describe(n)}, expected a whole number from 0 to ${MAX_STEPS_PER_CALL}`);
+    }
     this.stepNow(n);
   }
 
@@ -587,11 +638,6 @@ export class GpuSimulation {
 
   get isFallbackAdapter() {
     return this.#gpu.isFallbackAdapter;
-  }
-
-  /** Resolves with GPUDeviceLostInfo when the device is lost (not when this cloth frees it). */
-  get lost() {
-    return this.#lost;
   }
 
   // -- the Simulation's read-outs, from the mirror
@@ -894,13 +940,12 @@ export class GpuSimulation {
     if (this.#freed) throw new Error('this GPU cloth was freed');
   }
 
-  /** Releases the GPU buffers and the device. Safe to call twice. */
+  /** Releases the GPU buffers (the device is its owner's). Safe to call twice. */
   free() {
     if (this.#freed) return;
     this.#freed = true;
-    this.#lost = new Promise(() => {}); // our own destroy is no loss
+    this.#validator.free();
     for (const buffer of Object.values(this.#buffers)) buffer.destroy?.();
-    this.#device.destroy();
   }
 
   get freed() {
