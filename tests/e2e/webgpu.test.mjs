@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  useBrowserAndServer, openApiHarness, openPage, launchBrowser, until, WAIT,
+  useBrowserAndServer, openApiHarness, openDemo, launchBrowser,
 } from './helpers.mjs';
 
 let browser;
@@ -409,6 +409,158 @@ describe('mountCloth with the WebGPU backend', () => {
         };
       });
       assert.deepEqual(result, { small: 'cpu', large: 'cpu', largeAllowed: 'webgpu', smallAllowed: 'cpu' });
+    } finally {
+      await opened.context.close();
+    }
+  });
+});
+
+/** Every resource `page` fetched so far: `{ url, bytes }` (decoded body sizes, the page itself included). */
+function fetchedResources(page) {
+  return page.evaluate(() =>
+    [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].map((entry) => ({
+      url: new URL(entry.name).pathname,
+      bytes: entry.decodedBodySize,
+    })),
+  );
+}
+
+describe('the CPU page loads nothing of the GPU backend', () => {
+  test('the demo page on the CPU fetches no www/gpu/ file, and choosing a backend adds under 10 %', async () => {
+    for (const query of ['', '?width=250&height=200']) {
+      const opened = await openDemo(browser, server, query);
+      try {
+        assert.equal(await opened.page.evaluate(() => window.clothDemo.backend), 'cpu', `index.html${query}`);
+        const resources = await fetchedResources(opened.page);
+        const gpuFiles = resources.filter(({ url }) => url.startsWith('/www/gpu/'));
+        assert.deepEqual(gpuFiles, [], `index.html${query} fetched the WebGPU backend`);
+        const total = resources.reduce((sum, { bytes }) => sum + bytes, 0);
+        const selection = resources.filter(({ url }) => url === '/www/backend.js').reduce((sum, { bytes }) => sum + bytes, 0);
+        assert.ok(selection > 0, 'the page loads www/backend.js');
+        assert.ok(total > 100_000, `the page fetched ${total} bytes`);
+        assert.ok(selection <= 0.1 * (total - selection), `choosing a backend costs ${selection} of ${total} bytes`);
+      } finally {
+        await opened.context.close();
+      }
+    }
+  });
+});
+
+describe('without WebGPU (Chromium without --enable-unsafe-webgpu)', () => {
+  test('"auto" runs the CPU and "webgpu" throws an Error saying why', async () => {
+    const plain = await launchBrowser();
+    try {
+      const opened = await openApiHarness(plain, server);
+      try {
+        const result = await opened.page.evaluate(async () => {
+          const canvas = document.getElementById('cloth');
+          const auto = await window.mountCloth(canvas, { width: 250, height: 200 });
+          const backend = auto.backend;
+          auto.destroy();
+          let error = null;
+          try {
+            await window.mountCloth(canvas, { backend: 'webgpu' });
+          } catch (caught) {
+            error = { isError: caught instanceof Error, message: caught.message, field: caught.field, code: caught.code };
+          }
+          return { backend, error, loadedGpu: performance.getEntriesByType('resource').filter((e) => e.name.includes('/www/gpu/')).length };
+        });
+        assert.equal(result.backend, 'cpu');
+        assert.equal(result.error?.isError, true);
+        assert.equal(result.error.field, 'backend');
+        assert.equal(result.error.code, 'unsupported');
+        assert.match(result.error.message, /WebGPU backend is not available: no adapter/);
+      } finally {
+        await opened.context.close();
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe('the demo page', () => {
+  test('the backend select runs the cloth on WebGPU, says so, and keeps it in the URL', async () => {
+    // the page's own choice ("auto" refuses a software adapter), so ask for WebGPU by URL
+    const opened = await openDemo(browser, server, '?backend=cpu');
+    try {
+      const { page } = opened;
+      assert.equal(await page.evaluate(() => window.clothDemo.backend), 'cpu');
+      assert.match(await page.locator('#backend-active').textContent(), /CPU/);
+      await page.selectOption('#backend', 'webgpu');
+      // the page's controller refuses a software adapter unless told: the error shows, the CPU runs on
+      await page.waitForFunction(() => document.getElementById('backend-error').textContent !== '');
+      assert.match(await page.locator('#backend-error').textContent(), /software \(fallback\) adapter/);
+      assert.equal(await page.evaluate(() => window.clothDemo.backend), 'cpu');
+      assert.equal(await page.locator('#backend').inputValue(), 'cpu');
+      // with the software adapter allowed (as tests do), the same choice runs on WebGPU
+      await page.evaluate(() => window.clothDemo.restart({ allowFallbackAdapter: true }));
+      await page.selectOption('#backend', 'webgpu');
+      await page.waitForFunction(() => window.clothDemo.backend === 'webgpu');
+      await page.waitForFunction(() => /WebGPU/.test(document.getElementById('backend-active').textContent));
+      assert.match(new URL(page.url()).search, /backend=webgpu/);
+      assert.equal(await page.locator('#backend-error').textContent(), '');
+    } finally {
+      await opened.context.close();
+    }
+  });
+});
+
+describe('the element and the largest cloth', () => {
+  test('<xpbd-cloth backend="webgpu"> runs on WebGPU; backend="cpu" moves it to the CPU', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const result = await opened.page.evaluate(async () => {
+        await import('/www/xpbd-cloth-element.js');
+        const element = document.createElement('xpbd-cloth');
+        element.setAttribute('backend', 'webgpu');
+        element.setAttribute('allow-fallback-adapter', '');
+        element.setAttribute('width', '20');
+        document.body.append(element);
+        const controller = await element.ready;
+        const first = controller.backend;
+        element.setAttribute('backend', 'cpu');
+        await controller.ready;
+        const second = controller.backend;
+        element.remove();
+        return { first, second };
+      });
+      assert.deepEqual(result, { first: 'webgpu', second: 'cpu' });
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  test('WebGPU takes a 1000 × 1000 cloth, which the CPU refuses', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const result = await opened.page.evaluate(async () => {
+        const canvas = document.getElementById('cloth');
+        let cpuError = null;
+        try {
+          await window.mountCloth(canvas, { backend: 'cpu', width: 1000, height: 1000 });
+        } catch (error) {
+          cpuError = error.field;
+        }
+        const controller = await window.mountCloth(canvas, { backend: 'webgpu', allowFallbackAdapter: true, width: 1000, height: 1000, paused: true });
+        controller.simulation.stepNow(1);
+        const positions = await controller.readPositions();
+        const result = {
+          cpuError,
+          backend: controller.backend,
+          particles: controller.diagnostics().numParticles,
+          length: positions.length,
+          // one step of gravity moved the free bottom-left corner down by g·dt²
+          fell: -0.2 * 999 - positions[2 * 999 * 1000 + 1],
+        };
+        controller.destroy();
+        return result;
+      });
+      assert.equal(result.cpuError, 'width');
+      assert.equal(result.backend, 'webgpu');
+      assert.equal(result.particles, 1_000_000);
+      assert.equal(result.length, 2_000_000);
+      assert.ok(Math.abs(result.fell - 9.81e-4) < 1e-4, `fell ${result.fell} m`);
     } finally {
       await opened.context.close();
     }
