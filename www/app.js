@@ -290,6 +290,11 @@ function restart(controller, plot, extra = {}) {
   plot.clear();
   showController(controller, plot);
   writeUrl(controller);
+  // a restart that waits for a GPU device takes effect later
+  controller.ready.then(() => {
+    showController(controller, plot);
+    writeUrl(controller);
+  }, () => {});
 }
 
 // ---------------------------------------------------------------- backend
@@ -298,8 +303,8 @@ function restart(controller, plot, extra = {}) {
 function showBackend(controller) {
   const simulation = controller.simulation;
   const text = controller.backend === 'webgpu'
-    ? `Running on WebGPU (${simulation?.adapterName ?? 'GPU'}${simulation?.isFallbackAdapter ? ', software' : ''})`
-    : 'Running on the CPU (wasm)';
+    ? `WebGPU (${simulation?.adapterName ?? 'GPU'}${simulation?.isFallbackAdapter ? ', software' : ''})`
+    : 'CPU (wasm)';
   setText('backend-active', text);
 }
 

@@ -41,7 +41,9 @@ let probing = null;
 
 /**
  * Asks the browser once per page which adapter it offers (no download, no
- * device): "auto" decides with the answer, synchronously from then on.
+ * device): "auto" decides with the answer, synchronously from then on. Only
+ * asked for a cloth large enough to want the GPU: Chromium logs a warning when
+ * there is no adapter.
  */
 export function probeAdapters() {
   const gpu = globalThis.navigator?.gpu;
@@ -64,8 +66,17 @@ export function probeAdapters() {
  */
 export function wantsGpu(settings) {
   if (settings.backend === 'webgpu') return true;
-  if (settings.backend !== 'auto' || settings.width * settings.height < AUTO_WEBGPU_MIN_PARTICLES) return false;
-  return adapters.hardware || (settings.allowFallbackAdapter && adapters.software);
+  return largeForAuto(settings) && (adapters.hardware || (settings.allowFallbackAdapter && adapters.software));
+}
+
+/** An "auto" cloth large enough for the GPU, in a browser with WebGPU. */
+function largeForAuto(settings) {
+  return settings.backend === 'auto' && settings.width * settings.height >= AUTO_WEBGPU_MIN_PARTICLES && Boolean(globalThis.navigator?.gpu);
+}
+
+/** Whether "auto" must still ask for an adapter before it can decide for `settings`. */
+export function needsProbe(settings) {
+  return largeForAuto(settings) && !adapters.probed;
 }
 
 /**
@@ -77,7 +88,7 @@ export function wantsGpu(settings) {
  * reason means the CPU.
  */
 export async function acquireGpu(settings) {
-  if (settings.backend === 'auto') await probeAdapters();
+  if (largeForAuto(settings)) await probeAdapters();
   if (!wantsGpu(settings)) return null;
   const strict = settings.backend === 'webgpu';
   let module;

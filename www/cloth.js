@@ -22,7 +22,7 @@ import {
 } from './frame-loop.js';
 import { Painter } from './painter.js';
 import { fieldError } from './errors.js';
-import { acquireGpu, wantsGpu, probeAdapters, AUTO_WEBGPU_MIN_PARTICLES } from './backend.js';
+import { acquireGpu, wantsGpu, needsProbe, AUTO_WEBGPU_MIN_PARTICLES } from './backend.js';
 
 // Every cloth parameter (name, attribute, unit, accepted values, default, how it
 // applies) comes from the one table in src/params.rs, generated into parameters.js;
@@ -257,10 +257,10 @@ class ClothController {
   restart(newOptions = {}) {
     this.#assertAlive();
     const next = mergeOptions(this.#effectiveOptions(), newOptions);
-    if (next.backend === 'auto') probeAdapters(); // for the restarts after this one
-    if (wantsGpu(next) && !this.#gpu) {
-      // A device comes asynchronously: the old cloth runs until the new one is
-      // built; `ready` says when (and rejects, with onError told, when it cannot).
+    if ((wantsGpu(next) && !this.#gpu) || needsProbe(next)) {
+      // A device (or, for a large "auto" cloth, the answer whether there is a
+      // GPU at all) comes asynchronously: the old cloth runs until the new one
+      // is built; `ready` says when (and rejects, with onError told, when it cannot).
       const pending = acquireGpu(next).then((gpu) => {
         if (this.#destroyed || this.#ready !== pending) {
           gpu?.gpu.device.destroy();

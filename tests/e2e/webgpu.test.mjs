@@ -486,7 +486,7 @@ describe('the demo page', () => {
     try {
       const { page } = opened;
       assert.equal(await page.evaluate(() => window.clothDemo.backend), 'cpu');
-      assert.match(await page.locator('#backend-active').textContent(), /CPU/);
+      assert.match(await page.locator("#backend-active").textContent(), /CPU/);
       await page.selectOption('#backend', 'webgpu');
       // the page's controller refuses a software adapter unless told: the error shows, the CPU runs on
       await page.waitForFunction(() => document.getElementById('backend-error').textContent !== '');
