@@ -360,6 +360,7 @@ describe('mountCloth with the WebGPU backend', () => {
       assert.equal(result.cornerPinned, true);
       assert.equal(result.grabbed, 300);
       assert.ok(result.warnings.some((w) => /device was lost/.test(w) && /CPU/.test(w)), JSON.stringify(result.warnings));
+      assert.deepEqual(opened.console.problems(), [], 'no uncaught error on the way');
     } finally {
       await opened.context.close();
     }
@@ -561,6 +562,57 @@ describe('the element and the largest cloth', () => {
       assert.equal(result.particles, 1_000_000);
       assert.equal(result.length, 2_000_000);
       assert.ok(Math.abs(result.fell - 9.81e-4) < 1e-4, `fell ${result.fell} m`);
+    } finally {
+      await opened.context.close();
+    }
+  });
+});
+
+describe('Simulation.setState, which the fallback uses', () => {
+  test('takes a state, and refuses wrong types, lengths and values naming the field, changing nothing', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const result = await opened.page.evaluate(() => {
+        const simulation = new window.glue.Simulation(3, 2, 2);
+        const n = 2 * simulation.numParticles;
+        const before = Array.from(simulation.positions());
+        const outcome = (call) => {
+          try {
+            call();
+            return 'returned';
+          } catch (error) {
+            return `${error.field}/${error.code}`;
+          }
+        };
+        const moved = new Float32Array(n).map((_, k) => k / 10);
+        const still = new Float32Array(n);
+        const bad = new Float32Array(n);
+        bad[3] = NaN;
+        const refusals = {
+          array: outcome(() => simulation.setState(Array.from(moved), still, 0)),
+          short: outcome(() => simulation.setState(moved.subarray(1), still, 0)),
+          nan: outcome(() => simulation.setState(moved, bad, 0)),
+          far: outcome(() => simulation.setState(moved.map(() => 2e6), still, 0)),
+          time: outcome(() => simulation.setState(moved, still, -1)),
+          timeType: outcome(() => simulation.setState(moved, still, '1')),
+        };
+        const unchanged = Array.from(simulation.positions()).every((v, k) => v === before[k]) && simulation.time === 0;
+        const taken = outcome(() => simulation.setState(moved, still, 1.5));
+        const after = { positions: Array.from(simulation.positions()), time: simulation.time };
+        simulation.free();
+        return { refusals, unchanged, taken, after, expected: Array.from(moved) };
+      });
+      assert.deepEqual(result.refusals, {
+        array: 'positions/wrong_type',
+        short: 'positions/invalid_value',
+        nan: 'velocities/invalid_value',
+        far: 'positions/invalid_value',
+        time: 'time/invalid_value',
+        timeType: 'time/wrong_type',
+      });
+      assert.ok(result.unchanged);
+      assert.equal(result.taken, 'returned');
+      assert.deepEqual(result.after, { positions: result.expected, time: 1.5 });
     } finally {
       await opened.context.close();
     }

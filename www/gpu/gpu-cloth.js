@@ -267,6 +267,7 @@ export class GpuSimulation {
   #freed = false;
   #paramsDirty = true;
   #derived = null;
+  #readError = null;
   #validator;
 
   /** Loads the shaders if need be and builds the cloth (see the constructor). */
@@ -592,6 +593,10 @@ export class GpuSimulation {
         this.#mirror = { positions, velocities, time };
         this.#derived = null;
       }
+      this.#readError = null;
+    }).catch((error) => {
+      // a lost device: the owner hears of it through device.lost
+      this.#readError = error;
     }).finally(() => {
       this.#reading = null;
     });
@@ -614,10 +619,11 @@ export class GpuSimulation {
    */
   async sync() {
     this.#alive();
-    await this.#reading?.catch(() => {});
+    await this.#reading;
     await this.#grabRead;
     this.#mirrorDirty = true;
     await this.#readMirror(true);
+    if (this.#readError) throw new Error(`could not read the cloth back from the GPU: ${this.#readError.message}`);
     return this.#mirror;
   }
 
