@@ -120,7 +120,7 @@ function showCapped({ capped, stepsLastFrame }) {
 }
 
 function showController(controller, plot, diagnostics = controller.diagnostics()) {
-  showDiagnostics(diagnostics, controller.simulation?.tornCount);
+  showDiagnostics(diagnostics, controller.simulation?.tornCount ?? diagnostics.tornCount);
   showBackend(controller);
   showPauseState(controller);
   plot.add(diagnostics.time, diagnostics.maxStretch, diagnostics.kineticEnergy);
@@ -301,7 +301,7 @@ function restart(controller, plot, extra = {}) {
 
 /** Says which backend runs the cloth (and on which adapter). */
 function showBackend(controller) {
-  const simulation = controller.simulation;
+  const simulation = controller.gpuSimulation;
   const text = controller.backend === 'webgpu'
     ? `WebGPU (${simulation?.adapterName ?? 'GPU'}${simulation?.isFallbackAdapter ? ', software' : ''})`
     : 'CPU (wasm)';

@@ -95,11 +95,16 @@ export type LiveParameterValues = Pick<ParameterValues, LiveParameterName>;
 
 export interface ClothController {
   /**
-   * The live Simulation (replaced by `restart`, null after `destroy`): the wasm
-   * Simulation on the CPU, a GpuSimulation (the same members, read-outs from the
-   * last read-back) on WebGPU. Do not free it yourself.
+   * The live Simulation (replaced by `restart`, null after `destroy` and while
+   * the WebGPU backend runs). Do not free it yourself.
    */
-  readonly simulation: Simulation | GpuSimulation | null;
+  readonly simulation: Simulation | null;
+  /**
+   * The GpuSimulation while the WebGPU backend runs (the Simulation's members for
+   * parameters, stepping, picking and pinning, read-outs from the last
+   * read-back), else null. Do not free it yourself.
+   */
+  readonly gpuSimulation: GpuSimulation | null;
   /**
    * The backend that runs the cloth now. A lost GPU device, a WebGPU error or
    * `set` of a value only the CPU runs moves the cloth to the CPU (with a

@@ -205,7 +205,12 @@ class ClothController {
   // -- the public controller (cloth.d.ts)
 
   get simulation() {
-    return this.#destroyed ? null : this.#simulation;
+    return this.#destroyed || this.#gpu ? null : this.#simulation;
+  }
+
+  /** The GpuSimulation while the WebGPU backend runs, else null. */
+  get gpuSimulation() {
+    return !this.#destroyed && this.#gpu ? this.#simulation : null;
   }
 
   get paused() {
@@ -417,8 +422,9 @@ class ClothController {
 
   /**
    * Goes on with the cloth on the CPU: the positions and velocities last read
-   * back from the GPU (at most a frame or two old; current after
-   * readPositions()), the time, pins and the held particle carry over. A cloth
+   * back from the GPU (a frame or two old, up to 250 ms for a cloth above
+   * 100 000 particles; current after readPositions()), the time, pins and the
+   * held particle carry over. A cloth
    * the CPU cannot take stops with an Error instead, or, `throwing`, keeps
    * running on the GPU and the Error is thrown.
    */

@@ -321,13 +321,13 @@ describe('mountCloth with the WebGPU backend', () => {
         const canvas = document.getElementById('cloth');
         const controller = await window.mountCloth(canvas, { backend: 'webgpu', allowFallbackAdapter: true, width: 30, height: 20 });
         await new Promise((done) => setTimeout(done, 800));
-        controller.simulation.setPinned(599, true);
-        controller.simulation.grab(300);
+        controller.gpuSimulation.setPinned(599, true);
+        controller.gpuSimulation.grab(300);
         controller.pause();
-        await controller.simulation.done();
+        await controller.gpuSimulation.done();
         const before = await controller.readPositions();
         const time = controller.diagnostics().time;
-        controller.simulation.device.destroy();
+        controller.gpuSimulation.device.destroy();
         const deadline = performance.now() + 5000;
         while (controller.backend !== 'cpu' && performance.now() < deadline) await new Promise((done) => setTimeout(done, 20));
         const after = await controller.readPositions();
@@ -544,7 +544,7 @@ describe('the element and the largest cloth', () => {
           cpuError = error.field;
         }
         const controller = await window.mountCloth(canvas, { backend: 'webgpu', allowFallbackAdapter: true, width: 1000, height: 1000, paused: true });
-        controller.simulation.stepNow(1);
+        controller.gpuSimulation.stepNow(1);
         const positions = await controller.readPositions();
         const result = {
           cpuError,
