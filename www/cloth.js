@@ -141,6 +141,8 @@ class ClothController {
   #gpu = null;
   #gpuPainter = null;
   #ready;
+  #lastPick = null; // where the pointer last pressed: { x, y, radius } in metres
+  #pendingGrab = null; // on WebGPU, a grab waiting for the GPU's pick: { at, cancelled }
 
   constructor(canvas, settings, gpu = null) {
     const context = canvas.getContext('2d');
@@ -167,18 +169,23 @@ class ClothController {
       pick: (clientX, clientY) => {
         const at = this.clientToWorld(clientX, clientY);
         const radiusMetres = PICK_RADIUS_PX / (this.#view.scale * this.#screenBox().scaleX);
+        this.#lastPick = { ...at, radius: radiusMetres };
         return this.#simulation.pick(at.x, at.y, radiusMetres);
       },
       grab: (index) => {
-        this.#simulation.grab(index);
+        if (this.#gpu) this.#grabOnGpu(index);
+        else this.#simulation.grab(index);
         this.#requestFrame();
       },
       dragTo: (clientX, clientY) => {
         const at = this.clientToWorld(clientX, clientY);
-        this.#simulation.drag(at.x, at.y);
+        if (this.#pendingGrab) this.#pendingGrab.at = at;
+        else this.#simulation.drag(at.x, at.y);
         this.#requestFrame();
       },
       release: () => {
+        if (this.#pendingGrab) this.#pendingGrab.cancelled = true;
+        this.#pendingGrab = null;
         this.#simulation.release();
         this.#requestFrame();
       },
@@ -411,6 +418,30 @@ class ClothController {
       if (this.#gpu === gpu && !this.#destroyed) this.#fallBackToCpu(`a WebGPU error: ${event.error?.message}`);
     });
     this.#gpuPainter = new gpu.module.GpuPainter(device);
+  }
+
+  /**
+   * On WebGPU the positions the pointer picked from may be a frame old (up to
+   * 250 ms for a large cloth): the GPU picks again where the cloth is now (4
+   * bytes read back), and that particle is grabbed and dragged to where the
+   * pointer went meanwhile; `index`, the read-back's pick, if the GPU finds none.
+   */
+  #grabOnGpu(index) {
+    const simulation = this.#simulation;
+    const pending = { at: null, cancelled: false };
+    this.#pendingGrab = pending;
+    const { x, y, radius } = this.#lastPick;
+    simulation.pickOnGpu(x, y, radius).catch(() => -1).then((exact) => {
+      if (pending.cancelled || simulation !== this.#simulation || this.#destroyed) return;
+      this.#pendingGrab = null;
+      try {
+        simulation.grab(exact >= 0 ? exact : index);
+        if (pending.at) simulation.drag(pending.at.x, pending.at.y);
+      } catch (error) {
+        this.#report(error);
+      }
+      this.#requestFrame();
+    });
   }
 
   #releaseGpu() {

@@ -618,3 +618,61 @@ describe('Simulation.setState, which the fallback uses', () => {
     }
   });
 });
+
+describe('picking and dragging on WebGPU', () => {
+  test('the GPU picks the particle the CPU picks, reading back 4 bytes', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const result = await opened.page.evaluate(async () => {
+        const gpuModule = await import('/www/gpu/gpu-cloth.js');
+        const { DEFAULT_OPTIONS } = await import('/www/options.js');
+        const gpu = await gpuModule.requestGpu({ allowFallbackAdapter: true });
+        const cpu = new window.glue.Simulation(40, 30, 2);
+        const onGpu = await gpuModule.GpuSimulation.create(gpu, DEFAULT_OPTIONS);
+        cpu.steps(60);
+        onGpu.stepNow(60);
+        const picks = [];
+        // points on and between particles, one far from the cloth, radii from tight to wide
+        for (const [x, y, radius] of [[3, -4, 0.3], [0.05, -0.02, 0.1], [6.1, -7.3, 0.5], [100, 100, 1], [2.5, -2.5, 0.05]]) {
+          picks.push([cpu.pick(x, y, radius), await onGpu.pickOnGpu(x, y, radius)]);
+        }
+        cpu.free();
+        onGpu.free();
+        gpu.device.destroy();
+        return picks;
+      });
+      for (const [cpuPick, gpuPick] of result) assert.equal(gpuPick, cpuPick);
+      assert.ok(result.filter(([p]) => p >= 0).length >= 3, `found particles: ${JSON.stringify(result)}`);
+      assert.ok(result.some(([p]) => p === -1), 'a point far from the cloth picks nothing');
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  test('dragging a particle with the mouse moves it on the GPU and lets go', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const { page } = opened;
+      await page.evaluate(async () => {
+        window.controller = await window.mountCloth(document.getElementById('cloth'), { backend: 'webgpu', allowFallbackAdapter: true, width: 20, height: 15, paused: true });
+        await window.controller.readPositions();
+      });
+      const corner = 14 * 20; // bottom left, free
+      const start = await page.evaluate((k) => window.controller.readPositions().then((p) => window.controller.worldToClient(p[2 * k], p[2 * k + 1])), corner);
+      await page.mouse.move(start.x, start.y);
+      await page.mouse.down();
+      const target = { x: start.x + 60, y: start.y + 30 };
+      await page.mouse.move(target.x, target.y, { steps: 5 });
+      await page.waitForFunction((k) => window.controller.gpuSimulation.grabbed === k, corner);
+      const world = await page.evaluate(({ x, y }) => window.controller.clientToWorld(x, y), target);
+      const held = await page.evaluate((k) => window.controller.readPositions().then((p) => [p[2 * k], p[2 * k + 1]]), corner);
+      await page.mouse.up();
+      const grabbedAfter = await page.evaluate(() => window.controller.gpuSimulation.grabbed);
+      await page.evaluate(() => window.controller.destroy());
+      assert.ok(Math.hypot(held[0] - world.x, held[1] - world.y) < 1e-4, `held at ${held}, pointer at ${JSON.stringify(world)}`);
+      assert.equal(grabbedAfter, -1);
+    } finally {
+      await opened.context.close();
+    }
+  });
+});

@@ -395,7 +395,7 @@ export class GpuSimulation {
       entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } }],
     });
     const pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [layout, rangeLayout] });
-    for (const entryPoint of ['predict', 'solve', 'update_velocities']) {
+    for (const entryPoint of ['predict', 'solve', 'update_velocities', 'pick']) {
       this.#pipelines[entryPoint] = device.createComputePipeline({ layout: pipelineLayout, compute: { module, entryPoint } });
     }
     this.#bindGroups.main = device.createBindGroup({
@@ -408,6 +408,8 @@ export class GpuSimulation {
       const range = buffer(`colour ${color}`, new Uint32Array([offsets[color], offsets[color + 1] - offsets[color], 0, 0]), GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
       return { group: device.createBindGroup({ layout: rangeLayout, entries: [{ binding: 0, resource: { buffer: range } }] }), count: offsets[color + 1] - offsets[color] };
     });
+    b.pickQuery = device.createBuffer({ label: 'pick query', size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.#bindGroups.pick = device.createBindGroup({ layout: rangeLayout, entries: [{ binding: 0, resource: { buffer: b.pickQuery } }] });
     this.#bindGroups.empty = device.createBindGroup({
       layout: rangeLayout,
       entries: [{ binding: 0, resource: { buffer: buffer('no range', new Uint32Array(4), GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST) } }],
@@ -734,6 +736,39 @@ export class GpuSimulation {
       if (d2 <= limit && d2 < bestDistance) [best, bestDistance] = [k, d2];
     }
     return best;
+  }
+
+  /**
+   * The particle nearest to (x, y) within `radius` metres where the GPU has
+   * it now (after every submitted step), or −1: one pass over the particles
+   * and 4 bytes read back. The nearest to 1/4096 of the radius squared; of
+   * equally near ones, the lowest index.
+   */
+  async pickOnGpu(x, y, radius) {
+    this.#alive();
+    const device = this.#device;
+    const query = new Float32Array([x, y, radius * radius, 0]);
+    device.queue.writeBuffer(this.#buffers.pickQuery, 0, query);
+    device.queue.writeBuffer(this.#buffers.status, 4, new Uint32Array([0xffffffff]));
+    if (this.#paramsDirty) this.#writeParams();
+    const result = device.createBuffer({ size: 4, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+    const encoder = device.createCommandEncoder({ label: 'pick' });
+    const pass = encoder.beginComputePass({ label: 'pick' });
+    pass.setBindGroup(0, this.#bindGroups.main);
+    pass.setBindGroup(1, this.#bindGroups.pick);
+    pass.setPipeline(this.#pipelines.pick);
+    pass.dispatchWorkgroups(...dispatchSize(this.#n, device.limits.maxComputeWorkgroupsPerDimension));
+    pass.end();
+    encoder.copyBufferToBuffer(this.#buffers.status, 4, result, 0, 4);
+    device.queue.submit([encoder.finish()]);
+    try {
+      await result.mapAsync(GPUMapMode.READ);
+      const key = new Uint32Array(result.getMappedRange())[0];
+      result.unmap();
+      return key === 0xffffffff ? -1 : key & 0xfffff;
+    } finally {
+      result.destroy();
+    }
   }
 
   #index(index) {

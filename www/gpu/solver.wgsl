@@ -25,6 +25,8 @@ struct Params {
 }
 
 // One colour's constraints: [offset, offset + count) of the constraint arrays.
+// For `pick` the same 16 bytes hold the query instead: x, y and the radius
+// squared as f32 bits in offset, count and _pad0.
 struct Range {
   offset: u32,
   count: u32,
@@ -47,6 +49,11 @@ struct Range {
 const MIN_SOLVE_LENGTH: f32 = 0.001;
 // A position beyond this (metres), or not finite, means the cloth diverged.
 const DIVERGENCE_LIMIT: f32 = 1e6;
+// `pick` keeps the nearest particle in status[1] as (distance level << 20) | index:
+// 4096 levels of the squared distance within the radius, and 20 bits of index
+// (the largest cloth has 1000 000 particles, below 2^20).
+const PICK_INDEX_BITS: u32 = 20u;
+const PICK_LEVELS: f32 = 4095.0;
 // Invocations per workgroup; the dispatch sizes in gpu-cloth.js use it too.
 const WORKGROUP: u32 = 64u;
 
@@ -138,4 +145,26 @@ fn update_velocities(@builtin(global_invocation_id) id: vec3u, @builtin(num_work
   } else {
     velocities[k] = v * params.velocity_factor;
   }
+}
+
+// The particle nearest to the query point within its radius: one atomicMin over
+// every particle, so picking reads back 4 bytes, not the cloth.
+@compute @workgroup_size(WORKGROUP)
+fn pick(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let k = thread_index(id, groups);
+  if (k >= params.num_particles) {
+    return;
+  }
+  let at = vec2f(bitcast<f32>(range.offset), bitcast<f32>(range.count));
+  let radius_squared = bitcast<f32>(range._pad0);
+  let d = positions[k] - at;
+  let d2 = dot(d, d);
+  if (!(d2 <= radius_squared)) {
+    return;
+  }
+  var level = 0u;
+  if (radius_squared > 0.0) {
+    level = u32(round(d2 / radius_squared * PICK_LEVELS));
+  }
+  atomicMin(&status[1], (level << PICK_INDEX_BITS) | k);
 }
