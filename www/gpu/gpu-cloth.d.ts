@@ -99,7 +99,10 @@ export class GpuSimulation {
   constraints(): Uint32Array;
   restLengths(): Float32Array;
   colorOffsets(): number[];
+  /** The nearest particle within `radius` metres in the mirror (the last read-back), or −1. */
   pick(x: number, y: number, radius: number): number;
+  /** The same where the GPU has the cloth now (after every submitted step): one pass, 4 bytes read back. */
+  pickOnGpu(x: number, y: number, radius: number): Promise<number>;
   grab(index: number): void;
   drag(x: number, y: number): void;
   release(): void;
