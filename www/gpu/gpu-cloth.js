@@ -35,6 +35,11 @@ export const MAX_GPU_PARTICLES = 1_000_000;
  */
 const MIRROR_INTERVAL_MS = 250;
 const MIRROR_EVERY_FRAME = 100_000;
+/**
+ * The most dispatches the frame loop encodes in one frame (encoding costs
+ * JavaScript time on the main thread); heavier settings run fewer steps a frame.
+ */
+const MAX_DISPATCHES_PER_FRAME = 20_000;
 /** The most steps one `steps(n)` call queues, as the Simulation's. */
 const MAX_STEPS_PER_CALL = 10_000;
 /** Size of the View uniform of render.wgsl, bytes. */
@@ -529,16 +534,23 @@ export class GpuSimulation {
     return this.#gpuMs;
   }
 
-  /** `advance` as mountCloth's loop calls it: submits up to `maxSteps` steps unless the GPU is still busy with the last ones. */
+  /**
+   * `advance` as mountCloth's loop calls it: submits up to `maxSteps` steps
+   * (as many as MAX_DISPATCHES_PER_FRAME allow, at least one) unless the GPU is
+   * still busy with the last ones; returns the steps submitted.
+   */
   advance(maxSteps) {
     this.#alive();
     if (this.#busy || this.#diverged) {
       this.#readMirror();
       return 0;
     }
-    this.stepNow(maxSteps);
+    const v = this.#values;
+    const perStep = v.substeps * (COLORS * v.iterations + 2);
+    const steps = Math.min(maxSteps, Math.max(1, Math.floor(MAX_DISPATCHES_PER_FRAME / perStep)));
+    this.stepNow(steps);
     this.#readMirror();
-    return maxSteps;
+    return steps;
   }
 
   /** `steps(n)` as the Simulation's: n steps (queued on the GPU). */
