@@ -81,6 +81,8 @@ export class GpuSimulation {
   readonly mirror: GpuState;
   readonly gpuStepMs: number;
   readonly workDone: number;
+  /** The most steps `steps(n)` takes: 10000, fewer when a step needs many dispatches. */
+  readonly maxStepsPerCall: number;
   readonly stepProgress: number;
   readonly stepInProgress: boolean;
   readonly device: WebGpuDevice;

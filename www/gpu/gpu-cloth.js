@@ -40,6 +40,8 @@ const MIRROR_EVERY_FRAME = 100_000;
  * JavaScript time on the main thread); heavier settings run fewer steps a frame.
  */
 const MAX_DISPATCHES_PER_FRAME = 20_000;
+/** The most dispatches one `steps(n)` call encodes (about a second of JavaScript). */
+const MAX_DISPATCHES_PER_CALL = 1_000_000;
 /** The most steps one `steps(n)` call queues, as the Simulation's. */
 const MAX_STEPS_PER_CALL = 10_000;
 /** Size of the View uniform of render.wgsl, bytes. */
@@ -555,10 +557,18 @@ export class GpuSimulation {
 
   /** `steps(n)` as the Simulation's: n steps (queued on the GPU). */
   steps(n) {
-    if (!Number.isInteger(n) || n < 0 || n > MAX_STEPS_PER_CALL) {
-      throw fieldError('steps', typeof n === 'number' ? 'invalid_value' : 'wrong_type', `invalid steps: got ${describe(n)}, expected a whole number from 0 to ${MAX_STEPS_PER_CALL}`);
+    const most = this.maxStepsPerCall;
+    if (!Number.isInteger(n) || n < 0 || n > most) {
+      throw fieldError('steps', typeof n === 'number' ? 'invalid_value' : 'wrong_type', `invalid steps: got ${describe(n)}, expected a whole number from 0 to ${most} (at most ${MAX_DISPATCHES_PER_CALL} dispatches a call)`);
     }
     this.stepNow(n);
+  }
+
+  /** The most steps `steps(n)` takes: 10000, fewer when a step needs many dispatches. */
+  get maxStepsPerCall() {
+    const v = this.#values;
+    const perStep = v.substeps * (COLORS * v.iterations + 2);
+    return Math.min(MAX_STEPS_PER_CALL, Math.floor(MAX_DISPATCHES_PER_CALL / perStep));
   }
 
   step() {
