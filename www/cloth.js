@@ -21,8 +21,8 @@ import {
   RollingAverage, AVERAGED_SAMPLES, Stepper, FrameScheduler, watchVisibility, FRAME_WORK_BUDGET_MS,
 } from './frame-loop.js';
 import { Painter } from './painter.js';
-import { fieldError } from './errors.js';
-import { acquireGpu, wantsGpu, needsProbe, AUTO_WEBGPU_MIN_PARTICLES } from './backend.js';
+import { fieldError, fieldOf, codeOf } from './errors.js';
+import { acquireGpu, wantsGpu, needsProbe, probeAdapters, AUTO_WEBGPU_MIN_PARTICLES } from './backend.js';
 
 // Every cloth parameter (name, attribute, unit, accepted values, default, how it
 // applies) comes from the one table in src/params.rs, generated into parameters.js;
@@ -56,6 +56,22 @@ function createSimulation(options) {
     throw error;
   }
   return simulation;
+}
+
+/**
+ * Whether the Simulation refused `settings` for its size alone (the CPU's
+ * particle limit, or memory), a size the table accepts: WebGPU may take it.
+ */
+function tooLargeForCpu(error, settings) {
+  const withinTable = ['width', 'height'].every((name) => {
+    try {
+      checkRule(settings[name], name);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return withinTable && (codeOf(error) === 'out_of_memory' || ['width', 'height'].includes(fieldOf(error)));
 }
 
 /** Width and height in metres of the cloth's bounding box (at rest right after creation). */
@@ -269,10 +285,25 @@ class ClothController {
   restart(newOptions = {}) {
     this.#assertAlive();
     const next = mergeOptions(this.#effectiveOptions(), newOptions);
-    if ((wantsGpu(next) && !this.#gpu) || needsProbe(next)) {
-      // A device (or, for a large "auto" cloth, the answer whether there is a
-      // GPU at all) comes asynchronously: the old cloth runs until the new one
-      // is built; `ready` says when (and rejects, with onError told, when it cannot).
+    let waitForAdapter = false;
+    if (needsProbe(next) && !this.#gpu) {
+      // A large "auto" cloth before the browser was asked for an adapter: the
+      // CPU at once, as always, if it takes the cloth; the answer serves the
+      // restarts after this one. Only a cloth too large for the CPU waits for it.
+      probeAdapters();
+      try {
+        this.#replace(next, null);
+        this.#ready = Promise.resolve(this);
+        return this;
+      } catch (error) {
+        if (!tooLargeForCpu(error, next)) throw error;
+        waitForAdapter = true;
+      }
+    }
+    if ((wantsGpu(next) && !this.#gpu) || waitForAdapter) {
+      // A device (or the answer whether there is a GPU at all) comes
+      // asynchronously: the old cloth runs until the new one is built; `ready`
+      // says when (and rejects, with onError told, when it cannot).
       const pending = acquireGpu(next).then((gpu) => {
         if (this.#destroyed || this.#ready !== pending) {
           gpu?.gpu.device.destroy();
