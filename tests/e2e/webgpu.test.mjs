@@ -554,6 +554,9 @@ describe('the element and the largest cloth', () => {
           // one step of gravity moved the free bottom-left corner down by g·dt²
           fell: -0.2 * 999 - positions[2 * 999 * 1000 + 1],
         };
+        // drawing a million particles on SwiftShader takes a while: let it finish
+        // before the next test's page needs the GPU process
+        await controller.gpuSimulation.device.queue.onSubmittedWorkDone();
         controller.destroy();
         return result;
       });
