@@ -62,6 +62,8 @@ async function runBoth(page, options, script) {
         gpu: Array.from(positions),
         gpuSpeed: Math.max(...velocities.map(Math.abs)),
         time: [cpu.time, onGpu.time],
+        maxStretch: [cpu.maxStretch, onGpu.maxStretch],
+        kineticEnergy: [cpu.kineticEnergy, onGpu.kineticEnergy],
       };
     } finally {
       cpu.free();
@@ -131,6 +133,11 @@ describe('WebGPU backend on the software adapter', () => {
       const moved = largestDifference(result.cpu, Array.from(result.cpu, (_, k) => (k % 2 ? -0.2 : 0.2) * Math.floor(k / 2)));
       assert.ok(moved.worst > 0.5, `the cloth fell ${moved.worst} m`);
       assert.ok(Math.abs(result.time[0] - result.time[1]) < 1e-9);
+      // the read-outs: the largest stretch measured on the GPU, the kinetic energy from the read-back
+      const [cpuStretch, gpuStretch] = result.maxStretch;
+      assert.ok(cpuStretch > 0.1 && Math.abs(cpuStretch - gpuStretch) < 1e-3 * cpuStretch, `max stretch ${result.maxStretch}`);
+      const [cpuEnergy, gpuEnergy] = result.kineticEnergy;
+      assert.ok(cpuEnergy > 0 && Math.abs(cpuEnergy - gpuEnergy) < 1e-3 * cpuEnergy, `kinetic energy ${result.kineticEnergy}`);
     } finally {
       await opened.context.close();
     }

@@ -168,3 +168,21 @@ fn pick(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) group
   }
   atomicMin(&status[1], (level << PICK_INDEX_BITS) | k);
 }
+
+// The largest relative stretch (length − rest) / rest of the constraints in
+// `range`, kept in status[2] as f32 bits (non-negative floats order as their
+// bits do; the maximum starts at 0, as the CPU's does).
+@compute @workgroup_size(WORKGROUP)
+fn measure(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let t = thread_index(id, groups);
+  if (t >= range.count) {
+    return;
+  }
+  let c = range.offset + t;
+  let ab = ends[c];
+  let rest = rest_lengths[c];
+  let stretch = (length(positions[ab.x] - positions[ab.y]) - rest) / rest;
+  if (stretch > 0.0) {
+    atomicMax(&status[2], bitcast<u32>(stretch));
+  }
+}
