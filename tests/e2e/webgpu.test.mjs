@@ -398,6 +398,38 @@ describe('mountCloth with the WebGPU backend', () => {
     }
   });
 
+  test('refusals: a bad value names its field, a CPU-only value names the backend, and nothing runs', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const result = await opened.page.evaluate(async () => {
+        const canvas = document.getElementById('cloth');
+        const refusal = async (options) => {
+          try {
+            const controller = await window.mountCloth(canvas, { backend: 'webgpu', allowFallbackAdapter: true, ...options });
+            controller.destroy();
+            return 'mounted';
+          } catch (error) {
+            return `${error.field}/${error.code}: ${error.message}`;
+          }
+        };
+        return {
+          stiffness: await refusal({ stiffness: -1 }),
+          original: await refusal({ solverOrder: 'original' }),
+          tearing: await refusal({ tearStretch: 1.5 }),
+          sweeps: await refusal({ substeps: 100, iterations: 100 }),
+          fine: await refusal({ substeps: 4, iterations: 10 }),
+        };
+      });
+      assert.match(result.stiffness, /^stiffness\/invalid_value/);
+      assert.match(result.original, /^backend\/unsupported: .*solverOrder/);
+      assert.match(result.tearing, /^backend\/unsupported: .*tearStretch/);
+      assert.match(result.sweeps, /^backend\/unsupported: .*2000 sweeps/);
+      assert.equal(result.fine, 'mounted');
+    } finally {
+      await opened.context.close();
+    }
+  });
+
   test('"auto" on a software adapter runs the CPU; with allowFallbackAdapter a large cloth runs on the GPU', async () => {
     const opened = await openApiHarness(browser, server);
     try {

@@ -24,7 +24,6 @@ export interface GpuDevice {
 }
 
 export const COLORS: number;
-export const MAX_GPU_PARTICLES: number;
 /** The most substeps × iterations a GPU step runs. */
 export const MAX_GPU_SWEEPS_PER_STEP: number;
 

@@ -26,8 +26,6 @@ const WORKGROUP = 64;
 const MAX_ALPHA_TILDE = 1e30;
 /** A position beyond this (metres) means the cloth diverged (DIVERGENCE_LIMIT in src/cloth.rs). */
 const DIVERGENCE_LIMIT = 1e6;
-/** The largest cloth the GPU backend builds: the table's 1000 × 1000. */
-export const MAX_GPU_PARTICLES = 1_000_000;
 /**
  * Between two reads of the mirror for cloths above MIRROR_EVERY_FRAME particles:
  * reading 16 bytes a particle every frame would cost a large cloth more than its
@@ -240,15 +238,13 @@ function rgba(hex) {
 // ---------------------------------------------------------------- GpuSimulation
 
 /**
- * The grid cloth on a GPU device. Construct with `GpuSimulation.create`.
- * Parameter properties check values against the parameter table (as
- * mountCloth's options do) and refuse values only the CPU runs.
+ * The grid cloth on a GPU device, up to the table's 1000 × 1000. Construct with
+ * `GpuSimulation.create`. Parameter properties check values as the wasm
+ * Simulation does (a small one checks them) and refuse values only the CPU runs.
  */
 export class GpuSimulation {
   #gpu;
   #device;
-  #width;
-  #height;
   #values = {};
   #grid;
   #n;
@@ -296,8 +292,6 @@ export class GpuSimulation {
     if (refusal) throw fieldError('backend', 'unsupported', refusal);
     this.#gpu = gpu;
     this.#device = gpu.device;
-    this.#width = options.width;
-    this.#height = options.height;
     // The wasm Simulation checks every value (its messages, its rules); a small
     // one stands by for that.
     this.#validator = new Simulation(2, 2, 1);
@@ -307,20 +301,21 @@ export class GpuSimulation {
         this.#validator[name] = options[name] ?? defaultValue;
         this.#values[name] = this.#validator[name];
       }
+      const grid = buildGrid(options.width, options.height, options.fixed);
+      this.#grid = grid;
+      this.#n = grid.positions.length / 2;
+      this.#m = grid.restLengths.length;
+      this.#pinned = new Uint8Array(this.#n);
+      for (const k of grid.fixed) this.#pinned[k] = 1;
+      this.#inverseMass = new Float32Array(this.#n);
+      this.#mirror = { positions: grid.positions.slice(), velocities: new Float32Array(2 * this.#n), time: 0 };
+      this.#createBuffers(shaderCode.solver, shaderCode.render);
+      this.#updateInverseMasses();
     } catch (error) {
       this.#validator.free();
+      for (const buffer of Object.values(this.#buffers)) buffer.destroy?.();
       throw error;
     }
-    const grid = buildGrid(options.width, options.height, options.fixed);
-    this.#grid = grid;
-    this.#n = grid.positions.length / 2;
-    this.#m = grid.restLengths.length;
-    this.#pinned = new Uint8Array(this.#n);
-    for (const k of grid.fixed) this.#pinned[k] = 1;
-    this.#inverseMass = new Float32Array(this.#n);
-    this.#mirror = { positions: grid.positions.slice(), velocities: new Float32Array(2 * this.#n), time: 0 };
-    this.#createBuffers(shaderCode.solver, shaderCode.render);
-    this.#updateInverseMasses();
   }
 
   // -- parameters: properties like the Simulation's
