@@ -289,12 +289,25 @@ describe('mountCloth with the WebGPU backend', () => {
         await new Promise((done) => setTimeout(done, 1500));
         const later = await controller.readPositions();
         const diagnostics = controller.diagnostics();
+        const backend = controller.backend;
         // what the page shows: the canvas has ink where the cloth hangs
         const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
         let ink = 0;
         for (let i = 0; i < pixels.length; i += 4) if (pixels[i] < 200 || pixels[i + 2] < 200) ink += 1;
-        return {
+        // a restart on WebGPU builds the new cloth on the same device
+        const device = controller.gpuSimulation.device;
+        controller.restart({ width: 25, fixed: 4 });
+        await controller.ready;
+        const restarted = {
           backend: controller.backend,
+          particles: controller.diagnostics().numParticles,
+          sameDevice: controller.gpuSimulation.device === device,
+          pinned: controller.gpuSimulation.pinnedParticles(),
+        };
+        controller.destroy();
+        return {
+          restarted,
+          backend,
           isArray: later instanceof Float32Array,
           length: later.length,
           fell: start[2 * 599 + 1] - later[2 * 599 + 1],
@@ -305,6 +318,7 @@ describe('mountCloth with the WebGPU backend', () => {
       });
       assert.equal(result.backend, 'webgpu');
       assert.equal(result.diagnosticsBackend, 'webgpu');
+      assert.deepEqual(result.restarted, { backend: 'webgpu', particles: 25 * 20, sameDevice: true, pinned: [0, 24, 19 * 25, 20 * 25 - 1] });
       assert.ok(result.isArray);
       assert.equal(result.length, 2 * 600);
       assert.ok(result.time > 0.05, `simulated ${result.time} s`);
