@@ -278,7 +278,7 @@ describe('WebGPU drawing', () => {
 });
 
 describe('mountCloth with the WebGPU backend', () => {
-  test('"webgpu" runs on the GPU, draws, steps, drags and reads positions back', async () => {
+  test('"webgpu" runs on the GPU, draws, steps, restarts and reads positions back', async () => {
     const opened = await openApiHarness(browser, server);
     try {
       const result = await opened.page.evaluate(async () => {
