@@ -1295,6 +1295,59 @@ impl Cloth {
         Ok(self.pinned[k])
     }
 
+    /// Puts every particle at `positions` with `velocities` (interleaved, two
+    /// numbers per particle, each finite and within the divergence bound) and
+    /// the clock at `time` seconds: how a cloth continues a state computed
+    /// elsewhere (the WebGPU backend falling back to the CPU). A step in
+    /// progress is abandoned first; the multipliers become 0 (the next step
+    /// resets them anyway). On error nothing changes.
+    pub fn set_state(
+        &mut self,
+        positions: &[f32],
+        velocities: &[f32],
+        time: f64,
+    ) -> Result<(), ClothError> {
+        let expected = 2 * self.num_particles();
+        let allowed = || {
+            format!(
+                "{expected} finite numbers (two per particle) within ±{}",
+                params::MAX_COORDINATE
+            )
+        };
+        for (field, values) in [("positions", positions), ("velocities", velocities)] {
+            let bad = values
+                .iter()
+                .position(|v| !(v.is_finite() && v.abs() <= DIVERGENCE_LIMIT));
+            if values.len() != expected || bad.is_some() {
+                let value = match bad {
+                    Some(k) => format!("{} at {k}", params::Number(values[k] as f64)),
+                    None => format!("{} numbers", values.len()),
+                };
+                return Err(ClothError::InvalidValue {
+                    field,
+                    value,
+                    allowed: allowed(),
+                });
+            }
+        }
+        if !(time.is_finite() && time >= 0.0) {
+            return Err(ClothError::InvalidValue {
+                field: "time",
+                value: params::Number(time).to_string(),
+                allowed: "a finite number of seconds >= 0".into(),
+            });
+        }
+        if self.step.take().is_some() {
+            self.arrange_constraints();
+        }
+        self.positions.copy_from_slice(positions);
+        self.previous.copy_from_slice(positions);
+        self.velocities.copy_from_slice(velocities);
+        self.constraints.reset_multipliers();
+        self.time = time;
+        Ok(())
+    }
+
     // ----- views and diagnostics -------------------------------------------------
 
     /// Interleaved positions `[x0, y0, x1, y1, ...]`, in metres.

@@ -37,6 +37,7 @@ use web_sys::{CanvasRenderingContext2d, ImageData};
 
 use crate::cloth::{self, Cloth};
 use crate::colliders::{self, Collider, MAX_COLLIDERS};
+use crate::memory;
 use crate::params::{
     self, ClothError, FixedPreset, GridSize, Number, Parameter, ParameterValue, SolverOrder, Value,
 };
@@ -567,6 +568,48 @@ impl Simulation {
         // after construction. JavaScript must drop the view when memory grows or
         // the simulation is freed, as documented above.
         unsafe { Float32Array::view(self.cloth.positions()) }
+    }
+
+    /// Puts the cloth in the state `positions`, `velocities` (`Float32Array`s of
+    /// two numbers per particle, metres and m/s) at `time` seconds: how a cloth
+    /// continues from a state computed elsewhere (the WebGPU backend's fall-back).
+    /// A step in progress is abandoned. Throws, changing nothing, for a wrong
+    /// type, length or value.
+    #[wasm_bindgen(js_name = setState)]
+    pub fn set_state(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Float32Array")] positions: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Float32Array")] velocities: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] time: JsValue,
+    ) -> Result<(), JsValue> {
+        let expected = 2 * self.cloth.num_particles();
+        let mut copies = [(); 2].map(|_| Vec::new());
+        for ((field, value), copy) in [("positions", &positions), ("velocities", &velocities)]
+            .into_iter()
+            .zip(copies.iter_mut())
+        {
+            let array = value
+                .dyn_ref::<Float32Array>()
+                .ok_or_else(|| wrong_type(field, value, "a Float32Array"))?;
+            if array.length() as usize != expected {
+                return Err(error(
+                    field,
+                    "invalid_value",
+                    &format!(
+                        "invalid {field}: got {} numbers, expected {expected} (two per particle)",
+                        array.length()
+                    ),
+                ));
+            }
+            *copy = memory::filled(expected, 0.0f32)
+                .map_err(|_| error(field, "out_of_memory", "setState: out of memory"))?;
+            array.copy_to(copy);
+        }
+        let time = number("time", &time)?;
+        let [positions, velocities] = copies;
+        self.cloth
+            .set_state(&positions, &velocities, time)
+            .map_err(cloth_error)
     }
 
     /// Endpoints `[a0, b0, a1, b1, ...]` of the live constraints in solver order:

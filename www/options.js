@@ -5,6 +5,7 @@
 
 import { PARAMETERS } from './parameters.js';
 import { fieldError } from './errors.js';
+import { checkBackend } from './backend.js';
 
 export { fieldError };
 
@@ -24,6 +25,8 @@ const BEHAVIOUR_OPTIONS = new Map([
   ['simd', { defaultValue: 'auto', check: simdChoice }],
   ['onFrame', { defaultValue: undefined, check: optionalFunction }],
   ['onError', { defaultValue: undefined, check: optionalFunction }],
+  ['backend', { defaultValue: 'auto', check: checkBackend }],
+  ['allowFallbackAdapter', { defaultValue: false, check: booleanValue }],
 ]);
 
 /** The original demo's values for every option. */

@@ -27,13 +27,25 @@ export const CHROMIUM_ARGS = [
 /** Default timeout (ms) for waits on the page; generous, the machine is small and noisy. */
 export const WAIT = 15_000;
 
-/** Launches headless Debian Chromium (never a downloaded browser). */
-export async function launchBrowser() {
+/**
+ * Chromium's switches for WebGPU on Linux: headless, it then offers the software
+ * adapter (SwiftShader, `isFallbackAdapter` true) to pages on 127.0.0.1. Drawing
+ * into a WebGPU canvas also needs the GPU process (no --disable-gpu) with ANGLE
+ * on Vulkan: otherwise presenting a canvas texture loses the device.
+ */
+export const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--use-angle=vulkan', '--enable-features=Vulkan,VulkanFromANGLE'];
+
+/**
+ * Launches headless Debian Chromium (never a downloaded browser); with `webgpu`,
+ * with WebGPU on (WEBGPU_ARGS).
+ */
+export async function launchBrowser({ webgpu = false } = {}) {
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) {
     throw new Error(`${executablePath} is missing: install Debian's chromium (scripts/test.sh does)`);
   }
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  const args = webgpu ? [...CHROMIUM_ARGS.filter((arg) => arg !== '--disable-gpu'), ...WEBGPU_ARGS] : CHROMIUM_ARGS;
+  return chromium.launch({ executablePath, args, headless: true });
 }
 
 /**
@@ -510,13 +522,13 @@ export const distance = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
  * repository and launch Chromium, handing both to `onReady(browser, server)`;
  * after them, close both.
  */
-export function useBrowserAndServer(onReady) {
+export function useBrowserAndServer(onReady, launchOptions = {}) {
   let browser;
   let server;
   before(async () => {
     requireBuild();
     server = await serve();
-    browser = await launchBrowser();
+    browser = await launchBrowser(launchOptions);
     onReady(browser, server);
   });
   after(async () => {

@@ -57,6 +57,12 @@ const REQUIRED_FILES = [
   'www/painter.d.ts',
   'www/xpbd-cloth-element.js',
   'www/xpbd-cloth-element.d.ts',
+  'www/backend.js',
+  'www/backend.d.ts',
+  'www/gpu/gpu-cloth.js',
+  'www/gpu/gpu-cloth.d.ts',
+  'www/gpu/solver.wgsl',
+  'www/gpu/render.wgsl',
 ];
 
 /** Version of the crate, from Cargo.toml's [package] table. */
