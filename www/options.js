@@ -183,18 +183,18 @@ function mergeEntries(base, entries) {
 }
 
 /**
- * `; did you mean "a" or "b"?` for the `names` close to the unknown `name` (the same
- * but for case, or at most two letters apart), or "" when none is: the whole list
- * of names would make a message too long to read.
+ * ` (did you mean "a" or "b"?)` for the `names` nearest to the unknown `name` (ignoring
+ * case, at most two letters apart), or "" when none is that near: the whole list of
+ * names would make a message too long to read.
  */
 function suggestion(name, names) {
   if (typeof name !== 'string' || name.length > ECHO_LIMIT) return '';
   const lower = name.toLowerCase();
-  const close = names.filter((known) => {
-    const other = known.toLowerCase();
-    return other === lower || (lower.length >= 3 && editDistance(lower, other) <= 2);
-  });
-  return close.length ? `; did you mean ${close.map((known) => `"${known}"`).join(' or ')}?` : '';
+  const apart = names.map((known) => [known, editDistance(lower, known.toLowerCase())]);
+  const nearest = Math.min(...apart.map(([, d]) => d));
+  if (nearest > (lower.length >= 3 ? 2 : 0)) return '';
+  const close = apart.filter(([, d]) => d === nearest).map(([known]) => `"${known}"`);
+  return ` (did you mean ${close.join(' or ')}?)`;
 }
 
 /** Levenshtein distance of two short strings. */

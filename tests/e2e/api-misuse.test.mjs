@@ -1191,8 +1191,8 @@ describe('mountCloth options: only own, known names', () => {
         'restart, a hostile paused': /^Error: invalid paused: got a value of type object/,
         'restart, a hostile wasmUrl': /^Error: invalid wasmUrl: got a value of type object, expected a string or a URL/,
         'set, width with a hostile value': /^Error: width takes effect on restart/,
-        'restart, a near miss': /^Error: unknown option "stifness"; did you mean "stiffness"\?; the options are/,
-        'set, a near miss in case': /^Error: unknown parameter "windx"; did you mean "windX"\?; the parameters are/,
+        'restart, a near miss': /^Error: unknown option "stifness" \(did you mean "stiffness"\?\); the options are/,
+        'set, a near miss in case': /^Error: unknown parameter "windx" \(did you mean "windX"\?\); the parameters are/,
         'restart, a name close to none': /^Error: unknown option "colour"; the options are the keys of DEFAULT_OPTIONS \(see cloth\.d\.ts\)$/,
       };
       for (const [label, pattern] of Object.entries(expected)) {
