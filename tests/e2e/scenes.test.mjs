@@ -341,6 +341,13 @@ describe('scenes on the demo page', () => {
         assert.equal(new URL(page.url()).searchParams.get(id), '1', `the URL holds ${id}`);
       }
       await expectTimeAdvances(page);
+      // reaching the last fields scrolled the form, not the cloth out of sight
+      const canvas = await page.locator('#cloth-canvas').evaluate((element) => {
+        const r = element.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, height: r.height, viewport: window.innerHeight };
+      });
+      const shown = Math.min(canvas.bottom, canvas.viewport) - Math.max(canvas.top, 0);
+      assert.ok(shown > canvas.height / 2, `most of the canvas is in view: ${JSON.stringify(canvas)}`);
     });
   });
 
