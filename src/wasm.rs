@@ -63,7 +63,7 @@ pub struct Simulation {
 #[wasm_bindgen(typescript_custom_section)]
 const ERROR_TYPES: &str = r#"
 /**
- * A collider for `addCollider`, metres, y up; positions are centres. A ground
+ * A collider for `addCollider` and a scene's `colliders`, metres, y up; positions are centres. A ground
  * line keeps particles above `y` (plus the particle radius).
  */
 export type ColliderSpec =
@@ -1064,12 +1064,6 @@ export interface AreaSpec {
   /** Target area over start area; default 1 (keep it), above 1 inflates (a balloon). At most 100. */
   pressure?: number;
 }
-
-/** A collider of a scene; positions are of its centre, metres, y up. */
-export type ColliderSpec =
-  | { shape: "ground"; y: number }
-  | { shape: "circle"; x: number; y: number; radius: number }
-  | { shape: "box"; x: number; y: number; width: number; height: number };
 
 /**
  * Any particle scene for `Simulation.fromScene`. Arrays may be plain arrays of

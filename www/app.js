@@ -59,6 +59,9 @@ const KEY_OWNERS = 'input, select, textarea, button, [contenteditable]:not([cont
 function showFieldError(id, message) {
   byId(`${id}-error`).textContent = message;
   byId(id).setAttribute('aria-invalid', 'true');
+  // an error in the folded scene fields (from the URL, say) unfolds them, so it is seen
+  const folded = byId(id).closest('details');
+  if (folded) folded.open = true;
 }
 
 function clearFieldError(id) {
@@ -220,7 +223,8 @@ function showSizeFields(controller) {
   for (const id of SIZE_FIELDS) {
     const used = Object.hasOwn(shaped, id);
     byId(id).disabled = !used;
-    byId(id).title = used ? '' : `The ${preset} scene has no ${id}.`;
+    // the tooltip is the parameter's meaning (www/fields.js), or why the field is off
+    byId(id).title = used ? PARAMETER_BY_NAME.get(id).meaning : `The ${preset} scene has no ${id}.`;
   }
 }
 

@@ -14,7 +14,7 @@ import { loadWasm, wasmMemoryBytes, Simulation, presetShape, strainRamp } from '
 import { PARAMETERS } from './parameters.js';
 import { fitView, clampScale, worldToCanvas, canvasToWorld, watchCanvasSize, particleRadius } from './renderer.js';
 import {
-  DEFAULT_OPTIONS, PARAMETER_BY_NAME, mergeOptions, checkRule, liveParameter, parseNumber, quoteForMessage,
+  DEFAULT_OPTIONS, PARAMETER_BY_NAME, mergeOptionsGiven, checkRule, liveParameter, parseNumber, quoteForMessage,
 } from './options.js';
 import { attachPointerInput, PICK_RADIUS_PX } from './pointer.js';
 import {
@@ -123,8 +123,7 @@ export async function mountCloth(canvas, options = {}) {
   if (typeof HTMLCanvasElement === 'undefined' || !(canvas instanceof HTMLCanvasElement)) {
     throw new Error('mountCloth needs a <canvas> element');
   }
-  const settings = mergeOptions(DEFAULT_OPTIONS, options);
-  const given = givenNames(options);
+  const { options: settings, given } = mergeOptionsGiven(DEFAULT_OPTIONS, options);
   // Only the page's first load chooses the build; later cloths share that module.
   await loadWasm({ wasmUrl: settings.wasmUrl, scalarWasmUrl: settings.scalarWasmUrl, simd: settings.simd });
   const sized = withPresetSizes(settings, given);
@@ -143,11 +142,6 @@ export async function mountCloth(canvas, options = {}) {
   }
   await nextTask();
   return controller;
-}
-
-/** The names a caller's options object gives a value (mergeOptions has checked it). */
-function givenNames(options) {
-  return new Set(Object.entries(options).filter(([, value]) => value !== undefined).map(([name]) => name));
 }
 
 /** Resolves in a later task of the event loop (after rendering and input in between). */
@@ -333,8 +327,9 @@ class ClothController {
   restart(newOptions = {}) {
     this.#assertAlive();
     const current = this.#effectiveOptions();
-    let next = mergeOptions(current, newOptions);
-    const given = givenNames(newOptions);
+    const merged = mergeOptionsGiven(current, newOptions);
+    let next = merged.options;
+    const { given } = merged;
     if (given.has('preset') && !given.has('scene')) next.scene = undefined; // a preset replaces a scene
     // The same scene keeps the current values; another brings its own, except
     // those given here.

@@ -510,6 +510,45 @@ export async function dragParticle(page, input, { width: W, height: H }) {
   await page.waitForFunction(() => window.clothDemo.simulation.grabbed === -1, null, { timeout: WAIT });
 }
 
+/**
+ * Mouse input for a drag: press(x, y), move(x, y) in 8 steps, release(), in client
+ * (viewport CSS px) coordinates.
+ */
+export function mouseInput(page) {
+  return {
+    press: async (x, y) => {
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+    },
+    move: (x, y) => page.mouse.move(x, y, { steps: 8 }),
+    release: () => page.mouse.up(),
+  };
+}
+
+/**
+ * Touch input for a drag, like mouseInput, as one finger through the Chrome DevTools
+ * Protocol (the context needs `hasTouch: true`).
+ */
+export async function touchInput(context, page) {
+  const cdp = await context.newCDPSession(page);
+  let last = null;
+  return {
+    press: async (x, y) => {
+      last = { x, y };
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y, id: 1 }] });
+    },
+    move: async (x, y) => {
+      for (let s = 1; s <= 8; s++) {
+        const px = last.x + ((x - last.x) * s) / 8;
+        const py = last.y + ((y - last.y) * s) / 8;
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: px, y: py, id: 1 }] });
+      }
+      last = { x, y };
+    },
+    release: () => cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] }),
+  };
+}
+
 /** Number of constraints of a w × h grid: h(w-1) + (h-1)w + 2(h-1)(w-1). */
 export function constraintCount(w, h) {
   return h * (w - 1) + (h - 1) * w + 2 * (h - 1) * (w - 1);
