@@ -10,11 +10,13 @@ source "$(dirname "$0")/setup.sh"
 
 DIST="$ROOT/dist"
 PKG_FILES=(xpbd_cloth.js xpbd_cloth.d.ts xpbd_cloth_bg.wasm xpbd_cloth_bg.wasm.d.ts xpbd_cloth_scalar_bg.wasm)
-WWW_MODULES=(wasm renderer cloth options pointer frame-loop painter xpbd-cloth-element parameters style errors theme state-file recording)
+WWW_MODULES=(wasm renderer cloth options pointer frame-loop painter xpbd-cloth-element parameters style errors backend theme state-file recording)
+# The WebGPU backend: loaded by backend.js only when chosen
+GPU_FILES=(gpu-cloth.js gpu-cloth.d.ts solver.wgsl render.wgsl)
 
 log "assembling dist/"
 rm -rf "$DIST"
-mkdir -p "$DIST/pkg" "$DIST/www"
+mkdir -p "$DIST/pkg" "$DIST/www/gpu"
 for file in "${PKG_FILES[@]}"; do
   cp "$ROOT/pkg/$file" "$DIST/pkg/$file"
 done
@@ -26,6 +28,9 @@ for module in "${WWW_MODULES[@]}"; do
     fi
     cp "$ROOT/www/$module.$ext" "$DIST/www/$module.$ext"
   done
+done
+for file in "${GPU_FILES[@]}"; do
+  cp "$ROOT/www/gpu/$file" "$DIST/www/gpu/$file"
 done
 for file in index.js index.d.ts element.js element.d.ts README.md; do
   cp "$ROOT/packaging/$file" "$DIST/$file"

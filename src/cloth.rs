@@ -1302,7 +1302,7 @@ impl Cloth {
     /// ones are solved in, and the colliders. Refused while a step is in
     /// progress (finish it with [`Cloth::advance`]): its state is part way
     /// through a step and could not be continued from.
-    pub fn state(&self) -> Result<ClothState, ClothError> {
+    pub fn saved_state(&self) -> Result<ClothState, ClothError> {
         if self.step.is_some() {
             return Err(state_error(
                 "step",
@@ -1334,7 +1334,7 @@ impl Cloth {
         })
     }
 
-    /// Puts the cloth into a state [`Cloth::state`] gave, of this cloth or of
+    /// Puts the cloth into a state [`Cloth::saved_state`] gave, of this cloth or of
     /// one built the same way (same scene or preset and sizes), so that it
     /// continues bit for bit as the saved one did (colliders restart at rest;
     /// a held particle is let go without its drag velocity; a step in
@@ -1345,7 +1345,7 @@ impl Cloth {
     /// range or over the work limit) is refused with
     /// [`ClothError::InvalidState`] (or the parameter's own error) naming the
     /// field, and nothing changes.
-    pub fn set_state(&mut self, state: &ClothState) -> Result<(), ClothError> {
+    pub fn restore_state(&mut self, state: &ClothState) -> Result<(), ClothError> {
         self.check_state(state)?;
         // every fallible step first, so that a refusal changes nothing
         let mut colliders = self.extras.colliders.clone();
@@ -1522,6 +1522,59 @@ impl Cloth {
         Ok(())
     }
 
+    /// Puts every particle at `positions` with `velocities` (interleaved, two
+    /// numbers per particle, each finite and within the divergence bound) and
+    /// the clock at `time` seconds: how a cloth continues a state computed
+    /// elsewhere (the WebGPU backend falling back to the CPU). A step in
+    /// progress is abandoned first; the multipliers become 0 (the next step
+    /// resets them anyway). On error nothing changes.
+    pub fn set_state(
+        &mut self,
+        positions: &[f32],
+        velocities: &[f32],
+        time: f64,
+    ) -> Result<(), ClothError> {
+        let expected = 2 * self.num_particles();
+        let allowed = || {
+            format!(
+                "{expected} finite numbers (two per particle) within ±{}",
+                params::MAX_COORDINATE
+            )
+        };
+        for (field, values) in [("positions", positions), ("velocities", velocities)] {
+            let bad = values
+                .iter()
+                .position(|v| !(v.is_finite() && v.abs() <= DIVERGENCE_LIMIT));
+            if values.len() != expected || bad.is_some() {
+                let value = match bad {
+                    Some(k) => format!("{} at {k}", params::Number(values[k] as f64)),
+                    None => format!("{} numbers", values.len()),
+                };
+                return Err(ClothError::InvalidValue {
+                    field,
+                    value,
+                    allowed: allowed(),
+                });
+            }
+        }
+        if !(time.is_finite() && time >= 0.0) {
+            return Err(ClothError::InvalidValue {
+                field: "time",
+                value: params::Number(time).to_string(),
+                allowed: "a finite number of seconds >= 0".into(),
+            });
+        }
+        if self.step.take().is_some() {
+            self.arrange_constraints();
+        }
+        self.positions.copy_from_slice(positions);
+        self.previous.copy_from_slice(positions);
+        self.velocities.copy_from_slice(velocities);
+        self.constraints.reset_multipliers();
+        self.time = time;
+        Ok(())
+    }
+
     // ----- views and diagnostics -------------------------------------------------
 
     /// Interleaved positions `[x0, y0, x1, y1, ...]`, in metres.
@@ -1643,7 +1696,7 @@ impl Cloth {
     }
 }
 
-/// A saved state of a [`Cloth`] (see [`Cloth::state`], [`Cloth::set_state`]).
+/// A saved state of a [`Cloth`] (see [`Cloth::saved_state`], [`Cloth::restore_state`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClothState {
     /// The solver parameters.

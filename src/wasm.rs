@@ -37,6 +37,7 @@ use web_sys::{CanvasRenderingContext2d, ImageData};
 
 use crate::cloth::{self, Cloth};
 use crate::colliders::{self, Collider, MAX_COLLIDERS};
+use crate::memory;
 use crate::params::{
     self, ClothError, FixedPreset, GridSize, Number, Parameter, ParameterValue, SolverOrder, Value,
 };
@@ -62,7 +63,7 @@ pub struct Simulation {
 #[wasm_bindgen(typescript_custom_section)]
 const ERROR_TYPES: &str = r#"
 /**
- * A collider for `addCollider`, metres, y up; positions are centres. A ground
+ * A collider for `addCollider` and a scene's `colliders`, metres, y up; positions are centres. A ground
  * line keeps particles above `y` (plus the particle radius).
  */
 export type ColliderSpec =
@@ -633,6 +634,48 @@ impl Simulation {
         unsafe { Float32Array::view(self.cloth.positions()) }
     }
 
+    /// Puts the cloth in the state `positions`, `velocities` (`Float32Array`s of
+    /// two numbers per particle, metres and m/s) at `time` seconds: how a cloth
+    /// continues from a state computed elsewhere (the WebGPU backend's fall-back).
+    /// A step in progress is abandoned. Throws, changing nothing, for a wrong
+    /// type, length or value.
+    #[wasm_bindgen(js_name = setState)]
+    pub fn set_state(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Float32Array")] positions: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Float32Array")] velocities: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] time: JsValue,
+    ) -> Result<(), JsValue> {
+        let expected = 2 * self.cloth.num_particles();
+        let mut copies = [(); 2].map(|_| Vec::new());
+        for ((field, value), copy) in [("positions", &positions), ("velocities", &velocities)]
+            .into_iter()
+            .zip(copies.iter_mut())
+        {
+            let array = value
+                .dyn_ref::<Float32Array>()
+                .ok_or_else(|| wrong_type(field, value, "a Float32Array"))?;
+            if array.length() as usize != expected {
+                return Err(error(
+                    field,
+                    "invalid_value",
+                    &format!(
+                        "invalid {field}: got {} numbers, expected {expected} (two per particle)",
+                        array.length()
+                    ),
+                ));
+            }
+            *copy = memory::filled(expected, 0.0f32)
+                .map_err(|_| error(field, "out_of_memory", "setState: out of memory"))?;
+            array.copy_to(copy);
+        }
+        let time = number("time", &time)?;
+        let [positions, velocities] = copies;
+        self.cloth
+            .set_state(&positions, &velocities, time)
+            .map_err(cloth_error)
+    }
+
     /// Endpoints `[a0, b0, a1, b1, ...]` of the live constraints in solver order:
     /// a `Uint32Array` view over wasm memory, with the same lifetime rules as
     /// `positions()`. Tearing and a new `solverOrder` rearrange the buffer in
@@ -919,7 +962,7 @@ impl Simulation {
         if self.cloth.step_in_progress() {
             self.cloth.advance(1, u64::MAX);
         }
-        let state = self.cloth.state().map_err(cloth_error)?;
+        let state = self.cloth.saved_state().map_err(cloth_error)?;
         let object = js_sys::Object::new();
         let set = |name: &str, value: &JsValue| {
             let _ = Reflect::set(&object, &JsValue::from_str(name), value);
@@ -1014,7 +1057,7 @@ impl Simulation {
             torn: state_indices(&state, "torn", built)?,
             colliders: shapes,
         };
-        self.cloth.set_state(&state).map_err(cloth_error)
+        self.cloth.restore_state(&state).map_err(cloth_error)
     }
 }
 
@@ -1238,12 +1281,6 @@ export interface AreaSpec {
   /** Target area over start area; default 1 (keep it), above 1 inflates (a balloon). At most 100. */
   pressure?: number;
 }
-
-/** A collider of a scene; positions are of its centre, metres, y up. */
-export type ColliderSpec =
-  | { shape: "ground"; y: number }
-  | { shape: "circle"; x: number; y: number; radius: number }
-  | { shape: "box"; x: number; y: number; width: number; height: number };
 
 /**
  * Any particle scene for `Simulation.fromScene`. Arrays may be plain arrays of

@@ -20,7 +20,7 @@
 // in the browser console (see www/cloth.d.ts for the whole API); the plot is
 // `window.clothDemoPlot`.
 
-import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
+import { mountCloth, parseNumber, quoteForMessage, PARAMETERS, DEFAULT_OPTIONS } from './cloth.js';
 import { parseStateFile } from './state-file.js';
 import { codeOf, fieldError, fieldOf } from './errors.js';
 import { strainRamp, presetShape } from './wasm.js';
@@ -60,6 +60,9 @@ const KEY_OWNERS = 'input, select, textarea, button, [contenteditable]:not([cont
 function showFieldError(id, message) {
   byId(`${id}-error`).textContent = message;
   byId(id).setAttribute('aria-invalid', 'true');
+  // an error in the folded scene fields (from the URL, say) unfolds them, so it is seen
+  const folded = byId(id).closest('details');
+  if (folded) folded.open = true;
 }
 
 function clearFieldError(id) {
@@ -122,7 +125,8 @@ function showCapped({ capped, stepsLastFrame }) {
 }
 
 function showController(controller, plot, diagnostics = controller.diagnostics()) {
-  showDiagnostics(diagnostics, controller.simulation?.tornCount);
+  showDiagnostics(diagnostics, controller.simulation?.tornCount ?? diagnostics.tornCount);
+  showBackend(controller);
   showPauseState(controller);
   plot.add(diagnostics.time, diagnostics.maxStretch, diagnostics.kineticEnergy);
   plot.draw();
@@ -220,7 +224,8 @@ function showSizeFields(controller) {
   for (const id of SIZE_FIELDS) {
     const used = Object.hasOwn(shaped, id);
     byId(id).disabled = !used;
-    byId(id).title = used ? '' : `The ${preset} scene has no ${id}.`;
+    // the tooltip is the parameter's meaning (www/fields.js), or why the field is off
+    byId(id).title = used ? PARAMETER_BY_NAME.get(id).meaning : `The ${preset} scene has no ${id}.`;
   }
 }
 
@@ -244,6 +249,8 @@ function urlFor(controller) {
     if (options[name] === PARAMETER_BY_NAME.get(name).defaultValue) params.delete(name);
     else params.set(name, encodeValue(options[name]));
   }
+  if (options.backend === DEFAULT_OPTIONS.backend) params.delete('backend');
+  else params.set('backend', options.backend);
   const search = params.toString();
   return `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
 }
@@ -299,8 +306,8 @@ function applyLiveField(controller, id, writeBack = true) {
 /** The fields that size a scene (width, height, fixed where the preset has them). */
 const SIZE_FIELDS = RESTART_FIELDS.filter((id) => id !== 'preset');
 
-function restart(controller, plot) {
-  const changes = {};
+function restart(controller, plot, extra = {}) {
+  const changes = { ...extra };
   for (const id of RESTART_FIELDS) {
     const value = readField(id);
     if (value === undefined) return; // the error is shown; the old cloth keeps running
@@ -315,15 +322,68 @@ function restart(controller, plot) {
     const field = fieldOf(error);
     if (codeOf(error) === 'out_of_memory') showStatus(`Not restarted, the cloth keeps running: ${error.message}`);
     else if (RESTART_FIELDS.includes(field)) showFieldError(field, error.message);
+    else if (field === 'backend') throw error;
     else showStatus(error.message);
     return;
   }
   RESTART_FIELDS.forEach(clearFieldError);
-  showLiveValues(controller);
-  showSizeFields(controller);
   byId('diverged').hidden = true;
   showStatus('');
   plot.clear();
+  showController(controller, plot);
+  writeUrl(controller);
+  // a restart that waits for a GPU device takes effect later; a new scene's
+  // values show in the fields once it runs
+  const showScene = () => {
+    showLiveValues(controller);
+    showSizeFields(controller);
+  };
+  showScene();
+  controller.ready.then(() => {
+    showScene();
+    showController(controller, plot);
+    writeUrl(controller);
+  }, () => {});
+}
+
+// ---------------------------------------------------------------- backend
+
+/** Says which backend runs the cloth (and on which adapter). */
+function showBackend(controller) {
+  const simulation = controller.gpuSimulation;
+  const text = controller.backend === 'webgpu'
+    ? `WebGPU (${simulation?.adapterName ?? 'GPU'}${simulation?.isFallbackAdapter ? ', software' : ''})`
+    : 'CPU (wasm)';
+  setText('backend-active', text);
+}
+
+/** The URL's backend, put in the select; a value it cannot hold shows its error. */
+function readBackendFromUrl() {
+  const text = new URLSearchParams(window.location.search).get('backend');
+  if (text === null) return;
+  try {
+    putUrlValue('backend', text);
+  } catch (error) {
+    showFieldError('backend', error.message);
+  }
+}
+
+/** The select's backend, unless its URL value was refused. */
+function backendOption() {
+  return byId('backend').hasAttribute('aria-invalid') ? {} : { backend: byId('backend').value };
+}
+
+/** A new backend restarts the cloth on it; the select goes back when it cannot run. */
+async function applyBackend(controller, plot) {
+  const select = byId('backend');
+  clearFieldError('backend');
+  try {
+    restart(controller, plot, { backend: select.value });
+    await controller.ready;
+  } catch (error) {
+    showFieldError('backend', error.message);
+    select.value = controller.options.backend;
+  }
   showController(controller, plot);
   writeUrl(controller);
 }
@@ -360,7 +420,7 @@ async function mountValid(canvas, options) {
       return await mountCloth(canvas, attempted);
     } catch (error) {
       const field = fieldOf(error);
-      if (!RESTART_FIELDS.includes(field) || !Object.hasOwn(attempted, field)) throw error;
+      if (!(RESTART_FIELDS.includes(field) || field === 'backend') || !Object.hasOwn(attempted, field)) throw error;
       showFieldError(field, error.message);
       delete attempted[field];
     }
@@ -549,6 +609,7 @@ function wireControls(controller, plot) {
   byId('diverged-restart').addEventListener('click', () => restart(controller, plot));
   byId('pause').addEventListener('click', () => togglePause(controller));
   byId('share').addEventListener('click', copyLink);
+  byId('backend').addEventListener('change', () => applyBackend(controller, plot));
   document.addEventListener('keydown', (event) => onShortcutKey(event, controller, plot));
   // A click on the cloth takes the focus from the last field, so Space and R work next.
   const canvas = byId('cloth-canvas');
@@ -557,6 +618,7 @@ function wireControls(controller, plot) {
 
 async function start() {
   const inUrl = readUrlIntoFields();
+  readBackendFromUrl();
   const plot = createPlot(byId('plot'));
   plot.draw();
   let controller = null;
@@ -566,6 +628,7 @@ async function start() {
       ...restartFieldOptions(RESTART_FIELDS.filter((id) => inUrl.includes(id))),
       // ?simd=off loads the scalar build even where the engine has wasm SIMD.
       simd: new URLSearchParams(window.location.search).get('simd') === 'off' ? 'off' : 'auto',
+      ...backendOption(),
       onFrame: (diagnostics) => showController(controller, plot, diagnostics),
       onError(error) {
         if (controller?.diverged) showDiverged(error.message);
@@ -578,6 +641,7 @@ async function start() {
   }
   window.clothDemo = controller;
   window.clothDemoPlot = plot;
+  byId('backend').value = controller.options.backend;
   // The scene's own values, then the URL's, validated like typing; the URL is
   // rewritten once below.
   showLiveValues(controller, LIVE_FIELDS.filter((id) => !inUrl.includes(id)));

@@ -1,6 +1,10 @@
 // Types for www/cloth.js: mountCloth, one interactive XPBD cloth on one <canvas>.
 
 import type { Simulation } from '../pkg/xpbd_cloth.js';
+import type { GpuSimulation } from './gpu/gpu-cloth.js';
+import type { BackendName } from './backend.js';
+
+export type { BackendName, GpuSimulation };
 import type { ParameterValues, LiveParameterName, Parameter } from './parameters.js';
 import type { ColliderSpec } from '../pkg/xpbd_cloth.js';
 import type { ClothStyle } from './renderer.js';
@@ -54,6 +58,22 @@ export interface ClothOptions extends Partial<ParameterValues> {
    * true) or an unexpected Error stops the loop. Default: console.error.
    */
   onError?: ((error: Error) => void) | null;
+  /**
+   * Where the cloth is solved and drawn (applies on mount and restart). "auto"
+   * (default): WebGPU for a cloth of `AUTO_WEBGPU_MIN_PARTICLES` (40 000) particles
+   * or more when the browser offers a hardware adapter, else the CPU. "webgpu":
+   * WebGPU or an Error with `field` "backend" and `code` "unsupported" saying why
+   * not (no WebGPU, no adapter, only a software adapter, a parameter only the CPU
+   * runs: tearing, the original order, a scene's extras). "cpu": the wasm
+   * Simulation. WebGPU takes cloths up to 1000 × 1000; the CPU up to 250 000
+   * particles. The WebGPU code (www/gpu/) is fetched only when it is chosen.
+   */
+  backend?: BackendName;
+  /**
+   * Accept a software WebGPU adapter (SwiftShader, `isFallbackAdapter`): for tests;
+   * it is correct, never fast. Default false.
+   */
+  allowFallbackAdapter?: boolean;
 }
 
 /** A snapshot of the cloth and of the loop's timing. Numbers are always finite. */
@@ -83,10 +103,13 @@ export interface ClothDiagnostics {
    * of a step in progress (fractional while one step spans several frames).
    */
   stepsLastFrame: number;
+  /** The backend that ran the frame: "webgpu" or "cpu". */
+  backend: 'webgpu' | 'cpu';
 }
 
 /** The effective value of every option (solver values as the Simulation holds them). */
-export type EffectiveClothOptions = ParameterValues & Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden' | 'respectReducedMotion' | 'simd'>> &
+export type EffectiveClothOptions = ParameterValues &
+  Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden' | 'respectReducedMotion' | 'simd' | 'backend' | 'allowFallbackAdapter'>> &
   Pick<ClothOptions, 'wasmUrl' | 'scalarWasmUrl' | 'onFrame' | 'onError' | 'scene'>;
 
 /** The value type `set` takes for each live parameter. */
@@ -113,8 +136,31 @@ export interface ClothStateFile {
 }
 
 export interface ClothController {
-  /** The live Simulation (replaced by `restart`, null after `destroy`). Do not free it yourself. */
+  /**
+   * The live Simulation (replaced by `restart`, null after `destroy` and while
+   * the WebGPU backend runs). Do not free it yourself.
+   */
   readonly simulation: Simulation | null;
+  /**
+   * The GpuSimulation while the WebGPU backend runs (the Simulation's members for
+   * parameters, stepping, picking and pinning, read-outs from the last
+   * read-back), else null. Do not free it yourself.
+   */
+  readonly gpuSimulation: GpuSimulation | null;
+  /**
+   * The backend that runs the cloth now. A lost GPU device, a WebGPU error or
+   * `set` of a value only the CPU runs moves the cloth to the CPU (with a
+   * console.warn), keeping its positions, velocities, time, pins and held particle.
+   */
+  readonly backend: 'webgpu' | 'cpu';
+  /**
+   * Resolves to the controller once the last `restart` runs: at once, unless it
+   * waits for a GPU device (then the old cloth runs until the new one is built;
+   * on failure it rejects, `onError` is told and the old cloth keeps running).
+   */
+  readonly ready: Promise<ClothController>;
+  /** A copy of the positions [x0, y0, …] in metres (read back from the GPU on WebGPU). */
+  readPositions(): Promise<Float32Array>;
   /** Whether stepping is paused by `pause()` (drawing and dragging still work). */
   readonly paused: boolean;
   /** True after the simulation diverged, until `restart`. */
@@ -199,6 +245,9 @@ export declare function mountCloth(canvas: HTMLCanvasElement, options?: ClothOpt
 
 /** Every cloth parameter, one entry each, in display order (generated from src/params.rs). */
 export declare const PARAMETERS: readonly Parameter[];
+
+/** "auto" runs WebGPU from this many particles on. */
+export declare const AUTO_WEBGPU_MIN_PARTICLES: number;
 
 /** The default of every option. */
 export declare const DEFAULT_OPTIONS: Readonly<ClothOptions>;

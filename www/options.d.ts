@@ -19,5 +19,7 @@ export function checkRule(value: unknown, name: string): void;
 export function quoteForMessage(text: unknown): string;
 export function describe(value: unknown): string;
 export function mergeOptions(base: ClothOptions, changes: ClothOptions): ClothOptions;
+/** mergeOptions, and the names `changes` gives a value (each property read once). */
+export function mergeOptionsGiven(base: ClothOptions, changes: ClothOptions): { options: ClothOptions; given: Set<string> };
 export function liveParameter(name: unknown, value: unknown): Parameter;
 export function parseNumber(text: unknown, name?: string): number;

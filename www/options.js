@@ -5,6 +5,7 @@
 
 import { PARAMETERS } from './parameters.js';
 import { fieldError } from './errors.js';
+import { checkBackend } from './backend.js';
 
 export { fieldError };
 
@@ -25,6 +26,8 @@ const BEHAVIOUR_OPTIONS = new Map([
   ['simd', { defaultValue: 'auto', check: simdChoice }],
   ['onFrame', { defaultValue: undefined, check: optionalFunction }],
   ['onError', { defaultValue: undefined, check: optionalFunction }],
+  ['backend', { defaultValue: 'auto', check: checkBackend }],
+  ['allowFallbackAdapter', { defaultValue: false, check: booleanValue }],
 ]);
 
 /** The original demo's values for every option. */
@@ -156,14 +159,29 @@ function readOptions(options) {
  * unknown option. Throws before anything is merged.
  */
 export function mergeOptions(base, changes) {
+  return mergeEntries(base, readOptions(changes));
+}
+
+/**
+ * mergeOptions, and the names `changes` gives a value (not undefined), from the
+ * same single read of each property (a getter may answer differently when asked again).
+ */
+export function mergeOptionsGiven(base, changes) {
   const entries = readOptions(changes);
+  const options = mergeEntries(base, entries);
+  return { options, given: new Set(entries.filter(([, value]) => value !== undefined).map(([name]) => name)) };
+}
+
+/** mergeOptions of the [name, value] pairs read from the caller's options. */
+function mergeEntries(base, entries) {
   for (const [name, value] of entries) {
     const known = PARAMETER_BY_NAME.get(name) ?? BEHAVIOUR_OPTIONS.get(name);
     if (!known) {
       throw fieldError(
         nameAsField(name),
         'unknown_option',
-        `unknown option ${describeName(name)}; known options: ${Object.keys(DEFAULT_OPTIONS).join(', ')}`,
+        `unknown option ${describeName(name)}${suggestion(name, Object.keys(DEFAULT_OPTIONS))}; ` +
+          'the options are the keys of DEFAULT_OPTIONS (see cloth.d.ts)',
       );
     }
     if (value === undefined && PARAMETER_BY_NAME.has(name)) continue; // undefined means "keep"
@@ -178,6 +196,34 @@ export function mergeOptions(base, changes) {
 }
 
 /**
+ * ` (did you mean "a" or "b"?)` for the `names` nearest to the unknown `name` (ignoring
+ * case, at most two letters apart), or "" when none is that near: the whole list of
+ * names would make a message too long to read.
+ */
+function suggestion(name, names) {
+  if (typeof name !== 'string' || name.length > ECHO_LIMIT) return '';
+  const lower = name.toLowerCase();
+  const apart = names.map((known) => [known, editDistance(lower, known.toLowerCase())]);
+  const nearest = Math.min(...apart.map(([, d]) => d));
+  if (nearest > (lower.length >= 3 ? 2 : 0)) return '';
+  const close = apart.filter(([, d]) => d === nearest).map(([known]) => `"${known}"`);
+  return ` (did you mean ${close.join(' or ')}?)`;
+}
+
+/** Levenshtein distance of two short strings. */
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/**
  * The parameter `name` names, for `set(name, value)`: throws when there is none
  * or when it only takes effect on restart.
  */
@@ -187,7 +233,8 @@ export function liveParameter(name, value) {
     throw fieldError(
       nameAsField(name),
       'unknown_option',
-      `unknown parameter ${describeName(name)}; known: ${PARAMETERS.map((p) => p.name).join(', ')}`,
+      `unknown parameter ${describeName(name)}${suggestion(name, PARAMETERS.map((p) => p.name))}; ` +
+        'the parameters are the names in PARAMETERS (see cloth.d.ts)',
     );
   }
   if (parameter.appliesOn === 'restart') {

@@ -7,6 +7,8 @@ export type RendererName = 'wasm' | 'canvas';
 
 export class Painter {
   constructor(context: CanvasRenderingContext2D);
+  /** The canvas' 2D context. */
+  readonly context: CanvasRenderingContext2D;
   repaintAll(): void;
   paint(simulation: Simulation, view: View, settings: { renderer: RendererName; strainColors: boolean }, style?: ClothStyle): RendererName;
 }

@@ -24,6 +24,11 @@ export class Painter {
     this.#context = context;
   }
 
+  /** The canvas' 2D context. */
+  get context() {
+    return this.#context;
+  }
+
   /** The next wasm frame repaints the whole canvas. */
   repaintAll() {
     this.#repaintAll = true;

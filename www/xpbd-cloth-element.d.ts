@@ -6,7 +6,10 @@
 // the others apply at once (an absent one keeps the scene's own value); a flag
 // attribute such as strain-colors is on when present unless it says "false";
 // paused (present = paused); simd="off" (read at mount, not observed) loads the
-// scalar wasm build if this is the page's first cloth. An invalid value is reported with
+// scalar wasm build if this is the page's first cloth; backend ("auto", "webgpu" or
+// "cpu", mountCloth's `backend`; a change restarts the cloth, and a WebGPU that
+// cannot run means the CPU, with a warning) and allow-fallback-adapter (present =
+// accept a software adapter, for tests). An invalid value is reported with
 // console.warn and the last good value is kept. Sized by CSS: a block, 100% × 400px
 // by default; the canvas fills it (style it from outside with ::part(canvas)).
 // Removing the element from the page destroys its cloth and frees its memory.
@@ -18,7 +21,7 @@ import type { ClothController, ClothOptions } from './cloth.js';
 import type { ElementAttribute } from './parameters.js';
 
 export declare class XpbdClothElement extends HTMLElement {
-  static readonly observedAttributes: (ElementAttribute | 'paused')[];
+  static readonly observedAttributes: (ElementAttribute | 'paused' | 'backend' | 'allow-fallback-adapter')[];
   /** The mountCloth controller, or null while the wasm loads and after removal. */
   readonly controller: ClothController | null;
   /** Resolves to the controller once the cloth runs; a new promise after each re-insertion. */

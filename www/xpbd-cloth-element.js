@@ -13,8 +13,11 @@
 // Removing it from the page destroys the cloth and frees its memory.
 
 import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
+import { BACKENDS } from './backend.js';
 import { fieldOf } from './errors.js';
 
+/** Attributes that choose the backend (mountCloth's backend and allowFallbackAdapter); a change restarts the cloth. */
+const BACKEND_ATTRIBUTES = ['backend', 'allow-fallback-adapter'];
 const PARAMETER_BY_ATTRIBUTE = new Map(PARAMETERS.map((parameter) => [parameter.attribute, parameter]));
 const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
 
@@ -40,7 +43,7 @@ function shadowStyleSheet() {
 
 export class XpbdClothElement extends HTMLElement {
   static get observedAttributes() {
-    return [...PARAMETER_BY_ATTRIBUTE.keys(), 'paused', 'style', 'class'];
+    return [...PARAMETER_BY_ATTRIBUTE.keys(), 'paused', ...BACKEND_ATTRIBUTES, 'style', 'class'];
   }
 
   #canvas;
@@ -132,6 +135,11 @@ export class XpbdClothElement extends HTMLElement {
       this.#controller.refreshTheme(); // the --xpbd-cloth-* colours may have changed
       return;
     }
+    if (BACKEND_ATTRIBUTES.includes(name)) {
+      const changes = this.#backendOptions();
+      if (changes) this.#tryApply(() => this.#controller.restart(changes), `${name}=${quoteForMessage(newValue)}`);
+      return;
+    }
     if (name === 'paused') {
       if (newValue === null) {
         this.#controller.resume();
@@ -154,7 +162,7 @@ export class XpbdClothElement extends HTMLElement {
   async #mount() {
     const generation = ++this.#mountGeneration;
     const attributesAtStart = this.#observedAttributeValues();
-    const options = { paused: this.hasAttribute('paused'), onError: (error) => this.#onClothError(error) };
+    const options = { paused: this.hasAttribute('paused'), onError: (error) => this.#onClothError(error), ...this.#backendOptions() };
     if (this.#scene) options.scene = this.#scene;
     for (const parameter of PARAMETERS) {
       // an absent attribute leaves the value to the scene (a flag brings its wind)
@@ -199,6 +207,12 @@ export class XpbdClothElement extends HTMLElement {
         return await mountCloth(this.#canvas, attempted);
       } catch (error) {
         const field = fieldOf(error);
+        if (field === 'backend' && attempted.backend !== 'cpu') {
+          // WebGPU cannot run here: the CPU can
+          console.warn(`<xpbd-cloth>: ignoring backend=${quoteForMessage(this.getAttribute('backend'))}: ${error.message}`);
+          attempted.backend = 'cpu';
+          continue;
+        }
         const refused = PARAMETERS.find((p) => p.name === field && Object.hasOwn(attempted, p.name));
         if (!refused) throw error;
         const text = quoteForMessage(this.getAttribute(refused.attribute));
@@ -246,6 +260,22 @@ export class XpbdClothElement extends HTMLElement {
       console.warn(`<xpbd-cloth>: ${error.message}; keeping the last good value`);
       return undefined;
     }
+  }
+
+  /**
+   * `backend` ("auto", "webgpu" or "cpu"; absent: "auto") and the boolean
+   * `allow-fallback-adapter`, as mountCloth options; undefined (after a warning)
+   * for a backend that is none of those.
+   */
+  #backendOptions() {
+    const text = this.getAttribute('backend');
+    const backend = text === null ? 'auto' : text.trim();
+    if (!BACKENDS.includes(backend)) {
+      console.warn(`<xpbd-cloth>: ignoring backend=${quoteForMessage(text)}: expected "auto", "webgpu" or "cpu"`);
+      return undefined;
+    }
+    const allow = this.getAttribute('allow-fallback-adapter');
+    return { backend, allowFallbackAdapter: allow !== null && allow.trim().toLowerCase() !== 'false' };
   }
 
   /** Width, height and fixed often change together: restart once for all of them. */

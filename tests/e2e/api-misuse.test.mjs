@@ -89,6 +89,21 @@ function runMisuseInPage({ only, properties }) {
   const NON_FINITE = [['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity]];
   const numberCases = (extra) => [...WRONG_TYPES, ...NON_FINITE, ...extra.map((v) => [String(v), v])];
 
+  // What a boolean setter must refuse: anything but true and false, however truthy.
+  const FLAG_REFUSED = [
+    ...['true', 'false', '', '1'].map((v) => [JSON.stringify(v), v]),
+    ['1', 1],
+    ['0', 0],
+    ['NaN', NaN],
+    ['null', null],
+    ['undefined', undefined],
+    ['an object', {}],
+    ['an array holding true', [true]],
+    ['a Boolean object', Object(true)],
+    ['a BigInt', 1n],
+    ['a Symbol', Symbol('true')],
+    ['a function', () => true],
+  ];
   // Values each setter must refuse (valid values elsewhere in a field's range are fine).
   const REFUSED = {
     timeStepSize: numberCases([0, -0.01, 1.5, 1e-7, Number.MIN_VALUE, 1e300, -1e300]),
@@ -111,6 +126,14 @@ function runMisuseInPage({ only, properties }) {
       ['an object with toString', { toString: () => 'colored' }],
       ['NaN', NaN],
     ],
+    bendingStiffness: numberCases([-1, -Number.MIN_VALUE, 1.1e15, 1e300]),
+    tethers: FLAG_REFUSED,
+    friction: numberCases([-0.1, -Number.MIN_VALUE, 10.5, 1e300]),
+    particleRadius: numberCases([0, -0.05, 0.00009, 10.5, 1e300]),
+    selfCollision: FLAG_REFUSED,
+    windX: numberCases([1000.5, -1001, 1e300, -1e300]),
+    windY: numberCases([1000.5, -1001, 1e300, -1e300]),
+    windDrag: numberCases([-1, -Number.MIN_VALUE, 1e6 + 1, 1e300]),
   };
   const INDEX_REFUSED = numberCases([-1, -0.5, 1.5, N, N + 1, 2 ** 31, 2 ** 32, 2 ** 32 + 1, 2 ** 53, 1e300, -1e300]);
   const COORDINATE_REFUSED = numberCases([1e6 + 1, -1e6 - 1, 1e300, -1e300]);
@@ -1141,6 +1164,9 @@ describe('mountCloth options: only own, known names', () => {
           'restart, a hostile paused': () => c.restart({ paused: hostileText }),
           'restart, a hostile wasmUrl': () => c.restart({ wasmUrl: hostileText }),
           'set, width with a hostile value': () => c.set('width', hostileText),
+          'restart, a near miss': () => c.restart({ stifness: 1 }),
+          'set, a near miss in case': () => c.set('windx', 1),
+          'restart, a name close to none': () => c.restart({ colour: 1 }),
         };
         const out = {};
         for (const [label, call] of Object.entries(calls)) {
@@ -1155,8 +1181,8 @@ describe('mountCloth options: only own, known names', () => {
         return out;
       });
       const expected = {
-        'restart, a long name': /^Error: unknown option "n{40}…"; known options:/,
-        'set, a long name': /^Error: unknown parameter "q{40}…"; known:/,
+        'restart, a long name': /^Error: unknown option "n{40}…"; the options are the keys of DEFAULT_OPTIONS/,
+        'set, a long name': /^Error: unknown parameter "q{40}…"; the parameters are the names in PARAMETERS/,
         'set, a Symbol name': /^Error: unknown parameter a value of type symbol/,
         'restart, a long renderer': /^Error: invalid renderer: got the string "r{40}…", expected/,
         'set, a long stepsPerFrame': /^Error: invalid stepsPerFrame: got the string "s{40}…", expected/,
@@ -1165,10 +1191,14 @@ describe('mountCloth options: only own, known names', () => {
         'restart, a hostile paused': /^Error: invalid paused: got a value of type object/,
         'restart, a hostile wasmUrl': /^Error: invalid wasmUrl: got a value of type object, expected a string or a URL/,
         'set, width with a hostile value': /^Error: width takes effect on restart/,
+        'restart, a near miss': /^Error: unknown option "stifness" \(did you mean "stiffness"\?\); the options are/,
+        'set, a near miss in case': /^Error: unknown parameter "windx" \(did you mean "windX"\?\); the parameters are/,
+        'restart, a name close to none': /^Error: unknown option "colour"; the options are the keys of DEFAULT_OPTIONS \(see cloth\.d\.ts\)$/,
       };
       for (const [label, pattern] of Object.entries(expected)) {
         assert.match(messages[label], pattern, label);
-        assert.ok(messages[label].length < 400, `${label}: a ${messages[label].length}-character message`);
+        // short enough to read at a glance: a near name, not the list of all of them
+        assert.ok(messages[label].length < 200, `${label}: a ${messages[label].length}-character message`);
         assert.doesNotMatch(messages[label], /called/, `${label}: no toString or valueOf was called`);
       }
     });

@@ -500,16 +500,27 @@ describe('index.html beyond the original', () => {
       );
       assert.ok(legend.some((text) => /beyond the original/i.test(text)), `fieldsets: ${legend}`);
 
-      // Tab from the top of the page visits every control, in order
+      // Tab from the top of the page visits every control, in order; the folded scene
+      // fields are reached by opening their <summary> with Enter on the way, as a
+      // keyboard user does.
+      assert.equal(await page.evaluate(() => document.getElementById('scene-details').open), false, 'the scene fields start folded');
       await page.evaluate(() => document.activeElement?.blur());
       const visited = [];
-      for (let k = 0; k < ids.length + 10 && visited.length < ids.length + 1; k += 1) {
+      for (let k = 0; k < ids.length + 10 && visited.length < ids.length + 2; k += 1) {
         await page.keyboard.press('Tab');
-        const id = await page.evaluate(() => document.activeElement?.id ?? '');
-        if (!visited.includes(id)) visited.push(id);
+        const focused = await page.evaluate(() => {
+          const element = document.activeElement;
+          return element?.tagName === 'SUMMARY' ? `summary of #${element.parentElement.id}` : element?.id ?? '';
+        });
+        if (focused === 'summary of #scene-details' && !visited.includes(focused)) await page.keyboard.press('Enter');
+        if (!visited.includes(focused)) visited.push(focused);
       }
       const reached = visited.filter((id) => ids.includes(id));
       assert.deepEqual(reached, ids, `Tab order: ${visited}`);
+      assert.ok(
+        visited.indexOf('summary of #scene-details') < visited.indexOf('bendingStiffness'),
+        `the summary comes before the fields it folds: ${visited}`,
+      );
 
       const a11y = await page.evaluate(() => ({
         live: document.querySelector('.readouts').getAttribute('aria-live'),

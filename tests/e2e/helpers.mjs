@@ -27,13 +27,25 @@ export const CHROMIUM_ARGS = [
 /** Default timeout (ms) for waits on the page; generous, the machine is small and noisy. */
 export const WAIT = 15_000;
 
-/** Launches headless Debian Chromium (never a downloaded browser). */
-export async function launchBrowser() {
+/**
+ * Chromium's switches for WebGPU on Linux: headless, it then offers the software
+ * adapter (SwiftShader, `isFallbackAdapter` true) to pages on 127.0.0.1. Drawing
+ * into a WebGPU canvas also needs the GPU process (no --disable-gpu) with ANGLE
+ * on Vulkan: otherwise presenting a canvas texture loses the device.
+ */
+export const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--use-angle=vulkan', '--enable-features=Vulkan,VulkanFromANGLE'];
+
+/**
+ * Launches headless Debian Chromium (never a downloaded browser); with `webgpu`,
+ * with WebGPU on (WEBGPU_ARGS).
+ */
+export async function launchBrowser({ webgpu = false } = {}) {
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) {
     throw new Error(`${executablePath} is missing: install Debian's chromium (scripts/test.sh does)`);
   }
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  const args = webgpu ? [...CHROMIUM_ARGS.filter((arg) => arg !== '--disable-gpu'), ...WEBGPU_ARGS] : CHROMIUM_ARGS;
+  return chromium.launch({ executablePath, args, headless: true });
 }
 
 /**
@@ -498,6 +510,45 @@ export async function dragParticle(page, input, { width: W, height: H }) {
   await page.waitForFunction(() => window.clothDemo.simulation.grabbed === -1, null, { timeout: WAIT });
 }
 
+/**
+ * Mouse input for a drag: press(x, y), move(x, y) in 8 steps, release(), in client
+ * (viewport CSS px) coordinates.
+ */
+export function mouseInput(page) {
+  return {
+    press: async (x, y) => {
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+    },
+    move: (x, y) => page.mouse.move(x, y, { steps: 8 }),
+    release: () => page.mouse.up(),
+  };
+}
+
+/**
+ * Touch input for a drag, like mouseInput, as one finger through the Chrome DevTools
+ * Protocol (the context needs `hasTouch: true`).
+ */
+export async function touchInput(context, page) {
+  const cdp = await context.newCDPSession(page);
+  let last = null;
+  return {
+    press: async (x, y) => {
+      last = { x, y };
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y, id: 1 }] });
+    },
+    move: async (x, y) => {
+      for (let s = 1; s <= 8; s++) {
+        const px = last.x + ((x - last.x) * s) / 8;
+        const py = last.y + ((y - last.y) * s) / 8;
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: px, y: py, id: 1 }] });
+      }
+      last = { x, y };
+    },
+    release: () => cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] }),
+  };
+}
+
 /** Number of constraints of a w × h grid: h(w-1) + (h-1)w + 2(h-1)(w-1). */
 export function constraintCount(w, h) {
   return h * (w - 1) + (h - 1) * w + 2 * (h - 1) * (w - 1);
@@ -510,13 +561,13 @@ export const distance = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
  * repository and launch Chromium, handing both to `onReady(browser, server)`;
  * after them, close both.
  */
-export function useBrowserAndServer(onReady) {
+export function useBrowserAndServer(onReady, launchOptions = {}) {
   let browser;
   let server;
   before(async () => {
     requireBuild();
     server = await serve();
-    browser = await launchBrowser();
+    browser = await launchBrowser(launchOptions);
     onReady(browser, server);
   });
   after(async () => {

@@ -22,12 +22,14 @@ import {
   expectNoFieldError,
   expectTimeAdvances,
   measureCloth,
+  mouseInput,
   openDemo,
   particleClient,
   readPositions,
   readout,
   simTime,
   sleep,
+  touchInput,
   twoFrames,
   until,
   useBrowserAndServer,
@@ -49,18 +51,6 @@ function pixelsPerMetre(page) {
     const b = window.clothDemo.worldToClient(1, 0);
     return Math.hypot(b.x - a.x, b.y - a.y);
   });
-}
-
-/** Drags with the mouse, for dragParticle. */
-function mouseInput(page) {
-  return {
-    press: async (x, y) => {
-      await page.mouse.move(x, y);
-      await page.mouse.down();
-    },
-    move: (x, y) => page.mouse.move(x, y, { steps: 8 }),
-    release: () => page.mouse.up(),
-  };
 }
 
 useBrowserAndServer((launched, served) => {
@@ -237,23 +227,7 @@ describe('index.html', () => {
           .querySelector('canvas#cloth-canvas')
           .addEventListener('pointerdown', (event) => window.__pointerTypes.push(event.pointerType));
       });
-      const cdp = await context.newCDPSession(page);
-      let last = null;
-      await dragParticle(page, {
-        press: async (x, y) => {
-          last = { x, y };
-          await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y, id: 1 }] });
-        },
-        move: async (x, y) => {
-          for (let s = 1; s <= 8; s++) {
-            const px = last.x + ((x - last.x) * s) / 8;
-            const py = last.y + ((y - last.y) * s) / 8;
-            await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: px, y: py, id: 1 }] });
-          }
-          last = { x, y };
-        },
-        release: () => cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] }),
-      }, { width: W, height: H });
+      await dragParticle(page, await touchInput(context, page), { width: W, height: H });
       assert.deepEqual(await page.evaluate(() => window.__pointerTypes), ['touch'], 'the drag came from a touch pointer');
     }, { hasTouch: true });
   });
