@@ -629,7 +629,10 @@ async function start() {
       // ?simd=off loads the scalar build even where the engine has wasm SIMD.
       simd: new URLSearchParams(window.location.search).get('simd') === 'off' ? 'off' : 'auto',
       ...backendOption(),
-      onFrame: (diagnostics) => showController(controller, plot, diagnostics),
+      // A cloth that starts paused (reduced motion) draws, and reports, before mountCloth resolves.
+      onFrame: (diagnostics) => {
+        if (controller) showController(controller, plot, diagnostics);
+      },
       onError(error) {
         if (controller?.diverged) showDiverged(error.message);
         else showStatus(error.message);
