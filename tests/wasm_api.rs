@@ -1523,3 +1523,154 @@ fn colliders_are_added_moved_picked_drawn_and_removed() {
         );
     }
 }
+
+#[wasm_bindgen(inline_js = r#"
+const describe = (f) => {
+  try { f(); return 'returned'; }
+  catch (e) { return `${e instanceof WebAssembly.RuntimeError ? 'TRAP ' : ''}${e.code}|${e.field}|${e.message}`; }
+};
+export function savedStateChecks(Simulation) {
+  const out = {};
+  const sim = Simulation.preset('cloth', { width: 12, height: 9, fixed: 2, tearStretch: 1.3 });
+  sim.grab(60); sim.drag(3, -6); sim.steps(20); sim.release();
+  sim.addCollider({ shape: 'circle', x: 0.5, y: -1, radius: 0.3 });
+  sim.steps(3);
+  sim.advance(1, 1); // leaves a step in progress: saving finishes it
+  out.inProgress = sim.stepInProgress;
+  const saved = sim.saveState();
+  out.finished = !sim.stepInProgress;
+  out.torn = saved.torn.length;
+  out.tornCount = sim.tornCount;
+  out.types = [saved.positions, saved.velocities, saved.pinned, saved.constraints, saved.torn].map((a) => a.constructor.name);
+  const copy = Simulation.preset('cloth', { width: 12, height: 9, fixed: 2 });
+  out.restored = describe(() => copy.restoreState(saved));
+  sim.steps(30); copy.steps(30);
+  const bits = (s) => Array.from(new Uint32Array(Float32Array.from(s.positions()).buffer));
+  out.same = JSON.stringify(bits(sim)) === JSON.stringify(bits(copy)) && sim.tornCount === copy.tornCount;
+  const before = JSON.stringify(bits(copy));
+  const broken = (change) => { const s = { ...saved, params: { ...saved.params } }; change(s); return describe(() => copy.restoreState(s)); };
+  out.refusals = {
+    notObject: describe(() => copy.restoreState(7)),
+    plainArray: broken((s) => { s.positions = Array.from(s.positions); }),
+    short: broken((s) => { s.velocities = s.velocities.slice(1); }),
+    huge: broken((s) => { s.pinned = new Uint32Array(1e6); }),
+    nan: broken((s) => { s.positions = Float32Array.from(s.positions); s.positions[4] = NaN; }),
+    torn: broken((s) => { s.torn = s.torn.slice(1); }),
+    param: broken((s) => { s.params.mass = -1; }),
+    unknownParam: broken((s) => { s.params.warp = 1; }),
+    collider: broken((s) => { s.colliders = [{ id: 0, shape: 'ground', y: 0 }]; }),
+  };
+  out.unchanged = JSON.stringify(bits(copy)) === before;
+  out.stepAfter = describe(() => copy.step());
+  const canvas = document.createElement('canvas');
+  canvas.width = 64; canvas.height = 48;
+  const ctx = canvas.getContext('2d');
+  const view = { originX: 32, originY: 10, scale: 20 };
+  out.colour = describe(() => copy.drawInto(ctx, { ...view, full: true, backgroundColor: '#102030', particleColor: '#00ff00' }));
+  const pixel = ctx.getImageData(0, 47, 1, 1).data;
+  out.background = [pixel[0], pixel[1], pixel[2]];
+  out.badColour = describe(() => copy.drawInto(ctx, { ...view, lineColor: 'x', constraintColor: 'red' }));
+  out.badColourType = describe(() => copy.drawInto(ctx, { ...view, xAxisColor: 0xff0000 }));
+  out.shortHex = describe(() => copy.drawInto(ctx, { ...view, yAxisColor: '#abc' }));
+  sim.free(); copy.free();
+  return out;
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = savedStateChecks)]
+    fn saved_state_checks(class: &JsValue) -> JsValue;
+}
+
+#[wasm_bindgen_test]
+fn save_and_restore_state_continue_bit_for_bit_and_refuse_what_does_not_fit() {
+    let out = saved_state_checks(&simulation_class());
+    let text = |object: &JsValue, name: &str| get(object, name).as_string().unwrap_or_default();
+    assert_eq!(get(&out, "inProgress"), JsValue::TRUE);
+    assert_eq!(
+        get(&out, "finished"),
+        JsValue::TRUE,
+        "saving finishes the step"
+    );
+    assert!(get_f64(&out, "torn") > 0.0);
+    assert_eq!(get_f64(&out, "torn"), get_f64(&out, "tornCount"));
+    assert_eq!(
+        format!("{:?}", js_sys::Array::from(&get(&out, "types")).to_vec()),
+        format!(
+            "{:?}",
+            [
+                "Float32Array",
+                "Float32Array",
+                "Uint32Array",
+                "Uint32Array",
+                "Uint32Array"
+            ]
+            .map(JsValue::from_str)
+            .to_vec()
+        )
+    );
+    assert_eq!(text(&out, "restored"), "returned");
+    assert_eq!(
+        get(&out, "same"),
+        JsValue::TRUE,
+        "bit for bit after restoring"
+    );
+    let refusals = get(&out, "refusals");
+    for (case, says) in [
+        ("notObject", "wrong_type|state|"),
+        ("plainArray", "wrong_type|positions|"),
+        (
+            "short",
+            "invalid_state|velocities|invalid state: velocities has 215 entries, expected 216",
+        ),
+        (
+            "huge",
+            "invalid_state|pinned|invalid state: pinned has 1000000 entries, expected at most 108",
+        ),
+        (
+            "nan",
+            "invalid_state|positions|invalid state: positions[4] is NaN",
+        ),
+        ("torn", "invalid_state|torn|invalid state: torn has"),
+        ("param", "invalid_value|mass|"),
+        ("unknownParam", "invalid_value|params|"),
+        (
+            "collider",
+            "invalid_state|colliders|invalid state: colliders[0] has id 0",
+        ),
+    ] {
+        let got = text(&refusals, case);
+        assert!(got.starts_with(says), "{case}: {got}");
+    }
+    assert_eq!(
+        get(&out, "unchanged"),
+        JsValue::TRUE,
+        "refusals change nothing"
+    );
+    assert_eq!(text(&out, "stepAfter"), "returned");
+    assert_eq!(text(&out, "colour"), "returned");
+    assert_eq!(
+        format!(
+            "{:?}",
+            js_sys::Array::from(&get(&out, "background")).to_vec()
+        ),
+        format!("{:?}", [16.0, 32.0, 48.0].map(JsValue::from_f64).to_vec()),
+        "the background colour given"
+    );
+    assert!(
+        text(&out, "badColour").starts_with(
+            "invalid_value|view.constraintColor|invalid view.constraintColor: got \"red\""
+        ),
+        "{}",
+        text(&out, "badColour")
+    );
+    assert!(
+        text(&out, "badColourType").starts_with("wrong_type|view.xAxisColor|"),
+        "{}",
+        text(&out, "badColourType")
+    );
+    assert!(
+        text(&out, "shortHex").starts_with("invalid_value|view.yAxisColor|"),
+        "{}",
+        text(&out, "shortHex")
+    );
+}
