@@ -9,9 +9,13 @@
 // scalar wasm build if this is the page's first cloth; backend ("auto", "webgpu" or
 // "cpu", mountCloth's `backend`; a change restarts the cloth, and a WebGPU that
 // cannot run means the CPU, with a warning) and allow-fallback-adapter (present =
-// accept a software adapter, for tests). An invalid value is reported with
-// console.warn and the last good value is kept. Sized by CSS: a block, 100% × 400px
-// by default; the canvas fills it (style it from outside with ::part(canvas)).
+// accept a software adapter, for tests); respect-reduced-motion="false" (read at
+// mount) starts the cloth moving even under prefers-reduced-motion: reduce, where it
+// otherwise starts paused with a note and a Start button (::part(reduced-motion)).
+// The colours come from the --xpbd-cloth-* custom properties on the element (see
+// README, Theming), read again when its style or class attribute changes. An
+// invalid value is reported with console.warn and the last good value is kept.
+// Sized by CSS: a block, 100% × 400px by default; the canvas fills it (style it from outside with ::part(canvas)).
 // Removing the element from the page destroys its cloth and frees its memory.
 //
 // Events: 'cloth-error' (CustomEvent<{ error: Error }>) when the cloth diverges or
