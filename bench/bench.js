@@ -452,47 +452,60 @@ async function measureDrawing(size) {
 /**
  * A frame of the cloth with contacts: the default hanging cloth with
  * self-collision on and a circle of radius 2 m half a metre below its bottom
- * edge, which the cloth sags onto. 50 steps first (untimed) so the cloth hangs
- * and the pairs exist; then each timed frame is 8 steps and one drawInto (the
- * page's way of drawing), the view refitted before each frame (untimed) as in
- * the other frames. Null when the build has no self-collision.
+ * edge, which the cloth sags onto. 50 steps first (untimed) so the cloth hangs;
+ * then each timed frame is 8 steps and one drawInto (the page's way of
+ * drawing), the view refitted before each frame (untimed) as in the other
+ * frames. In alternating rounds with the same cloth without contacts, so the
+ * cost contacts add is a fair difference on a busy machine. Null when the
+ * build has no self-collision.
  */
 async function measureContacts(plan) {
   const { width, height } = plan;
-  const sim = new Simulation(width, height, FIXED_COUNT);
-  if (!('selfCollision' in sim) || !('drawInto' in sim)) {
-    sim.free();
-    return null;
-  }
-  sim.selfCollision = true;
+  const probe = new Simulation(2, 2, FIXED_COUNT);
+  const supported = 'selfCollision' in probe && 'drawInto' in probe;
+  probe.free();
+  if (!supported) return null;
   const spacing = 0.2;
   const radius = 2;
   const circle = { shape: 'circle', x: (spacing * (width - 1)) / 2, y: -spacing * (height - 1) - 0.5 - radius, radius };
-  sim.addCollider(circle);
-  sim.steps(50);
-  const ctx = newSurface(`${width}×${height}: self-collision and a circle, rust drawInto`);
-  const contestant = {
-    name: 'contacts',
-    frame: () => {
-      const view = fitViewToCloth(sim.positions());
-      const start = performance.now();
-      for (let s = 0; s < STEPS_PER_FRAME; s++) sim.step();
-      sim.drawInto(ctx, { ...view, particleRadius: particleRadius(view, DEFAULT_STYLE) });
-      finishDrawing(ctx);
-      return performance.now() - start;
-    },
-  };
-  await interleave([contestant], 2, (c) => c.frame()); // warm-up
-  const frames = await interleave([contestant], plan.frameRounds, (c) => c.frame(), `${width}×${height} contacts frames`);
-  if (!sim.isFinite) throw new Error(`the cloth with contacts diverged at ${width}×${height}`);
+  const withContacts = new Simulation(width, height, FIXED_COUNT);
+  withContacts.selfCollision = true;
+  withContacts.addCollider(circle);
+  const without = new Simulation(width, height, FIXED_COUNT);
+  const contestants = [
+    { name: 'contacts', sim: withContacts },
+    { name: 'no contacts', sim: without },
+  ].map(({ name, sim }) => {
+    sim.steps(50);
+    const ctx = newSurface(`${width}×${height}: ${name}, rust drawInto`);
+    return {
+      name,
+      sim,
+      frame: () => {
+        const view = fitViewToCloth(sim.positions());
+        const start = performance.now();
+        for (let s = 0; s < STEPS_PER_FRAME; s++) sim.step();
+        sim.drawInto(ctx, { ...view, particleRadius: particleRadius(view, DEFAULT_STYLE) });
+        finishDrawing(ctx);
+        return performance.now() - start;
+      },
+    };
+  });
+  await interleave(contestants, 2, (c) => c.frame()); // warm-up
+  const frames = await interleave(contestants, plan.frameRounds, (c) => c.frame(), `${width}×${height} contacts frames`);
+  for (const { name, sim } of contestants) {
+    if (!sim.isFinite) throw new Error(`the cloth (${name}) diverged at ${width}×${height}`);
+  }
   const result = {
     width,
     height,
     circle,
-    particleRadiusMetres: sim.particleRadius,
+    particleRadiusMetres: withContacts.particleRadius,
     frameMs: summarize(frames.contacts),
+    withoutContactsFrameMs: summarize(frames['no contacts']),
   };
-  sim.free();
+  withContacts.free();
+  without.free();
   return result;
 }
 
