@@ -151,9 +151,21 @@ impl SelfCollision {
         let (mut min_x, mut min_y) = (f32::INFINITY, f32::INFINITY);
         let (mut max_x, mut max_y) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
         for k in 0..n {
+            // comparisons rather than f32::min/max: one instruction each in
+            // wasm (a NaN fails both and is left out either way)
             let (x, y) = points.point(k);
-            (min_x, max_x) = (min_x.min(x), max_x.max(x));
-            (min_y, max_y) = (min_y.min(y), max_y.max(y));
+            if x < min_x {
+                min_x = x;
+            }
+            if x > max_x {
+                max_x = x;
+            }
+            if y < min_y {
+                min_y = y;
+            }
+            if y > max_y {
+                max_y = y;
+            }
         }
         let table = self.cell_start.len() - 1;
         // cells of side s over the box, in f64 so no size overflows
@@ -235,13 +247,15 @@ impl SelfCollision {
         let reach2 = s * s;
         let diameter = 2.0 * radius;
         let (sorted, xs, ys) = (&self.sorted, &self.sorted_x, &self.sorted_y);
+        let cell_of = &self.cell_of;
         for iy in 0..down {
-            for ix in 0..across {
-                let c = iy * across + ix;
-                let (start, end) = (cell_start[c] as usize, cell_start[c + 1] as usize);
-                if start == end {
-                    continue;
-                }
+            // the sorted particles of this row of cells, each with its cell
+            let row = iy * across;
+            let (first, last) = (cell_start[row] as usize, cell_start[row + across] as usize);
+            for i in first..last {
+                let a = sorted[i] as usize;
+                let c = cell_of[a] as usize;
+                let ix = c - row;
                 // the rest of this cell and the next one in the row
                 let row_end = cell_start[if ix + 1 < across { c + 2 } else { c + 1 }] as usize;
                 // the three cells of the row above
@@ -252,10 +266,9 @@ impl SelfCollision {
                 } else {
                     0..0
                 };
-                for i in start..end {
-                    let (x, y) = (xs[i], ys[i]);
-                    let a = sorted[i] as usize;
-                    for j in (i + 1..row_end).chain(above.clone()) {
+                let (x, y) = (xs[i], ys[i]);
+                for range in [i + 1..row_end, above] {
+                    for j in range {
                         let (dx, dy) = (xs[j] - x, ys[j] - y);
                         if dx * dx + dy * dy >= reach2 {
                             continue;
