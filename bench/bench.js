@@ -7,7 +7,9 @@
 //   - ms per draw alone, so batched vs naive is a clean ratio;
 //   - the plain-JS/wasm agreement after 100 steps at 40×30 (a correctness check:
 //     a fast benchmark of a wrong algorithm is worthless);
-//   - wasm memory bytes per constraint of a 300×300 cloth.
+//   - wasm memory bytes per constraint of a 300×300 cloth;
+//   - ms per frame of a 100×100 cloth with self-collision on and a circle
+//     collider under it (8 steps + one drawInto), when the build has contacts.
 // Results land in `window.benchResults` (plain JSON) and in a table on the page;
 // scripts/bench-browser.mjs drives it headless and prints the report.
 //
@@ -38,6 +40,7 @@ const AGREEMENT_STEPS = 100;
 const PLAN = QUICK
   ? {
       sizes: [{ width: 40, height: 30, stepRounds: 3, frameRounds: 3, drawRounds: 3 }],
+      contacts: { width: 40, height: 30, frameRounds: 3 },
       warmupMs: 60,
       batchMs: 4,
     }
@@ -47,6 +50,7 @@ const PLAN = QUICK
         { width: 100, height: 100, stepRounds: 31, frameRounds: 17, drawRounds: 17 },
         { width: 300, height: 300, stepRounds: 15, frameRounds: 7, drawRounds: 7 },
       ],
+      contacts: { width: 100, height: 100, frameRounds: 25 },
       warmupMs: 400,
       batchMs: 15,
     };
@@ -443,6 +447,68 @@ async function measureDrawing(size) {
   };
 }
 
+// ---------------------------------------------------------------- contacts
+
+/**
+ * A frame of the cloth with contacts: the default hanging cloth with
+ * self-collision on and a circle of radius 2 m half a metre below its bottom
+ * edge, which the cloth sags onto. 50 steps first (untimed) so the cloth hangs;
+ * then each timed frame is 8 steps and one drawInto (the page's way of
+ * drawing), the view refitted before each frame (untimed) as in the other
+ * frames. In alternating rounds with the same cloth without contacts, so the
+ * cost contacts add is a fair difference on a busy machine. Null when the
+ * build has no self-collision.
+ */
+async function measureContacts(plan) {
+  const { width, height } = plan;
+  const probe = new Simulation(2, 2, FIXED_COUNT);
+  const supported = 'selfCollision' in probe && 'drawInto' in probe;
+  probe.free();
+  if (!supported) return null;
+  const spacing = 0.2;
+  const radius = 2;
+  const circle = { shape: 'circle', x: (spacing * (width - 1)) / 2, y: -spacing * (height - 1) - 0.5 - radius, radius };
+  const withContacts = new Simulation(width, height, FIXED_COUNT);
+  withContacts.selfCollision = true;
+  withContacts.addCollider(circle);
+  const without = new Simulation(width, height, FIXED_COUNT);
+  const contestants = [
+    { name: 'contacts', sim: withContacts },
+    { name: 'no contacts', sim: without },
+  ].map(({ name, sim }) => {
+    sim.steps(50);
+    const ctx = newSurface(`${width}×${height}: ${name}, rust drawInto`);
+    return {
+      name,
+      sim,
+      frame: () => {
+        const view = fitViewToCloth(sim.positions());
+        const start = performance.now();
+        for (let s = 0; s < STEPS_PER_FRAME; s++) sim.step();
+        sim.drawInto(ctx, { ...view, particleRadius: particleRadius(view, DEFAULT_STYLE) });
+        finishDrawing(ctx);
+        return performance.now() - start;
+      },
+    };
+  });
+  await interleave(contestants, 2, (c) => c.frame()); // warm-up
+  const frames = await interleave(contestants, plan.frameRounds, (c) => c.frame(), `${width}×${height} contacts frames`);
+  for (const { name, sim } of contestants) {
+    if (!sim.isFinite) throw new Error(`the cloth (${name}) diverged at ${width}×${height}`);
+  }
+  const result = {
+    width,
+    height,
+    circle,
+    particleRadiusMetres: withContacts.particleRadius,
+    frameMs: summarize(frames.contacts),
+    withoutContactsFrameMs: summarize(frames['no contacts']),
+  };
+  withContacts.free();
+  without.free();
+  return result;
+}
+
 // ---------------------------------------------------------------- page table
 
 function renderTable(results) {
@@ -522,6 +588,9 @@ async function main() {
     probeSim.free();
   }
 
+  progress('contacts: frames');
+  const contacts = await measureContacts(PLAN.contacts);
+
   const results = {
     date: startDate,
     quick: QUICK,
@@ -535,6 +604,7 @@ async function main() {
     memory,
     correctness,
     sizes,
+    contacts,
     totalSeconds: (performance.now() - started) / 1000,
     error: null,
   };

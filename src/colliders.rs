@@ -282,17 +282,60 @@ impl Colliders {
         h: f32,
     ) {
         for c in &self.list {
-            for (k, &w) in inverse_mass.iter().enumerate() {
-                if w == 0.0 {
-                    continue;
+            let (v, mu) = (c.velocity, friction);
+            // one loop per kind of shape, so the test of each particle is the
+            // shape's own, without a match per particle
+            match c.shape {
+                Shape::Ground { y } => {
+                    project_each(points, previous, inverse_mass, v, mu, h, |px, py| {
+                        depth(&Shape::Ground { y }, radius, px, py)
+                    })
                 }
-                let (x, y) = points.point(k);
-                if let Some(contact) = depth(&c.shape, radius, x, y) {
-                    let before = [previous[2 * k], previous[2 * k + 1]];
-                    let p = resolve([x, y], before, contact, c.velocity, friction, h);
-                    points.set_point(k, (p[0], p[1]));
+                Shape::Circle { x, y, radius: r } => {
+                    project_each(points, previous, inverse_mass, v, mu, h, |px, py| {
+                        depth(&Shape::Circle { x, y, radius: r }, radius, px, py)
+                    })
                 }
+                Shape::Box {
+                    x,
+                    y,
+                    width,
+                    height,
+                } => project_each(points, previous, inverse_mass, v, mu, h, |px, py| {
+                    let shape = Shape::Box {
+                        x,
+                        y,
+                        width,
+                        height,
+                    };
+                    depth(&shape, radius, px, py)
+                }),
             }
+        }
+    }
+}
+
+/// Projects every free particle out of the collider `depth_of` tells the
+/// contacts of, moving at `velocity`, with friction (see [`resolve`]).
+#[inline(always)]
+fn project_each<P: Points + ?Sized>(
+    points: &mut P,
+    previous: &[f32],
+    inverse_mass: &[f32],
+    velocity: [f32; 2],
+    friction: f32,
+    h: f32,
+    depth_of: impl Fn(f32, f32) -> Option<Contact>,
+) {
+    for (k, &w) in inverse_mass.iter().enumerate() {
+        if w == 0.0 {
+            continue;
+        }
+        let (x, y) = points.point(k);
+        if let Some(contact) = depth_of(x, y) {
+            let before = [previous[2 * k], previous[2 * k + 1]];
+            let p = resolve([x, y], before, contact, velocity, friction, h);
+            points.set_point(k, (p[0], p[1]));
         }
     }
 }
