@@ -1,11 +1,11 @@
 //! Bending on and off: a wrinkling measure.
 
-use super::measure::grid_cloth;
+use super::setup::hanging_trial;
 use super::{
-    mean_after, series, Cell, Chart, Definition, Plan, Report, Setting, Settings, Status, Table,
-    Trial, Verdict,
+    mean_after, series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial,
+    Verdict,
 };
-use crate::params::{ClothError, FixedPreset, Params};
+use crate::params::{ClothError, Params};
 
 /// Bending must leave at most this fraction of the wrinkling without it for
 /// the claim to hold.
@@ -99,23 +99,18 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
             velocity_damping: settings.get("velocityDamping"),
             ..Params::default()
         };
-        let cloth = grid_cloth(width, height, FixedPreset::Two, params)?;
-        let total = (settings.get("duration") / params.time_step)
-            .round()
-            .max(1.0) as u32;
-        let every = (total / 400).max(1);
         let (w, h) = (width as usize, height as usize);
-        Ok(Trial::new(
+        Ok(hanging_trial(
+            settings,
             if bending > 0.0 {
                 format!("{label}, {bending} N/m")
             } else {
                 label.into()
             },
             bending,
-            cloth,
-            Plan::Steps { total, every },
+            params,
             Box::new(move |c| vec![c.time(), wrinkling(c.positions(), w, h)]),
-        )
+        )?
         .with_driver(squeeze_driver(settings, params.time_step)))
     })
     .collect()

@@ -1,11 +1,12 @@
 //! Constraint damping β: energy decay against β.
 
-use super::measure::{grid_cloth, total_energy};
+use super::measure::total_energy;
+use super::setup::hanging_trial;
 use super::{
-    mean_after, series, Cell, Chart, Definition, Plan, Report, Setting, Settings, Status, Table,
-    Trial, Verdict,
+    mean_after, series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial,
+    Verdict,
 };
-use crate::params::{ClothError, FixedPreset, Params};
+use crate::params::{ClothError, Params};
 
 /// The β values swept: 0 and these, up to `maxDamping`.
 const BETAS: [f64; 7] = [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0];
@@ -50,23 +51,13 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
                 time_step: settings.get("timeStep"),
                 ..Params::default()
             };
-            let cloth = grid_cloth(
-                settings.count("width"),
-                settings.count("height"),
-                FixedPreset::Two,
-                params,
-            )?;
-            let total = (settings.get("duration") / params.time_step)
-                .round()
-                .max(1.0) as u32;
-            let every = (total / 400).max(1);
-            Ok(Trial::new(
+            hanging_trial(
+                settings,
                 format!("β = {beta} N·s/m"),
                 beta,
-                cloth,
-                Plan::Steps { total, every },
+                params,
                 Box::new(|c| vec![c.time(), c.kinetic_energy(), total_energy(c)]),
-            ))
+            )
         })
         .collect()
 }

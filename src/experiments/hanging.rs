@@ -1,11 +1,12 @@
 //! The hanging cloth: iterations against substeps at equal work, top-edge sag.
 
-use super::measure::{grid_cloth, mean_stretch, top_edge_depths, top_edge_sag};
+use super::measure::{mean_stretch, top_edge_depths, top_edge_sag};
+use super::setup::hanging_trial;
 use super::{
-    mean_after, Cell, Chart, Definition, Plan, Report, Series, Setting, Settings, Status, Table,
-    Trial, Verdict,
+    mean_after, Cell, Chart, Definition, Report, Series, Setting, Settings, Status, Table, Trial,
+    Verdict,
 };
-use crate::params::{ClothError, FixedPreset, Params};
+use crate::params::{ClothError, Params};
 
 /// Substeps must leave at most this fraction of the iterations' sag for the
 /// claim to hold ("far straighter").
@@ -48,23 +49,18 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
                 velocity_damping: settings.get("velocityDamping"),
                 ..Params::default()
             };
-            let cloth = grid_cloth(width, settings.count("height"), FixedPreset::Two, params)?;
-            let total = (settings.get("duration") / params.time_step)
-                .round()
-                .max(1.0) as u32;
-            let every = (total / 400).max(1);
             let label = format!(
                 "{iterations} iteration{} × {substeps} substep{}",
                 plural(iterations),
                 plural(substeps)
             );
-            Ok(Trial::new(
+            hanging_trial(
+                settings,
                 format!("{mode}: {label}"),
                 substeps as f64,
-                cloth,
-                Plan::Steps { total, every },
+                params,
                 Box::new(move |c| vec![c.time(), top_edge_sag(c, width as usize), mean_stretch(c)]),
-            ))
+            )
         })
         .collect()
 }

@@ -1,10 +1,10 @@
 //! Substeps without damping: does the cloth explode?
 
-use super::measure::grid_cloth;
+use super::setup::hanging_trial;
 use super::{
-    series, Cell, Chart, Definition, Plan, Report, Setting, Settings, Status, Table, Trial, Verdict,
+    series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial, Verdict,
 };
-use crate::params::{ClothError, FixedPreset, Params};
+use crate::params::{ClothError, Params};
 
 /// The substep counts tried, up to `maxSubsteps` (and it); 1 is the reference
 /// the others are compared with.
@@ -56,21 +56,11 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
                 time_step: settings.get("timeStep"),
                 ..Params::default()
             };
-            let cloth = grid_cloth(
-                settings.count("width"),
-                settings.count("height"),
-                FixedPreset::Two,
-                params,
-            )?;
-            let total = (settings.get("duration") / params.time_step)
-                .round()
-                .max(1.0) as u32;
-            let every = (total / 400).max(1);
-            Ok(Trial::new(
+            hanging_trial(
+                settings,
                 format!("{substeps} substeps"),
                 substeps as f64,
-                cloth,
-                Plan::Steps { total, every },
+                params,
                 Box::new(|c| {
                     vec![
                         c.time(),
@@ -78,7 +68,7 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
                         c.max_stretch(),
                     ]
                 }),
-            ))
+            )
         })
         .collect()
 }
