@@ -287,6 +287,40 @@ class BasePage {
   }
 }
 
+/**
+ * A page in a browser context of its own, driven through a page object with
+ * the calls playwright-core and puppeteer-core share: it collects the console
+ * errors and uncaught errors the engine reports, and closing it closes the
+ * context.
+ */
+class ContextPage extends BasePage {
+  #native = [];
+  constructor(engine, context, page) {
+    super(engine);
+    this.context = context;
+    this.page = page;
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.#native.push(`console error: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => this.#native.push(`page error: ${error.message}`));
+  }
+  async goto(url) {
+    await this.page.goto(url, { waitUntil: 'load' });
+  }
+  evaluate(fn, arg) {
+    return this.page.evaluate(fn, arg);
+  }
+  click(selector) {
+    return this.page.click(selector);
+  }
+  nativeErrors() {
+    return [...this.#native];
+  }
+  close() {
+    return this.context.close();
+  }
+}
+
 // --- Chromium: playwright-core ----------------------------------------------
 
 async function launchChromium() {
@@ -308,25 +342,9 @@ async function launchChromium() {
   };
 }
 
-class ChromiumPage extends BasePage {
-  #native = [];
+class ChromiumPage extends ContextPage {
   constructor(context, page) {
-    super('chromium');
-    this.context = context;
-    this.page = page;
-    page.on('console', (message) => {
-      if (message.type() === 'error') this.#native.push(`console error: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => this.#native.push(`page error: ${error.message}`));
-  }
-  async goto(url) {
-    await this.page.goto(url, { waitUntil: 'load' });
-  }
-  evaluate(fn, arg) {
-    return this.page.evaluate(fn, arg);
-  }
-  click(selector) {
-    return this.page.click(selector);
+    super('chromium', context, page);
   }
   type(selector, text) {
     return this.page.locator(selector).pressSequentially(text);
@@ -361,12 +379,6 @@ class ChromiumPage extends BasePage {
       },
     };
   }
-  nativeErrors() {
-    return [...this.#native];
-  }
-  close() {
-    return this.context.close();
-  }
 }
 
 // --- Firefox: puppeteer-core over WebDriver BiDi ----------------------------
@@ -394,25 +406,9 @@ async function launchFirefox() {
   };
 }
 
-class FirefoxPage extends BasePage {
-  #native = [];
+class FirefoxPage extends ContextPage {
   constructor(context, page) {
-    super('firefox');
-    this.context = context;
-    this.page = page;
-    page.on('console', (message) => {
-      if (message.type() === 'error') this.#native.push(`console error: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => this.#native.push(`page error: ${error.message}`));
-  }
-  async goto(url) {
-    await this.page.goto(url, { waitUntil: 'load' });
-  }
-  evaluate(fn, arg) {
-    return this.page.evaluate(fn, arg);
-  }
-  click(selector) {
-    return this.page.click(selector);
+    super('firefox', context, page);
   }
   type(selector, text) {
     return this.page.type(selector, text);
@@ -437,12 +433,6 @@ class FirefoxPage extends BasePage {
       },
       release: () => touchscreen.touchEnd(),
     };
-  }
-  nativeErrors() {
-    return [...this.#native];
-  }
-  close() {
-    return this.context.close();
   }
 }
 
