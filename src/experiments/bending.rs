@@ -1,6 +1,6 @@
 //! Bending on and off: a wrinkling measure.
 
-use super::setup::hanging_trial;
+use super::setup::{self, hanging_trial};
 use super::{
     mean_after, series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial,
     Verdict,
@@ -24,10 +24,10 @@ pub(super) static DEFINITION: Definition = Definition {
         Setting { name: "stiffness", label: "Stiffness", unit: "N/m, 0 = rigid", min: 0.0, max: 1e9, whole: false, default: 1000.0 },
         Setting { name: "bendingStiffness", label: "Bending stiffness", unit: "N/m", min: 1e-3, max: 1e9, whole: false, default: 1000.0 },
         Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.5 },
-        Setting { name: "timeStep", label: "Time step", unit: "s", min: 1e-4, max: 0.05, whole: false, default: 0.01 },
+        setup::TIME_STEP,
         Setting { name: "iterations", label: "Iterations", unit: "", min: 1.0, max: 100.0, whole: true, default: 5.0 },
-        Setting { name: "duration", label: "Simulated time", unit: "s", min: 0.5, max: 20.0, whole: false, default: 4.0 },
-        Setting { name: "velocityDamping", label: "Velocity damping", unit: "1/s", min: 0.0, max: 100.0, whole: false, default: 1.0 },
+        setup::DURATION,
+        setup::VELOCITY_DAMPING,
     ],
     build,
     report,

@@ -1,7 +1,7 @@
 //! Constraint damping β: energy decay against β.
 
 use super::measure::total_energy;
-use super::setup::hanging_trial;
+use super::setup::{self, hanging_trial};
 use super::{
     mean_after, series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial,
     Verdict,
@@ -18,14 +18,14 @@ pub(super) static DEFINITION: Definition = Definition {
     source: "Macklin, Müller and Chentanez, \"XPBD: Position-Based Simulation of Compliant Constrained Dynamics\" (2016), section 3.5 (damping)",
     method: "A cloth held by its two top corners is released in its rest shape and swings and bounces without velocity damping, once for each β. Measured: the kinetic energy over time, and its mean over the last quarter of the run.",
     settings: &[
-        Setting { name: "width", label: "Width", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 20.0 },
-        Setting { name: "height", label: "Height", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 15.0 },
+        setup::WIDTH,
+        setup::HEIGHT,
         Setting { name: "stiffness", label: "Stiffness", unit: "N/m", min: 1.0, max: 1e9, whole: false, default: 1000.0 },
-        Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.1 },
-        Setting { name: "timeStep", label: "Time step", unit: "s", min: 1e-4, max: 0.05, whole: false, default: 0.01 },
-        Setting { name: "iterations", label: "Iterations", unit: "", min: 1.0, max: 100.0, whole: true, default: 10.0 },
+        setup::MASS,
+        setup::TIME_STEP,
+        setup::ITERATIONS,
         Setting { name: "maxDamping", label: "Largest β", unit: "N·s/m", min: 0.01, max: 10000.0, whole: false, default: 10.0 },
-        Setting { name: "duration", label: "Simulated time", unit: "s", min: 0.5, max: 20.0, whole: false, default: 4.0 },
+        setup::DURATION,
     ],
     build,
     report,

@@ -1,7 +1,7 @@
 //! The hanging cloth: iterations against substeps at equal work, top-edge sag.
 
 use super::measure::{mean_stretch, top_edge_depths, top_edge_sag};
-use super::setup::hanging_trial;
+use super::setup::{self, hanging_trial};
 use super::{
     mean_after, Cell, Chart, Definition, Report, Series, Setting, Settings, Status, Table, Trial,
     Verdict,
@@ -22,13 +22,13 @@ pub(super) static DEFINITION: Definition = Definition {
     method: "The same cloth hangs from its two top corners twice: once with n iterations and 1 substep, once with 1 iteration and n substeps (the same number of constraint solves per time step). Measured: how far the top edge sags below the line between the corners, and the mean stretch, averaged over the second half of the run.",
     settings: &[
         Setting { name: "width", label: "Width", unit: "particles", min: 3.0, max: 60.0, whole: true, default: 20.0 },
-        Setting { name: "height", label: "Height", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 15.0 },
+        setup::HEIGHT,
         Setting { name: "stiffness", label: "Stiffness", unit: "N/m, 0 = rigid", min: 0.0, max: 1e9, whole: false, default: 0.0 },
-        Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.1 },
-        Setting { name: "timeStep", label: "Time step", unit: "s", min: 1e-4, max: 0.05, whole: false, default: 0.01 },
+        setup::MASS,
+        setup::TIME_STEP,
         Setting { name: "work", label: "Solves per step n", unit: "", min: 2.0, max: 100.0, whole: true, default: 20.0 },
-        Setting { name: "duration", label: "Simulated time", unit: "s", min: 0.5, max: 20.0, whole: false, default: 4.0 },
-        Setting { name: "velocityDamping", label: "Velocity damping", unit: "1/s", min: 0.0, max: 100.0, whole: false, default: 1.0 },
+        setup::DURATION,
+        setup::VELOCITY_DAMPING,
     ],
     build,
     report,

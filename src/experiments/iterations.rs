@@ -1,5 +1,6 @@
 //! Stiffness against the iteration count, PBD and XPBD.
 
+use super::setup;
 use super::stiffness_sweep::{self, Comparison, Stretches};
 use super::{Definition, Report, Setting, Settings, Trial};
 use crate::params::{ClothError, Params};
@@ -21,15 +22,15 @@ pub(super) static DEFINITION: Definition = Definition {
     source: "Macklin, Müller and Chentanez, \"XPBD: Position-Based Simulation of Compliant Constrained Dynamics\" (2016), section 6 and figure 2",
     method: "A cloth hangs from its two top corners; for each iteration count it runs as PBD (rigid constraints) and as XPBD (the stiffness below), with a little velocity damping so it settles. Measured: the mean relative stretch of all constraints over the second half of the run (lower = stiffer).",
     settings: &[
-        Setting { name: "width", label: "Width", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 20.0 },
-        Setting { name: "height", label: "Height", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 15.0 },
-        Setting { name: "stiffness", label: "XPBD stiffness", unit: "N/m", min: 1.0, max: 1e9, whole: false, default: 1000.0 },
-        Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.1 },
-        Setting { name: "timeStep", label: "Time step", unit: "s", min: 1e-4, max: 0.05, whole: false, default: 0.01 },
+        setup::WIDTH,
+        setup::HEIGHT,
+        setup::XPBD_STIFFNESS,
+        setup::MASS,
+        setup::TIME_STEP,
         Setting { name: "fromIterations", label: "Compare from", unit: "iterations", min: 1.0, max: 100.0, whole: true, default: 10.0 },
         Setting { name: "maxIterations", label: "Up to", unit: "iterations", min: 2.0, max: 200.0, whole: true, default: 100.0 },
-        Setting { name: "duration", label: "Simulated time per run", unit: "s", min: 0.5, max: 20.0, whole: false, default: 4.0 },
-        Setting { name: "velocityDamping", label: "Velocity damping", unit: "1/s", min: 0.0, max: 100.0, whole: false, default: 1.0 },
+        setup::DURATION_PER_RUN,
+        setup::VELOCITY_DAMPING,
     ],
     build,
     report,

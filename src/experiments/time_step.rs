@@ -1,5 +1,6 @@
 //! Stiffness against the time step, PBD and XPBD.
 
+use super::setup;
 use super::stiffness_sweep::{self, Comparison, Stretches};
 use super::{Definition, Report, Setting, Settings, Trial};
 use crate::params::{ClothError, Params};
@@ -21,15 +22,15 @@ pub(super) static DEFINITION: Definition = Definition {
     source: "Macklin, Müller and Chentanez, \"XPBD: Position-Based Simulation of Compliant Constrained Dynamics\" (2016), sections 1 and 6",
     method: "A cloth hangs from its two top corners and runs, for each time step, the same simulated time as PBD (rigid constraints) and as XPBD (the stiffness below), with the same iteration count and a little velocity damping. Measured: the mean relative stretch of all constraints over the second half of the run.",
     settings: &[
-        Setting { name: "width", label: "Width", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 20.0 },
-        Setting { name: "height", label: "Height", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 15.0 },
-        Setting { name: "stiffness", label: "XPBD stiffness", unit: "N/m", min: 1.0, max: 1e9, whole: false, default: 1000.0 },
-        Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.1 },
-        Setting { name: "iterations", label: "Iterations", unit: "", min: 1.0, max: 100.0, whole: true, default: 10.0 },
+        setup::WIDTH,
+        setup::HEIGHT,
+        setup::XPBD_STIFFNESS,
+        setup::MASS,
+        setup::ITERATIONS,
         Setting { name: "maxTimeStep", label: "Largest time step", unit: "s", min: 0.001, max: 0.04, whole: false, default: 0.02 },
         Setting { name: "minTimeStep", label: "Smallest time step", unit: "s", min: 0.0005, max: 0.02, whole: false, default: 0.001 },
-        Setting { name: "duration", label: "Simulated time per run", unit: "s", min: 0.5, max: 20.0, whole: false, default: 4.0 },
-        Setting { name: "velocityDamping", label: "Velocity damping", unit: "1/s", min: 0.0, max: 100.0, whole: false, default: 1.0 },
+        setup::DURATION_PER_RUN,
+        setup::VELOCITY_DAMPING,
     ],
     build,
     report,
