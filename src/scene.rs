@@ -483,49 +483,17 @@ pub fn mass_range() -> (f64, f64) {
     }
 }
 
+/// Checks a collider's shape as [`crate::colliders::validate`] does (the
+/// rules `addCollider` applies), with its complaint worded for a scene entry.
 fn validate_shape(shape: &Shape) -> Result<(), String> {
-    let limit = params::MAX_COORDINATE;
-    let coordinate = |name: &str, v: f32| {
-        let v = v as f64;
-        if v.is_finite() && v.abs() <= limit {
-            Ok(())
-        } else {
-            Err(format!(
-                "has {name} {}, expected a finite coordinate from -{limit} to {limit} m",
-                Number(v)
-            ))
-        }
-    };
-    let size = |name: &str, v: f32| {
-        let v = v as f64;
-        if v.is_finite() && v > 0.0 && v <= limit {
-            Ok(())
-        } else {
-            Err(format!(
-                "has {name} {}, expected a length above 0 up to {limit} m",
-                Number(v)
-            ))
-        }
-    };
-    match *shape {
-        Shape::Ground { y } => coordinate("y", y),
-        Shape::Circle { x, y, radius } => {
-            coordinate("x", x)?;
-            coordinate("y", y)?;
-            size("radius", radius)
-        }
-        Shape::Box {
-            x,
-            y,
-            width,
-            height,
-        } => {
-            coordinate("x", x)?;
-            coordinate("y", y)?;
-            size("width", width)?;
-            size("height", height)
-        }
-    }
+    crate::colliders::validate(shape).map_err(|error| match error {
+        ClothError::InvalidValue {
+            field,
+            value,
+            allowed,
+        } => format!("has {field} {value}, expected {allowed}"),
+        other => other.to_string(),
+    })
 }
 
 /// A greedy edge colouring of the constraints `pairs` of `n` particles: each

@@ -6,17 +6,16 @@
 mod common {
     pub mod cloths;
     pub mod paths;
-    pub mod scene_step;
 }
 
 use common::cloths::grid_cloth;
 use common::paths::nearest_pins;
-use common::scene_step::{ring, SceneSim};
+use xpbd_cloth::scene::{AreaSpec, Bending, DistanceStiffness, Scene};
 use xpbd_cloth::{Cloth, Params};
 
 /// Relative error of the ring's area against its target.
-fn area_error(sim: &SceneSim) -> f64 {
-    area_error_signed(sim).abs()
+fn area_error(cloth: &Cloth) -> f64 {
+    area_error_signed(cloth).abs()
 }
 
 #[test]
@@ -26,9 +25,9 @@ fn a_balloon_ring_keeps_its_area_under_gravity_and_a_drag() {
     // hung from its top particle
     let top = n / 4;
     scene.masses[top] = 0.0;
-    let mut sim = SceneSim::new(&scene, Params::default());
-    let start = sim.extras.areas().area(0, &sim.positions);
-    assert!((sim.extras.areas().target(0) - 1.2 * start).abs() < 1e-9);
+    let mut sim = Cloth::from_scene(&scene).unwrap();
+    let start = sim.extras().areas().area(0, sim.positions());
+    assert!((sim.extras().areas().target(0) - 1.2 * start).abs() < 1e-9);
     let mut worst_hanging: f64 = 0.0;
     for step in 0..300 {
         sim.step();
@@ -38,13 +37,13 @@ fn a_balloon_ring_keeps_its_area_under_gravity_and_a_drag() {
     }
     // dragging the bottom particle down and sideways, 1 m in 1 s
     let bottom = 3 * n / 4;
-    sim.inverse_mass[bottom] = 0.0;
-    let (x0, y0) = (sim.positions[2 * bottom], sim.positions[2 * bottom + 1]);
+    sim.grab(bottom).unwrap();
+    let (x0, y0) = (sim.positions()[2 * bottom], sim.positions()[2 * bottom + 1]);
     let mut worst_dragged: f64 = 0.0;
     for step in 1..=100 {
         let t = step as f32 / 100.0;
-        sim.positions[2 * bottom] = x0 + 0.6 * t;
-        sim.positions[2 * bottom + 1] = y0 - 0.8 * t;
+        sim.drag((x0 + 0.6 * t) as f64, (y0 - 0.8 * t) as f64)
+            .unwrap();
         sim.step();
         worst_dragged = worst_dragged.max(area_error(&sim));
     }
@@ -60,12 +59,12 @@ fn a_balloon_ring_keeps_its_area_under_gravity_and_a_drag() {
     // without the area constraint the ring collapses far below the target
     let mut plain_scene = scene.clone();
     plain_scene.areas.clear();
-    let mut plain = SceneSim::new(&plain_scene, Params::default());
+    let mut plain = Cloth::from_scene(&plain_scene).unwrap();
     for _ in 0..300 {
         plain.step();
     }
-    let area = sim.extras.areas().area(0, &plain.positions);
-    let target = sim.extras.areas().target(0);
+    let area = sim.extras().areas().area(0, plain.positions());
+    let target = sim.extras().areas().target(0);
     eprintln!("without it: area {area:.3} m² against a target of {target:.3} m²");
     assert!(area < 0.8 * target, "without it: area {area} of {target}");
 }
@@ -265,7 +264,7 @@ fn a_softer_area_constraint_gives_way_more() {
         let n = 24;
         let mut scene = ring(n, 1.0, 0.5, 1.0, stiffness);
         scene.masses[n / 4] = 0.0;
-        let mut sim = SceneSim::new(&scene, Params::default());
+        let mut sim = Cloth::from_scene(&scene).unwrap();
         for _ in 0..200 {
             sim.step();
         }
@@ -281,7 +280,37 @@ fn a_softer_area_constraint_gives_way_more() {
 }
 
 /// `(area - target) / target` of the ring.
-fn area_error_signed(sim: &SceneSim) -> f64 {
-    let areas = sim.extras.areas();
-    (areas.area(0, &sim.positions) - areas.target(0)) / areas.target(0)
+fn area_error_signed(cloth: &Cloth) -> f64 {
+    let areas = cloth.extras().areas();
+    (areas.area(0, cloth.positions()) - areas.target(0)) / areas.target(0)
+}
+
+/// A closed ring of `n` particles of `mass` kg on a circle of `radius` metres
+/// around `(0, 0)`, counter-clockwise, joined by distance constraints, with
+/// one area constraint over the whole ring.
+pub fn ring(n: usize, radius: f32, mass: f32, pressure: f64, stiffness: f64) -> Scene {
+    let positions = (0..n)
+        .flat_map(|k| {
+            let t = std::f32::consts::TAU * k as f32 / n as f32;
+            [radius * t.cos(), radius * t.sin()]
+        })
+        .collect();
+    let distances = (0..n as u32)
+        .flat_map(|k| [k, (k + 1) % n as u32])
+        .collect();
+    Scene {
+        positions,
+        masses: vec![mass; n],
+        distances,
+        rest_lengths: None,
+        distance_stiffness: DistanceStiffness::Uniform(Params::default().stiffness),
+        colors: None,
+        areas: vec![AreaSpec {
+            particles: (0..n as u32).collect(),
+            stiffness,
+            pressure,
+        }],
+        bending: Bending::None,
+        colliders: Vec::new(),
+    }
 }

@@ -226,6 +226,44 @@ fn every_malformed_scene_names_the_wrong_entry() {
     }
 }
 
+/// A scene's colliders follow the rules `add_collider` applies: a size
+/// `add_collider` accepts is accepted in a scene, one it refuses is refused
+/// with the same bound in the message.
+#[test]
+fn scene_colliders_follow_the_add_collider_rules() {
+    let big = Shape::Circle {
+        x: 0.0,
+        y: 0.0,
+        radius: 1.5e6,
+    };
+    let mut direct = Cloth::from_scene(&square()).unwrap();
+    direct.add_collider(big).unwrap();
+    let mut scene = square();
+    scene.colliders.push(big);
+    let cloth = Cloth::from_scene(&scene).expect("a radius add_collider accepts");
+    assert_eq!(cloth.colliders().len(), 2, "the ground and the circle");
+
+    let too_big = Shape::Box {
+        x: 0.0,
+        y: 0.0,
+        width: 1.0,
+        height: 3e6,
+    };
+    let direct = Cloth::from_scene(&square()).unwrap().add_collider(too_big);
+    let direct = direct.expect_err("a height above 2e6 m").to_string();
+    let mut scene = square();
+    scene.colliders.push(too_big);
+    let error = refusal(&scene).to_string();
+    assert!(
+        error.starts_with("invalid scene: colliders[1] has height 3000000, expected"),
+        "{error}"
+    );
+    assert!(
+        error.contains("2000000 m"),
+        "{error} (add_collider: {direct})"
+    );
+}
+
 #[test]
 fn too_many_particles_are_refused() {
     let n = xpbd_cloth::params::MAX_PARTICLES + 1;

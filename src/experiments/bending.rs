@@ -1,11 +1,11 @@
 //! Bending on and off: a wrinkling measure.
 
-use super::measure::grid_cloth;
+use super::setup::{self, hanging_trial};
 use super::{
-    mean_after, series, Cell, Chart, Definition, Plan, Report, Setting, Settings, Status, Table,
-    Trial, Verdict,
+    mean_after, series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial,
+    Verdict,
 };
-use crate::params::{ClothError, FixedPreset, Params};
+use crate::params::{ClothError, Params};
 
 /// Bending must leave at most this fraction of the wrinkling without it for
 /// the claim to hold.
@@ -24,10 +24,10 @@ pub(super) static DEFINITION: Definition = Definition {
         Setting { name: "stiffness", label: "Stiffness", unit: "N/m, 0 = rigid", min: 0.0, max: 1e9, whole: false, default: 1000.0 },
         Setting { name: "bendingStiffness", label: "Bending stiffness", unit: "N/m", min: 1e-3, max: 1e9, whole: false, default: 1000.0 },
         Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.5 },
-        Setting { name: "timeStep", label: "Time step", unit: "s", min: 1e-4, max: 0.05, whole: false, default: 0.01 },
+        setup::TIME_STEP,
         Setting { name: "iterations", label: "Iterations", unit: "", min: 1.0, max: 100.0, whole: true, default: 5.0 },
-        Setting { name: "duration", label: "Simulated time", unit: "s", min: 0.5, max: 20.0, whole: false, default: 4.0 },
-        Setting { name: "velocityDamping", label: "Velocity damping", unit: "1/s", min: 0.0, max: 100.0, whole: false, default: 1.0 },
+        setup::DURATION,
+        setup::VELOCITY_DAMPING,
     ],
     build,
     report,
@@ -99,23 +99,18 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
             velocity_damping: settings.get("velocityDamping"),
             ..Params::default()
         };
-        let cloth = grid_cloth(width, height, FixedPreset::Two, params)?;
-        let total = (settings.get("duration") / params.time_step)
-            .round()
-            .max(1.0) as u32;
-        let every = (total / 400).max(1);
         let (w, h) = (width as usize, height as usize);
-        Ok(Trial::new(
+        Ok(hanging_trial(
+            settings,
             if bending > 0.0 {
                 format!("{label}, {bending} N/m")
             } else {
                 label.into()
             },
             bending,
-            cloth,
-            Plan::Steps { total, every },
+            params,
             Box::new(move |c| vec![c.time(), wrinkling(c.positions(), w, h)]),
-        )
+        )?
         .with_driver(squeeze_driver(settings, params.time_step)))
     })
     .collect()

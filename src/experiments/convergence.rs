@@ -1,6 +1,7 @@
 //! Convergence: the constraint error after each iteration, original and coloured orders.
 
 use super::measure::{grid_cloth, rms_residual};
+use super::setup;
 use super::{
     series, Cell, Chart, Definition, Plan, Report, Setting, Settings, Status, Table, Trial, Verdict,
 };
@@ -19,11 +20,11 @@ pub(super) static DEFINITION: Definition = Definition {
     source: "this project's README (Solver order); colouring for parallel Gauss–Seidel as in Fratarcangeli, Tibaldo and Pellacini, \"Vivace\" (2016)",
     method: "A cloth falls for a while from its rest shape; from that same state one step runs in the original order and one in the coloured order. Measured: the root mean square of the constraints' residual C + α̃λ (C alone for rigid constraints) after the prediction and after every iteration.",
     settings: &[
-        Setting { name: "width", label: "Width", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 20.0 },
-        Setting { name: "height", label: "Height", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 15.0 },
+        setup::WIDTH,
+        setup::HEIGHT,
         Setting { name: "stiffness", label: "Stiffness", unit: "N/m, 0 = rigid", min: 0.0, max: 1e9, whole: false, default: 1000.0 },
-        Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.1 },
-        Setting { name: "timeStep", label: "Time step", unit: "s", min: 1e-4, max: 0.05, whole: false, default: 0.01 },
+        setup::MASS,
+        setup::TIME_STEP,
         Setting { name: "iterations", label: "Iterations", unit: "", min: 1.0, max: 500.0, whole: true, default: 50.0 },
         Setting { name: "warmup", label: "Falling time before", unit: "s", min: 0.0, max: 5.0, whole: false, default: 0.5 },
     ],

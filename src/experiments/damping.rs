@@ -1,11 +1,12 @@
 //! Constraint damping β: energy decay against β.
 
-use super::measure::{grid_cloth, total_energy};
+use super::measure::total_energy;
+use super::setup::{self, hanging_trial};
 use super::{
-    mean_after, series, Cell, Chart, Definition, Plan, Report, Setting, Settings, Status, Table,
-    Trial, Verdict,
+    mean_after, series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial,
+    Verdict,
 };
-use crate::params::{ClothError, FixedPreset, Params};
+use crate::params::{ClothError, Params};
 
 /// The β values swept: 0 and these, up to `maxDamping`.
 const BETAS: [f64; 7] = [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0];
@@ -17,14 +18,14 @@ pub(super) static DEFINITION: Definition = Definition {
     source: "Macklin, Müller and Chentanez, \"XPBD: Position-Based Simulation of Compliant Constrained Dynamics\" (2016), section 3.5 (damping)",
     method: "A cloth held by its two top corners is released in its rest shape and swings and bounces without velocity damping, once for each β. Measured: the kinetic energy over time, and its mean over the last quarter of the run.",
     settings: &[
-        Setting { name: "width", label: "Width", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 20.0 },
-        Setting { name: "height", label: "Height", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 15.0 },
+        setup::WIDTH,
+        setup::HEIGHT,
         Setting { name: "stiffness", label: "Stiffness", unit: "N/m", min: 1.0, max: 1e9, whole: false, default: 1000.0 },
-        Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.1 },
-        Setting { name: "timeStep", label: "Time step", unit: "s", min: 1e-4, max: 0.05, whole: false, default: 0.01 },
-        Setting { name: "iterations", label: "Iterations", unit: "", min: 1.0, max: 100.0, whole: true, default: 10.0 },
+        setup::MASS,
+        setup::TIME_STEP,
+        setup::ITERATIONS,
         Setting { name: "maxDamping", label: "Largest β", unit: "N·s/m", min: 0.01, max: 10000.0, whole: false, default: 10.0 },
-        Setting { name: "duration", label: "Simulated time", unit: "s", min: 0.5, max: 20.0, whole: false, default: 4.0 },
+        setup::DURATION,
     ],
     build,
     report,
@@ -50,23 +51,13 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
                 time_step: settings.get("timeStep"),
                 ..Params::default()
             };
-            let cloth = grid_cloth(
-                settings.count("width"),
-                settings.count("height"),
-                FixedPreset::Two,
-                params,
-            )?;
-            let total = (settings.get("duration") / params.time_step)
-                .round()
-                .max(1.0) as u32;
-            let every = (total / 400).max(1);
-            Ok(Trial::new(
+            hanging_trial(
+                settings,
                 format!("β = {beta} N·s/m"),
                 beta,
-                cloth,
-                Plan::Steps { total, every },
+                params,
                 Box::new(|c| vec![c.time(), c.kinetic_energy(), total_energy(c)]),
-            ))
+            )
         })
         .collect()
 }

@@ -1,11 +1,12 @@
 //! The hanging cloth: iterations against substeps at equal work, top-edge sag.
 
-use super::measure::{grid_cloth, mean_stretch, top_edge_depths, top_edge_sag};
+use super::measure::{mean_stretch, top_edge_depths, top_edge_sag};
+use super::setup::{self, hanging_trial};
 use super::{
-    mean_after, Cell, Chart, Definition, Plan, Report, Series, Setting, Settings, Status, Table,
-    Trial, Verdict,
+    mean_after, Cell, Chart, Definition, Report, Series, Setting, Settings, Status, Table, Trial,
+    Verdict,
 };
-use crate::params::{ClothError, FixedPreset, Params};
+use crate::params::{ClothError, Params};
 
 /// Substeps must leave at most this fraction of the iterations' sag for the
 /// claim to hold ("far straighter").
@@ -21,13 +22,13 @@ pub(super) static DEFINITION: Definition = Definition {
     method: "The same cloth hangs from its two top corners twice: once with n iterations and 1 substep, once with 1 iteration and n substeps (the same number of constraint solves per time step). Measured: how far the top edge sags below the line between the corners, and the mean stretch, averaged over the second half of the run.",
     settings: &[
         Setting { name: "width", label: "Width", unit: "particles", min: 3.0, max: 60.0, whole: true, default: 20.0 },
-        Setting { name: "height", label: "Height", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 15.0 },
+        setup::HEIGHT,
         Setting { name: "stiffness", label: "Stiffness", unit: "N/m, 0 = rigid", min: 0.0, max: 1e9, whole: false, default: 0.0 },
-        Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.1 },
-        Setting { name: "timeStep", label: "Time step", unit: "s", min: 1e-4, max: 0.05, whole: false, default: 0.01 },
+        setup::MASS,
+        setup::TIME_STEP,
         Setting { name: "work", label: "Solves per step n", unit: "", min: 2.0, max: 100.0, whole: true, default: 20.0 },
-        Setting { name: "duration", label: "Simulated time", unit: "s", min: 0.5, max: 20.0, whole: false, default: 4.0 },
-        Setting { name: "velocityDamping", label: "Velocity damping", unit: "1/s", min: 0.0, max: 100.0, whole: false, default: 1.0 },
+        setup::DURATION,
+        setup::VELOCITY_DAMPING,
     ],
     build,
     report,
@@ -48,23 +49,18 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
                 velocity_damping: settings.get("velocityDamping"),
                 ..Params::default()
             };
-            let cloth = grid_cloth(width, settings.count("height"), FixedPreset::Two, params)?;
-            let total = (settings.get("duration") / params.time_step)
-                .round()
-                .max(1.0) as u32;
-            let every = (total / 400).max(1);
             let label = format!(
                 "{iterations} iteration{} × {substeps} substep{}",
                 plural(iterations),
                 plural(substeps)
             );
-            Ok(Trial::new(
+            hanging_trial(
+                settings,
                 format!("{mode}: {label}"),
                 substeps as f64,
-                cloth,
-                Plan::Steps { total, every },
+                params,
                 Box::new(move |c| vec![c.time(), top_edge_sag(c, width as usize), mean_stretch(c)]),
-            ))
+            )
         })
         .collect()
 }

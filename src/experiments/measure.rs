@@ -3,27 +3,29 @@
 use crate::params::{ClothError, FixedPreset, GridSize, Params};
 use crate::Cloth;
 
-/// The mean relative stretch `(length − rest)/rest` over every constraint.
-pub fn mean_stretch(cloth: &Cloth) -> f64 {
+/// `(length, rest length)` of each constraint, in order, in metres.
+fn lengths(cloth: &Cloth) -> impl Iterator<Item = (f64, f64)> + '_ {
     let (positions, ids, rest) = (
         cloth.positions(),
         cloth.constraint_ids(),
         cloth.rest_lengths(),
     );
-    if rest.is_empty() {
-        return 0.0;
-    }
-    let sum: f64 = (0..rest.len())
-        .map(|c| length(positions, ids[2 * c], ids[2 * c + 1]) / rest[c] as f64 - 1.0)
-        .sum();
-    sum / rest.len() as f64
+    rest.iter().enumerate().map(|(c, &r)| {
+        let (a, b) = (ids[2 * c] as usize, ids[2 * c + 1] as usize);
+        let dx = positions[2 * a] as f64 - positions[2 * b] as f64;
+        let dy = positions[2 * a + 1] as f64 - positions[2 * b + 1] as f64;
+        ((dx * dx + dy * dy).sqrt(), r as f64)
+    })
 }
 
-fn length(positions: &[f32], a: u32, b: u32) -> f64 {
-    let (a, b) = (a as usize, b as usize);
-    let dx = positions[2 * a] as f64 - positions[2 * b] as f64;
-    let dy = positions[2 * a + 1] as f64 - positions[2 * b + 1] as f64;
-    (dx * dx + dy * dy).sqrt()
+/// The mean relative stretch `(length − rest)/rest` over every constraint.
+pub fn mean_stretch(cloth: &Cloth) -> f64 {
+    let count = cloth.rest_lengths().len();
+    if count == 0 {
+        return 0.0;
+    }
+    let sum: f64 = lengths(cloth).map(|(l, r)| l / r - 1.0).sum();
+    sum / count as f64
 }
 
 /// Elastic energy `Σ ½ k (length − rest)²` of the constraints, in joules (0 for
@@ -33,14 +35,9 @@ pub fn elastic_energy(cloth: &Cloth) -> f64 {
     if k == 0.0 {
         return 0.0;
     }
-    let (positions, ids, rest) = (
-        cloth.positions(),
-        cloth.constraint_ids(),
-        cloth.rest_lengths(),
-    );
-    (0..rest.len())
-        .map(|c| {
-            let d = length(positions, ids[2 * c], ids[2 * c + 1]) - rest[c] as f64;
+    lengths(cloth)
+        .map(|(l, r)| {
+            let d = l - r;
             0.5 * k * d * d
         })
         .sum()
@@ -57,26 +54,23 @@ pub fn total_energy(cloth: &Cloth) -> f64 {
 pub fn rms_residual(cloth: &mut Cloth) -> f64 {
     let k = cloth.params().stiffness;
     let forces = cloth.constraint_forces().to_vec();
-    let (positions, ids, rest) = (
-        cloth.positions(),
-        cloth.constraint_ids(),
-        cloth.rest_lengths(),
-    );
-    if rest.is_empty() {
+    let count = cloth.rest_lengths().len();
+    if count == 0 {
         return 0.0;
     }
-    let sum: f64 = (0..rest.len())
-        .map(|c| {
-            let stretch = length(positions, ids[2 * c], ids[2 * c + 1]) - rest[c] as f64;
+    let sum: f64 = lengths(cloth)
+        .zip(forces)
+        .map(|((l, r), force)| {
+            let stretch = l - r;
             let residual = if k == 0.0 {
                 stretch
             } else {
-                stretch - forces[c] as f64 / k
+                stretch - force as f64 / k
             };
             residual * residual
         })
         .sum();
-    (sum / rest.len() as f64).sqrt()
+    (sum / count as f64).sqrt()
 }
 
 /// `[x, depth]` of each particle of the top row of a `width`-wide grid: how

@@ -21,6 +21,8 @@ mod hanging;
 mod iterations;
 mod json;
 mod measure;
+mod setup;
+mod stiffness_sweep;
 mod substeps;
 mod time_step;
 pub mod wasm;

@@ -1,10 +1,10 @@
 //! Substeps without damping: does the cloth explode?
 
-use super::measure::grid_cloth;
+use super::setup::{self, hanging_trial};
 use super::{
-    series, Cell, Chart, Definition, Plan, Report, Setting, Settings, Status, Table, Trial, Verdict,
+    series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial, Verdict,
 };
-use crate::params::{ClothError, FixedPreset, Params};
+use crate::params::{ClothError, Params};
 
 /// The substep counts tried, up to `maxSubsteps` (and it); 1 is the reference
 /// the others are compared with.
@@ -25,11 +25,11 @@ pub(super) static DEFINITION: Definition = Definition {
     source: "the course notes (an anecdote from the students' exercises); the stability argument is Macklin et al., \"Small Steps in Physics Simulation\" (2019), section 3",
     method: "A cloth held by its two top corners is released in its rest shape with 1 iteration and more and more substeps (1 substep is the reference), and no damping of any kind. Measured: the kinetic plus gravitational energy over time (a lower bound of the energy: the elastic part is left out), the largest stretch, and whether a step diverged.",
     settings: &[
-        Setting { name: "width", label: "Width", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 20.0 },
-        Setting { name: "height", label: "Height", unit: "particles", min: 2.0, max: 60.0, whole: true, default: 15.0 },
+        setup::WIDTH,
+        setup::HEIGHT,
         Setting { name: "stiffness", label: "Stiffness", unit: "N/m, 0 = rigid", min: 0.0, max: 1e12, whole: false, default: 1000.0 },
-        Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.1 },
-        Setting { name: "timeStep", label: "Time step", unit: "s", min: 1e-4, max: 0.05, whole: false, default: 0.01 },
+        setup::MASS,
+        setup::TIME_STEP,
         Setting { name: "maxSubsteps", label: "Most substeps", unit: "", min: 2.0, max: 100.0, whole: true, default: 50.0 },
         Setting { name: "duration", label: "Simulated time", unit: "s", min: 0.5, max: 30.0, whole: false, default: 5.0 },
     ],
@@ -56,21 +56,11 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
                 time_step: settings.get("timeStep"),
                 ..Params::default()
             };
-            let cloth = grid_cloth(
-                settings.count("width"),
-                settings.count("height"),
-                FixedPreset::Two,
-                params,
-            )?;
-            let total = (settings.get("duration") / params.time_step)
-                .round()
-                .max(1.0) as u32;
-            let every = (total / 400).max(1);
-            Ok(Trial::new(
+            hanging_trial(
+                settings,
                 format!("{substeps} substeps"),
                 substeps as f64,
-                cloth,
-                Plan::Steps { total, every },
+                params,
                 Box::new(|c| {
                     vec![
                         c.time(),
@@ -78,7 +68,7 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
                         c.max_stretch(),
                     ]
                 }),
-            ))
+            )
         })
         .collect()
 }

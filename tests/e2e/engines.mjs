@@ -177,6 +177,26 @@ export async function launchEngine(name) {
  *   close()
  * Keys are Playwright's names: 'Enter', 'Tab', ' ', 'r', 'Escape'.
  */
+/**
+ * press/move/release from three calls at points: `move` goes from the last
+ * point to (x, y) in `steps` equal moves, and `release` lets go where the
+ * pointer last was.
+ */
+function steppedPointer(steps, { press, move, release }) {
+  let last = null;
+  return {
+    press: async (x, y) => {
+      last = { x, y };
+      await press(x, y);
+    },
+    move: async (x, y) => {
+      for (let s = 1; s <= steps; s++) await move(last.x + ((x - last.x) * s) / steps, last.y + ((y - last.y) * s) / steps);
+      last = { x, y };
+    },
+    release: () => release(last.x, last.y),
+  };
+}
+
 /** press/move/release over a Playwright or Puppeteer mouse (same API in both). */
 function playwrightLikeMouse(mouse) {
   return {
@@ -272,18 +292,45 @@ class BasePage {
         },
         [type, x, y],
       );
-    let last = null;
-    return {
-      press: async (x, y) => {
-        last = { x, y };
-        await fire('pointerdown', x, y);
-      },
-      move: async (x, y) => {
-        for (let s = 1; s <= 4; s++) await fire('pointermove', last.x + ((x - last.x) * s) / 4, last.y + ((y - last.y) * s) / 4);
-        last = { x, y };
-      },
-      release: () => fire('pointerup', last.x, last.y),
-    };
+    return steppedPointer(4, {
+      press: (x, y) => fire('pointerdown', x, y),
+      move: (x, y) => fire('pointermove', x, y),
+      release: (x, y) => fire('pointerup', x, y),
+    });
+  }
+}
+
+/**
+ * A page in a browser context of its own, driven through a page object with
+ * the calls playwright-core and puppeteer-core share: it collects the console
+ * errors and uncaught errors the engine reports, and closing it closes the
+ * context.
+ */
+class ContextPage extends BasePage {
+  #native = [];
+  constructor(engine, context, page) {
+    super(engine);
+    this.context = context;
+    this.page = page;
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.#native.push(`console error: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => this.#native.push(`page error: ${error.message}`));
+  }
+  async goto(url) {
+    await this.page.goto(url, { waitUntil: 'load' });
+  }
+  evaluate(fn, arg) {
+    return this.page.evaluate(fn, arg);
+  }
+  click(selector) {
+    return this.page.click(selector);
+  }
+  nativeErrors() {
+    return [...this.#native];
+  }
+  close() {
+    return this.context.close();
   }
 }
 
@@ -308,25 +355,9 @@ async function launchChromium() {
   };
 }
 
-class ChromiumPage extends BasePage {
-  #native = [];
+class ChromiumPage extends ContextPage {
   constructor(context, page) {
-    super('chromium');
-    this.context = context;
-    this.page = page;
-    page.on('console', (message) => {
-      if (message.type() === 'error') this.#native.push(`console error: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => this.#native.push(`page error: ${error.message}`));
-  }
-  async goto(url) {
-    await this.page.goto(url, { waitUntil: 'load' });
-  }
-  evaluate(fn, arg) {
-    return this.page.evaluate(fn, arg);
-  }
-  click(selector) {
-    return this.page.click(selector);
+    super('chromium', context, page);
   }
   type(selector, text) {
     return this.page.locator(selector).pressSequentially(text);
@@ -338,34 +369,19 @@ class ChromiumPage extends BasePage {
   pointer(kind) {
     if (kind === 'mouse') return playwrightLikeMouse(this.page.mouse);
     let cdp = null;
-    let last = null;
     const send = async (type, touchPoints) => {
       cdp ??= await this.context.newCDPSession(this.page);
       await cdp.send('Input.dispatchTouchEvent', { type, touchPoints });
     };
-    return {
-      press: async (x, y) => {
-        last = { x, y };
-        await send('touchStart', [{ x, y, id: 1 }]);
-      },
-      move: async (x, y) => {
-        for (let s = 1; s <= 8; s++) {
-          await send('touchMove', [{ x: last.x + ((x - last.x) * s) / 8, y: last.y + ((y - last.y) * s) / 8, id: 1 }]);
-        }
-        last = { x, y };
-      },
+    return steppedPointer(8, {
+      press: (x, y) => send('touchStart', [{ x, y, id: 1 }]),
+      move: (x, y) => send('touchMove', [{ x, y, id: 1 }]),
       release: async () => {
         await send('touchEnd', []);
         await cdp.detach();
         cdp = null;
       },
-    };
-  }
-  nativeErrors() {
-    return [...this.#native];
-  }
-  close() {
-    return this.context.close();
+    });
   }
 }
 
@@ -394,25 +410,9 @@ async function launchFirefox() {
   };
 }
 
-class FirefoxPage extends BasePage {
-  #native = [];
+class FirefoxPage extends ContextPage {
   constructor(context, page) {
-    super('firefox');
-    this.context = context;
-    this.page = page;
-    page.on('console', (message) => {
-      if (message.type() === 'error') this.#native.push(`console error: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => this.#native.push(`page error: ${error.message}`));
-  }
-  async goto(url) {
-    await this.page.goto(url, { waitUntil: 'load' });
-  }
-  evaluate(fn, arg) {
-    return this.page.evaluate(fn, arg);
-  }
-  click(selector) {
-    return this.page.click(selector);
+    super('firefox', context, page);
   }
   type(selector, text) {
     return this.page.type(selector, text);
@@ -425,24 +425,11 @@ class FirefoxPage extends BasePage {
   pointer(kind) {
     if (kind === 'mouse') return playwrightLikeMouse(this.page.mouse);
     const { touchscreen } = this.page;
-    let last = null;
-    return {
-      press: async (x, y) => {
-        last = { x, y };
-        await touchscreen.touchStart(x, y);
-      },
-      move: async (x, y) => {
-        for (let s = 1; s <= 8; s++) await touchscreen.touchMove(last.x + ((x - last.x) * s) / 8, last.y + ((y - last.y) * s) / 8);
-        last = { x, y };
-      },
+    return steppedPointer(8, {
+      press: (x, y) => touchscreen.touchStart(x, y),
+      move: (x, y) => touchscreen.touchMove(x, y),
       release: () => touchscreen.touchEnd(),
-    };
-  }
-  nativeErrors() {
-    return [...this.#native];
-  }
-  close() {
-    return this.context.close();
+    });
   }
 }
 
