@@ -658,6 +658,30 @@ export function assertDrawn(shot, what) {
 }
 
 /**
+ * `assertDrawn` on the canvas `canvasCoverage(args)` reads, once it shows the cloth
+ * or after `timeout` ms. A canvas that was just resized is blank until its next
+ * frame, and under load (WebKit under xvfb above all) that frame can come after
+ * the two animation frames `canvasCoverage` waits.
+ */
+export async function expectDrawn(page, args, what, timeout = 10_000) {
+  const drawn = (shot) => {
+    try {
+      assertDrawn(shot, what);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const end = Date.now() + timeout;
+  let shot = await page.evaluate(canvasCoverage, args);
+  while (!drawn(shot) && Date.now() < end) {
+    await new Promise((done) => setTimeout(done, 200));
+    shot = await page.evaluate(canvasCoverage, args);
+  }
+  assertDrawn(shot, what);
+}
+
+/**
  * In the page: which build runs and which .wasm files were fetched. `wasmModule`:
  * the URL path of www/wasm.js on the server (the page's own instance of it).
  */

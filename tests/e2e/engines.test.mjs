@@ -7,7 +7,7 @@ import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { DEMO, ROOT, dragParticle, requireBuild, waitForTime } from './helpers.mjs';
-import { assertDrawn, canvasCoverage, launchEngine, selectedEngines, serveForEngines, wasmBuild } from './engines.mjs';
+import { expectDrawn, launchEngine, selectedEngines, serveForEngines, wasmBuild } from './engines.mjs';
 
 const W = 40;
 const H = 30;
@@ -117,7 +117,7 @@ for (const engineName of selectedEngines()) {
         await waitForTime(page, DEMO, 0.3);
         assert.equal(await page.evaluate(() => window.clothDemo.options.renderer), 'wasm');
         assert.equal(await page.evaluate(() => window.clothDemo.simulation.numParticles), W * H);
-        assertDrawn(await page.evaluate(canvasCoverage, [DEMO, '#cloth-canvas']), 'wasm renderer');
+        await expectDrawn(page, [DEMO, '#cloth-canvas'], 'wasm renderer');
         const build = await page.evaluate(wasmBuild);
         assert.deepEqual(build, { simd: true, loaded: '/pkg/xpbd_cloth_bg.wasm', fetched: ['/pkg/xpbd_cloth_bg.wasm'] }, 'the SIMD build, and only it, is fetched');
       });
@@ -226,7 +226,7 @@ for (const engineName of selectedEngines()) {
       await inEnginePage('www/embed.html', async (page) => {
         await page.waitFor(() => window.__controller('#element-cloth')?.simulation?.time > 0.2, null, { message: 'the element runs' });
         assert.equal(await page.evaluate(() => window.__controller('#element-cloth').simulation.numParticles), 300);
-        assertDrawn(await page.evaluate(canvasCoverage, ['#element-cloth', null]), '<xpbd-cloth>');
+        await expectDrawn(page, ['#element-cloth', null], '<xpbd-cloth>');
         await page.evaluate(() => document.querySelector('#element-cloth').setAttribute('stiffness', '800'));
         await page.waitFor(() => window.__controller('#element-cloth').options.stiffness === 800, null, { message: 'stiffness="800" applied' });
         await page.evaluate(() => document.querySelector('#element-cloth').setAttribute('width', '10'));
@@ -235,7 +235,7 @@ for (const engineName of selectedEngines()) {
         });
         await page.waitFor(() => window.mountedCloth?.simulation?.time > 0.2, null, { message: 'the mountCloth canvas runs' });
         assert.equal(await page.evaluate(() => window.mountedCloth.simulation.numParticles), 600);
-        assertDrawn(await page.evaluate(canvasCoverage, ['window.mountedCloth', '#mounted-cloth']), 'mountCloth canvas');
+        await expectDrawn(page, ['window.mountedCloth', '#mounted-cloth'], 'mountCloth canvas');
       });
     });
 
@@ -245,7 +245,7 @@ for (const engineName of selectedEngines()) {
         await waitForTime(page, DEMO, 0.3);
         const build = await page.evaluate(wasmBuild);
         assert.deepEqual(build, { simd: false, loaded: '/pkg/xpbd_cloth_scalar_bg.wasm', fetched: ['/pkg/xpbd_cloth_scalar_bg.wasm'] });
-        assertDrawn(await page.evaluate(canvasCoverage, [DEMO, '#cloth-canvas']), 'scalar build');
+        await expectDrawn(page, [DEMO, '#cloth-canvas'], 'scalar build');
         assert.match(await page.evaluate(() => window.location.search), /simd=off/, 'the URL keeps simd=off');
         await waitForTime(page, DEMO, 0.5);
         await dragParticle(page, page.pointer('mouse'), { width: W, height: H });
@@ -280,7 +280,7 @@ for (const engineName of selectedEngines()) {
           await page.waitFor((r) => window.__controller(r)?.simulation?.time > 0.2, ref, { message: `${ref} runs` });
           const build = await page.evaluate(wasmBuild);
           assert.deepEqual(build, { simd: false, loaded: '/pkg/xpbd_cloth_scalar_bg.wasm', fetched: ['/pkg/xpbd_cloth_scalar_bg.wasm'] }, path);
-          assertDrawn(await page.evaluate(canvasCoverage, [ref, canvas]), path);
+          await expectDrawn(page, [ref, canvas], path);
         });
       }
     });
