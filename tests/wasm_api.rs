@@ -17,25 +17,7 @@ mod common {
     pub mod lanes_check;
 }
 
-#[wasm_bindgen(inline_js = r#"
-export function assign(sim, name, value) {
-  try { sim[name] = value; return null; }
-  catch (e) { return e instanceof Error ? e.message : 'thrown value is not an Error'; }
-}
-export function call(sim, name, args) {
-  try { sim[name](...args); return null; }
-  catch (e) { return e instanceof Error ? e.message : 'thrown value is not an Error'; }
-}
-export function construct(sim, args) {
-  try { new sim.constructor(...args); return null; }
-  catch (e) { return e instanceof Error ? e.message : 'thrown value is not an Error'; }
-}
-export function freeThenUse(sim) {
-  sim.free();
-  try { sim.step(); return 'step after free did not throw'; }
-  catch (e) { return e instanceof Error ? 'Error' : 'not an Error'; }
-}
-"#)]
+#[wasm_bindgen(module = "/tests/js/wasm_api.js")]
 extern "C" {
     fn assign(sim: &JsValue, name: &str, value: JsValue) -> Option<String>;
     fn call(sim: &JsValue, name: &str, args: js_sys::Array) -> Option<String>;
@@ -371,31 +353,7 @@ fn simd_lanes_match_the_scalar_sweep_bit_for_bit() {
     common::lanes_check::assert_lanes_match_the_scalar_sweep();
 }
 
-#[wasm_bindgen(inline_js = r#"
-export function drawChecks(sim) {
-  const out = {};
-  const attempt = (name, f) => {
-    try { f(); out[name] = 'returned'; }
-    catch (e) { out[name] = (e instanceof WebAssembly.RuntimeError ? 'TRAP ' : '') + e.message; }
-  };
-  const canvas = document.createElement('canvas');
-  canvas.width = 64; canvas.height = 48;
-  const ctx = canvas.getContext('2d');
-  const view = { originX: 32, originY: 10, scale: 20 };
-  attempt('null', () => sim.drawInto(null, view));
-  attempt('object', () => sim.drawInto({ canvas }, view));
-  attempt('ratio', () => sim.drawInto(ctx, { ...view, pixelRatio: 1e6 }));
-  attempt('radius', () => sim.drawInto(ctx, { ...view, particleRadius: 1e4 }));
-  attempt('noView', () => sim.drawInto(ctx, undefined));
-  const huge = document.createElement('canvas');
-  huge.width = 40000; huge.height = 40000;
-  attempt('huge', () => sim.drawInto(huge.getContext('2d'), view));
-  attempt('good', () => sim.drawInto(ctx, view));
-  out.inked = ctx.getImageData(0, 0, 64, 48).data.some((v, i) => i % 4 === 2 && v < 200);
-  attempt('stepAfter', () => sim.step());
-  return out;
-}
-"#)]
+#[wasm_bindgen(module = "/tests/js/wasm_api.js")]
 extern "C" {
     #[wasm_bindgen(js_name = drawChecks)]
     fn draw_checks(sim: &JsValue) -> JsValue;
@@ -429,59 +387,7 @@ fn draw_into_refuses_bad_contexts_and_views_and_stays_usable() {
     );
 }
 
-#[wasm_bindgen(inline_js = r#"
-export function outcome(f) {
-  try {
-    f();
-    return { threw: false };
-  } catch (e) {
-    return {
-      threw: true,
-      isError: e instanceof Error,
-      plain: e?.constructor === Error,
-      trap: e instanceof WebAssembly.RuntimeError,
-      message: String(e?.message),
-      code: Object.hasOwn(e ?? {}, 'code') ? e.code : undefined,
-      field: Object.hasOwn(e ?? {}, 'field') ? e.field : undefined,
-    };
-  }
-}
-export function setOutcome(sim, name, value) {
-  return outcome(() => { sim[name] = value; });
-}
-export function callOutcome(sim, name, args) {
-  return outcome(() => sim[name](...args));
-}
-export function constructOutcome(sim, args) {
-  return outcome(() => new sim.constructor(...args));
-}
-export function repeated(n) {
-  return 'x'.repeat(n);
-}
-/** The longest string this engine makes (V8: 2^29 - 24 characters). */
-export function longestString() {
-  for (const n of [2 ** 29 - 24, 2 ** 28 - 16, 2 ** 27]) {
-    try { return 'x'.repeat(n); } catch { /* too long here: try shorter */ }
-  }
-  throw new Error('no long string');
-}
-/** A real 2D context of a width × height canvas, or null when the browser gives none. */
-export function canvasContext(width, height) {
-  const canvas = document.createElement('canvas');
-  canvas.width = width;
-  canvas.height = height;
-  return canvas.getContext('2d');
-}
-/** An object that passes for a CanvasRenderingContext2D, on a canvas of any size. */
-export function fakeContext(width, height) {
-  const ctx = Object.create(CanvasRenderingContext2D.prototype);
-  Object.defineProperty(ctx, 'canvas', { value: { width, height } });
-  return ctx;
-}
-export function now() {
-  return performance.now();
-}
-"#)]
+#[wasm_bindgen(module = "/tests/js/wasm_api.js")]
 extern "C" {
     #[wasm_bindgen(js_name = setOutcome)]
     fn set_outcome(sim: &JsValue, name: &str, value: &JsValue) -> JsValue;
@@ -797,24 +703,7 @@ fn running_out_of_memory_is_an_error_and_every_cloth_keeps_working() {
     console_log!("the test took {:.1} s", (now() - started) / 1000.0);
 }
 
-#[wasm_bindgen(inline_js = r#"
-export function tearUnderOldViews(sim) {
-  // all in JavaScript: a call from Rust with a name allocates in wasm memory,
-  // which may grow it and detach every view
-  sim.tearStretch = 1.3;
-  const ids = sim.constraints();
-  const rest = sim.restLengths();
-  const builtWith = sim.numConstraints;
-  sim.grab(150);
-  sim.drag(2, -8);
-  sim.steps(20);
-  const torn = { oldIds: Array.from(ids), oldRest: Array.from(rest), builtWith, live: sim.numConstraints,
-    newIds: Array.from(sim.constraints()), newRest: Array.from(sim.restLengths()), tornCount: sim.tornCount };
-  sim.solverOrder = 'original';
-  torn.reordered = Array.from(ids);
-  return torn;
-}
-"#)]
+#[wasm_bindgen(module = "/tests/js/wasm_api.js")]
 extern "C" {
     #[wasm_bindgen(js_name = tearUnderOldViews)]
     fn tear_under_old_views(sim: &JsValue) -> JsValue;
@@ -1059,31 +948,7 @@ fn numbers_no_count_or_index_holds_are_refused_with_the_cores_wording() {
     assert_eq!(get_f64(&sim, "iterations"), 5.0);
 }
 
-#[wasm_bindgen(inline_js = r#"
-function outcome(make) {
-  try { const sim = make(); return { sim }; }
-  catch (e) {
-    return e instanceof Error ? { message: e.message, field: e.field, code: e.code } : { message: 'not an Error' };
-  }
-}
-const square = () => ({
-  positions: [0, 0, 1, 0, 1, 1, 0, 1],
-  masses: new Float32Array([0, 1, 1, 1]),
-  distances: new Uint32Array([0, 1, 1, 2, 2, 3, 3, 0, 0, 2]),
-  distanceStiffness: 500,
-  areas: [{ particles: [0, 1, 2, 3], pressure: 1.2 }],
-  bending: "none",
-  colliders: [{ shape: "ground", y: -2 }, { shape: "circle", x: 0.5, y: -1, radius: 0.2 }],
-});
-export function sceneOutcome(Simulation, change) {
-  const spec = square();
-  new Function('spec', change)(spec);
-  return outcome(() => Simulation.fromScene(spec));
-}
-export function presetOutcome(Simulation, name, options) {
-  return outcome(() => Simulation.preset(name, options));
-}
-"#)]
+#[wasm_bindgen(module = "/tests/js/wasm_api.js")]
 extern "C" {
     #[wasm_bindgen(js_name = sceneOutcome)]
     fn scene_outcome(class: &JsValue, change: &str) -> JsValue;
@@ -1524,58 +1389,7 @@ fn colliders_are_added_moved_picked_drawn_and_removed() {
     }
 }
 
-#[wasm_bindgen(inline_js = r#"
-const describe = (f) => {
-  try { f(); return 'returned'; }
-  catch (e) { return `${e instanceof WebAssembly.RuntimeError ? 'TRAP ' : ''}${e.code}|${e.field}|${e.message}`; }
-};
-export function savedStateChecks(Simulation) {
-  const out = {};
-  const sim = Simulation.preset('cloth', { width: 12, height: 9, fixed: 2, tearStretch: 1.3 });
-  sim.grab(60); sim.drag(3, -6); sim.steps(20); sim.release();
-  sim.addCollider({ shape: 'circle', x: 0.5, y: -1, radius: 0.3 });
-  sim.steps(3);
-  sim.advance(1, 1); // leaves a step in progress: saving finishes it
-  out.inProgress = sim.stepInProgress;
-  const saved = sim.saveState();
-  out.finished = !sim.stepInProgress;
-  out.torn = saved.torn.length;
-  out.tornCount = sim.tornCount;
-  out.types = [saved.positions, saved.velocities, saved.pinned, saved.constraints, saved.torn].map((a) => a.constructor.name);
-  const copy = Simulation.preset('cloth', { width: 12, height: 9, fixed: 2 });
-  out.restored = describe(() => copy.restoreState(saved));
-  sim.steps(30); copy.steps(30);
-  const bits = (s) => Array.from(new Uint32Array(Float32Array.from(s.positions()).buffer));
-  out.same = JSON.stringify(bits(sim)) === JSON.stringify(bits(copy)) && sim.tornCount === copy.tornCount;
-  const before = JSON.stringify(bits(copy));
-  const broken = (change) => { const s = { ...saved, params: { ...saved.params } }; change(s); return describe(() => copy.restoreState(s)); };
-  out.refusals = {
-    notObject: describe(() => copy.restoreState(7)),
-    plainArray: broken((s) => { s.positions = Array.from(s.positions); }),
-    short: broken((s) => { s.velocities = s.velocities.slice(1); }),
-    huge: broken((s) => { s.pinned = new Uint32Array(1e6); }),
-    nan: broken((s) => { s.positions = Float32Array.from(s.positions); s.positions[4] = NaN; }),
-    torn: broken((s) => { s.torn = s.torn.slice(1); }),
-    param: broken((s) => { s.params.mass = -1; }),
-    unknownParam: broken((s) => { s.params.warp = 1; }),
-    collider: broken((s) => { s.colliders = [{ id: 0, shape: 'ground', y: 0 }]; }),
-  };
-  out.unchanged = JSON.stringify(bits(copy)) === before;
-  out.stepAfter = describe(() => copy.step());
-  const canvas = document.createElement('canvas');
-  canvas.width = 64; canvas.height = 48;
-  const ctx = canvas.getContext('2d');
-  const view = { originX: 32, originY: 10, scale: 20 };
-  out.colour = describe(() => copy.drawInto(ctx, { ...view, full: true, backgroundColor: '#102030', particleColor: '#00ff00' }));
-  const pixel = ctx.getImageData(0, 47, 1, 1).data;
-  out.background = [pixel[0], pixel[1], pixel[2]];
-  out.badColour = describe(() => copy.drawInto(ctx, { ...view, lineColor: 'x', constraintColor: 'red' }));
-  out.badColourType = describe(() => copy.drawInto(ctx, { ...view, xAxisColor: 0xff0000 }));
-  out.shortHex = describe(() => copy.drawInto(ctx, { ...view, yAxisColor: '#abc' }));
-  sim.free(); copy.free();
-  return out;
-}
-"#)]
+#[wasm_bindgen(module = "/tests/js/wasm_api.js")]
 extern "C" {
     #[wasm_bindgen(js_name = savedStateChecks)]
     fn saved_state_checks(class: &JsValue) -> JsValue;
