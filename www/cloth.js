@@ -811,7 +811,7 @@ class ClothController {
   #draw() {
     if (this.#gpu) {
       const view = { ...this.#view, particleRadius: particleRadius(this.#view), strainColors: this.#settings.strainColors, ramp: strainRamp() };
-      this.#gpuPainter.paint(this.#simulation, this.#painter.context, view);
+      this.#gpuPainter.paint(this.#simulation, this.#painter.context, view, this.#style);
       this.#painter.repaintAll();
       return;
     }

@@ -1,6 +1,7 @@
 // Types for www/gpu/gpu-cloth.js: the grid cloth solved and drawn with WebGPU.
 
 import type { ParameterValues } from '../parameters.js';
+import type { ClothStyle } from '../renderer.js';
 
 /**
  * WebGPU objects, typed loosely so that no WebGPU type library is needed
@@ -110,14 +111,16 @@ export class GpuSimulation {
   setPinned(index: number, pinned: boolean): void;
   isPinned(index: number): boolean;
   pinnedParticles(): number[];
-  render(texture: WebGpuTexture, format: string, view: object): void;
-  /** Draws into a texture and reads its pixels back (RGBA, rows top to bottom). */
-  renderPixels(width: number, height: number, view: object): Promise<Uint8Array>;
+  /** Draws into `texture` in the colours of `style` (default DEFAULT_STYLE). */
+  render(texture: WebGpuTexture, format: string, view: object, style?: ClothStyle): void;
+  /** Draws into a texture (colours of `style`) and reads its pixels back (RGBA, rows top to bottom). */
+  renderPixels(width: number, height: number, view: object, style?: ClothStyle): Promise<Uint8Array>;
   free(): void;
 }
 
 /** Draws a GpuSimulation onto a 2D canvas through a WebGPU canvas kept off the page. */
 export class GpuPainter {
   constructor(device: WebGpuDevice);
-  paint(simulation: GpuSimulation, context2d: CanvasRenderingContext2D, view: object): void;
+  /** Draws `simulation` in the colours of `style` (default DEFAULT_STYLE; see www/theme.js). */
+  paint(simulation: GpuSimulation, context2d: CanvasRenderingContext2D, view: object, style?: ClothStyle): void;
 }

@@ -975,18 +975,18 @@ export class GpuSimulation {
   }
 
   /**
-   * Draws into a new `width × height` rgba8unorm texture and reads it back:
-   * resolves to its pixels, 4 bytes each, rows top to bottom. For tests: what
-   * the GPU draws, without a screenshot.
+   * Draws into a new `width × height` rgba8unorm texture in the colours of
+   * `style` and reads it back: resolves to its pixels, 4 bytes each, rows top
+   * to bottom. For tests: what the GPU draws, without a screenshot.
    */
-  async renderPixels(width, height, view) {
+  async renderPixels(width, height, view, style = DEFAULT_STYLE) {
     const device = this.#device;
     const texture = device.createTexture({
       size: [width, height],
       format: 'rgba8unorm',
       usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
     });
-    this.render(texture, 'rgba8unorm', view);
+    this.render(texture, 'rgba8unorm', view, style);
     const bytesPerRow = Math.ceil((4 * width) / 256) * 256;
     const buffer = device.createBuffer({ size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
     const encoder = device.createCommandEncoder();
@@ -1041,11 +1041,12 @@ export class GpuPainter {
     this.#context.configure({ device, format: this.#format, alphaMode: 'opaque' });
   }
 
-  paint(simulation, context2d, view) {
+  /** Draws `simulation` with `view` (see GpuSimulation.render) in the colours of `style` (www/theme.js). */
+  paint(simulation, context2d, view, style = DEFAULT_STYLE) {
     const target = context2d.canvas;
     if (this.#canvas.width !== target.width) this.#canvas.width = target.width;
     if (this.#canvas.height !== target.height) this.#canvas.height = target.height;
-    simulation.render(this.#context.getCurrentTexture(), this.#format, view);
+    simulation.render(this.#context.getCurrentTexture(), this.#format, view, style);
     context2d.setTransform(1, 0, 0, 1, 0, 0);
     context2d.drawImage(this.#canvas, 0, 0);
   }
