@@ -47,6 +47,20 @@ pub struct Collider {
     sample_interval: f64,
 }
 
+impl Collider {
+    /// Collider `id` of `shape`, at rest since simulated time `time`.
+    fn at_rest(id: u32, shape: Shape, time: f64) -> Collider {
+        Collider {
+            id,
+            shape,
+            velocity: [0.0, 0.0],
+            sample_position: centre(&shape),
+            sample_time: time,
+            sample_interval: 0.0,
+        }
+    }
+}
+
 /// The colliders of a simulation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Colliders {
@@ -147,24 +161,10 @@ impl Colliders {
                 allowed: format!("at most {MAX_COLLIDERS} colliders (remove one first)"),
             });
         }
-        if self.list.capacity() < MAX_COLLIDERS {
-            self.list
-                .try_reserve_exact(MAX_COLLIDERS - self.list.len())
-                .map_err(|_| ClothError::OutOfMemory {
-                    field: "shape",
-                    what: format!("the list of {MAX_COLLIDERS} colliders"),
-                })?;
-        }
+        self.reserve("shape")?;
         let id = self.next_id;
         self.next_id += 1;
-        self.list.push(Collider {
-            id,
-            shape,
-            velocity: [0.0, 0.0],
-            sample_position: centre(&shape),
-            sample_time: time,
-            sample_interval: 0.0,
-        });
+        self.list.push(Collider::at_rest(id, shape, time));
         Ok(id)
     }
 
@@ -174,27 +174,27 @@ impl Colliders {
     /// [`MAX_COLLIDERS`]); refused without change only when the list's memory
     /// cannot be reserved.
     pub fn replace(&mut self, colliders: &[(u32, Shape)], time: f64) -> Result<(), ClothError> {
+        self.reserve("colliders")?;
+        self.list.clear();
+        for &(id, shape) in colliders {
+            self.list.push(Collider::at_rest(id, shape, time));
+        }
+        let largest = colliders.iter().map(|&(id, _)| id).max().unwrap_or(0);
+        self.next_id = self.next_id.max(largest.saturating_add(1));
+        Ok(())
+    }
+
+    /// Reserves room for [`MAX_COLLIDERS`] once, so adding never allocates
+    /// later; `OutOfMemory` names `field`.
+    fn reserve(&mut self, field: &'static str) -> Result<(), ClothError> {
         if self.list.capacity() < MAX_COLLIDERS {
             self.list
                 .try_reserve_exact(MAX_COLLIDERS - self.list.len())
                 .map_err(|_| ClothError::OutOfMemory {
-                    field: "colliders",
+                    field,
                     what: format!("the list of {MAX_COLLIDERS} colliders"),
                 })?;
         }
-        self.list.clear();
-        for &(id, shape) in colliders {
-            self.list.push(Collider {
-                id,
-                shape,
-                velocity: [0.0, 0.0],
-                sample_position: centre(&shape),
-                sample_time: time,
-                sample_interval: 0.0,
-            });
-        }
-        let largest = colliders.iter().map(|&(id, _)| id).max().unwrap_or(0);
-        self.next_id = self.next_id.max(largest.saturating_add(1));
         Ok(())
     }
 
