@@ -144,19 +144,15 @@ pub fn solve_sweep(
     for ((ids, &rest_length), lambda) in pairs.zip(lambdas.iter_mut()) {
         let (a, b) = (ids[0] as usize, ids[1] as usize);
         let pair = Pair { a, b, rest_length };
-        *lambda += if gamma == 0.0 {
-            solve_distance(positions, inverse_mass, pair, *lambda, alpha_tilde)
-        } else {
-            solve_damped_distance(
-                positions,
-                inverse_mass,
-                pair,
-                *lambda,
-                alpha_tilde,
-                previous,
-                gamma,
-            )
-        };
+        *lambda += solve_maybe_damped(
+            positions,
+            inverse_mass,
+            pair,
+            *lambda,
+            alpha_tilde,
+            previous,
+            gamma,
+        );
     }
 }
 
@@ -199,19 +195,15 @@ pub fn solve_sweep_compliances(
         let compliance = of_created[created as usize];
         let alpha_tilde = alpha_tilde(compliance, h);
         let gamma = gamma(compliance, damping, h);
-        *lambda += if gamma == 0.0 {
-            solve_distance(positions, inverse_mass, pair, *lambda, alpha_tilde)
-        } else {
-            solve_damped_distance(
-                positions,
-                inverse_mass,
-                pair,
-                *lambda,
-                alpha_tilde,
-                previous,
-                gamma,
-            )
-        };
+        *lambda += solve_maybe_damped(
+            positions,
+            inverse_mass,
+            pair,
+            *lambda,
+            alpha_tilde,
+            previous,
+            gamma,
+        );
     }
 }
 
@@ -303,6 +295,33 @@ pub fn solve_distance<P: Points + ?Sized>(
     alpha_tilde: f32,
 ) -> f32 {
     solve_pair(positions, inverse_mass, pair, lambda, alpha_tilde, None)
+}
+
+/// [`solve_distance`], or [`solve_damped_distance`] when `gamma` is not 0:
+/// the scalar sweeps' choice per constraint.
+#[inline(always)]
+fn solve_maybe_damped(
+    positions: &mut [f32],
+    inverse_mass: &[f32],
+    pair: Pair,
+    lambda: f32,
+    alpha_tilde: f32,
+    previous: &[f32],
+    gamma: f32,
+) -> f32 {
+    if gamma == 0.0 {
+        solve_distance(positions, inverse_mass, pair, lambda, alpha_tilde)
+    } else {
+        solve_damped_distance(
+            positions,
+            inverse_mass,
+            pair,
+            lambda,
+            alpha_tilde,
+            previous,
+            gamma,
+        )
+    }
 }
 
 /// [`solve_distance`] with XPBD damping `gamma`: also resists the relative
