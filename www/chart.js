@@ -6,18 +6,13 @@
 //   drawChart(canvas, { title, xLabel, yLabel, logX, logY, plane, series: [{ label, points: [[x, y], …] }] });
 //   chartCsv(chart) // "series,x label,y label\n…"
 
-import { niceScale, formatTick } from './plot.js';
+import { niceScale, formatTick, drawLegendEntry, PLOT_LOOK } from './plot.js';
 
 export const COLORS = Object.freeze(['#1f5fd1', '#d95f02', '#1b9e77', '#7570b3', '#e7298a', '#66a61e', '#a6761d', '#666666']);
 
 const STYLE = Object.freeze({
-  background: '#ffffff',
-  axis: '#5b6472',
-  grid: '#e6e9ee',
-  text: '#1d2430',
-  font: '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  ...PLOT_LOOK,
   margin: Object.freeze({ left: 64, right: 16, top: 10, bottom: 40 }),
-  legendRow: 17,
 });
 
 /** Whether a point can be drawn: finite, and positive on a log axis. */
@@ -220,14 +215,7 @@ function drawLegend(ctx, series, width) {
       x = STYLE.margin.left;
     }
     const y = STYLE.margin.top + row * STYLE.legendRow + STYLE.legendRow / 2;
-    ctx.strokeStyle = s.color;
-    ctx.lineWidth = 2.5;
-    ctx.beginPath();
-    ctx.moveTo(x, y);
-    ctx.lineTo(x + 18, y);
-    ctx.stroke();
-    ctx.fillStyle = STYLE.text;
-    ctx.fillText(s.label, x + 24, y);
+    drawLegendEntry(ctx, s, x, y);
     x += w + 18;
   }
   return series.length ? (row + 1) * STYLE.legendRow : 0;

@@ -17,15 +17,20 @@ export const SERIES = Object.freeze([
   Object.freeze({ key: 'energy', label: 'Kinetic energy in J (right axis)', color: '#1f5fd1', unit: 'J' }),
 ]);
 
-const STYLE = Object.freeze({
+/** The colours, font and legend row height of every plot: this one and www/chart.js. */
+export const PLOT_LOOK = Object.freeze({
   background: '#ffffff',
   axis: '#5b6472',
   grid: '#e6e9ee',
   text: '#1d2430',
   font: '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  legendRow: 17,
+});
+
+const STYLE = Object.freeze({
+  ...PLOT_LOOK,
   lineWidth: 1.5,
   margin: Object.freeze({ left: 54, right: 56, top: 14, bottom: 24 }),
-  legendRow: 17,
 });
 
 // ---------------------------------------------------------------- ring buffer
@@ -293,16 +298,22 @@ function layoutLegend(ctx, size) {
 function drawLegend(ctx, legend) {
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  for (const { series, x, y } of legend.items) {
-    ctx.strokeStyle = series.color;
-    ctx.lineWidth = 2.5;
-    ctx.beginPath();
-    ctx.moveTo(x, y);
-    ctx.lineTo(x + 18, y);
-    ctx.stroke();
-    ctx.fillStyle = STYLE.text;
-    ctx.fillText(series.label, x + 24, y);
-  }
+  for (const { series, x, y } of legend.items) drawLegendEntry(ctx, series, x, y);
+}
+
+/**
+ * One legend entry at (x, y), its vertical middle: a short line in the series'
+ * `color`, then its `label` (the caller sets textAlign left, textBaseline middle).
+ */
+export function drawLegendEntry(ctx, { color, label }, x, y) {
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 2.5;
+  ctx.beginPath();
+  ctx.moveTo(x, y);
+  ctx.lineTo(x + 18, y);
+  ctx.stroke();
+  ctx.fillStyle = PLOT_LOOK.text;
+  ctx.fillText(label, x + 24, y);
 }
 
 function drawEmptyNote(ctx, frame) {
