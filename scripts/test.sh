@@ -25,18 +25,23 @@ done
 log "cargo fmt --check"
 cargo fmt --all -- --check
 
-log "cargo clippy (native and wasm32)"
+# The `experiments` feature (the experiments page's build) gates code and the
+# test targets that need it: lint both ways, and test with it so none is skipped.
+log "cargo clippy (native and wasm32, without and with every feature)"
 cargo clippy --all-targets -- -D warnings
+cargo clippy --all-targets --all-features -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --all-targets --all-features -- -D warnings
 
 log "native tests"
-cargo test
+cargo test --all-features
 
 log "wasm API tests in headless Chromium"
-CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test wasm_api --test wasm_experiments
+CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --features experiments \
+  --test wasm_api --test wasm_experiments
 if engine_selected firefox; then
   log "wasm API tests in headless Firefox"
-  GECKODRIVER="$(command -v geckodriver)" cargo test --target wasm32-unknown-unknown --test wasm_api
+  GECKODRIVER="$(command -v geckodriver)" cargo test --target wasm32-unknown-unknown --features experiments --test wasm_api
 fi
 
 log "building the page"

@@ -42,6 +42,7 @@ pub mod colliders;
 pub mod colored;
 pub mod constraints;
 pub mod contacts;
+#[cfg(feature = "experiments")]
 pub mod experiments;
 pub mod extras;
 pub mod grid;
