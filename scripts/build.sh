@@ -3,18 +3,31 @@
 #   pkg/xpbd_cloth_bg.wasm         with wasm SIMD (+simd128, from .cargo/config.toml)
 #   pkg/xpbd_cloth_scalar_bg.wasm  without it, for engines that lack wasm SIMD
 # Both share the one glue pkg/xpbd_cloth.js; www/wasm.js picks the file at load time.
+# The experiments page has a build of its own, with the `experiments` feature (SIMD
+# only: every engine the page is tested in has wasm SIMD):
+#   pkg/experiments/xpbd_cloth.js and pkg/experiments/xpbd_cloth_bg.wasm
+# Every .wasm then goes through binaryen's wasm-opt (docs/size.md: a fifth smaller,
+# same speed). Each build has a target folder of its own, so none invalidates another.
 source "$(dirname "$0")/setup.sh"
 
 ensure_wasm_target
 ensure_wasm_bindgen
+# binaryen (npm, pinned in package.json) provides node_modules/.bin/wasm-opt
+ensure_node_modules
+
+# Optimises a .wasm in place. Its target_features section (what the build enabled)
+# tells wasm-opt which features it may use, so the scalar build stays without SIMD.
+optimize() {
+  "$ROOT/node_modules/.bin/wasm-opt" -O3 "$1" -o "$1"
+}
 
 log "building the release wasm (SIMD)"
 cargo build --release --target wasm32-unknown-unknown --lib
 log "running wasm-bindgen into pkg/"
 wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/release/xpbd_cloth.wasm
+optimize pkg/xpbd_cloth_bg.wasm
 
-# RUSTFLAGS replaces the config's target rustflags, so +simd128 is off here. A
-# target folder of its own keeps the two builds from invalidating each other.
+# RUSTFLAGS replaces the config's target rustflags, so +simd128 is off here.
 log "building the release wasm (scalar, no SIMD)"
 RUSTFLAGS="-C target-feature=-simd128" \
   cargo build --release --target wasm32-unknown-unknown --lib --target-dir target/scalar
@@ -28,4 +41,12 @@ if ! cmp -s "$scalar_out/xpbd_cloth.js" pkg/xpbd_cloth.js; then
   exit 1
 fi
 cp "$scalar_out/xpbd_cloth_bg.wasm" pkg/xpbd_cloth_scalar_bg.wasm
+optimize pkg/xpbd_cloth_scalar_bg.wasm
 log "built pkg/xpbd_cloth.js, pkg/xpbd_cloth_bg.wasm and pkg/xpbd_cloth_scalar_bg.wasm"
+
+log "building the experiments page's wasm (SIMD, --features experiments)"
+cargo build --release --target wasm32-unknown-unknown --lib --features experiments --target-dir target/experiments
+rm -rf pkg/experiments
+wasm-bindgen --target web --out-dir pkg/experiments target/experiments/wasm32-unknown-unknown/release/xpbd_cloth.wasm
+optimize pkg/experiments/xpbd_cloth_bg.wasm
+log "built pkg/experiments/xpbd_cloth.js and pkg/experiments/xpbd_cloth_bg.wasm"

@@ -12,7 +12,9 @@
 // `left.name=value`, `right.name=value`.
 
 import { loadWasm } from './wasm.js';
-import { experimentDefinitions, ExperimentRun } from '../pkg/xpbd_cloth.js';
+// The experiments live in a build of their own (pkg/experiments/, the `experiments`
+// feature); the side-by-side cloths use the embedding module through cloth.js.
+import initExperiments, { experimentDefinitions, ExperimentRun } from '../pkg/experiments/xpbd_cloth.js';
 import { mountCloth, parseNumber, PARAMETERS } from './cloth.js';
 import { drawChart, chartCsv, tableCsv } from './chart.js';
 
@@ -475,7 +477,10 @@ function mirrorPointer(from, to) {
 
 async function main() {
   try {
-    await loadWasm();
+    const experiments = initExperiments().catch((error) => {
+      throw new Error(`could not load the experiments' wasm (pkg/experiments/): ${error?.message ?? error}`);
+    });
+    await Promise.all([loadWasm(), experiments]);
   } catch (error) {
     showPageStatus(error.message);
     return;

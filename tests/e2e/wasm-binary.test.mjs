@@ -1,11 +1,24 @@
 // The shipped .wasm really solves with SIMD: its code section contains f32x4
-// arithmetic (the solver's sqrt and divisions), and the module says so.
-// Reads pkg/xpbd_cloth_bg.wasm as built by scripts/build.sh.
+// arithmetic (the solver's sqrt and divisions), and the module says so. The
+// embedding module (both flavours) stays small and holds no experiment; the
+// experiments page's build (pkg/experiments/) has them.
+// Reads pkg/ as built by scripts/build.sh.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 
 const WASM = new URL('../../pkg/xpbd_cloth_bg.wasm', import.meta.url);
+const SCALAR_WASM = new URL('../../pkg/xpbd_cloth_scalar_bg.wasm', import.meta.url);
+const EXPERIMENTS_WASM = new URL('../../pkg/experiments/xpbd_cloth_bg.wasm', import.meta.url);
+
+/**
+ * The most either flavour of the embedding module may weigh, in bytes, as is and
+ * gzipped (level 9): its size with wasm-opt plus about 2 % (docs/size.md), so
+ * that any growth is a decision.
+ */
+const MAX_BYTES = 340_000;
+const MAX_GZIP_BYTES = 142_000;
 
 /** Reads an unsigned LEB128 number at `offset`: [value, next offset]. */
 function leb(bytes, offset) {
@@ -63,8 +76,6 @@ test('the module validates and reports that it was built with SIMD', async () =>
   assert.equal(countSimd(new Uint8Array([0x00, 0x61, 0x73, 0x6d]), 0xe3), 0);
 });
 
-const SCALAR_WASM = new URL('../../pkg/xpbd_cloth_scalar_bg.wasm', import.meta.url);
-
 test('the scalar build has no SIMD instruction, the same exports, and reports that it is scalar', async () => {
   const bytes = readFileSync(SCALAR_WASM);
   const code = codeSection(new Uint8Array(bytes));
@@ -88,4 +99,32 @@ import { readFileSync } from 'node:fs';
 glue.initSync({ module: readFileSync(new URL(${JSON.stringify(SCALAR_WASM.href)})) });
 process.stdout.write(String(glue.simdEnabled()));`;
   assert.equal(execFileSync(process.execPath, ['--input-type=module', '-e', script]).toString(), 'false');
+});
+
+test('both flavours of the embedding module stay within their size bounds', () => {
+  for (const file of [WASM, SCALAR_WASM]) {
+    const bytes = readFileSync(file);
+    const gzipped = gzipSync(bytes, { level: 9 }).length;
+    const name = file.pathname.split('/').pop();
+    console.log(`${name}: ${bytes.length} bytes, ${gzipped} gzipped`);
+    assert.ok(bytes.length <= MAX_BYTES, `${name} is ${bytes.length} bytes, more than ${MAX_BYTES}`);
+    assert.ok(gzipped <= MAX_GZIP_BYTES, `${name} is ${gzipped} bytes gzipped, more than ${MAX_GZIP_BYTES}`);
+  }
+});
+
+test('the embedding module exports no experiment; the experiments build exports them', () => {
+  const experimentExports = (file) =>
+    WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(file)))
+      .map((e) => e.name)
+      .filter((name) => /experiment/i.test(name));
+  // the same filter finds the bindings where they are meant to be
+  const inExperimentsBuild = experimentExports(EXPERIMENTS_WASM);
+  for (const name of ['experimentDefinitions', 'experimentrun_new', 'experimentrun_advance', 'experimentrun_report']) {
+    assert.ok(inExperimentsBuild.includes(name), `${name} in the experiments build: ${inExperimentsBuild}`);
+  }
+  assert.deepEqual(experimentExports(WASM), [], 'experiment exports in the SIMD embedding module');
+  assert.deepEqual(experimentExports(SCALAR_WASM), [], 'experiment exports in the scalar embedding module');
+  const glue = (path) => readFileSync(new URL(path, import.meta.url), 'utf8');
+  assert.doesNotMatch(glue('../../pkg/xpbd_cloth.js'), /ExperimentRun|experimentDefinitions/);
+  assert.match(glue('../../pkg/experiments/xpbd_cloth.js'), /export class ExperimentRun/);
 });
