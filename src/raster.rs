@@ -10,9 +10,9 @@
 //!
 //! Pure Rust, no browser types: the wasm layer only hands the buffer over.
 
+use crate::error::ClothError;
 use crate::memory;
-use crate::params::ClothError;
-use crate::scene::Shape;
+use crate::model::Shape;
 
 /// Largest frame, in pixels (4096 × 4096: 64 MiB). Every index into a frame is
 /// below it, so no pixel arithmetic overflows, even in 32 bits.

@@ -1,7 +1,8 @@
 //! What the experiments measure on a cloth, through its public methods only.
 
-use crate::params::{ClothError, FixedPreset, GridSize, Params};
-use crate::Cloth;
+use crate::cloth::Cloth;
+use crate::error::ClothError;
+use crate::params::{FixedPreset, GridSize, Params};
 
 /// `(length, rest length)` of each constraint, in order, in metres.
 fn lengths(cloth: &Cloth) -> impl Iterator<Item = (f64, f64)> + '_ {

@@ -6,7 +6,8 @@
 use super::measure::mean_stretch;
 use super::setup::hanging_trial;
 use super::{mean_after, Cell, Chart, Series, Settings, Status, Table, Trial, Verdict};
-use crate::params::{ClothError, Params};
+use crate::error::ClothError;
+use crate::params::Params;
 
 /// The two modes: (label, stiffness); PBD first.
 fn modes(settings: &Settings) -> [(&'static str, f64); 2] {

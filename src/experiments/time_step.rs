@@ -3,7 +3,8 @@
 use super::setup;
 use super::stiffness_sweep::{self, Comparison, Stretches};
 use super::{Definition, Report, Setting, Settings, Trial};
-use crate::params::{ClothError, Params};
+use crate::error::ClothError;
+use crate::params::Params;
 
 /// XPBD's stretch may change at most this much (%) from the largest time step
 /// to the smallest for its stiffness to be "independent of the time step".
