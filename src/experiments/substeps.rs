@@ -134,6 +134,22 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         ]);
     }
     let most = trials.last().map_or(0.0, |t| t.key);
+    let verdict = verdict(&exploded, most, worst_gain, scale);
+    Report {
+        charts: vec![chart],
+        table,
+        numbers: vec![
+            ("worstEnergyGain", worst_gain),
+            ("exploded", exploded.len() as f64),
+        ],
+        verdict: Some(verdict),
+    }
+}
+
+/// The verdict: the runs with more than one substep (up to `most`) that
+/// `exploded`, and the worst energy gain of them, as a fraction of the
+/// `scale` joules gravity can release.
+fn verdict(exploded: &[f64], most: f64, worst_gain: f64, scale: f64) -> Verdict {
     let (status, text) = if exploded.is_empty() {
         (
             Status::DoesNotHold,
@@ -154,13 +170,5 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ),
         )
     };
-    Report {
-        charts: vec![chart],
-        table,
-        numbers: vec![
-            ("worstEnergyGain", worst_gain),
-            ("exploded", exploded.len() as f64),
-        ],
-        verdict: Some(Verdict { status, text }),
-    }
+    Verdict { status, text }
 }

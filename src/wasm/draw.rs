@@ -99,58 +99,14 @@ impl<'a> DrawRequest<'a> {
                 .unwrap_or(false)
         };
         let (strain, full) = (flag("strainColors"), flag("full"));
-        // Reflect::get catches what a patched getter might throw.
-        let read = |object: &JsValue, name: &str| {
-            Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+        let Some((width, height)) = canvas_size(ctx)? else {
+            return Ok(None); // a canvas without pixels
         };
-        let canvas = read(ctx, "canvas");
-        // The size stays an f64 until it is known to be small: in usize (32
-        // bits in wasm) width × height wraps, and 65536 × 65536 would pass as 0.
-        let size = |name: &str| read(&canvas, name).as_f64().filter(|v| *v >= 0.0);
-        let (Some(width), Some(height)) = (size("width"), size("height")) else {
-            return Err(error(
-                "ctx",
-                "invalid_value",
-                "drawInto: the context has no canvas with a size",
-            ));
-        };
-        let (width, height) = (width.trunc(), height.trunc());
-        if width == 0.0 || height == 0.0 {
-            return Ok(None);
-        }
-        let area = width * height; // exact below 2^53, and an infinite side stays infinite
-        if area.is_nan() || area > MAX_FRAME_PIXELS as f64 {
-            return Err(error(
-                "ctx",
-                "canvas_too_large",
-                &format!(
-                    "drawInto: the canvas is {} × {} pixels; the wasm renderer draws at most \
-                     {MAX_FRAME_PIXELS} (use a smaller canvas or canvas-2D drawing)",
-                    Number(width),
-                    Number(height)
-                ),
-            ));
-        }
-        let mut style = Style::with_pixel_ratio(ratio as f32, radius as f32);
-        style.strain_colors = strain;
-        let color = |field: &'static str, default: raster::Rgba| view_color(view, field, default);
-        style.background = color("view.backgroundColor", style.background)?;
-        style.constraint = color("view.constraintColor", style.constraint)?;
-        style.particle = color("view.particleColor", style.particle)?;
-        style.grabbed = color("view.grabbedColor", style.grabbed)?;
-        style.axes = (
-            color("view.xAxisColor", style.axes.0)?,
-            color("view.yAxisColor", style.axes.1)?,
-        );
-        style.collider = (
-            color("view.colliderColor", style.collider.0)?,
-            color("view.colliderEdgeColor", style.collider.1)?,
-        );
+        let style = read_style(view, ratio, radius, strain)?;
         Ok(Some(DrawRequest {
             ctx,
-            // both at most MAX_FRAME_PIXELS now, and so is every pixel index
-            width: width as usize,
-            height: height as usize,
+            width,
+            height,
             view: View {
                 origin_x: (origin_x * ratio) as f32,
                 origin_y: (origin_y * ratio) as f32,
@@ -160,6 +116,67 @@ impl<'a> DrawRequest<'a> {
             full,
         }))
     }
+}
+
+/// The size in pixels of the canvas of `ctx`, each side and their product at
+/// most [`MAX_FRAME_PIXELS`] (so is every pixel index); `None` when it has no
+/// pixels.
+fn canvas_size(ctx: &CanvasRenderingContext2d) -> Result<Option<(usize, usize)>, JsValue> {
+    // Reflect::get catches what a patched getter might throw.
+    let read = |object: &JsValue, name: &str| {
+        Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+    };
+    let canvas = read(ctx, "canvas");
+    // The size stays an f64 until it is known to be small: in usize (32
+    // bits in wasm) width × height wraps, and 65536 × 65536 would pass as 0.
+    let size = |name: &str| read(&canvas, name).as_f64().filter(|v| *v >= 0.0);
+    let (Some(width), Some(height)) = (size("width"), size("height")) else {
+        return Err(error(
+            "ctx",
+            "invalid_value",
+            "drawInto: the context has no canvas with a size",
+        ));
+    };
+    let (width, height) = (width.trunc(), height.trunc());
+    if width == 0.0 || height == 0.0 {
+        return Ok(None);
+    }
+    let area = width * height; // exact below 2^53, and an infinite side stays infinite
+    if area.is_nan() || area > MAX_FRAME_PIXELS as f64 {
+        return Err(error(
+            "ctx",
+            "canvas_too_large",
+            &format!(
+                "drawInto: the canvas is {} × {} pixels; the wasm renderer draws at most \
+                 {MAX_FRAME_PIXELS} (use a smaller canvas or canvas-2D drawing)",
+                Number(width),
+                Number(height)
+            ),
+        ));
+    }
+    Ok(Some((width as usize, height as usize)))
+}
+
+/// The style of a `drawInto` view: the sizes for `ratio` backing-store pixels
+/// per CSS pixel and a particle radius of `radius` CSS pixels, strain colours
+/// on or off, and each colour the view gives (the look's own otherwise).
+fn read_style(view: &JsValue, ratio: f64, radius: f64, strain: bool) -> Result<Style, JsValue> {
+    let mut style = Style::with_pixel_ratio(ratio as f32, radius as f32);
+    style.strain_colors = strain;
+    let color = |field: &'static str, default: raster::Rgba| view_color(view, field, default);
+    style.background = color("view.backgroundColor", style.background)?;
+    style.constraint = color("view.constraintColor", style.constraint)?;
+    style.particle = color("view.particleColor", style.particle)?;
+    style.grabbed = color("view.grabbedColor", style.grabbed)?;
+    style.axes = (
+        color("view.xAxisColor", style.axes.0)?,
+        color("view.yAxisColor", style.axes.1)?,
+    );
+    style.collider = (
+        color("view.colliderColor", style.collider.0)?,
+        color("view.colliderEdgeColor", style.collider.1)?,
+    );
+    Ok(style)
 }
 
 /// Reads colour `field` (`"view.particleColor"`, ...) of a `drawInto` view: a

@@ -199,27 +199,43 @@ pub(super) fn read_shape(collider: &JsValue) -> Result<Shape, JsValue> {
         ));
     };
     let text = string_start(name);
-    match text.as_str() {
-        "ground" => Ok(Shape::Ground {
-            y: coordinate("y")?,
-        }),
-        "circle" => Ok(Shape::Circle {
-            x: coordinate("x")?,
-            y: coordinate("y")?,
-            radius: size("radius")?,
-        }),
-        "box" => Ok(Shape::Box {
-            x: coordinate("x")?,
-            y: coordinate("y")?,
-            width: size("width")?,
-            height: size("height")?,
-        }),
-        _ => Err(cloth_error(ClothError::InvalidValue {
+    shape_named(&text, coordinate, size).unwrap_or_else(|| {
+        Err(cloth_error(ClothError::InvalidValue {
             field: "shape",
             value: quoted(&text, name.length() as usize),
             allowed: r#""ground", "circle" or "box""#.into(),
-        })),
-    }
+        }))
+    })
+}
+
+/// The shape called `name` (`"ground"`, `"circle"` or `"box"`) with its
+/// numbers, each read by `coordinate` (`x`, `y`) or `size` (`radius`,
+/// `width`, `height`); `None` for another name.
+pub(super) fn shape_named(
+    name: &str,
+    coordinate: impl Fn(&'static str) -> Result<f32, JsValue>,
+    size: impl Fn(&'static str) -> Result<f32, JsValue>,
+) -> Option<Result<Shape, JsValue>> {
+    let shape = || -> Result<Option<Shape>, JsValue> {
+        Ok(Some(match name {
+            "ground" => Shape::Ground {
+                y: coordinate("y")?,
+            },
+            "circle" => Shape::Circle {
+                x: coordinate("x")?,
+                y: coordinate("y")?,
+                radius: size("radius")?,
+            },
+            "box" => Shape::Box {
+                x: coordinate("x")?,
+                y: coordinate("y")?,
+                width: size("width")?,
+                height: size("height")?,
+            },
+            _ => return Ok(None),
+        }))
+    };
+    shape().transpose()
 }
 
 /// Reads a collider id: a whole number from 1 to 2^32 - 1.

@@ -6,6 +6,7 @@ use js_sys::{JsString, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{cloth_error, error, property, room, string_start, type_name, wrong_type};
+use super::interaction::shape_named;
 use super::Simulation;
 use crate::cloth::Cloth;
 use crate::error::{self, ClothError, Number};
@@ -215,25 +216,47 @@ fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
         v if v.is_undefined() => None,
         v => Some(floats("restLengths", &v)?),
     };
-    let stiffness = property(spec, "distanceStiffness");
-    let distance_stiffness = if stiffness.is_undefined() {
-        DistanceStiffness::Uniform(params::STIFFNESS.default_number())
+    Ok(Scene {
+        positions,
+        masses,
+        distances,
+        rest_lengths,
+        distance_stiffness: read_stiffness(&property(spec, "distanceStiffness"))?,
+        colors: None,
+        areas: read_areas(&property(spec, "areas"))?,
+        bending: read_bending(&property(spec, "bending"))?,
+        colliders: read_colliders(&property(spec, "colliders"))?,
+    })
+}
+
+/// Reads a scene's `distanceStiffness`: a number, an array of numbers, or
+/// absent (the default stiffness).
+fn read_stiffness(stiffness: &JsValue) -> Result<DistanceStiffness, JsValue> {
+    if stiffness.is_undefined() {
+        Ok(DistanceStiffness::Uniform(
+            params::STIFFNESS.default_number(),
+        ))
     } else if let Some(k) = stiffness.as_f64() {
-        DistanceStiffness::Uniform(k)
-    } else if js_sys::Array::is_array(&stiffness) || js_sys::ArrayBuffer::is_view(&stiffness) {
-        DistanceStiffness::PerConstraint(numbers("distanceStiffness", &stiffness)?)
-    } else {
-        return Err(wrong_type(
+        Ok(DistanceStiffness::Uniform(k))
+    } else if js_sys::Array::is_array(stiffness) || js_sys::ArrayBuffer::is_view(stiffness) {
+        Ok(DistanceStiffness::PerConstraint(numbers(
             "distanceStiffness",
-            &stiffness,
+            stiffness,
+        )?))
+    } else {
+        Err(wrong_type(
+            "distanceStiffness",
+            stiffness,
             "a number or an array of numbers",
-        ));
-    };
+        ))
+    }
+}
+
+/// Reads a scene's `areas`: objects of `particles`, `stiffness` and
+/// `pressure`.
+fn read_areas(value: &JsValue) -> Result<Vec<AreaSpec>, JsValue> {
     let mut areas = Vec::new();
-    for (i, area) in objects("areas", &property(spec, "areas"))?
-        .iter()
-        .enumerate()
-    {
+    for (i, area) in objects("areas", value)?.iter().enumerate() {
         let particles = property(area, "particles");
         if particles.is_undefined() {
             return Err(scene_error(
@@ -248,60 +271,42 @@ fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
             pressure: entry_number(area, "pressure", "areas", Some(1.0))?,
         });
     }
-    let bending = property(spec, "bending");
-    let bending = match bending.as_string().as_deref() {
+    Ok(areas)
+}
+
+/// Reads a scene's `bending`: `"auto"`, `"none"` (or absent), or pairs.
+fn read_bending(bending: &JsValue) -> Result<Bending, JsValue> {
+    Ok(match bending.as_string().as_deref() {
         _ if bending.is_undefined() || bending.is_null() => Bending::None,
         Some("none") => Bending::None,
         Some("auto") => Bending::Auto,
         Some(_) => {
             return Err(wrong_type(
                 "bending",
-                &bending,
+                bending,
                 "\"auto\", \"none\" or an array of particle index pairs",
             ))
         }
-        None => Bending::Pairs(indices("bending", &bending, |k| k / 2)?),
-    };
-    let mut colliders = Vec::new();
-    for (i, collider) in objects("colliders", &property(spec, "colliders"))?
-        .iter()
-        .enumerate()
-    {
-        let shape = property(collider, "shape").as_string();
-        let number = |name| entry_number(collider, name, "colliders", None).map(|v| v as f32);
-        colliders.push(match shape.as_deref() {
-            Some("ground") => Shape::Ground { y: number("y")? },
-            Some("circle") => Shape::Circle {
-                x: number("x")?,
-                y: number("y")?,
-                radius: number("radius")?,
-            },
-            Some("box") => Shape::Box {
-                x: number("x")?,
-                y: number("y")?,
-                width: number("width")?,
-                height: number("height")?,
-            },
-            _ => {
-                return Err(scene_error(
-                    "colliders",
-                    Some(i),
-                    "has no shape \"ground\", \"circle\" or \"box\"".into(),
-                ))
-            }
-        });
-    }
-    Ok(Scene {
-        positions,
-        masses,
-        distances,
-        rest_lengths,
-        distance_stiffness,
-        colors: None,
-        areas,
-        bending,
-        colliders,
+        None => Bending::Pairs(indices("bending", bending, |k| k / 2)?),
     })
+}
+
+/// Reads a scene's `colliders` (their numbers are checked with the scene).
+fn read_colliders(value: &JsValue) -> Result<Vec<Shape>, JsValue> {
+    let mut colliders = Vec::new();
+    for (i, collider) in objects("colliders", value)?.iter().enumerate() {
+        let name = property(collider, "shape").as_string().unwrap_or_default();
+        let number = |name| entry_number(collider, name, "colliders", None).map(|v| v as f32);
+        let Some(shape) = shape_named(&name, number, number) else {
+            return Err(scene_error(
+                "colliders",
+                Some(i),
+                "has no shape \"ground\", \"circle\" or \"box\"".into(),
+            ));
+        };
+        colliders.push(shape?);
+    }
+    Ok(colliders)
 }
 
 /// Reads the options object of `Simulation.preset`: each own property a
