@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-/// Everything that can go wrong when driving a [`crate::Cloth`].
+/// Everything that can go wrong when driving a cloth.
 ///
 /// The message of each variant names the field (or argument), the value that
 /// was rejected and what would have been accepted.
@@ -31,7 +31,7 @@ pub enum ClothError {
         /// Number of particles in the cloth.
         count: usize,
     },
-    /// A scene (see [`crate::scene::Scene`]) with a wrong entry.
+    /// A scene (see [`crate::model::Scene`]) with a wrong entry.
     InvalidScene {
         /// The scene field as JavaScript spells it (`distances`, `masses`, ...).
         field: &'static str,

@@ -9,7 +9,7 @@ use crate::extras::Topology;
 use crate::params::{self, with_solver_parameters, ParameterValue, Params, SolverOrder, Value};
 use crate::solver::order::ConstraintSet;
 
-/// The connectivity [`Extras`] reads: the live constraints and the pins.
+/// The connectivity [`crate::extras::Extras`] reads: the live constraints and the pins.
 fn topology<'a>(constraints: &'a ConstraintSet, pinned: &'a [bool]) -> Topology<'a> {
     Topology {
         ids: constraints.ids(),

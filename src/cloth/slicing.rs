@@ -158,8 +158,8 @@ impl Cloth {
             if at.next == 0 {
                 work += work::SWEEP;
             }
-            let piece = self.next_piece(colored, at.next);
-            work += self.distance_work(s, colored, piece.clone());
+            let (piece, piece_work) = self.next_piece(s, colored, at.next);
+            work += piece_work;
             self.solve_distance_constraints(s, colored, piece.clone());
             (at.next, progressed) = (piece.end, true);
             if at.next == self.sweep_pieces(colored) {
@@ -189,19 +189,23 @@ impl Cloth {
         }
     }
 
-    /// The piece of a sweep that starts at `next`: [`SWEEP_CHUNK`]
-    /// constraints, or the coloured runs that cover as many.
-    fn next_piece(&self, colored: bool, next: usize) -> Range<usize> {
+    /// The piece of a sweep of substep `s` that starts at `next`, and the
+    /// work of solving it: [`SWEEP_CHUNK`] constraints, or the coloured runs
+    /// that cover as many.
+    fn next_piece(&self, s: &Substep, colored: bool, next: usize) -> (Range<usize>, u64) {
         if !colored {
-            return next..(next + SWEEP_CHUNK).min(self.constraints.len());
+            let end = (next + SWEEP_CHUNK).min(self.constraints.len());
+            return (next..end, (end - next) as u64 * self.scalar_solve_work(s));
         }
         let runs = self.constraints.runs();
-        let (mut end, mut chunk) = (next, 0);
+        let (mut end, mut chunk, mut work) = (next, 0, 0);
         while end < runs.len() && chunk < SWEEP_CHUNK {
-            chunk += runs[end].range.len();
+            let run = &runs[end];
+            work += work::colored_run_cost(run.range.len(), run.scattered());
+            chunk += run.range.len();
             end += 1;
         }
-        next..end
+        (next..end, work)
     }
 
     /// Work units done since the cloth was built.

@@ -94,25 +94,35 @@ impl Cloth {
         }
     }
 
-    /// Begins substep `s`: the forces that change velocities (wind) and the
-    /// speed limit of contacts, then the prediction (every free particle
-    /// moves along its velocity, gravity added), then every multiplier back
-    /// to 0.
+    /// Begins substep `s`: external forces, then the prediction, then every
+    /// multiplier back to 0.
     pub(super) fn begin_substep(&mut self, s: &Substep) {
-        let (p, ids) = (&self.params, self.constraints.ids());
-        let (w, h) = (&self.inverse_mass, s.h);
+        self.apply_forces(s);
+        self.predict(s);
+        self.constraints.reset_multipliers();
+    }
+
+    /// What changes the velocities before they move anything: wind, and the
+    /// speed limit that keeps contacts from being tunnelled through.
+    fn apply_forces(&mut self, s: &Substep) {
+        let (p, ids, w) = (&self.params, self.constraints.ids(), &self.inverse_mass);
+        let velocities = &mut self.velocities;
         self.extras
-            .begin_substep(&self.positions, &mut self.velocities, w, ids, p, h);
-        self.contacts.begin_substep(&mut self.velocities, w, p, h);
+            .begin_substep(&self.positions, velocities, w, ids, p, s.h);
+        self.contacts.begin_substep(velocities, w, p, s.h);
+    }
+
+    /// Prediction: every particle remembers where it was (`x_prev`); every
+    /// free one gains `h g` of velocity and moves along it.
+    fn predict(&mut self, s: &Substep) {
         solver::predict(
             &mut self.positions,
             &mut self.previous,
             &mut self.velocities,
-            w,
-            h as f32,
-            p.gravity as f32,
+            &self.inverse_mass,
+            s.h as f32,
+            self.params.gravity as f32,
         );
-        self.constraints.reset_multipliers();
     }
 
     /// Whether the sweeps of substep `s` run on the coloured SIMD path, on
@@ -188,18 +198,31 @@ impl Cloth {
     /// inside a collider; then the velocities from the motion, damping and
     /// tearing.
     pub(super) fn end_substep(&mut self, s: &Substep) {
-        let (previous, w, h) = (&self.previous, &self.inverse_mass, s.h);
+        let (previous, w) = (&self.previous, &self.inverse_mass);
         let positions = self.positions.as_mut_slice();
-        self.contacts.solve(positions, previous, w, &self.params, h);
-        solver::update_velocities(positions, previous, &mut self.velocities, w, h as f32);
+        self.contacts
+            .solve(positions, previous, w, &self.params, s.h);
+        self.update_velocities(s);
         // A contact velocity pass (restitution, friction on the new
         // velocities) belongs here, right after the velocity update.
         if s.velocity_damping > 0.0 {
-            solver::damp_velocities(&mut self.velocities, s.velocity_damping, h);
+            solver::damp_velocities(&mut self.velocities, s.velocity_damping, s.h);
         }
         if s.tear_stretch > 0.0 {
             self.tear(s.tear_stretch);
         }
+    }
+
+    /// Velocity update: every free particle's velocity becomes the distance it
+    /// really moved over the substep divided by `h`, `v = (x - x_prev) / h`.
+    fn update_velocities(&mut self, s: &Substep) {
+        solver::update_velocities(
+            &self.positions,
+            &self.previous,
+            &mut self.velocities,
+            &self.inverse_mass,
+            s.h as f32,
+        );
     }
 
     /// Tears every constraint stretched beyond `factor` times its rest length.
@@ -286,20 +309,16 @@ impl Cloth {
         self.num_particles() as u64 * work::SPLIT_MERGE
     }
 
-    /// Work of [`Cloth::solve_distance_constraints`] of `pieces`.
-    pub(super) fn distance_work(&self, s: &Substep, colored: bool, pieces: Range<usize>) -> u64 {
-        if colored {
-            let runs = &self.constraints.runs()[pieces];
-            let cost =
-                |run: &solver::runs::Run| work::colored_run_cost(run.range.len(), run.scattered());
-            return runs.iter().map(cost).sum();
-        }
+    /// Work of one constraint solve of [`Cloth::solve_distance_constraints`]
+    /// on the scalar path (on the coloured one, see
+    /// [`work::colored_run_cost`]).
+    pub(super) fn scalar_solve_work(&self, s: &Substep) -> u64 {
         let path = if s.damped || self.compliances.is_some() {
             SweepPath::Damped
         } else {
             SweepPath::Original
         };
-        pieces.len() as u64 * work::solve_cost(path)
+        work::solve_cost(path)
     }
 
     /// Work of [`Cloth::solve_scene`].

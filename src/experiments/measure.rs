@@ -90,8 +90,8 @@ pub fn top_edge_depths(positions: &[f32], width: usize) -> Vec<[f64; 2]> {
         .collect()
 }
 
-/// How far the top row of a `width`-wide grid sags at its lowest point (see
-/// [`top_edge_depths`]), in metres.
+/// How far the top row of a `width`-wide grid sags at its lowest point, in
+/// metres.
 pub fn top_edge_sag(cloth: &Cloth, width: usize) -> f64 {
     top_edge_depths(cloth.positions(), width)
         .iter()

@@ -2,7 +2,7 @@
 //!
 //! Each experiment is defined once, here, and read twice: by the native tests
 //! (`tests/experiments.rs`) and by the experiments page through wasm
-//! (`ExperimentRun`, in [`wasm`]). A [`Definition`] holds the claim and its
+//! (`ExperimentRun`, in `src/wasm/experiments.rs`). A [`Definition`] holds the claim and its
 //! source, the settings it accepts (each with its range and default, checked like
 //! the cloth's own parameters), how the trials are built from the settings, and
 //! how the report (plots, table, key numbers and the verdict, whose thresholds

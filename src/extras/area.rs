@@ -206,21 +206,26 @@ mod tests {
         assert_eq!(signed_area(&square[..], &[3, 2, 1, 0]), -1.0);
     }
 
+    /// One solve of the rigid triangle `0, 1, 2` of `points` towards 1 m²,
+    /// with inverse masses `w`.
+    fn solve_to_one_square_metre(points: &mut [f32; 6], w: [f32; 3]) {
+        let mut gradient = [(0.0, 0.0); 3];
+        solve_area(
+            &mut points[..],
+            &w,
+            &[0, 1, 2],
+            (1.0, 0.0, 0.0),
+            &mut gradient,
+        );
+    }
+
     #[test]
     fn a_rigid_triangle_gets_its_area_back_in_one_solve() {
         let mut points = [0.0, 0.0, 1.0, 0.0, 0.0, 0.5];
-        let mut gradient = [(0.0, 0.0); 3];
-        let w = [1.0, 1.0, 1.0];
         // target 1 m², start 0.25 m²: one solve is linear in each coordinate
         // but the area is quadratic, so it gets close, not exact
         for _ in 0..20 {
-            solve_area(
-                &mut points[..],
-                &w,
-                &[0, 1, 2],
-                (1.0, 0.0, 0.0),
-                &mut gradient,
-            );
+            solve_to_one_square_metre(&mut points, [1.0, 1.0, 1.0]);
         }
         let area = signed_area(&points[..], &[0, 1, 2]);
         assert!((area - 1.0).abs() < 1e-5, "{area}");
@@ -229,15 +234,7 @@ mod tests {
     #[test]
     fn fixed_corners_do_not_move() {
         let mut points = [0.0, 0.0, 1.0, 0.0, 0.0, 1.0];
-        let mut gradient = [(0.0, 0.0); 3];
-        let w = [0.0, 0.0, 1.0];
-        solve_area(
-            &mut points[..],
-            &w,
-            &[0, 1, 2],
-            (1.0, 0.0, 0.0),
-            &mut gradient,
-        );
+        solve_to_one_square_metre(&mut points, [0.0, 0.0, 1.0]);
         assert_eq!(&points[..4], &[0.0, 0.0, 1.0, 0.0]);
         // the free corner moved straight up: ∇ = (½(y0 - y1), ½(x1 - x0)) = (0, ½)
         assert_eq!(points[4], 0.0);

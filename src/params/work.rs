@@ -136,7 +136,7 @@ pub struct Workload {
     /// Live (untorn) constraints.
     pub constraints: usize,
     /// The coloured sweep's runs and scattered constraints (see
-    /// [`crate::constraints::ColoredLayout`]); used on the coloured path only.
+    /// [`crate::solver::runs::ColoredLayout`]); used on the coloured path only.
     pub colored_runs: usize,
     /// See `colored_runs`.
     pub colored_scattered: usize,

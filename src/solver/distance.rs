@@ -68,25 +68,8 @@ pub fn solve_sweep(
     alpha_tilde: f32,
     gamma: f32,
 ) {
-    let Constraints {
-        ids,
-        rest_lengths,
-        lambdas,
-    } = constraints;
-    let pairs = ids.chunks_exact(2).zip(rest_lengths);
-    for ((ids, &rest_length), lambda) in pairs.zip(lambdas.iter_mut()) {
-        let (a, b) = (ids[0] as usize, ids[1] as usize);
-        let pair = Pair { a, b, rest_length };
-        *lambda += solve_maybe_damped(
-            positions,
-            inverse_mass,
-            pair,
-            *lambda,
-            alpha_tilde,
-            previous,
-            gamma,
-        );
-    }
+    let each = std::iter::repeat((alpha_tilde, gamma));
+    sweep(positions, previous, inverse_mass, constraints, each);
 }
 
 /// Each constraint's own compliance, for [`solve_sweep_compliances`].
@@ -116,27 +99,48 @@ pub fn solve_sweep_compliances(
         h,
         damping,
     } = compliances;
+    let each = creation.iter().map(|&created| {
+        let compliance = of_created[created as usize];
+        (alpha_tilde(compliance, h), gamma(compliance, damping, h))
+    });
+    sweep(positions, previous, inverse_mass, constraints, each);
+}
+
+/// The scalar sweep: each of `constraints` in order, solved with its
+/// `(alpha_tilde, gamma)` from `each`.
+#[inline(always)]
+fn sweep(
+    positions: &mut [f32],
+    previous: &[f32],
+    inverse_mass: &[f32],
+    constraints: Constraints,
+    each: impl Iterator<Item = (f32, f32)>,
+) {
     let Constraints {
         ids,
         rest_lengths,
         lambdas,
     } = constraints;
-    let pairs = ids.chunks_exact(2).zip(rest_lengths).zip(creation);
-    for (((ids, &rest_length), &created), lambda) in pairs.zip(lambdas.iter_mut()) {
+    let pairs = ids.chunks_exact(2).zip(rest_lengths);
+    for (((ids, &rest_length), lambda), (alpha_tilde, gamma)) in
+        pairs.zip(lambdas.iter_mut()).zip(each)
+    {
         let (a, b) = (ids[0] as usize, ids[1] as usize);
         let pair = Pair { a, b, rest_length };
-        let compliance = of_created[created as usize];
-        let alpha_tilde = alpha_tilde(compliance, h);
-        let gamma = gamma(compliance, damping, h);
-        *lambda += solve_maybe_damped(
-            positions,
-            inverse_mass,
-            pair,
-            *lambda,
-            alpha_tilde,
-            previous,
-            gamma,
-        );
+        // the undamped solve exactly when `gamma` is 0: the original loop
+        *lambda += if gamma == 0.0 {
+            solve_distance(positions, inverse_mass, pair, *lambda, alpha_tilde)
+        } else {
+            solve_damped_distance(
+                positions,
+                inverse_mass,
+                pair,
+                *lambda,
+                alpha_tilde,
+                previous,
+                gamma,
+            )
+        };
     }
 }
 
@@ -186,33 +190,6 @@ pub fn solve_distance<P: Points + ?Sized>(
     alpha_tilde: f32,
 ) -> f32 {
     solve_pair(positions, inverse_mass, pair, lambda, alpha_tilde, None)
-}
-
-/// [`solve_distance`], or [`solve_damped_distance`] when `gamma` is not 0:
-/// the scalar sweeps' choice per constraint.
-#[inline(always)]
-fn solve_maybe_damped(
-    positions: &mut [f32],
-    inverse_mass: &[f32],
-    pair: Pair,
-    lambda: f32,
-    alpha_tilde: f32,
-    previous: &[f32],
-    gamma: f32,
-) -> f32 {
-    if gamma == 0.0 {
-        solve_distance(positions, inverse_mass, pair, lambda, alpha_tilde)
-    } else {
-        solve_damped_distance(
-            positions,
-            inverse_mass,
-            pair,
-            lambda,
-            alpha_tilde,
-            previous,
-            gamma,
-        )
-    }
 }
 
 /// [`solve_distance`] with XPBD damping `gamma`: also resists the relative

@@ -41,7 +41,7 @@
 //! * [`order`]: the distance constraints in the order a sweep visits them
 //!   (creation order, or by colour), and tearing;
 //! * [`colored`]: the coloured sweep, four constraints of one colour at a time
-//!   in SIMD lanes ([`lanes`]), bit for bit the scalar solve;
+//!   in SIMD lanes (`lanes.rs`), bit for bit the scalar solve;
 //! * [`points`]: where positions live, interleaved or split into x and y
 //!   ([`Points`]), so one solve serves both.
 //!

@@ -1,19 +1,30 @@
 //! The JavaScript face of the crate: `Simulation`, a thin `wasm-bindgen` layer over
-//! [`Cloth`].
+//! [`Cloth`], and the experiments' `ExperimentRun`. The only code of the crate
+//! that sees JavaScript values.
 //!
-//! Everything exported to JavaScript lives in the `#[wasm_bindgen] impl` block
-//! below, except the solver parameters' getters and setters, which
-//! `solver_accessors!` generates from the parameter table in a block of their
-//! own; the plain `impl` holds Rust-side helpers. Numbers arrive as `JsValue`
-//! and are checked to really be numbers, so `sim.mass = "heavy"` throws an `Error`
-//! instead of being silently coerced to `NaN` or `0`. This is the one place
-//! JavaScript values become Rust values: counts and indices are checked to be
-//! whole, finite, not negative and within their Rust type here ([`whole`],
-//! `Simulation::index`, the table's rule for whole-numbered parameters), and the
-//! core ([`Cloth`]) takes `usize`, `u32`, `u64`, `GridSize` and `FixedPreset`. Every error is a JavaScript
-//! `Error` whose message names the argument, with the argument's name in its
-//! `field` property and a stable `code` (see [`error`]); a refused call changes
-//! nothing.
+//! The exported surface is split by topic, each file one `#[wasm_bindgen]
+//! impl Simulation` of a part of it (plain `impl`s and functions hold the
+//! Rust-side helpers):
+//!
+//! * this file: building a simulation and stepping it;
+//! * `parameters.rs`: every solver parameter's getter and setter, generated
+//!   from the parameter table;
+//! * `views.rs`: typed-array views of the arrays, diagnostics;
+//! * `interaction.rs`: pick, grab, drag, pins and colliders;
+//! * `draw.rs`: `drawInto` and the strain colours;
+//! * `scene.rs`: `fromScene` and `preset`, reading a scene or options object;
+//! * `state.rs`: `saveState`, `restoreState` and `setState`;
+//! * `experiments.rs`: `experimentDefinitions` and `ExperimentRun`;
+//! * `convert.rs`: JavaScript values to Rust values and back, and errors.
+//!
+//! Numbers arrive as `JsValue` and are checked to really be numbers, so
+//! `sim.mass = "heavy"` throws an `Error` instead of being silently coerced to
+//! `NaN` or `0`. Counts and indices are checked to be whole, finite, not
+//! negative and within their Rust type here (`convert.rs`), and the core
+//! ([`Cloth`]) takes `usize`, `u32`, `u64`, `GridSize` and `FixedPreset`.
+//! Every error is a JavaScript `Error` whose message names the argument, with
+//! the argument's name in its `field` property and a stable `code`; a refused
+//! call changes nothing.
 //!
 //! wasm-bindgen marks an object borrowed for the length of each call into it.
 //! A trap (any panic: `panic = "abort"`) or a JavaScript exception thrown

@@ -65,6 +65,22 @@ fn scene_error(field: &'static str, index: Option<usize>, problem: String) -> Js
     })
 }
 
+/// Refuses an array of `length` entries for `field` when it is longer than
+/// any scene's may be, before anything is copied.
+fn within_limit(field: &'static str, length: f64) -> Result<usize, JsValue> {
+    if length > MAX_SCENE_ARRAY as f64 {
+        return Err(scene_error(
+            field,
+            None,
+            format!(
+                "has {} entries, at most {MAX_SCENE_ARRAY} are allowed",
+                Number(length)
+            ),
+        ));
+    }
+    Ok(length as usize)
+}
+
 /// Reads a plain array of numbers or any typed array of numbers as `f64`s;
 /// `what` is said in the wrong-type message. Refuses a non-number element
 /// naming it (`positions[3]`).
@@ -81,17 +97,7 @@ fn numbers(field: &'static str, value: &JsValue) -> Result<Vec<f64>, JsValue> {
     {
         return Err(wrong_type(field, value, expected));
     }
-    if length > MAX_SCENE_ARRAY as f64 {
-        return Err(scene_error(
-            field,
-            None,
-            format!(
-                "has {} entries, at most {MAX_SCENE_ARRAY} are allowed",
-                Number(length)
-            ),
-        ));
-    }
-    let length = length as usize;
+    let length = within_limit(field, length)?;
     let mut values = room(field, length)?;
     for i in 0..length {
         let item = Reflect::get_u32(value, i as u32).unwrap_or(JsValue::UNDEFINED);
@@ -170,16 +176,7 @@ pub(super) fn objects(field: &'static str, value: &JsValue) -> Result<Vec<JsValu
         return Err(wrong_type(field, value, "an array of objects"));
     }
     let length = property(value, "length").as_f64().unwrap_or(0.0);
-    if length > MAX_SCENE_ARRAY as f64 {
-        return Err(scene_error(
-            field,
-            None,
-            format!(
-                "has {} entries, at most {MAX_SCENE_ARRAY} are allowed",
-                Number(length)
-            ),
-        ));
-    }
+    let length = within_limit(field, length)?;
     let mut items = Vec::new();
     for i in 0..length as u32 {
         let item = Reflect::get_u32(value, i).unwrap_or(JsValue::UNDEFINED);

@@ -179,11 +179,11 @@ impl Simulation {
         let state = ClothState {
             params,
             time,
-            positions: state_floats(&state, "positions", 2 * n)?,
-            velocities: state_floats(&state, "velocities", 2 * n)?,
-            pinned: state_indices(&state, "pinned", n)?,
-            constraints: state_indices(&state, "constraints", built)?,
-            torn: state_indices(&state, "torn", built)?,
+            positions: state_array::<Float32Array>(&state, "positions", 2 * n)?,
+            velocities: state_array::<Float32Array>(&state, "velocities", 2 * n)?,
+            pinned: state_array::<Uint32Array>(&state, "pinned", n)?,
+            constraints: state_array::<Uint32Array>(&state, "constraints", built)?,
+            torn: state_array::<Uint32Array>(&state, "torn", built)?,
             colliders: shapes,
         };
         self.cloth.restore_state(&state).map_err(cloth_error)
@@ -203,29 +203,53 @@ fn state_length(field: &'static str, length: u32, most: usize) -> Result<usize, 
     Ok(length)
 }
 
-/// Field `field` of a saved state: a `Float32Array` of at most `most` values
-/// (their bits kept exactly).
-fn state_floats(state: &JsValue, field: &'static str, most: usize) -> Result<Vec<f32>, JsValue> {
-    let value = property(state, field);
-    let Some(array) = value.dyn_ref::<Float32Array>() else {
-        return Err(wrong_type(field, &value, "a Float32Array"));
-    };
-    let length = state_length(field, array.length(), most)?;
-    let mut values: Vec<f32> = room(field, length)?;
-    values.resize(length, 0.0);
-    array.copy_to(&mut values);
-    Ok(values)
+/// A typed array a saved state holds, and the Rust values it copies into.
+trait StateArray: JsCast {
+    /// Its element type.
+    type Value: Copy + Default;
+    /// Its name, for a message about a value of another type.
+    const NAME: &'static str;
+    /// How many elements it has.
+    fn len(&self) -> u32;
+    /// Copies its elements, bits kept exactly, into `to` (of its length).
+    fn copy_into(&self, to: &mut [Self::Value]);
 }
 
-/// Field `field` of a saved state: a `Uint32Array` of at most `most` indices.
-fn state_indices(state: &JsValue, field: &'static str, most: usize) -> Result<Vec<u32>, JsValue> {
+impl StateArray for Float32Array {
+    type Value = f32;
+    const NAME: &'static str = "a Float32Array";
+    fn len(&self) -> u32 {
+        self.length()
+    }
+    fn copy_into(&self, to: &mut [f32]) {
+        self.copy_to(to)
+    }
+}
+
+impl StateArray for Uint32Array {
+    type Value = u32;
+    const NAME: &'static str = "a Uint32Array";
+    fn len(&self) -> u32 {
+        self.length()
+    }
+    fn copy_into(&self, to: &mut [u32]) {
+        self.copy_to(to)
+    }
+}
+
+/// Field `field` of a saved state: an `A` of at most `most` values.
+fn state_array<A: StateArray>(
+    state: &JsValue,
+    field: &'static str,
+    most: usize,
+) -> Result<Vec<A::Value>, JsValue> {
     let value = property(state, field);
-    let Some(array) = value.dyn_ref::<Uint32Array>() else {
-        return Err(wrong_type(field, &value, "a Uint32Array"));
+    let Some(array) = value.dyn_ref::<A>() else {
+        return Err(wrong_type(field, &value, A::NAME));
     };
-    let length = state_length(field, array.length(), most)?;
-    let mut values: Vec<u32> = room(field, length)?;
-    values.resize(length, 0);
-    array.copy_to(&mut values);
+    let length = state_length(field, array.len(), most)?;
+    let mut values: Vec<A::Value> = room(field, length)?;
+    values.resize(length, A::Value::default());
+    array.copy_into(&mut values);
     Ok(values)
 }
