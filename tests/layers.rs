@@ -278,29 +278,21 @@ fn references(path: &str, text: &str) -> Vec<Reference> {
             if after.starts_with('{') {
                 inline.push((name.to_string(), depth + 1));
             }
-        } else if starts_word && code[i..].starts_with("crate::") {
-            let at = i + "crate::".len();
-            let heads = if code[at..].starts_with('{') {
-                group_heads(&code, at)
-            } else {
-                vec![ident_at(&code, at).to_string()]
-            };
-            for to in heads {
-                out.push(Reference {
-                    line: line_of(i),
-                    from: from.clone(),
-                    to,
-                });
-            }
-            i = at;
-            continue;
-        } else if starts_word && code[i..].starts_with("super::") {
-            let mut module: Vec<String> = file_module.clone();
-            module.extend(inline.iter().map(|(name, _)| name.clone()));
+        } else if starts_word
+            && (code[i..].starts_with("crate::") || code[i..].starts_with("super::"))
+        {
+            // where the path starts: the root for `crate`, a parent for each `super`
+            let mut module: Vec<String> = Vec::new();
             let mut at = i;
-            while code[at..].starts_with("super::") {
-                module.pop();
-                at += "super::".len();
+            if code[at..].starts_with("crate::") {
+                at += "crate::".len();
+            } else {
+                module.extend(file_module.iter().cloned());
+                module.extend(inline.iter().map(|(name, _)| name.clone()));
+                while code[at..].starts_with("super::") {
+                    module.pop();
+                    at += "super::".len();
+                }
             }
             let heads = if code[at..].starts_with('{') {
                 group_heads(&code, at)
@@ -308,14 +300,10 @@ fn references(path: &str, text: &str) -> Vec<Reference> {
                 vec![ident_at(&code, at).to_string()]
             };
             for head in heads {
-                let to = match module.first() {
-                    Some(top) => top.clone(),
-                    None => head,
-                };
                 out.push(Reference {
                     line: line_of(i),
                     from: from.clone(),
-                    to,
+                    to: module.first().cloned().unwrap_or(head),
                 });
             }
             i = at;

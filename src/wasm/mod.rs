@@ -43,7 +43,6 @@
 
 mod convert;
 mod draw;
-#[doc(hidden)]
 pub mod experiments;
 mod interaction;
 mod parameters;
