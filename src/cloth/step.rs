@@ -134,6 +134,18 @@ impl Cloth {
             && !self.constraints.is_empty()
     }
 
+    /// Copies the positions into the x and y arrays the coloured sweep loads
+    /// four particles at a time from.
+    pub(super) fn split_positions(&mut self) {
+        colored::split(&self.positions, &mut self.xs, &mut self.ys);
+    }
+
+    /// Copies the x and y arrays of the coloured sweep back into the
+    /// positions.
+    pub(super) fn merge_positions(&mut self) {
+        colored::merge(&self.xs, &self.ys, &mut self.positions);
+    }
+
     /// Solves the distance constraints `pieces` of a sweep of substep `s`, in
     /// sweep order: runs of the coloured order (four constraints at a time,
     /// on the split positions), or single constraints of the scalar path. The
@@ -250,10 +262,10 @@ impl Cloth {
         }
     }
 
+    /// Whether every position is finite and within [`DIVERGENCE_LIMIT`] (one
+    /// comparison does both: it is false for infinities and NaN).
     fn positions_in_bounds(&self) -> bool {
-        self.positions
-            .iter()
-            .all(|p| p.is_finite() && p.abs() <= DIVERGENCE_LIMIT)
+        self.positions.iter().all(|p| p.abs() <= DIVERGENCE_LIMIT)
     }
 
     /// Undoes all the step did and stops the cloth, so no NaN ever leaves the
