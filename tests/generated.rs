@@ -1,6 +1,6 @@
-//! The files made from the parameter table (`PARAMETERS` in `src/params.rs`):
+//! The files made from the parameter table (`PARAMETERS` in `src/params/table.rs`):
 //! `www/parameters.js`, `www/parameters.d.ts` and the README's parameter table;
-//! and from the look of the picture (`LOOK` in `src/raster.rs`): `www/style.js`.
+//! and from the look of the picture (`LOOK` in `src/raster/look.rs`): `www/style.js`.
 //!
 //! Each test renders a file from the table and compares it with the committed
 //! one, so a table change that was not carried into them fails here. To write
