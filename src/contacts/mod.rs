@@ -111,7 +111,11 @@ impl Contacts {
     /// Reserves what the velocity pass keeps for `n` particles (before the
     /// first collider or self-collision); refused with `OutOfMemory` naming
     /// `field`.
-    pub fn reserve_velocity_pass(&mut self, n: usize, field: &'static str) -> Result<(), ClothError> {
+    pub fn reserve_velocity_pass(
+        &mut self,
+        n: usize,
+        field: &'static str,
+    ) -> Result<(), ClothError> {
         self.velocities
             .try_reserve(n)
             .map_err(|_| ClothError::OutOfMemory {
@@ -185,8 +189,15 @@ impl Contacts {
                 .solve(points, previous, inverse_mass, rest, radius, friction, h);
         }
         let log = &mut self.velocities;
-        self.colliders
-            .project(points, previous, inverse_mass, radius, friction, h as f32, log);
+        self.colliders.project(
+            points,
+            previous,
+            inverse_mass,
+            radius,
+            friction,
+            h as f32,
+            log,
+        );
     }
 
     /// Right after the velocity update of a substep of `h` seconds: the

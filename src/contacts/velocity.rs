@@ -215,7 +215,15 @@ impl ContactVelocities {
             &[][..]
         };
         for (pair, depth) in pairs {
-            apply_pair(positions, velocities, inverse_mass, before, pair, depth, &rule);
+            apply_pair(
+                positions,
+                velocities,
+                inverse_mass,
+                before,
+                pair,
+                depth,
+                &rule,
+            );
         }
         for &k in &self.touched {
             let k = k as usize;

@@ -13,9 +13,9 @@
 #![allow(dead_code)]
 
 use xpbd_cloth::contacts::velocity::MAX_DEPENETRATION_SPEED;
-use xpbd_cloth::params::Value;
 use xpbd_cloth::model::presets;
 use xpbd_cloth::model::{Scene, Shape};
+use xpbd_cloth::params::Value;
 use xpbd_cloth::{Cloth, FixedPreset, GridSize, SolverOrder};
 
 /// Both sweep orders.
@@ -483,7 +483,8 @@ pub fn energy_never_rises_in_any_preset() {
 /// A free `width × height` grid cloth (spacing 0.2 m, 0.5 kg a particle,
 /// nothing pinned) with its top left particle at `(x, y)`.
 pub fn free_cloth(width: usize, height: usize, x: f32, y: f32) -> Cloth {
-    let mut scene = xpbd_cloth::model::grid::scene(GridSize { width, height }, FixedPreset::One).unwrap();
+    let mut scene =
+        xpbd_cloth::model::grid::scene(GridSize { width, height }, FixedPreset::One).unwrap();
     scene.masses.fill(0.5);
     for p in scene.positions.chunks_exact_mut(2) {
         p[0] += x;
