@@ -38,7 +38,7 @@ cargo test --all-features
 
 log "wasm API tests in headless Chromium"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --features experiments \
-  --test wasm_api --test wasm_experiments
+  --test wasm_api --test wasm_experiments --test wasm_conservation
 if engine_selected firefox; then
   log "wasm API tests in headless Firefox"
   GECKODRIVER="$(command -v geckodriver)" cargo test --target wasm32-unknown-unknown --features experiments --test wasm_api
