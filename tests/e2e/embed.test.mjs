@@ -1,4 +1,4 @@
-// End-to-end tests of the embedding layer on www/embed.html: two
+// End-to-end tests of the embedding layer on www/embed/: two
 // independent cloths (an <xpbd-cloth> element and a mountCloth canvas), element
 // removal frees its Simulation, 200+ instances keep wasm memory bounded, attribute
 // changes apply, an off-screen cloth stops stepping, and no CSP violation happens.
@@ -40,9 +40,9 @@ useBrowserAndServer((launched, served) => {
   server = served;
 });
 
-/** Opens www/embed.html and waits until both cloths step. */
+/** Opens www/embed/ and waits until both cloths step. */
 async function openEmbed() {
-  const opened = await openPage(browser, server.url + 'www/embed.html');
+  const opened = await openPage(browser, server.url + 'www/embed/');
   try {
     for (const { controller } of CLOTHS) await waitForTime(opened.page, controller, 0);
   } catch (error) {
@@ -59,9 +59,9 @@ async function assertNoCspViolation(opened) {
   assert.deepEqual(opened.console.cspMessages(), [], 'console messages about the Content Security Policy');
 }
 
-const memory = (page) => page.evaluate(async () => (await import('./wasm.js')).wasmMemoryBytes());
+const memory = (page) => page.evaluate(async () => (await import('../lib/wasm.js')).wasmMemoryBytes());
 
-describe('www/embed.html', () => {
+describe('www/embed/', () => {
   it('shows two cloths with the grids their markup asks for, drawn on their canvases', async () => {
     await inPage(await openEmbed(), async (opened) => {
       const { page } = opened;
@@ -287,7 +287,7 @@ describe('www/embed.html', () => {
       const { page } = opened;
       const result = await page.evaluate(async () => {
         const { Simulation } = await import('/pkg/xpbd_cloth.js');
-        const { fieldError } = await import('/www/errors.js');
+        const { fieldError } = await import('/www/lib/errors.js');
         const stiffness = Object.getOwnPropertyDescriptor(Simulation.prototype, 'stiffness');
         Object.defineProperty(Simulation.prototype, 'stiffness', {
           ...stiffness,
@@ -305,7 +305,7 @@ describe('www/embed.html', () => {
           const failed = new Promise((_, fail) => element.addEventListener('cloth-error', (e) => fail(e.detail.error)));
           document.body.append(element);
           const controller = await Promise.race([element.ready, failed]);
-          const { PARAMETERS } = await import('/www/parameters.js');
+          const { PARAMETERS } = await import('/www/lib/parameters.js');
           const byDefault = PARAMETERS.find((p) => p.name === 'stiffness').defaultValue;
           return { particles: controller.simulation.numParticles, stiffnessIsDefault: controller.simulation.stiffness === byDefault };
         } finally {
@@ -359,7 +359,7 @@ describe('www/embed.html', () => {
       const run = (count, mode) =>
         page.evaluate(
           async ([n, how]) => {
-            const { mountCloth } = await import('./cloth.js');
+            const { mountCloth } = await import('../lib/cloth.js');
             const box = document.querySelector('.embed-grid');
             for (let i = 0; i < n; i++) {
               if (how === 'element') {

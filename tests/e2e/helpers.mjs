@@ -610,9 +610,9 @@ export async function withDemo(browser, server, query, body, options = {}) {
   await inPage(await openDemo(browser, server, query, options), body);
 }
 
-/** How long typing must pause before the demo page commits a field (COMMIT_PAUSE_MS of www/app.js). */
+/** How long typing must pause before the demo page commits a field (COMMIT_PAUSE_MS of www/demo/app.js). */
 export function commitPauseMs(page) {
-  return page.evaluate(async () => (await import('/www/app.js')).COMMIT_PAUSE_MS);
+  return page.evaluate(async () => (await import('/www/demo/app.js')).COMMIT_PAUSE_MS);
 }
 
 /**
@@ -710,7 +710,7 @@ export async function expectNoFieldError(page, id) {
 
 // ---------------------------------------------------------------------------
 // The API harness: a blank page of the served repository that imports
-// pkg/xpbd_cloth.js (as `window.glue`), www/wasm.js and www/cloth.js under the
+// pkg/xpbd_cloth.js (as `window.glue`), www/lib/wasm.js and www/lib/cloth.js under the
 // same strict Content-Security-Policy as the real pages, with two canvases
 // (#cloth 400 × 300, #scratch 200 × 150) and a worker.js that runs one drawInto.
 
@@ -731,10 +731,10 @@ const HARNESS_HTML = `<!doctype html>
   <canvas id="scratch" width="200" height="150"></canvas>
 </body>
 </html>`;
-// One module instance: www/wasm.js imports ../pkg/xpbd_cloth.js, the same URL as here.
+// One module instance: www/lib/wasm.js imports ../../pkg/xpbd_cloth.js, the same URL as here.
 const HARNESS_JS = `import * as glue from '../pkg/xpbd_cloth.js';
-import { loadWasm, wasmMemoryBytes } from '../www/wasm.js';
-import { mountCloth } from '../www/cloth.js';
+import { loadWasm, wasmMemoryBytes } from '../www/lib/wasm.js';
+import { mountCloth } from '../www/lib/cloth.js';
 await loadWasm();
 // Restarts a controller, says whether it steps again within waitMs, then destroys it.
 async function restartThenDestroy(controller, waitMs) {

@@ -1,4 +1,4 @@
-// The WebGPU backend (www/gpu/) under Chromium's software adapter (SwiftShader):
+// The WebGPU backend (www/lib/gpu/) under Chromium's software adapter (SwiftShader):
 // the same cloth as the CPU's coloured order within 1e-3 m, drawn where the CPU
 // rasterizer draws it, chosen and refused as documented, and falling back to the
 // CPU without losing the cloth. SwiftShader is slow: these tests check
@@ -36,8 +36,8 @@ function largestDifference(a, b) {
  */
 async function runBoth(page, options, script) {
   return page.evaluate(async ({ options, script }) => {
-    const gpuModule = await import('/www/gpu/gpu-cloth.js');
-    const { DEFAULT_OPTIONS } = await import('/www/options.js');
+    const gpuModule = await import('/www/lib/gpu/gpu-cloth.js');
+    const { DEFAULT_OPTIONS } = await import('/www/lib/options.js');
     const settings = { ...DEFAULT_OPTIONS, ...options };
     const gpu = await gpuModule.requestGpu({ allowFallbackAdapter: true });
     const cpu = new window.glue.Simulation(settings.width, settings.height, settings.fixed);
@@ -90,7 +90,7 @@ describe('WebGPU backend on the software adapter', () => {
     const opened = await openApiHarness(browser, server);
     try {
       const mismatches = await opened.page.evaluate(async () => {
-        const { buildGrid, gridColor, COLORS } = await import('/www/gpu/gpu-cloth.js');
+        const { buildGrid, gridColor, COLORS } = await import('/www/lib/gpu/gpu-cloth.js');
         const problems = [];
         for (const [w, h] of [[40, 30], [2, 2], [2, 5], [7, 3], [100, 100]]) {
           const cpu = new window.glue.Simulation(w, h, 2);
@@ -174,9 +174,9 @@ describe('WebGPU backend on the software adapter', () => {
  */
 async function drawBoth(page, { width, height, steps, strainColors, grab = -1 }) {
   return page.evaluate(async ({ width, height, steps, strainColors, grab }) => {
-    const gpuModule = await import('/www/gpu/gpu-cloth.js');
-    const { DEFAULT_OPTIONS } = await import('/www/options.js');
-    const { particleRadius } = await import('/www/renderer.js');
+    const gpuModule = await import('/www/lib/gpu/gpu-cloth.js');
+    const { DEFAULT_OPTIONS } = await import('/www/lib/options.js');
+    const { particleRadius } = await import('/www/lib/renderer.js');
     const gpu = await gpuModule.requestGpu({ allowFallbackAdapter: true });
     const cpu = new window.glue.Simulation(DEFAULT_OPTIONS.width, DEFAULT_OPTIONS.height, DEFAULT_OPTIONS.fixed);
     const onGpu = await gpuModule.GpuSimulation.create(gpu, DEFAULT_OPTIONS);
@@ -332,7 +332,7 @@ describe('mountCloth with the WebGPU backend', () => {
     try {
       const themed = { background: '#102030', constraintColor: '#c08040', particleColor: '#20c040', changed: '#400000' };
       const result = await opened.page.evaluate(async (themed) => {
-        const { GpuSimulation } = await import('/www/gpu/gpu-cloth.js');
+        const { GpuSimulation } = await import('/www/lib/gpu/gpu-cloth.js');
         const styles = [];
         const render = GpuSimulation.prototype.render;
         GpuSimulation.prototype.render = function (texture, format, view, style) {
@@ -533,17 +533,17 @@ function fetchedResources(page) {
 }
 
 describe('the CPU page loads nothing of the GPU backend', () => {
-  test('the demo page on the CPU fetches no www/gpu/ file, and choosing a backend adds under 10 %', async () => {
+  test('the demo page on the CPU fetches no www/lib/gpu/ file, and choosing a backend adds under 10 %', async () => {
     for (const query of ['', '?width=250&height=200']) {
       const opened = await openDemo(browser, server, query);
       try {
         assert.equal(await opened.page.evaluate(() => window.clothDemo.backend), 'cpu', `index.html${query}`);
         const resources = await fetchedResources(opened.page);
-        const gpuFiles = resources.filter(({ url }) => url.startsWith('/www/gpu/'));
+        const gpuFiles = resources.filter(({ url }) => url.startsWith('/www/lib/gpu/'));
         assert.deepEqual(gpuFiles, [], `index.html${query} fetched the WebGPU backend`);
         const total = resources.reduce((sum, { bytes }) => sum + bytes, 0);
-        const selection = resources.filter(({ url }) => url === '/www/backend.js').reduce((sum, { bytes }) => sum + bytes, 0);
-        assert.ok(selection > 0, 'the page loads www/backend.js');
+        const selection = resources.filter(({ url }) => url === '/www/lib/backend.js').reduce((sum, { bytes }) => sum + bytes, 0);
+        assert.ok(selection > 0, 'the page loads www/lib/backend.js');
         assert.ok(total > 100_000, `the page fetched ${total} bytes`);
         assert.ok(selection <= 0.1 * (total - selection), `choosing a backend costs ${selection} of ${total} bytes`);
       } finally {
@@ -570,7 +570,7 @@ describe('without WebGPU (Chromium without --enable-unsafe-webgpu)', () => {
           } catch (caught) {
             error = { isError: caught instanceof Error, message: caught.message, field: caught.field, code: caught.code };
           }
-          return { backend, error, loadedGpu: performance.getEntriesByType('resource').filter((e) => e.name.includes('/www/gpu/')).length };
+          return { backend, error, loadedGpu: performance.getEntriesByType('resource').filter((e) => e.name.includes('/www/lib/gpu/')).length };
         });
         assert.equal(result.backend, 'cpu');
         assert.equal(result.error?.isError, true);
@@ -618,7 +618,7 @@ describe('the element and the largest cloth', () => {
     const opened = await openApiHarness(browser, server);
     try {
       const result = await opened.page.evaluate(async () => {
-        await import('/www/xpbd-cloth-element.js');
+        await import('/www/lib/xpbd-cloth-element.js');
         const element = document.createElement('xpbd-cloth');
         element.setAttribute('backend', 'webgpu');
         element.setAttribute('allow-fallback-adapter', '');
@@ -733,8 +733,8 @@ describe('picking and dragging on WebGPU', () => {
     const opened = await openApiHarness(browser, server);
     try {
       const result = await opened.page.evaluate(async () => {
-        const gpuModule = await import('/www/gpu/gpu-cloth.js');
-        const { DEFAULT_OPTIONS } = await import('/www/options.js');
+        const gpuModule = await import('/www/lib/gpu/gpu-cloth.js');
+        const { DEFAULT_OPTIONS } = await import('/www/lib/options.js');
         const gpu = await gpuModule.requestGpu({ allowFallbackAdapter: true });
         const cpu = new window.glue.Simulation(40, 30, 2);
         const onGpu = await gpuModule.GpuSimulation.create(gpu, DEFAULT_OPTIONS);

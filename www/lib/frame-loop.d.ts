@@ -1,0 +1,37 @@
+// Types for www/lib/frame-loop.js: timing averages, the stepping budget, frame scheduling, visibility.
+
+import type { Simulation } from '../../pkg/xpbd_cloth.js';
+
+export class RollingAverage {
+  constructor(capacity: number);
+  add(value: number, times?: number): void;
+  readonly mean: number;
+  clear(): void;
+}
+
+export const AVERAGED_SAMPLES: number;
+/** Milliseconds of stepping per animation frame. */
+export const FRAME_WORK_BUDGET_MS: number;
+
+export class Stepper {
+  readonly capped: boolean;
+  readonly stepsLastFrame: number;
+  readonly stepMs: number;
+  idle(): void;
+  clear(): void;
+  advance(simulation: Simulation, wanted: number): number;
+}
+
+export class FrameScheduler {
+  constructor(onFrame: () => void, onStep: () => void);
+  requestFrame(): void;
+  cancelFrame(): void;
+  scheduleStepping(): void;
+  cancelStepping(): void;
+}
+
+export function watchVisibility(
+  canvas: Element,
+  signal: AbortSignal,
+  onChange: (visible: boolean) => void,
+): () => void;
