@@ -45,6 +45,7 @@ pub mod contacts;
 pub mod experiments;
 pub mod extras;
 pub mod grid;
+pub mod grid_layout;
 mod lanes;
 pub mod memory;
 pub mod params;

@@ -30,6 +30,8 @@
 //! copying. A view dies when wasm memory grows (any call that allocates: building
 //! a new `Simulation`, for instance), so fetch a fresh one each frame.
 
+mod grid_layout;
+
 use js_sys::{Float32Array, JsString, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::Clamped;
