@@ -16,6 +16,7 @@
 // README, Theming), read again when its style or class attribute changes. An
 // invalid value is reported with console.warn and the last good value is kept.
 // Sized by CSS: a block, 100% × 400px by default; the canvas fills it (style it from outside with ::part(canvas)).
+// The canvas has role="img" and an aria-label: the `label` attribute, or DEFAULT_LABEL.
 // Removing the element from the page destroys its cloth and frees its memory.
 //
 // Events: 'cloth-error' (CustomEvent<{ error: Error }>) when the cloth diverges or
@@ -24,8 +25,11 @@
 import type { ClothController, ClothOptions } from './cloth.js';
 import type { ElementAttribute } from './parameters.js';
 
+/** The canvas' accessible name when the element has no `label` attribute. */
+export declare const DEFAULT_LABEL: string;
+
 export declare class XpbdClothElement extends HTMLElement {
-  static readonly observedAttributes: (ElementAttribute | 'paused' | 'backend' | 'allow-fallback-adapter')[];
+  static readonly observedAttributes: (ElementAttribute | 'paused' | 'backend' | 'allow-fallback-adapter' | 'label' | 'style' | 'class')[];
   /** The mountCloth controller, or null while the wasm loads and after removal. */
   readonly controller: ClothController | null;
   /** Resolves to the controller once the cloth runs; a new promise after each re-insertion. */

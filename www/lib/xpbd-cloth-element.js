@@ -10,16 +10,21 @@
 // when this is the page's first cloth. An invalid value is reported with
 // console.warn and the cloth keeps its last good value. The element is sized by
 // CSS (block, 100% × 400px unless the page says otherwise); its canvas fills it.
-// Removing it from the page destroys the cloth and frees its memory.
+// The canvas is an image to assistive technology, named by the `label`
+// attribute (DEFAULT_LABEL when absent). Removing it from the page destroys the
+// cloth and frees its memory.
 
 import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
-import { BACKENDS } from './backend.js';
+import { BACKENDS } from './options.js';
 import { fieldOf } from './errors.js';
 
 /** Attributes that choose the backend (mountCloth's backend and allowFallbackAdapter); a change restarts the cloth. */
 const BACKEND_ATTRIBUTES = ['backend', 'allow-fallback-adapter'];
 const PARAMETER_BY_ATTRIBUTE = new Map(PARAMETERS.map((parameter) => [parameter.attribute, parameter]));
 const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
+
+/** The canvas' accessible name when the element has no `label` attribute. */
+export const DEFAULT_LABEL = 'Cloth simulation: drag particles with a pointer, zoom with the wheel or a pinch';
 
 /** Shadow styles: constructable, so no inline <style> is needed under a strict CSP. */
 const HOST_CSS = `
@@ -43,7 +48,7 @@ function shadowStyleSheet() {
 
 export class XpbdClothElement extends HTMLElement {
   static get observedAttributes() {
-    return [...PARAMETER_BY_ATTRIBUTE.keys(), 'paused', ...BACKEND_ATTRIBUTES, 'style', 'class'];
+    return [...PARAMETER_BY_ATTRIBUTE.keys(), 'paused', ...BACKEND_ATTRIBUTES, 'label', 'style', 'class'];
   }
 
   #canvas;
@@ -68,6 +73,8 @@ export class XpbdClothElement extends HTMLElement {
       Object.assign(this.#canvas.style, { display: 'block', width: '100%', height: '100%', touchAction: 'none' });
     }
     this.#canvas.setAttribute('part', 'canvas');
+    this.#canvas.setAttribute('role', 'img');
+    this.#updateLabel();
     // Shown while the cloth waits for Start because the user asked for reduced motion.
     this.#reducedMotionNote = document.createElement('p');
     this.#reducedMotionNote.className = 'reduced-motion';
@@ -130,6 +137,7 @@ export class XpbdClothElement extends HTMLElement {
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
+    if (name === 'label') this.#updateLabel();
     if (!this.#controller || oldValue === newValue) return; // the mount reads attributes itself
     if (name === 'style' || name === 'class') {
       this.#controller.refreshTheme(); // the --xpbd-cloth-* colours may have changed
@@ -301,6 +309,11 @@ export class XpbdClothElement extends HTMLElement {
     } catch (error) {
       console.warn(`<xpbd-cloth>: ignoring ${attributesDescribed}: ${error.message}; keeping the last good value`);
     }
+  }
+
+  /** The canvas' accessible name: the `label` attribute, or DEFAULT_LABEL when it is absent or blank. */
+  #updateLabel() {
+    this.#canvas.setAttribute('aria-label', this.getAttribute('label')?.trim() || DEFAULT_LABEL);
   }
 
   #onClothError(error) {
