@@ -7,13 +7,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   ROOT,
   WAIT,
+  installTarball,
   launchBrowser,
+  packTarball,
   measureCloth,
   openPage,
   serve,
@@ -59,6 +60,8 @@ const REQUIRED_FILES = [
   'www/lib/xpbd-cloth-element.d.ts',
   'www/lib/backend.js',
   'www/lib/backend.d.ts',
+  'www/lib/cpu-backend.js',
+  'www/lib/cpu-backend.d.ts',
   'www/lib/gpu/gpu-cloth.js',
   'www/lib/gpu/gpu-cloth.d.ts',
   'www/lib/gpu/solver.wgsl',
@@ -84,28 +87,8 @@ let browser;
 let server;
 
 before(async () => {
-  // Always re-run: the build is incremental, so this costs seconds when nothing changed.
-  const packed = spawnSync('bash', [join(ROOT, 'scripts', 'package.sh')], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 15 * 60_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  assert.equal(packed.status, 0, `scripts/package.sh failed:\n${packed.stderr}\n${packed.stdout}`);
-  tarball = packed.stdout.trim().split('\n').pop();
-  assert.ok(tarball.endsWith('.tgz') && existsSync(tarball), `package.sh printed the tarball: ${tarball}`);
-
-  consumer = await mkdtemp(join(tmpdir(), 'xpbd-cloth-consumer-'));
-  assert.ok(relative(ROOT, consumer).startsWith('..'), 'the consumer folder is outside the repository');
-  await writeFile(
-    join(consumer, 'package.json'),
-    JSON.stringify({ name: 'xpbd-cloth-consumer', private: true, type: 'module' }, null, 2),
-  );
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', tarball], {
-    cwd: consumer,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 5 * 60_000,
-  });
+  tarball = packTarball();
+  consumer = await installTarball(tarball, 'xpbd-cloth-consumer');
 });
 
 after(async () => {

@@ -90,34 +90,106 @@ describe('WebGPU backend on the software adapter', () => {
     const opened = await openApiHarness(browser, server);
     try {
       const mismatches = await opened.page.evaluate(async () => {
-        const { buildGrid, gridColor, COLORS } = await import('/www/lib/gpu/gpu-cloth.js');
+        const gpuModule = await import('/www/lib/gpu/gpu-cloth.js');
+        const { DEFAULT_OPTIONS } = await import('/www/lib/options.js');
+        const gpu = await gpuModule.requestGpu({ allowFallbackAdapter: true });
         const problems = [];
         for (const [w, h] of [[40, 30], [2, 2], [2, 5], [7, 3], [100, 100]]) {
           const cpu = new window.glue.Simulation(w, h, 2);
-          const ids = cpu.constraints().slice();
-          const rest = cpu.restLengths().slice();
+          const ids = Array.from(cpu.constraints());
+          const rest = Array.from(cpu.restLengths());
+          const positions = Array.from(cpu.positions());
           cpu.free();
-          const grid = buildGrid(w, h, 2);
-          if (ids.length !== grid.ends.length) problems.push(`${w}×${h}: ${ids.length / 2} vs ${grid.ends.length / 2} constraints`);
-          for (let color = 0; color < COLORS; color += 1) {
-            const key = (a, b) => `${a}-${b}`;
-            const expected = new Map();
-            for (let c = grid.offsets[color]; c < grid.offsets[color + 1]; c += 1) {
-              expected.set(key(grid.ends[2 * c], grid.ends[2 * c + 1]), grid.restLengths[c]);
-              if (gridColor(grid.ends[2 * c], grid.ends[2 * c + 1], w) !== color) problems.push(`${w}×${h}: gridColor of constraint ${c}`);
+          // what the GPU solves: the GpuSimulation's buffers are built from these
+          const onGpu = await gpuModule.GpuSimulation.create(gpu, { ...DEFAULT_OPTIONS, width: w, height: h, fixed: 2 });
+          const ends = Array.from(onGpu.constraints());
+          const gpuRest = Array.from(onGpu.restLengths());
+          const offsets = onGpu.colorOffsets();
+          const gpuPositions = Array.from(onGpu.positions());
+          const pinned = onGpu.pinnedParticles();
+          onGpu.free();
+          const same = (a, b) => a.length === b.length && a.every((v, k) => v === b[k]);
+          if (!same(ends, ids)) problems.push(`${w}×${h}: constraint ends differ from the CPU's coloured order`);
+          if (!same(gpuRest, rest)) problems.push(`${w}×${h}: rest lengths differ`);
+          if (!same(gpuPositions, positions)) problems.push(`${w}×${h}: positions differ`);
+          if (!same(pinned, [0, w - 1])) problems.push(`${w}×${h}: pinned ${pinned}`);
+          if (offsets[0] !== 0 || offsets.at(-1) !== ends.length / 2) problems.push(`${w}×${h}: offsets ${offsets}`);
+          // each colour solves in parallel on the GPU: no particle twice in one colour
+          for (let color = 0; color + 1 < offsets.length; color += 1) {
+            const seen = new Set();
+            for (let c = offsets[color]; c < offsets[color + 1]; c += 1) {
+              for (const p of [ends[2 * c], ends[2 * c + 1]]) {
+                if (seen.has(p)) problems.push(`${w}×${h}: particle ${p} twice in colour ${color}`);
+                seen.add(p);
+              }
             }
-            // the CPU's coloured order: colour blocks in order 0..7, in the same places
-            const got = new Map();
-            for (let c = grid.offsets[color]; c < grid.offsets[color + 1]; c += 1) got.set(key(ids[2 * c], ids[2 * c + 1]), rest[c]);
-            for (const [pair, length] of expected) {
-              if (got.get(pair) !== length) problems.push(`${w}×${h} colour ${color}: ${pair} rest ${length} vs ${got.get(pair)}`);
-            }
-            if (got.size !== expected.size) problems.push(`${w}×${h} colour ${color}: ${got.size} vs ${expected.size}`);
           }
+          if (offsets.length - 1 < 7) problems.push(`${w}×${h}: only ${offsets.length - 1} colours`);
         }
+        gpu.device.destroy();
         return problems.slice(0, 10);
       });
       assert.deepEqual(mismatches, []);
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  test('gridLayout and substepValues refuse bad input naming the field; the layout goes beyond the CPU', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const result = await opened.page.evaluate(() => {
+        const { gridLayout, substepValues } = window.glue;
+        const outcome = (call) => {
+          try {
+            call();
+            return 'returned';
+          } catch (error) {
+            return `${error.field}/${error.code}`;
+          }
+        };
+        const large = gridLayout(1000, 1000, 4);
+        return {
+          refusals: {
+            wide: outcome(() => gridLayout(1001, 2, 2)),
+            text: outcome(() => gridLayout('3', 2, 2)),
+            fixed: outcome(() => gridLayout(3, 3, 3)),
+            step: outcome(() => substepValues(-1, 1, 1000, 0, 0)),
+            substeps: outcome(() => substepValues(0.01, 1.5, 1000, 0, 0)),
+            stiffness: outcome(() => substepValues(0.01, 1, '1000', 0, 0)),
+          },
+          large: {
+            particles: large.positions.length / 2,
+            constraints: large.restLengths.length,
+            colors: large.colors,
+            offsets: large.colorOffsets.length,
+            pinned: Array.from(large.pinned),
+            spacing: large.spacing,
+            limit: large.divergenceLimit,
+          },
+          substep: Array.from(substepValues(0.01, 4, 1000, 5, 0.5)),
+        };
+      });
+      assert.deepEqual(result.refusals, {
+        wide: 'width/invalid_value',
+        text: 'width/wrong_type',
+        fixed: 'fixed/invalid_value',
+        step: 'timeStepSize/invalid_value',
+        substeps: 'substeps/invalid_value',
+        stiffness: 'stiffness/wrong_type',
+      });
+      assert.deepEqual(result.large, {
+        particles: 1_000_000,
+        constraints: 1000 * 999 * 2 + 2 * 999 * 999,
+        colors: 8,
+        offsets: 9,
+        pinned: [0, 999, 999_000, 999_999],
+        spacing: Math.fround(0.2),
+        limit: 1e6,
+      });
+      // h = 0.0025 s, alpha_tilde = (1/1000)/h², gamma = (1/1000)·5/h, velocity factor 1 − 0.5 h
+      const expected = [0.0025, 0.001 / (0.0025 * 0.0025), (0.001 * 5) / 0.0025, 1 - 0.5 * 0.0025].map(Math.fround);
+      assert.deepEqual(result.substep, expected);
     } finally {
       await opened.context.close();
     }

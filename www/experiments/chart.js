@@ -121,8 +121,23 @@ export function drawChart(canvas, chart) {
   if (chart.plane && !chart.logX && !chart.logY) [xAxis, yAxis] = equalScale(xAxis, yAxis, frame);
   const px = (x) => frame.left + xAxis.at(x) * frame.width;
   const py = (y) => frame.top + (1 - yAxis.at(y)) * frame.height;
+  const plot = { ctx, frame, xAxis, yAxis, px, py };
+  drawGrid(plot);
+  drawAxisLabels(plot, chart);
+  drawSeries(plot, series);
+  if (!all.length) {
+    ctx.fillStyle = STYLE.axis;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText('no data yet', frame.left + frame.width / 2, frame.top + frame.height / 2);
+  }
+}
 
-  // grid, ticks and labels
+// The parts of a chart below draw on `plot`: `ctx`, the plot `frame` (CSS px),
+// the axes and `px`/`py`, which map data to CSS px.
+
+/** The grid lines at the ticks, and the frame. */
+function drawGrid({ ctx, frame, xAxis, yAxis, px, py }) {
   ctx.strokeStyle = STYLE.grid;
   ctx.lineWidth = 1;
   ctx.beginPath();
@@ -141,6 +156,10 @@ export function drawChart(canvas, chart) {
   ctx.stroke();
   ctx.strokeStyle = STYLE.axis;
   ctx.strokeRect(Math.round(frame.left) + 0.5, Math.round(frame.top) + 0.5, Math.round(frame.width), Math.round(frame.height));
+}
+
+/** The tick labels and the axes' names of `chart`. */
+function drawAxisLabels({ ctx, frame, xAxis, yAxis, px, py }, chart) {
   ctx.fillStyle = STYLE.text;
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
@@ -161,8 +180,10 @@ export function drawChart(canvas, chart) {
   ctx.textBaseline = 'middle';
   ctx.fillText(chart.yLabel, 0, 0);
   ctx.restore();
+}
 
-  // the series: lines, and a dot on each point of short ones
+/** The series, clipped to the frame: lines, and a dot on each point of short ones. */
+function drawSeries({ ctx, frame, px, py }, series) {
   ctx.save();
   ctx.beginPath();
   ctx.rect(frame.left, frame.top, frame.width, frame.height);
@@ -194,12 +215,6 @@ export function drawChart(canvas, chart) {
     }
   }
   ctx.restore();
-  if (!all.length) {
-    ctx.fillStyle = STYLE.axis;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillText('no data yet', frame.left + frame.width / 2, frame.top + frame.height / 2);
-  }
 }
 
 /** Draws the legend rows at the top; returns their height. */

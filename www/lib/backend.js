@@ -1,11 +1,12 @@
-// Which backend runs a cloth: the CPU (the wasm Simulation) or WebGPU (www/lib/gpu/).
-// Only this small file loads with every cloth; the WebGPU backend and its shaders
-// are imported when it is chosen, so a page on the CPU fetches none of them.
+// Which backend runs a cloth, and building it: the CPU (the wasm Simulation,
+// cpu-backend.js) or WebGPU (www/lib/gpu/). Both answer the calls of `Backend`
+// (backend.d.ts), so the controller holds one backend and never asks which it
+// is. Only this file and the CPU's load with every cloth; the WebGPU backend
+// and its shaders are imported when it is chosen, so a page on the CPU fetches
+// none of them.
 
 import { fieldError } from './errors.js';
-
-/** The values of the `backend` option. */
-export const BACKENDS = Object.freeze(['auto', 'webgpu', 'cpu']);
+import { createCpuBackend } from './cpu-backend.js';
 
 /**
  * "auto" runs WebGPU from this many particles on (200 × 200), on a hardware
@@ -17,21 +18,21 @@ export const BACKENDS = Object.freeze(['auto', 'webgpu', 'cpu']);
  */
 export const AUTO_WEBGPU_MIN_PARTICLES = 40_000;
 
-/** Checks the `backend` option. */
-export function checkBackend(value, name = 'backend') {
-  if (!BACKENDS.includes(value)) {
-    const got = typeof value === 'string' ? `"${value.slice(0, 40)}"` : `a value of type ${typeof value}`;
-    throw fieldError(name, typeof value === 'string' ? 'invalid_value' : 'wrong_type', `invalid ${name}: got ${got}, expected "auto", "webgpu" or "cpu"`);
-  }
-}
+let gpuModule = null; // the import in flight or done
+let loadedGpuModule = null; // the module, once imported
 
-let gpuModule = null;
 /** The WebGPU backend's module (imported once, on first use). */
 export function loadGpuModule() {
-  gpuModule ??= import('./gpu/gpu-cloth.js').catch((error) => {
-    gpuModule = null;
-    throw error;
-  });
+  gpuModule ??= import('./gpu/gpu-cloth.js').then(
+    (module) => {
+      loadedGpuModule = module;
+      return module;
+    },
+    (error) => {
+      gpuModule = null;
+      throw error;
+    },
+  );
   return gpuModule;
 }
 
@@ -80,12 +81,11 @@ export function needsProbe(settings) {
 }
 
 /**
- * The GPU for `settings`, or null for the CPU: `{ module, gpu }` with the
- * module loaded, its shaders fetched and a device (see requestGpu in
- * www/lib/gpu/gpu-cloth.js). With "webgpu", throws an Error with `field` "backend"
- * saying why WebGPU cannot run (no adapter, only a software one without
- * `allowFallbackAdapter`, a parameter only the CPU runs); with "auto" any such
- * reason means the CPU.
+ * A GPU device for `settings` (see requestGpu in www/lib/gpu/gpu-cloth.js,
+ * with the module loaded and its shaders fetched), or null for the CPU. With
+ * "webgpu", throws an Error with `field` "backend" saying why WebGPU cannot run
+ * (no adapter, only a software one without `allowFallbackAdapter`, a parameter
+ * only the CPU runs); with "auto" any such reason means the CPU.
  */
 export async function acquireGpu(settings) {
   if (largeForAuto(settings)) await probeAdapters();
@@ -105,9 +105,34 @@ export async function acquireGpu(settings) {
   }
   try {
     await module.loadShaders();
-    return { module, gpu: await module.requestGpu({ allowFallbackAdapter: settings.allowFallbackAdapter }) };
+    return await module.requestGpu({ allowFallbackAdapter: settings.allowFallbackAdapter });
   } catch (error) {
     if (strict) throw error;
     return null;
   }
+}
+
+/**
+ * The device a restart to `settings` runs on at once, without asking for a new
+ * one: `gpu` (the device the running cloth has, or null) when the WebGPU
+ * backend runs `settings`, else null for the CPU. With "webgpu", throws why
+ * the GPU cannot run them. A cloth that wants the GPU while holding no device
+ * asks acquireGpu instead.
+ */
+export function gpuToKeep(settings, gpu) {
+  if (!gpu || !wantsGpu(settings)) return null;
+  const refusal = loadedGpuModule.gpuRefusalOf(settings);
+  if (!refusal) return gpu;
+  if (settings.backend === 'webgpu') throw loadedGpuModule.gpuUnavailable(refusal);
+  return null;
+}
+
+/**
+ * The backend that runs `settings`: WebGPU on `gpu` (from acquireGpu), or the
+ * CPU when `gpu` is null, where `applies(name)` says which parameters of
+ * `settings` replace the scene's own values. Throws the Error of the value
+ * refused, allocating nothing.
+ */
+export function createBackend(settings, gpu, applies = () => true) {
+  return gpu ? new loadedGpuModule.GpuSimulation(gpu, settings) : createCpuBackend(settings, applies);
 }

@@ -2,7 +2,7 @@
 
 import type { Simulation } from '../../pkg/xpbd_cloth.js';
 import type { GpuSimulation } from './gpu/gpu-cloth.js';
-import type { BackendName } from './backend.js';
+import type { BackendName } from './options.js';
 
 export type { BackendName, GpuSimulation };
 import type { ParameterValues, LiveParameterName, Parameter } from './parameters.js';

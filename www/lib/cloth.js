@@ -8,11 +8,14 @@
 //   import { mountCloth } from './www/lib/cloth.js';
 //   const cloth = await mountCloth(document.querySelector('canvas'), { width: 20 });
 //   cloth.set('stiffness', 100);
+//
+// The cloth runs on one backend (backend.js): the CPU's wasm Simulation or
+// WebGPU, which answer the same calls (`Backend` in backend.d.ts), so the
+// controller never asks which one it holds.
 
-
-import { loadWasm, wasmMemoryBytes, Simulation, presetShape, strainRamp } from './wasm.js';
+import { loadWasm, wasmMemoryBytes, presetShape } from './wasm.js';
 import { PARAMETERS } from './parameters.js';
-import { fitView, clampScale, worldToCanvas, canvasToWorld, watchCanvasSize, particleRadius } from './renderer.js';
+import { fitView, clampScale, worldToCanvas, canvasToWorld, watchCanvasSize } from './renderer.js';
 import {
   DEFAULT_OPTIONS, PARAMETER_BY_NAME, mergeOptionsGiven, checkRule, liveParameter, parseNumber, quoteForMessage,
 } from './options.js';
@@ -22,7 +25,10 @@ import {
 } from './frame-loop.js';
 import { Painter } from './painter.js';
 import { fieldError, fieldOf, codeOf } from './errors.js';
-import { acquireGpu, wantsGpu, needsProbe, probeAdapters, AUTO_WEBGPU_MIN_PARTICLES } from './backend.js';
+import {
+  acquireGpu, wantsGpu, needsProbe, probeAdapters, gpuToKeep, createBackend, AUTO_WEBGPU_MIN_PARTICLES,
+} from './backend.js';
+import { restoredCpuBackend, takeOverOnCpu } from './cpu-backend.js';
 import { readTheme } from './theme.js';
 import { encodeState, decodeState } from './state-file.js';
 import { recordingType, recordCanvas } from './recording.js';
@@ -31,26 +37,6 @@ import { recordingType, recordCanvas } from './recording.js';
 // applies) comes from the one table in src/params.rs, generated into parameters.js;
 // options.js holds the options that are not parameters, their checks and messages.
 export { PARAMETERS, DEFAULT_OPTIONS, parseNumber, quoteForMessage, FRAME_WORK_BUDGET_MS, AUTO_WEBGPU_MIN_PARTICLES };
-
-/**
- * Frees a Simulation that may already be unusable (freed elsewhere, say): its
- * memory is then gone already, and the caller must go on regardless.
- */
-function freeQuietly(simulation) {
-  try {
-    simulation?.free();
-  } catch {
-    // already freed
-  }
-}
-
-/** The scene `options` name: their own `scene` object, else the preset at their sizes. */
-function buildScene(options) {
-  if (options.scene != null) return Simulation.fromScene(options.scene);
-  const sizes = {};
-  for (const name of Object.keys(presetShape(options.preset))) sizes[name] = options[name];
-  return Simulation.preset(options.preset, sizes);
-}
 
 /**
  * `options` with the preset's own sizes (`presetShape`) for those not `given`:
@@ -63,25 +49,6 @@ function withPresetSizes(options, given) {
     if (!given.has(name)) sized[name] = value;
   }
   return sized;
-}
-
-/**
- * Builds the Simulation that `options` describe. A scene brings its own values
- * of the solver parameters (a flag its wind, say); `applies(name)` says which of
- * `options`' values replace them. Throws the Simulation's own Error (it names the
- * bad argument) and leaves nothing allocated when a value is refused.
- */
-function createSimulation(options, applies = () => true) {
-  const simulation = buildScene(options);
-  try {
-    for (const { name, appliesOn } of PARAMETERS) {
-      if (appliesOn === 'simulation' && applies(name)) simulation[name] = options[name];
-    }
-  } catch (error) {
-    freeQuietly(simulation);
-    throw error;
-  }
-  return simulation;
 }
 
 /**
@@ -98,19 +65,6 @@ function tooLargeForCpu(error, settings) {
     }
   });
   return withinTable && (codeOf(error) === 'out_of_memory' || ['width', 'height'].includes(fieldOf(error)));
-}
-
-/** Width and height in metres of the cloth's bounding box (at rest right after creation). */
-function restingSize(simulation) {
-  const positions = simulation.positions();
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
-  for (let k = 0; k < positions.length; k += 2) {
-    minX = Math.min(minX, positions[k]);
-    maxX = Math.max(maxX, positions[k]);
-    minY = Math.min(minY, positions[k + 1]);
-    maxY = Math.max(maxY, positions[k + 1]);
-  }
-  return positions.length ? { width: maxX - minX, height: maxY - minY } : { width: 1, height: 1 };
 }
 
 const DIVERGED_MESSAGE =
@@ -144,7 +98,7 @@ export async function mountCloth(canvas, options = {}) {
   try {
     controller = new ClothController(canvas, sized, gpu, given, reducedMotion);
   } catch (error) {
-    gpu?.gpu.device.destroy();
+    gpu?.device.destroy();
     throw error;
   }
   await nextTask();
@@ -163,13 +117,14 @@ function nextTask() {
 
 
 /**
- * One mounted cloth: its Simulation, settings, view, loop and input. The public
- * members are the controller of cloth.d.ts; everything else is private.
+ * One mounted cloth: its backend (the cloth itself), settings, view, loop and
+ * input. The public members are the controller of cloth.d.ts; everything else
+ * is private.
  */
 class ClothController {
   #canvas;
   #settings;
-  #simulation;
+  #backend; // the CPU's or WebGPU's (backend.d.ts); null once destroyed
   #destroyed = false;
   #diverged = false;
   #haltedBy = null; // an unexpected Error that stopped the loop
@@ -190,13 +145,8 @@ class ClothController {
   #canvasSize;
   #stopWatchingVisibility;
   #heldCollider = null; // { id, offsetX, offsetY } while a pointer drags a collider
-  // The WebGPU backend, while it runs: { module, gpu } (see backend.js), and
-  // what draws it; null on the CPU.
-  #gpu = null;
-  #gpuPainter = null;
   #ready;
   #lastPick = null; // where the pointer last pressed: { x, y, radius } in metres
-  #pendingGrab = null; // on WebGPU, a grab waiting for the GPU's pick: { at, cancelled }
 
   #style; // the colours (theme.js) and sizes the cloth is drawn with
   #styleObserver;
@@ -215,7 +165,8 @@ class ClothController {
     ]) {
       this[name] = this[name].bind(this);
     }
-    this.#simulation = this.#build(settings, gpu, false, (name) => given.has(name));
+    this.#backend = createBackend(settings, gpu, (name) => given.has(name));
+    this.#watch(this.#backend);
     this.#ready = Promise.resolve(this);
     this.#painter = new Painter(context);
     this.#pausedForReducedMotion = pausedForReducedMotion;
@@ -226,56 +177,13 @@ class ClothController {
       this.#styleObserver.observe(canvas, { attributes: true, attributeFilter: ['style', 'class'] });
     }
     this.#box = { cssWidth: canvas.width, cssHeight: canvas.height, pixelRatio: 1, offsetX: 0, offsetY: 0 };
-    this.#clothSize = restingSize(this.#simulation);
+    this.#clothSize = this.#backend.restingSize;
     this.#updateView();
     this.#scheduler = new FrameScheduler(() => this.#frame(), () => this.#stepTask());
     this.#previousTouchAction = canvas.style.touchAction;
     // The page stylesheet should say this too; set here so any host page gets it.
     canvas.style.touchAction = 'none';
-
-    // A press near a particle drags the particle; elsewhere on a collider, the
-    // collider (held at the point pressed, so it does not jump to the pointer).
-    this.#input = attachPointerInput(canvas, this.#listeners.signal, {
-      pick: (clientX, clientY) => {
-        const at = this.clientToWorld(clientX, clientY);
-        const radiusMetres = PICK_RADIUS_PX / (this.#view.scale * this.#screenBox().scaleX);
-        this.#lastPick = { ...at, radius: radiusMetres };
-        const index = this.#simulation.pick(at.x, at.y, radiusMetres);
-        if (index >= 0) return { particle: index };
-        if (this.#gpu) return null; // the GPU cloth has no colliders
-        const id = this.#simulation.pickCollider(at.x, at.y);
-        const collider = id > 0 ? this.#simulation.colliders().find((c) => c.id === id) : undefined;
-        if (!collider) return null;
-        return { collider: id, offsetX: (collider.x ?? at.x) - at.x, offsetY: collider.y - at.y };
-      },
-      grab: (target) => {
-        if (target.collider) this.#heldCollider = target;
-        else if (this.#gpu) this.#grabOnGpu(target.particle);
-        else this.#simulation.grab(target.particle);
-        this.#requestFrame();
-      },
-      dragTo: (clientX, clientY) => {
-        const at = this.clientToWorld(clientX, clientY);
-        const held = this.#heldCollider;
-        if (held) this.#simulation.moveCollider(held.collider, at.x + held.offsetX, at.y + held.offsetY);
-        else if (this.#pendingGrab) this.#pendingGrab.at = at;
-        else this.#simulation.drag(at.x, at.y);
-        this.#requestFrame();
-      },
-      release: () => {
-        if (this.#heldCollider) {
-          this.#heldCollider = null;
-          this.#requestFrame();
-          return;
-        }
-        if (this.#pendingGrab) this.#pendingGrab.cancelled = true;
-        this.#pendingGrab = null;
-        this.#simulation.release();
-        this.#requestFrame();
-      },
-      zoomBy: (factor) => this.#zoomBy(factor),
-      fail: (error) => this.#report(error),
-    });
+    this.#input = this.#attachInput(canvas);
 
     this.#canvasSize = watchCanvasSize(canvas, (measured) => {
       this.#box = measured;
@@ -294,15 +202,64 @@ class ClothController {
     this.#requestFrame();
   }
 
+  /**
+   * Pointer input on `canvas`: a press near a particle drags the particle;
+   * elsewhere on a collider, the collider (held at the point pressed, so it
+   * does not jump to the pointer).
+   */
+  #attachInput(canvas) {
+    return attachPointerInput(canvas, this.#listeners.signal, {
+      pick: (clientX, clientY) => {
+        const at = this.clientToWorld(clientX, clientY);
+        const radiusMetres = PICK_RADIUS_PX / (this.#view.scale * this.#screenBox().scaleX);
+        this.#lastPick = { ...at, radius: radiusMetres };
+        const backend = this.#backend;
+        const index = backend.pick(at.x, at.y, radiusMetres);
+        if (index >= 0) return { particle: index };
+        const id = backend.pickCollider(at.x, at.y);
+        const collider = id > 0 ? backend.colliders().find((c) => c.id === id) : undefined;
+        if (!collider) return null;
+        return { collider: id, offsetX: (collider.x ?? at.x) - at.x, offsetY: collider.y - at.y };
+      },
+      grab: (target) => {
+        if (target.collider) this.#heldCollider = target;
+        else this.#settle(this.#backend.grabNear(target.particle, this.#lastPick));
+        this.#requestFrame();
+      },
+      dragTo: (clientX, clientY) => {
+        const at = this.clientToWorld(clientX, clientY);
+        const held = this.#heldCollider;
+        if (held) this.#backend.moveCollider(held.collider, at.x + held.offsetX, at.y + held.offsetY);
+        else this.#backend.drag(at.x, at.y);
+        this.#requestFrame();
+      },
+      release: () => {
+        if (this.#heldCollider) this.#heldCollider = null;
+        else this.#backend.release();
+        this.#requestFrame();
+      },
+      zoomBy: (factor) => this.#zoomBy(factor),
+      fail: (error) => this.#report(error),
+    });
+  }
+
+  /** A grab the backend finishes later (WebGPU picks again first): a frame when it does, its Error reported. */
+  #settle(grabbing) {
+    grabbing?.then(() => this.#requestFrame(), (error) => {
+      this.#report(error);
+      this.#requestFrame();
+    });
+  }
+
   // -- the public controller (cloth.d.ts)
 
   get simulation() {
-    return this.#destroyed || this.#gpu ? null : this.#simulation;
+    return this.#destroyed ? null : this.#backend.simulation;
   }
 
   /** The GpuSimulation while the WebGPU backend runs, else null. */
   get gpuSimulation() {
-    return !this.#destroyed && this.#gpu ? this.#simulation : null;
+    return this.#destroyed ? null : this.#backend.gpuSimulation;
   }
 
   get paused() {
@@ -323,7 +280,7 @@ class ClothController {
 
   /** "webgpu" or "cpu": the backend that runs the cloth now. */
   get backend() {
-    return this.#gpu ? 'webgpu' : 'cpu';
+    return this.#backend?.name ?? 'cpu';
   }
 
   /** Resolves to the controller once the last restart runs (at once unless it waits for a GPU device). */
@@ -334,12 +291,9 @@ class ClothController {
   /** A copy of the positions `[x0, y0, …]` in metres, read back from the GPU on the WebGPU backend. */
   async readPositions() {
     this.#assertAlive();
-    if (this.#gpu) {
-      const simulation = this.#simulation;
-      const { positions } = await simulation.sync();
-      if (simulation === this.#simulation) return positions.slice();
-    }
-    return this.#simulation.positions().slice();
+    const backend = this.#backend;
+    const positions = await backend.readPositions();
+    return backend === this.#backend ? positions : this.#backend.positions().slice();
   }
 
   pause() {
@@ -376,8 +330,9 @@ class ClothController {
     const sameScene = next.preset === current.preset && next.scene === current.scene;
     if (!sameScene) next = withPresetSizes(next, given);
     const applies = (name) => sameScene || given.has(name);
+    const held = this.#backend.gpu;
     let waitForAdapter = false;
-    if (needsProbe(next) && !this.#gpu) {
+    if (needsProbe(next) && !held) {
       // A large "auto" cloth before the browser was asked for an adapter: the
       // CPU at once, as always, if it takes the cloth; the answer serves the
       // restarts after this one. Only a cloth too large for the CPU waits for it.
@@ -391,44 +346,52 @@ class ClothController {
         waitForAdapter = true;
       }
     }
-    if ((wantsGpu(next) && !this.#gpu) || waitForAdapter) {
-      // A device (or the answer whether there is a GPU at all) comes
-      // asynchronously: the old cloth runs until the new one is built; `ready`
-      // says when (and rejects, with onError told, when it cannot).
-      const pending = acquireGpu(next).then((gpu) => {
-        if (this.#destroyed || this.#ready !== pending) {
-          gpu?.gpu.device.destroy();
-          return this;
-        }
-        this.#replace(next, gpu, applies);
-        return this;
-      });
-      pending.catch((error) => this.#report(error));
-      this.#ready = pending;
+    if ((wantsGpu(next) && !held) || waitForAdapter) {
+      this.#restartOnNewGpu(next, applies);
       return this;
     }
-    const keepGpu = wantsGpu(next) && !this.#gpu.module.gpuRefusalOf(next);
-    if (next.backend === 'webgpu' && !keepGpu) throw this.#gpu.module.gpuUnavailable(this.#gpu.module.gpuRefusalOf(next));
-    this.#replace(next, keepGpu ? this.#gpu : null, applies);
+    this.#replace(next, gpuToKeep(next, held), applies);
     this.#ready = Promise.resolve(this);
     return this;
   }
 
-  /** Builds the cloth of `settings` on `gpu` (or the CPU when null) and makes it the running one; throws, keeping the old, on error. */
-  #replace(next, gpu, applies = () => true) {
-    const replacement = this.#build(next, gpu, true, applies); // throws: the old cloth keeps running
-    return this.#install(replacement, next, gpu, restingSize(replacement));
+  /**
+   * A device (or the answer whether there is a GPU at all) comes
+   * asynchronously: the old cloth runs until the new one is built; `ready`
+   * says when (and rejects, with onError told, when it cannot).
+   */
+  #restartOnNewGpu(next, applies) {
+    const pending = acquireGpu(next).then((gpu) => {
+      if (this.#destroyed || this.#ready !== pending) {
+        gpu?.device.destroy();
+        return this;
+      }
+      try {
+        this.#replace(next, gpu, applies);
+      } catch (error) {
+        gpu?.device.destroy();
+        throw error;
+      }
+      return this;
+    });
+    pending.catch((error) => this.#report(error));
+    this.#ready = pending;
   }
 
-  /** Makes `replacement` (built from `next`, on `gpu` or the CPU) the running cloth, its view fitting `clothSize`. */
-  #install(replacement, next, gpu, clothSize) {
-    this.#freeSimulation();
-    if (this.#gpu && this.#gpu !== gpu) this.#releaseGpu();
-    this.#simulation = replacement;
-    this.#adoptGpu(gpu);
+  /** Builds the cloth of `next` on `gpu` (or the CPU when null) and makes it the running one; throws, keeping the old, on error. */
+  #replace(next, gpu, applies = () => true) {
+    const replacement = createBackend(next, gpu, applies); // throws: the old cloth keeps running
+    return this.#install(replacement, next);
+  }
+
+  /** Makes `replacement` (built from `next`) the running cloth, its view fitting the cloth as built. */
+  #install(replacement, next) {
+    this.#backend.dispose(replacement);
+    this.#backend = replacement;
+    this.#watch(replacement);
     this.#settings = next;
     this.#painter.repaintAll();
-    this.#clothSize = clothSize;
+    this.#clothSize = replacement.restingSize;
     this.#updateView();
     this.#diverged = false;
     this.#haltedBy = null;
@@ -459,7 +422,7 @@ class ClothController {
 
   exportState() {
     this.#assertAlive();
-    this.#assertCpu('exportState');
+    const saved = this.#backend.saveState(); // WebGPU refuses
     const settings = this.#settings;
     const scene = settings.scene != null
       ? { spec: settings.scene }
@@ -467,27 +430,17 @@ class ClothController {
         preset: settings.preset,
         sizes: Object.fromEntries(Object.keys(presetShape(settings.preset)).map((name) => [name, settings[name]])),
       };
-    return encodeState(this.#simulation.saveState(), scene);
+    return encodeState(saved, scene);
   }
 
   importState(file) {
     this.#assertAlive();
-    this.#assertCpu('importState');
+    this.#backend.checkSavedStates('importState');
     const { scene, state } = decodeState(file);
     const changes = scene.spec != null ? { scene: scene.spec } : { preset: scene.preset, ...scene.sizes };
     const next = mergeOptionsGiven(this.#effectiveOptions(), changes).options;
     if (scene.spec == null) next.scene = undefined;
-    const replacement = buildScene(next);
-    let clothSize;
-    try {
-      clothSize = restingSize(replacement); // the view fits the scene as built, not as it moved
-      replacement.restoreState(state);
-    } catch (error) {
-      freeQuietly(replacement);
-      throw error; // the running cloth is kept
-    }
-    this.#install(replacement, next, null, clothSize);
-    return this;
+    return this.#install(restoredCpuBackend(next, state), next); // throws: the running cloth is kept
   }
 
   refreshTheme() {
@@ -497,22 +450,14 @@ class ClothController {
     this.#requestFrame();
   }
 
-  /** Saved states are the CPU Simulation's: on WebGPU, `what` throws. */
-  #assertCpu(what) {
-    if (this.#gpu) throw new Error(`${what} needs the CPU backend (this cloth runs on WebGPU): restart it with backend "cpu"`);
-  }
-
   set(name, value) {
     this.#assertAlive();
     const parameter = liveParameter(name, value);
-    const refusal = this.#gpu && parameter.appliesOn === 'simulation' && this.#simulation.refusal(name, value);
-    if (refusal) {
-      this.#simulation.validate(name, value); // a value no backend runs changes nothing
-      this.#fallBackToCpu(refusal, { throwing: true });
-    }
     if (parameter.appliesOn === 'simulation') {
-      this.#simulation[name] = value; // the setter validates; on Error it keeps the old value
-      this.#settings = { ...this.#settings, [name]: this.#simulation[name] };
+      const refusal = this.#backend.refusal(name, value); // throws for a value no backend runs
+      if (refusal) this.#fallBackToCpu(refusal, { throwing: true });
+      this.#backend.setParameter(name, value); // throws, keeping the old value, for a refused one
+      this.#settings = { ...this.#settings, [name]: this.#backend.parameter(name) };
     } else {
       checkRule(value, name);
       this.#settings = { ...this.#settings, [name]: value };
@@ -523,21 +468,21 @@ class ClothController {
 
   diagnostics() {
     if (this.#destroyed) return { ...this.#lastDiagnostics };
-    const simulation = this.#simulation;
+    const backend = this.#backend;
     this.#lastDiagnostics = {
-      time: simulation.time,
-      numParticles: simulation.numParticles,
-      numConstraints: simulation.numConstraints,
-      maxStretch: simulation.maxStretch,
-      kineticEnergy: simulation.kineticEnergy,
-      isFinite: simulation.isFinite,
-      stepMs: this.#gpu ? simulation.gpuStepMs : this.#stepper.stepMs,
+      time: backend.time,
+      numParticles: backend.numParticles,
+      numConstraints: backend.numConstraints,
+      maxStretch: backend.maxStretch,
+      kineticEnergy: backend.kineticEnergy,
+      isFinite: backend.isFinite,
+      stepMs: backend.stepMs(this.#stepper.stepMs),
       frameMs: this.#frameTimes.mean,
       wasmMemoryBytes: wasmMemoryBytes(),
-      tornCount: simulation.tornCount,
+      tornCount: backend.tornCount,
       capped: this.#stepper.capped,
       stepsLastFrame: this.#stepper.stepsLastFrame,
-      backend: this.backend,
+      backend: backend.name,
     };
     return { ...this.#lastDiagnostics };
   }
@@ -575,104 +520,40 @@ class ClothController {
     this.#canvasSize.stop();
     this.#stopWatchingVisibility();
     this.#canvas.style.touchAction = this.#previousTouchAction;
-    this.#freeSimulation();
-    this.#releaseGpu();
-    this.#simulation = null;
+    this.#backend.dispose();
+    this.#backend = null;
   }
 
-  // -- backends
+  // -- the backend's failures
 
-  /** The Simulation (CPU) or GpuSimulation for `settings`. Throws the Simulation's Error, allocating nothing, for a refused value. */
-  #build(settings, gpu, replacing = false, applies = () => true) {
-    if (!gpu) return createSimulation(settings, applies);
-    const simulation = new gpu.module.GpuSimulation(gpu.gpu, settings);
-    if (!replacing) this.#adoptGpu(gpu);
-    return simulation;
-  }
-
-  #freeSimulation() {
-    if (this.#gpu) this.#simulation?.free();
-    else freeQuietly(this.#simulation);
-  }
-
-  /** Runs on `gpu` from now on (null: the CPU); watches its device. */
-  #adoptGpu(gpu) {
-    if (this.#gpu === gpu) return;
-    this.#gpu = gpu;
-    this.#gpuPainter = null;
-    if (!gpu) return;
-    const { device } = gpu.gpu;
-    device.lost.then((info) => {
-      if (this.#gpu === gpu && !this.#destroyed) this.#fallBackToCpu(`the GPU device was lost (${info.reason}: ${info.message})`);
+  /** Moves the cloth to the CPU when `backend` fails while it runs (a lost GPU device, say). */
+  #watch(backend) {
+    backend.watch((reason) => {
+      if (backend === this.#backend && !this.#destroyed) this.#fallBackToCpu(reason);
     });
-    device.addEventListener('uncapturederror', (event) => {
-      if (this.#gpu === gpu && !this.#destroyed) this.#fallBackToCpu(`a WebGPU error: ${event.error?.message}`);
-    });
-    this.#gpuPainter = new gpu.module.GpuPainter(device);
   }
 
   /**
-   * On WebGPU the positions the pointer picked from may be a frame old (up to
-   * 250 ms for a large cloth): the GPU picks again where the cloth is now (4
-   * bytes read back), and that particle is grabbed and dragged to where the
-   * pointer went meanwhile; `index`, the read-back's pick, if the GPU finds none.
-   */
-  #grabOnGpu(index) {
-    const simulation = this.#simulation;
-    const pending = { at: null, cancelled: false };
-    this.#pendingGrab = pending;
-    const { x, y, radius } = this.#lastPick;
-    simulation.pickOnGpu(x, y, radius).catch(() => -1).then((exact) => {
-      if (pending.cancelled || simulation !== this.#simulation || this.#destroyed) return;
-      this.#pendingGrab = null;
-      try {
-        simulation.grab(exact >= 0 ? exact : index);
-        if (pending.at) simulation.drag(pending.at.x, pending.at.y);
-      } catch (error) {
-        this.#report(error);
-      }
-      this.#requestFrame();
-    });
-  }
-
-  #releaseGpu() {
-    const gpu = this.#gpu;
-    this.#gpu = null;
-    this.#gpuPainter = null;
-    gpu?.gpu.device.destroy();
-  }
-
-  /**
-   * Goes on with the cloth on the CPU: the positions and velocities last read
-   * back from the GPU (a frame or two old, up to 250 ms for a cloth above
-   * 100 000 particles; current after readPositions()), the time, pins and the
-   * held particle carry over. A cloth
-   * the CPU cannot take stops with an Error instead, or, `throwing`, keeps
-   * running on the GPU and the Error is thrown.
+   * Goes on with the cloth on the CPU from what the running backend hands over
+   * (on WebGPU the state last read back: a frame or two old, up to 250 ms for a
+   * cloth above 100 000 particles; current after readPositions()): positions,
+   * velocities, time, pins and the held particle. A cloth the CPU cannot take
+   * stops with an Error instead, or, `throwing`, keeps running where it runs
+   * and the Error is thrown.
    */
   #fallBackToCpu(reason, { throwing = false } = {}) {
-    const gpuSimulation = this.#simulation;
-    const { positions, velocities, time } = gpuSimulation.mirror;
-    let simulation;
+    let cpu;
     try {
-      simulation = createSimulation({ ...this.#effectiveOptions(), backend: 'cpu' });
-      simulation.setState(positions, velocities, time);
-      const pinned = new Set(gpuSimulation.pinnedParticles());
-      for (let k = 0; k < simulation.numParticles; k += 1) {
-        if (simulation.isPinned(k) !== pinned.has(k)) simulation.setPinned(k, pinned.has(k));
-      }
-      if (gpuSimulation.grabbed >= 0) simulation.grab(gpuSimulation.grabbed);
+      cpu = takeOverOnCpu({ ...this.#effectiveOptions(), backend: 'cpu' }, this.#backend.handOver());
     } catch (error) {
-      freeQuietly(simulation);
       const refused = fieldError('backend', 'unsupported', `xpbd-cloth: ${reason}, and the CPU cannot take the cloth over: ${error.message}`);
       if (throwing) throw refused;
       this.#halt(refused);
       return;
     }
     console.warn(`xpbd-cloth: ${reason}; the cloth goes on on the CPU`);
-    this.#freeSimulation();
-    this.#releaseGpu();
-    this.#simulation = simulation;
+    this.#backend.dispose(cpu);
+    this.#backend = cpu;
     this.#painter.repaintAll();
     this.#stepper.clear();
     this.#requestFrame();
@@ -712,7 +593,7 @@ class ClothController {
     if (!this.#destroyed) {
       try {
         for (const { name, appliesOn } of PARAMETERS) {
-          if (appliesOn === 'simulation') effective[name] = this.#simulation[name];
+          if (appliesOn === 'simulation') effective[name] = this.#backend.parameter(name);
         }
       } catch {
         // the Simulation was freed behind our back: the settings are the last known values
@@ -776,8 +657,8 @@ class ClothController {
       return;
     }
     try {
-      this.#steppingMs = this.#stepper.advance(this.#simulation, this.#settings.stepsPerFrame);
-      if (!this.#simulation.isFinite) {
+      this.#steppingMs = this.#stepper.advance(this.#backend, this.#settings.stepsPerFrame);
+      if (!this.#backend.isFinite) {
         this.#diverged = true;
         this.#report(new Error(DIVERGED_MESSAGE));
       }
@@ -809,13 +690,7 @@ class ClothController {
   }
 
   #draw() {
-    if (this.#gpu) {
-      const view = { ...this.#view, particleRadius: particleRadius(this.#view), strainColors: this.#settings.strainColors, ramp: strainRamp() };
-      this.#gpuPainter.paint(this.#simulation, this.#painter.context, view, this.#style);
-      this.#painter.repaintAll();
-      return;
-    }
-    const drewWith = this.#painter.paint(this.#simulation, this.#view, this.#settings, this.#style);
+    const drewWith = this.#backend.draw(this.#painter, this.#view, this.#settings, this.#style);
     // a canvas bigger than the wasm rasterizer draws: canvas 2D can, from now on
     if (drewWith !== this.#settings.renderer) this.#settings = { ...this.#settings, renderer: drewWith };
   }

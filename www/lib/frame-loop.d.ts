@@ -1,6 +1,12 @@
 // Types for www/lib/frame-loop.js: timing averages, the stepping budget, frame scheduling, visibility.
 
-import type { Simulation } from '../../pkg/xpbd_cloth.js';
+/** What the Stepper steps: a Simulation or any `Backend` (backend.d.ts). */
+export interface Steppable {
+  advance(maxSteps: number, workBudget: number): number;
+  readonly stepProgress: number;
+  readonly workDone: number;
+  readonly isFinite: boolean;
+}
 
 export class RollingAverage {
   constructor(capacity: number);
@@ -19,7 +25,7 @@ export class Stepper {
   readonly stepMs: number;
   idle(): void;
   clear(): void;
-  advance(simulation: Simulation, wanted: number): number;
+  advance(simulation: Steppable, wanted: number): number;
 }
 
 export class FrameScheduler {

@@ -12,6 +12,11 @@ export interface OptionError extends Error {
   code: OptionErrorCode;
 }
 
+/** Where a cloth runs: "auto" (WebGPU for large cloths on a hardware adapter, else the CPU), "webgpu" or "cpu". */
+export type BackendName = 'auto' | 'webgpu' | 'cpu';
+export const BACKENDS: readonly BackendName[];
+/** Throws an Error with `field` `name` unless `value` is a BackendName. */
+export function checkBackend(value: unknown, name?: string): void;
 export function fieldError(field: string, code: OptionErrorCode, message: string): OptionError;
 export const PARAMETER_BY_NAME: ReadonlyMap<string, Parameter>;
 export const DEFAULT_OPTIONS: Readonly<ClothOptions>;

@@ -5,11 +5,21 @@
 
 import { PARAMETERS } from './parameters.js';
 import { fieldError } from './errors.js';
-import { checkBackend } from './backend.js';
 
 export { fieldError };
 
 export const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
+
+/** The values of the `backend` option (see backend.js). */
+export const BACKENDS = Object.freeze(['auto', 'webgpu', 'cpu']);
+
+/** Checks the `backend` option. */
+export function checkBackend(value, name = 'backend') {
+  if (!BACKENDS.includes(value)) {
+    const got = typeof value === 'string' ? `"${value.slice(0, 40)}"` : `a value of type ${typeof value}`;
+    throw fieldError(name, typeof value === 'string' ? 'invalid_value' : 'wrong_type', `invalid ${name}: got ${got}, expected "auto", "webgpu" or "cpu"`);
+  }
+}
 
 /**
  * Options that are not cloth parameters, with their defaults and checks. A Map, like

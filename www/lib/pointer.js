@@ -18,93 +18,101 @@ function wheelPixels(event, pageHeight) {
  * pointers pinch-zoom (a second finger lets go), the wheel zooms.
  * `actions`: pick(clientX, clientY) → a target or null, grab(target),
  * dragTo(clientX, clientY), release(), zoomBy(factor), fail(error). Listeners go
- * away with `signal`.
+ * away with `signal`. Returns `{ reset() }`.
  */
 export function attachPointerInput(canvas, signal, actions) {
-  const pointers = new Map(); // pointerId → { x, y } client coordinates
-  let dragPointerId = null;
-  let pinchDistance = 0;
+  return new PointerInput(canvas, signal, actions);
+}
 
-  const distanceOfFirstTwo = () => {
-    const [a, b] = pointers.values();
+/** The pointers on one canvas and what they do (see attachPointerInput). */
+class PointerInput {
+  #canvas;
+  #actions;
+  #pointers = new Map(); // pointerId → { x, y } client coordinates
+  #dragPointerId = null;
+  #pinchDistance = 0;
+
+  constructor(canvas, signal, actions) {
+    this.#canvas = canvas;
+    this.#actions = actions;
+    const guarded = (handler) => (event) => {
+      try {
+        handler.call(this, event);
+      } catch (error) {
+        actions.fail(error);
+      }
+    };
+    const options = { signal };
+    canvas.addEventListener('pointerdown', guarded(this.#down), options);
+    canvas.addEventListener('pointermove', guarded(this.#move), options);
+    canvas.addEventListener('pointerup', guarded(this.#up), options);
+    canvas.addEventListener('pointercancel', guarded(this.#up), options);
+    canvas.addEventListener('lostpointercapture', guarded(this.#up), options);
+    canvas.addEventListener('wheel', guarded(this.#wheel), { signal, passive: false });
+  }
+
+  /** Forget every pointer (after a restart the old grab is gone). */
+  reset() {
+    this.#pointers.clear();
+    this.#dragPointerId = null;
+    this.#pinchDistance = 0;
+  }
+
+  #distanceOfFirstTwo() {
+    const [a, b] = this.#pointers.values();
     return Math.hypot(a.x - b.x, a.y - b.y);
-  };
+  }
 
-  const guarded = (handler) => (event) => {
-    try {
-      handler(event);
-    } catch (error) {
-      actions.fail(error);
-    }
-  };
-
-  const onDown = (event) => {
+  #down(event) {
     if (event.pointerType === 'mouse' && event.button !== 0) return;
     event.preventDefault(); // no text selection, no emulated mouse events
-    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    this.#pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     try {
-      canvas.setPointerCapture(event.pointerId);
+      this.#canvas.setPointerCapture(event.pointerId);
     } catch {
       // the pointer may already be gone; nothing to capture
     }
-    if (pointers.size === 1) {
-      const target = actions.pick(event.clientX, event.clientY);
+    if (this.#pointers.size === 1) {
+      const target = this.#actions.pick(event.clientX, event.clientY);
       if (target != null) {
-        dragPointerId = event.pointerId;
-        actions.grab(target);
-        actions.dragTo(event.clientX, event.clientY);
+        this.#dragPointerId = event.pointerId;
+        this.#actions.grab(target);
+        this.#actions.dragTo(event.clientX, event.clientY);
       }
-    } else if (pointers.size === 2) {
-      if (dragPointerId !== null) {
-        dragPointerId = null;
-        actions.release();
+    } else if (this.#pointers.size === 2) {
+      if (this.#dragPointerId !== null) {
+        this.#dragPointerId = null;
+        this.#actions.release();
       }
-      pinchDistance = distanceOfFirstTwo();
+      this.#pinchDistance = this.#distanceOfFirstTwo();
     }
-  };
+  }
 
-  const onMove = (event) => {
-    const pointer = pointers.get(event.pointerId);
+  #move(event) {
+    const pointer = this.#pointers.get(event.pointerId);
     if (!pointer) return;
     pointer.x = event.clientX;
     pointer.y = event.clientY;
-    if (pointers.size >= 2) {
-      const distance = distanceOfFirstTwo();
-      if (pinchDistance > 0 && distance > 0) actions.zoomBy(distance / pinchDistance);
-      pinchDistance = distance;
-    } else if (event.pointerId === dragPointerId) {
-      actions.dragTo(event.clientX, event.clientY);
+    if (this.#pointers.size >= 2) {
+      const distance = this.#distanceOfFirstTwo();
+      if (this.#pinchDistance > 0 && distance > 0) this.#actions.zoomBy(distance / this.#pinchDistance);
+      this.#pinchDistance = distance;
+    } else if (event.pointerId === this.#dragPointerId) {
+      this.#actions.dragTo(event.clientX, event.clientY);
     }
-  };
+  }
 
-  const onUp = (event) => {
-    if (!pointers.delete(event.pointerId)) return;
-    if (event.pointerId === dragPointerId) {
-      dragPointerId = null;
-      actions.release();
+  #up(event) {
+    if (!this.#pointers.delete(event.pointerId)) return;
+    if (event.pointerId === this.#dragPointerId) {
+      this.#dragPointerId = null;
+      this.#actions.release();
     }
-    if (pointers.size < 2) pinchDistance = 0;
-  };
+    if (this.#pointers.size < 2) this.#pinchDistance = 0;
+  }
 
-  const onWheel = (event) => {
+  #wheel(event) {
     event.preventDefault(); // zoom the cloth, not scroll the page
-    actions.zoomBy(Math.exp(-WHEEL_ZOOM_RATE * wheelPixels(event, window.innerHeight)));
-  };
-
-  const options = { signal };
-  canvas.addEventListener('pointerdown', guarded(onDown), options);
-  canvas.addEventListener('pointermove', guarded(onMove), options);
-  canvas.addEventListener('pointerup', guarded(onUp), options);
-  canvas.addEventListener('pointercancel', guarded(onUp), options);
-  canvas.addEventListener('lostpointercapture', guarded(onUp), options);
-  canvas.addEventListener('wheel', guarded(onWheel), { signal, passive: false });
-
-  return {
-    /** Forget every pointer (after a restart the old grab is gone). */
-    reset() {
-      pointers.clear();
-      dragPointerId = null;
-      pinchDistance = 0;
-    },
-  };
+    this.#actions.zoomBy(Math.exp(-WHEEL_ZOOM_RATE * wheelPixels(event, window.innerHeight)));
+  }
 }

@@ -51,6 +51,9 @@ export declare const DEFAULT_CLOTH_SIZE: Readonly<{ width: number; height: numbe
 export declare const MIN_SCALE: 1;
 export declare const MAX_SCALE: 10000;
 
+/** Width and height in metres of the bounding box of `positions` [x0, y0, …] (1 × 1 for none). */
+export declare function boundingSize(positions: ArrayLike<number>): { width: number; height: number };
+
 export interface FitViewOptions {
   /** User zoom factor on top of the fitted scale. Default 1. */
   zoom?: number;

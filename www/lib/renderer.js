@@ -34,6 +34,21 @@ export const MIN_SCALE = 1;
 export const MAX_SCALE = 10000;
 
 /**
+ * Width and height in metres of the bounding box of `positions` `[x0, y0, …]`
+ * (fitView's `clothSize`); 1 × 1 for no particles.
+ */
+export function boundingSize(positions) {
+  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  for (let k = 0; k < positions.length; k += 2) {
+    minX = Math.min(minX, positions[k]);
+    maxX = Math.max(maxX, positions[k]);
+    minY = Math.min(minY, positions[k + 1]);
+    maxY = Math.max(maxY, positions[k + 1]);
+  }
+  return positions.length ? { width: maxX - minX, height: maxY - minY } : { width: 1, height: 1 };
+}
+
+/**
  * The view for a canvas of `cssWidth × cssHeight` CSS pixels: the original's
  * layout (origin centred horizontally, lifted above the centre) shrunk or grown
  * with the canvas, grown for a cloth smaller than the default (`clothSize`, its

@@ -15,11 +15,13 @@ import init, {
   strainColor,
   strainRamp,
   presetShape,
+  gridLayout,
+  substepValues,
   simdEnabled as moduleSimdEnabled,
   wasmMemoryBytes as moduleMemoryBytes,
 } from '../../pkg/xpbd_cloth.js';
 
-export { Simulation, strainColor, strainRamp, presetShape };
+export { Simulation, strainColor, strainRamp, presetShape, gridLayout, substepValues };
 
 /** Where the SIMD build lives when the caller does not say: next to the glue. */
 export const DEFAULT_WASM_URL = new URL('../../pkg/xpbd_cloth_bg.wasm', import.meta.url);

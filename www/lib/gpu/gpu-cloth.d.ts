@@ -2,6 +2,7 @@
 
 import type { ParameterValues } from '../parameters.js';
 import type { ClothStyle } from '../renderer.js';
+import type { Backend, HandOver } from '../backend.js';
 
 /**
  * WebGPU objects, typed loosely so that no WebGPU type library is needed
@@ -24,7 +25,6 @@ export interface GpuDevice {
   isFallbackAdapter: boolean;
 }
 
-export const COLORS: number;
 /** The most substeps × iterations a GPU step runs. */
 export const MAX_GPU_SWEEPS_PER_STEP: number;
 
@@ -39,17 +39,6 @@ export function loadShaders(): Promise<void>;
 /** An adapter and a device; a software adapter only with allowFallbackAdapter. Throws gpuUnavailable otherwise. */
 export function requestGpu(options?: { allowFallbackAdapter?: boolean; powerPreference?: 'low-power' | 'high-performance' }): Promise<GpuDevice>;
 
-/** The grid of src/grid.rs in coloured order: `offsets[c]..offsets[c + 1]` are colour c's constraints. */
-export function buildGrid(width: number, height: number, fixed: number): {
-  positions: Float32Array;
-  ends: Uint32Array;
-  restLengths: Float32Array;
-  offsets: number[];
-  fixed: number[];
-};
-/** The colour src/grid.rs gives constraint (a, b) of a grid `width` wide. */
-export function gridColor(a: number, b: number, width: number): number;
-
 /** What the mirror holds: the state last read back from the GPU. */
 export interface GpuState {
   positions: Float32Array;
@@ -60,13 +49,22 @@ export interface GpuState {
 /**
  * The grid cloth on a GPU device, with the surface of the wasm Simulation that
  * mountCloth uses: every parameter of the table as a property, stepping,
- * picking, grabbing, pinning and the read-outs (from the mirror).
+ * picking, grabbing, pinning and the read-outs (from the mirror); and every
+ * call of `Backend`. Its grid (`gridLayout`) and substep values
+ * (`substepValues`) come from the wasm module.
  */
-export class GpuSimulation {
+export class GpuSimulation implements Backend {
   static create(gpu: GpuDevice, options: Partial<ParameterValues>): Promise<GpuSimulation>;
   constructor(gpu: GpuDevice, options: Partial<ParameterValues>);
   [parameter: string]: unknown;
-  setParameter(name: string, value?: unknown): unknown;
+  readonly name: 'webgpu';
+  readonly simulation: null;
+  readonly gpuSimulation: GpuSimulation;
+  readonly gpu: GpuDevice;
+  readonly restingSize: { width: number; height: number };
+  parameter(name: string): unknown;
+  setParameter(name: string, value: unknown): void;
+  /** Throws the Simulation's Error unless `value` is valid for `name` (on any backend). */
   validate(name: string, value: unknown): void;
   refusal(name: string, value: unknown): string | null;
   /** Queues `steps` steps on the GPU. */
@@ -74,6 +72,18 @@ export class GpuSimulation {
   step(): void;
   steps(n: number): void;
   advance(maxSteps: number, workBudget?: number): number;
+  stepMs(loopMs?: number): number;
+  readPositions(): Promise<Float32Array>;
+  pickCollider(x: number, y: number): number;
+  colliders(): [];
+  moveCollider(id: number, x: number, y: number): never;
+  grabNear(index: number, near: { x: number; y: number; radius: number }): Promise<void>;
+  draw(painter: import('../painter.js').Painter, view: import('../renderer.js').View, settings: { renderer: string; strainColors: boolean }, style: ClothStyle): string;
+  saveState(): never;
+  checkSavedStates(what: string): never;
+  handOver(): HandOver;
+  watch(onFailure: (reason: string) => void): void;
+  dispose(next?: Backend | null): void;
   /** Resolves when every submitted step has run. */
   done(): Promise<void>;
   /** Reads positions and velocities back into the mirror. */

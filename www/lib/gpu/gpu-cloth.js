@@ -1,6 +1,10 @@
 // The grid cloth solved and drawn with WebGPU: `GpuSimulation` has the surface
 // of the wasm `Simulation` that mountCloth uses (parameters, stepping,
-// interaction, diagnostics, views), so the controller drives either one.
+// interaction, diagnostics, views) and answers every call of `Backend`
+// (www/lib/backend.d.ts), so the controller drives it as it drives the CPU.
+// The grid (positions, constraints in coloured order, rest lengths, fixed
+// corners) and the values of a substep come from the wasm module, built by the
+// code the CPU runs.
 //
 // This module and its shaders (solver.wgsl, render.wgsl) are loaded with a
 // dynamic import only when the WebGPU backend is chosen: a page on the CPU
@@ -14,18 +18,11 @@ import { PARAMETERS } from '../parameters.js';
 import { checkRule, describe } from '../options.js';
 import { fieldError } from '../errors.js';
 import { DEFAULT_STYLE } from '../style.js';
-import { Simulation } from '../wasm.js';
+import { boundingSize, particleRadius } from '../renderer.js';
+import { Simulation, gridLayout, substepValues, strainRamp } from '../wasm.js';
 
-/** Distance between neighbouring particles at rest, metres (SPACING in src/grid.rs). */
-const SPACING = Math.fround(0.2);
-/** Number of constraint colours (src/grid.rs). */
-export const COLORS = 8;
 /** Invocations per workgroup (WORKGROUP in solver.wgsl). */
 const WORKGROUP = 64;
-/** The largest multiplier scale, as MAX_ALPHA_TILDE in src/solver.rs. */
-const MAX_ALPHA_TILDE = 1e30;
-/** A position beyond this (metres) means the cloth diverged (DIVERGENCE_LIMIT in src/cloth.rs). */
-const DIVERGENCE_LIMIT = 1e6;
 /**
  * Between two reads of the mirror for cloths above MIRROR_EVERY_FRAME particles:
  * reading 16 bytes a particle every frame would cost a large cloth more than its
@@ -100,75 +97,22 @@ export function gpuRefusalOf(options) {
   return null;
 }
 
-// ---------------------------------------------------------------- the grid
-
-/**
- * The grid of src/grid.rs in coloured order: positions, and the constraints
- * sorted by colour (creation order within a colour), with `offsets[c]..offsets[c
- * + 1]` the constraints of colour c. Rest lengths are measured in f32 as the
- * CPU measures them.
- */
-export function buildGrid(width, height, fixed) {
-  const n = width * height;
-  const positions = new Float32Array(2 * n);
-  for (let i = 0; i < height; i += 1) {
-    for (let j = 0; j < width; j += 1) {
-      const k = i * width + j;
-      positions[2 * k] = Math.fround(SPACING * j);
-      positions[2 * k + 1] = Math.fround(-SPACING * i);
-    }
-  }
-  const counts = new Array(COLORS).fill(0);
-  const each = (visit) => {
-    for (let i = 0; i < height; i += 1) for (let j = 0; j < width - 1; j += 1) visit(i * width + j, i * width + j + 1, j % 2);
-    for (let i = 0; i < height - 1; i += 1) for (let j = 0; j < width; j += 1) visit(i * width + j, i * width + j + width, 2 + (i % 2));
-    for (let i = 0; i < height - 1; i += 1) {
-      for (let j = 0; j < width - 1; j += 1) {
-        const k = i * width + j;
-        visit(k, k + width + 1, 4 + (i % 2));
-        visit(k + 1, k + width, 6 + (i % 2));
-      }
-    }
-  };
-  each((a, b, color) => { counts[color] += 1; });
-  const offsets = [0];
-  for (const count of counts) offsets.push(offsets[offsets.length - 1] + count);
-  const m = offsets[COLORS];
-  const ends = new Uint32Array(2 * m);
-  const restLengths = new Float32Array(m);
-  const next = offsets.slice(0, COLORS);
-  each((a, b, color) => {
-    const c = next[color]++;
-    ends[2 * c] = a;
-    ends[2 * c + 1] = b;
-    const dx = Math.fround(positions[2 * a] - positions[2 * b]);
-    const dy = Math.fround(positions[2 * a + 1] - positions[2 * b + 1]);
-    restLengths[c] = Math.fround(Math.sqrt(Math.fround(Math.fround(dx * dx) + Math.fround(dy * dy))));
-  });
-  const corners = [0, width - 1, (height - 1) * width, n - 1];
-  return { positions, ends, restLengths, offsets, fixed: corners.slice(0, fixed) };
-}
-
-/**
- * The colour src/grid.rs gives constraint (a, b) of a grid `width` wide: what
- * the tests compare with the CPU's coloured order.
- */
-export function gridColor(a, b, width) {
-  const [ia, ib] = [Math.floor(a / width), Math.floor(b / width)];
-  if (ia === ib) return (a % width) % 2;
-  if (b - a === width) return 2 + (ia % 2);
-  if (b - a === width + 1) return 4 + (ia % 2);
-  return 6 + (ia % 2);
-}
-
 // ---------------------------------------------------------------- the device
 
 /** The shader sources once loaded: { solver, render }. */
 let shaderCode = null;
 let shaderLoading = null;
 
-async function fetchShader(name) {
-  const url = new URL(`./${name}`, import.meta.url);
+/**
+ * Where the shaders are, next to this module: literal URLs, which bundlers
+ * follow (and copy the files along).
+ */
+const SHADER_URLS = {
+  solver: new URL('./solver.wgsl', import.meta.url),
+  render: new URL('./render.wgsl', import.meta.url),
+};
+
+async function fetchShader(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);
   return response.text();
@@ -176,7 +120,7 @@ async function fetchShader(name) {
 
 /** Fetches solver.wgsl and render.wgsl (once per page; a failed load is tried again next time). */
 export function loadShaders() {
-  shaderLoading ??= Promise.all([fetchShader('solver.wgsl'), fetchShader('render.wgsl')]).then(
+  shaderLoading ??= Promise.all([fetchShader(SHADER_URLS.solver), fetchShader(SHADER_URLS.render)]).then(
     ([solver, render]) => {
       shaderCode = { solver, render };
     },
@@ -274,6 +218,10 @@ export class GpuSimulation {
   #readError = null;
   #maxStretch = 0; // measured on the GPU with the last read-back
   #validator;
+  #divergenceLimit; // metres: a coordinate beyond it means the cloth diverged
+  #pendingGrab = null; // grabNear's grab while the GPU picks again: { at, cancelled }
+  #painter = null; // the GpuPainter that draws this cloth on a page's canvas
+  #onDeviceError = null; // watch's listener of uncaptured WebGPU errors
 
   /** Loads the shaders if need be and builds the cloth (see the constructor). */
   static async create(gpu, options) {
@@ -302,12 +250,15 @@ export class GpuSimulation {
         this.#validator[name] = options[name] ?? defaultValue;
         this.#values[name] = this.#validator[name];
       }
-      const grid = buildGrid(options.width, options.height, options.fixed);
+      const grid = gridLayout(options.width, options.height, options.fixed);
       this.#grid = grid;
+      this.#divergenceLimit = grid.divergenceLimit;
       this.#n = grid.positions.length / 2;
       this.#m = grid.restLengths.length;
       this.#pinned = new Uint8Array(this.#n);
-      for (const k of grid.fixed) this.#pinned[k] = 1;
+      for (const k of grid.pinned) this.#pinned[k] = 1;
+      /** The bounding box as built, which the view fits. */
+      this.restingSize = boundingSize(grid.positions);
       this.#inverseMass = new Float32Array(this.#n);
       this.#mirror = { positions: grid.positions.slice(), velocities: new Float32Array(2 * this.#n), time: 0 };
       this.#createBuffers(shaderCode.solver, shaderCode.render);
@@ -326,7 +277,7 @@ export class GpuSimulation {
       if (appliesOn !== 'simulation') continue;
       Object.defineProperty(GpuSimulation.prototype, name, {
         get() {
-          return this.setParameter(name);
+          return this.parameter(name);
         },
         set(value) {
           this.setParameter(name, value);
@@ -336,18 +287,20 @@ export class GpuSimulation {
     }
   }
 
-  /** Reads (one argument) or sets a parameter: throws, changing nothing, for a value the table refuses or the GPU does not run. */
-  setParameter(name, ...value) {
+  /** A parameter's value. */
+  parameter(name) {
     this.#alive();
-    if (value.length === 0) return this.#values[name];
-    const [next] = value;
-    this.validate(name, next);
-    const refusal = this.refusal(name, next);
-    if (refusal) throw fieldError(name, 'unsupported', `invalid ${name}: got ${describe(next)}; ${refusal}`);
-    this.#values[name] = next;
+    return this.#values[name];
+  }
+
+  /** Sets a parameter: throws, changing nothing, for a value the table refuses or the GPU does not run. */
+  setParameter(name, value) {
+    this.#alive();
+    const refusal = this.refusal(name, value);
+    if (refusal) throw fieldError(name, 'unsupported', `invalid ${name}: got ${describe(value)}; ${refusal}`);
+    this.#values[name] = value;
     this.#paramsDirty = true;
     if (name === 'mass') this.#updateInverseMasses();
-    return next;
   }
 
   /** Throws the Simulation's Error, changing nothing, unless `value` is valid for the parameter `name` (on any backend). */
@@ -356,8 +309,13 @@ export class GpuSimulation {
     this.#validator[name] = this.#values[name];
   }
 
-  /** Why this cloth cannot run `name` at `value` on the GPU (see gpuRefusal), or null. */
+  /**
+   * Throws the Simulation's Error for a value no backend runs; for a valid
+   * one, why this cloth cannot run `name` at `value` on the GPU (see
+   * gpuRefusal), or null.
+   */
   refusal(name, value) {
+    this.validate(name, value);
     return gpuRefusal(name, value, this.#values);
   }
 
@@ -407,8 +365,8 @@ export class GpuSimulation {
       entries: ['params', 'positions', 'previous', 'velocities', 'inverseMass', 'ends', 'restLengths', 'lambdas', 'status']
         .map((name, binding) => ({ binding, resource: { buffer: b[name] } })),
     });
-    const { offsets } = this.#grid;
-    this.#bindGroups.colors = Array.from({ length: COLORS }, (_, color) => {
+    const offsets = this.#grid.colorOffsets;
+    this.#bindGroups.colors = Array.from({ length: this.#grid.colors }, (_, color) => {
       const range = buffer(`colour ${color}`, new Uint32Array([offsets[color], offsets[color + 1] - offsets[color], 0, 0]), GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
       return { group: device.createBindGroup({ layout: rangeLayout, entries: [{ binding: 0, resource: { buffer: range } }] }), count: offsets[color + 1] - offsets[color] };
     });
@@ -449,14 +407,10 @@ export class GpuSimulation {
     this.#device.queue.writeBuffer(this.#buffers.inverseMass, 4 * k, this.#inverseMass, k, 1);
   }
 
-  /** The substep's values, computed in f64 and rounded to f32 as src/cloth.rs does. */
+  /** The substep's values, as the CPU solver computes them (substepValues of the wasm module). */
   #writeParams() {
     const v = this.#values;
-    const h = v.timeStepSize / v.substeps;
-    const compliance = v.stiffness > 0 ? 1 / v.stiffness : 0;
-    const alphaTilde = Math.min(compliance / (h * h), MAX_ALPHA_TILDE);
-    const gamma = v.damping > 0 ? Math.min((compliance * v.damping) / h, MAX_ALPHA_TILDE) : 0;
-    const factor = v.velocityDamping > 0 ? Math.max(0, 1 - v.velocityDamping * h) : 1;
+    const [h, alphaTilde, gamma, factor] = substepValues(v.timeStepSize, v.substeps, v.stiffness, v.damping, v.velocityDamping);
     const data = new ArrayBuffer(32);
     new Float32Array(data, 0, 5).set([h, v.gravity, alphaTilde, gamma, factor]);
     new Uint32Array(data, 20, 1)[0] = this.#n;
@@ -549,7 +503,7 @@ export class GpuSimulation {
       return 0;
     }
     const v = this.#values;
-    const perStep = v.substeps * (COLORS * v.iterations + 2);
+    const perStep = v.substeps * (this.#grid.colors * v.iterations + 2);
     const steps = Math.min(maxSteps, Math.max(1, Math.floor(MAX_DISPATCHES_PER_FRAME / perStep)));
     this.stepNow(steps);
     this.#readMirror();
@@ -568,7 +522,7 @@ export class GpuSimulation {
   /** The most steps `steps(n)` takes: 10000, fewer when a step needs many dispatches. */
   get maxStepsPerCall() {
     const v = this.#values;
-    const perStep = v.substeps * (COLORS * v.iterations + 2);
+    const perStep = v.substeps * (this.#grid.colors * v.iterations + 2);
     return Math.min(MAX_STEPS_PER_CALL, Math.floor(MAX_DISPATCHES_PER_CALL / perStep));
   }
 
@@ -623,7 +577,7 @@ export class GpuSimulation {
       const positions = new Float32Array(bytes, 0, 2 * n).slice();
       const velocities = new Float32Array(bytes, 8 * n, 2 * n).slice();
       b.readback.unmap();
-      if (status !== 0 || !positions.every((p) => Math.abs(p) <= DIVERGENCE_LIMIT)) {
+      if (status !== 0 || !positions.every((p) => Math.abs(p) <= this.#divergenceLimit)) {
         this.#divergedAt();
       } else {
         this.#mirror = { positions, velocities, time };
@@ -745,9 +699,9 @@ export class GpuSimulation {
     return this.#grid.restLengths;
   }
 
-  /** The start of each colour's constraints in `constraints()`, and the end: 9 numbers. */
+  /** The start of each colour's constraints in `constraints()`, and the end. */
   colorOffsets() {
-    return this.#grid.offsets.slice();
+    return Array.from(this.#grid.colorOffsets);
   }
 
   // -- interaction, as the Simulation's (src/cloth.rs)
@@ -837,9 +791,13 @@ export class GpuSimulation {
 
   drag(x, y) {
     for (const [field, value] of [['x', x], ['y', y]]) {
-      if (typeof value !== 'number' || !(Math.abs(value) <= DIVERGENCE_LIMIT)) {
-        throw fieldError(field, typeof value === 'number' ? 'invalid_value' : 'wrong_type', `invalid ${field}: got ${describe(value)}, expected a finite number of metres within ±${DIVERGENCE_LIMIT}`);
+      if (typeof value !== 'number' || !(Math.abs(value) <= this.#divergenceLimit)) {
+        throw fieldError(field, typeof value === 'number' ? 'invalid_value' : 'wrong_type', `invalid ${field}: got ${describe(value)}, expected a finite number of metres within ±${this.#divergenceLimit}`);
       }
+    }
+    if (this.#pendingGrab) {
+      this.#pendingGrab.at = { x, y };
+      return;
     }
     const grab = this.#grab;
     if (!grab) return;
@@ -864,7 +822,10 @@ export class GpuSimulation {
     return resting ? [0, 0] : grab.velocity;
   }
 
+  /** Lets go of the held particle (and of a grab still waiting for the GPU's pick). */
   release() {
+    if (this.#pendingGrab) this.#pendingGrab.cancelled = true;
+    this.#pendingGrab = null;
     const grab = this.#grab;
     if (!grab) return;
     const velocity = this.#pinned[grab.index] ? [0, 0] : this.#grabVelocity();
@@ -1000,6 +961,115 @@ export class GpuSimulation {
     buffer.destroy();
     texture.destroy();
     return pixels;
+  }
+
+  // -- the rest of Backend (www/lib/backend.d.ts)
+
+  get name() {
+    return 'webgpu';
+  }
+
+  get simulation() {
+    return null;
+  }
+
+  get gpuSimulation() {
+    return this;
+  }
+
+  /** The adapter and device from requestGpu this cloth runs on. */
+  get gpu() {
+    return this.#gpu;
+  }
+
+  /** The GPU has its own step time: `loopMs`, the frame loop's measure, times only the encoding. */
+  stepMs() {
+    return this.#gpuMs;
+  }
+
+  /** A copy of the positions, read back after every submitted step. */
+  async readPositions() {
+    const { positions } = await this.sync();
+    return positions.slice();
+  }
+
+  /** The GPU cloth has no colliders. */
+  pickCollider() {
+    return 0;
+  }
+
+  colliders() {
+    return [];
+  }
+
+  moveCollider(id) {
+    throw fieldError('id', 'invalid_value', `invalid id: got ${describe(id)}; the WebGPU backend has no colliders`);
+  }
+
+  /**
+   * The positions picked from may be a frame old (up to MIRROR_INTERVAL_MS for
+   * a large cloth): the GPU picks again at `near` where the cloth is now (4
+   * bytes read back), and that particle is grabbed and dragged to where drags
+   * went meanwhile; `index`, the read-back's pick, if the GPU finds none.
+   * Resolves once grabbed (or let go of first).
+   */
+  grabNear(index, { x, y, radius }) {
+    const pending = { at: null, cancelled: false };
+    this.#pendingGrab = pending;
+    return this.pickOnGpu(x, y, radius).catch(() => -1).then((exact) => {
+      if (pending.cancelled || this.#freed) return;
+      this.#pendingGrab = null;
+      this.grab(exact >= 0 ? exact : index);
+      if (pending.at) this.drag(pending.at.x, pending.at.y);
+    });
+  }
+
+  /** Draws on `painter`'s 2D canvas through a WebGPU canvas off the page (GpuPainter); the renderer setting stays. */
+  draw(painter, view, { renderer, strainColors }, style) {
+    this.#painter ??= new GpuPainter(this.#device);
+    this.#painter.paint(this, painter.context, { ...view, particleRadius: particleRadius(view), strainColors, ramp: strainRamp() }, style);
+    painter.repaintAll();
+    return renderer;
+  }
+
+  /** Saved states are the CPU Simulation's. */
+  saveState() {
+    this.checkSavedStates('exportState');
+  }
+
+  /** Throws: saved states are the CPU Simulation's; `what` names the call refused. */
+  checkSavedStates(what) {
+    throw fieldError('backend', 'unsupported', `${what} needs the CPU backend (this cloth runs on WebGPU): restart it with backend "cpu"`);
+  }
+
+  /**
+   * What the CPU needs to go on with this cloth: the positions and velocities
+   * last read back (a frame or two old, up to MIRROR_INTERVAL_MS for a large
+   * cloth; current after sync()), the time, pins and the held particle.
+   */
+  handOver() {
+    const { positions, velocities, time } = this.#mirror;
+    return { positions, velocities, time, pinned: this.pinnedParticles(), grabbed: this.grabbed };
+  }
+
+  /** Calls `onFailure(reason)` when the device is lost or reports an error, while this cloth runs. */
+  watch(onFailure) {
+    const device = this.#device;
+    device.lost.then((info) => {
+      if (!this.#freed) onFailure(`the GPU device was lost (${info.reason}: ${info.message})`);
+    });
+    this.#onDeviceError = (event) => {
+      if (!this.#freed) onFailure(`a WebGPU error: ${event.error?.message}`);
+    };
+    device.addEventListener('uncapturederror', this.#onDeviceError);
+  }
+
+  /** Frees the cloth, and destroys its device unless `next` runs on it. Safe to call twice. */
+  dispose(next = null) {
+    this.free();
+    if (this.#onDeviceError) this.#device.removeEventListener('uncapturederror', this.#onDeviceError);
+    this.#onDeviceError = null;
+    if (next?.gpu !== this.#gpu) this.#device.destroy();
   }
 
   // -- lifetime
