@@ -537,6 +537,41 @@ describe('mountCloth with the WebGPU backend', () => {
     }
   });
 
+  test('saved states are refused on WebGPU with field and code, and the cloth runs on', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const result = await opened.page.evaluate(async () => {
+        const canvas = document.getElementById('cloth');
+        const cpu = await window.mountCloth(canvas, { backend: 'cpu', width: 12, height: 8, paused: true });
+        const file = cpu.exportState();
+        cpu.destroy();
+        const controller = await window.mountCloth(canvas, { backend: 'webgpu', allowFallbackAdapter: true, width: 12, height: 8 });
+        const outcome = (call) => {
+          try {
+            call();
+            return 'returned';
+          } catch (error) {
+            return `${error.field}/${error.code}: ${error.message}`;
+          }
+        };
+        const result = {
+          exported: outcome(() => controller.exportState()),
+          imported: outcome(() => controller.importState(file)),
+          backend: controller.backend,
+          particles: controller.diagnostics().numParticles,
+        };
+        controller.destroy();
+        return result;
+      });
+      assert.match(result.exported, /^backend\/unsupported: exportState needs the CPU backend/);
+      assert.match(result.imported, /^backend\/unsupported: importState needs the CPU backend/);
+      assert.equal(result.backend, 'webgpu');
+      assert.equal(result.particles, 96);
+    } finally {
+      await opened.context.close();
+    }
+  });
+
   test('refusals: a bad value names its field, a CPU-only value names the backend, and nothing runs', async () => {
     const opened = await openApiHarness(browser, server);
     try {

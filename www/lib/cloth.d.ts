@@ -188,7 +188,9 @@ export interface ClothController {
   /**
    * The state as a JSON-ready object (see `ClothStateFile`): scene, parameters,
    * time, positions, velocities, pins, torn constraints, colliders. A step in
-   * progress is finished first.
+   * progress is finished first. On WebGPU it throws an Error with `field`
+   * "backend" and `code` "unsupported" (saved states are the CPU's), as
+   * `importState` does.
    */
   exportState(): ClothStateFile;
   /**
