@@ -2,8 +2,8 @@
 //! motion, self-collision, and wind on the edges.
 #![cfg(not(target_arch = "wasm32"))]
 
-use xpbd_cloth::colliders::{self, Colliders, TOLERANCE};
-use xpbd_cloth::scene::Shape;
+use xpbd_cloth::contacts::{self, Colliders, TOLERANCE};
+use xpbd_cloth::model::Shape;
 use xpbd_cloth::{Cloth, FixedPreset, GridSize, SolverOrder};
 
 const ORDERS: [SolverOrder; 2] = [SolverOrder::Original, SolverOrder::Colored];
@@ -477,7 +477,7 @@ fn colliders_are_validated_and_ids_are_never_reused() {
     assert_eq!(cloth.colliders()[0].shape, Shape::Ground { y: -4.0 });
     let c = cloth.add_collider(Shape::Ground { y: -5.0 }).unwrap();
     assert_eq!(c, 3, "ids are never reused");
-    while cloth.colliders().len() < colliders::MAX_COLLIDERS {
+    while cloth.colliders().len() < contacts::MAX_COLLIDERS {
         cloth.add_collider(Shape::Ground { y: -5.0 }).unwrap();
     }
     let error = cloth.add_collider(Shape::Ground { y: -5.0 }).unwrap_err();
@@ -547,7 +547,7 @@ fn contacts_and_wind_count_in_the_work_of_a_step_and_respect_its_limit() {
     };
     assert_eq!(refused.field(), "shape", "{refused}");
     assert!(
-        cloth.colliders().len() < colliders::MAX_COLLIDERS,
+        cloth.colliders().len() < contacts::MAX_COLLIDERS,
         "{} colliders accepted",
         cloth.colliders().len()
     );

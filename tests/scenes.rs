@@ -3,10 +3,10 @@
 //! against an independent reference, and every preset.
 #![cfg(not(target_arch = "wasm32"))]
 
-use xpbd_cloth::grid;
+use xpbd_cloth::model::grid;
+use xpbd_cloth::model::presets;
+use xpbd_cloth::model::{AreaSpec, Bending, DistanceStiffness, Scene, Shape};
 use xpbd_cloth::params::Value;
-use xpbd_cloth::presets;
-use xpbd_cloth::scene::{AreaSpec, Bending, DistanceStiffness, Scene, Shape};
 use xpbd_cloth::{Cloth, ClothError, FixedPreset, GridSize, SolverOrder};
 
 /// A valid small scene: a square of four particles (0 pinned) with its four

@@ -9,7 +9,7 @@
 use js_sys::{Float32Array, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
-use xpbd_cloth::Simulation;
+use xpbd_cloth::wasm::Simulation;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -195,7 +195,7 @@ fn solver_order_switches_and_refuses_other_values() {
         Some("original")
     );
     assert!(
-        xpbd_cloth::simd_enabled(),
+        xpbd_cloth::wasm::simd_enabled(),
         "the wasm build solves with SIMD"
     );
 }

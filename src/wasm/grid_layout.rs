@@ -1,18 +1,17 @@
 //! What the WebGPU backend (www/lib/gpu/gpu-cloth.js) takes from the CPU's
 //! code instead of keeping copies: the grid in coloured order
-//! ([`crate::grid_layout`]), and the values of a substep (`h`, `alpha_tilde`,
+//! ([`crate::solver::grid_layout`]), and the values of a substep (`h`, `alpha_tilde`,
 //! `gamma`, the velocity damping factor) as the CPU solver computes them.
 
 use js_sys::{Float32Array, Object, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
+use super::convert::{cloth_error, number, table_whole};
 use crate::cloth::DIVERGENCE_LIMIT;
-use crate::grid::SPACING;
-use crate::grid_layout::{self, ColoredGrid};
+use crate::model::grid::SPACING;
 use crate::params::{self, FixedPreset, Params};
 use crate::solver;
-
-use super::{cloth_error, number, table_whole};
+use crate::solver::grid_layout::{self, ColoredGrid};
 
 #[wasm_bindgen(typescript_custom_section)]
 const GRID_LAYOUT_TYPE: &str = r#"
