@@ -142,7 +142,8 @@ impl Cloth {
         let mut load = self.workload();
         load.colliders += 1;
         work::validate_work("shape", "a collider more", &self.params, &load)?;
-        self.contacts.colliders_mut().add(shape, self.time)
+        let n = self.num_particles();
+        self.contacts.add_collider(shape, self.time, n, "shape")
     }
 
     /// Moves collider `id`'s centre to `(x, y)`, metres (a ground line to

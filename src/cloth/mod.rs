@@ -67,10 +67,14 @@ pub struct Cloth {
     velocities: Vec<f32>,
     /// `1/mass` for free particles, 0 for pinned and grabbed ones.
     inverse_mass: Vec<f32>,
-    /// Each particle's own mass in kg (0: pinned by the scene), for a scene
-    /// whose free particles differ in mass, until `mass` is set; `None`: every
+    /// Each particle's own mass in kg as the scene gave it (0: pinned by the
+    /// scene), for a scene whose free particles differ in mass; `None`: every
     /// free particle has the `mass` parameter.
     masses: Option<Vec<f32>>,
+    /// The mean of the free particles' masses in `masses`, kg (the `mass`
+    /// parameter the cloth was built with): particle `k` weighs
+    /// `masses[k] · mass / masses_mean`.
+    masses_mean: f64,
     pinned: Vec<bool>,
     /// The distance constraints, their rest lengths and multipliers, in solver order.
     constraints: ConstraintSet,
@@ -138,9 +142,10 @@ impl Cloth {
     ///
     /// Masses: particles of mass 0 start pinned. When every free particle has
     /// one mass, that is the `mass` parameter; otherwise each keeps its own and
-    /// the `mass` parameter reports their mean, until it is set: setting `mass`
-    /// gives every free particle that mass. A particle pinned by the scene and
-    /// freed with [`Cloth::set_pinned`] gets the `mass` parameter.
+    /// the `mass` parameter is their mean: setting it scales every mass by
+    /// the same factor so that their mean becomes the value (setting the mean
+    /// they have changes nothing). A particle pinned by the scene and freed
+    /// with [`Cloth::set_pinned`] gets the `mass` parameter.
     ///
     /// Distance constraints without given colours are coloured greedily for the
     /// coloured sweep; constraints with [`DistanceStiffness::PerConstraint`]
@@ -240,6 +245,7 @@ impl Cloth {
             velocities: memory::filled(2 * n, 0.0).map_err(out_of_memory)?,
             inverse_mass,
             masses,
+            masses_mean: params.mass,
             pinned,
             constraints,
             compliances,

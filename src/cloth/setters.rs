@@ -39,9 +39,6 @@ impl Cloth {
             "bendingStiffness"
         };
         self.prepare_extras(&p, field)?;
-        if p.mass != self.params.mass {
-            self.masses = None;
-        }
         self.params = p;
         self.update_inverse_masses();
         self.arrange_constraints();
@@ -75,10 +72,10 @@ impl Cloth {
     }
 
     /// Sets the mass of every free particle in kg (1e-6..=1e6); a scene's own
-    /// masses give way to it (see [`Cloth::from_scene`]).
+    /// masses are scaled alike so that their mean is the value (see
+    /// [`Cloth::from_scene`]).
     pub fn set_mass(&mut self, value: f64) -> Result<(), ClothError> {
         self.params.mass = params::MASS.check_number(value)?;
-        self.masses = None;
         self.update_inverse_masses();
         Ok(())
     }
@@ -173,6 +170,13 @@ impl Cloth {
         Ok(())
     }
 
+    /// Sets the restitution of contacts (0..=1; see
+    /// [`crate::contacts::velocity`]).
+    pub fn set_restitution(&mut self, value: f64) -> Result<(), ClothError> {
+        self.params.restitution = params::RESTITUTION.check_number(value)?;
+        Ok(())
+    }
+
     /// Sets the particle radius of contacts in metres (1e-4..=10).
     pub fn set_particle_radius(&mut self, value: f64) -> Result<(), ClothError> {
         self.params.particle_radius = params::PARTICLE_RADIUS.check_number(value)?;
@@ -237,11 +241,14 @@ impl Cloth {
         };
     }
 
-    /// Particle `k`'s mass in kg when free: its own in a scene of differing
-    /// masses, else the `mass` parameter.
+    /// Particle `k`'s mass in kg when free: in a scene of differing masses
+    /// its own, scaled by `mass` over the scene's mean; else the `mass`
+    /// parameter.
     pub(super) fn mass_of(&self, k: usize) -> f64 {
         match &self.masses {
-            Some(masses) if masses[k] > 0.0 => masses[k] as f64,
+            Some(masses) if masses[k] > 0.0 => {
+                masses[k] as f64 * (self.params.mass / self.masses_mean)
+            }
             _ => self.params.mass,
         }
     }

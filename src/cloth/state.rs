@@ -87,13 +87,14 @@ impl Cloth {
         if p.self_collision {
             self.contacts.reserve_self_collision(self.num_particles())?;
         }
+        if !state.colliders.is_empty() {
+            self.contacts
+                .reserve_velocity_pass(self.num_particles(), "colliders")?;
+        }
         self.prepare_extras(&p, "params")?;
         self.abandon_step();
         self.held = None;
         self.diverged = false;
-        if p.mass != self.params.mass {
-            self.masses = None;
-        }
         self.params = p;
         self.constraints.set_order(p.solver_order);
         self.constraints.arrange_live(&state.constraints);

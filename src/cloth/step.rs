@@ -12,6 +12,7 @@
 //!         solve contacts                 colliders, self-collision (src/contacts/)
 //!     solve contacts once more       no particle ends inside a collider
 //!     update velocities              v = (x - x_prev) / h
+//!     contact velocity pass          u_n = max(u_n - push/h, -e ū_n) (src/contacts/velocity.rs)
 //!     damp velocities                v *= max(0, 1 - rate h)
 //!     tear                           over-stretched constraints break
 //! end the step                       time += dt; undo it if it diverged
@@ -207,16 +208,15 @@ impl Cloth {
     }
 
     /// Ends substep `s`: the contacts once more, so that no particle ends it
-    /// inside a collider; then the velocities from the motion, damping and
-    /// tearing.
+    /// inside a collider; then the velocities from the motion, the contacts'
+    /// normal velocities, damping and tearing.
     pub(super) fn end_substep(&mut self, s: &Substep) {
         let (previous, w) = (&self.previous, &self.inverse_mass);
         let positions = self.positions.as_mut_slice();
         self.contacts
             .solve(positions, previous, w, &self.params, s.h);
         self.update_velocities(s);
-        // A contact velocity pass (restitution, friction on the new
-        // velocities) belongs here, right after the velocity update.
+        self.contact_velocity_pass(s);
         if s.velocity_damping > 0.0 {
             solver::damp_velocities(&mut self.velocities, s.velocity_damping, s.h);
         }
@@ -234,6 +234,19 @@ impl Cloth {
             &mut self.velocities,
             &self.inverse_mass,
             s.h as f32,
+        );
+    }
+
+    /// Contact velocity pass: every contact of the substep keeps the normal
+    /// velocity it had without its pushes, or bounces back `e` times its
+    /// approach, so a push that undoes an overlap launches nothing.
+    fn contact_velocity_pass(&mut self, s: &Substep) {
+        self.contacts.velocity_pass(
+            &self.positions,
+            &mut self.velocities,
+            &self.inverse_mass,
+            &self.params,
+            s.h,
         );
     }
 
@@ -339,7 +352,8 @@ impl Cloth {
     }
 
     /// Work of [`Cloth::end_substep`] `s`, counted before it runs (tearing
-    /// changes what it is counted on).
+    /// changes what it is counted on); the contact velocity pass is counted
+    /// with the contacts ([`work::CONTACT_VELOCITY`]).
     pub(super) fn end_substep_work(&self, s: &Substep) -> u64 {
         let (n, m) = (self.num_particles(), self.num_constraints());
         let mut cost = n as u64 * work::VELOCITY_UPDATE

@@ -141,7 +141,12 @@ impl Colliders {
     /// Moves collider `id`'s centre to `(x, y)` (a ground line: to height `y`,
     /// `x` is ignored) at simulated time `time`. Its velocity becomes the
     /// displacement since its last sample over the simulated time between
-    /// them; several moves at one time add up into the next sample.
+    /// them; several moves at one time add up into the next sample. A
+    /// collider at rest (see [`Colliders::track`]) that is moved is placed:
+    /// one sample tells no velocity, so it keeps none (a teleport, or the
+    /// first move of a drag) and the next move measures one. Contacts push
+    /// at the collider's velocity: a placement measured over the whole rest
+    /// before it would give a collider teleported metres a speed it never had.
     pub fn move_to(&mut self, id: u32, x: f32, y: f32, time: f64) -> Result<(), ClothError> {
         let k = self.index(id)?;
         let collider = &mut self.list[k];
@@ -155,7 +160,13 @@ impl Colliders {
         shape::validate(&shape)?;
         collider.shape = shape;
         let elapsed = time - collider.sample_time;
-        if elapsed > 0.0 {
+        if elapsed > 2.0 * collider.sample_interval + 1e-12 {
+            collider.velocity = [0.0, 0.0];
+            collider.sample_position = centre(&shape);
+            collider.sample_time = time;
+            // measured from the next move on, however long after this one
+            collider.sample_interval = f64::INFINITY;
+        } else if elapsed > 0.0 {
             let now = centre(&shape);
             let seconds = elapsed as f32;
             collider.velocity = [

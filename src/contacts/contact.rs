@@ -7,19 +7,33 @@
 //! moved to its surface along the normal, by the penetration depth `d`.
 //! Friction is positional: of the particle's tangential motion over the
 //! substep *relative to the collider* (the collider's velocity times `h`
-//! subtracted), up to `μ·d` is cancelled (`μ` = `friction`), so a particle
-//! pressed onto a surface sticks until it is pulled harder than `μ` times the
-//! push, and a cloth lying on a moving box moves with it.
+//! subtracted), up to `μ·p` is cancelled (`μ` = `friction`), `p` being how
+//! far the contacts have pushed the particle along the normal in the substep
+//! so far: the tangential correction over a substep is at most `μ` times the
+//! normal one, Coulomb's law for the impulses (Müller et al. 2020 compare the
+//! friction multiplier with the normal multiplier accumulated over the
+//! substep in the same way). So a particle pressed onto a surface sticks
+//! until it is pulled harder than `μ` times the push, and a cloth lying on a
+//! moving box moves with it. Each push is recorded for the contact velocity
+//! pass ([`super::velocity`]), which keeps the push from becoming outward
+//! speed.
 //!
 //! Boxes are grown by `r` with square corners (the corner region is slightly
 //! larger than a rounded one would be).
 //!
-//! Tolerance: after the last projection of a substep no free particle is
-//! inside any single collider by more than [`TOLERANCE`] (f32 rounding of the
-//! surface position is far below it). A particle squeezed between two
-//! overlapping colliders ends outside the last one projected.
+//! An overlap a particle already had when its substep began (a collider
+//! moved onto it, the radius raised) is undone no faster than the collider
+//! approaches plus [`super::velocity::MAX_DEPENETRATION_SPEED`] (see
+//! [`push_depth`]), so undoing it launches nothing.
+//!
+//! Tolerance: after the last projection of a substep no free particle that
+//! began the substep outside is inside any single collider by more than
+//! [`TOLERANCE`] (f32 rounding of the surface position is far below it). A
+//! particle squeezed between two overlapping colliders ends outside the last
+//! one projected.
 
 use super::colliders::Colliders;
+use super::velocity::{push_depth, ContactVelocities};
 use crate::model::shape::Shape;
 use crate::solver::Points;
 
@@ -40,6 +54,8 @@ impl Colliders {
     /// Projects every free particle out of every collider, with friction.
     /// `previous` are the positions at the start of the substep (interleaved),
     /// `radius` the particle radius, `friction` μ, `h` the substep, seconds.
+    /// Each push is recorded in `log` for the velocity pass.
+    #[allow(clippy::too_many_arguments)]
     pub fn project<P: Points + ?Sized>(
         &self,
         points: &mut P,
@@ -48,9 +64,10 @@ impl Colliders {
         radius: f32,
         friction: f32,
         h: f32,
+        log: &mut ContactVelocities,
     ) {
         for c in self.list() {
-            let (v, mu) = (c.velocity, friction);
+            let (v, mu) = ((c.velocity, &mut *log), friction);
             // one loop per kind of shape, so the test of each particle is the
             // shape's own, without a match per particle
             match c.shape {
@@ -84,13 +101,14 @@ impl Colliders {
 }
 
 /// Projects every free particle out of the collider `depth_of` tells the
-/// contacts of, moving at `velocity`, with friction (see [`resolve`]).
+/// contacts of, moving at `velocity`, with friction (see [`resolve`]), and
+/// records each push in `log`.
 #[inline(always)]
 fn project_each<P: Points + ?Sized>(
     points: &mut P,
     previous: &[f32],
     inverse_mass: &[f32],
-    velocity: [f32; 2],
+    (velocity, log): ([f32; 2], &mut ContactVelocities),
     friction: f32,
     h: f32,
     depth_of: impl Fn(f32, f32) -> Option<Contact>,
@@ -102,7 +120,16 @@ fn project_each<P: Points + ?Sized>(
         let (x, y) = points.point(k);
         if let Some(contact) = depth_of(x, y) {
             let before = [previous[2 * k], previous[2 * k + 1]];
-            let p = resolve([x, y], before, contact, velocity, friction, h);
+            let overlap = depth_of(before[0], before[1]).map_or(0.0, |c| c.depth);
+            let [nx, ny] = contact.normal;
+            let approach = velocity[0] * nx + velocity[1] * ny;
+            let depth = push_depth(contact.depth, overlap, approach, h);
+            if depth <= 0.0 {
+                continue;
+            }
+            let contact = Contact { depth, ..contact };
+            let pushed = log.record(k, contact.normal, depth, velocity);
+            let p = resolve([x, y], before, contact, velocity, (friction, pushed), h);
             points.set_point(k, (p[0], p[1]));
         }
     }
@@ -181,13 +208,15 @@ pub fn depth(shape: &Shape, radius: f32, x: f32, y: f32) -> Option<Contact> {
 /// Where a point at `p` (at `before` when the substep began) goes for
 /// `contact` with a collider moving at `velocity`: out along the normal by
 /// the depth, then the tangential motion relative to the collider over the
-/// substep `h` cut by up to `friction · depth`.
+/// substep `h` cut by up to `friction · pushed`, `pushed` being how far the
+/// contacts have pushed it along the normal this substep, this push
+/// included (at least the depth).
 pub fn resolve(
     p: [f32; 2],
     before: [f32; 2],
     contact: Contact,
     velocity: [f32; 2],
-    friction: f32,
+    (friction, pushed): (f32, f32),
     h: f32,
 ) -> [f32; 2] {
     let [nx, ny] = contact.normal;
@@ -200,7 +229,7 @@ pub fn resolve(
     let along = rel[0] * nx + rel[1] * ny;
     let t = [rel[0] - along * nx, rel[1] - along * ny];
     let slide = (t[0] * t[0] + t[1] * t[1]).sqrt();
-    let limit = friction * d;
+    let limit = friction * pushed.max(d);
     if slide <= 0.0 {
         return p;
     }

@@ -22,7 +22,7 @@
 //!
 //! Memory: a table of `2 · next_power_of_two(n)` cells, the sorted particles
 //! and their positions, and at most [`PAIRS_PER_PARTICLE`]` · n` candidate
-//! pairs, reserved when self-collision is switched on; pairs beyond that are
+//! pairs with the depths they were pushed apart by, reserved when self-collision is switched on; pairs beyond that are
 //! dropped (a packing of equal discs has 3 neighbours within `s` per
 //! particle).
 
@@ -53,8 +53,10 @@ pub struct PairSearch {
     sorted_y: Vec<f32>,
     /// Cell of each particle.
     cell_of: Vec<u32>,
-    /// Candidate pairs `(a, b, minimum distance)`.
-    pairs: Vec<(u32, u32, f32)>,
+    /// Candidate pairs `(a, b, minimum distance, push)`, the push being the
+    /// depths the pair was pushed apart by in the current substep, summed
+    /// (for friction and the contact velocity pass, [`super::velocity`]).
+    pairs: Vec<(u32, u32, f32, f32)>,
 }
 
 fn cell(x: f32, s: f32) -> i32 {
@@ -118,9 +120,20 @@ impl PairSearch {
             + capacity_bytes(&self.pairs)
     }
 
-    /// The candidate pairs of the last search, `(a, b, minimum distance)`.
-    pub fn pairs(&self) -> &[(u32, u32, f32)] {
+    /// The candidate pairs of the last search, `(a, b, minimum distance,
+    /// push)`.
+    pub fn pairs(&self) -> &[(u32, u32, f32, f32)] {
         &self.pairs
+    }
+
+    /// The candidate pairs, to push them apart.
+    pub fn pairs_mut(&mut self) -> &mut [(u32, u32, f32, f32)] {
+        &mut self.pairs
+    }
+
+    /// Room for candidate pairs.
+    pub fn pairs_capacity(&self) -> usize {
+        self.pairs.capacity()
     }
 
     /// Finds the candidate pairs from the current positions; `rest` are the
@@ -279,7 +292,7 @@ impl PairSearch {
                             return;
                         }
                         let minimum = minimum_distance(rest, n, a, b, diameter);
-                        self.pairs.push((a as u32, b as u32, minimum));
+                        self.pairs.push((a as u32, b as u32, minimum, 0.0));
                     }
                 }
             }
@@ -345,7 +358,7 @@ impl PairSearch {
                         break 'particles;
                     }
                     let minimum = minimum_distance(rest, n, a, b as usize, diameter);
-                    self.pairs.push((a as u32, b, minimum));
+                    self.pairs.push((a as u32, b, minimum, 0.0));
                 }
             }
         }
@@ -409,7 +422,7 @@ mod tests {
         let mut pairs: Vec<_> = search
             .pairs()
             .iter()
-            .map(|&(a, b, _)| (a.min(b), a.max(b)))
+            .map(|&(a, b, _, _)| (a.min(b), a.max(b)))
             .collect();
         pairs.sort_unstable();
         pairs
@@ -442,7 +455,7 @@ mod tests {
         let mut search = PairSearch::try_new(points.len() / 2).unwrap();
         search.search(points.as_slice(), &points, 0.05);
         assert!(!search.pairs().is_empty());
-        for &(a, b, minimum) in search.pairs() {
+        for &(a, b, minimum, _) in search.pairs() {
             let (a, b) = (a as usize, b as usize);
             let rest = ((points[2 * b] - points[2 * a]).powi(2)
                 + (points[2 * b + 1] - points[2 * a + 1]).powi(2))

@@ -115,6 +115,12 @@ impl Areas {
         self.targets[k]
     }
 
+    /// The compliance of polygon `k`, `1/stiffness` in m⁴/J (0: rigid), so
+    /// that its elastic energy is `½ C² / compliance`.
+    pub fn compliance(&self, k: usize) -> f64 {
+        self.compliances[k]
+    }
+
     /// Sets every multiplier to 0 (at the start of a substep).
     pub fn reset(&mut self) {
         self.lambdas.fill(0.0);

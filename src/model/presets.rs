@@ -66,6 +66,25 @@ impl Shaping<'_> {
         }
     }
 
+    /// The number `parameter` given as an option (checked by its rule), or
+    /// its table default.
+    fn number(&self, parameter: &Parameter) -> Result<f64, ClothError> {
+        match self
+            .options
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == parameter.name)
+        {
+            None => Ok(parameter.default_number()),
+            Some((_, Value::Number(v))) => parameter.check_number(*v),
+            Some((_, other)) => Err(error::invalid(
+                parameter.name,
+                other.shown(),
+                parameter.kind().to_string(),
+            )),
+        }
+    }
+
     /// Refuses an option this preset does not read and that is no solver
     /// parameter.
     fn check_names(&self) -> Result<(), ClothError> {
@@ -168,7 +187,7 @@ pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothErro
         "rope" => rope(whole(&params::WIDTH)?),
         "double-pendulum" => double_pendulum(),
         "balloon" => balloon(whole(&params::WIDTH)?),
-        "soft-body" => soft_body(size()?),
+        "soft-body" => soft_body(size()?, s.number(&params::PARTICLE_RADIUS)?),
         "flag" => flag(size()?)?,
         _ => cloth_over_ball(size()?)?,
     };
@@ -247,26 +266,37 @@ fn double_pendulum() -> Choices {
     (scene, choices)
 }
 
-/// A balloon: a ring of `particles` (3..=1000) of 0.02 kg on a circle of
-/// radius 0.5 m, 1.5 m above the ground, edges of 1000 N/m, and one ring area
-/// constraint, rigid, with pressure 1.5: it inflates to 1.5 times its start
-/// area, stretching its skin, and drops onto the ground.
+/// A balloon: a ring of `particles` (3..=1000) of 0.02 kg, its centre 1.5 m
+/// above the ground, skin edges of 1000 N/m whose rest lengths are the sides
+/// of a ring of radius 0.5 m, and one ring area constraint, rigid, holding
+/// 1.5 times the area that ring encloses: the gas. It starts inflated (on a
+/// circle √1.5 times larger, the skin stretched as the gas stretches it, the
+/// area constraint satisfied), at rest, and drops onto the ground.
+///
+/// The edges are created even ones first, then odd ones: a ring under
+/// tension swept edge after edge around it turns (each particle is pulled by
+/// the edge behind it, then by the edge ahead, and the two corrections do not
+/// commute), so the original order, which sweeps in creation order, meets it
+/// alternately as the coloured order does.
 fn balloon(particles: usize) -> Choices {
     let mut scene = empty();
     let count = particles.max(3);
-    let (radius, centre_y) = (0.5f32, 1.5f32);
+    let (rest_radius, pressure, centre_y) = (0.5f32, 1.5f32, 1.5f32);
+    let radius = rest_radius * pressure.sqrt();
     for k in 0..count {
         let angle = std::f32::consts::TAU * k as f32 / count as f32;
         scene.add_particle(radius * angle.cos(), centre_y + radius * angle.sin(), 0.02);
     }
     let n = count as u32;
-    for k in 0..n {
+    for k in (0..n).step_by(2).chain((1..n).step_by(2)) {
         scene.add_distance(k, (k + 1) % n);
     }
+    let side = 2.0 * rest_radius * (std::f32::consts::PI / count as f32).sin();
+    scene.rest_lengths = Some(vec![side; count]);
     scene.areas.push(AreaSpec {
         particles: (0..n).collect(),
         stiffness: 0.0,
-        pressure: 1.5,
+        pressure: 1.0,
     });
     scene.colliders.push(Shape::Ground { y: 0.0 });
     let choices = vec![("substeps", Value::Number(10.0))];
@@ -275,16 +305,18 @@ fn balloon(particles: usize) -> Choices {
 
 /// A soft body: a `size` block of particles 0.15 m apart (0.05 kg each),
 /// each cell cut into two counter-clockwise triangles with rigid area
-/// constraints, joined by its edges and one diagonal (5000 N/m), resting on
-/// the ground with its bottom row at 0.01 m.
-fn soft_body(size: GridSize) -> Choices {
+/// constraints, joined by its edges and one diagonal (5000 N/m), at rest on
+/// the ground: its bottom row touches it, `radius` (the particle radius the
+/// preset runs with) above it.
+fn soft_body(size: GridSize, radius: f64) -> Choices {
     let mut scene = empty();
     let (w, h) = (size.width as u32, size.height as u32);
     let spacing = 0.15f32;
     let left = -spacing * (w - 1) as f32 / 2.0;
+    let bottom = radius as f32;
     for i in 0..h {
         for j in 0..w {
-            scene.add_particle(left + spacing * j as f32, 0.01 + spacing * i as f32, 0.05);
+            scene.add_particle(left + spacing * j as f32, bottom + spacing * i as f32, 0.05);
         }
     }
     for i in 0..h {

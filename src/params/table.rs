@@ -127,7 +127,7 @@ pub const MASS: Parameter = Parameter {
     attribute: "mass",
     label: "Mass per particle",
     unit: "kg",
-    meaning: "Mass of every particle; free particles get inverse mass 1/mass.",
+    meaning: "Mass of every free particle (inverse mass 1/mass); a scene with its own masses reads their mean here, and setting it scales them all alike.",
     remark: "",
     rule: Rule::Positive {
         min: 1e-6,
@@ -275,10 +275,24 @@ pub const FRICTION: Parameter = Parameter {
     attribute: "friction",
     label: "Friction",
     unit: "",
-    meaning: "Coulomb friction coefficient μ of contacts with colliders and between particles: a contact pushed d deep cancels up to μ·d of sliding.",
+    meaning: "Coulomb friction coefficient μ of contacts with colliders and between particles: a contact cancels up to μ times the distance it pushed the particle out in the substep of its sliding.",
     remark: "",
     rule: Rule::Range { min: 0.0, max: 10.0 },
     default: Value::Number(0.3),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Restitution of contacts.
+pub const RESTITUTION: Parameter = Parameter {
+    name: "restitution",
+    attribute: "restitution",
+    label: "Restitution",
+    unit: "",
+    meaning: "Coefficient of restitution e of contacts: a contact that stops an approach faster than 2·|gravity|·h leaves with e times that speed (0: no bounce, 1: elastic); undoing an overlap never adds speed.",
+    remark: "",
+    rule: Rule::Range { min: 0.0, max: 1.0 },
+    default: Value::Number(0.0),
     applies: Applies::Simulation,
     group: Group::Scene,
 };
@@ -427,6 +441,7 @@ pub const PARAMETERS: &[Parameter] = &[
     BENDING_STIFFNESS,
     TETHERS,
     FRICTION,
+    RESTITUTION,
     PARTICLE_RADIUS,
     SELF_COLLISION,
     WIND_X,
@@ -458,6 +473,7 @@ macro_rules! with_solver_parameters {
             bending_stiffness: f64 = BENDING_STIFFNESS, bendingStiffness / set_bending_stiffness (set_bending_stiffness), "number";
             tethers: bool = TETHERS, tethers / set_tethers (set_tethers), "boolean";
             friction: f64 = FRICTION, friction / set_friction (set_friction), "number";
+            restitution: f64 = RESTITUTION, restitution / set_restitution (set_restitution), "number";
             particle_radius: f64 = PARTICLE_RADIUS, particleRadius / set_particle_radius (set_particle_radius), "number";
             self_collision: bool = SELF_COLLISION, selfCollision / set_self_collision (set_self_collision), "boolean";
             wind_x: f64 = WIND_X, windX / set_wind_x (set_wind_x), "number";

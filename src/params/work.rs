@@ -83,6 +83,12 @@ pub const TOPOLOGY_REBUILD: u64 = 20;
 pub const COLLIDER_CONTACT: u64 = 4;
 /// Per particle per substep while any contact is on: the speed limit.
 pub const MAX_SPEED: u64 = 1;
+/// Per particle per substep while any contact is on: the contact velocity
+/// pass (clearing its records, keeping the velocities the solve starts from
+/// with restitution, and the pass over the substep's contacts after the
+/// velocity update; a self-collision pair's share is in
+/// [`SELF_COLLISION_SEARCH`]).
+pub const CONTACT_VELOCITY: u64 = 2;
 /// Per particle per substep with self-collision on: sorting the particles
 /// into cells and the neighbour search. Measured natively on a hanging
 /// 100 × 100 cloth (few pairs), in thread CPU time: about 25 ns per
@@ -239,13 +245,14 @@ pub fn extras_multipliers(p: &Params, load: &Workload) -> usize {
 }
 
 /// The work units of one substep's contacts (colliders, self-collision, the
-/// speed limit) and wind; 0 with all of them off.
+/// speed limit, the velocity pass) and wind; 0 with all of them off.
 pub fn contacts_and_wind_cost(p: &Params, load: &Workload) -> u64 {
     let (n, m) = (load.particles as u64, load.constraints as u64);
     let passes = p.iterations as u64 + 1;
     let mut cost = 0;
     if load.colliders > 0 || p.self_collision {
-        cost += n * MAX_SPEED + passes * n * load.colliders as u64 * COLLIDER_CONTACT;
+        cost += n * (MAX_SPEED + CONTACT_VELOCITY)
+            + passes * n * load.colliders as u64 * COLLIDER_CONTACT;
     }
     if p.self_collision {
         cost += n * SELF_COLLISION_SEARCH + passes * n * SELF_COLLISION_PASS;

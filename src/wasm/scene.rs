@@ -33,7 +33,7 @@ export interface AreaSpec {
 export interface SceneSpec {
   /** `[x0, y0, x1, y1, ...]`, metres: at least 1, at most 250000 particles. */
   positions: ArrayLike<number>;
-  /** One per particle, kg; 0 pins a particle. Default: every particle 0.5 kg (the `mass` default). */
+  /** One per particle, kg; 0 pins a particle. Default: every particle 0.5 kg (the `mass` default). Differing masses are kept: `mass` then reads their mean, and setting it scales them all alike (setting the mean they have changes nothing). */
   masses?: ArrayLike<number>;
   /** Distance constraints as flat particle index pairs `[a0, b0, a1, b1, ...]`. Default: none. */
   distances?: ArrayLike<number>;

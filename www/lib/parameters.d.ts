@@ -41,7 +41,7 @@ export interface ParameterValues {
   stiffness: number;
   /** Vertical acceleration, y up (Earth is negative). Unit: m/s². Accepts -1e6..1e6. Default -9.81. Applies at once. */
   gravity: number;
-  /** Mass of every particle; free particles get inverse mass 1/mass. Unit: kg. Accepts 1e-6..1e6. Default 0.5. Applies at once. */
+  /** Mass of every free particle (inverse mass 1/mass); a scene with its own masses reads their mean here, and setting it scales them all alike. Unit: kg. Accepts 1e-6..1e6. Default 0.5. Applies at once. */
   mass: number;
   /** Substeps per time step ("small steps"): each runs prediction, `iterations` sweeps and the velocity update with Δt/substeps. Accepts whole, 1..100. Default 1. Applies at once. */
   substeps: number;
@@ -57,8 +57,10 @@ export interface ParameterValues {
   bendingStiffness: number;
   /** Long-range attachments: no free particle gets farther from its nearest pinned particle than its rest-path distance, which removes over-stretch. Accepts true or false. Default false. Applies at once. */
   tethers: boolean;
-  /** Coulomb friction coefficient μ of contacts with colliders and between particles: a contact pushed d deep cancels up to μ·d of sliding. Accepts 0..10. Default 0.3. Applies at once. */
+  /** Coulomb friction coefficient μ of contacts with colliders and between particles: a contact cancels up to μ times the distance it pushed the particle out in the substep of its sliding. Accepts 0..10. Default 0.3. Applies at once. */
   friction: number;
+  /** Coefficient of restitution e of contacts: a contact that stops an approach faster than 2·|gravity|·h leaves with e times that speed (0: no bounce, 1: elastic); undoing an overlap never adds speed. Accepts 0..1. Default 0. Applies at once. */
+  restitution: number;
   /** Radius of each particle in contacts: particles keep this far from colliders and twice this far from each other in self-collision. Unit: m. Accepts 1e-4..10. Default 0.05. Applies at once. */
   particleRadius: number;
   /** Particles of the scene collide with each other (found with a spatial hash), except pairs closer than twice the radius at rest. Accepts true or false. Default false. Applies at once. */
@@ -81,7 +83,7 @@ export interface ParameterValues {
 export type ParameterName = keyof ParameterValues;
 
 /** The parameters `set` changes on a running cloth. */
-export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'bendingStiffness' | 'tethers' | 'friction' | 'particleRadius' | 'selfCollision' | 'windX' | 'windY' | 'windDrag' | 'stepsPerFrame' | 'strainColors' | 'renderer';
+export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'bendingStiffness' | 'tethers' | 'friction' | 'restitution' | 'particleRadius' | 'selfCollision' | 'windX' | 'windY' | 'windDrag' | 'stepsPerFrame' | 'strainColors' | 'renderer';
 
 /** The <xpbd-cloth> attribute of each parameter. */
-export type ElementAttribute = 'preset' | 'width' | 'height' | 'fixed' | 'time-step' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocity-damping' | 'tear-stretch' | 'solver-order' | 'bending-stiffness' | 'tethers' | 'friction' | 'particle-radius' | 'self-collision' | 'wind-x' | 'wind-y' | 'wind-drag' | 'steps-per-frame' | 'strain-colors' | 'renderer';
+export type ElementAttribute = 'preset' | 'width' | 'height' | 'fixed' | 'time-step' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocity-damping' | 'tear-stretch' | 'solver-order' | 'bending-stiffness' | 'tethers' | 'friction' | 'restitution' | 'particle-radius' | 'self-collision' | 'wind-x' | 'wind-y' | 'wind-drag' | 'steps-per-frame' | 'strain-colors' | 'renderer';

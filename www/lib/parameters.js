@@ -49,7 +49,7 @@ export const PARAMETERS = Object.freeze([
   },
   {
     name: "mass", attribute: "mass", label: "Mass per particle", unit: "kg", remark: "",
-    meaning: "Mass of every particle; free particles get inverse mass 1/mass.",
+    meaning: "Mass of every free particle (inverse mass 1/mass); a scene with its own masses reads their mean here, and setting it scales them all alike.",
     type: 'number', rule: { kind: 'positive', min: 0.000001, max: 1000000 }, defaultValue: 0.5, appliesOn: 'simulation', group: 'solver',
   },
   {
@@ -89,8 +89,13 @@ export const PARAMETERS = Object.freeze([
   },
   {
     name: "friction", attribute: "friction", label: "Friction", unit: "", remark: "",
-    meaning: "Coulomb friction coefficient μ of contacts with colliders and between particles: a contact pushed d deep cancels up to μ·d of sliding.",
+    meaning: "Coulomb friction coefficient μ of contacts with colliders and between particles: a contact cancels up to μ times the distance it pushed the particle out in the substep of its sliding.",
     type: 'number', rule: { kind: 'range', min: 0, max: 10 }, defaultValue: 0.3, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "restitution", attribute: "restitution", label: "Restitution", unit: "", remark: "",
+    meaning: "Coefficient of restitution e of contacts: a contact that stops an approach faster than 2·|gravity|·h leaves with e times that speed (0: no bounce, 1: elastic); undoing an overlap never adds speed.",
+    type: 'number', rule: { kind: 'range', min: 0, max: 1 }, defaultValue: 0, appliesOn: 'simulation', group: 'scene',
   },
   {
     name: "particleRadius", attribute: "particle-radius", label: "Particle radius", unit: "m", remark: "",
