@@ -7,7 +7,7 @@ use js_sys::{Float32Array, Object, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{cloth_error, number, table_whole};
-use crate::cloth::DIVERGENCE_LIMIT;
+use crate::cloth::{DIVERGENCE_LIMIT, MAX_STEPS_PER_CALL};
 use crate::model::grid::SPACING;
 use crate::params::{self, FixedPreset, Params};
 use crate::solver;
@@ -35,6 +35,8 @@ export interface GridLayout {
   colors: number;
   /** A coordinate beyond this (metres) means the cloth diverged. */
   divergenceLimit: number;
+  /** The most steps one `steps(n)` call takes. */
+  maxStepsPerCall: number;
 }
 "#;
 
@@ -84,6 +86,11 @@ fn layout_object(layout: &ColoredGrid) -> Result<JsValue, JsValue> {
         &object,
         "divergenceLimit",
         &JsValue::from_f64(DIVERGENCE_LIMIT as f64),
+    )?;
+    set(
+        &object,
+        "maxStepsPerCall",
+        &JsValue::from_f64(MAX_STEPS_PER_CALL as f64),
     )?;
     Ok(object.into())
 }

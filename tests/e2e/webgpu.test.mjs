@@ -166,6 +166,7 @@ describe('WebGPU backend on the software adapter', () => {
             pinned: Array.from(large.pinned),
             spacing: large.spacing,
             limit: large.divergenceLimit,
+            maxSteps: large.maxStepsPerCall,
           },
           substep: Array.from(substepValues(0.01, 4, 1000, 5, 0.5)),
         };
@@ -186,6 +187,7 @@ describe('WebGPU backend on the software adapter', () => {
         pinned: [0, 999, 999_000, 999_999],
         spacing: Math.fround(0.2),
         limit: 1e6,
+        maxSteps: 10_000,
       });
       // h = 0.0025 s, alpha_tilde = (1/1000)/h², gamma = (1/1000)·5/h, velocity factor 1 − 0.5 h
       const expected = [0.0025, 0.001 / (0.0025 * 0.0025), (0.001 * 5) / 0.0025, 1 - 0.5 * 0.0025].map(Math.fround);

@@ -19,7 +19,7 @@ export type { Collider, ColliderSpec, SimulationError, SimulationErrorCode } fro
 
 /**
  * Every option of `mountCloth` and `restart`: every parameter of the table
- * (`ParameterValues`, generated from src/params.rs, with meaning, unit, range and
+ * (`ParameterValues`, generated from src/params/table.rs, with meaning, unit, range and
  * default) and the loop's behaviour options below. All are optional.
  */
 export interface ClothOptions extends Partial<ParameterValues> {
@@ -245,7 +245,7 @@ export interface ClothController {
  */
 export declare function mountCloth(canvas: HTMLCanvasElement, options?: ClothOptions): Promise<ClothController>;
 
-/** Every cloth parameter, one entry each, in display order (generated from src/params.rs). */
+/** Every cloth parameter, one entry each, in display order (generated from src/params/table.rs). */
 export declare const PARAMETERS: readonly Parameter[];
 
 /** "auto" runs WebGPU from this many particles on. */

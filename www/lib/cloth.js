@@ -34,7 +34,7 @@ import { encodeState, decodeState } from './state-file.js';
 import { recordingType, recordCanvas } from './recording.js';
 
 // Every cloth parameter (name, attribute, unit, accepted values, default, how it
-// applies) comes from the one table in src/params.rs, generated into parameters.js;
+// applies) comes from the one table in src/params/table.rs, generated into parameters.js;
 // options.js holds the options that are not parameters, their checks and messages.
 export { PARAMETERS, DEFAULT_OPTIONS, parseNumber, quoteForMessage, FRAME_WORK_BUDGET_MS, AUTO_WEBGPU_MIN_PARTICLES };
 

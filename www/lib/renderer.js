@@ -14,7 +14,7 @@
 import { DEFAULT_STYLE } from './style.js';
 
 // Colours and sizes (CSS pixels) of the original demo's look, generated from the
-// one the wasm rasterizer draws with (LOOK in src/raster.rs).
+// one the wasm rasterizer draws with (LOOK in src/raster/look.rs).
 export { DEFAULT_STYLE };
 
 // ---------------------------------------------------------------- view math

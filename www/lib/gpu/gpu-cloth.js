@@ -37,8 +37,6 @@ const MIRROR_EVERY_FRAME = 100_000;
 const MAX_DISPATCHES_PER_FRAME = 20_000;
 /** The most dispatches one `steps(n)` call encodes (about a second of JavaScript). */
 const MAX_DISPATCHES_PER_CALL = 1_000_000;
-/** The most steps one `steps(n)` call queues, as the Simulation's. */
-const MAX_STEPS_PER_CALL = 10_000;
 /** Size of the View uniform of render.wgsl, bytes. */
 const VIEW_BYTES = 272;
 
@@ -519,11 +517,11 @@ export class GpuSimulation {
     this.stepNow(n);
   }
 
-  /** The most steps `steps(n)` takes: 10000, fewer when a step needs many dispatches. */
+  /** The most steps `steps(n)` takes: the Simulation's most (10000), fewer when a step needs many dispatches. */
   get maxStepsPerCall() {
     const v = this.#values;
     const perStep = v.substeps * (this.#grid.colors * v.iterations + 2);
-    return Math.min(MAX_STEPS_PER_CALL, Math.floor(MAX_DISPATCHES_PER_CALL / perStep));
+    return Math.min(this.#grid.maxStepsPerCall, Math.floor(MAX_DISPATCHES_PER_CALL / perStep));
   }
 
   step() {
@@ -704,7 +702,7 @@ export class GpuSimulation {
     return Array.from(this.#grid.colorOffsets);
   }
 
-  // -- interaction, as the Simulation's (src/cloth.rs)
+  // -- interaction, as the Simulation's (src/cloth/interaction.rs)
 
   /** The particle nearest to (x, y) within `radius` metres in the mirror, or −1. */
   pick(x, y, radius) {

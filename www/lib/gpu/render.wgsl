@@ -1,6 +1,6 @@
 // Drawing the cloth straight from the solver's buffers: the axes, every
 // constraint as a quad along its segment (grey, or coloured by stretch with the
-// ramp of src/raster.rs), every particle as a disc, the held one larger and red.
+// ramp of src/raster/look.rs), every particle as a disc, the held one larger and red.
 // Sizes are in backing-store pixels; y is up in the world and down on screen.
 
 struct View {
@@ -67,7 +67,7 @@ fn segment_corner(a: vec2f, b: vec2f, width: f32, vertex: u32) -> vec2f {
   return a + along * corner.x + normal * (corner.y * 0.5 * width);
 }
 
-// The ramp colour of a relative stretch, as strain_rgb in src/raster.rs:
+// The ramp colour of a relative stretch, as strain_rgb in src/raster/look.rs:
 // compression and NaN take the first stop, beyond the last the last one, linear
 // in between, each channel rounded to a whole 0..255 value.
 fn strain_color(stretch: f32) -> vec4f {

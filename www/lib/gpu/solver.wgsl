@@ -1,5 +1,5 @@
 // The XPBD grid cloth on the GPU: the same substep as the CPU's coloured order
-// (src/solver.rs, src/colored.rs), one entry point per pass.
+// (src/solver/), one entry point per pass.
 //
 // A substep is: `predict` over the particles, the multipliers cleared (a buffer
 // clear on the queue), `iterations` times one `solve` dispatch per colour, then
