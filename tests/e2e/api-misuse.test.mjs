@@ -129,6 +129,7 @@ function runMisuseInPage({ only, properties }) {
     bendingStiffness: numberCases([-1, -Number.MIN_VALUE, 1.1e15, 1e300]),
     tethers: FLAG_REFUSED,
     friction: numberCases([-0.1, -Number.MIN_VALUE, 10.5, 1e300]),
+    restitution: numberCases([-0.1, -Number.MIN_VALUE, 1.0000001, 2, 1e300]),
     particleRadius: numberCases([0, -0.05, 0.00009, 10.5, 1e300]),
     selfCollision: FLAG_REFUSED,
     windX: numberCases([1000.5, -1001, 1e300, -1e300]),

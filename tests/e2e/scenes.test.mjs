@@ -38,6 +38,8 @@ const PRESETS = PARAMETERS.find((p) => p.name === 'preset').rule.values;
 const SIZE_FIELDS = ['width', 'height', 'fixed'];
 /** Documented: no free particle ends a substep more than 1e-4 m inside a collider (f32 positions add a little). */
 const INSIDE_TOLERANCE = 2e-4;
+/** Metres per second at which an overlap a collider made is undone (MAX_DEPENETRATION_SPEED). */
+const DEPENETRATION_SPEED = 0.25;
 
 /** What `Simulation.preset(name)` builds: its counts, sizes (presetShape) and parameter values. */
 function presetFacts(page, name) {
@@ -159,8 +161,17 @@ async function dragColliderInto(page, input, id, to) {
   const target = await page.evaluate(([x, y]) => window.clothDemo.worldToClient(x, y), [to.x, to.y]);
   await input.press(start.x, start.y);
   await input.move(target.x, target.y);
-  // held still: let the cloth step a while with the collider in it
-  await expectTimeAdvances(page, 0.3);
+  // Held still: the cloth steps with the collider in it. An overlap the collider
+  // made is undone no faster than the depenetration speed (docs/physics.md,
+  // MAX_DEPENETRATION_SPEED in src/contacts/velocity.rs), so wait as long as the
+  // deepest overlap the collider can make takes at that speed, and a little more.
+  const reach = await page.evaluate((k) => {
+    const c = window.clothDemo;
+    const collider = c.simulation.colliders().find((each) => each.id === k);
+    const size = collider.shape === 'circle' ? collider.radius : Math.max(collider.width, collider.height) / 2;
+    return size + c.simulation.particleRadius;
+  }, id);
+  await expectTimeAdvances(page, 0.3 + reach / DEPENETRATION_SPEED);
   const held = await page.evaluate(([k, cx, cy]) => {
     const c = window.clothDemo;
     c.pause();
