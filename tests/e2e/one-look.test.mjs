@@ -1,5 +1,5 @@
 // Both renderers draw one picture: the wasm rasterizer and the canvas-2D
-// renderer take their colours from LOOK and STRAIN_RAMP in src/raster.rs (the
+// renderer take their colours from LOOK and STRAIN_RAMP in src/raster/look.rs (the
 // canvas renderer through the generated www/lib/style.js and the wasm's
 // strainColor). The same still cloth drawn by each must show the same colours.
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// The parameter table (src/params.rs, generated into www/lib/parameters.js) drives
+// The parameter table (src/params/table.rs, generated into www/lib/parameters.js) drives
 // the page's fields, the <xpbd-cloth> element's attributes, the mountCloth
 // options, the Simulation's properties and the TypeScript types: every entry is
 // checked in each of them, so a parameter added to the table shows up

@@ -1,7 +1,7 @@
-// Generated from PARAMETERS in src/params.rs by `XPBD_BLESS=1 cargo test --test
+// Generated from PARAMETERS in src/params/table.rs by `XPBD_BLESS=1 cargo test --test
 // generated`: change the Rust source, not this file.
 
-/** One entry of the parameter table (see src/params.rs for each field). */
+/** One entry of the parameter table (see src/params/table.rs for each field). */
 export interface Parameter {
   readonly name: ParameterName;
   readonly attribute: ElementAttribute;

@@ -1,4 +1,4 @@
-// Generated from PARAMETERS in src/params.rs by `XPBD_BLESS=1 cargo test --test
+// Generated from PARAMETERS in src/params/table.rs by `XPBD_BLESS=1 cargo test --test
 // generated`: change the Rust source, not this file.
 //
 // Every cloth parameter: name (Simulation property and mountCloth option), element

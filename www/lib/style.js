@@ -1,8 +1,8 @@
-// Generated from LOOK in src/raster.rs by `XPBD_BLESS=1 cargo test --test
+// Generated from LOOK in src/raster/look.rs by `XPBD_BLESS=1 cargo test --test
 // generated`: change the Rust source, not this file.
 //
 // The look of the cloth (colours, and sizes in CSS pixels), as the wasm rasterizer
-// draws it: LOOK in src/raster.rs.
+// draws it: LOOK in src/raster/look.rs.
 
 export const DEFAULT_STYLE = Object.freeze({
   background: '#ffffff',
