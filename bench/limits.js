@@ -21,7 +21,7 @@ import { largestAccepted } from './largest-accepted.js';
 const params = new URLSearchParams(location.search);
 const QUICK = params.has('quick') && params.get('quick') !== '0';
 
-/** The core's limits (MAX_WORK_PER_STEP, MAX_WORK_PER_CALL in src/params.rs) and the times they stand for. */
+/** The core's limits (MAX_WORK_PER_STEP, MAX_WORK_PER_CALL in src/params/work.rs) and the times they stand for. */
 export const LIMITS = { step: 500_000_000, call: 1_500_000_000, stepMs: 500, callMs: 1500 };
 
 const statusElement = document.getElementById('status');

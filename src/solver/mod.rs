@@ -43,7 +43,9 @@
 //! * [`colored`]: the coloured sweep, four constraints of one colour at a time
 //!   in SIMD lanes (`lanes.rs`), bit for bit the scalar solve;
 //! * [`points`]: where positions live, interleaved or split into x and y
-//!   ([`Points`]), so one solve serves both.
+//!   ([`Points`]), so one solve serves both;
+//! * [`grid_layout`]: the grid in coloured order, colour by colour, for a
+//!   solver that runs each colour in parallel (the WebGPU backend).
 //!
 //! The other constraint kinds (bending, areas, tethers) are in `src/extras/`,
 //! the contacts in `src/contacts/`; they use [`alpha_tilde`] and [`Points`]
@@ -52,6 +54,7 @@
 pub mod colored;
 mod columns;
 pub mod distance;
+pub mod grid_layout;
 pub mod integrate;
 pub(crate) mod lanes;
 pub mod order;

@@ -45,6 +45,7 @@ mod convert;
 mod draw;
 #[cfg(feature = "experiments")]
 pub mod experiments;
+mod grid_layout;
 mod interaction;
 mod parameters;
 mod scene;

@@ -38,7 +38,7 @@ const DEFAULTS = {
   timeStepSize: 0.01, iterations: 5, stiffness: 1000, gravity: -9.81, mass: 0.5,
   substeps: 1, damping: 0, velocityDamping: 0, tearStretch: 0, solverOrder: 'colored',
 };
-/** MAX_WORK_PER_STEP of the core (src/params.rs), as its messages state it. */
+/** MAX_WORK_PER_STEP of the core (src/params/work.rs), as its messages state it. */
 const WORK_LIMIT = /500000000/;
 
 /** What each solver field accepts (README, "Limits and errors"). */

@@ -22,8 +22,8 @@ import {
   waitForReadout,
   withDemo,
 } from './helpers.mjs';
-import { PARAMETERS } from '../../www/parameters.js';
-import { DEFAULT_STYLE } from '../../www/style.js';
+import { PARAMETERS } from '../../www/lib/parameters.js';
+import { DEFAULT_STYLE } from '../../www/lib/style.js';
 
 let browser;
 let server;
@@ -38,12 +38,14 @@ const PRESETS = PARAMETERS.find((p) => p.name === 'preset').rule.values;
 const SIZE_FIELDS = ['width', 'height', 'fixed'];
 /** Documented: no free particle ends a substep more than 1e-4 m inside a collider (f32 positions add a little). */
 const INSIDE_TOLERANCE = 2e-4;
+/** Metres per second at which an overlap a collider made is undone (MAX_DEPENETRATION_SPEED). */
+const DEPENETRATION_SPEED = 0.25;
 
 /** What `Simulation.preset(name)` builds: its counts, sizes (presetShape) and parameter values. */
 function presetFacts(page, name) {
   return page.evaluate(async (preset) => {
-    const { Simulation, presetShape } = await import('/www/wasm.js');
-    const { PARAMETERS } = await import('/www/parameters.js');
+    const { Simulation, presetShape } = await import('/www/lib/wasm.js');
+    const { PARAMETERS } = await import('/www/lib/parameters.js');
     const simulation = Simulation.preset(preset, {});
     try {
       const values = {};
@@ -159,8 +161,17 @@ async function dragColliderInto(page, input, id, to) {
   const target = await page.evaluate(([x, y]) => window.clothDemo.worldToClient(x, y), [to.x, to.y]);
   await input.press(start.x, start.y);
   await input.move(target.x, target.y);
-  // held still: let the cloth step a while with the collider in it
-  await expectTimeAdvances(page, 0.3);
+  // Held still: the cloth steps with the collider in it. An overlap the collider
+  // made is undone no faster than the depenetration speed (docs/physics.md,
+  // MAX_DEPENETRATION_SPEED in src/contacts/velocity.rs), so wait as long as the
+  // deepest overlap the collider can make takes at that speed, and a little more.
+  const reach = await page.evaluate((k) => {
+    const c = window.clothDemo;
+    const collider = c.simulation.colliders().find((each) => each.id === k);
+    const size = collider.shape === 'circle' ? collider.radius : Math.max(collider.width, collider.height) / 2;
+    return size + c.simulation.particleRadius;
+  }, id);
+  await expectTimeAdvances(page, 0.3 + reach / DEPENETRATION_SPEED);
   const held = await page.evaluate(([k, cx, cy]) => {
     const c = window.clothDemo;
     c.pause();
@@ -430,7 +441,7 @@ describe('scenes through mountCloth, restart and <xpbd-cloth>', () => {
   it('<xpbd-cloth preset="balloon"> runs a balloon; its scene property runs a scene of the page\'s own', async () => {
     await inPage(await openApiHarness(browser, server), async ({ page }) => {
       const outcome = await page.evaluate(async () => {
-        await import('../www/xpbd-cloth-element.js');
+        await import('../www/lib/xpbd-cloth-element.js');
         const wait = (ms) => new Promise((done) => setTimeout(done, ms));
         const element = document.createElement('xpbd-cloth');
         element.setAttribute('preset', 'balloon');
