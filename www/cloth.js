@@ -12,7 +12,8 @@
 
 import { loadWasm, wasmMemoryBytes, Simulation, presetShape, strainRamp } from './wasm.js';
 import { PARAMETERS } from './parameters.js';
-import { fitView, clampScale, worldToCanvas, canvasToWorld, watchCanvasSize, particleRadius } from './renderer.js';
+import { worldToCanvas, canvasToWorld, watchCanvasSize, particleRadius } from './renderer.js';
+import { SceneCamera } from './camera.js';
 import {
   DEFAULT_OPTIONS, PARAMETER_BY_NAME, mergeOptionsGiven, checkRule, liveParameter, parseNumber, quoteForMessage,
 } from './options.js';
@@ -100,18 +101,28 @@ function tooLargeForCpu(error, settings) {
   return withinTable && (codeOf(error) === 'out_of_memory' || ['width', 'height'].includes(fieldOf(error)));
 }
 
-/** Width and height in metres of the cloth's bounding box (at rest right after creation). */
-function restingSize(simulation) {
-  const positions = simulation.positions();
-  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
-  for (let k = 0; k < positions.length; k += 2) {
-    minX = Math.min(minX, positions[k]);
-    maxX = Math.max(maxX, positions[k]);
-    minY = Math.min(minY, positions[k + 1]);
-    maxY = Math.max(maxY, positions[k + 1]);
-  }
-  return positions.length ? { width: maxX - minX, height: maxY - minY } : { width: 1, height: 1 };
+/**
+ * What the camera (camera.js) reads of the scene `simulation` runs, as built:
+ * copies, which stay valid while the camera works them out.
+ */
+function describeScene(simulation) {
+  const positions = simulation.positions().slice();
+  const pinned = new Uint8Array(positions.length / 2);
+  if (simulation.pinnedParticles) for (const k of simulation.pinnedParticles()) pinned[k] = 1;
+  else for (let k = 0; k < pinned.length; k++) pinned[k] = simulation.isPinned(k) ? 1 : 0;
+  return {
+    positions,
+    pinned,
+    constraints: simulation.constraints().slice(),
+    restLengths: simulation.restLengths().slice(),
+    colliders: simulation.colliders?.() ?? [],
+    ...Object.fromEntries(['stiffness', 'mass', 'gravity', 'windDrag', 'tearStretch'].map((name) => [name, simulation[name]])),
+    wind: [simulation.windX, simulation.windY],
+  };
 }
+
+/** Slices of a large scene's bounds (camera.js) worked out per task after the cloth starts. */
+const FRAMING_SLICES_PER_TASK = 4;
 
 const DIVERGED_MESSAGE =
   'The simulation diverged and has stopped. Restart it, perhaps with a smaller time step, ' +
@@ -174,9 +185,9 @@ class ClothController {
   #diverged = false;
   #haltedBy = null; // an unexpected Error that stopped the loop
   #visible = true; // in the viewport and the tab shown
-  #zoom = 1;
   #box;
-  #clothSize;
+  #camera; // a SceneCamera: fits each scene, zooms and pans
+  #framing = 0; // the timer of the task working out a large scene's bounds
   #view;
   #lastDiagnostics = null;
   #steppingMs = 0; // what the last stepping task took, counted into the next frame
@@ -211,7 +222,7 @@ class ClothController {
     // when the controller was a plain object of closures.
     for (const name of [
       'pause', 'resume', 'restart', 'set', 'diagnostics', 'worldToClient', 'clientToWorld', 'destroy', 'readPositions',
-      'snapshot', 'record', 'exportState', 'importState', 'refreshTheme',
+      'snapshot', 'record', 'exportState', 'importState', 'refreshTheme', 'fit', 'setView',
     ]) {
       this[name] = this[name].bind(this);
     }
@@ -226,8 +237,8 @@ class ClothController {
       this.#styleObserver.observe(canvas, { attributes: true, attributeFilter: ['style', 'class'] });
     }
     this.#box = { cssWidth: canvas.width, cssHeight: canvas.height, pixelRatio: 1, offsetX: 0, offsetY: 0 };
-    this.#clothSize = restingSize(this.#simulation);
-    this.#updateView();
+    this.#camera = new SceneCamera(canvas.width, canvas.height);
+    this.#frameScene(describeScene(this.#simulation));
     this.#scheduler = new FrameScheduler(() => this.#frame(), () => this.#stepTask());
     this.#previousTouchAction = canvas.style.touchAction;
     // The page stylesheet should say this too; set here so any host page gets it.
@@ -273,12 +284,20 @@ class ClothController {
         this.#simulation.release();
         this.#requestFrame();
       },
-      zoomBy: (factor) => this.#zoomBy(factor),
+      zoomBy: (factor, clientX, clientY) => {
+        const at = this.#clientToCanvas(clientX, clientY);
+        this.#moveCamera(() => this.#camera.zoom(factor, at.x, at.y));
+      },
+      panBy: (dx, dy) => {
+        const screen = this.#screenBox();
+        this.#moveCamera(() => this.#camera.pan(dx / screen.scaleX, dy / screen.scaleY));
+      },
       fail: (error) => this.#report(error),
     });
 
     this.#canvasSize = watchCanvasSize(canvas, (measured) => {
       this.#box = measured;
+      this.#camera.resize(measured.cssWidth, measured.cssHeight);
       this.#style = readTheme(canvas);
       this.#painter.repaintAll();
       this.#updateView();
@@ -417,19 +436,18 @@ class ClothController {
   /** Builds the cloth of `settings` on `gpu` (or the CPU when null) and makes it the running one; throws, keeping the old, on error. */
   #replace(next, gpu, applies = () => true) {
     const replacement = this.#build(next, gpu, true, applies); // throws: the old cloth keeps running
-    return this.#install(replacement, next, gpu, restingSize(replacement));
+    return this.#install(replacement, next, gpu, describeScene(replacement));
   }
 
-  /** Makes `replacement` (built from `next`, on `gpu` or the CPU) the running cloth, its view fitting `clothSize`. */
-  #install(replacement, next, gpu, clothSize) {
+  /** Makes `replacement` (built from `next`, on `gpu` or the CPU) the running cloth, the camera framing `scene`. */
+  #install(replacement, next, gpu, scene) {
     this.#freeSimulation();
     if (this.#gpu && this.#gpu !== gpu) this.#releaseGpu();
     this.#simulation = replacement;
     this.#adoptGpu(gpu);
     this.#settings = next;
     this.#painter.repaintAll();
-    this.#clothSize = clothSize;
-    this.#updateView();
+    this.#frameScene(scene);
     this.#diverged = false;
     this.#haltedBy = null;
     this.#stepper.clear();
@@ -478,15 +496,15 @@ class ClothController {
     const next = mergeOptionsGiven(this.#effectiveOptions(), changes).options;
     if (scene.spec == null) next.scene = undefined;
     const replacement = buildScene(next);
-    let clothSize;
+    let built;
     try {
-      clothSize = restingSize(replacement); // the view fits the scene as built, not as it moved
+      built = describeScene(replacement); // the camera fits the scene as built, not as it moved
       replacement.restoreState(state);
     } catch (error) {
       freeQuietly(replacement);
       throw error; // the running cloth is kept
     }
-    this.#install(replacement, next, null, clothSize);
+    this.#install(replacement, next, null, built);
     return this;
   }
 
@@ -542,6 +560,23 @@ class ClothController {
     return { ...this.#lastDiagnostics };
   }
 
+  /** The camera: { x, y, scale } (world point at the canvas centre, CSS px per metre) and whether it shows the fit. */
+  get view() {
+    return this.#camera.camera;
+  }
+
+  fit() {
+    this.#assertAlive();
+    this.#moveCamera(() => this.#camera.fit());
+  }
+
+  setView(view) {
+    this.#assertAlive();
+    const { options } = mergeOptionsGiven(this.#settings, { view }); // checks it: on Error nothing changes
+    this.#settings = options;
+    this.#moveCamera(() => (options.view == null ? this.#camera.fit() : this.#camera.show(options.view)));
+  }
+
   worldToClient(x, y) {
     const onCanvas = worldToCanvas(this.#view, x, y);
     const screen = this.#screenBox();
@@ -552,12 +587,17 @@ class ClothController {
   }
 
   clientToWorld(clientX, clientY) {
+    const at = this.#clientToCanvas(clientX, clientY);
+    return canvasToWorld(this.#view, at.x, at.y);
+  }
+
+  /** A client point as CSS px from the canvas' content box corner. */
+  #clientToCanvas(clientX, clientY) {
     const screen = this.#screenBox();
-    return canvasToWorld(
-      this.#view,
-      (clientX - screen.left) / screen.scaleX - this.#box.offsetX,
-      (clientY - screen.top) / screen.scaleY - this.#box.offsetY,
-    );
+    return {
+      x: (clientX - screen.left) / screen.scaleX - this.#box.offsetX,
+      y: (clientY - screen.top) / screen.scaleY - this.#box.offsetY,
+    };
   }
 
   destroy() {
@@ -570,6 +610,7 @@ class ClothController {
     this.#destroyed = true;
     this.#scheduler.cancelFrame();
     this.#scheduler.cancelStepping();
+    clearTimeout(this.#framing);
     this.#listeners.abort();
     this.#styleObserver?.disconnect();
     this.#canvasSize.stop();
@@ -724,16 +765,32 @@ class ClothController {
   // -- view
 
   #updateView() {
-    const box = this.#box;
-    this.#view = fitView(box.cssWidth, box.cssHeight, { zoom: this.#zoom, pixelRatio: box.pixelRatio, clothSize: this.#clothSize });
+    this.#view = this.#camera.view(this.#box.pixelRatio);
   }
 
-  #zoomBy(factor) {
-    if (!(factor > 0) || !Number.isFinite(factor)) return;
-    const scale = clampScale(this.#view.scale * factor);
-    this.#zoom *= scale / this.#view.scale;
+  /** Changes the camera with `change()` and draws what it shows. */
+  #moveCamera(change) {
+    change();
     this.#updateView();
+    this.#painter.repaintAll();
     this.#requestFrame();
+  }
+
+  /**
+   * The camera frames `scene` (describeScene's): the `view` option, or the
+   * scene's fit; a large scene's bounds are worked out in tasks of their own.
+   */
+  #frameScene(scene) {
+    this.#camera.frame(scene, this.#settings.view);
+    this.#updateView();
+    clearTimeout(this.#framing);
+    const framing = () => {
+      if (this.#destroyed) return;
+      const done = this.#camera.advance(FRAMING_SLICES_PER_TASK);
+      this.#moveCamera(() => {});
+      this.#framing = done ? 0 : setTimeout(framing, 0);
+    };
+    this.#framing = this.#camera.framing ? setTimeout(framing, 0) : 0;
   }
 
   /** The canvas' border-box rectangle on screen and its CSS-transform scale. */

@@ -1,5 +1,6 @@
 // Pointer input on a cloth's canvas: one pointer drags what it picks (a particle
-// or a collider), two pointers pinch-zoom, the wheel zooms. Knows nothing of the
+// or a collider) or else pans, two pointers pinch-zoom about their midpoint and
+// pan as it moves, the wheel zooms about the pointer. Knows nothing of the
 // Simulation: it calls actions.
 
 /** Pick radius in CSS pixels, as in the original. */
@@ -14,20 +15,23 @@ function wheelPixels(event, pageHeight) {
 }
 
 /**
- * Pointer Events on `canvas`: one pointer on something draggable drags it, two
- * pointers pinch-zoom (a second finger lets go), the wheel zooms.
- * `actions`: pick(clientX, clientY) → a target or null, grab(target),
- * dragTo(clientX, clientY), release(), zoomBy(factor), fail(error). Listeners go
- * away with `signal`.
+ * Pointer Events on `canvas`: one pointer on something draggable drags it,
+ * elsewhere it pans; two pointers pinch-zoom about their midpoint and pan as
+ * it moves (a second finger lets go of what the first held); the wheel zooms
+ * about the pointer. `actions`: pick(clientX, clientY) → a target or null,
+ * grab(target), dragTo(clientX, clientY), release(), zoomBy(factor, clientX,
+ * clientY), panBy(dx, dy) (client px), fail(error). Listeners go away with
+ * `signal`.
  */
 export function attachPointerInput(canvas, signal, actions) {
   const pointers = new Map(); // pointerId → { x, y } client coordinates
   let dragPointerId = null;
-  let pinchDistance = 0;
+  let panPointerId = null;
+  let pinch = null; // { distance, x, y }: the first two pointers' distance and midpoint
 
-  const distanceOfFirstTwo = () => {
+  const measurePinch = () => {
     const [a, b] = pointers.values();
-    return Math.hypot(a.x - b.x, a.y - b.y);
+    return { distance: Math.hypot(a.x - b.x, a.y - b.y), x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
   };
 
   const guarded = (handler) => (event) => {
@@ -53,27 +57,36 @@ export function attachPointerInput(canvas, signal, actions) {
         dragPointerId = event.pointerId;
         actions.grab(target);
         actions.dragTo(event.clientX, event.clientY);
+      } else {
+        panPointerId = event.pointerId;
       }
     } else if (pointers.size === 2) {
       if (dragPointerId !== null) {
         dragPointerId = null;
         actions.release();
       }
-      pinchDistance = distanceOfFirstTwo();
+      panPointerId = null;
+      pinch = measurePinch();
     }
   };
 
   const onMove = (event) => {
     const pointer = pointers.get(event.pointerId);
     if (!pointer) return;
+    const dx = event.clientX - pointer.x;
+    const dy = event.clientY - pointer.y;
     pointer.x = event.clientX;
     pointer.y = event.clientY;
     if (pointers.size >= 2) {
-      const distance = distanceOfFirstTwo();
-      if (pinchDistance > 0 && distance > 0) actions.zoomBy(distance / pinchDistance);
-      pinchDistance = distance;
+      // the midpoint carries the picture; the spread zooms about it
+      const now = measurePinch();
+      actions.panBy(now.x - pinch.x, now.y - pinch.y);
+      if (pinch.distance > 0 && now.distance > 0) actions.zoomBy(now.distance / pinch.distance, now.x, now.y);
+      pinch = now;
     } else if (event.pointerId === dragPointerId) {
       actions.dragTo(event.clientX, event.clientY);
+    } else if (event.pointerId === panPointerId) {
+      actions.panBy(dx, dy);
     }
   };
 
@@ -83,12 +96,19 @@ export function attachPointerInput(canvas, signal, actions) {
       dragPointerId = null;
       actions.release();
     }
-    if (pointers.size < 2) pinchDistance = 0;
+    if (event.pointerId === panPointerId) panPointerId = null;
+    if (pointers.size >= 2) {
+      pinch = measurePinch(); // another pair pinches on from here
+    } else if (pinch) {
+      pinch = null;
+      // the finger left of a pinch goes on panning
+      if (pointers.size === 1) [panPointerId] = pointers.keys();
+    }
   };
 
   const onWheel = (event) => {
     event.preventDefault(); // zoom the cloth, not scroll the page
-    actions.zoomBy(Math.exp(-WHEEL_ZOOM_RATE * wheelPixels(event, window.innerHeight)));
+    actions.zoomBy(Math.exp(-WHEEL_ZOOM_RATE * wheelPixels(event, window.innerHeight)), event.clientX, event.clientY);
   };
 
   const options = { signal };
@@ -104,7 +124,8 @@ export function attachPointerInput(canvas, signal, actions) {
     reset() {
       pointers.clear();
       dragPointerId = null;
-      pinchDistance = 0;
+      panPointerId = null;
+      pinch = null;
     },
   };
 }
