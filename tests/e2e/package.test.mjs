@@ -51,6 +51,8 @@ const REQUIRED_FILES = [
   'www/options.d.ts',
   'www/pointer.js',
   'www/pointer.d.ts',
+  'www/camera.js',
+  'www/camera.d.ts',
   'www/frame-loop.js',
   'www/frame-loop.d.ts',
   'www/painter.js',
