@@ -50,6 +50,12 @@ export const SWING_STRETCH = 3;
  * along the path for the same pull, 1.5 times on average over the two.
  */
 export const CROSSING_SLANT = 1.5;
+/**
+ * No path stretches beyond this many times its rest length in the estimate:
+ * a scene that would has diverged (it then runs off any picture), and the
+ * picture keeps showing where it started.
+ */
+export const MAX_STRETCH = 50;
 /** Pins closer together than this fraction of the body's reach act as one pivot. */
 export const PIVOT_FRACTION = 0.1;
 /** How far a body with no pin may squash and spread sideways, and bounce up: fractions of its larger side. */
@@ -105,6 +111,27 @@ export function zoomAbout(camera, cssWidth, cssHeight, factor, px, py) {
 /** `camera` moved so that the picture moves by (dx, dy) CSS px (right and down). */
 export function panBy(camera, dx, dy) {
   return { x: camera.x - dx / camera.scale, y: camera.y + dy / camera.scale, scale: camera.scale };
+}
+
+/**
+ * The largest distance (CSS px) of the world origin from the canvas' corner
+ * the renderers draw with: MAX_VIEW_PX of the wasm rasterizer (src/wasm.rs).
+ */
+export const MAX_ORIGIN_PX = 1e7;
+
+/**
+ * `camera` moved, if need be, so that the world origin is within
+ * MAX_ORIGIN_PX of the canvas' corner (a pan or a scene far from the origin
+ * can go no further).
+ */
+export function limitCamera(camera, cssWidth, cssHeight) {
+  const { scale } = camera;
+  const within = (value, low, high) => Math.min(high, Math.max(low, value));
+  return {
+    x: within(camera.x, (cssWidth / 2 - MAX_ORIGIN_PX) / scale, (cssWidth / 2 + MAX_ORIGIN_PX) / scale),
+    y: within(camera.y, (-MAX_ORIGIN_PX - cssHeight / 2) / scale, (MAX_ORIGIN_PX - cssHeight / 2) / scale),
+    scale,
+  };
 }
 
 /**
@@ -181,7 +208,7 @@ export class SceneCamera {
   constructor(cssWidth, cssHeight) {
     this.#width = cssWidth;
     this.#height = cssHeight;
-    this.#camera = fitCamera(this.#bounds, cssWidth, cssHeight);
+    this.#place(fitCamera(this.#bounds, cssWidth, cssHeight));
   }
 
   /** The camera { x, y, scale }, and `fitted`: whether it shows the scene's fit (no zoom, pan or view given since). */
@@ -232,45 +259,51 @@ export class SceneCamera {
       if (done) {
         this.#work = null;
         this.#bounds = value;
-        if (this.#fitted) this.#camera = fitCamera(value, this.#width, this.#height);
+        if (this.#fitted) this.#place(fitCamera(value, this.#width, this.#height));
         return;
       }
     }
     this.#work = work;
-    if (this.#fitted) this.#camera = fitCamera(this.#bounds, this.#width, this.#height);
+    if (this.#fitted) this.#place(fitCamera(this.#bounds, this.#width, this.#height));
   }
 
   /** The canvas has a new size: a fitted camera fits it; a moved one keeps its centre and scale. */
   resize(cssWidth, cssHeight) {
     this.#width = cssWidth;
     this.#height = cssHeight;
-    if (this.#fitted) this.#camera = fitCamera(this.#bounds, cssWidth, cssHeight);
+    if (this.#fitted) this.#place(fitCamera(this.#bounds, cssWidth, cssHeight));
+    else this.#place(this.#camera);
   }
 
   /** Shows the scene's fit again (and follows it). */
   fit() {
     this.#fitted = true;
-    this.#camera = fitCamera(this.#bounds, this.#width, this.#height);
+    this.#place(fitCamera(this.#bounds, this.#width, this.#height));
   }
 
   /** Shows `view` ({ x, y, scale }; throws with `field` and `code` when it is not one). */
   show(view) {
     const { x, y, scale } = checkCamera(view);
-    this.#camera = { x, y, scale };
+    this.#place({ x, y, scale });
     this.#fitted = false;
   }
 
   /** Zooms by `factor` about the canvas point (px, py). */
   zoom(factor, px, py) {
     if (!(factor > 0) || !Number.isFinite(factor) || !Number.isFinite(px) || !Number.isFinite(py)) return;
-    this.#camera = zoomAbout(this.#camera, this.#width, this.#height, factor, px, py);
+    this.#place(zoomAbout(this.#camera, this.#width, this.#height, factor, px, py));
     this.#fitted = false;
+  }
+
+  /** Shows `camera`, within the views the renderers draw (limitCamera). */
+  #place(camera) {
+    this.#camera = limitCamera(camera, this.#width, this.#height);
   }
 
   /** Moves the picture by (dx, dy) CSS px. */
   pan(dx, dy) {
     if (!Number.isFinite(dx) || !Number.isFinite(dy) || (dx === 0 && dy === 0)) return;
-    this.#camera = panBy(this.#camera, dx, dy);
+    this.#place(panBy(this.#camera, dx, dy));
     this.#fitted = false;
   }
 }
@@ -635,9 +668,9 @@ function* addHanging(bodies, { reach, pin, order }, { positions, pinned, tearStr
     if (pinned[k]) continue;
     const px = positions[2 * pin[k]];
     const py = positions[2 * pin[k] + 1];
-    let swing = (pivot[c] ? SWING_STRETCH : DYNAMIC_STRETCH) * stretch[k];
     // with tearing on, a path stretched past tearStretch × its rest length breaks: what it held falls away
-    if (tearStretch > 1) swing = Math.min(swing, (tearStretch - 1) * reach[k]);
+    const limit = tearStretch > 1 ? Math.min(tearStretch - 1, MAX_STRETCH) : MAX_STRETCH;
+    const swing = Math.min((pivot[c] ? SWING_STRETCH : DYNAMIC_STRETCH) * stretch[k], limit * reach[k]);
     // along the load: the stretch; hanging from its pin along the load: the whole reach
     moves.add(c, x + swing * ux, y + swing * uy);
     moves.add(c, px + (reach[k] + swing) * ux, py + (reach[k] + swing) * uy);

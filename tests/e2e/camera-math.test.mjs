@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ROOT, requireBuild } from './helpers.mjs';
 import {
   FIT_MARGIN, MAX_SCALE, MIN_SCALE, MIN_EXTENT, FRAME_SLICES, SLICE_WORK, DYNAMIC_STRETCH, FREE_SPREAD, FREE_BOUNCE,
+  MAX_ORIGIN_PX, MAX_STRETCH,
   SceneCamera, cameraFromText, cameraToText, checkCamera, fitCamera, panBy, sceneBounds, sceneBoundsInSlices,
   viewOf, zoomAbout,
 } from '../../www/camera.js';
@@ -136,6 +137,9 @@ describe('where a scene moves (sceneBounds)', () => {
     assert.ok(softer.minY < soft.minY, 'softer reaches further');
     const tearing = sceneBounds({ ...chain(11, { dx: 0, dy: -1, stiffness: 100, mass: 0.1 }), tearStretch: 1.5 });
     close(tearing.minY, -1.5, 1e-9, 'with tearing at 1.5 × rest, at most 1.5 m');
+    // values that diverge (a soft chain of heavy particles): at most MAX_STRETCH times its length
+    const diverging = sceneBounds(chain(11, { dx: 0, dy: -1, stiffness: 1e-6, mass: 1e6, gravity: -1e6 }));
+    close(diverging.minY, -(1 + MAX_STRETCH), 1e-9, 'a diverging chain');
   });
 
   it('a body held by two pins apart does not swing sideways; pins on a line let it fold over unless the load holds it', () => {
@@ -223,6 +227,24 @@ describe('SceneCamera', () => {
     camera.pan(5, 5);
     camera.fit();
     assert.deepEqual(camera.camera, { ...fitted, fitted: true });
+  });
+
+  it('no zoom, pan or view takes the world origin further than MAX_ORIGIN_PX from the canvas (the renderers refuse it)', () => {
+    const camera = new SceneCamera(W, H);
+    camera.frame(scene);
+    const inRange = () => {
+      const { originX, originY } = camera.view();
+      return Math.abs(originX) <= MAX_ORIGIN_PX && Math.abs(originY) <= MAX_ORIGIN_PX;
+    };
+    camera.pan(1e12, -1e12);
+    assert.ok(inRange(), JSON.stringify(camera.view()));
+    camera.zoom(1e9, 0, 0);
+    assert.ok(inRange(), JSON.stringify(camera.view()));
+    camera.show({ x: 1e15, y: -1e15, scale: 3 });
+    assert.ok(inRange(), JSON.stringify(camera.view()));
+    close(camera.view().originX, -MAX_ORIGIN_PX, 1e-6, 'at the limit');
+    camera.pan(5, 0); // and it moves back from there
+    close(camera.view().originX, 5 - MAX_ORIGIN_PX, 1e-6, 'back from the limit');
   });
 
   it('shows a given view, refuses a bad one keeping its own, and a new scene without one is fitted', () => {
