@@ -56,6 +56,10 @@ export declare const DYNAMIC_STRETCH: number;
 export declare const SWING_STRETCH: number;
 /** Mean of 1 / cos²θ over the constraints crossing a front of equal reach (1.5). */
 export declare const CROSSING_SLANT: number;
+/** No path stretches beyond this many times its rest length in the estimate (50). */
+export declare const MAX_STRETCH: number;
+/** The largest distance of the world origin from the canvas' corner the renderers draw with, CSS px (1e7). */
+export declare const MAX_ORIGIN_PX: number;
 /** Pins within this fraction of the body's reach act as one pivot (0.1). */
 export declare const PIVOT_FRACTION: number;
 /** A body with no pin may spread sideways by this fraction of its larger side (0.5)... */
@@ -79,6 +83,8 @@ export declare function fitCamera(bounds: Bounds, cssWidth: number, cssHeight: n
 export declare function zoomAbout(camera: Camera, cssWidth: number, cssHeight: number, factor: number, px: number, py: number): Camera;
 /** `camera` moved so that the picture moves by (dx, dy) CSS px. */
 export declare function panBy(camera: Camera, dx: number, dy: number): Camera;
+/** `camera` moved, if need be, so that the world origin is within MAX_ORIGIN_PX of the canvas' corner. */
+export declare function limitCamera(camera: Camera, cssWidth: number, cssHeight: number): Camera;
 /** A plain copy of a caller's camera; throws an Error with `field` (default "view") and `code`. */
 export declare function checkCamera(value: unknown, field?: string): Camera;
 /** "x,y,scale". */
