@@ -10,7 +10,7 @@ source "$(dirname "$0")/setup.sh"
 
 DIST="$ROOT/dist"
 PKG_FILES=(xpbd_cloth.js xpbd_cloth.d.ts xpbd_cloth_bg.wasm xpbd_cloth_bg.wasm.d.ts xpbd_cloth_scalar_bg.wasm)
-WWW_MODULES=(wasm renderer cloth options pointer frame-loop painter xpbd-cloth-element parameters style errors backend theme state-file recording)
+WWW_MODULES=(wasm renderer cloth options pointer camera frame-loop painter xpbd-cloth-element parameters style errors backend theme state-file recording)
 # The WebGPU backend: loaded by backend.js only when chosen
 GPU_FILES=(gpu-cloth.js gpu-cloth.d.ts solver.wgsl render.wgsl)
 

@@ -189,7 +189,7 @@ export function cameraFromText(text, field = 'view') {
 // ---------------------------------------------------------------- a canvas' camera
 
 /** Slices of sceneBoundsInSlices that SceneCamera.frame runs at once; a larger scene finishes in advance(). */
-export const FRAME_SLICES = 8;
+export const FRAME_SLICES = 24;
 
 /**
  * The camera of one canvas: it fits each scene it is given (or shows the view
