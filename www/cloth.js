@@ -787,7 +787,7 @@ class ClothController {
     const framing = () => {
       if (this.#destroyed) return;
       const done = this.#camera.advance(FRAMING_SLICES_PER_TASK);
-      this.#moveCamera(() => {});
+      if (done) this.#moveCamera(() => {}); // the fit of where the scene moves, once known
       this.#framing = done ? 0 : setTimeout(framing, 0);
     };
     this.#framing = this.#camera.framing ? setTimeout(framing, 0) : 0;
