@@ -200,7 +200,7 @@ export const FRAME_SLICES = 24;
 export class SceneCamera {
   #width;
   #height;
-  #bounds = { minX: -MIN_EXTENT, minY: -MIN_EXTENT, maxX: MIN_EXTENT, maxY: MIN_EXTENT };
+  #bounds = nothingToShow();
   #camera;
   #fitted = true; // the camera follows the fit of #bounds
   #work = null; // the rest of sceneBoundsInSlices for a large scene
@@ -308,12 +308,17 @@ export class SceneCamera {
   }
 }
 
+/** The box a scene with nothing to show is framed in: MIN_EXTENT around the origin. */
+function nothingToShow() {
+  return { minX: -MIN_EXTENT, minY: -MIN_EXTENT, maxX: MIN_EXTENT, maxY: MIN_EXTENT };
+}
+
 /** The box of `scene`'s particles and colliders as they start (grounds as their line). */
 export function startBounds({ positions, colliders = [] }) {
   const box = new Boxes(1);
   for (let k = 0; k + 1 < positions.length; k += 2) box.add(0, positions[k], positions[k + 1]);
   addColliders(box, colliders);
-  return box.isEmpty(0) ? { minX: -MIN_EXTENT, minY: -MIN_EXTENT, maxX: MIN_EXTENT, maxY: MIN_EXTENT } : box.get(0);
+  return box.isEmpty(0) ? nothingToShow() : box.get(0);
 }
 
 // ---------------------------------------------------------------- where a scene moves
@@ -360,7 +365,7 @@ export function* sceneBoundsInSlices(scene) {
     for (let c = 0; c < bodies.count; c++) total.addBox(0, bodies.moves, c);
   }
   addColliders(total, colliders);
-  if (total.isEmpty(0)) return { minX: -MIN_EXTENT, minY: -MIN_EXTENT, maxX: MIN_EXTENT, maxY: MIN_EXTENT };
+  if (total.isEmpty(0)) return nothingToShow();
   return total.get(0);
 }
 
