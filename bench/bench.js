@@ -18,7 +18,7 @@
 // alternating them round by round and taking medians spreads it evenly.
 
 import init, { Simulation } from '../pkg/xpbd_cloth.js';
-import { DEFAULT_STYLE, drawCloth, particleRadius } from '../www/renderer.js';
+import { DEFAULT_STYLE, drawCloth, particleRadius } from '../www/lib/renderer.js';
 import { drawClothNaive } from './draw-naive.js';
 import { PlainXpbdCloth } from './plain-xpbd.js';
 

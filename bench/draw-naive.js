@@ -1,8 +1,8 @@
 // The cloth drawn the way the original demo draws it (docs/ORIGINAL.md): one canvas
 // stroke per constraint and one fill per particle. The benchmark measures it against
-// the batched `drawCloth` of www/renderer.js and the wasm rasterizer, to show what
+// the batched `drawCloth` of www/lib/renderer.js and the wasm rasterizer, to show what
 // batching saves; nothing outside bench/ uses it.
-import { DEFAULT_STYLE, drawCloth, particleRadius } from '../www/renderer.js';
+import { DEFAULT_STYLE, drawCloth, particleRadius } from '../www/lib/renderer.js';
 
 const NOTHING = new Float32Array(0);
 

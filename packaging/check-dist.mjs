@@ -1,21 +1,38 @@
-// Sanity checks on an assembled package folder before it is packed:
-// every file the manifest lists exists, every exports target exists, every relative
-// import of every shipped module resolves to a shipped file, every module has a .d.ts,
-// and no benchmark code (the repository's bench/ folder) is shipped.
+// Sanity checks on an assembled package folder before it is packed: every entry
+// of the manifest's "files" exists (a folder entry ships every file under it),
+// every exports target is shipped, every relative import of every shipped module
+// resolves to a shipped file, every shipped .js has its .d.ts beside it, only the
+// top-level files of pkg/ ship (its subfolders are builds for the repository's
+// own pages), and no benchmark code (the repository's bench/ folder) is shipped.
 //   node packaging/check-dist.mjs dist
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 
 const dist = process.argv[2];
 if (!dist) throw new Error('usage: check-dist.mjs <package folder>');
 const manifest = JSON.parse(readFileSync(join(dist, 'package.json'), 'utf8'));
 const problems = [];
-const shipped = new Set(manifest.files.map((file) => normalize(file)));
 
-for (const file of manifest.files) {
-  if (!existsSync(join(dist, file))) problems.push(`listed in "files" but missing: ${file}`);
-  if (/(^|\/)bench/.test(file)) problems.push(`${file} is benchmark code, which stays out of the package`);
+/** Every file under `folder` (a path inside the package), as package paths. */
+function filesUnder(folder) {
+  return readdirSync(join(dist, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : [normalize(path)];
+  });
 }
+
+const shipped = new Set();
+for (const entry of manifest.files) {
+  const path = join(dist, entry);
+  if (!existsSync(path)) problems.push(`listed in "files" but missing: ${entry}`);
+  else if (statSync(path).isDirectory()) for (const file of filesUnder(entry)) shipped.add(file);
+  else shipped.add(normalize(entry));
+}
+for (const file of shipped) {
+  if (/(^|\/)bench/.test(file)) problems.push(`${file} is benchmark code, which stays out of the package`);
+  if (file.startsWith('pkg/') && dirname(file) !== 'pkg') problems.push(`${file} is in a subfolder of pkg/, which stays out of the package`);
+}
+
 const targets = (value) => (typeof value === 'string' ? [value] : Object.values(value).flatMap(targets));
 for (const [entry, value] of Object.entries(manifest.exports)) {
   for (const target of targets(value)) {
@@ -25,11 +42,10 @@ for (const [entry, value] of Object.entries(manifest.exports)) {
     }
   }
 }
+
 const specifiers = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]|new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url/gm;
-for (const file of manifest.files.filter((f) => /\.(js|d\.ts)$/.test(f))) {
-  const path = join(dist, file);
-  if (!existsSync(path)) continue;
-  const source = readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\/|(^|[^:])\/\/.*$/gm, '$1');
+for (const file of [...shipped].filter((f) => /\.(js|d\.ts)$/.test(f))) {
+  const source = readFileSync(join(dist, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|(^|[^:])\/\/.*$/gm, '$1');
   for (const match of source.matchAll(specifiers)) {
     const spec = match[1] ?? match[2] ?? match[3] ?? match[4];
     // new URL('name', import.meta.url) is a URL path: relative even without './'
@@ -51,4 +67,4 @@ if (problems.length) {
   console.error(`package check failed in ${dist}:\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`package check: ${manifest.files.length} files, exports and imports all resolve`);
+console.log(`package check: ${shipped.size} files, exports and imports all resolve, every module has its .d.ts`);

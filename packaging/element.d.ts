@@ -1,2 +1,2 @@
 // Types of 'xpbd-cloth/element': importing it defines <xpbd-cloth>.
-export * from './www/xpbd-cloth-element.js';
+export * from './www/lib/xpbd-cloth-element.js';

@@ -1,2 +1,2 @@
 // Importing this module defines the <xpbd-cloth> custom element (once per page).
-export * from './www/xpbd-cloth-element.js';
+export * from './www/lib/xpbd-cloth-element.js';

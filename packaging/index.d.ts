@@ -2,7 +2,7 @@
 // import 'xpbd-cloth/element' for the <xpbd-cloth> custom element.
 export { default, default as init, initSync, Simulation } from './pkg/xpbd_cloth.js';
 export type { InitInput, InitOutput, SyncInitInput, SimulationError, SimulationErrorCode } from './pkg/xpbd_cloth.js';
-export type { WasmChoice } from './www/wasm.js';
+export type { WasmChoice } from './www/lib/wasm.js';
 export {
   loadWasm,
   wasmMemoryBytes,
@@ -12,8 +12,8 @@ export {
   loadedWasmUrl,
   DEFAULT_WASM_URL,
   DEFAULT_SCALAR_WASM_URL,
-} from './www/wasm.js';
-export { mountCloth, DEFAULT_OPTIONS, PARAMETERS, parseNumber } from './www/cloth.js';
+} from './www/lib/wasm.js';
+export { mountCloth, DEFAULT_OPTIONS, PARAMETERS, parseNumber } from './www/lib/cloth.js';
 export type {
   ClothController,
   ClothDiagnostics,
@@ -23,4 +23,4 @@ export type {
   LiveParameterValues,
   Parameter,
   ParameterValues,
-} from './www/cloth.js';
+} from './www/lib/cloth.js';

@@ -10,5 +10,5 @@ export {
   loadedWasmUrl,
   DEFAULT_WASM_URL,
   DEFAULT_SCALAR_WASM_URL,
-} from './www/wasm.js';
-export { mountCloth, DEFAULT_OPTIONS, PARAMETERS, parseNumber } from './www/cloth.js';
+} from './www/lib/wasm.js';
+export { mountCloth, DEFAULT_OPTIONS, PARAMETERS, parseNumber } from './www/lib/cloth.js';

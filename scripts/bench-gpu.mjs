@@ -32,9 +32,9 @@ const FRAMES = quick ? 3 : 10;
 
 /** Runs in the page: times one backend on one cloth size. */
 async function measure({ backend, width, height, iterations, stepsPerFrame, frames }) {
-  const gpuModule = await import('/www/gpu/gpu-cloth.js');
-  const { DEFAULT_OPTIONS } = await import('/www/options.js');
-  const { particleRadius } = await import('/www/renderer.js');
+  const gpuModule = await import('/www/lib/gpu/gpu-cloth.js');
+  const { DEFAULT_OPTIONS } = await import('/www/lib/options.js');
+  const { particleRadius } = await import('/www/lib/renderer.js');
   const options = { ...DEFAULT_OPTIONS, width, height, iterations };
   const canvas = document.getElementById('cloth');
   canvas.width = 1024;
@@ -110,7 +110,7 @@ try {
   const { page } = opened;
   page.setDefaultTimeout(600_000);
   const adapter = await page.evaluate(async () => {
-    const gpuModule = await import('/www/gpu/gpu-cloth.js');
+    const gpuModule = await import('/www/lib/gpu/gpu-cloth.js');
     try {
       const gpu = await gpuModule.requestGpu({ allowFallbackAdapter: true });
       const info = { name: gpu.name, software: gpu.isFallbackAdapter };

@@ -33,7 +33,7 @@ log "native tests"
 cargo test
 
 log "wasm API tests in headless Chromium"
-CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test wasm_api --test wasm_experiments
+CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test wasm_api --test wasm_experiments --test wasm_conservation
 if engine_selected firefox; then
   log "wasm API tests in headless Firefox"
   GECKODRIVER="$(command -v geckodriver)" cargo test --target wasm32-unknown-unknown --test wasm_api

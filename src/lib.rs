@@ -13,50 +13,44 @@
 //! multiplier, correction) is written once, at the top of [`solver`], in the
 //! same symbols the code uses (`alpha_tilde`, `delta_lambda`, `w_sum`, `gamma`).
 //!
+//! **Start reading at `src/cloth/step.rs`**: one time step, phase by phase, as
+//! the textbook writes it; then `src/solver/` for the solve itself.
+//!
 //! ## Layout
 //!
+//! Each module uses only the ones listed before it (`tests/layers.rs` checks):
+//!
+//! * [`error`]: [`ClothError`], what can go wrong, with its field and code.
+//! * [`memory`]: fallible allocation.
 //! * [`params`]: the parameter table (every parameter's name, unit, default,
-//!   accepted values and how it applies), and what is generated from it.
-//! * [`grid`]: building the grid and its constraints in the original's order.
-//! * [`solver`]: the XPBD step itself.
-//! * [`constraints`]: the constraints in solver order (original or coloured).
-//! * [`colored`]: the coloured sweep, four independent constraints per SIMD op.
-//! * `lanes`: four-wide `f32` arithmetic, wasm SIMD where available.
-//! * [`colliders`], [`self_collision`], [`contacts`], [`wind`]: ground,
-//!   circles and boxes with friction; particle–particle collision with a
-//!   spatial hash; the speed limit; wind on the edges (joined to a substep by
-//!   [`extras`]).
-//! * [`memory`]: fallible allocation and what a cloth costs in memory.
+//!   accepted values and how it applies), [`Params`] generated from it, and
+//!   the work model (what a step costs).
+//! * [`model`]: plain data: a [`model::Scene`], the grid, the presets, a
+//!   collider's shape.
+//! * [`solver`]: the XPBD solve: the distance constraint, prediction and
+//!   velocities, the sweep orders, the coloured SIMD sweep.
+//! * [`contacts`]: colliders, self-collision and the speed limit, one
+//!   [`contacts::Contacts`] that owns their data.
+//! * [`extras`]: what a scene adds to a substep: bending, areas, tethers, wind.
+//! * [`cloth`]: [`Cloth`], the state, the step, stepping in slices,
+//!   interaction, saved states and diagnostics.
 //! * [`raster`]: drawing the cloth into pixels (faster than canvas paths).
-//! * [`extras`]: what a scene adds to a substep: [`bending`], [`area`]
-//!   constraints and [`tethers`] (long-range attachments).
-//! * [`cloth`]: [`Cloth`], the state, interaction (pick, grab, drag, pin) and
-//!   diagnostics.
-//! * `wasm`: the `Simulation` class exported to JavaScript, a thin layer over
-//!   [`Cloth`].
+//! * [`experiments`]: the claims of the documents behind XPBD, measured.
+//! * [`wasm`]: the `Simulation` class exported to JavaScript, a thin layer
+//!   over [`Cloth`]: the only code that sees JavaScript values.
 
-pub mod area;
-pub mod bending;
 pub mod cloth;
-pub mod colliders;
-pub mod colored;
-pub mod constraints;
 pub mod contacts;
+pub mod error;
 pub mod experiments;
 pub mod extras;
-pub mod grid;
-mod lanes;
 pub mod memory;
+pub mod model;
 pub mod params;
-pub mod presets;
 pub mod raster;
-pub mod scene;
-pub mod self_collision;
 pub mod solver;
-pub mod tethers;
-mod wasm;
-pub mod wind;
+pub mod wasm;
 
 pub use cloth::Cloth;
-pub use params::{ClothError, FixedPreset, GridSize, Params, SolverOrder};
-pub use wasm::{simd_enabled, Simulation};
+pub use error::ClothError;
+pub use params::{FixedPreset, GridSize, Params, SolverOrder};

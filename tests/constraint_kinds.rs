@@ -10,7 +10,7 @@ mod common {
 
 use common::cloths::grid_cloth;
 use common::paths::nearest_pins;
-use xpbd_cloth::scene::{AreaSpec, Bending, DistanceStiffness, Scene};
+use xpbd_cloth::model::{AreaSpec, Bending, DistanceStiffness, Scene};
 use xpbd_cloth::{Cloth, Params};
 
 /// Relative error of the ring's area against its target.

@@ -2,8 +2,13 @@
 //! motion, self-collision, and wind on the edges.
 #![cfg(not(target_arch = "wasm32"))]
 
-use xpbd_cloth::colliders::{self, Colliders, TOLERANCE};
-use xpbd_cloth::scene::Shape;
+mod common {
+    pub mod conservation;
+}
+
+use xpbd_cloth::contacts::velocity::{ContactVelocities, MAX_DEPENETRATION_SPEED};
+use xpbd_cloth::contacts::{self, Colliders, TOLERANCE};
+use xpbd_cloth::model::Shape;
 use xpbd_cloth::{Cloth, FixedPreset, GridSize, SolverOrder};
 
 const ORDERS: [SolverOrder; 2] = [SolverOrder::Original, SolverOrder::Colored];
@@ -38,38 +43,18 @@ fn centroid(cloth: &Cloth) -> [f64; 2] {
 /// the smallest clearance).
 fn deepest(cloth: &Cloth, shape: Shape, radius: f64) -> f64 {
     (0..cloth.num_particles())
-        .map(|k| {
-            let [x, y] = point(cloth, k);
-            match shape {
-                Shape::Ground { y: g } => g as f64 + radius - y,
-                Shape::Circle {
-                    x: cx,
-                    y: cy,
-                    radius: big,
-                } => {
-                    big as f64 + radius - ((x - cx as f64).powi(2) + (y - cy as f64).powi(2)).sqrt()
-                }
-                Shape::Box {
-                    x: cx,
-                    y: cy,
-                    width,
-                    height,
-                } => {
-                    let ox = width as f64 / 2.0 + radius - (x - cx as f64).abs();
-                    let oy = height as f64 / 2.0 + radius - (y - cy as f64).abs();
-                    ox.min(oy)
-                }
-            }
-        })
+        .map(|k| common::conservation::depth(shape, radius, point(cloth, k)))
         .fold(f64::NEG_INFINITY, f64::max)
 }
 
 #[test]
 fn a_cloth_dropped_onto_a_circle_the_ground_or_a_box_never_ends_a_step_inside() {
+    // each starts clear of the cloth (its lowest row at -2.8 m, the particle
+    // radius 0.05 m): what the fall pushes in is pushed out within the substep
     let shapes = [
         Shape::Circle {
             x: 1.4,
-            y: -3.5,
+            y: -3.7,
             radius: 0.8,
         },
         Shape::Ground { y: -3.0 },
@@ -341,7 +326,9 @@ fn one_contact_matches_an_independent_reference() {
     let radius = 0.05;
     let h = 0.0025;
     let circle: (f64, f64, f64) = (0.3, -1.0, 0.5);
-    // (point, where it was at the substep's start, collider velocity, friction)
+    // (point, where it was at the substep's start, collider velocity, friction);
+    // the first three began the substep inside the circle (8 cm deep), the
+    // last two outside
     let cases = [
         ([0.6, -0.65], [0.55, -0.6], [0.0, 0.0], 0.3),
         ([0.6, -0.65], [0.55, -0.6], [0.0, 0.0], 0.0),
@@ -375,6 +362,8 @@ fn one_contact_matches_an_independent_reference() {
             .unwrap();
         let mut points = [p[0] as f32, p[1] as f32];
         let previous = [before[0] as f32, before[1] as f32];
+        let mut log = ContactVelocities::default();
+        log.try_reserve(1).unwrap();
         list.project(
             &mut points[..],
             &previous,
@@ -382,20 +371,22 @@ fn one_contact_matches_an_independent_reference() {
             radius as f32,
             friction as f32,
             h as f32,
+            &mut log,
         );
         let (dx, dy) = (p[0] - circle.0, p[1] - circle.1);
         let dist = (dx * dx + dy * dy).sqrt();
         let depth = circle.2 + radius - dist;
         assert!(depth > 0.0, "case {p:?} must be a contact");
-        let expected = reference_contact(
-            p,
-            before,
-            [dx / dist, dy / dist],
-            depth,
-            velocity,
-            friction,
-            h,
-        );
+        // an overlap it began the substep with goes down by at most the
+        // collider's approach plus the depenetration speed, times h
+        let normal = [dx / dist, dy / dist];
+        let (bx, by) = (before[0] - circle.0, before[1] - circle.1);
+        let overlap = circle.2 + radius - (bx * bx + by * by).sqrt();
+        let approach = (velocity[0] * normal[0] + velocity[1] * normal[1]).max(0.0);
+        let reach = (approach + MAX_DEPENETRATION_SPEED as f64) * h;
+        let pushed = depth - (overlap - reach).max(0.0);
+        assert!(pushed > 0.0, "case {p:?} must push");
+        let expected = reference_contact(p, before, normal, pushed, velocity, friction, h);
         let error = ((points[0] as f64 - expected[0]).powi(2)
             + (points[1] as f64 - expected[1]).powi(2))
         .sqrt();
@@ -477,7 +468,7 @@ fn colliders_are_validated_and_ids_are_never_reused() {
     assert_eq!(cloth.colliders()[0].shape, Shape::Ground { y: -4.0 });
     let c = cloth.add_collider(Shape::Ground { y: -5.0 }).unwrap();
     assert_eq!(c, 3, "ids are never reused");
-    while cloth.colliders().len() < colliders::MAX_COLLIDERS {
+    while cloth.colliders().len() < contacts::MAX_COLLIDERS {
         cloth.add_collider(Shape::Ground { y: -5.0 }).unwrap();
     }
     let error = cloth.add_collider(Shape::Ground { y: -5.0 }).unwrap_err();
@@ -521,7 +512,7 @@ fn contacts_and_wind_count_in_the_work_of_a_step_and_respect_its_limit() {
     let one = cloth.work_per_step();
     assert_eq!(
         one - plain,
-        n * work::MAX_SPEED + passes * n * work::COLLIDER_CONTACT,
+        n * (work::MAX_SPEED + work::CONTACT_VELOCITY) + passes * n * work::COLLIDER_CONTACT,
         "the first collider's work"
     );
     cloth.set_wind_x(3.0).unwrap();
@@ -547,7 +538,7 @@ fn contacts_and_wind_count_in_the_work_of_a_step_and_respect_its_limit() {
     };
     assert_eq!(refused.field(), "shape", "{refused}");
     assert!(
-        cloth.colliders().len() < colliders::MAX_COLLIDERS,
+        cloth.colliders().len() < contacts::MAX_COLLIDERS,
         "{} colliders accepted",
         cloth.colliders().len()
     );
@@ -583,5 +574,49 @@ fn contacts_and_wind_in_slices_give_whole_steps_bit_for_bit() {
                 "{order:?}: step {step}: sliced positions differ"
             );
         }
+    }
+}
+
+/// The highest a lone particle dropped from 1 m above the ground rises after
+/// its first bounce, with restitution `e`, metres above where it touches.
+fn rebound(e: f64) -> f64 {
+    let scene = xpbd_cloth::model::Scene {
+        positions: vec![0.0, 1.05],
+        masses: vec![0.1],
+        distances: Vec::new(),
+        rest_lengths: None,
+        distance_stiffness: xpbd_cloth::model::DistanceStiffness::Uniform(0.0),
+        colors: None,
+        areas: Vec::new(),
+        bending: xpbd_cloth::model::Bending::None,
+        colliders: vec![Shape::Ground { y: 0.0 }],
+    };
+    let mut cloth = Cloth::from_scene(&scene).unwrap();
+    cloth.set_substeps(20).unwrap();
+    cloth.set_restitution(e).unwrap();
+    let radius = cloth.params().particle_radius;
+    let (mut landed, mut top) = (false, 0.0f64);
+    for _ in 0..300 {
+        cloth.step();
+        let y = point(&cloth, 0)[1] - radius;
+        landed |= y < 1e-3;
+        if landed {
+            top = top.max(y);
+        }
+    }
+    top
+}
+
+#[test]
+fn restitution_gives_back_e_times_the_approach_speed() {
+    // v' = e v: the rebound height is e² times the drop
+    for e in [0.0, 0.5, 0.9] {
+        let height = rebound(e);
+        println!("restitution {e}: rebound {height:.4} m from a 1 m drop");
+        assert!(
+            (height - e * e).abs() < 0.03,
+            "restitution {e}: rebound {height} m, about {} m expected",
+            e * e
+        );
     }
 }

@@ -1,6 +1,6 @@
-//! The files made from the parameter table (`PARAMETERS` in `src/params.rs`):
-//! `www/parameters.js`, `www/parameters.d.ts` and the README's parameter table;
-//! and from the look of the picture (`LOOK` in `src/raster.rs`): `www/style.js`.
+//! The files made from the parameter table (`PARAMETERS` in `src/params/table.rs`):
+//! `www/lib/parameters.js`, `www/lib/parameters.d.ts` and the README's parameter table;
+//! and from the look of the picture (`LOOK` in `src/raster/look.rs`): `www/lib/style.js`.
 //!
 //! Each test renders a file from the table and compares it with the committed
 //! one, so a table change that was not carried into them fails here. To write
@@ -256,8 +256,8 @@ fn check_file(path: &str, expected: &str) {
     );
 }
 
-/// `www/style.js`: the picture's colours and sizes ([`LOOK`]) for the canvas-2D
-/// renderer, with the key names `www/renderer.js` has always used.
+/// `www/lib/style.js`: the picture's colours and sizes ([`LOOK`]) for the canvas-2D
+/// renderer, with the key names `www/lib/renderer.js` has always used.
 fn render_style_js() -> String {
     let hex = |rgb: u32| format!("'#{rgb:06x}'");
     format!(
@@ -293,23 +293,23 @@ fn render_style_js() -> String {
 
 #[test]
 fn www_style_js_is_made_from_the_look() {
-    check_file("www/style.js", &render_style_js());
+    check_file("www/lib/style.js", &render_style_js());
 }
 
 #[test]
 fn www_parameters_js_is_made_from_the_table() {
-    check_file("www/parameters.js", &render_js());
+    check_file("www/lib/parameters.js", &render_js());
 }
 
 #[test]
 fn www_parameters_d_ts_is_made_from_the_table() {
-    check_file("www/parameters.d.ts", &render_dts());
+    check_file("www/lib/parameters.d.ts", &render_dts());
 }
 
 #[test]
 fn the_readme_parameter_table_is_made_from_the_table() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
-    let readme = std::fs::read_to_string(&path).expect("README.md");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/api.md");
+    let readme = std::fs::read_to_string(&path).expect("docs/api.md");
     let begin = readme
         .find(README_BEGIN)
         .expect("README has the parameters marker");
@@ -325,12 +325,12 @@ fn the_readme_parameter_table_is_made_from_the_table() {
             &readme[..begin],
             &readme[end + README_END.len()..]
         );
-        std::fs::write(&path, updated).expect("write README.md");
+        std::fs::write(&path, updated).expect("write docs/api.md");
         return;
     }
     assert!(
         actual == expected,
-        "README.md's parameter table is not what the table makes; run `{BLESS}=1 cargo test --test generated`\n\
+        "docs/api.md's parameter table is not what the table makes; run `{BLESS}=1 cargo test --test generated`\n\
          --- expected ---\n{expected}"
     );
 }

@@ -1,4 +1,4 @@
-//! Memory: what a cloth really allocates against what `memory::cloth_bytes`
+//! Memory: what a cloth really allocates against what `footprint::cloth_bytes`
 //! says, and that running out of memory is an error, never an abort.
 //!
 //! An allocator wraps the system one and, per thread (tests run in parallel),
@@ -16,10 +16,12 @@ mod common {
 }
 
 use common::cloths::grid_cloth;
+use xpbd_cloth::error::ClothError;
 use xpbd_cloth::memory;
-use xpbd_cloth::params::{ClothError, FixedPreset, GridSize, SolverOrder};
+use xpbd_cloth::model::footprint;
+use xpbd_cloth::model::Shape;
+use xpbd_cloth::params::{FixedPreset, GridSize, SolverOrder};
 use xpbd_cloth::raster::{rgb, Frame, MAX_FRAME_PIXELS};
-use xpbd_cloth::scene::Shape;
 use xpbd_cloth::Cloth;
 
 struct Counting;
@@ -85,7 +87,7 @@ fn size(width: usize, height: usize) -> GridSize {
 fn a_cloth_allocates_what_its_estimate_says() {
     for (w, h) in [(2, 2), (40, 30), (100, 100), (500, 500)] {
         let (cloth, peak, _) = measure(|| Cloth::try_new(size(w, h), FixedPreset::Two).unwrap());
-        let kept = memory::cloth_bytes(size(w, h));
+        let kept = footprint::cloth_bytes(size(w, h));
         let held = cloth.heap_bytes();
         // on top of the estimate: the run list of the coloured order
         // (with room for twice the runs, so that tearing never allocates)
@@ -95,7 +97,7 @@ fn a_cloth_allocates_what_its_estimate_says() {
             "{w} × {h}: holds {held} bytes, estimate {kept}"
         );
         // building needs what the cloth keeps, and no more than the estimate
-        let build = memory::cloth_build_bytes(size(w, h));
+        let build = footprint::cloth_build_bytes(size(w, h));
         assert!(
             peak as u64 >= kept && peak as u64 <= build,
             "{w} × {h}: peak {peak} bytes while building, kept {kept}, estimate {build}"
@@ -106,7 +108,7 @@ fn a_cloth_allocates_what_its_estimate_says() {
 #[test]
 fn a_cloth_too_big_for_the_memory_left_is_an_error_and_nothing_leaks() {
     let grid = size(500, 500);
-    let needed = memory::cloth_build_bytes(grid) as usize;
+    let needed = footprint::cloth_build_bytes(grid) as usize;
     let before = LIVE.with(Cell::get);
     // Budgets below the need fail at every stage of the construction: grid,
     // constraint order, particle arrays, scratch.

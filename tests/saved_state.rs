@@ -10,7 +10,7 @@ mod common {
 
 use common::cloths::grid_cloth;
 use xpbd_cloth::cloth::ClothState;
-use xpbd_cloth::scene::Shape;
+use xpbd_cloth::model::Shape;
 use xpbd_cloth::{Cloth, ClothError, Params, SolverOrder};
 
 /// A 20 × 15 cloth in `order` that has torn, been pinned and unpinned, with

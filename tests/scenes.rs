@@ -3,10 +3,10 @@
 //! against an independent reference, and every preset.
 #![cfg(not(target_arch = "wasm32"))]
 
-use xpbd_cloth::grid;
+use xpbd_cloth::model::grid;
+use xpbd_cloth::model::presets;
+use xpbd_cloth::model::{AreaSpec, Bending, DistanceStiffness, Scene, Shape};
 use xpbd_cloth::params::Value;
-use xpbd_cloth::presets;
-use xpbd_cloth::scene::{AreaSpec, Bending, DistanceStiffness, Scene, Shape};
 use xpbd_cloth::{Cloth, ClothError, FixedPreset, GridSize, SolverOrder};
 
 /// A valid small scene: a square of four particles (0 pinned) with its four
@@ -539,31 +539,85 @@ fn per_constraint_stiffness_all_equal_is_the_uniform_stiffness_bit_for_bit() {
 }
 
 #[test]
-fn a_scene_keeps_its_own_masses_until_mass_is_set() {
-    let mut cloth = Cloth::from_scene(&chain(&[100.0; 4])).unwrap();
+fn a_scene_keeps_its_own_masses_and_mass_scales_them() {
+    let scene = chain(&[100.0; 4]);
+    let mut cloth = Cloth::from_scene(&scene).unwrap();
     // masses 0.3, 0.4, 0.5, 0.6 (and the pinned 0): the mean free mass
     assert!((cloth.params().mass - 0.45).abs() < 1e-6);
-    let expected: Vec<f32> = [0.0, 0.3, 0.4, 0.5, 0.6]
+    let inverse = |masses: &[f64], scale: f64| -> Vec<f32> {
+        masses
+            .iter()
+            .map(|&m| {
+                if m == 0.0 {
+                    0.0
+                } else {
+                    (1.0 / (m * scale)) as f32
+                }
+            })
+            .collect()
+    };
+    let scene_masses: Vec<f64> = scene.masses.iter().map(|&m| m as f64).collect();
+    let built = inverse(&scene_masses, 1.0);
+    assert_eq!(cloth.inverse_masses(), &built[..]);
+    // setting the mean they have changes nothing, bit for bit
+    cloth.set_mass(cloth.params().mass).unwrap();
+    assert_eq!(cloth.inverse_masses(), &built[..]);
+    let same = cloth.params();
+    cloth.set_params(same).unwrap();
+    assert_eq!(cloth.inverse_masses(), &built[..]);
+    // another value scales them all alike: their mean becomes it
+    let mean = cloth.params().mass;
+    cloth.set_mass(0.9).unwrap();
+    assert_eq!(cloth.params().mass, 0.9);
+    assert_eq!(
+        cloth.inverse_masses(),
+        &inverse(&scene_masses, 0.9 / mean)[..]
+    );
+    let free: Vec<f64> = cloth.inverse_masses()[1..]
         .iter()
-        .map(|&m: &f32| {
-            if m == 0.0 {
-                0.0
-            } else {
-                (1.0 / m as f64) as f32
-            }
-        })
+        .map(|&w| 1.0 / w as f64)
         .collect();
-    assert_eq!(cloth.inverse_masses(), &expected[..]);
+    let new_mean = free.iter().sum::<f64>() / 4.0;
+    assert!((new_mean - 0.9).abs() < 1e-6, "mean {new_mean}");
+    assert!(
+        (free[3] / free[0] - 2.0).abs() < 1e-6,
+        "ratios kept: {free:?}"
+    );
+    // and back: the scene's own masses again
+    cloth.set_mass(mean).unwrap();
+    assert_eq!(cloth.inverse_masses(), &built[..]);
     // a particle the scene pinned and the user frees takes the mass parameter
     cloth.set_pinned(0, false).unwrap();
     assert!((cloth.inverse_masses()[0] - 1.0 / 0.45).abs() < 1e-5);
-    cloth.set_mass(2.0).unwrap();
-    assert_eq!(cloth.inverse_masses(), &[0.5; 5]);
-    assert_eq!(cloth.params().mass, 2.0);
     // and a scene of one mass sets the mass parameter
     let mut one = chain(&[100.0; 3]);
     one.masses = vec![0.0, 0.25, 0.25, 0.25];
     assert_eq!(Cloth::from_scene(&one).unwrap().params().mass, 0.25);
+}
+
+/// A saved state carries the `mass` parameter, and a cloth of the same scene
+/// restored from it weighs its particles as the saved one did, whatever mass
+/// it had before: it continues bit for bit.
+#[test]
+fn a_saved_state_keeps_a_scenes_masses() {
+    let build = || Cloth::from_scene(&chain(&[100.0; 4])).unwrap();
+    let mut saved = build();
+    saved.set_mass(1.2).unwrap();
+    saved.steps(20).unwrap();
+    let state = saved.saved_state().unwrap();
+    let mut restored = build();
+    restored.set_mass(0.2).unwrap();
+    restored.restore_state(&state).unwrap();
+    assert_eq!(restored.inverse_masses(), saved.inverse_masses());
+    saved.steps(50).unwrap();
+    restored.steps(50).unwrap();
+    assert_eq!(restored.positions(), saved.positions());
+    // a state saved at the scene's own mean restores the scene's own masses
+    let fresh = build();
+    let mut back = build();
+    back.set_mass(3.0).unwrap();
+    back.restore_state(&fresh.saved_state().unwrap()).unwrap();
+    assert_eq!(back.inverse_masses(), fresh.inverse_masses());
 }
 
 #[test]
@@ -642,7 +696,11 @@ fn presets_have_their_shapes() {
 
     let balloon = presets::preset("balloon", &[]).unwrap();
     assert_eq!(balloon.scene.areas.len(), 1);
-    assert!(balloon.scene.areas[0].pressure > 1.0);
+    // it starts inflated: the area constraint holds the start area, and the
+    // skin is stretched (its rest lengths shorter than its start lengths)
+    assert_eq!(balloon.scene.areas[0].pressure, 1.0);
+    let skin = Cloth::from_scene(&balloon.scene).unwrap();
+    assert!(skin.max_stretch() > 0.2, "stretch {}", skin.max_stretch());
     assert_eq!(
         balloon.scene.areas[0].particles.len(),
         balloon.scene.masses.len()

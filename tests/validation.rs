@@ -7,7 +7,8 @@ mod common {
 }
 
 use common::cloths::grid_cloth;
-use xpbd_cloth::params::{FixedPreset, GridSize, Number};
+use xpbd_cloth::error::Number;
+use xpbd_cloth::params::{FixedPreset, GridSize};
 use xpbd_cloth::{Cloth, ClothError};
 
 type Setter = fn(&mut Cloth, f64) -> Result<(), ClothError>;

@@ -7,8 +7,8 @@
 use js_sys::{Object, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
-use xpbd_cloth::experiments::wasm::{experiment_definitions, ExperimentRun};
 use xpbd_cloth::experiments::{definition, definitions};
+use xpbd_cloth::wasm::experiments::{experiment_definitions, ExperimentRun};
 
 wasm_bindgen_test_configure!(run_in_browser);
 

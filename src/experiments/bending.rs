@@ -5,7 +5,8 @@ use super::{
     mean_after, series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial,
     Verdict,
 };
-use crate::params::{ClothError, Params};
+use crate::error::ClothError;
+use crate::params::Params;
 
 /// Bending must leave at most this fraction of the wrinkling without it for
 /// the claim to hold.
@@ -66,7 +67,7 @@ const SQUEEZE_TIME: f64 = 1.0;
 /// [`SQUEEZE_TIME`], then lets go (a pinned corner stays where it is let go).
 fn squeeze_driver(settings: &Settings, dt: f64) -> super::Driver {
     let corner = settings.count("width") as usize - 1;
-    let x0 = corner as f64 * crate::grid::SPACING as f64;
+    let x0 = corner as f64 * crate::model::grid::SPACING as f64;
     let squeeze = settings.get("squeeze");
     Box::new(move |c| {
         let t = c.time();

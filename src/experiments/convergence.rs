@@ -5,7 +5,8 @@ use super::setup;
 use super::{
     series, Cell, Chart, Definition, Plan, Report, Setting, Settings, Status, Table, Trial, Verdict,
 };
-use crate::params::{ClothError, FixedPreset, Params, SolverOrder};
+use crate::error::ClothError;
+use crate::params::{FixedPreset, Params, SolverOrder};
 
 /// The coloured order's error after the last iteration may differ from the
 /// original's by at most this factor for the two to "converge alike".

@@ -4,8 +4,9 @@ use super::{
     mean_after, series, Cell, Chart, Definition, Plan, Report, Series, Setting, Settings, Status,
     Table, Trial, Verdict,
 };
-use crate::params::{ClothError, Value};
-use crate::Cloth;
+use crate::cloth::Cloth;
+use crate::error::ClothError;
+use crate::params::Value;
 
 /// Substeps must keep at least this many times the energy iterations keep
 /// (over the last seconds of the run) for "far more".

@@ -6,7 +6,8 @@ use super::{
     mean_after, series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial,
     Verdict,
 };
-use crate::params::{ClothError, Params};
+use crate::error::ClothError;
+use crate::params::Params;
 
 /// The β values swept: 0 and these, up to `maxDamping`.
 const BETAS: [f64; 7] = [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0];

@@ -6,7 +6,8 @@ use super::{
     mean_after, Cell, Chart, Definition, Report, Series, Setting, Settings, Status, Table, Trial,
     Verdict,
 };
-use crate::params::{ClothError, Params};
+use crate::error::ClothError;
+use crate::params::Params;
 
 /// Substeps must leave at most this fraction of the iterations' sag for the
 /// claim to hold ("far straighter").
@@ -75,7 +76,7 @@ fn plural(n: u32) -> &'static str {
 
 fn report(settings: &Settings, trials: &[Trial]) -> Report {
     let half = settings.get("duration") / 2.0;
-    let edge = (settings.get("width") - 1.0) * crate::grid::SPACING as f64;
+    let edge = (settings.get("width") - 1.0) * crate::model::grid::SPACING as f64;
     let mut sag = Chart::new("Top-edge sag over time", "time (s)", "sag (m)");
     let mut shape = Chart::new(
         "Top edge at the end: depth below the line between its corners",

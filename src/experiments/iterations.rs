@@ -1,9 +1,10 @@
 //! Stiffness against the iteration count, PBD and XPBD.
 
 use super::setup;
-use super::stiffness_sweep::{self, Comparison, Stretches};
+use super::stiffness_sweep::{self, Ends};
 use super::{Definition, Report, Setting, Settings, Trial};
-use crate::params::{ClothError, Params};
+use crate::error::ClothError;
+use crate::params::Params;
 
 /// XPBD's stretch may change at most this much (%) from `fromIterations` to
 /// `maxIterations` for its stiffness to "hardly depend" on the count.
@@ -77,46 +78,27 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
 }
 
 fn report(settings: &Settings, trials: &[Trial]) -> Report {
-    let counts = counts(settings);
     let (from, max) = (
         settings.count("fromIterations") as f64,
         settings.count("maxIterations") as f64,
     );
-    let keys: Vec<f64> = counts.iter().map(|&n| n as f64).collect();
-    let stretches = Stretches::of(settings, trials, keys.len());
-    let (chart, table) = stretches.chart_and_table(
-        settings,
-        "Settled mean stretch against iterations",
-        "iterations",
-        &keys,
-    );
-    let at = |m: usize, n: f64| {
-        keys.iter()
-            .position(|&c| c == n)
-            .map_or(f64::NAN, |i| stretches.per_mode[m][i])
-    };
-    let comparison = Comparison::new(
-        (at(0, from), at(0, max)),
-        (at(1, from), at(1, max)),
-        XPBD_MAX_CHANGE,
-        PBD_MIN_CHANGE,
-    );
-    Report {
-        charts: vec![chart],
-        table,
-        numbers: vec![
-            ("pbdChange", comparison.pbd_change),
-            ("xpbdChange", comparison.xpbd_change),
-            ("pbdStretchFrom", at(0, from)),
-            ("pbdStretchMax", at(0, max)),
-            ("xpbdStretchFrom", at(1, from)),
-            ("xpbdStretchMax", at(1, max)),
+    let keys: Vec<f64> = counts(settings).iter().map(|&n| n as f64).collect();
+    let index = |n: f64| keys.iter().position(|&c| c == n);
+    let ends = Ends {
+        title: "Settled mean stretch against iterations",
+        x_label: "iterations",
+        from: index(from),
+        to: index(max),
+        names: [
+            "pbdStretchFrom",
+            "pbdStretchMax",
+            "xpbdStretchFrom",
+            "xpbdStretchMax",
         ],
-        verdict: Some(comparison.verdict(
-            &format!("from {from} to {max} iterations"),
-            "hardly depends",
-            XPBD_MAX_CHANGE,
-            PBD_MIN_CHANGE,
-        )),
-    }
+        range: format!("from {from} to {max} iterations"),
+        steady: "hardly depends",
+        xpbd_max_change: XPBD_MAX_CHANGE,
+        pbd_min_change: PBD_MIN_CHANGE,
+    };
+    stiffness_sweep::report(settings, trials, &keys, ends)
 }

@@ -1,7 +1,8 @@
 //! What the experiments measure on a cloth, through its public methods only.
 
-use crate::params::{ClothError, FixedPreset, GridSize, Params};
-use crate::Cloth;
+use crate::cloth::Cloth;
+use crate::error::ClothError;
+use crate::params::{FixedPreset, GridSize, Params};
 
 /// `(length, rest length)` of each constraint, in order, in metres.
 fn lengths(cloth: &Cloth) -> impl Iterator<Item = (f64, f64)> + '_ {
@@ -89,8 +90,8 @@ pub fn top_edge_depths(positions: &[f32], width: usize) -> Vec<[f64; 2]> {
         .collect()
 }
 
-/// How far the top row of a `width`-wide grid sags at its lowest point (see
-/// [`top_edge_depths`]), in metres.
+/// How far the top row of a `width`-wide grid sags at its lowest point, in
+/// metres.
 pub fn top_edge_sag(cloth: &Cloth, width: usize) -> f64 {
     top_edge_depths(cloth.positions(), width)
         .iter()

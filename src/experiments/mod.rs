@@ -2,7 +2,7 @@
 //!
 //! Each experiment is defined once, here, and read twice: by the native tests
 //! (`tests/experiments.rs`) and by the experiments page through wasm
-//! (`ExperimentRun`, in [`wasm`]). A [`Definition`] holds the claim and its
+//! (`ExperimentRun`, in `src/wasm/experiments.rs`). A [`Definition`] holds the claim and its
 //! source, the settings it accepts (each with its range and default, checked like
 //! the cloth's own parameters), how the trials are built from the settings, and
 //! how the report (plots, table, key numbers and the verdict, whose thresholds
@@ -10,8 +10,8 @@
 //! measured. A [`Run`] steps the trials in slices of a work budget, so the page
 //! can show progress and stay responsive.
 
-use crate::params::ClothError;
-use crate::Cloth;
+use crate::cloth::Cloth;
+use crate::error::ClothError;
 
 mod bending;
 mod convergence;
@@ -19,13 +19,12 @@ mod cord;
 mod damping;
 mod hanging;
 mod iterations;
-mod json;
+pub(crate) mod json;
 mod measure;
 mod setup;
 mod stiffness_sweep;
 mod substeps;
 mod time_step;
-pub mod wasm;
 
 pub use measure::{mean_stretch, rms_residual, top_edge_sag, total_energy};
 

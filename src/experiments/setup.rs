@@ -3,7 +3,8 @@
 
 use super::measure::grid_cloth;
 use super::{Plan, Probe, Setting, Settings, Trial};
-use crate::params::{ClothError, FixedPreset, Params};
+use crate::error::ClothError;
+use crate::params::{FixedPreset, Params};
 
 /// About how many times a trial's probe runs over its steps.
 const SAMPLES: u32 = 400;

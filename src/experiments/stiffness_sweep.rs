@@ -5,8 +5,9 @@
 
 use super::measure::mean_stretch;
 use super::setup::hanging_trial;
-use super::{mean_after, Cell, Chart, Series, Settings, Status, Table, Trial, Verdict};
-use crate::params::{ClothError, Params};
+use super::{mean_after, Cell, Chart, Report, Series, Settings, Status, Table, Trial, Verdict};
+use crate::error::ClothError;
+use crate::params::Params;
 
 /// The two modes: (label, stiffness); PBD first.
 fn modes(settings: &Settings) -> [(&'static str, f64); 2] {
@@ -50,25 +51,75 @@ fn settled_stretch(settings: &Settings, trial: &Trial) -> f64 {
     mean_after(&trial.samples, 1, half)
 }
 
+/// What the report of a sweep compares, and how it names it.
+pub(super) struct Ends<'a> {
+    /// The chart's title.
+    pub title: &'a str,
+    /// What the keys are, on the chart and in the table.
+    pub x_label: &'a str,
+    /// Where in the keys the two ends compared are (`None`: not swept).
+    pub from: Option<usize>,
+    /// See `from`.
+    pub to: Option<usize>,
+    /// The names of the numbers: PBD's stretch at `from` and at `to`, then
+    /// XPBD's.
+    pub names: [&'static str; 4],
+    /// What the sweep went over, and what XPBD's limit allows (see
+    /// [`Comparison::verdict`]).
+    pub range: String,
+    /// See `range`.
+    pub steady: &'a str,
+    /// The limits of the claim (see [`Comparison::new`]).
+    pub xpbd_max_change: f64,
+    /// See `xpbd_max_change`.
+    pub pbd_min_change: f64,
+}
+
+/// The report of a sweep over `keys` whose `trials` [`build`] made: the
+/// chart and table of the settled stretches, the stretches at the two `ends`
+/// and their changes, and the verdict.
+pub(super) fn report(settings: &Settings, trials: &[Trial], keys: &[f64], ends: Ends) -> Report {
+    let stretches = Stretches::of(settings, trials, keys.len());
+    let (chart, table) = stretches.chart_and_table(settings, ends.title, ends.x_label, keys);
+    let at = |m: usize, i: Option<usize>| i.map_or(f64::NAN, |i| stretches.per_mode[m][i]);
+    let pbd = (at(0, ends.from), at(0, ends.to));
+    let xpbd = (at(1, ends.from), at(1, ends.to));
+    let (xpbd_max, pbd_min) = (ends.xpbd_max_change, ends.pbd_min_change);
+    let comparison = Comparison::new(pbd, xpbd, xpbd_max, pbd_min);
+    Report {
+        charts: vec![chart],
+        table,
+        numbers: vec![
+            ("pbdChange", comparison.pbd_change),
+            ("xpbdChange", comparison.xpbd_change),
+            (ends.names[0], pbd.0),
+            (ends.names[1], pbd.1),
+            (ends.names[2], xpbd.0),
+            (ends.names[3], xpbd.1),
+        ],
+        verdict: Some(comparison.verdict(&ends.range, ends.steady, xpbd_max, pbd_min)),
+    }
+}
+
 /// The settled mean stretches (%) of a sweep over `keys`.
-pub(super) struct Stretches {
+struct Stretches {
     /// PBD's, then XPBD's, one per key.
-    pub per_mode: [Vec<f64>; 2],
+    per_mode: [Vec<f64>; 2],
 }
 
 /// What the two ends of a sweep show.
-pub(super) struct Comparison {
-    pub pbd_change: f64,
-    pub xpbd_change: f64,
+struct Comparison {
+    pbd_change: f64,
+    xpbd_change: f64,
     pbd_falls: bool,
     pbd_stiffens: bool,
     xpbd_steady: bool,
-    pub status: Status,
+    status: Status,
 }
 
 impl Stretches {
     /// The stretches of `trials` as [`build`] ordered them, `keys` per mode.
-    pub fn of(settings: &Settings, trials: &[Trial], keys: usize) -> Stretches {
+    fn of(settings: &Settings, trials: &[Trial], keys: usize) -> Stretches {
         let mode = |m: usize| {
             trials[m * keys..(m + 1) * keys]
                 .iter()
@@ -82,7 +133,7 @@ impl Stretches {
 
     /// A chart (log-log) with one series per mode and a table with one row per
     /// key; `x_label` names the keys on both.
-    pub fn chart_and_table(
+    fn chart_and_table(
         &self,
         settings: &Settings,
         title: &str,
@@ -130,7 +181,7 @@ impl Comparison {
     /// with those at its end, `pbd.1` and `xpbd.1`: the claim holds when
     /// XPBD's changes at most `xpbd_max_change` % and PBD's falls at least
     /// `pbd_min_change` %.
-    pub fn new(
+    fn new(
         pbd: (f64, f64),
         xpbd: (f64, f64),
         xpbd_max_change: f64,
@@ -158,7 +209,7 @@ impl Comparison {
 
     /// The verdict: `range` says what the sweep went over ("from 10 to 100
     /// iterations"), `steady` what XPBD's limit allows ("hardly depends").
-    pub fn verdict(
+    fn verdict(
         &self,
         range: &str,
         steady: &str,

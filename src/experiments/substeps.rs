@@ -4,7 +4,8 @@ use super::setup::{self, hanging_trial};
 use super::{
     series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial, Verdict,
 };
-use crate::params::{ClothError, Params};
+use crate::error::ClothError;
+use crate::params::Params;
 
 /// The substep counts tried, up to `maxSubsteps` (and it); 1 is the reference
 /// the others are compared with.
@@ -93,7 +94,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
     };
     // the energy gravity can release: every free particle dropping to the
     // depth of the bottom row
-    let depth = (settings.get("height") - 1.0) * crate::grid::SPACING as f64;
+    let depth = (settings.get("height") - 1.0) * crate::model::grid::SPACING as f64;
     let particles = settings.get("width") * settings.get("height") - 2.0;
     let scale = particles * settings.get("mass") * 9.81 * depth;
     let mut worst_gain = f64::NEG_INFINITY; // over the runs with substeps
@@ -133,6 +134,22 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         ]);
     }
     let most = trials.last().map_or(0.0, |t| t.key);
+    let verdict = verdict(&exploded, most, worst_gain, scale);
+    Report {
+        charts: vec![chart],
+        table,
+        numbers: vec![
+            ("worstEnergyGain", worst_gain),
+            ("exploded", exploded.len() as f64),
+        ],
+        verdict: Some(verdict),
+    }
+}
+
+/// The verdict: the runs with more than one substep (up to `most`) that
+/// `exploded`, and the worst energy gain of them, as a fraction of the
+/// `scale` joules gravity can release.
+fn verdict(exploded: &[f64], most: f64, worst_gain: f64, scale: f64) -> Verdict {
     let (status, text) = if exploded.is_empty() {
         (
             Status::DoesNotHold,
@@ -153,13 +170,5 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ),
         )
     };
-    Report {
-        charts: vec![chart],
-        table,
-        numbers: vec![
-            ("worstEnergyGain", worst_gain),
-            ("exploded", exploded.len() as f64),
-        ],
-        verdict: Some(Verdict { status, text }),
-    }
+    Verdict { status, text }
 }

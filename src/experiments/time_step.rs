@@ -1,9 +1,10 @@
 //! Stiffness against the time step, PBD and XPBD.
 
 use super::setup;
-use super::stiffness_sweep::{self, Comparison, Stretches};
+use super::stiffness_sweep::{self, Ends};
 use super::{Definition, Report, Setting, Settings, Trial};
-use crate::params::{ClothError, Params};
+use crate::error::ClothError;
+use crate::params::Params;
 
 /// XPBD's stretch may change at most this much (%) from the largest time step
 /// to the smallest for its stiffness to be "independent of the time step".
@@ -75,38 +76,23 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
 
 fn report(settings: &Settings, trials: &[Trial]) -> Report {
     let steps = time_steps(settings);
-    let stretches = Stretches::of(settings, trials, steps.len());
-    let (chart, table) = stretches.chart_and_table(
-        settings,
-        "Settled mean stretch against the time step",
-        "time step (s)",
-        &steps,
-    );
     let last = steps.len() - 1;
     let (largest, smallest) = (steps[0], steps[last]);
-    let [pbd, xpbd] = &stretches.per_mode;
-    let comparison = Comparison::new(
-        (pbd[0], pbd[last]),
-        (xpbd[0], xpbd[last]),
-        XPBD_MAX_CHANGE,
-        PBD_MIN_CHANGE,
-    );
-    Report {
-        charts: vec![chart],
-        table,
-        numbers: vec![
-            ("pbdChange", comparison.pbd_change),
-            ("xpbdChange", comparison.xpbd_change),
-            ("pbdStretchLargest", pbd[0]),
-            ("pbdStretchSmallest", pbd[last]),
-            ("xpbdStretchLargest", xpbd[0]),
-            ("xpbdStretchSmallest", xpbd[last]),
+    let ends = Ends {
+        title: "Settled mean stretch against the time step",
+        x_label: "time step (s)",
+        from: Some(0),
+        to: Some(last),
+        names: [
+            "pbdStretchLargest",
+            "pbdStretchSmallest",
+            "xpbdStretchLargest",
+            "xpbdStretchSmallest",
         ],
-        verdict: Some(comparison.verdict(
-            &format!("from Δt = {largest} s to {smallest} s"),
-            "independent",
-            XPBD_MAX_CHANGE,
-            PBD_MIN_CHANGE,
-        )),
-    }
+        range: format!("from Δt = {largest} s to {smallest} s"),
+        steady: "independent",
+        xpbd_max_change: XPBD_MAX_CHANGE,
+        pbd_min_change: PBD_MIN_CHANGE,
+    };
+    stiffness_sweep::report(settings, trials, &steps, ends)
 }

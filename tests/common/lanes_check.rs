@@ -1,10 +1,10 @@
 //! Shared by `tests/lanes.rs` (native, where lanes are plain arrays) and
 //! `tests/wasm_api.rs` (the browser, where they are wasm `f32x4`).
 
-use xpbd_cloth::colored::{self, merge, split};
-use xpbd_cloth::constraints::ConstraintSet;
-use xpbd_cloth::grid;
+use xpbd_cloth::model::grid;
 use xpbd_cloth::params::{FixedPreset, GridSize, SolverOrder};
+use xpbd_cloth::solver::colored::{self, merge, split};
+use xpbd_cloth::solver::order::ConstraintSet;
 use xpbd_cloth::solver::{self, Constraints, Split};
 
 /// Sweeps a crumpled cloth with some pinned particles three times with the

@@ -7,7 +7,7 @@
 // simulation exactly as it was and still stepping.
 //
 // The tests run in a blank page of the served repository (routed by the test, not a
-// file in the repo) that imports pkg/xpbd_cloth.js and www/cloth.js under the same
+// file in the repo) that imports pkg/xpbd_cloth.js and www/lib/cloth.js under the same
 // strict Content-Security-Policy as the real pages.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,7 +20,7 @@ import {
   openApiHarness,
   useBrowserAndServer,
 } from './helpers.mjs';
-import { PARAMETERS } from '../../www/parameters.js';
+import { PARAMETERS } from '../../www/lib/parameters.js';
 
 /** The Simulation properties of the parameter table, with their defaults. */
 const SIMULATION_PARAMETERS = PARAMETERS.filter((p) => p.appliesOn === 'simulation').map(({ name, defaultValue }) => ({ name, defaultValue }));
@@ -1207,7 +1207,7 @@ describe('mountCloth options: only own, known names', () => {
   it('Errors for an option or a parameter carry field and code, like the Simulation\'s', async () => {
     await inPage(await openHarness(), async (opened) => {
       const caught = await opened.page.evaluate(async () => {
-        const { parseNumber } = await import('../www/cloth.js');
+        const { parseNumber } = await import('../www/lib/cloth.js');
         const c = await window.mountCloth(document.getElementById('cloth'), { width: 10, height: 8 });
         const calls = {
           'restart, unknown option': () => c.restart({ stiffnes: 1 }),

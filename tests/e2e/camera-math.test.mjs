@@ -1,4 +1,4 @@
-// Unit tests of www/camera.js in node, no browser: the camera's pure functions
+// Unit tests of www/lib/camera.js in node, no browser: the camera's pure functions
 // (fit, zoom about a point, pan, the view the renderers take, checking and
 // writing a view), where a scene moves (sceneBounds) on small scenes worked out
 // by hand, SceneCamera's states, and, with the wasm module loaded in node, each
@@ -13,9 +13,10 @@ import {
   MAX_ORIGIN_PX, MAX_STRETCH,
   SceneCamera, cameraFromText, cameraToText, checkCamera, fitCamera, panBy, sceneBounds, sceneBoundsInSlices,
   viewOf, zoomAbout,
-} from '../../www/camera.js';
-import { canvasToWorld, worldToCanvas } from '../../www/renderer.js';
-import { PARAMETERS } from '../../www/parameters.js';
+  describeScene,
+} from '../../www/lib/camera.js';
+import { canvasToWorld, worldToCanvas } from '../../www/lib/renderer.js';
+import { PARAMETERS } from '../../www/lib/parameters.js';
 
 const W = 960;
 const H = 640;
@@ -282,24 +283,13 @@ describe('each preset stays in its fitted view while it moves (the wasm module i
     await wasm.default({ module_or_path: readFileSync(join(ROOT, 'pkg', 'xpbd_cloth_bg.wasm')) });
   });
 
-  /** What the controller gives the camera (describeScene in www/cloth.js). */
-  function describe(simulation) {
-    const pinned = Array.from({ length: simulation.numParticles }, (_, k) => (simulation.isPinned(k) ? 1 : 0));
-    return {
-      positions: simulation.positions().slice(), pinned, constraints: simulation.constraints().slice(),
-      restLengths: simulation.restLengths().slice(), colliders: simulation.colliders(),
-      stiffness: simulation.stiffness, mass: simulation.mass, gravity: simulation.gravity,
-      wind: [simulation.windX, simulation.windY], windDrag: simulation.windDrag, tearStretch: simulation.tearStretch,
-    };
-  }
-
   const SECONDS = 20;
   const PRESETS = PARAMETERS.find((p) => p.name === 'preset').rule.values;
   for (const preset of PRESETS) {
     it(`${preset}: ${SECONDS} s simulated stay on a ${W} × ${H} canvas fitted to it, and span a third of it`, () => {
       const simulation = wasm.Simulation.preset(preset, {});
       try {
-        const view = viewOf(fitCamera(sceneBounds(describe(simulation)), W, H), W, H);
+        const view = viewOf(fitCamera(sceneBounds(describeScene(simulation)), W, H), W, H);
         const seen = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
         let outside = null;
         const steps = Math.round(SECONDS / simulation.timeStepSize);

@@ -1,4 +1,4 @@
-// End-to-end tests of the camera (www/camera.js) in Chromium: the wheel and a
+// End-to-end tests of the camera (www/lib/camera.js) in Chromium: the wheel and a
 // pinch zoom about the pointer or the fingers' midpoint, two fingers moving
 // together and a drag on empty space pan, the Fit button and the F key bring
 // the fitted view back, the demo page's link carries the view only once the
@@ -295,7 +295,7 @@ describe('the camera through the API', () => {
     });
     await inPage(opened, async ({ page }) => {
       const result = await page.evaluate(async () => {
-        await import('/www/xpbd-cloth-element.js');
+        await import('/www/lib/xpbd-cloth-element.js');
         const element = document.createElement('xpbd-cloth');
         element.setAttribute('view', '0.5, -1, 120');
         element.setAttribute('paused', '');

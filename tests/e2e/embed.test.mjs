@@ -1,9 +1,12 @@
-// End-to-end tests of the embedding layer on www/embed.html: two
+// End-to-end tests of the embedding layer on www/embed/: two
 // independent cloths (an <xpbd-cloth> element and a mountCloth canvas), element
 // removal frees its Simulation, 200+ instances keep wasm memory bounded, attribute
-// changes apply, an off-screen cloth stops stepping, and no CSP violation happens.
+// changes apply, an off-screen cloth stops stepping, no CSP violation happens, and
+// the page passes axe-core at desktop and phone sizes.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import {
   WAIT,
   assertCleanPage,
@@ -40,9 +43,9 @@ useBrowserAndServer((launched, served) => {
   server = served;
 });
 
-/** Opens www/embed.html and waits until both cloths step. */
+/** Opens www/embed/ and waits until both cloths step. */
 async function openEmbed() {
-  const opened = await openPage(browser, server.url + 'www/embed.html');
+  const opened = await openPage(browser, server.url + 'www/embed/');
   try {
     for (const { controller } of CLOTHS) await waitForTime(opened.page, controller, 0);
   } catch (error) {
@@ -59,9 +62,9 @@ async function assertNoCspViolation(opened) {
   assert.deepEqual(opened.console.cspMessages(), [], 'console messages about the Content Security Policy');
 }
 
-const memory = (page) => page.evaluate(async () => (await import('./wasm.js')).wasmMemoryBytes());
+const memory = (page) => page.evaluate(async () => (await import('../lib/wasm.js')).wasmMemoryBytes());
 
-describe('www/embed.html', () => {
+describe('www/embed/', () => {
   it('shows two cloths with the grids their markup asks for, drawn on their canvases', async () => {
     await inPage(await openEmbed(), async (opened) => {
       const { page } = opened;
@@ -287,7 +290,7 @@ describe('www/embed.html', () => {
       const { page } = opened;
       const result = await page.evaluate(async () => {
         const { Simulation } = await import('/pkg/xpbd_cloth.js');
-        const { fieldError } = await import('/www/errors.js');
+        const { fieldError } = await import('/www/lib/errors.js');
         const stiffness = Object.getOwnPropertyDescriptor(Simulation.prototype, 'stiffness');
         Object.defineProperty(Simulation.prototype, 'stiffness', {
           ...stiffness,
@@ -305,7 +308,7 @@ describe('www/embed.html', () => {
           const failed = new Promise((_, fail) => element.addEventListener('cloth-error', (e) => fail(e.detail.error)));
           document.body.append(element);
           const controller = await Promise.race([element.ready, failed]);
-          const { PARAMETERS } = await import('/www/parameters.js');
+          const { PARAMETERS } = await import('/www/lib/parameters.js');
           const byDefault = PARAMETERS.find((p) => p.name === 'stiffness').defaultValue;
           return { particles: controller.simulation.numParticles, stiffnessIsDefault: controller.simulation.stiffness === byDefault };
         } finally {
@@ -359,7 +362,7 @@ describe('www/embed.html', () => {
       const run = (count, mode) =>
         page.evaluate(
           async ([n, how]) => {
-            const { mountCloth } = await import('./cloth.js');
+            const { mountCloth } = await import('../lib/cloth.js');
             const box = document.querySelector('.embed-grid');
             for (let i = 0; i < n; i++) {
               if (how === 'element') {
@@ -406,5 +409,65 @@ describe('www/embed.html', () => {
       for (const { controller } of CLOTHS) await waitForTime(page, controller, 0, await simTime(page, controller));
       await assertNoCspViolation(opened);
     });
+  });
+});
+
+/** axe-core's browser script (npm's axe-core), run in the page by evaluate (which the page's CSP does not govern). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The page's axe-core violations: `{ id, impact, nodes }` with the offending nodes' selectors. */
+async function axeViolations(page) {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const results = await window.axe.run(document);
+    return results.violations.map(({ id, impact, nodes }) => ({ id, impact, nodes: nodes.map((n) => n.target.join(' ')) }));
+  });
+}
+
+describe('accessibility of the embedding example', () => {
+  for (const [size, viewport] of [['desktop', { width: 1400, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
+    it(`passes axe-core with no violation at ${size} size (${viewport.width} × ${viewport.height})`, async () => {
+      const opened = await openPage(browser, server.url + 'www/embed/', { viewport });
+      try {
+        for (const { controller } of CLOTHS) await waitForTime(opened.page, controller, 0);
+        const violations = await axeViolations(opened.page);
+        assert.deepEqual(violations, []);
+        // axe really ran and looked at the cloths (an empty list from nothing would pass)
+        const passed = await opened.page.evaluate(async () => (await window.axe.run(document, { runOnly: ['role-img-alt'] })).passes.flatMap((r) => r.nodes.length));
+        assert.ok(passed.reduce((a, b) => a + b, 0) >= 2, `role-img-alt checked ${passed} canvases`);
+      } finally {
+        await opened.context.close();
+      }
+    });
+  }
+
+  it('the element names its canvas: the label attribute, or the default when absent or blank', async () => {
+    const opened = await openEmbed();
+    try {
+      const names = await opened.page.evaluate(async () => {
+        const { DEFAULT_LABEL } = await import('../lib/xpbd-cloth-element.js');
+        const name = (element) => ({ role: element.canvas.getAttribute('role'), label: element.canvas.getAttribute('aria-label') });
+        const onPage = document.querySelector('#element-cloth');
+        const fromPage = name(onPage);
+        const fresh = document.createElement('xpbd-cloth');
+        const absent = name(fresh);
+        fresh.setAttribute('label', 'A flag in the wind');
+        const given = name(fresh);
+        fresh.setAttribute('label', '   ');
+        const blank = name(fresh);
+        fresh.removeAttribute('label');
+        const removed = name(fresh);
+        return { DEFAULT_LABEL, fromPage, absent, given, blank, removed };
+      });
+      const byDefault = { role: 'img', label: names.DEFAULT_LABEL };
+      assert.match(names.DEFAULT_LABEL, /cloth/i);
+      assert.deepEqual(names.fromPage, { role: 'img', label: await opened.page.getAttribute(ELEMENT, 'label') });
+      assert.deepEqual(names.absent, byDefault);
+      assert.deepEqual(names.given, { role: 'img', label: 'A flag in the wind' });
+      assert.deepEqual(names.blank, byDefault);
+      assert.deepEqual(names.removed, byDefault);
+    } finally {
+      await opened.context.close();
+    }
   });
 });

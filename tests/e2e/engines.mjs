@@ -683,9 +683,9 @@ export async function expectDrawn(page, args, what, timeout = 10_000) {
 
 /**
  * In the page: which build runs and which .wasm files were fetched. `wasmModule`:
- * the URL path of www/wasm.js on the server (the page's own instance of it).
+ * the URL path of www/lib/wasm.js on the server (the page's own instance of it).
  */
-export async function wasmBuild(wasmModule = '/www/wasm.js') {
+export async function wasmBuild(wasmModule = '/www/lib/wasm.js') {
   const wasm = await import(wasmModule);
   return {
     simd: wasm.simdEnabled(),

@@ -30,7 +30,7 @@ const nativeReference = (() => {
 
 /** In the page: the same cloth as nativeReference with the loaded module, as f32 bit patterns. */
 async function wasmPositionBits(order) {
-  const { Simulation } = await import('/www/wasm.js');
+  const { Simulation } = await import('/www/lib/wasm.js');
   const simulation = new Simulation(12, 9, 2);
   try {
     simulation.solverOrder = order;
@@ -62,7 +62,7 @@ const page = (title, head, body) => ({
 const SCALAR_PAGES = {
   '/__engines__/scalar-element.html': page(
     'scalar element',
-    '<script type="module" src="/www/xpbd-cloth-element.js"></script>',
+    '<script type="module" src="/www/lib/xpbd-cloth-element.js"></script>',
     '<xpbd-cloth id="cloth" simd="off" width="12" height="8" fixed="2"></xpbd-cloth>',
   ),
   '/__engines__/scalar-mount.html': page(
@@ -72,7 +72,7 @@ const SCALAR_PAGES = {
   ),
   '/__engines__/scalar-mount.js': {
     type: 'text/javascript; charset=utf-8',
-    body: `import { mountCloth } from '/www/cloth.js';
+    body: `import { mountCloth } from '/www/lib/cloth.js';
 window.mounted = await mountCloth(document.querySelector('#mounted'), { width: 15, height: 10, simd: 'off' });`,
   },
 };
@@ -223,7 +223,7 @@ for (const engineName of selectedEngines()) {
     });
 
     it('the embedding page: the custom element and a mountCloth canvas run and draw; an attribute applies', async () => {
-      await inEnginePage('www/embed.html', async (page) => {
+      await inEnginePage('www/embed/', async (page) => {
         await page.waitFor(() => window.__controller('#element-cloth')?.simulation?.time > 0.2, null, { message: 'the element runs' });
         assert.equal(await page.evaluate(() => window.__controller('#element-cloth').simulation.numParticles), 300);
         await expectDrawn(page, ['#element-cloth', null], '<xpbd-cloth>');
@@ -263,7 +263,7 @@ for (const engineName of selectedEngines()) {
         'index.html',
         async (page) => {
           await waitForTime(page, DEMO, 0.2);
-          assert.equal(await page.evaluate(async () => (await import('/www/wasm.js')).engineSupportsSimd()), false);
+          assert.equal(await page.evaluate(async () => (await import('/www/lib/wasm.js')).engineSupportsSimd()), false);
           const build = await page.evaluate(wasmBuild);
           assert.deepEqual(build, { simd: false, loaded: '/pkg/xpbd_cloth_scalar_bg.wasm', fetched: ['/pkg/xpbd_cloth_scalar_bg.wasm'] });
         },
@@ -289,7 +289,7 @@ for (const engineName of selectedEngines()) {
       await inEnginePage('__engines__/scalar-mount.html', async (page) => {
         await page.waitFor(() => window.mounted?.simulation?.time > 0, null, { message: 'the page runs' });
         const refusals = await page.evaluate(async () => {
-          const { mountCloth } = await import('/www/cloth.js');
+          const { mountCloth } = await import('/www/lib/cloth.js');
           const out = [];
           for (const simd of ['on', true, null]) {
             try {

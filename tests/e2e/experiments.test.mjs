@@ -1,4 +1,4 @@
-// End-to-end tests of www/experiments.html: every experiment runs from the page at
+// End-to-end tests of www/experiments/: every experiment runs from the page at
 // its default settings within 10 s, and its key numbers and verdict equal those of
 // the native run of the same Rust definition (target/experiment-numbers.json,
 // written by `cargo test --test experiments`); the verdict text is computed from
@@ -41,7 +41,7 @@ function nativeNumbers() {
 
 /** Opens the experiments page (with `query`) and waits until it is built. */
 async function openExperiments(query = '') {
-  const opened = await openPage(browser, `${server.url}www/experiments.html${query}`, { acceptDownloads: true });
+  const opened = await openPage(browser, `${server.url}www/experiments/${query}`, { acceptDownloads: true });
   await opened.page.waitForSelector('body[data-ready="true"]', { timeout: WAIT });
   return opened;
 }
@@ -76,8 +76,8 @@ describe('experiments page', () => {
   it('is linked from the demo page and has a section for every experiment', async () => {
     const demo = await openPage(browser, server.url);
     await inPage(demo, async ({ page }) => {
-      const href = await page.getAttribute('a[href="www/experiments.html"]', 'href');
-      assert.equal(href, 'www/experiments.html');
+      const href = await page.getAttribute('a[href="www/experiments/"]', 'href');
+      assert.equal(href, 'www/experiments/');
     });
     const native = nativeNumbers();
     const opened = await openExperiments();

@@ -1,6 +1,6 @@
 // End-to-end, in every engine XPBD_ENGINES names (default: Chromium, Firefox and
 // WebKit; see engines.mjs; WebKit needs xvfb-run -a): every scene picked in the
-// demo page's Scene select is framed by the camera (www/camera.js). For each
+// demo page's Scene select is framed by the camera (www/lib/camera.js). For each
 // preset, while it moves for a few seconds, sampled frame by frame:
 //   - nothing of it is cut off: every particle is on the canvas, at least its
 //     drawn radius inside the edge;
@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEMO, requireBuild, waitForTime } from './helpers.mjs';
 import { canvasCoverage, launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
-import { PARAMETERS } from '../../www/parameters.js';
+import { PARAMETERS } from '../../www/lib/parameters.js';
 
 const PRESETS = PARAMETERS.find((p) => p.name === 'preset').rule.values;
 /** How long each scene is watched (real time), and how many frames are sampled in it. */

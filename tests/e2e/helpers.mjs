@@ -4,9 +4,11 @@
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import { startServer } from '../../scripts/static-server.mjs';
@@ -64,6 +66,41 @@ export async function serve(root = process.env.XPBD_E2E_ROOT || ROOT) {
         server.close(() => done());
       }),
   };
+}
+
+/**
+ * Builds the npm package with scripts/package.sh (the build is incremental, so
+ * this costs seconds when nothing changed); returns the tarball's path.
+ */
+export function packTarball() {
+  const packed = spawnSync('bash', [join(ROOT, 'scripts', 'package.sh')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 15 * 60_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  assert.equal(packed.status, 0, `scripts/package.sh failed:\n${packed.stderr}\n${packed.stdout}`);
+  const tarball = packed.stdout.trim().split('\n').pop();
+  assert.ok(tarball.endsWith('.tgz') && existsSync(tarball), `package.sh printed the tarball: ${tarball}`);
+  return tarball;
+}
+
+/**
+ * A new project folder outside the repository (in the system's temporary
+ * folder) named `name`, with `files` ({ path: text }) and `tarball` installed
+ * from the file (npm, no lock file); returns its path.
+ */
+export async function installTarball(tarball, name, files = {}) {
+  const folder = await mkdtemp(join(tmpdir(), `${name}-`));
+  assert.ok(relative(ROOT, folder).startsWith('..'), 'the project folder is outside the repository');
+  await writeFile(join(folder, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }, null, 2));
+  for (const [path, text] of Object.entries(files)) await writeFile(join(folder, path), text);
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', tarball], {
+    cwd: folder,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 5 * 60_000,
+  });
+  return folder;
 }
 
 /** Throws a readable error unless the built wasm glue is in pkg/ (scripts/build.sh). */
@@ -610,9 +647,9 @@ export async function withDemo(browser, server, query, body, options = {}) {
   await inPage(await openDemo(browser, server, query, options), body);
 }
 
-/** How long typing must pause before the demo page commits a field (COMMIT_PAUSE_MS of www/app.js). */
+/** How long typing must pause before the demo page commits a field (COMMIT_PAUSE_MS of www/demo/app.js). */
 export function commitPauseMs(page) {
-  return page.evaluate(async () => (await import('/www/app.js')).COMMIT_PAUSE_MS);
+  return page.evaluate(async () => (await import('/www/demo/app.js')).COMMIT_PAUSE_MS);
 }
 
 /**
@@ -710,7 +747,7 @@ export async function expectNoFieldError(page, id) {
 
 // ---------------------------------------------------------------------------
 // The API harness: a blank page of the served repository that imports
-// pkg/xpbd_cloth.js (as `window.glue`), www/wasm.js and www/cloth.js under the
+// pkg/xpbd_cloth.js (as `window.glue`), www/lib/wasm.js and www/lib/cloth.js under the
 // same strict Content-Security-Policy as the real pages, with two canvases
 // (#cloth 400 × 300, #scratch 200 × 150) and a worker.js that runs one drawInto.
 
@@ -731,10 +768,10 @@ const HARNESS_HTML = `<!doctype html>
   <canvas id="scratch" width="200" height="150"></canvas>
 </body>
 </html>`;
-// One module instance: www/wasm.js imports ../pkg/xpbd_cloth.js, the same URL as here.
+// One module instance: www/lib/wasm.js imports ../../pkg/xpbd_cloth.js, the same URL as here.
 const HARNESS_JS = `import * as glue from '../pkg/xpbd_cloth.js';
-import { loadWasm, wasmMemoryBytes } from '../www/wasm.js';
-import { mountCloth } from '../www/cloth.js';
+import { loadWasm, wasmMemoryBytes } from '../www/lib/wasm.js';
+import { mountCloth } from '../www/lib/cloth.js';
 await loadWasm();
 // Restarts a controller, says whether it steps again within waitMs, then destroys it.
 async function restartThenDestroy(controller, waitMs) {

@@ -1,10 +1,10 @@
 // Both renderers draw one picture: the wasm rasterizer and the canvas-2D
 // renderer take their colours from LOOK and STRAIN_RAMP in src/raster.rs (the
-// canvas renderer through the generated www/style.js and the wasm's
+// canvas renderer through the generated www/lib/style.js and the wasm's
 // strainColor). The same still cloth drawn by each must show the same colours.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_STYLE } from '../../www/style.js';
+import { DEFAULT_STYLE } from '../../www/lib/style.js';
 import { openPage, useBrowserAndServer, waitForTime } from './helpers.mjs';
 
 let browser;
@@ -21,7 +21,7 @@ useBrowserAndServer((launched, served) => {
  */
 async function colourCounts(page, strainColors) {
   return page.evaluate(async ({ strainColors: strain, colours }) => {
-    const { mountCloth } = await import('./cloth.js');
+    const { mountCloth } = await import('../lib/cloth.js');
     const out = {};
     for (const renderer of ['wasm', 'canvas']) {
       const canvas = document.createElement('canvas');
@@ -57,7 +57,7 @@ let colours = [];
 
 describe('one look, two renderers', () => {
   it('the wasm and canvas renderers use the same background and particle colours', async () => {
-    const { page, context } = await openPage(browser, server.url + 'www/embed.html');
+    const { page, context } = await openPage(browser, server.url + 'www/embed/');
     try {
       await waitForTime(page, 'window.mountedCloth', 0);
       colours = [DEFAULT_STYLE.background, DEFAULT_STYLE.particleColor];
@@ -73,11 +73,11 @@ describe('one look, two renderers', () => {
   });
 
   it('with strain colours both renderers paint with the ramp the wasm computes (strainColor)', async () => {
-    const { page, context, console: log } = await openPage(browser, server.url + 'www/embed.html');
+    const { page, context, console: log } = await openPage(browser, server.url + 'www/embed/');
     try {
       await waitForTime(page, 'window.mountedCloth', 0);
       const ramp = await page.evaluate(async () => {
-        const wasm = await import('./wasm.js');
+        const wasm = await import('../lib/wasm.js');
         return { stops: wasm.strainRamp(), probes: [-1, 0, 0.1, 0.2, 0.35, 2, NaN].map((s) => wasm.strainColor(s)) };
       });
       // the exported colour function agrees with the ramp's stops

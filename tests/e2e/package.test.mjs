@@ -7,13 +7,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   ROOT,
   WAIT,
+  installTarball,
   launchBrowser,
+  packTarball,
   measureCloth,
   openPage,
   serve,
@@ -35,42 +36,44 @@ const REQUIRED_FILES = [
   'pkg/xpbd_cloth_bg.wasm',
   'pkg/xpbd_cloth_bg.wasm.d.ts',
   'pkg/xpbd_cloth_scalar_bg.wasm',
-  'www/wasm.js',
-  'www/wasm.d.ts',
-  'www/renderer.js',
-  'www/renderer.d.ts',
-  'www/cloth.js',
-  'www/parameters.d.ts',
-  'www/parameters.js',
-  'www/style.d.ts',
-  'www/style.js',
-  'www/errors.d.ts',
-  'www/errors.js',
-  'www/cloth.d.ts',
-  'www/options.js',
-  'www/options.d.ts',
-  'www/pointer.js',
-  'www/pointer.d.ts',
-  'www/camera.js',
-  'www/camera.d.ts',
-  'www/frame-loop.js',
-  'www/frame-loop.d.ts',
-  'www/painter.js',
-  'www/painter.d.ts',
-  'www/xpbd-cloth-element.js',
-  'www/xpbd-cloth-element.d.ts',
-  'www/backend.js',
-  'www/backend.d.ts',
-  'www/gpu/gpu-cloth.js',
-  'www/gpu/gpu-cloth.d.ts',
-  'www/gpu/solver.wgsl',
-  'www/gpu/render.wgsl',
-  'www/theme.js',
-  'www/theme.d.ts',
-  'www/state-file.js',
-  'www/state-file.d.ts',
-  'www/recording.js',
-  'www/recording.d.ts',
+  'www/lib/wasm.js',
+  'www/lib/wasm.d.ts',
+  'www/lib/renderer.js',
+  'www/lib/renderer.d.ts',
+  'www/lib/cloth.js',
+  'www/lib/parameters.d.ts',
+  'www/lib/parameters.js',
+  'www/lib/style.d.ts',
+  'www/lib/style.js',
+  'www/lib/errors.d.ts',
+  'www/lib/errors.js',
+  'www/lib/cloth.d.ts',
+  'www/lib/options.js',
+  'www/lib/options.d.ts',
+  'www/lib/pointer.js',
+  'www/lib/pointer.d.ts',
+  'www/lib/camera.js',
+  'www/lib/camera.d.ts',
+  'www/lib/frame-loop.js',
+  'www/lib/frame-loop.d.ts',
+  'www/lib/painter.js',
+  'www/lib/painter.d.ts',
+  'www/lib/xpbd-cloth-element.js',
+  'www/lib/xpbd-cloth-element.d.ts',
+  'www/lib/backend.js',
+  'www/lib/backend.d.ts',
+  'www/lib/cpu-backend.js',
+  'www/lib/cpu-backend.d.ts',
+  'www/lib/gpu/gpu-cloth.js',
+  'www/lib/gpu/gpu-cloth.d.ts',
+  'www/lib/gpu/solver.wgsl',
+  'www/lib/gpu/render.wgsl',
+  'www/lib/theme.js',
+  'www/lib/theme.d.ts',
+  'www/lib/state-file.js',
+  'www/lib/state-file.d.ts',
+  'www/lib/recording.js',
+  'www/lib/recording.d.ts',
 ];
 
 /** Version of the crate, from Cargo.toml's [package] table. */
@@ -86,28 +89,8 @@ let browser;
 let server;
 
 before(async () => {
-  // Always re-run: the build is incremental, so this costs seconds when nothing changed.
-  const packed = spawnSync('bash', [join(ROOT, 'scripts', 'package.sh')], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 15 * 60_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  assert.equal(packed.status, 0, `scripts/package.sh failed:\n${packed.stderr}\n${packed.stdout}`);
-  tarball = packed.stdout.trim().split('\n').pop();
-  assert.ok(tarball.endsWith('.tgz') && existsSync(tarball), `package.sh printed the tarball: ${tarball}`);
-
-  consumer = await mkdtemp(join(tmpdir(), 'xpbd-cloth-consumer-'));
-  assert.ok(relative(ROOT, consumer).startsWith('..'), 'the consumer folder is outside the repository');
-  await writeFile(
-    join(consumer, 'package.json'),
-    JSON.stringify({ name: 'xpbd-cloth-consumer', private: true, type: 'module' }, null, 2),
-  );
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', tarball], {
-    cwd: consumer,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 5 * 60_000,
-  });
+  tarball = packTarball();
+  consumer = await installTarball(tarball, 'xpbd-cloth-consumer');
 });
 
 after(async () => {
@@ -140,7 +123,7 @@ describe('the npm package', () => {
     assert.deepEqual(manifest.exports['./element'], { types: './element.d.ts', default: './element.js' });
     assert.equal(manifest.exports['./wasm'], './pkg/xpbd_cloth_bg.wasm');
     assert.equal(manifest.exports['./wasm-scalar'], './pkg/xpbd_cloth_scalar_bg.wasm');
-    assert.ok(Array.isArray(manifest.files) && manifest.files.includes('pkg/xpbd_cloth_bg.wasm'));
+    assert.ok(Array.isArray(manifest.files) && manifest.files.includes('pkg') && manifest.files.includes('www/lib'), 'ships the folders pkg/ and www/lib/');
     assert.ok(Array.isArray(manifest.sideEffects) && manifest.sideEffects.includes('./element.js'));
     assert.ok(!manifest.sideEffects.includes('./index.js'), 'the main entry has no side effects');
     assert.equal(manifest.dependencies, undefined, 'no runtime dependencies');
@@ -445,7 +428,7 @@ describe('the installed package in every engine', () => {
             await expectDrawn(page, ['window.mounted', '#mounted'], `${engineName} mountCloth${query}`);
             await expectDrawn(page, ['#element', null], `${engineName} <xpbd-cloth>${query}`);
             const path = `/node_modules/xpbd-cloth/pkg/${file}`;
-            assert.deepEqual(await page.evaluate(wasmBuild, '/node_modules/xpbd-cloth/www/wasm.js'), { simd, loaded: path, fetched: [path] });
+            assert.deepEqual(await page.evaluate(wasmBuild, '/node_modules/xpbd-cloth/www/lib/wasm.js'), { simd, loaded: path, fetched: [path] });
             assert.deepEqual([...(await page.errors()), ...engineServer.badResponses()], [], `${engineName}: errors`);
           } finally {
             await page.close();

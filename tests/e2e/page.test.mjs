@@ -237,7 +237,7 @@ describe('index.html', () => {
       // a Simulation setter made to throw Errors whose messages do not start "invalid <field>:"
       await page.evaluate(async () => {
         const { Simulation } = await import('/pkg/xpbd_cloth.js');
-        const { fieldError } = await import('/www/errors.js');
+        const { fieldError } = await import('/www/lib/errors.js');
         const mass = Object.getOwnPropertyDescriptor(Simulation.prototype, 'mass');
         window.throwFromMass = (field, code, message) =>
           Object.defineProperty(Simulation.prototype, 'mass', {
@@ -719,9 +719,9 @@ describe('index.html', () => {
       assert.equal(result.same, false, 'restart makes a new Simulation');
       assert.equal(result.firstFreed, true, 'the Simulation replaced by restart was freed');
       assert.equal(result.n, 1200);
-      const fromModule = await page.evaluate(async () => (await import('/www/wasm.js')).wasmMemoryBytes());
+      const fromModule = await page.evaluate(async () => (await import('/www/lib/wasm.js')).wasmMemoryBytes());
       assert.equal(typeof fromModule, 'number');
-      assert.ok(fromModule >= result.after100, 'www/wasm.js wasmMemoryBytes() agrees with diagnostics()');
+      assert.ok(fromModule >= result.after100, 'www/lib/wasm.js wasmMemoryBytes() agrees with diagnostics()');
       await expectTimeAdvances(page, 0.05);
       // the Restart button goes through the same path
       const old = await page.evaluateHandle(() => window.clothDemo.simulation);

@@ -1,4 +1,4 @@
-// The parameter table (src/params.rs, generated into www/parameters.js) drives
+// The parameter table (src/params.rs, generated into www/lib/parameters.js) drives
 // the page's fields, the <xpbd-cloth> element's attributes, the mountCloth
 // options, the Simulation's properties and the TypeScript types: every entry is
 // checked in each of them, so a parameter added to the table shows up
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PARAMETERS } from '../../www/parameters.js';
+import { PARAMETERS } from '../../www/lib/parameters.js';
 import { ROOT, RESULTS, openPage, useBrowserAndServer, waitForTime } from './helpers.mjs';
 
 let browser;
@@ -94,7 +94,7 @@ describe('the parameter table', () => {
   });
 
   it('drives the element, mountCloth and the Simulation: every attribute and option applies', async () => {
-    const { page, context, console: log } = await openPage(browser, server.url + 'www/embed.html');
+    const { page, context, console: log } = await openPage(browser, server.url + 'www/embed/');
     try {
       await waitForTime(page, '#element-cloth', 0);
       const cases = PARAMETERS.map((parameter) => ({
@@ -140,7 +140,7 @@ describe('the parameter table', () => {
     mkdirSync(dir, { recursive: true });
     const values = Object.fromEntries(PARAMETERS.map((p) => [p.name, otherValue(p)]));
     const attributes = PARAMETERS.map((p) => JSON.stringify(p.attribute)).join(', ');
-    const source = (extra) => `import type { ParameterValues, ElementAttribute } from '${join(ROOT, 'www', 'parameters.js')}';
+    const source = (extra) => `import type { ParameterValues, ElementAttribute } from '${join(ROOT, 'www', 'lib', 'parameters.js')}';
 const all: Required<ParameterValues> = ${JSON.stringify(values)};
 const attributes: ElementAttribute[] = [${attributes}];
 ${extra}

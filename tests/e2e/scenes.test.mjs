@@ -22,8 +22,8 @@ import {
   waitForReadout,
   withDemo,
 } from './helpers.mjs';
-import { PARAMETERS } from '../../www/parameters.js';
-import { DEFAULT_STYLE } from '../../www/style.js';
+import { PARAMETERS } from '../../www/lib/parameters.js';
+import { DEFAULT_STYLE } from '../../www/lib/style.js';
 
 let browser;
 let server;
@@ -42,8 +42,8 @@ const INSIDE_TOLERANCE = 2e-4;
 /** What `Simulation.preset(name)` builds: its counts, sizes (presetShape) and parameter values. */
 function presetFacts(page, name) {
   return page.evaluate(async (preset) => {
-    const { Simulation, presetShape } = await import('/www/wasm.js');
-    const { PARAMETERS } = await import('/www/parameters.js');
+    const { Simulation, presetShape } = await import('/www/lib/wasm.js');
+    const { PARAMETERS } = await import('/www/lib/parameters.js');
     const simulation = Simulation.preset(preset, {});
     try {
       const values = {};
@@ -430,7 +430,7 @@ describe('scenes through mountCloth, restart and <xpbd-cloth>', () => {
   it('<xpbd-cloth preset="balloon"> runs a balloon; its scene property runs a scene of the page\'s own', async () => {
     await inPage(await openApiHarness(browser, server), async ({ page }) => {
       const outcome = await page.evaluate(async () => {
-        await import('../www/xpbd-cloth-element.js');
+        await import('../www/lib/xpbd-cloth-element.js');
         const wait = (ms) => new Promise((done) => setTimeout(done, ms));
         const element = document.createElement('xpbd-cloth');
         element.setAttribute('preset', 'balloon');

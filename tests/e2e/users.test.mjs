@@ -57,21 +57,21 @@ xpbd-cloth { width: 480px; height: 300px; }
   },
   '/__users__/theme.html': page(
     'theming',
-    '<link rel="stylesheet" href="/__users__/theme.css"><script type="module" src="/www/xpbd-cloth-element.js"></script><script type="module" src="/__users__/theme.js"></script>',
+    '<link rel="stylesheet" href="/__users__/theme.css"><script type="module" src="/www/lib/xpbd-cloth-element.js"></script><script type="module" src="/__users__/theme.js"></script>',
     `<xpbd-cloth id="wasm" class="themed" width="12" height="8" fixed="2" paused></xpbd-cloth>
 <xpbd-cloth id="canvas2d" class="themed" renderer="canvas" width="12" height="8" fixed="2" paused></xpbd-cloth>
 <canvas id="mounted" class="themed" width="480" height="300"></canvas>`,
   ),
-  '/__users__/theme.js': script(`import { mountCloth } from '/www/cloth.js';
+  '/__users__/theme.js': script(`import { mountCloth } from '/www/lib/cloth.js';
 window.mounted = await mountCloth(document.querySelector('#mounted'), { width: 12, height: 8, paused: true });`),
   '/__users__/motion.html': page(
     'reduced motion',
-    '<script type="module" src="/www/xpbd-cloth-element.js"></script><script type="module" src="/__users__/motion.js"></script>',
+    '<script type="module" src="/www/lib/xpbd-cloth-element.js"></script><script type="module" src="/__users__/motion.js"></script>',
     `<xpbd-cloth id="respecting" width="10" height="6"></xpbd-cloth>
 <xpbd-cloth id="ignoring" respect-reduced-motion="false" width="10" height="6"></xpbd-cloth>
 <canvas id="mounted" width="300" height="200"></canvas><canvas id="mounted-moving" width="300" height="200"></canvas>`,
   ),
-  '/__users__/motion.js': script(`import { mountCloth } from '/www/cloth.js';
+  '/__users__/motion.js': script(`import { mountCloth } from '/www/lib/cloth.js';
 window.mounted = await mountCloth(document.querySelector('#mounted'), { width: 10, height: 6 });
 window.mountedMoving = await mountCloth(document.querySelector('#mounted-moving'), { width: 10, height: 6, respectReducedMotion: false });`),
 };

@@ -1,4 +1,4 @@
-// The WebGPU backend (www/gpu/) under Chromium's software adapter (SwiftShader):
+// The WebGPU backend (www/lib/gpu/) under Chromium's software adapter (SwiftShader):
 // the same cloth as the CPU's coloured order within 1e-3 m, drawn where the CPU
 // rasterizer draws it, chosen and refused as documented, and falling back to the
 // CPU without losing the cloth. SwiftShader is slow: these tests check
@@ -36,8 +36,8 @@ function largestDifference(a, b) {
  */
 async function runBoth(page, options, script) {
   return page.evaluate(async ({ options, script }) => {
-    const gpuModule = await import('/www/gpu/gpu-cloth.js');
-    const { DEFAULT_OPTIONS } = await import('/www/options.js');
+    const gpuModule = await import('/www/lib/gpu/gpu-cloth.js');
+    const { DEFAULT_OPTIONS } = await import('/www/lib/options.js');
     const settings = { ...DEFAULT_OPTIONS, ...options };
     const gpu = await gpuModule.requestGpu({ allowFallbackAdapter: true });
     const cpu = new window.glue.Simulation(settings.width, settings.height, settings.fixed);
@@ -90,34 +90,108 @@ describe('WebGPU backend on the software adapter', () => {
     const opened = await openApiHarness(browser, server);
     try {
       const mismatches = await opened.page.evaluate(async () => {
-        const { buildGrid, gridColor, COLORS } = await import('/www/gpu/gpu-cloth.js');
+        const gpuModule = await import('/www/lib/gpu/gpu-cloth.js');
+        const { DEFAULT_OPTIONS } = await import('/www/lib/options.js');
+        const gpu = await gpuModule.requestGpu({ allowFallbackAdapter: true });
         const problems = [];
         for (const [w, h] of [[40, 30], [2, 2], [2, 5], [7, 3], [100, 100]]) {
           const cpu = new window.glue.Simulation(w, h, 2);
-          const ids = cpu.constraints().slice();
-          const rest = cpu.restLengths().slice();
+          const ids = Array.from(cpu.constraints());
+          const rest = Array.from(cpu.restLengths());
+          const positions = Array.from(cpu.positions());
           cpu.free();
-          const grid = buildGrid(w, h, 2);
-          if (ids.length !== grid.ends.length) problems.push(`${w}×${h}: ${ids.length / 2} vs ${grid.ends.length / 2} constraints`);
-          for (let color = 0; color < COLORS; color += 1) {
-            const key = (a, b) => `${a}-${b}`;
-            const expected = new Map();
-            for (let c = grid.offsets[color]; c < grid.offsets[color + 1]; c += 1) {
-              expected.set(key(grid.ends[2 * c], grid.ends[2 * c + 1]), grid.restLengths[c]);
-              if (gridColor(grid.ends[2 * c], grid.ends[2 * c + 1], w) !== color) problems.push(`${w}×${h}: gridColor of constraint ${c}`);
+          // what the GPU solves: the GpuSimulation's buffers are built from these
+          const onGpu = await gpuModule.GpuSimulation.create(gpu, { ...DEFAULT_OPTIONS, width: w, height: h, fixed: 2 });
+          const ends = Array.from(onGpu.constraints());
+          const gpuRest = Array.from(onGpu.restLengths());
+          const offsets = onGpu.colorOffsets();
+          const gpuPositions = Array.from(onGpu.positions());
+          const pinned = onGpu.pinnedParticles();
+          onGpu.free();
+          const same = (a, b) => a.length === b.length && a.every((v, k) => v === b[k]);
+          if (!same(ends, ids)) problems.push(`${w}×${h}: constraint ends differ from the CPU's coloured order`);
+          if (!same(gpuRest, rest)) problems.push(`${w}×${h}: rest lengths differ`);
+          if (!same(gpuPositions, positions)) problems.push(`${w}×${h}: positions differ`);
+          if (!same(pinned, [0, w - 1])) problems.push(`${w}×${h}: pinned ${pinned}`);
+          if (offsets[0] !== 0 || offsets.at(-1) !== ends.length / 2) problems.push(`${w}×${h}: offsets ${offsets}`);
+          // each colour solves in parallel on the GPU: no particle twice in one colour
+          for (let color = 0; color + 1 < offsets.length; color += 1) {
+            const seen = new Set();
+            for (let c = offsets[color]; c < offsets[color + 1]; c += 1) {
+              for (const p of [ends[2 * c], ends[2 * c + 1]]) {
+                if (seen.has(p)) problems.push(`${w}×${h}: particle ${p} twice in colour ${color}`);
+                seen.add(p);
+              }
             }
-            // the CPU's coloured order: colour blocks in order 0..7, in the same places
-            const got = new Map();
-            for (let c = grid.offsets[color]; c < grid.offsets[color + 1]; c += 1) got.set(key(ids[2 * c], ids[2 * c + 1]), rest[c]);
-            for (const [pair, length] of expected) {
-              if (got.get(pair) !== length) problems.push(`${w}×${h} colour ${color}: ${pair} rest ${length} vs ${got.get(pair)}`);
-            }
-            if (got.size !== expected.size) problems.push(`${w}×${h} colour ${color}: ${got.size} vs ${expected.size}`);
           }
+          if (offsets.length - 1 < 7) problems.push(`${w}×${h}: only ${offsets.length - 1} colours`);
         }
+        gpu.device.destroy();
         return problems.slice(0, 10);
       });
       assert.deepEqual(mismatches, []);
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  test('gridLayout and substepValues refuse bad input naming the field; the layout goes beyond the CPU', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const result = await opened.page.evaluate(() => {
+        const { gridLayout, substepValues } = window.glue;
+        const outcome = (call) => {
+          try {
+            call();
+            return 'returned';
+          } catch (error) {
+            return `${error.field}/${error.code}`;
+          }
+        };
+        const large = gridLayout(1000, 1000, 4);
+        return {
+          refusals: {
+            wide: outcome(() => gridLayout(1001, 2, 2)),
+            text: outcome(() => gridLayout('3', 2, 2)),
+            fixed: outcome(() => gridLayout(3, 3, 3)),
+            step: outcome(() => substepValues(-1, 1, 1000, 0, 0)),
+            substeps: outcome(() => substepValues(0.01, 1.5, 1000, 0, 0)),
+            stiffness: outcome(() => substepValues(0.01, 1, '1000', 0, 0)),
+          },
+          large: {
+            particles: large.positions.length / 2,
+            constraints: large.restLengths.length,
+            colors: large.colors,
+            offsets: large.colorOffsets.length,
+            pinned: Array.from(large.pinned),
+            spacing: large.spacing,
+            limit: large.divergenceLimit,
+            maxSteps: large.maxStepsPerCall,
+          },
+          substep: Array.from(substepValues(0.01, 4, 1000, 5, 0.5)),
+        };
+      });
+      assert.deepEqual(result.refusals, {
+        wide: 'width/invalid_value',
+        text: 'width/wrong_type',
+        fixed: 'fixed/invalid_value',
+        step: 'timeStepSize/invalid_value',
+        substeps: 'substeps/invalid_value',
+        stiffness: 'stiffness/wrong_type',
+      });
+      assert.deepEqual(result.large, {
+        particles: 1_000_000,
+        constraints: 1000 * 999 * 2 + 2 * 999 * 999,
+        colors: 8,
+        offsets: 9,
+        pinned: [0, 999, 999_000, 999_999],
+        spacing: Math.fround(0.2),
+        limit: 1e6,
+        maxSteps: 10_000,
+      });
+      // h = 0.0025 s, alpha_tilde = (1/1000)/h², gamma = (1/1000)·5/h, velocity factor 1 − 0.5 h
+      const expected = [0.0025, 0.001 / (0.0025 * 0.0025), (0.001 * 5) / 0.0025, 1 - 0.5 * 0.0025].map(Math.fround);
+      assert.deepEqual(result.substep, expected);
     } finally {
       await opened.context.close();
     }
@@ -174,9 +248,9 @@ describe('WebGPU backend on the software adapter', () => {
  */
 async function drawBoth(page, { width, height, steps, strainColors, grab = -1 }) {
   return page.evaluate(async ({ width, height, steps, strainColors, grab }) => {
-    const gpuModule = await import('/www/gpu/gpu-cloth.js');
-    const { DEFAULT_OPTIONS } = await import('/www/options.js');
-    const { particleRadius } = await import('/www/renderer.js');
+    const gpuModule = await import('/www/lib/gpu/gpu-cloth.js');
+    const { DEFAULT_OPTIONS } = await import('/www/lib/options.js');
+    const { particleRadius } = await import('/www/lib/renderer.js');
     const gpu = await gpuModule.requestGpu({ allowFallbackAdapter: true });
     const cpu = new window.glue.Simulation(DEFAULT_OPTIONS.width, DEFAULT_OPTIONS.height, DEFAULT_OPTIONS.fixed);
     const onGpu = await gpuModule.GpuSimulation.create(gpu, DEFAULT_OPTIONS);
@@ -332,7 +406,7 @@ describe('mountCloth with the WebGPU backend', () => {
     try {
       const themed = { background: '#102030', constraintColor: '#c08040', particleColor: '#20c040', changed: '#400000' };
       const result = await opened.page.evaluate(async (themed) => {
-        const { GpuSimulation } = await import('/www/gpu/gpu-cloth.js');
+        const { GpuSimulation } = await import('/www/lib/gpu/gpu-cloth.js');
         const styles = [];
         const render = GpuSimulation.prototype.render;
         GpuSimulation.prototype.render = function (texture, format, view, style) {
@@ -465,6 +539,41 @@ describe('mountCloth with the WebGPU backend', () => {
     }
   });
 
+  test('saved states are refused on WebGPU with field and code, and the cloth runs on', async () => {
+    const opened = await openApiHarness(browser, server);
+    try {
+      const result = await opened.page.evaluate(async () => {
+        const canvas = document.getElementById('cloth');
+        const cpu = await window.mountCloth(canvas, { backend: 'cpu', width: 12, height: 8, paused: true });
+        const file = cpu.exportState();
+        cpu.destroy();
+        const controller = await window.mountCloth(canvas, { backend: 'webgpu', allowFallbackAdapter: true, width: 12, height: 8 });
+        const outcome = (call) => {
+          try {
+            call();
+            return 'returned';
+          } catch (error) {
+            return `${error.field}/${error.code}: ${error.message}`;
+          }
+        };
+        const result = {
+          exported: outcome(() => controller.exportState()),
+          imported: outcome(() => controller.importState(file)),
+          backend: controller.backend,
+          particles: controller.diagnostics().numParticles,
+        };
+        controller.destroy();
+        return result;
+      });
+      assert.match(result.exported, /^backend\/unsupported: exportState needs the CPU backend/);
+      assert.match(result.imported, /^backend\/unsupported: importState needs the CPU backend/);
+      assert.equal(result.backend, 'webgpu');
+      assert.equal(result.particles, 96);
+    } finally {
+      await opened.context.close();
+    }
+  });
+
   test('refusals: a bad value names its field, a CPU-only value names the backend, and nothing runs', async () => {
     const opened = await openApiHarness(browser, server);
     try {
@@ -533,17 +642,17 @@ function fetchedResources(page) {
 }
 
 describe('the CPU page loads nothing of the GPU backend', () => {
-  test('the demo page on the CPU fetches no www/gpu/ file, and choosing a backend adds under 10 %', async () => {
+  test('the demo page on the CPU fetches no www/lib/gpu/ file, and choosing a backend adds under 10 %', async () => {
     for (const query of ['', '?width=250&height=200']) {
       const opened = await openDemo(browser, server, query);
       try {
         assert.equal(await opened.page.evaluate(() => window.clothDemo.backend), 'cpu', `index.html${query}`);
         const resources = await fetchedResources(opened.page);
-        const gpuFiles = resources.filter(({ url }) => url.startsWith('/www/gpu/'));
+        const gpuFiles = resources.filter(({ url }) => url.startsWith('/www/lib/gpu/'));
         assert.deepEqual(gpuFiles, [], `index.html${query} fetched the WebGPU backend`);
         const total = resources.reduce((sum, { bytes }) => sum + bytes, 0);
-        const selection = resources.filter(({ url }) => url === '/www/backend.js').reduce((sum, { bytes }) => sum + bytes, 0);
-        assert.ok(selection > 0, 'the page loads www/backend.js');
+        const selection = resources.filter(({ url }) => url === '/www/lib/backend.js').reduce((sum, { bytes }) => sum + bytes, 0);
+        assert.ok(selection > 0, 'the page loads www/lib/backend.js');
         assert.ok(total > 100_000, `the page fetched ${total} bytes`);
         assert.ok(selection <= 0.1 * (total - selection), `choosing a backend costs ${selection} of ${total} bytes`);
       } finally {
@@ -570,7 +679,7 @@ describe('without WebGPU (Chromium without --enable-unsafe-webgpu)', () => {
           } catch (caught) {
             error = { isError: caught instanceof Error, message: caught.message, field: caught.field, code: caught.code };
           }
-          return { backend, error, loadedGpu: performance.getEntriesByType('resource').filter((e) => e.name.includes('/www/gpu/')).length };
+          return { backend, error, loadedGpu: performance.getEntriesByType('resource').filter((e) => e.name.includes('/www/lib/gpu/')).length };
         });
         assert.equal(result.backend, 'cpu');
         assert.equal(result.error?.isError, true);
@@ -618,7 +727,7 @@ describe('the element and the largest cloth', () => {
     const opened = await openApiHarness(browser, server);
     try {
       const result = await opened.page.evaluate(async () => {
-        await import('/www/xpbd-cloth-element.js');
+        await import('/www/lib/xpbd-cloth-element.js');
         const element = document.createElement('xpbd-cloth');
         element.setAttribute('backend', 'webgpu');
         element.setAttribute('allow-fallback-adapter', '');
@@ -733,8 +842,8 @@ describe('picking and dragging on WebGPU', () => {
     const opened = await openApiHarness(browser, server);
     try {
       const result = await opened.page.evaluate(async () => {
-        const gpuModule = await import('/www/gpu/gpu-cloth.js');
-        const { DEFAULT_OPTIONS } = await import('/www/options.js');
+        const gpuModule = await import('/www/lib/gpu/gpu-cloth.js');
+        const { DEFAULT_OPTIONS } = await import('/www/lib/options.js');
         const gpu = await gpuModule.requestGpu({ allowFallbackAdapter: true });
         const cpu = new window.glue.Simulation(40, 30, 2);
         const onGpu = await gpuModule.GpuSimulation.create(gpu, DEFAULT_OPTIONS);

@@ -1,0 +1,352 @@
+//! The cloth: the state of a simulation and what drives it.
+//!
+//! [`Cloth`] owns every array of the simulation in flat, `f32`,
+//! structure-of-arrays form (the JavaScript side reads `positions` and
+//! `constraint_ids` directly out of wasm memory), drives the steps of
+//! [`crate::solver`], and guards its state: every method that takes outside
+//! input validates it first and leaves the cloth unchanged when it refuses.
+//!
+//! Read **`step.rs`** first: one time step, phase by phase, as the textbook
+//! writes it. Then:
+//!
+//! * this file: the state (the fields of [`Cloth`]) and the constructors;
+//! * `slicing.rs`: [`Cloth::advance`], which runs the phases of `step.rs` in
+//!   slices of a work budget and resumes bit for bit where it stopped;
+//! * `limits.rs`: what a step costs (the work model of
+//!   [`crate::params::work`] applied to this cloth) and the limits of a step
+//!   and of one call;
+//! * `setters.rs`: the parameters, each checked against the table;
+//! * `interaction.rs`: pick, grab, drag, pins and colliders;
+//! * `state.rs` and `state_checks.rs`: saving and restoring a state;
+//! * `diagnostics.rs`: views of the arrays, forces, energies, stretch.
+
+mod diagnostics;
+mod interaction;
+mod limits;
+mod setters;
+mod slicing;
+mod state;
+mod state_checks;
+mod step;
+
+pub use limits::{max_steps_error, work_budget_error, MAX_STEPS_PER_CALL};
+pub use slicing::SWEEP_CHUNK;
+pub use state::ClothState;
+
+use std::collections::TryReserveError;
+
+use crate::contacts::Contacts;
+use crate::error::ClothError;
+use crate::extras::Extras;
+use crate::memory;
+use crate::model::presets::{self, Preset};
+use crate::model::{coloring, footprint, grid, scene, DistanceStiffness, Scene};
+use crate::params::{self, FixedPreset, GridSize, Params, Value};
+use crate::solver::order::ConstraintSet;
+
+/// Positions farther than this from the origin (metres) count as diverged:
+/// still finite in `f32`, but no longer a cloth anyone can see. Dragging is
+/// limited to the same range.
+pub const DIVERGENCE_LIMIT: f32 = params::MAX_COORDINATE as f32;
+
+/// An XPBD simulation: particles joined by distance constraints (the grid
+/// cloth, or any [`Scene`]), with what the scene adds (see [`crate::extras`])
+/// and its contacts (see [`crate::contacts`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cloth {
+    params: Params,
+    /// `[x0, y0, x1, y1, ...]`, metres.
+    positions: Vec<f32>,
+    /// Positions at the start of the current (sub)step.
+    previous: Vec<f32>,
+    /// Positions and velocities at the start of the current step: where a
+    /// diverged step goes back to.
+    step_start: Vec<f32>,
+    step_start_velocities: Vec<f32>,
+    /// `[vx0, vy0, ...]`, m/s.
+    velocities: Vec<f32>,
+    /// `1/mass` for free particles, 0 for pinned and grabbed ones.
+    inverse_mass: Vec<f32>,
+    /// Each particle's own mass in kg as the scene gave it (0: pinned by the
+    /// scene), for a scene whose free particles differ in mass; `None`: every
+    /// free particle has the `mass` parameter.
+    masses: Option<Vec<f32>>,
+    /// The mean of the free particles' masses in `masses`, kg (the `mass`
+    /// parameter the cloth was built with): particle `k` weighs
+    /// `masses[k] · mass / masses_mean`.
+    masses_mean: f64,
+    pinned: Vec<bool>,
+    /// The distance constraints, their rest lengths and multipliers, in solver order.
+    constraints: ConstraintSet,
+    /// Compliance (m/N, 0 = rigid) of each distance constraint by creation
+    /// index, for a scene with per-constraint stiffness; `None`: all have the
+    /// `stiffness` parameter's.
+    compliances: Option<Vec<f64>>,
+    /// Bending, areas, tethers and wind (see [`crate::extras`]).
+    extras: Extras,
+    /// Colliders and self-collision (see [`crate::contacts`]).
+    contacts: Contacts,
+    /// Scratch: x and y of every particle, split for the coloured SIMD sweep.
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    /// Scratch: tension of each constraint, filled by [`Cloth::constraint_forces`].
+    forces: Vec<f32>,
+    /// How many constraints have torn since the cloth was built.
+    torn_count: usize,
+    /// Simulated time, seconds.
+    time: f64,
+    /// The step begun and not yet finished by [`Cloth::advance`], if any.
+    in_progress: Option<slicing::StepInProgress>,
+    /// Work units done since the cloth was built.
+    work_done: u64,
+    /// The particle the user holds, if any.
+    held: Option<interaction::Held>,
+    /// A step went out of bounds and was undone: the cloth has stopped.
+    diverged: bool,
+}
+
+impl Cloth {
+    /// Builds the original's cloth of `size` with the `preset` fixed corners and
+    /// default parameters. Panics where [`Cloth::try_new`] returns an error.
+    pub fn new(size: GridSize, preset: FixedPreset) -> Cloth {
+        Cloth::try_new(size, preset).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// Builds the original's cloth of `size` with the `preset` fixed corners and
+    /// default parameters, or refuses: a size outside the limits of
+    /// [`GridSize::new`], or a cloth that does not fit in memory
+    /// ([`ClothError::OutOfMemory`]). Every buffer the steps use is reserved
+    /// here, so stepping never allocates.
+    pub fn try_new(size: GridSize, preset: FixedPreset) -> Result<Cloth, ClothError> {
+        let scene = grid::scene(size, preset)?;
+        let out_of_memory = |_| footprint::cloth_out_of_memory(size);
+        // the grid's colours are a proper colouring by construction
+        scene.validate_entries()?;
+        let mut cloth = Cloth::build(scene, &out_of_memory)?;
+        cloth.defer_grid_bending(size);
+        Ok(cloth)
+    }
+
+    /// Makes a grid cloth of `size` derive its bending pairs (particles two
+    /// apart along rows and columns) when bending is first switched on, so a
+    /// cloth without bending keeps no memory for them.
+    pub(crate) fn defer_grid_bending(&mut self, size: GridSize) {
+        self.extras.defer_grid_bending(size);
+    }
+
+    /// Builds the simulation of `scene` with default parameters but for what
+    /// the scene sets: the stiffness of uniformly stiff distance constraints
+    /// and the masses. Refuses a malformed scene with
+    /// [`ClothError::InvalidScene`] naming the first wrong entry, and one that
+    /// does not fit in memory with [`ClothError::OutOfMemory`].
+    ///
+    /// Masses: particles of mass 0 start pinned. When every free particle has
+    /// one mass, that is the `mass` parameter; otherwise each keeps its own and
+    /// the `mass` parameter is their mean: setting it scales every mass by
+    /// the same factor so that their mean becomes the value (setting the mean
+    /// they have changes nothing). A particle pinned by the scene and freed
+    /// with [`Cloth::set_pinned`] gets the `mass` parameter.
+    ///
+    /// Distance constraints without given colours are coloured greedily for the
+    /// coloured sweep; constraints with [`DistanceStiffness::PerConstraint`]
+    /// are solved one by one (the scalar sweep), each with its own compliance,
+    /// and the `stiffness` parameter does not apply to them.
+    pub fn from_scene(scene: &Scene) -> Result<Cloth, ClothError> {
+        scene.validate()?;
+        let out_of_memory = |_| ClothError::OutOfMemory {
+            field: "scene",
+            what: format!(
+                "a scene of {} particles and {} constraints needs {} MiB",
+                scene.num_particles(),
+                scene.num_distances(),
+                memory::mib(scene_bytes(scene))
+            ),
+        };
+        let copy = Scene {
+            positions: memory::copied(&scene.positions).map_err(out_of_memory)?,
+            masses: memory::copied(&scene.masses).map_err(out_of_memory)?,
+            distances: memory::copied(&scene.distances).map_err(out_of_memory)?,
+            rest_lengths: match &scene.rest_lengths {
+                Some(r) => Some(memory::copied(r).map_err(out_of_memory)?),
+                None => None,
+            },
+            distance_stiffness: scene.distance_stiffness.clone(),
+            colors: match &scene.colors {
+                Some(c) => Some(memory::copied(c).map_err(out_of_memory)?),
+                None => None,
+            },
+            areas: scene.areas.clone(),
+            bending: scene.bending.clone(),
+            colliders: scene.colliders.clone(),
+        };
+        Cloth::build(copy, &out_of_memory)
+    }
+
+    /// Builds the simulation of a validated `scene`, taking its arrays over
+    /// (its masses become the inverse masses, its positions the positions), so
+    /// Builds the preset `name` with `options` (see [`presets::preset`]): the scene,
+    /// then each parameter value through its setter, so a value is refused as
+    /// the setter refuses it.
+    pub fn from_preset(name: &str, options: &[(&str, Value)]) -> Result<Cloth, ClothError> {
+        let Preset {
+            scene,
+            params,
+            grid,
+        } = presets::preset(name, options)?;
+        let mut cloth = Cloth::from_scene(&scene)?;
+        if let Some(size) = grid {
+            cloth.defer_grid_bending(size);
+        }
+        for (name, value) in params {
+            cloth.set_parameter(name, value)?;
+        }
+        Ok(cloth)
+    }
+
+    /// Builds the simulation of a validated `scene`, taking its arrays over
+    /// (its masses become the inverse masses, its positions the positions), so
+    /// the grid needs no memory beyond the cloth it becomes.
+    fn build(
+        scene: Scene,
+        out_of_memory: &dyn Fn(TryReserveError) -> ClothError,
+    ) -> Result<Cloth, ClothError> {
+        let extras = Extras::try_new(&scene)?;
+        let contacts = Contacts::try_new(&scene)?;
+        let n = scene.num_particles();
+        let mut params = Params::default();
+        let colors = match scene.colors {
+            Some(colors) => colors,
+            None => coloring::greedy_colors("distances", &scene.distances, n)?,
+        };
+        let rest_lengths = match scene.rest_lengths {
+            Some(rest_lengths) => rest_lengths,
+            None => start_lengths(&scene.distances, &scene.positions).map_err(out_of_memory)?,
+        };
+        let compliances =
+            own_compliances(scene.distance_stiffness, &mut params).map_err(out_of_memory)?;
+        let mut pinned = memory::filled(n, false).map_err(out_of_memory)?;
+        let masses = own_masses(&scene.masses, &mut params).map_err(out_of_memory)?;
+        for (k, &mass) in scene.masses.iter().enumerate() {
+            pinned[k] = mass == 0.0;
+        }
+        // the masses' buffer becomes the inverse masses (set below)
+        let inverse_mass = scene.masses;
+        let positions = scene.positions;
+        let constraints =
+            ConstraintSet::try_new(scene.distances, rest_lengths, colors, params.solver_order)
+                .map_err(out_of_memory)?;
+        let count = constraints.len();
+        let mut cloth = Cloth {
+            params,
+            previous: memory::copied(&positions).map_err(out_of_memory)?,
+            step_start: memory::copied(&positions).map_err(out_of_memory)?,
+            step_start_velocities: memory::filled(2 * n, 0.0).map_err(out_of_memory)?,
+            positions,
+            velocities: memory::filled(2 * n, 0.0).map_err(out_of_memory)?,
+            inverse_mass,
+            masses,
+            masses_mean: params.mass,
+            pinned,
+            constraints,
+            compliances,
+            extras,
+            contacts,
+            xs: memory::with_capacity(n).map_err(out_of_memory)?,
+            ys: memory::with_capacity(n).map_err(out_of_memory)?,
+            forces: memory::with_capacity(count).map_err(out_of_memory)?,
+            torn_count: 0,
+            time: 0.0,
+            in_progress: None,
+            work_done: 0,
+            held: None,
+            diverged: false,
+        };
+        cloth.update_inverse_masses();
+        // bending pairs follow the tears of the constraints around their middle
+        let p = cloth.params;
+        cloth.prepare_extras(&p, "scene")?;
+        Ok(cloth)
+    }
+
+    /// Bytes of memory the cloth's buffers hold (their capacity), for checking
+    /// [`footprint::cloth_bytes`] against what is really allocated.
+    pub fn heap_bytes(&self) -> u64 {
+        use memory::capacity_bytes as bytes;
+        bytes(&self.positions)
+            + bytes(&self.previous)
+            + bytes(&self.step_start)
+            + bytes(&self.step_start_velocities)
+            + bytes(&self.velocities)
+            + bytes(&self.inverse_mass)
+            + bytes(&self.pinned)
+            + bytes(&self.xs)
+            + bytes(&self.ys)
+            + bytes(&self.forces)
+            + self.masses.as_ref().map_or(0, bytes)
+            + self.compliances.as_ref().map_or(0, bytes)
+            + self.constraints.heap_bytes()
+            + self.extras.heap_bytes()
+            + self.contacts.heap_bytes()
+    }
+}
+
+/// Bytes a simulation of `scene` needs, roughly: what a grid of as many
+/// particles and constraints keeps, for an out-of-memory message.
+fn scene_bytes(scene: &Scene) -> u64 {
+    let (n, m) = (scene.num_particles() as u64, scene.num_distances() as u64);
+    n * 60 + m * 40
+}
+
+/// The rest length of each distance constraint `distances` (flat pairs): the
+/// distance between its particles at `positions`.
+fn start_lengths(distances: &[u32], positions: &[f32]) -> Result<Vec<f32>, TryReserveError> {
+    memory::collect(
+        distances.len() / 2,
+        distances.chunks_exact(2).map(|pair| {
+            let (a, b) = (pair[0] as usize, pair[1] as usize);
+            let dx = positions[2 * a] - positions[2 * b];
+            let dy = positions[2 * a + 1] - positions[2 * b + 1];
+            (dx * dx + dy * dy).sqrt()
+        }),
+    )
+}
+
+/// What a cloth keeps of a scene's `stiffness`: nothing for one value for
+/// all, which becomes the `stiffness` parameter of `params`; the compliance of
+/// each constraint, by creation index, for one value each.
+fn own_compliances(
+    stiffness: DistanceStiffness,
+    params: &mut Params,
+) -> Result<Option<Vec<f64>>, TryReserveError> {
+    match stiffness {
+        DistanceStiffness::Uniform(stiffness) => {
+            params.stiffness = stiffness;
+            Ok(None)
+        }
+        DistanceStiffness::PerConstraint(values) => {
+            memory::collect(values.len(), values.iter().map(|&k| params::compliance(k))).map(Some)
+        }
+    }
+}
+
+/// What a cloth keeps of a scene's `masses` (0: pinned): nothing when every
+/// free particle has one mass, which becomes the `mass` parameter of
+/// `params`; otherwise a copy, and their mean becomes the `mass` parameter.
+fn own_masses(masses: &[f32], params: &mut Params) -> Result<Option<Vec<f32>>, TryReserveError> {
+    let mut free = masses.iter().filter(|&&m| m > 0.0);
+    let first = free.clone().next().copied();
+    if free.all(|&m| Some(m) == first) {
+        if let Some(mass) = first {
+            // the f32 as typed (0.05, not 0.05000000074505806)
+            params.mass = format!("{mass}").parse().unwrap_or(mass as f64);
+        }
+        return Ok(None);
+    }
+    let (sum, count) = masses
+        .iter()
+        .filter(|&&m| m > 0.0)
+        .fold((0.0, 0usize), |(s, c), &m| (s + m as f64, c + 1));
+    let (min, max) = scene::mass_range();
+    params.mass = (sum / count as f64).clamp(min, max);
+    memory::copied(masses).map(Some)
+}

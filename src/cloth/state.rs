@@ -1,0 +1,184 @@
+//! Saved states: what a cloth is between steps, to save and restore (bit for
+//! bit), and a state computed elsewhere to continue from. Every state is
+//! checked whole before anything changes (`state_checks.rs`).
+
+use super::{Cloth, DIVERGENCE_LIMIT};
+use crate::error::{ClothError, Number};
+use crate::memory;
+use crate::model::Shape;
+use crate::params::{self, Params};
+
+/// A saved state of a [`Cloth`] (see [`Cloth::saved_state`], [`Cloth::restore_state`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClothState {
+    /// The solver parameters.
+    pub params: Params,
+    /// Simulated time, seconds.
+    pub time: f64,
+    /// `[x0, y0, x1, y1, ...]`, metres.
+    pub positions: Vec<f32>,
+    /// `[vx0, vy0, ...]`, m/s.
+    pub velocities: Vec<f32>,
+    /// Indices of the pinned particles, ascending.
+    pub pinned: Vec<u32>,
+    /// Creation indices of the live constraints, in the order they are solved.
+    pub constraints: Vec<u32>,
+    /// Creation indices of the torn constraints, ascending.
+    pub torn: Vec<u32>,
+    /// Each collider's id and shape (at its position).
+    pub colliders: Vec<(u32, Shape)>,
+}
+
+impl Cloth {
+    /// What the cloth is now, for saving: parameters, time, positions,
+    /// velocities, pins, which constraints are torn and the order the live
+    /// ones are solved in, and the colliders. Refused while a step is in
+    /// progress (finish it with [`Cloth::advance`]): its state is part way
+    /// through a step and could not be continued from.
+    pub fn saved_state(&self) -> Result<ClothState, ClothError> {
+        if self.step_in_progress() {
+            return Err(state_error(
+                "step",
+                None,
+                "is in progress: finish it before saving the state".into(),
+            ));
+        }
+        let out_of_memory = |_| ClothError::OutOfMemory {
+            field: "state",
+            what: format!("a copy of the state of {} particles", self.num_particles()),
+        };
+        let live = self.constraints.len();
+        let creation = self.constraints.creation();
+        let mut torn = memory::copied(&creation[live..]).map_err(out_of_memory)?;
+        torn.sort_unstable();
+        let pinned = (0..self.num_particles())
+            .filter(|&k| self.pinned[k])
+            .map(|k| k as u32);
+        Ok(ClothState {
+            params: self.params,
+            time: self.time,
+            positions: memory::copied(&self.positions).map_err(out_of_memory)?,
+            velocities: memory::copied(&self.velocities).map_err(out_of_memory)?,
+            pinned: memory::collect(self.pinned.iter().filter(|&&p| p).count(), pinned)
+                .map_err(out_of_memory)?,
+            constraints: memory::copied(&creation[..live]).map_err(out_of_memory)?,
+            torn,
+            colliders: self.colliders().iter().map(|c| (c.id, c.shape)).collect(),
+        })
+    }
+
+    /// Puts the cloth into a state [`Cloth::saved_state`] gave, of this cloth or of
+    /// one built the same way (same scene or preset and sizes), so that it
+    /// continues bit for bit as the saved one did (colliders restart at rest;
+    /// a held particle is let go without its drag velocity; a step in
+    /// progress is abandoned). Everything is checked first: a state that does
+    /// not fit (lengths, particle or constraint indices, a torn list that is
+    /// not the complement of the live one, an order the solver order does not
+    /// arrange, values that are not finite or beyond ±1e6, parameters out of
+    /// range or over the work limit) is refused with
+    /// [`ClothError::InvalidState`] (or the parameter's own error) naming the
+    /// field, and nothing changes.
+    pub fn restore_state(&mut self, state: &ClothState) -> Result<(), ClothError> {
+        self.check_state(state)?;
+        // every fallible step first, so that a refusal changes nothing
+        let mut colliders = self.contacts.colliders().clone();
+        colliders.replace(&state.colliders, state.time)?;
+        let p = state.params;
+        if p.self_collision {
+            self.contacts.reserve_self_collision(self.num_particles())?;
+        }
+        if !state.colliders.is_empty() {
+            self.contacts
+                .reserve_velocity_pass(self.num_particles(), "colliders")?;
+        }
+        self.prepare_extras(&p, "params")?;
+        self.abandon_step();
+        self.held = None;
+        self.diverged = false;
+        self.params = p;
+        self.constraints.set_order(p.solver_order);
+        self.constraints.arrange_live(&state.constraints);
+        self.torn_count = state.torn.len();
+        *self.contacts.colliders_mut() = colliders;
+        self.time = state.time;
+        self.positions.copy_from_slice(&state.positions);
+        self.previous.copy_from_slice(&state.positions);
+        self.step_start.copy_from_slice(&state.positions);
+        self.velocities.copy_from_slice(&state.velocities);
+        self.step_start_velocities
+            .copy_from_slice(&state.velocities);
+        self.pinned.fill(false);
+        for &k in &state.pinned {
+            self.pinned[k as usize] = true;
+        }
+        self.update_inverse_masses();
+        self.topology_changed();
+        Ok(())
+    }
+
+    /// Puts every particle at `positions` with `velocities` (interleaved, two
+    /// numbers per particle, each finite and within the divergence bound) and
+    /// the clock at `time` seconds: how a cloth continues a state computed
+    /// elsewhere (the WebGPU backend falling back to the CPU). A step in
+    /// progress is abandoned first; the multipliers become 0 (the next step
+    /// resets them anyway). On error nothing changes.
+    pub fn set_state(
+        &mut self,
+        positions: &[f32],
+        velocities: &[f32],
+        time: f64,
+    ) -> Result<(), ClothError> {
+        let expected = 2 * self.num_particles();
+        let allowed = || {
+            format!(
+                "{expected} finite numbers (two per particle) within ±{}",
+                params::MAX_COORDINATE
+            )
+        };
+        for (field, values) in [("positions", positions), ("velocities", velocities)] {
+            let bad = values
+                .iter()
+                .position(|v| !(v.is_finite() && v.abs() <= DIVERGENCE_LIMIT));
+            if values.len() != expected || bad.is_some() {
+                let value = match bad {
+                    Some(k) => format!("{} at {k}", Number(values[k] as f64)),
+                    None => format!("{} numbers", values.len()),
+                };
+                return Err(ClothError::InvalidValue {
+                    field,
+                    value,
+                    allowed: allowed(),
+                });
+            }
+        }
+        if !(time.is_finite() && time >= 0.0) {
+            return Err(ClothError::InvalidValue {
+                field: "time",
+                value: Number(time).to_string(),
+                allowed: "a finite number of seconds >= 0".into(),
+            });
+        }
+        if self.abandon_step() {
+            self.arrange_constraints();
+        }
+        self.positions.copy_from_slice(positions);
+        self.previous.copy_from_slice(positions);
+        self.velocities.copy_from_slice(velocities);
+        self.constraints.reset_multipliers();
+        self.time = time;
+        Ok(())
+    }
+}
+
+/// The refusal of a state's `field` (entry `index`, when it is one entry's).
+pub(super) fn state_error(
+    field: &'static str,
+    index: Option<usize>,
+    problem: String,
+) -> ClothError {
+    ClothError::InvalidState {
+        field,
+        index,
+        problem,
+    }
+}

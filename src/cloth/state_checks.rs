@@ -1,0 +1,204 @@
+//! The checks of a saved state against the cloth it is restored into: its
+//! lengths, values, pins and torn constraints, the order of the live ones,
+//! its parameters and its colliders. Nothing changes while they run.
+
+use super::state::{state_error, ClothState};
+use super::Cloth;
+use crate::contacts::MAX_COLLIDERS;
+use crate::error::{ClothError, Number};
+use crate::memory;
+use crate::model::shape;
+use crate::params::{self, work, SolverOrder};
+
+impl Cloth {
+    /// Checks `state` against this cloth without changing anything.
+    pub(super) fn check_state(&self, state: &ClothState) -> Result<(), ClothError> {
+        let n = self.num_particles();
+        let built = self.constraints.built_with();
+        check_lengths(state, n, built)?;
+        check_values(state)?;
+        ascending("pinned", &state.pinned, n)?;
+        ascending("torn", &state.torn, built)?;
+        self.check_live_order(state)?;
+        state.params.validate()?;
+        let mut load = self.workload();
+        load.colliders = state.colliders.len();
+        work::validate_work("params", "the saved parameters", &state.params, &load)?;
+        check_colliders(state)
+    }
+
+    /// The live constraints: each below the number the cloth was built with,
+    /// none twice, none torn, arranged as the solver order arranges them.
+    fn check_live_order(&self, state: &ClothState) -> Result<(), ClothError> {
+        let built = self.constraints.built_with();
+        let out_of_memory = |_| ClothError::OutOfMemory {
+            field: "constraints",
+            what: format!("checking the order of {built} constraints"),
+        };
+        let mut seen = memory::filled(built, false).map_err(out_of_memory)?;
+        for &t in &state.torn {
+            seen[t as usize] = true;
+        }
+        let mut colors = memory::filled(built, 0u8).map_err(out_of_memory)?;
+        for (&created, &color) in self
+            .constraints
+            .creation()
+            .iter()
+            .zip(self.constraints.colors())
+        {
+            colors[created as usize] = color;
+        }
+        let mut last: Option<u32> = None;
+        for (k, &c) in state.constraints.iter().enumerate() {
+            let entry = |problem: String| Err(state_error("constraints", Some(k), problem));
+            if c as usize >= built {
+                return entry(format!(
+                    "is {c}, expected a constraint index from 0 to {}",
+                    built.saturating_sub(1)
+                ));
+            }
+            if seen[c as usize] {
+                return entry(format!("is {c}, which is torn or listed before"));
+            }
+            seen[c as usize] = true;
+            if let Some(before) = last {
+                let in_order = match state.params.solver_order {
+                    SolverOrder::Original => before < c,
+                    SolverOrder::Colored => colors[before as usize] <= colors[c as usize],
+                };
+                if !in_order {
+                    return entry(format!(
+                        "is {c} after {before}: not in {} order",
+                        state.params.solver_order.name()
+                    ));
+                }
+            }
+            last = Some(c);
+        }
+        Ok(())
+    }
+}
+
+/// The lengths of the arrays of `state`, for `n` particles and `built`
+/// constraints.
+fn check_lengths(state: &ClothState, n: usize, built: usize) -> Result<(), ClothError> {
+    let length = |field: &'static str, got: usize, expected: usize| {
+        if got == expected {
+            Ok(())
+        } else {
+            Err(state_error(
+                field,
+                None,
+                format!("has {got} entries, expected {expected} (this cloth's)"),
+            ))
+        }
+    };
+    length("positions", state.positions.len(), 2 * n)?;
+    length("velocities", state.velocities.len(), 2 * n)?;
+    length(
+        "constraints",
+        state.constraints.len() + state.torn.len(),
+        built,
+    )
+    .map_err(|_| {
+        state_error(
+            "torn",
+            None,
+            format!(
+                "has {} entries and constraints {}: together they must be the {built} \
+                     constraints of this cloth",
+                state.torn.len(),
+                state.constraints.len()
+            ),
+        )
+    })?;
+    Ok(())
+}
+
+/// The time, positions and velocities of `state`: finite and in range.
+fn check_values(state: &ClothState) -> Result<(), ClothError> {
+    if !(state.time.is_finite() && (0.0..=1e12).contains(&state.time)) {
+        return Err(state_error(
+            "time",
+            None,
+            format!(
+                "is {}, expected a number from 0 to 1e12",
+                Number(state.time)
+            ),
+        ));
+    }
+    let limit = params::MAX_COORDINATE as f32;
+    for (field, values) in [
+        ("positions", &state.positions),
+        ("velocities", &state.velocities),
+    ] {
+        if let Some(k) = values
+            .iter()
+            .position(|v| !(v.is_finite() && v.abs() <= limit))
+        {
+            return Err(state_error(
+                field,
+                Some(k),
+                format!(
+                    "is {}, expected a finite number from -1e6 to 1e6",
+                    Number(values[k] as f64)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The colliders of `state`: at most [`MAX_COLLIDERS`], each shape valid,
+/// each id from 1, each once.
+fn check_colliders(state: &ClothState) -> Result<(), ClothError> {
+    if state.colliders.len() > MAX_COLLIDERS {
+        return Err(state_error(
+            "colliders",
+            None,
+            format!(
+                "has {} entries, expected at most {}",
+                state.colliders.len(),
+                MAX_COLLIDERS
+            ),
+        ));
+    }
+    for (k, (id, shape)) in state.colliders.iter().enumerate() {
+        shape::validate(shape)?;
+        let repeated = state.colliders[..k].iter().any(|(other, _)| other == id);
+        if *id == 0 || *id == u32::MAX || repeated {
+            return Err(state_error(
+                "colliders",
+                Some(k),
+                format!("has id {id}, expected a whole number from 1, each once"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses `values` unless they rise strictly and stay below `count`.
+fn ascending(field: &'static str, values: &[u32], count: usize) -> Result<(), ClothError> {
+    let mut last: Option<u32> = None;
+    for (k, &v) in values.iter().enumerate() {
+        if v as usize >= count {
+            return Err(state_error(
+                field,
+                Some(k),
+                format!(
+                    "is {v}, expected an index from 0 to {}",
+                    count.saturating_sub(1)
+                ),
+            ));
+        }
+        if last.is_some_and(|l| l >= v) {
+            return Err(state_error(
+                field,
+                Some(k),
+                format!("is {v}, expected indices in ascending order, each once"),
+            ));
+        }
+        last = Some(v);
+    }
+    Ok(())
+}

@@ -1,0 +1,466 @@
+//! The candidate pairs of self-collision: every pair of particles closer than
+//! `s = 2r · (1 + MARGIN)`, found with a spatial grid in time linear in `n`.
+//!
+//! Every particle is sorted into square cells of side `s` (a counting sort);
+//! each particle's 3 × 3 neighbourhood of cells then yields the candidate
+//! pairs closer than `s`.
+//!
+//! The cells: while the particles' bounding box holds at most
+//! `2 · next_power_of_two(n)` of them, a dense grid over the box, so that the
+//! three cells of a neighbourhood row are one run of the sorted particles and
+//! each pair is met once (a particle looks at the rest of its own cell, the
+//! next cell of its row and the three cells of the row above); the particles'
+//! positions are copied in cell order so the search reads memory in order.
+//! When the box is larger (a cloth torn into pieces far apart) the grid's
+//! side grows up to twice `s`; beyond that the cells are hashed into the same
+//! table (each particle probes its 9 cells), so the search stays linear in
+//! `n` however far apart the particles are.
+//!
+//! The minimum distance of a pair is `min(2r, rest distance)`, the rest
+//! distance being their distance in the scene's start positions, so
+//! neighbours that start closer than `2r` are not forced apart.
+//!
+//! Memory: a table of `2 · next_power_of_two(n)` cells, the sorted particles
+//! and their positions, and at most [`PAIRS_PER_PARTICLE`]` · n` candidate
+//! pairs with the depths they were pushed apart by, reserved when self-collision is switched on; pairs beyond that are
+//! dropped (a packing of equal discs has 3 neighbours within `s` per
+//! particle).
+
+use std::collections::TryReserveError;
+
+use crate::memory;
+use crate::solver::Points;
+
+/// Candidate radius beyond `2r`, as a fraction of `2r`.
+pub const MARGIN: f32 = 0.5;
+
+/// Room for candidate pairs per particle.
+pub const PAIRS_PER_PARTICLE: usize = 8;
+
+/// How much larger than `s` the dense grid's cells may grow to cover the
+/// particles' bounding box before the search hashes cells instead.
+const MAX_COARSENING: f32 = 2.0;
+
+/// The spatial grid and the candidate pairs of the last search.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PairSearch {
+    /// Start of each cell's particles in `sorted`, and the end (`table + 1`).
+    cell_start: Vec<u32>,
+    /// Particle indices sorted by cell.
+    sorted: Vec<u32>,
+    /// Their positions, in the same order.
+    sorted_x: Vec<f32>,
+    sorted_y: Vec<f32>,
+    /// Cell of each particle.
+    cell_of: Vec<u32>,
+    /// Candidate pairs `(a, b, minimum distance, push)`, the push being the
+    /// depths the pair was pushed apart by in the current substep, summed
+    /// (for friction and the contact velocity pass, [`super::velocity`]).
+    pairs: Vec<(u32, u32, f32, f32)>,
+}
+
+fn cell(x: f32, s: f32) -> i32 {
+    (x / s).floor() as i32
+}
+
+fn hash(ix: i32, iy: i32, mask: u32) -> u32 {
+    ((ix as u32).wrapping_mul(92_837_111) ^ (iy as u32).wrapping_mul(689_287_499)) & mask
+}
+
+/// The minimum distance of particles `a` and `b`: `diameter`, or their rest
+/// distance when smaller (`rest` interleaved, of `n` particles; shorter:
+/// no exemption).
+#[inline(always)]
+fn minimum_distance(rest: &[f32], n: usize, a: usize, b: usize, diameter: f32) -> f32 {
+    if rest.len() >= 2 * n {
+        let (rx, ry) = (rest[2 * b] - rest[2 * a], rest[2 * b + 1] - rest[2 * a + 1]);
+        diameter.min((rx * rx + ry * ry).sqrt())
+    } else {
+        diameter
+    }
+}
+
+impl PairSearch {
+    /// Every buffer for `n` particles, reserved fallibly.
+    pub fn try_new(n: usize) -> Result<PairSearch, TryReserveError> {
+        let table = 2 * n.max(1).next_power_of_two();
+        Ok(PairSearch {
+            cell_start: memory::filled(table + 1, 0u32)?,
+            sorted: memory::filled(n, 0u32)?,
+            sorted_x: memory::filled(n, 0f32)?,
+            sorted_y: memory::filled(n, 0f32)?,
+            cell_of: memory::filled(n, 0u32)?,
+            pairs: memory::with_capacity(PAIRS_PER_PARTICLE * n)?,
+        })
+    }
+
+    /// Whether it has room for `n` particles.
+    pub fn has_room(&self, n: usize) -> bool {
+        self.sorted.capacity() >= n && self.is_reserved()
+    }
+
+    /// Whether the buffers are reserved.
+    pub fn is_reserved(&self) -> bool {
+        !self.cell_start.is_empty()
+    }
+
+    /// How many particles it sorts.
+    pub fn particles(&self) -> usize {
+        self.sorted.len()
+    }
+
+    /// Bytes held.
+    pub fn heap_bytes(&self) -> u64 {
+        use memory::capacity_bytes;
+        capacity_bytes(&self.cell_start)
+            + capacity_bytes(&self.sorted)
+            + capacity_bytes(&self.sorted_x)
+            + capacity_bytes(&self.sorted_y)
+            + capacity_bytes(&self.cell_of)
+            + capacity_bytes(&self.pairs)
+    }
+
+    /// The candidate pairs of the last search, `(a, b, minimum distance,
+    /// push)`.
+    pub fn pairs(&self) -> &[(u32, u32, f32, f32)] {
+        &self.pairs
+    }
+
+    /// The candidate pairs, to push them apart.
+    pub fn pairs_mut(&mut self) -> &mut [(u32, u32, f32, f32)] {
+        &mut self.pairs
+    }
+
+    /// Room for candidate pairs.
+    pub fn pairs_capacity(&self) -> usize {
+        self.pairs.capacity()
+    }
+
+    /// Finds the candidate pairs from the current positions; `rest` are the
+    /// start positions (interleaved; empty: no rest exemption).
+    pub fn search<P: Points + ?Sized>(&mut self, points: &P, rest: &[f32], radius: f32) {
+        self.pairs.clear();
+        let n = self.sorted.len();
+        if n == 0 {
+            return;
+        }
+        let s = 2.0 * radius * (1.0 + MARGIN);
+        let (mut min_x, mut min_y) = (f32::INFINITY, f32::INFINITY);
+        let (mut max_x, mut max_y) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
+        for k in 0..n {
+            // comparisons rather than f32::min/max: one instruction each in
+            // wasm (a NaN fails both and is left out either way)
+            let (x, y) = points.point(k);
+            if x < min_x {
+                min_x = x;
+            }
+            if x > max_x {
+                max_x = x;
+            }
+            if y < min_y {
+                min_y = y;
+            }
+            if y > max_y {
+                max_y = y;
+            }
+        }
+        let table = self.cell_start.len() - 1;
+        // cells of side s over the box, in f64 so no size overflows
+        let cells = |side: f64| {
+            let across = ((max_x - min_x) as f64 / side).floor() + 1.0;
+            let down = ((max_y - min_y) as f64 / side).floor() + 1.0;
+            (across, down)
+        };
+        let (across, down) = cells(s as f64);
+        let coarsening = ((across * down / table as f64).sqrt() as f32).max(1.0);
+        if coarsening <= MAX_COARSENING {
+            // a little larger than needed, so rounding cannot overflow the table
+            let side = s * coarsening * 1.01;
+            let (across, down) = cells(side as f64);
+            if across * down <= table as f64 {
+                let grid = Grid {
+                    min_x,
+                    min_y,
+                    inverse_side: 1.0 / side,
+                    across: across as usize,
+                    down: down as usize,
+                };
+                self.search_dense(points, rest, radius, grid);
+                return;
+            }
+        }
+        self.search_hashed(points, rest, radius);
+    }
+
+    /// [`PairSearch::search`] on a dense grid over the particles' box.
+    fn search_dense<P: Points + ?Sized>(
+        &mut self,
+        points: &P,
+        rest: &[f32],
+        radius: f32,
+        grid: Grid,
+    ) {
+        self.sort_into_cells(points, grid);
+        self.pairs_in_cells(rest, radius, grid);
+    }
+
+    /// Sorts the particles into the cells of the dense `grid` (a counting
+    /// sort that keeps each cell's particles in index order) and copies their
+    /// positions in that order.
+    fn sort_into_cells<P: Points + ?Sized>(&mut self, points: &P, grid: Grid) {
+        let n = self.sorted.len();
+        let Grid {
+            min_x,
+            min_y,
+            inverse_side,
+            across,
+            down,
+        } = grid;
+        let cells = across * down;
+        let cell_start = &mut self.cell_start[..cells + 1];
+        cell_start.fill(0);
+        for k in 0..n {
+            let (x, y) = points.point(k);
+            // non-negative, so truncation is floor; clamped against rounding
+            let ix = (((x - min_x) * inverse_side) as usize).min(across - 1);
+            let iy = (((y - min_y) * inverse_side) as usize).min(down - 1);
+            let c = iy * across + ix;
+            self.cell_of[k] = c as u32;
+            cell_start[c + 1] += 1;
+        }
+        for c in 0..cells {
+            cell_start[c + 1] += cell_start[c];
+        }
+        // cell_start[c] is the start of cell c; fill in particle order (each
+        // cell's particles stay in index order), moving each start to the
+        // cell's end, then shift the starts back into place
+        for k in 0..n {
+            let c = self.cell_of[k] as usize;
+            let slot = cell_start[c] as usize;
+            cell_start[c] += 1;
+            self.sorted[slot] = k as u32;
+            let (x, y) = points.point(k);
+            self.sorted_x[slot] = x;
+            self.sorted_y[slot] = y;
+        }
+        for c in (1..=cells).rev() {
+            cell_start[c] = cell_start[c - 1];
+        }
+        cell_start[0] = 0;
+    }
+
+    /// The candidate pairs of the particles sorted into the dense `grid`:
+    /// each particle meets the rest of its cell, the next cell of its row and
+    /// the three cells of the row above, so each pair is met once.
+    fn pairs_in_cells(&mut self, rest: &[f32], radius: f32, grid: Grid) {
+        let n = self.sorted.len();
+        let Grid { across, down, .. } = grid;
+        let cell_start = &self.cell_start[..across * down + 1];
+        let capacity = self.pairs.capacity();
+        let s = 2.0 * radius * (1.0 + MARGIN);
+        let reach2 = s * s;
+        let diameter = 2.0 * radius;
+        let (sorted, xs, ys) = (&self.sorted, &self.sorted_x, &self.sorted_y);
+        let cell_of = &self.cell_of;
+        for iy in 0..down {
+            // the sorted particles of this row of cells, each with its cell
+            let row = iy * across;
+            let (first, last) = (cell_start[row] as usize, cell_start[row + across] as usize);
+            for i in first..last {
+                let a = sorted[i] as usize;
+                let c = cell_of[a] as usize;
+                let ix = c - row;
+                // the rest of this cell and the next one in the row
+                let row_end = cell_start[if ix + 1 < across { c + 2 } else { c + 1 }] as usize;
+                // the three cells of the row above
+                let above = if iy + 1 < down {
+                    let first = c + across - usize::from(ix > 0);
+                    let last = c + across + usize::from(ix + 1 < across);
+                    cell_start[first] as usize..cell_start[last + 1] as usize
+                } else {
+                    0..0
+                };
+                let (x, y) = (xs[i], ys[i]);
+                for range in [i + 1..row_end, above] {
+                    for j in range {
+                        let (dx, dy) = (xs[j] - x, ys[j] - y);
+                        if dx * dx + dy * dy >= reach2 {
+                            continue;
+                        }
+                        let b = sorted[j] as usize;
+                        if self.pairs.len() == capacity {
+                            return;
+                        }
+                        let minimum = minimum_distance(rest, n, a, b, diameter);
+                        self.pairs.push((a as u32, b as u32, minimum, 0.0));
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`PairSearch::search`] with the cells hashed into the table.
+    fn search_hashed<P: Points + ?Sized>(&mut self, points: &P, rest: &[f32], radius: f32) {
+        let n = self.sorted.len();
+        let s = 2.0 * radius * (1.0 + MARGIN);
+        let table = self.cell_start.len() - 1;
+        let mask = (table - 1) as u32;
+        self.cell_start.fill(0);
+        for k in 0..n {
+            let (x, y) = points.point(k);
+            let c = hash(cell(x, s), cell(y, s), mask);
+            self.cell_of[k] = c;
+            self.cell_start[c as usize + 1] += 1;
+        }
+        for c in 0..table {
+            self.cell_start[c + 1] += self.cell_start[c];
+        }
+        // fill each cell from its end backwards: cell_start[c] ends as its start
+        for k in (0..n).rev() {
+            let c = self.cell_of[k] as usize + 1;
+            self.cell_start[c] -= 1;
+            self.sorted[self.cell_start[c] as usize] = k as u32;
+        }
+        // cell_start[c + 1] is now the start of cell c; shift back down
+        for c in 0..table {
+            self.cell_start[c] = self.cell_start[c + 1];
+        }
+        self.cell_start[table] = n as u32;
+        let capacity = self.pairs.capacity();
+        let reach2 = s * s;
+        let diameter = 2.0 * radius;
+        'particles: for a in 0..n {
+            let (x, y) = points.point(a);
+            let (ix, iy) = (cell(x, s), cell(y, s));
+            let mut seen = [u32::MAX; 9];
+            let mut buckets = 0;
+            for c in (-1..=1).flat_map(|dx| {
+                [-1, 0, 1].map(|dy| hash(ix.wrapping_add(dx), iy.wrapping_add(dy), mask))
+            }) {
+                // two neighbouring cells may hash alike: visit each bucket once
+                if seen[..buckets].contains(&c) {
+                    continue;
+                }
+                seen[buckets] = c;
+                buckets += 1;
+                let c = c as usize;
+                let (start, end) = (self.cell_start[c] as usize, self.cell_start[c + 1] as usize);
+                for &b in &self.sorted[start..end] {
+                    if b as usize <= a {
+                        continue;
+                    }
+                    let (bx, by) = points.point(b as usize);
+                    let d2 = (bx - x) * (bx - x) + (by - y) * (by - y);
+                    if d2 >= reach2 {
+                        continue;
+                    }
+                    if self.pairs.len() == capacity {
+                        break 'particles;
+                    }
+                    let minimum = minimum_distance(rest, n, a, b as usize, diameter);
+                    self.pairs.push((a as u32, b, minimum, 0.0));
+                }
+            }
+        }
+    }
+}
+
+/// A dense grid of square cells over the particles' bounding box.
+#[derive(Debug, Clone, Copy)]
+struct Grid {
+    min_x: f32,
+    min_y: f32,
+    inverse_side: f32,
+    across: usize,
+    down: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A jittered 30 × 20 grid of spacing 0.1 (pseudo-random, repeatable),
+    /// interleaved; with `far`, every tenth point is moved 10 km away.
+    fn points(far: bool) -> Vec<f32> {
+        let mut seed = 12_345u32;
+        let mut jitter = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 * 0.08 - 0.04
+        };
+        let mut out = Vec::new();
+        for k in 0..600 {
+            let (x, y) = (
+                0.1 * (k % 30) as f32 + jitter(),
+                -0.1 * (k / 30) as f32 + jitter(),
+            );
+            let shift = if far && k % 10 == 0 { 1e4 } else { 0.0 };
+            out.extend([x + shift, y - shift]);
+        }
+        out
+    }
+
+    /// Every pair closer than the search's reach, `(a < b)`, by brute force.
+    fn brute_force(points: &[f32], radius: f32) -> Vec<(u32, u32)> {
+        let s = 2.0 * radius * (1.0 + MARGIN);
+        let n = points.len() / 2;
+        let mut pairs = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                let (dx, dy) = (
+                    points[2 * b] - points[2 * a],
+                    points[2 * b + 1] - points[2 * a + 1],
+                );
+                if dx * dx + dy * dy < s * s {
+                    pairs.push((a as u32, b as u32));
+                }
+            }
+        }
+        pairs
+    }
+
+    fn found(search: &PairSearch) -> Vec<(u32, u32)> {
+        let mut pairs: Vec<_> = search
+            .pairs()
+            .iter()
+            .map(|&(a, b, _, _)| (a.min(b), a.max(b)))
+            .collect();
+        pairs.sort_unstable();
+        pairs
+    }
+
+    #[test]
+    fn the_search_finds_every_pair_within_reach_once_on_the_grid_and_hashed() {
+        let radius = 0.05;
+        for far in [false, true] {
+            let points = points(far);
+            let expected = brute_force(&points, radius);
+            assert!(
+                expected.len() > 300,
+                "{} pairs: the test needs many",
+                expected.len()
+            );
+            let mut search = PairSearch::try_new(points.len() / 2).unwrap();
+            // near: the dense grid; far: a box of 10 km, the hashed cells
+            search.search(points.as_slice(), &[], radius);
+            assert_eq!(found(&search), expected, "far {far}: search");
+            search.pairs.clear();
+            search.search_hashed(points.as_slice(), &[], radius);
+            assert_eq!(found(&search), expected, "far {far}: hashed search");
+        }
+    }
+
+    #[test]
+    fn pairs_closer_at_rest_keep_their_rest_distance() {
+        let points = points(false);
+        let mut search = PairSearch::try_new(points.len() / 2).unwrap();
+        search.search(points.as_slice(), &points, 0.05);
+        assert!(!search.pairs().is_empty());
+        for &(a, b, minimum, _) in search.pairs() {
+            let (a, b) = (a as usize, b as usize);
+            let rest = ((points[2 * b] - points[2 * a]).powi(2)
+                + (points[2 * b + 1] - points[2 * a + 1]).powi(2))
+            .sqrt();
+            assert_eq!(minimum, rest.min(0.1), "pair {a}–{b}");
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! Self-collision: particles of radius `r` keep `2r` apart.
+//!
+//! Once per substep, at its first pass (after prediction and one sweep of the
+//! distance constraints), the candidate pairs are searched ([`PairSearch`]).
+//! Every later pass of the substep (after each sweep, and once more before
+//! the velocity update) checks only these pairs: a pair closer than its
+//! minimum distance is pushed apart along the line between them, each
+//! particle in proportion to its inverse mass, with positional friction on
+//! their relative tangential motion over the substep (up to `μ` times the
+//! depths the pair was pushed apart by in the substep so far cancelled, as
+//! for colliders). A pair that was already too close when the substep began
+//! comes apart no faster than [`super::velocity::push_depth`] allows. The
+//! pairs pushed apart are listed for the contact velocity pass
+//! ([`super::velocity`]), which visits only those. The search's
+//! margin covers how far particles move after it within one substep (at
+//! most half a radius each from the speed limit, plus the constraints'
+//! corrections); pairs that approach faster are caught at the next substep.
+//!
+//! The minimum distance of a pair is `min(2r, rest distance)`, the rest
+//! distance being their distance in the scene's start positions, so
+//! neighbours that start closer than `2r` are not forced apart.
+
+use std::collections::TryReserveError;
+
+use super::pair_search::PairSearch;
+use super::velocity::push_depth;
+use crate::memory;
+use crate::solver::Points;
+
+/// The candidate pairs of the current substep and whether they must be
+/// searched again.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SelfCollision {
+    search: PairSearch,
+    /// The indices of the pairs pushed apart in the current substep, each
+    /// once, in the order of their first push.
+    pushed: Vec<u32>,
+    /// The pairs must be searched again before they are used.
+    stale: bool,
+}
+
+impl SelfCollision {
+    /// Reserves every buffer for `n` particles (fallibly); nothing changes on
+    /// failure.
+    pub fn try_reserve(&mut self, n: usize) -> Result<(), TryReserveError> {
+        if !self.search.has_room(n) {
+            let search = PairSearch::try_new(n)?;
+            self.pushed = memory::with_capacity(search.pairs_capacity())?;
+            self.search = search;
+            self.stale = true;
+        }
+        Ok(())
+    }
+
+    /// Whether the buffers are reserved.
+    pub fn is_reserved(&self) -> bool {
+        self.search.is_reserved()
+    }
+
+    /// Bytes held.
+    pub fn heap_bytes(&self) -> u64 {
+        self.search.heap_bytes() + memory::capacity_bytes(&self.pushed)
+    }
+
+    /// A new substep begins: the pairs are searched again at its first pass.
+    pub fn begin_substep(&mut self) {
+        self.stale = true;
+        self.pushed.clear();
+    }
+
+    /// The candidate pairs of the last search, `(a, b, minimum distance,
+    /// push)`.
+    pub fn pairs(&self) -> &[(u32, u32, f32, f32)] {
+        self.search.pairs()
+    }
+
+    /// The pairs pushed apart in this substep, `(a, b)`, with the depths each
+    /// was pushed apart by, summed.
+    pub fn pushed_pairs(&self) -> impl Iterator<Item = ((u32, u32), f32)> + '_ {
+        let pairs = self.search.pairs();
+        self.pushed.iter().map(move |&i| {
+            let (a, b, _, push) = pairs[i as usize];
+            ((a, b), push)
+        })
+    }
+
+    /// One pass over the candidate pairs (searching them first if a substep
+    /// began since): pushes apart the pairs closer than their minimum
+    /// distance, with friction `friction` on their relative tangential motion
+    /// since `previous`; a pair that was already too close when the substep
+    /// (of `h` seconds) began comes apart no faster than [`push_depth`]
+    /// allows.
+    #[allow(clippy::too_many_arguments)]
+    pub fn solve<P: Points + ?Sized>(
+        &mut self,
+        points: &mut P,
+        previous: &[f32],
+        inverse_mass: &[f32],
+        rest: &[f32],
+        radius: f32,
+        friction: f32,
+        h: f32,
+    ) {
+        if !self.is_reserved() || self.search.particles() != inverse_mass.len() {
+            return;
+        }
+        if self.stale {
+            self.search.search(points, rest, radius);
+            self.pushed.clear();
+            self.stale = false;
+        }
+        for (i, pair) in self.search.pairs_mut().iter_mut().enumerate() {
+            let (a, b, minimum) = (pair.0 as usize, pair.1 as usize, pair.2);
+            let (pa, pb) = (points.point(a), points.point(b));
+            let (dx, dy) = (pa.0 - pb.0, pa.1 - pb.1);
+            let d2 = dx * dx + dy * dy;
+            if d2 >= minimum * minimum {
+                continue;
+            }
+            // the inverse masses only of the pairs that are too close
+            let (wa, wb) = (inverse_mass[a], inverse_mass[b]);
+            let w = wa + wb;
+            if w == 0.0 {
+                continue;
+            }
+            let dist = d2.sqrt();
+            let mut depth = minimum - dist;
+            if pair.3 == 0.0 {
+                depth = first_push_depth(pair, previous, depth, dist, h);
+                if depth <= 0.0 {
+                    continue;
+                }
+                if self.pushed.len() < self.pushed.capacity() {
+                    self.pushed.push(i as u32);
+                }
+            }
+            let (nx, ny) = if dist > 1e-9 {
+                (dx / dist, dy / dist)
+            } else {
+                (0.0, 1.0)
+            };
+            pair.3 += depth;
+            let (ca, cb) = (wa / w * depth, wb / w * depth);
+            let mut pa = (pa.0 + nx * ca, pa.1 + ny * ca);
+            let mut pb = (pb.0 - nx * cb, pb.1 - ny * cb);
+            // friction: relative tangential motion over the substep
+            let rx = (pa.0 - previous[2 * a]) - (pb.0 - previous[2 * b]);
+            let ry = (pa.1 - previous[2 * a + 1]) - (pb.1 - previous[2 * b + 1]);
+            let along = rx * nx + ry * ny;
+            let (tx, ty) = (rx - along * nx, ry - along * ny);
+            let slide = (tx * tx + ty * ty).sqrt();
+            if slide > 0.0 {
+                let cut = (friction * pair.3 / slide).min(1.0);
+                let (fa, fb) = (wa / w * cut, wb / w * cut);
+                pa = (pa.0 - tx * fa, pa.1 - ty * fa);
+                pb = (pb.0 + tx * fb, pb.1 + ty * fb);
+            }
+            points.set_point(a, pa);
+            points.set_point(b, pb);
+        }
+    }
+}
+
+/// The depth of a pair's first push in a substep, `depth` at distance `dist`:
+/// a pair already too close when the substep began may come apart only so
+/// far in it ([`push_depth`]), which lowers its minimum distance for the rest
+/// of the substep.
+#[inline(always)]
+fn first_push_depth(
+    pair: &mut (u32, u32, f32, f32),
+    previous: &[f32],
+    depth: f32,
+    dist: f32,
+    h: f32,
+) -> f32 {
+    let (a, b, minimum) = (pair.0 as usize, pair.1 as usize, pair.2);
+    let (bx, by) = (
+        previous[2 * a] - previous[2 * b],
+        previous[2 * a + 1] - previous[2 * b + 1],
+    );
+    let overlap = minimum - (bx * bx + by * by).sqrt();
+    let depth = push_depth(depth, overlap, 0.0, h);
+    pair.2 = dist + depth;
+    depth
+}

@@ -1,0 +1,372 @@
+//! Bending: a stiffness that resists folding.
+//!
+//! A bending constraint is a distance constraint between the two neighbours of
+//! a particle that lie on opposite sides of it (`a – middle – b`), with rest
+//! length their start distance and compliance `1 / bendingStiffness`. For a
+//! grid these are the particles two apart along rows and columns. Folding the
+//! chain `a – middle – b` brings `a` and `b` closer, which the constraint
+//! resists; stretching is already held by the distance constraints.
+//!
+//! **Why distances rather than an angle constraint.** The solve is the
+//! distance solve the cloth already runs ([`solver::solve_distance`]):
+//! one square root per constraint, a gradient that is well defined however the
+//! chain is bent, and XPBD multipliers that make the stiffness independent of
+//! the iteration count. An angle constraint `C = θ - θ₀` needs `atan2` and a
+//! gradient that blows up as a neighbour gets close to the middle particle, and
+//! in 2D a fold through 180° flips the sign of the angle, so a chain folded
+//! flat can end up held folded. The distance form cannot tell a fold to the
+//! left from one to the right, which in 2D does not matter: both shorten
+//! `|a - b|`. Its stiffness is not a pure bending stiffness: it also resists
+//! stretching and compression along the line. Far stiffer than the distance
+//! constraints, the pairs make a compressed row buckle in fewer, sharper kinks
+//! instead of smoothing it (README, "Bending, areas and tethers", has numbers).
+//!
+//! **Deriving them** ([`derive_auto`], `Bending::Auto`): for each particle, the
+//! pairs of its neighbours (along its distance constraints) whose rest angle
+//! through it is within 30° of straight, among its *structural* edges: those at
+//! most 1.3 times as long as its shortest edge. A grid's diagonals, √2 ≈ 1.41
+//! times as long as its rows and columns, are shear edges and make no bending
+//! pairs, so the grid gets exactly its two-apart row and column pairs.
+//!
+//! **When they exist.** A scene's pairs are built with the scene. The grid
+//! cloth built by `Cloth::try_new` derives its pairs when a bending
+//! stiffness above 0 is first set (about two pairs per particle, 21 bytes each,
+//! and neighbour lists to follow tears: about 105 bytes per
+//! particle, over half the cloth's own memory, which a cloth without bending
+//! should not pay for); a cloth too big for them refuses the setting with
+//! `OutOfMemory`. Pairs remember their middle particle: a pair whose distance
+//! constraint to the middle tore stops acting, so bending never holds torn
+//! pieces together.
+
+use std::collections::TryReserveError;
+
+use crate::memory;
+use crate::model::grid;
+use crate::params::GridSize;
+use crate::solver::{self, Pair, Points};
+
+/// Rest angle of `a – middle – b` within 30° of straight: `cos ≤ cos 150°`.
+const STRAIGHT_COS: f64 = -0.866_025_403_784_438_6;
+
+/// Edges longer than this multiple of a particle's shortest edge are shear or
+/// cross edges, and make no bending pairs through it.
+const STRUCTURAL_RATIO: f64 = 1.3;
+
+/// No middle particle known (pairs given by the scene).
+pub const NO_MIDDLE: u32 = u32::MAX;
+
+/// A bending pair: `a` and `b`, opposite neighbours of `middle`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct BendingPair {
+    /// One end.
+    pub a: u32,
+    /// The other end.
+    pub b: u32,
+    /// The particle between them, or [`NO_MIDDLE`].
+    pub middle: u32,
+}
+
+/// The bending constraints of a cloth and their multipliers.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BendingSet {
+    pairs: Vec<BendingPair>,
+    rest_lengths: Vec<f32>,
+    lambdas: Vec<f32>,
+    /// Whether each pair acts: its edges to the middle are intact.
+    live: Vec<bool>,
+    /// A grid whose pairs are derived when bending is first switched on.
+    pending_grid: Option<GridSize>,
+}
+
+impl BendingSet {
+    /// The given pairs, rest lengths measured on `positions`.
+    pub fn try_new(
+        pairs: Vec<BendingPair>,
+        positions: &[f32],
+    ) -> Result<BendingSet, TryReserveError> {
+        let rest_lengths = memory::collect(
+            pairs.len(),
+            pairs.iter().map(|p| distance(positions, p.a, p.b)),
+        )?;
+        Ok(BendingSet {
+            lambdas: memory::filled(pairs.len(), 0.0)?,
+            live: memory::filled(pairs.len(), true)?,
+            rest_lengths,
+            pairs,
+            pending_grid: None,
+        })
+    }
+
+    /// No pairs yet: the grid `size`'s are derived by [`BendingSet::prepare`].
+    pub fn pending_grid(size: GridSize) -> BendingSet {
+        BendingSet {
+            pending_grid: Some(size),
+            ..BendingSet::default()
+        }
+    }
+
+    /// Derives the pending grid's pairs, if any, from its live distance
+    /// constraints `ids`.
+    pub fn prepare(&mut self, ids: &[u32]) -> Result<(), TryReserveError> {
+        let Some(size) = self.pending_grid else {
+            return Ok(());
+        };
+        let positions = |k: u32| grid_rest_position(size, k);
+        let pairs = derive_pairs(ids, size.num_particles(), positions)?;
+        let rest_lengths = memory::collect(
+            pairs.len(),
+            pairs.iter().map(|p| {
+                let (a, b) = (positions(p.a), positions(p.b));
+                ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
+            }),
+        )?;
+        *self = BendingSet {
+            lambdas: memory::filled(pairs.len(), 0.0)?,
+            live: memory::filled(pairs.len(), true)?,
+            rest_lengths,
+            pairs,
+            pending_grid: None,
+        };
+        Ok(())
+    }
+
+    /// Whether the pairs still have to be derived.
+    pub fn is_pending(&self) -> bool {
+        self.pending_grid.is_some()
+    }
+
+    /// The number of pairs a pending grid will have, or the pairs there are.
+    pub fn len(&self) -> usize {
+        match self.pending_grid {
+            Some(GridSize { width, height }) => {
+                height * width.saturating_sub(2) + width * height.saturating_sub(2)
+            }
+            None => self.pairs.len(),
+        }
+    }
+
+    /// Whether there are (or will be) none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether any pair knows its middle particle (and so can be cut by a tear).
+    pub fn has_middles(&self) -> bool {
+        self.pending_grid.is_some() || self.pairs.iter().any(|p| p.middle != NO_MIDDLE)
+    }
+
+    /// The pairs.
+    pub fn pairs(&self) -> &[BendingPair] {
+        &self.pairs
+    }
+
+    /// Rest length of each pair, metres.
+    pub fn rest_lengths(&self) -> &[f32] {
+        &self.rest_lengths
+    }
+
+    /// Whether each pair acts.
+    pub fn live(&self) -> &[bool] {
+        &self.live
+    }
+
+    /// Bytes its buffers hold.
+    pub fn heap_bytes(&self) -> u64 {
+        use memory::capacity_bytes as bytes;
+        bytes(&self.pairs) + bytes(&self.rest_lengths) + bytes(&self.lambdas) + bytes(&self.live)
+    }
+
+    /// Sets every multiplier to 0 (at the start of a substep).
+    pub fn reset(&mut self) {
+        self.lambdas.fill(0.0);
+    }
+
+    /// Marks which pairs act: those whose middle is joined to both ends by a
+    /// live distance constraint (`joined(a, b)`), and those without a middle.
+    pub fn update_live(&mut self, joined: impl Fn(u32, u32) -> bool) {
+        for (pair, live) in self.pairs.iter().zip(&mut self.live) {
+            *live = pair.middle == NO_MIDDLE
+                || (joined(pair.a, pair.middle) && joined(pair.middle, pair.b));
+        }
+    }
+
+    /// One Gauss–Seidel pass over the live pairs with `alpha_tilde` of the
+    /// bending compliance.
+    pub fn solve<P: Points + ?Sized>(
+        &mut self,
+        points: &mut P,
+        inverse_mass: &[f32],
+        alpha_tilde: f32,
+    ) {
+        let items = self.pairs.iter().zip(&self.rest_lengths).zip(&self.live);
+        for (((pair, &rest_length), &live), lambda) in items.zip(&mut self.lambdas) {
+            if !live {
+                continue;
+            }
+            let pair = Pair {
+                a: pair.a as usize,
+                b: pair.b as usize,
+                rest_length,
+            };
+            *lambda += solver::solve_distance(points, inverse_mass, pair, *lambda, alpha_tilde);
+        }
+    }
+}
+
+/// Where particle `k` of the grid `size` starts (see [`grid`]).
+fn grid_rest_position(size: GridSize, k: u32) -> (f32, f32) {
+    let (i, j) = (k as usize / size.width, k as usize % size.width);
+    (grid::SPACING * j as f32, -grid::SPACING * i as f32)
+}
+
+fn distance(positions: &[f32], a: u32, b: u32) -> f32 {
+    let (pa, pb) = (positions.point(a as usize), positions.point(b as usize));
+    ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt()
+}
+
+/// `Bending::Auto`: the bending pairs of the distance constraints `ids` (flat
+/// pairs) between `n` particles at `positions` (interleaved), ordered by middle
+/// particle. See the module documentation for the rule.
+pub fn derive_auto(
+    ids: &[u32],
+    positions: &[f32],
+    n: usize,
+) -> Result<Vec<BendingPair>, TryReserveError> {
+    derive_pairs(ids, n, |k| positions.point(k as usize))
+}
+
+/// [`derive_auto`] with rest positions given by `position`.
+fn derive_pairs(
+    ids: &[u32],
+    n: usize,
+    position: impl Fn(u32) -> (f32, f32),
+) -> Result<Vec<BendingPair>, TryReserveError> {
+    // neighbours of each particle, compressed rows
+    let mut starts = memory::filled(n + 1, 0u32)?;
+    for &k in ids {
+        starts[k as usize + 1] += 1;
+    }
+    for k in 0..n {
+        starts[k + 1] += starts[k];
+    }
+    let mut fill = memory::copied(&starts[..n])?;
+    let mut neighbours = memory::filled(ids.len(), 0u32)?;
+    for pair in ids.chunks_exact(2) {
+        for (from, to) in [(pair[0], pair[1]), (pair[1], pair[0])] {
+            neighbours[fill[from as usize] as usize] = to;
+            fill[from as usize] += 1;
+        }
+    }
+    drop(fill);
+    // two passes: count, then fill exactly
+    let visit = |emit: &mut dyn FnMut(BendingPair)| {
+        for middle in 0..n {
+            let around = &neighbours[starts[middle] as usize..starts[middle + 1] as usize];
+            let m = position(middle as u32);
+            let offset = |k: u32| {
+                let p = position(k);
+                ((p.0 - m.0) as f64, (p.1 - m.1) as f64)
+            };
+            let length = |k: u32| {
+                let d = offset(k);
+                (d.0 * d.0 + d.1 * d.1).sqrt()
+            };
+            let shortest = around.iter().map(|&k| length(k)).fold(f64::MAX, f64::min);
+            let structural = |k: u32| length(k) <= STRUCTURAL_RATIO * shortest;
+            for (x, &a) in around.iter().enumerate() {
+                for &b in &around[x + 1..] {
+                    if a == b || !structural(a) || !structural(b) {
+                        continue;
+                    }
+                    let (u, v) = (offset(a), offset(b));
+                    let cos = (u.0 * v.0 + u.1 * v.1) / (length(a) * length(b));
+                    if cos <= STRAIGHT_COS {
+                        let (a, b) = (a.min(b), a.max(b));
+                        emit(BendingPair {
+                            a,
+                            b,
+                            middle: middle as u32,
+                        });
+                    }
+                }
+            }
+        }
+    };
+    let mut count = 0;
+    visit(&mut |_| count += 1);
+    let mut pairs = memory::with_capacity(count)?;
+    visit(&mut |pair| pairs.push(pair));
+    Ok(pairs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::FixedPreset;
+
+    #[test]
+    fn the_grid_gets_exactly_its_two_apart_row_and_column_pairs() {
+        for (w, h) in [(2, 2), (3, 2), (5, 4), (9, 7)] {
+            let size = GridSize {
+                width: w,
+                height: h,
+            };
+            let g = grid::build(size, FixedPreset::Two);
+            let mut derived: Vec<(u32, u32)> = derive_auto(&g.constraint_ids, &g.positions, w * h)
+                .unwrap()
+                .iter()
+                .map(|p| (p.a, p.b))
+                .collect();
+            derived.sort();
+            let mut expected = Vec::new();
+            for i in 0..h {
+                for j in 0..w {
+                    let k = (i * w + j) as u32;
+                    if j + 2 < w {
+                        expected.push((k, k + 2));
+                    }
+                    if i + 2 < h {
+                        expected.push((k, k + 2 * w as u32));
+                    }
+                }
+            }
+            expected.sort();
+            assert_eq!(derived, expected, "{w} × {h}");
+            // the pending grid derives the same pairs with the same rest lengths
+            let mut pending = BendingSet::pending_grid(size);
+            assert_eq!(pending.len(), expected.len());
+            pending.prepare(&g.constraint_ids).unwrap();
+            let auto = BendingSet::try_new(
+                derive_auto(&g.constraint_ids, &g.positions, w * h).unwrap(),
+                &g.positions,
+            )
+            .unwrap();
+            assert_eq!(pending.pairs(), auto.pairs());
+            for (x, y) in pending.rest_lengths().iter().zip(auto.rest_lengths()) {
+                assert!((x - y).abs() < 1e-6, "{x} vs {y}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_bent_rope_keeps_only_its_nearly_straight_pairs() {
+        // 0 – 1 – 2 straight, 2 – 3 at a right angle
+        let positions = [0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 2.0, 1.0];
+        let pairs = derive_auto(&[0, 1, 1, 2, 2, 3], &positions, 4).unwrap();
+        assert_eq!(
+            pairs,
+            vec![BendingPair {
+                a: 0,
+                b: 2,
+                middle: 1
+            }]
+        );
+        // 25° off straight still counts, 35° does not
+        for (degrees, expected) in [(25.0f64, 1), (35.0, 0)] {
+            let t = degrees.to_radians();
+            let positions = [-1.0, 0.0, 0.0, 0.0, t.cos() as f32, t.sin() as f32];
+            let pairs = derive_auto(&[0, 1, 1, 2], &positions, 3).unwrap();
+            assert_eq!(pairs.len(), expected, "{degrees}°");
+        }
+    }
+}

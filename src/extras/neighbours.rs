@@ -1,0 +1,86 @@
+//! The live distance constraints as neighbour lists: what the tethers'
+//! shortest paths walk and how bending pairs tell a torn middle.
+
+use std::collections::TryReserveError;
+
+use crate::memory;
+
+/// The live distance constraints as neighbour lists (compressed rows), with
+/// room for every constraint a cloth was built with.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Neighbours {
+    /// Particle `k`'s neighbours are `to[starts[k]..starts[k + 1]]`.
+    starts: Vec<u32>,
+    to: Vec<u32>,
+    /// Rest length of the constraint to each neighbour, metres.
+    rest: Vec<f32>,
+}
+
+impl Neighbours {
+    /// Room for `n` particles and `constraints` constraints.
+    pub fn try_new(n: usize, constraints: usize) -> Result<Neighbours, TryReserveError> {
+        Ok(Neighbours {
+            starts: memory::filled(n + 1, 0)?,
+            to: memory::with_capacity(2 * constraints)?,
+            rest: memory::with_capacity(2 * constraints)?,
+        })
+    }
+
+    /// Whether it has room (built by [`Neighbours::try_new`], not the empty default).
+    pub fn is_reserved(&self) -> bool {
+        !self.starts.is_empty()
+    }
+
+    /// Bytes its buffers hold.
+    pub fn heap_bytes(&self) -> u64 {
+        use memory::capacity_bytes as bytes;
+        bytes(&self.starts) + bytes(&self.to) + bytes(&self.rest)
+    }
+
+    /// Fills the lists from the constraints `ids` (flat pairs) with rest
+    /// lengths `rest_lengths`, at most as many as there is room for. Never
+    /// allocates.
+    pub fn rebuild(&mut self, ids: &[u32], rest_lengths: &[f32]) {
+        let n = self.starts.len() - 1;
+        let count = (ids.len() / 2).min(self.to.capacity() / 2);
+        let ids = &ids[..2 * count];
+        self.starts.fill(0);
+        for &k in ids {
+            self.starts[k as usize + 1] += 1;
+        }
+        for k in 0..n {
+            self.starts[k + 1] += self.starts[k];
+        }
+        self.to.clear();
+        self.to.resize(2 * count, 0);
+        self.rest.clear();
+        self.rest.resize(2 * count, 0.0);
+        // starts[k] serves as the fill cursor of k, and ends as starts[k + 1]
+        for (pair, &rest) in ids.chunks_exact(2).zip(rest_lengths) {
+            for (from, to) in [(pair[0], pair[1]), (pair[1], pair[0])] {
+                let slot = self.starts[from as usize] as usize;
+                self.to[slot] = to;
+                self.rest[slot] = rest;
+                self.starts[from as usize] += 1;
+            }
+        }
+        for k in (0..n).rev() {
+            self.starts[k + 1] = self.starts[k];
+        }
+        self.starts[0] = 0;
+    }
+
+    /// The neighbours of `k` and the rest lengths to them.
+    pub fn of(&self, k: usize) -> impl Iterator<Item = (u32, f32)> + '_ {
+        let range = self.starts[k] as usize..self.starts[k + 1] as usize;
+        self.to[range.clone()]
+            .iter()
+            .copied()
+            .zip(self.rest[range].iter().copied())
+    }
+
+    /// Whether a live constraint joins `a` and `b`.
+    pub fn joined(&self, a: u32, b: u32) -> bool {
+        self.of(a as usize).any(|(k, _)| k == b)
+    }
+}

@@ -1,0 +1,21 @@
+//! Plain data: what a simulation is built from.
+//!
+//! * [`scene`]: a [`Scene`], any particles and the constraints between them,
+//!   with its checks (`validate.rs`) and the colours of its constraints
+//!   ([`coloring`]);
+//! * [`shape`]: a collider's [`Shape`] (what colliders do is
+//!   [`crate::contacts`]'s);
+//! * [`grid`]: the original demo's grid cloth as a scene, in its order;
+//! * [`presets`]: the ready-made scenes of `Simulation.preset`;
+//! * [`footprint`]: what a grid cloth costs in memory.
+
+pub mod coloring;
+pub mod footprint;
+pub mod grid;
+pub mod presets;
+pub mod scene;
+pub mod shape;
+mod validate;
+
+pub use scene::{AreaSpec, Bending, DistanceStiffness, Scene};
+pub use shape::Shape;

@@ -1,0 +1,387 @@
+//! The ready-made scenes of `Simulation.preset(name, options)`: the grid cloth,
+//! a rope, the three-particle cord, a balloon, a soft body, a flag and a cloth
+//! over a ball.
+//!
+//! A preset is a [`Scene`] and the parameter values it runs best with, each
+//! chosen once, below, in the preset's own function. Options are named as the
+//! parameter table names them: `width`, `height` and `fixed` shape the scenes
+//! they apply to (see [`Preset`]), every solver parameter (`stiffness`,
+//! `substeps`, `windX`, ...) overrides the preset's choice.
+
+use super::grid::{self, SPACING};
+use super::scene::{AreaSpec, Bending, DistanceStiffness, Scene};
+use super::shape::Shape;
+use crate::error::{self, ClothError};
+use crate::params::{self, FixedPreset, GridSize, Parameter, Value};
+
+/// The names of the presets, as `Simulation.preset` takes them (the words of
+/// the `preset` parameter).
+pub fn names() -> &'static [&'static str] {
+    match params::PRESET.rule {
+        params::Rule::Words(words) => words,
+        _ => &[],
+    }
+}
+
+/// A preset's scene and the parameter values it sets, by table name (the
+/// preset's choices first, then the options, which win).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preset {
+    /// The particles, constraints and colliders.
+    pub scene: Scene,
+    /// Parameter values to set once the simulation is built, in order.
+    pub params: Vec<(&'static str, Value)>,
+    /// The grid of the "cloth" preset, which derives its bending pairs when
+    /// bending is first switched on, as `new Simulation` does.
+    pub grid: Option<GridSize>,
+}
+
+/// A preset's scene and its parameter choices, by table name.
+type Choices = (Scene, Vec<(&'static str, Value)>);
+
+/// The options a preset's geometry reads; the rest are solver parameters.
+struct Shaping<'a> {
+    name: &'a str,
+    options: &'a [(&'a str, Value)],
+    /// Which of `width`, `height`, `fixed` this preset reads (and their defaults).
+    reads: &'static [(&'static str, f64)],
+}
+
+impl Shaping<'_> {
+    /// The whole number `parameter` given as an option, or `default`.
+    fn whole(&self, parameter: &Parameter, default: f64) -> Result<usize, ClothError> {
+        match self
+            .options
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == parameter.name)
+        {
+            None => Ok(default as usize),
+            Some((_, Value::Number(v))) => Ok(parameter.check_number(*v)? as usize),
+            Some((_, other)) => Err(error::invalid(
+                parameter.name,
+                other.shown(),
+                parameter.kind().to_string(),
+            )),
+        }
+    }
+
+    /// The number `parameter` given as an option (checked by its rule), or
+    /// its table default.
+    fn number(&self, parameter: &Parameter) -> Result<f64, ClothError> {
+        match self
+            .options
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == parameter.name)
+        {
+            None => Ok(parameter.default_number()),
+            Some((_, Value::Number(v))) => parameter.check_number(*v),
+            Some((_, other)) => Err(error::invalid(
+                parameter.name,
+                other.shown(),
+                parameter.kind().to_string(),
+            )),
+        }
+    }
+
+    /// Refuses an option this preset does not read and that is no solver
+    /// parameter.
+    fn check_names(&self) -> Result<(), ClothError> {
+        for (name, value) in self.options {
+            let solver = params::Params::default()
+                .values()
+                .iter()
+                .any(|(p, _)| p.name == *name);
+            let names: Vec<&str> = self.reads.iter().map(|(n, _)| *n).collect();
+            if !solver && !names.contains(name) {
+                let reads = if names.is_empty() {
+                    String::new()
+                } else {
+                    format!("{}, or ", names.join(", "))
+                };
+                return Err(error::invalid(
+                    "options",
+                    format!("{} = {}", error::quoted(name, name.len()), value.shown()),
+                    format!(
+                        "for the {:?} preset: {reads}the name of a solver parameter \
+                         (stiffness, substeps, windX, ...)",
+                        self.name
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The solver parameter options, after the preset's `choices`.
+    fn params(&self, choices: &[(&'static str, Value)]) -> Vec<(&'static str, Value)> {
+        let mut all = choices.to_vec();
+        let table = params::Params::default().values();
+        for (name, value) in self.options {
+            if let Some((p, _)) = table.iter().find(|(p, _)| p.name == *name) {
+                all.push((p.name, *value));
+            }
+        }
+        all
+    }
+}
+
+/// The options that shape each preset (`width`, `height`, `fixed`, where it
+/// has them) and their defaults, written once: [`preset`] reads them, and the
+/// page and `mountCloth` get them through `presetShape(name)`.
+pub const SHAPES: &[(&str, &[(&str, f64)])] = &[
+    (
+        "cloth",
+        &[
+            ("width", params::WIDTH.default_number()),
+            ("height", params::HEIGHT.default_number()),
+            ("fixed", params::FIXED.default_number()),
+        ],
+    ),
+    ("rope", &[("width", 30.0)]),
+    ("double-pendulum", &[]),
+    ("balloon", &[("width", 32.0)]),
+    ("soft-body", &[("width", 8.0), ("height", 5.0)]),
+    ("flag", &[("width", 24.0), ("height", 14.0)]),
+    ("cloth-over-ball", &[("width", 30.0), ("height", 20.0)]),
+];
+
+/// The shaping options of preset `name` and their defaults (none for a name
+/// that is no preset).
+pub fn shape(name: &str) -> &'static [(&'static str, f64)] {
+    SHAPES
+        .iter()
+        .find(|(preset, _)| *preset == name)
+        .map_or(&[], |(_, sizes)| *sizes)
+}
+
+/// The preset `name` with `options` (see the module documentation), or a
+/// refusal naming the wrong name or option.
+pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothError> {
+    let word = params::PRESET.check_word(name, name.len())?;
+    let sizes = shape(word);
+    let s = Shaping {
+        name: word,
+        options,
+        reads: sizes,
+    };
+    let default = |parameter: &Parameter| {
+        sizes
+            .iter()
+            .find(|(n, _)| *n == parameter.name)
+            .map_or(0.0, |(_, v)| *v)
+    };
+    let whole = |parameter: &Parameter| s.whole(parameter, default(parameter));
+    let size = || -> Result<GridSize, ClothError> {
+        GridSize::new(whole(&params::WIDTH)?, whole(&params::HEIGHT)?)
+    };
+    let mut grid_size = None;
+    let (scene, choices) = match word {
+        "cloth" => {
+            let size = size()?;
+            let fixed = FixedPreset::from_count(whole(&params::FIXED)?)?;
+            grid_size = Some(size);
+            (grid::scene(size, fixed)?, Vec::new())
+        }
+        "rope" => rope(whole(&params::WIDTH)?),
+        "double-pendulum" => double_pendulum(),
+        "balloon" => balloon(whole(&params::WIDTH)?),
+        "soft-body" => soft_body(size()?, s.number(&params::PARTICLE_RADIUS)?),
+        "flag" => flag(size()?)?,
+        _ => cloth_over_ball(size()?)?,
+    };
+    s.check_names()?;
+    Ok(Preset {
+        params: s.params(&choices),
+        scene,
+        grid: grid_size,
+    })
+}
+
+/// An empty scene to fill in: no particles, uniform default stiffness.
+fn empty() -> Scene {
+    Scene {
+        positions: Vec::new(),
+        masses: Vec::new(),
+        distances: Vec::new(),
+        rest_lengths: None,
+        distance_stiffness: DistanceStiffness::Uniform(params::STIFFNESS.default_number()),
+        colors: None,
+        areas: Vec::new(),
+        bending: Bending::None,
+        colliders: Vec::new(),
+    }
+}
+
+impl Scene {
+    fn add_particle(&mut self, x: f32, y: f32, mass: f32) -> u32 {
+        self.positions.extend([x, y]);
+        self.masses.push(mass);
+        (self.masses.len() - 1) as u32
+    }
+
+    fn add_distance(&mut self, a: u32, b: u32) {
+        self.distances.extend([a, b]);
+    }
+}
+
+/// A rope of `particles` (2..=1000) 0.1 m apart, 0.05 kg each, laid out
+/// horizontally from its pinned first particle so that it swings down. Stiff
+/// (1e5 N/m) with 10 substeps, so it hardly stretches.
+fn rope(particles: usize) -> Choices {
+    let mut scene = empty();
+    for k in 0..particles {
+        let mass = if k == 0 { 0.0 } else { 0.05 };
+        scene.add_particle(0.1 * k as f32, 0.0, mass);
+    }
+    for k in 1..particles as u32 {
+        scene.add_distance(k - 1, k);
+    }
+    scene.distance_stiffness = DistanceStiffness::Uniform(1e5);
+    let choices = vec![
+        ("substeps", Value::Number(10.0)),
+        ("iterations", Value::Number(2.0)),
+    ];
+    (scene, choices)
+}
+
+/// The cord of the documents: a pivot (pinned) and two free particles of
+/// 1 kg on rigid links of 0.5 m, released upright 0.1 rad off vertical, so
+/// they fall and swing chaotically. Rigid links (stiffness 0) and 50 small
+/// substeps of one iteration each, as the documents solve it.
+fn double_pendulum() -> Choices {
+    let mut scene = empty();
+    let (length, tilt) = (0.5f32, 0.1f32);
+    let pivot = scene.add_particle(0.0, 0.0, 0.0);
+    let first = scene.add_particle(length * tilt.sin(), length * tilt.cos(), 1.0);
+    let second = scene.add_particle(2.0 * length * tilt.sin(), 2.0 * length * tilt.cos(), 1.0);
+    scene.add_distance(pivot, first);
+    scene.add_distance(first, second);
+    scene.distance_stiffness = DistanceStiffness::Uniform(0.0);
+    let choices = vec![
+        ("substeps", Value::Number(50.0)),
+        ("iterations", Value::Number(1.0)),
+    ];
+    (scene, choices)
+}
+
+/// A balloon: a ring of `particles` (3..=1000) of 0.02 kg, its centre 1.5 m
+/// above the ground, skin edges of 1000 N/m whose rest lengths are the sides
+/// of a ring of radius 0.5 m, and one ring area constraint, rigid, holding
+/// 1.5 times the area that ring encloses: the gas. It starts inflated (on a
+/// circle √1.5 times larger, the skin stretched as the gas stretches it, the
+/// area constraint satisfied), at rest, and drops onto the ground.
+///
+/// The edges are created even ones first, then odd ones: a ring under
+/// tension swept edge after edge around it turns (each particle is pulled by
+/// the edge behind it, then by the edge ahead, and the two corrections do not
+/// commute), so the original order, which sweeps in creation order, meets it
+/// alternately as the coloured order does.
+fn balloon(particles: usize) -> Choices {
+    let mut scene = empty();
+    let count = particles.max(3);
+    let (rest_radius, pressure, centre_y) = (0.5f32, 1.5f32, 1.5f32);
+    let radius = rest_radius * pressure.sqrt();
+    for k in 0..count {
+        let angle = std::f32::consts::TAU * k as f32 / count as f32;
+        scene.add_particle(radius * angle.cos(), centre_y + radius * angle.sin(), 0.02);
+    }
+    let n = count as u32;
+    for k in (0..n).step_by(2).chain((1..n).step_by(2)) {
+        scene.add_distance(k, (k + 1) % n);
+    }
+    let side = 2.0 * rest_radius * (std::f32::consts::PI / count as f32).sin();
+    scene.rest_lengths = Some(vec![side; count]);
+    scene.areas.push(AreaSpec {
+        particles: (0..n).collect(),
+        stiffness: 0.0,
+        pressure: 1.0,
+    });
+    scene.colliders.push(Shape::Ground { y: 0.0 });
+    let choices = vec![("substeps", Value::Number(10.0))];
+    (scene, choices)
+}
+
+/// A soft body: a `size` block of particles 0.15 m apart (0.05 kg each),
+/// each cell cut into two counter-clockwise triangles with rigid area
+/// constraints, joined by its edges and one diagonal (5000 N/m), at rest on
+/// the ground: its bottom row touches it, `radius` (the particle radius the
+/// preset runs with) above it.
+fn soft_body(size: GridSize, radius: f64) -> Choices {
+    let mut scene = empty();
+    let (w, h) = (size.width as u32, size.height as u32);
+    let spacing = 0.15f32;
+    let left = -spacing * (w - 1) as f32 / 2.0;
+    let bottom = radius as f32;
+    for i in 0..h {
+        for j in 0..w {
+            scene.add_particle(left + spacing * j as f32, bottom + spacing * i as f32, 0.05);
+        }
+    }
+    for i in 0..h {
+        for j in 0..w {
+            let k = i * w + j;
+            if j + 1 < w {
+                scene.add_distance(k, k + 1);
+            }
+            if i + 1 < h {
+                scene.add_distance(k, k + w);
+            }
+            if i + 1 < h && j + 1 < w {
+                scene.add_distance(k, k + w + 1);
+                for particles in [vec![k, k + 1, k + w + 1], vec![k, k + w + 1, k + w]] {
+                    scene.areas.push(AreaSpec {
+                        particles,
+                        stiffness: 0.0,
+                        pressure: 1.0,
+                    });
+                }
+            }
+        }
+    }
+    scene.distance_stiffness = DistanceStiffness::Uniform(5000.0);
+    scene.colliders.push(Shape::Ground { y: 0.0 });
+    let choices = vec![("substeps", Value::Number(10.0))];
+    (scene, choices)
+}
+
+/// A flag: the grid cloth of `size` with its whole left column pinned (the
+/// pole), bending on (`Bending::Auto`, 50 N/m) and a wind of 8 m/s blowing
+/// along it with drag 1 kg/m².
+fn flag(size: GridSize) -> Result<Choices, ClothError> {
+    let mut scene = grid::scene(size, FixedPreset::One)?;
+    for (k, mass) in scene.masses.iter_mut().enumerate() {
+        *mass = if k % size.width == 0 {
+            0.0
+        } else {
+            params::MASS.default_number() as f32
+        };
+    }
+    scene.bending = Bending::Auto;
+    let choices = vec![
+        ("bendingStiffness", Value::Number(50.0)),
+        ("windX", Value::Number(8.0)),
+        ("windDrag", Value::Number(1.0)),
+    ];
+    Ok((scene, choices))
+}
+
+/// The grid cloth of `size`, nothing pinned, falling onto a circle of radius
+/// a quarter of its width (at most 1.5 m) 1 m below its middle, above the
+/// ground; friction 0.5.
+fn cloth_over_ball(size: GridSize) -> Result<Choices, ClothError> {
+    let mut scene = grid::scene(size, FixedPreset::One)?;
+    scene.masses.fill(params::MASS.default_number() as f32);
+    // the cloth starts as built (a curtain) and drops onto the ball below it
+    let width_m = SPACING * (size.width - 1) as f32;
+    let bottom = -SPACING * (size.height - 1) as f32;
+    let radius = (width_m / 4.0).clamp(SPACING, 1.5);
+    let (x, y) = (width_m / 2.0, bottom - 1.0 - radius);
+    scene.colliders.push(Shape::Circle { x, y, radius });
+    scene.colliders.push(Shape::Ground {
+        y: y - radius - 1.0,
+    });
+    let choices = vec![("friction", Value::Number(0.5))];
+    Ok((scene, choices))
+}

@@ -1,0 +1,142 @@
+//! Scenes: any set of particles and constraints the XPBD step can simulate.
+//!
+//! The grid cloth is one scene among others. A [`Scene`] is plain data, the
+//! description `Simulation.fromScene` receives from JavaScript and each preset
+//! builds: particles with their own masses, distance constraints with their own
+//! stiffness, area constraints, bending constraints and colliders. Building a
+//! simulation from it checks every entry and names the first wrong one
+//! ([`Scene::validate`], in `validate.rs`).
+
+use super::shape::Shape;
+use crate::error::ClothError;
+use crate::params::{self, Rule, MAX_PARTICLES};
+
+/// A scene: particles and the constraints between them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scene {
+    /// Interleaved start positions `[x0, y0, x1, y1, ...]`, metres (y up).
+    pub positions: Vec<f32>,
+    /// Mass of each particle, kg; 0 pins the particle.
+    pub masses: Vec<f32>,
+    /// Distance constraints as flat pairs `[a0, b0, a1, b1, ...]`.
+    pub distances: Vec<u32>,
+    /// Rest length of each distance constraint, metres; `None`: the distance
+    /// between its particles' start positions.
+    pub rest_lengths: Option<Vec<f32>>,
+    /// Stiffness of the distance constraints.
+    pub distance_stiffness: DistanceStiffness,
+    /// Colour of each distance constraint (no two of one colour share a
+    /// particle), when the scene knows one (the grid does); `None`: a greedy
+    /// colouring is computed.
+    pub colors: Option<Vec<u8>>,
+    /// Area constraints: triangles and closed rings.
+    pub areas: Vec<AreaSpec>,
+    /// Bending constraints.
+    pub bending: Bending,
+    /// Colliders the scene starts with.
+    pub colliders: Vec<Shape>,
+}
+
+/// The stiffness of a scene's distance constraints, N/m (0 = rigid, plain PBD).
+#[derive(Debug, Clone, PartialEq)]
+pub enum DistanceStiffness {
+    /// One value for all: the simulation's `stiffness` parameter, which the
+    /// user can change while it runs.
+    Uniform(f64),
+    /// One value per constraint, fixed by the scene.
+    PerConstraint(Vec<f64>),
+}
+
+/// An area constraint: the signed area enclosed by `particles` (a triangle for
+/// three, a closed ring for more, counter-clockwise positive) is kept at
+/// `pressure` times its start area.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AreaSpec {
+    /// The polygon's corners in order, at least three, no index twice.
+    pub particles: Vec<u32>,
+    /// Stiffness, J/m⁴ (the energy is `stiffness/2 · C²` with `C` in m²);
+    /// 0 = rigid.
+    pub stiffness: f64,
+    /// Target area as a multiple of the start area (1 = keep it; above 1
+    /// inflates, like a balloon's pressure).
+    pub pressure: f64,
+}
+
+/// Which bending constraints a scene has. A bending constraint is a distance
+/// constraint between the two neighbours of a particle that lie on opposite
+/// sides of it, with the `bendingStiffness` parameter's compliance.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Bending {
+    /// None.
+    #[default]
+    None,
+    /// Derived from the distance constraints: every pair of neighbours of one
+    /// particle whose rest angle through it is within 30° of straight (for a
+    /// grid: particles two apart along rows and columns).
+    Auto,
+    /// Given as flat pairs `[a0, b0, a1, b1, ...]`.
+    Pairs(Vec<u32>),
+}
+
+/// Most distance constraints (and, separately, bending pairs and area
+/// corners) a scene may have: four per particle of the largest grid, more
+/// than any grid of [`MAX_PARTICLES`] particles has.
+pub const MAX_SCENE_CONSTRAINTS: usize = 4 * MAX_PARTICLES;
+
+/// Smallest start area of an area constraint, m²: below it the polygon is
+/// degenerate (its corners in a line) and its gradient says nothing.
+pub const MIN_AREA: f64 = 1e-8;
+
+/// Largest pressure of an area constraint (target area over start area).
+pub const MAX_PRESSURE: f64 = 100.0;
+
+/// The signed area enclosed by `particles` at `positions` (shoelace formula,
+/// counter-clockwise positive), m².
+pub fn polygon_area(positions: &[f32], particles: &[u32]) -> f64 {
+    let point = |k: u32| {
+        let k = k as usize;
+        (positions[2 * k] as f64, positions[2 * k + 1] as f64)
+    };
+    let count = particles.len();
+    (0..count)
+        .map(|i| {
+            let (a, b) = (point(particles[i]), point(particles[(i + 1) % count]));
+            a.0 * b.1 - b.0 * a.1
+        })
+        .sum::<f64>()
+        / 2.0
+}
+
+impl Scene {
+    /// Number of particles (half the length of `positions`).
+    pub fn num_particles(&self) -> usize {
+        self.positions.len() / 2
+    }
+
+    /// Number of distance constraints (half the length of `distances`).
+    pub fn num_distances(&self) -> usize {
+        self.distances.len() / 2
+    }
+
+    /// The refusal of this scene when what a simulation of it needs does not
+    /// fit in memory.
+    pub fn out_of_memory(&self) -> ClothError {
+        ClothError::OutOfMemory {
+            field: "scene",
+            what: format!(
+                "a scene of {} particles, {} constraints and {} areas",
+                self.masses.len(),
+                self.distances.len() / 2,
+                self.areas.len()
+            ),
+        }
+    }
+}
+
+/// The masses a free particle may have, kg: the `mass` parameter's range.
+pub fn mass_range() -> (f64, f64) {
+    match params::MASS.rule {
+        Rule::Range { min, max } | Rule::Positive { min, max, .. } => (min, max),
+        _ => (0.0, f64::MAX),
+    }
+}

@@ -1,0 +1,42 @@
+//! Where anything may be: the bounds of every coordinate and particle index.
+
+use std::fmt;
+
+use crate::error::{invalid, ClothError, Number};
+
+/// How far from the origin anything may be, in metres: a point further out is
+/// refused, and a cloth that gets there counts as diverged.
+pub const MAX_COORDINATE: f64 = 1e6;
+
+/// Accepts a point coordinate in metres: finite, within ±1e6 m.
+pub fn validate_coordinate(field: &'static str, value: f64) -> Result<f32, ClothError> {
+    if value.is_finite() && value.abs() <= MAX_COORDINATE {
+        Ok(value as f32)
+    } else {
+        Err(invalid(
+            field,
+            Number(value),
+            format!(
+                "a finite number from {} to {MAX_COORDINATE} m",
+                -MAX_COORDINATE
+            ),
+        ))
+    }
+}
+
+/// Accepts a particle index: one below `count`, the number of particles.
+pub fn validate_index(index: usize, count: usize) -> Result<usize, ClothError> {
+    if index < count {
+        Ok(index)
+    } else {
+        Err(index_error(index, count))
+    }
+}
+
+/// The refusal of particle index `index` (shown as given) in a cloth of `count` particles.
+pub fn index_error(index: impl fmt::Display, count: usize) -> ClothError {
+    ClothError::ParticleIndex {
+        index: index.to_string(),
+        count,
+    }
+}

@@ -1,0 +1,485 @@
+//! The parameter table: every parameter, one entry each, and the list of the
+//! solver parameters that `Params`, its defaults, the `Cloth` setters by name
+//! and the `Simulation` accessors are generated from.
+
+use super::parameter::{Applies, Group, Parameter, Rule, Value};
+
+/// The grid's width.
+pub const WIDTH: Parameter = Parameter {
+    name: "width",
+    attribute: "width",
+    label: "Width",
+    unit: "particles",
+    meaning: "Particles per row (at most 250000 particles in all).",
+    remark: "",
+    rule: Rule::Whole {
+        min: 2.0,
+        max: 1000.0,
+    },
+    default: Value::Number(40.0),
+    applies: Applies::Restart,
+    group: Group::Cloth,
+};
+
+/// The grid's height.
+pub const HEIGHT: Parameter = Parameter {
+    name: "height",
+    attribute: "height",
+    label: "Height",
+    unit: "particles",
+    meaning: "Particles per column (at most 250000 particles in all).",
+    remark: "",
+    rule: Rule::Whole {
+        min: 2.0,
+        max: 1000.0,
+    },
+    default: Value::Number(30.0),
+    applies: Applies::Restart,
+    group: Group::Cloth,
+};
+
+/// How many corners are fixed.
+pub const FIXED: Parameter = Parameter {
+    name: "fixed",
+    attribute: "fixed",
+    label: "Fixed particles",
+    unit: "",
+    meaning: "Fixed corner particles: 1 (top left), 2 (top corners) or 4 (all corners).",
+    remark: "",
+    rule: Rule::Numbers(&[1.0, 2.0, 4.0]),
+    default: Value::Number(2.0),
+    applies: Applies::Restart,
+    group: Group::Cloth,
+};
+
+/// The time step.
+pub const TIME_STEP: Parameter = Parameter {
+    name: "timeStepSize",
+    attribute: "time-step",
+    label: "Time step size",
+    unit: "s",
+    meaning: "Time step Δt: simulated time one step advances.",
+    remark: "",
+    rule: Rule::Positive {
+        min: 1e-6,
+        max: 1.0,
+        what: "a time step",
+    },
+    default: Value::Number(0.01),
+    applies: Applies::Simulation,
+    group: Group::Solver,
+};
+
+/// Solver sweeps per (sub)step.
+pub const ITERATIONS: Parameter = Parameter {
+    name: "iterations",
+    attribute: "iterations",
+    label: "Iterations",
+    unit: "",
+    meaning: "Gauss–Seidel sweeps over all constraints per (sub)step.",
+    remark: "",
+    rule: Rule::Whole {
+        min: 1.0,
+        max: 1000.0,
+    },
+    default: Value::Number(5.0),
+    applies: Applies::Simulation,
+    group: Group::Solver,
+};
+
+/// Constraint stiffness.
+pub const STIFFNESS: Parameter = Parameter {
+    name: "stiffness",
+    attribute: "stiffness",
+    label: "Stiffness",
+    unit: "N/m",
+    meaning: "Constraint stiffness k; compliance α = 1/k, and 0 means rigid (plain PBD).",
+    remark: "0 means PBD",
+    rule: Rule::Range {
+        min: 0.0,
+        max: 1e15,
+    },
+    default: Value::Number(1000.0),
+    applies: Applies::Simulation,
+    group: Group::Solver,
+};
+
+/// Gravity.
+pub const GRAVITY: Parameter = Parameter {
+    name: "gravity",
+    attribute: "gravity",
+    label: "Gravity",
+    unit: "m/s²",
+    meaning: "Vertical acceleration, y up (Earth is negative).",
+    remark: "",
+    rule: Rule::Range {
+        min: -1e6,
+        max: 1e6,
+    },
+    default: Value::Number(-9.81),
+    applies: Applies::Simulation,
+    group: Group::Solver,
+};
+
+/// Particle mass.
+pub const MASS: Parameter = Parameter {
+    name: "mass",
+    attribute: "mass",
+    label: "Mass per particle",
+    unit: "kg",
+    meaning: "Mass of every free particle (inverse mass 1/mass); a scene with its own masses reads their mean here, and setting it scales them all alike.",
+    remark: "",
+    rule: Rule::Positive {
+        min: 1e-6,
+        max: 1e6,
+        what: "a mass",
+    },
+    default: Value::Number(0.5),
+    applies: Applies::Simulation,
+    group: Group::Solver,
+};
+
+/// Substeps per step.
+pub const SUBSTEPS: Parameter = Parameter {
+    name: "substeps",
+    attribute: "substeps",
+    label: "Substeps per time step",
+    unit: "",
+    meaning: "Substeps per time step (\"small steps\"): each runs prediction, `iterations` sweeps and the velocity update with Δt/substeps.",
+    remark: "",
+    rule: Rule::Whole {
+        min: 1.0,
+        max: 100.0,
+    },
+    default: Value::Number(1.0),
+    applies: Applies::Simulation,
+    group: Group::Beyond,
+};
+
+/// Constraint damping.
+pub const DAMPING: Parameter = Parameter {
+    name: "damping",
+    attribute: "damping",
+    label: "Constraint damping",
+    unit: "N·s/m",
+    meaning: "Constraint damping β: resists how fast each constraint stretches (XPBD's γ = αβ/h term; none in PBD mode).",
+    remark: "",
+    rule: Rule::Range { min: 0.0, max: 1e9 },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Beyond,
+};
+
+/// Global velocity damping.
+pub const VELOCITY_DAMPING: Parameter = Parameter {
+    name: "velocityDamping",
+    attribute: "velocity-damping",
+    label: "Velocity damping",
+    unit: "1/s",
+    meaning: "Global velocity damping rate: after each substep every velocity is scaled by max(0, 1 − rate·h).",
+    remark: "",
+    rule: Rule::Range {
+        min: 0.0,
+        max: 1000.0,
+    },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Beyond,
+};
+
+/// Tearing threshold.
+pub const TEAR_STRETCH: Parameter = Parameter {
+    name: "tearStretch",
+    attribute: "tear-stretch",
+    label: "Tear at × rest length",
+    unit: "",
+    meaning:
+        "A constraint longer than this × its rest length breaks for good; 0 turns tearing off.",
+    remark: "",
+    rule: Rule::OffOrAbove {
+        above: 1.0,
+        max: 1000.0,
+    },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Beyond,
+};
+
+/// Sweep order.
+pub const SOLVER_ORDER: Parameter = Parameter {
+    name: "solverOrder",
+    attribute: "solver-order",
+    label: "Solver order",
+    unit: "",
+    meaning: "Sweep order: \"colored\" solves independent constraints four at a time (fast); \"original\" sweeps in creation order, as the original demo.",
+    remark: "",
+    rule: Rule::Words(&["colored", "original"]),
+    default: Value::Word("colored"),
+    applies: Applies::Simulation,
+    group: Group::Beyond,
+};
+
+/// Which scene is built.
+pub const PRESET: Parameter = Parameter {
+    name: "preset",
+    attribute: "preset",
+    label: "Scene",
+    unit: "",
+    meaning: "The scene built on restart (see Simulation.preset): the grid cloth, a rope, the three-particle cord, a balloon, a soft body, a flag in the wind, or a cloth over a ball.",
+    remark: "",
+    rule: Rule::Words(&[
+        "cloth",
+        "rope",
+        "double-pendulum",
+        "balloon",
+        "soft-body",
+        "flag",
+        "cloth-over-ball",
+    ]),
+    default: Value::Word("cloth"),
+    applies: Applies::Restart,
+    group: Group::Cloth,
+};
+
+/// Bending stiffness.
+pub const BENDING_STIFFNESS: Parameter = Parameter {
+    name: "bendingStiffness",
+    attribute: "bending-stiffness",
+    label: "Bending stiffness",
+    unit: "N/m",
+    meaning: "Stiffness of the bending constraints (distance constraints between the two neighbours on opposite sides of a particle); compliance 1/k; 0 turns bending off.",
+    remark: "0 turns bending off",
+    rule: Rule::Range { min: 0.0, max: 1e15 },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Long-range attachments.
+pub const TETHERS: Parameter = Parameter {
+    name: "tethers",
+    attribute: "tethers",
+    label: "Tethers",
+    unit: "",
+    meaning: "Long-range attachments: no free particle gets farther from its nearest pinned particle than its rest-path distance, which removes over-stretch.",
+    remark: "",
+    rule: Rule::Flag,
+    default: Value::Flag(false),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Friction against colliders and in self-collision.
+pub const FRICTION: Parameter = Parameter {
+    name: "friction",
+    attribute: "friction",
+    label: "Friction",
+    unit: "",
+    meaning: "Coulomb friction coefficient μ of contacts with colliders and between particles: a contact cancels up to μ times the distance it pushed the particle out in the substep of its sliding.",
+    remark: "",
+    rule: Rule::Range { min: 0.0, max: 10.0 },
+    default: Value::Number(0.3),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Restitution of contacts.
+pub const RESTITUTION: Parameter = Parameter {
+    name: "restitution",
+    attribute: "restitution",
+    label: "Restitution",
+    unit: "",
+    meaning: "Coefficient of restitution e of contacts: a contact that stops an approach faster than 2·|gravity|·h leaves with e times that speed (0: no bounce, 1: elastic); undoing an overlap never adds speed.",
+    remark: "",
+    rule: Rule::Range { min: 0.0, max: 1.0 },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Particle radius for collisions.
+pub const PARTICLE_RADIUS: Parameter = Parameter {
+    name: "particleRadius",
+    attribute: "particle-radius",
+    label: "Particle radius",
+    unit: "m",
+    meaning: "Radius of each particle in contacts: particles keep this far from colliders and twice this far from each other in self-collision.",
+    remark: "",
+    rule: Rule::Positive {
+        min: 1e-4,
+        max: 10.0,
+        what: "a radius",
+    },
+    default: Value::Number(0.05),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Self-collision.
+pub const SELF_COLLISION: Parameter = Parameter {
+    name: "selfCollision",
+    attribute: "self-collision",
+    label: "Self-collision",
+    unit: "",
+    meaning: "Particles of the scene collide with each other (found with a spatial hash), except pairs closer than twice the radius at rest.",
+    remark: "",
+    rule: Rule::Flag,
+    default: Value::Flag(false),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Wind, horizontal.
+pub const WIND_X: Parameter = Parameter {
+    name: "windX",
+    attribute: "wind-x",
+    label: "Wind x",
+    unit: "m/s",
+    meaning: "Horizontal wind velocity; it pushes each edge through its normal (see windDrag).",
+    remark: "",
+    rule: Rule::Range {
+        min: -1000.0,
+        max: 1000.0,
+    },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Wind, vertical.
+pub const WIND_Y: Parameter = Parameter {
+    name: "windY",
+    attribute: "wind-y",
+    label: "Wind y",
+    unit: "m/s",
+    meaning: "Vertical wind velocity, y up.",
+    remark: "",
+    rule: Rule::Range {
+        min: -1000.0,
+        max: 1000.0,
+    },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Wind drag coefficient.
+pub const WIND_DRAG: Parameter = Parameter {
+    name: "windDrag",
+    attribute: "wind-drag",
+    label: "Wind drag",
+    unit: "kg/m²",
+    meaning: "Aerodynamic coefficient of an edge: the wind's force on an edge of length L is windDrag·L·(u·n)|u·n| along its normal n, u the wind relative to the edge.",
+    remark: "",
+    rule: Rule::Range { min: 0.0, max: 1e6 },
+    default: Value::Number(1.0),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Steps per animation frame.
+pub const STEPS_PER_FRAME: Parameter = Parameter {
+    name: "stepsPerFrame",
+    attribute: "steps-per-frame",
+    label: "Steps per frame",
+    unit: "",
+    meaning: "Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in a task of its own; past that fewer steps run and diagnostics().capped is true.",
+    remark: "",
+    rule: Rule::Whole {
+        min: 0.0,
+        max: 10000.0,
+    },
+    default: Value::Number(8.0),
+    applies: Applies::Loop,
+    group: Group::None,
+};
+
+/// Strain colours.
+pub const STRAIN_COLORS: Parameter = Parameter {
+    name: "strainColors",
+    attribute: "strain-colors",
+    label: "Colour by stretch",
+    unit: "",
+    meaning: "Paint each constraint by its relative stretch (see strainRamp()).",
+    remark: "",
+    rule: Rule::Flag,
+    default: Value::Flag(false),
+    applies: Applies::Loop,
+    group: Group::Beyond,
+};
+
+/// Which renderer draws.
+pub const RENDERER: Parameter = Parameter {
+    name: "renderer",
+    attribute: "renderer",
+    label: "Renderer",
+    unit: "",
+    meaning: "\"wasm\" rasterizes in wasm (fast); \"canvas\" strokes canvas-2D paths.",
+    remark: "",
+    rule: Rule::Words(&["wasm", "canvas"]),
+    default: Value::Word("wasm"),
+    applies: Applies::Loop,
+    group: Group::None,
+};
+
+/// Every parameter, in the order the page, the types and the README list them.
+pub const PARAMETERS: &[Parameter] = &[
+    PRESET,
+    WIDTH,
+    HEIGHT,
+    FIXED,
+    TIME_STEP,
+    ITERATIONS,
+    STIFFNESS,
+    GRAVITY,
+    MASS,
+    SUBSTEPS,
+    DAMPING,
+    VELOCITY_DAMPING,
+    TEAR_STRETCH,
+    SOLVER_ORDER,
+    BENDING_STIFFNESS,
+    TETHERS,
+    FRICTION,
+    RESTITUTION,
+    PARTICLE_RADIUS,
+    SELF_COLLISION,
+    WIND_X,
+    WIND_Y,
+    WIND_DRAG,
+    STEPS_PER_FRAME,
+    STRAIN_COLORS,
+    RENDERER,
+];
+
+/// Calls `$callback!` with the solver parameters, one line each:
+/// `field: Type = TABLE_ENTRY, getter / setter (Cloth setter), "TypeScript type";`.
+/// `Params`, its defaults and the `Simulation` accessors are generated from it,
+/// so a new solver value is one line here, one table entry above and the physics
+/// that reads it.
+macro_rules! with_solver_parameters {
+    ($callback:ident) => {
+        $callback! {
+            time_step: f64 = TIME_STEP, timeStepSize / set_time_step_size (set_time_step), "number";
+            iterations: u32 = ITERATIONS, iterations / set_iterations (set_iterations), "number";
+            stiffness: f64 = STIFFNESS, stiffness / set_stiffness (set_stiffness), "number";
+            gravity: f64 = GRAVITY, gravity / set_gravity (set_gravity), "number";
+            mass: f64 = MASS, mass / set_mass (set_mass), "number";
+            substeps: u32 = SUBSTEPS, substeps / set_substeps (set_substeps), "number";
+            damping: f64 = DAMPING, damping / set_damping (set_damping), "number";
+            velocity_damping: f64 = VELOCITY_DAMPING, velocityDamping / set_velocity_damping (set_velocity_damping), "number";
+            tear_stretch: f64 = TEAR_STRETCH, tearStretch / set_tear_stretch (set_tear_stretch), "number";
+            solver_order: SolverOrder = SOLVER_ORDER, solverOrder / set_solver_order (set_solver_order), "\"colored\" | \"original\"";
+            bending_stiffness: f64 = BENDING_STIFFNESS, bendingStiffness / set_bending_stiffness (set_bending_stiffness), "number";
+            tethers: bool = TETHERS, tethers / set_tethers (set_tethers), "boolean";
+            friction: f64 = FRICTION, friction / set_friction (set_friction), "number";
+            restitution: f64 = RESTITUTION, restitution / set_restitution (set_restitution), "number";
+            particle_radius: f64 = PARTICLE_RADIUS, particleRadius / set_particle_radius (set_particle_radius), "number";
+            self_collision: bool = SELF_COLLISION, selfCollision / set_self_collision (set_self_collision), "boolean";
+            wind_x: f64 = WIND_X, windX / set_wind_x (set_wind_x), "number";
+            wind_y: f64 = WIND_Y, windY / set_wind_y (set_wind_y), "number";
+            wind_drag: f64 = WIND_DRAG, windDrag / set_wind_drag (set_wind_drag), "number";
+        }
+    };
+}
+pub(crate) use with_solver_parameters;

@@ -1,0 +1,286 @@
+//! The pixels being drawn: a [`Frame`] of RGBA pixels, the rectangles that
+//! say which part changed ([`Rect`]), and the three shapes a cloth needs:
+//! lines (Xiaolin Wu's algorithm, two pixels per step along the major axis,
+//! each weighted by its coverage), discs and filled rectangles.
+
+use super::look::Rgba;
+use crate::error::ClothError;
+use crate::memory;
+
+/// Largest frame, in pixels (4096 × 4096: 64 MiB). Every index into a frame is
+/// below it, so no pixel arithmetic overflows, even in 32 bits.
+pub const MAX_FRAME_PIXELS: usize = 4096 * 4096;
+
+/// A rectangle of pixels: columns `x0..x1`, rows `y0..y1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rect {
+    /// First column.
+    pub x0: usize,
+    /// First row.
+    pub y0: usize,
+    /// One past the last column.
+    pub x1: usize,
+    /// One past the last row.
+    pub y1: usize,
+}
+
+impl Rect {
+    /// Whether no pixel is inside.
+    pub fn is_empty(&self) -> bool {
+        self.x0 >= self.x1 || self.y0 >= self.y1
+    }
+
+    /// The smallest rectangle holding both.
+    pub fn union(self, other: Rect) -> Rect {
+        if self.is_empty() {
+            return other;
+        }
+        if other.is_empty() {
+            return self;
+        }
+        Rect {
+            x0: self.x0.min(other.x0),
+            y0: self.y0.min(other.y0),
+            x1: self.x1.max(other.x1),
+            y1: self.y1.max(other.y1),
+        }
+    }
+
+    /// Pixels from `(min_x, min_y)` to `(max_x, max_y)`, grown by `margin` and
+    /// clipped to a `width × height` image.
+    pub(super) fn around(
+        min: (f32, f32),
+        max: (f32, f32),
+        margin: f32,
+        width: usize,
+        height: usize,
+    ) -> Rect {
+        let clip = |v: f32, size: usize| v.clamp(0.0, size as f32) as usize;
+        Rect {
+            x0: clip((min.0 - margin).floor(), width),
+            y0: clip((min.1 - margin).floor(), height),
+            x1: clip((max.0 + margin).ceil(), width),
+            y1: clip((max.1 + margin).ceil(), height),
+        }
+    }
+}
+
+/// An RGBA image being drawn.
+#[derive(Debug, Clone, Default)]
+pub struct Frame {
+    width: usize,
+    height: usize,
+    pixels: Vec<Rgba>,
+}
+
+impl Frame {
+    /// Resizes (keeping the allocation when it is big enough) and fills with
+    /// `color`. Refuses a frame of more than [`MAX_FRAME_PIXELS`], and returns
+    /// [`ClothError::OutOfMemory`] when its pixels do not fit in memory; the
+    /// frame is unchanged then.
+    pub fn reset(&mut self, width: usize, height: usize, color: Rgba) -> Result<(), ClothError> {
+        let Some(count) = width
+            .checked_mul(height)
+            .filter(|&count| count <= MAX_FRAME_PIXELS)
+        else {
+            return Err(ClothError::InvalidValue {
+                field: "ctx",
+                value: format!("a {width} × {height} pixel canvas"),
+                allowed: format!("at most {MAX_FRAME_PIXELS} pixels"),
+            });
+        };
+        // reserving relative to the current length leaves the pixels as they are on failure
+        let more = count.saturating_sub(self.pixels.len());
+        if self.pixels.try_reserve_exact(more).is_err() {
+            let bytes = (count * std::mem::size_of::<Rgba>()) as u64;
+            return Err(ClothError::OutOfMemory {
+                field: "ctx",
+                what: format!(
+                    "a {width} × {height} pixel frame needs {} MiB",
+                    memory::mib(bytes)
+                ),
+            });
+        }
+        self.width = width;
+        self.height = height;
+        self.pixels.clear();
+        self.pixels.resize(count, color);
+        Ok(())
+    }
+
+    /// Fills `rect` with `color`.
+    pub fn clear(&mut self, rect: Rect, color: Rgba) {
+        let rect = Rect::around(
+            (rect.x0 as f32, rect.y0 as f32),
+            (rect.x1 as f32, rect.y1 as f32),
+            0.0,
+            self.width,
+            self.height,
+        );
+        for y in rect.y0..rect.y1 {
+            self.pixels[y * self.width + rect.x0..y * self.width + rect.x1].fill(color);
+        }
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// The pixel at `(x, y)`.
+    pub fn pixel(&self, x: usize, y: usize) -> Rgba {
+        self.pixels[y * self.width + x]
+    }
+
+    /// The image as bytes `R, G, B, A, R, G, B, A, ...`, as `ImageData` wants them.
+    pub fn bytes(&self) -> &[u8] {
+        // SAFETY: a `[u32]` is a valid `[u8]` four times as long (u8 has no
+        // alignment needs); on little-endian wasm `0xAABBGGRR` lays out as R,G,B,A.
+        unsafe {
+            std::slice::from_raw_parts(self.pixels.as_ptr() as *const u8, self.pixels.len() * 4)
+        }
+    }
+
+    /// Blends `color` over the pixel at `(x, y)` with `coverage` in 0..=1.
+    #[inline(always)]
+    fn blend(&mut self, x: i32, y: i32, color: Rgba, coverage: f32) {
+        if x < 0 || y < 0 || x as usize >= self.width || y as usize >= self.height {
+            return;
+        }
+        let index = y as usize * self.width + x as usize;
+        if coverage >= 1.0 {
+            self.pixels[index] = color;
+            return;
+        }
+        let a = (coverage.clamp(0.0, 1.0) * 256.0) as u32;
+        let under = self.pixels[index];
+        let mix = |shift: u32| {
+            let (u, c) = ((under >> shift) & 0xff, (color >> shift) & 0xff);
+            ((u * (256 - a) + c * a) >> 8) << shift
+        };
+        self.pixels[index] = 0xff00_0000 | mix(16) | mix(8) | mix(0);
+    }
+
+    /// An anti-aliased line about `width` pixels wide (Wu's algorithm, with
+    /// parallel strokes for widths above one pixel). Lines far outside the
+    /// image or with non-finite ends are skipped.
+    pub fn line(&mut self, from: (f32, f32), to: (f32, f32), color: Rgba, width: f32) {
+        let limit = 4.0 * (self.width + self.height) as f32 + 1e4;
+        let finite = [from.0, from.1, to.0, to.1]
+            .iter()
+            .all(|v| v.is_finite() && v.abs() < limit);
+        if !finite {
+            return;
+        }
+        // wider than 32 pixels is a caller's mistake; do not spend seconds on it
+        let strokes = width.round().clamp(1.0, 32.0) as i32;
+        let steep = (to.1 - from.1).abs() > (to.0 - from.0).abs();
+        for s in 0..strokes {
+            let offset = s as f32 - (strokes - 1) as f32 / 2.0;
+            let (dx, dy) = if steep { (offset, 0.0) } else { (0.0, offset) };
+            self.wu_line(from.0 + dx, from.1 + dy, to.0 + dx, to.1 + dy, color);
+        }
+    }
+
+    fn wu_line(&mut self, mut x0: f32, mut y0: f32, mut x1: f32, mut y1: f32, color: Rgba) {
+        let steep = (y1 - y0).abs() > (x1 - x0).abs();
+        if steep {
+            std::mem::swap(&mut x0, &mut y0);
+            std::mem::swap(&mut x1, &mut y1);
+        }
+        if x0 > x1 {
+            std::mem::swap(&mut x0, &mut x1);
+            std::mem::swap(&mut y0, &mut y1);
+        }
+        let gradient = if x1 - x0 < 1e-6 {
+            0.0
+        } else {
+            (y1 - y0) / (x1 - x0)
+        };
+        // clip the major axis to the image, so off-screen lines cost nothing
+        let major_size = if steep { self.height } else { self.width } as f32;
+        let start = x0.round().max(-1.0);
+        let end = x1.round().min(major_size);
+        let plot = |major: i32, minor: i32, coverage: f32, frame: &mut Frame| {
+            if steep {
+                frame.blend(minor, major, color, coverage)
+            } else {
+                frame.blend(major, minor, color, coverage)
+            }
+        };
+        // Count in integers: `x += 1.0` stops growing at 2^24, and `start` and
+        // `end` lie within -1..=size (at most MAX_FRAME_PIXELS), exact in f32.
+        for major in start as i32..=end as i32 {
+            let x = major as f32;
+            let y = y0 + gradient * (x - x0);
+            let floor = y.floor();
+            let fraction = y - floor;
+            plot(major, floor as i32, 1.0 - fraction, self);
+            plot(major, (floor as i32).saturating_add(1), fraction, self);
+        }
+    }
+
+    /// A filled, anti-aliased disc.
+    pub fn disc(&mut self, center: (f32, f32), radius: f32, color: Rgba) {
+        let (cx, cy) = center;
+        if !(cx.is_finite() && cy.is_finite()) || radius <= 0.0 {
+            return;
+        }
+        let reach = radius + 1.0;
+        if cx + reach < 0.0 || cy + reach < 0.0 {
+            return;
+        }
+        if cx - reach > self.width as f32 || cy - reach > self.height as f32 {
+            return;
+        }
+        // only the part of the disc's square that lies on the image
+        let x_min = (cx - reach).floor().max(0.0) as i32;
+        let y_min = (cy - reach).floor().max(0.0) as i32;
+        let x_max = (cx + reach).ceil().min(self.width as f32) as i32;
+        let y_max = (cy + reach).ceil().min(self.height as f32) as i32;
+        // coverage falls from 1 to 0 across the one pixel at the rim; inside and
+        // outside that ring no square root is needed
+        let (inner, outer) = ((radius - 0.5).max(0.0), radius + 0.5);
+        let (inner2, outer2) = (inner * inner, outer * outer);
+        for y in y_min..=y_max {
+            for x in x_min..=x_max {
+                let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
+                let d2 = dx * dx + dy * dy;
+                if d2 >= outer2 {
+                    continue;
+                }
+                let coverage = if d2 <= inner2 { 1.0 } else { outer - d2.sqrt() };
+                self.blend(x, y, color, coverage);
+            }
+        }
+    }
+}
+
+impl Frame {
+    /// Fills the pixels whose centres lie in `rect_min..rect_max` (device
+    /// pixels) with `color`; the part off the image is skipped.
+    pub fn fill_rect(&mut self, rect_min: (f32, f32), rect_max: (f32, f32), color: Rgba) -> Rect {
+        let finite = [rect_min.0, rect_min.1, rect_max.0, rect_max.1]
+            .iter()
+            .all(|v| !v.is_nan());
+        if !finite {
+            return Rect::default();
+        }
+        let clip = |v: f32, size: usize| (v - 0.5).ceil().clamp(0.0, size as f32) as usize;
+        let rect = Rect {
+            x0: clip(rect_min.0, self.width),
+            y0: clip(rect_min.1, self.height),
+            x1: clip(rect_max.0, self.width),
+            y1: clip(rect_max.1, self.height),
+        };
+        if !rect.is_empty() {
+            self.clear(rect, color);
+        }
+        rect
+    }
+}

@@ -1,0 +1,431 @@
+//! A small software rasterizer that draws the cloth into an RGBA pixel buffer.
+//!
+//! Canvas 2D is slow at tens of thousands of tiny anti-aliased lines, above all
+//! without a GPU: every segment goes through the general path machinery. A
+//! cloth needs only three shapes (1-pixel lines, small discs, short axes), so
+//! drawing them here, straight into pixels, and handing the finished image to
+//! the canvas in one `putImageData` is several times faster (`scripts/bench.sh`
+//! measures both). Lines use Xiaolin Wu's algorithm: two pixels per step along
+//! the major axis, each weighted by its coverage, so edges stay smooth.
+//!
+//! Pure Rust, no browser types: the wasm layer only hands the buffer over.
+//!
+//! * `look.rs`: the colours and sizes ([`LOOK`], [`Style`]) and the strain ramp;
+//! * `frame.rs`: the pixel buffer ([`Frame`]) and its lines, discs and rectangles;
+//! * this file: the view (metres to pixels) and drawing a cloth and its colliders.
+
+mod frame;
+mod look;
+
+pub use frame::{Frame, Rect, MAX_FRAME_PIXELS};
+pub use look::{
+    css_hex, rgb, strain_color, strain_rgb, Look, Rgba, Style, LOOK, STRAIN_RAMP, STRAIN_RAMP_MAX,
+};
+
+use crate::model::Shape;
+
+/// Where the world is in the image: origin in device pixels, y up, and scale.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct View {
+    /// Device pixels from the left edge to the world origin.
+    pub origin_x: f32,
+    /// Device pixels from the top edge to the world origin.
+    pub origin_y: f32,
+    /// Device pixels per metre.
+    pub scale: f32,
+}
+
+impl View {
+    fn to_pixels(self, x: f32, y: f32) -> (f32, f32) {
+        (
+            self.origin_x + x * self.scale,
+            self.origin_y - y * self.scale,
+        )
+    }
+}
+
+/// Draws one collider (an outlined solid shape; the ground as a line over a
+/// band) and returns the rectangle it drew in.
+fn draw_collider(frame: &mut Frame, shape: &Shape, view: View, style: &Style) -> Rect {
+    let (fill, edge) = style.collider;
+    let outline = style.collider_edge_width;
+    match *shape {
+        Shape::Ground { y } => {
+            let (_, line_y) = view.to_pixels(0.0, y);
+            let right = frame.width() as f32;
+            let band = frame.fill_rect((0.0, line_y), (right, line_y + style.ground_band), fill);
+            let line = frame.fill_rect((0.0, line_y - outline), (right, line_y), edge);
+            band.union(line)
+        }
+        Shape::Circle { x, y, radius } => {
+            let center = view.to_pixels(x, y);
+            let r = radius * view.scale;
+            frame.disc(center, r, edge);
+            frame.disc(center, r - outline, fill);
+            let reach = (r + 2.0, r + 2.0);
+            Rect::around(
+                (center.0 - reach.0, center.1 - reach.1),
+                (center.0 + reach.0, center.1 + reach.1),
+                0.0,
+                frame.width(),
+                frame.height(),
+            )
+        }
+        Shape::Box {
+            x,
+            y,
+            width,
+            height,
+        } => {
+            let (cx, cy) = view.to_pixels(x, y);
+            let (hw, hh) = (width * view.scale / 2.0, height * view.scale / 2.0);
+            let outer = frame.fill_rect((cx - hw, cy - hh), (cx + hw, cy + hh), edge);
+            let inset = outline.min(hw).min(hh);
+            frame.fill_rect(
+                (cx - hw + inset, cy - hh + inset),
+                (cx + hw - inset, cy + hh - inset),
+                fill,
+            );
+            outer
+        }
+    }
+}
+
+/// What to draw: the cloth's current arrays.
+pub struct Cloth<'a> {
+    /// `[x0, y0, ...]`, metres.
+    pub positions: &'a [f32],
+    /// `[a0, b0, ...]`.
+    pub constraint_ids: &'a [u32],
+    /// Rest length of each constraint, metres (for strain colours).
+    pub rest_lengths: &'a [f32],
+    /// The held particle, if any.
+    pub grabbed: Option<usize>,
+    /// The colliders, drawn under the cloth.
+    pub colliders: &'a [Shape],
+}
+
+/// Draws the picture over a frame cleared to `style.background` (see
+/// [`Frame::reset`] and [`Frame::clear`]): axes, constraints, particles and the
+/// grabbed particle, like the original demo. Returns the rectangle it drew in,
+/// so the next frame needs to clear and copy only that area and its own.
+pub fn draw(frame: &mut Frame, cloth: &Cloth, view: View, style: &Style) -> Rect {
+    let origin = (view.origin_x, view.origin_y);
+    let mut min = (origin.0, origin.1 - style.axis_length);
+    let mut max = (origin.0 + style.axis_length, origin.1);
+    for p in cloth.positions.chunks_exact(2) {
+        let (x, y) = view.to_pixels(p[0], p[1]);
+        min = (min.0.min(x), min.1.min(y));
+        max = (max.0.max(x), max.1.max(y));
+    }
+    let margin = style
+        .grabbed_radius
+        .max(style.particle_radius)
+        .max(style.line_width)
+        + 3.0;
+    let drawn = Rect::around(min, max, margin, frame.width(), frame.height());
+    let drawn = cloth.colliders.iter().fold(drawn, |drawn, shape| {
+        drawn.union(draw_collider(frame, shape, view, style))
+    });
+    let axis = style.axis_length;
+    frame.line(
+        origin,
+        (origin.0 + axis, origin.1),
+        style.axes.0,
+        style.axis_width,
+    );
+    frame.line(
+        origin,
+        (origin.0, origin.1 - axis),
+        style.axes.1,
+        style.axis_width,
+    );
+
+    // Indices come from the caller: one that names no particle draws nothing.
+    let point = |k: usize| {
+        let i = k.checked_mul(2)?;
+        let p = cloth.positions.get(i..i.checked_add(2)?)?;
+        Some(view.to_pixels(p[0], p[1]))
+    };
+    let pairs = cloth.constraint_ids.chunks_exact(2);
+    for (pair, &rest_length) in pairs.zip(cloth.rest_lengths) {
+        let (Some(pa), Some(pb)) = (point(pair[0] as usize), point(pair[1] as usize)) else {
+            continue;
+        };
+        let color = if style.strain_colors {
+            let metres = view.scale.max(1e-12);
+            let length = ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt() / metres;
+            strain_color((length - rest_length) / rest_length)
+        } else {
+            style.constraint
+        };
+        frame.line(pa, pb, color, style.line_width);
+    }
+    if style.particle_radius > 0.0 {
+        for p in cloth.positions.chunks_exact(2) {
+            frame.disc(
+                view.to_pixels(p[0], p[1]),
+                style.particle_radius,
+                style.particle,
+            );
+        }
+    }
+    if let Some(center) = cloth.grabbed.and_then(point) {
+        frame.disc(center, style.grabbed_radius, style.grabbed);
+    }
+    drawn
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(w: usize, h: usize) -> Frame {
+        let mut f = Frame::default();
+        f.reset(w, h, rgb(0xffffff)).unwrap();
+        f
+    }
+
+    /// Every pixel of `f` outside `drawn` is still the white it was reset to.
+    fn assert_untouched_outside(f: &Frame, drawn: Rect) {
+        for y in 0..f.height() {
+            for x in 0..f.width() {
+                let inside = (drawn.x0..drawn.x1).contains(&x) && (drawn.y0..drawn.y1).contains(&y);
+                assert!(
+                    inside || f.pixel(x, y) == rgb(0xffffff),
+                    "({x}, {y}) outside {drawn:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn colours_are_laid_out_as_image_data_bytes() {
+        let mut f = frame(1, 1);
+        f.reset(1, 1, rgb(0x123456)).unwrap();
+        assert_eq!(f.bytes(), &[0x12, 0x34, 0x56, 0xff]);
+    }
+
+    #[test]
+    fn a_horizontal_line_covers_its_pixels_and_nothing_else() {
+        let mut f = frame(10, 5);
+        f.line((1.0, 2.5), (8.0, 2.5), rgb(0x000000), 1.0);
+        // y = 2.5 is the boundary between rows 2 and 3: half coverage on each
+        let grey = f.pixel(4, 2) & 0xff;
+        assert!((100..160).contains(&grey), "{grey}");
+        assert_eq!(f.pixel(4, 2), f.pixel(4, 3));
+        assert_eq!(f.pixel(4, 0), rgb(0xffffff));
+        assert_eq!(f.pixel(4, 4), rgb(0xffffff));
+    }
+
+    #[test]
+    fn a_disc_is_solid_inside_and_soft_at_the_rim() {
+        let mut f = frame(20, 20);
+        f.disc((10.0, 10.0), 4.0, rgb(0x0000ff));
+        assert_eq!(f.pixel(10, 10), rgb(0x0000ff));
+        assert_eq!(f.pixel(1, 1), rgb(0xffffff));
+        let rim = f.pixel(13, 12) & 0xff; // red channel at the rim: partly blue
+        assert!(rim > 0 && rim < 255, "{rim}");
+    }
+
+    #[test]
+    fn off_image_and_non_finite_shapes_are_ignored() {
+        let mut f = frame(8, 8);
+        f.line((-1e9, 0.0), (1e9, 5.0), rgb(0), 1.0);
+        f.line((f32::NAN, 0.0), (3.0, 3.0), rgb(0), 1.0);
+        f.disc((f32::INFINITY, 2.0), 3.0, rgb(0));
+        f.disc((-50.0, -50.0), 3.0, rgb(0));
+        assert!(f.bytes().iter().all(|&b| b == 0xff));
+    }
+
+    #[test]
+    fn huge_shapes_cost_only_the_pixels_on_the_image() {
+        let mut f = frame(20, 10);
+        let started = std::time::Instant::now();
+        f.disc((0.0, 0.0), 1e9, rgb(0x0000ff));
+        assert_eq!(
+            f.pixel(19, 9),
+            rgb(0x0000ff),
+            "the image is inside the disc"
+        );
+        f.line((0.0, 5.0), (19.0, 5.0), rgb(0), 1e9);
+        assert!(
+            started.elapsed().as_secs_f64() < 0.5,
+            "took {:?}",
+            started.elapsed()
+        );
+    }
+
+    /// Runs `f` on another thread and fails if it has not finished within
+    /// `seconds` (a loop that never ends must fail the test, not hang it).
+    fn within<T: Send + 'static>(seconds: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (done, result) = std::sync::mpsc::channel();
+        std::thread::spawn(move || done.send(f()));
+        result
+            .recv_timeout(std::time::Duration::from_secs(seconds))
+            .expect("still running: the loop does not end")
+    }
+
+    #[test]
+    fn lines_end_on_the_widest_frames() {
+        // 2^24 pixels in one row: counting x in f32 would stop at 16777216
+        let width = MAX_FRAME_PIXELS;
+        let (last, inked) = within(20, move || {
+            let mut f = frame(width, 1);
+            f.line((-5.0, 0.5), (width as f32 + 5.0, 0.5), rgb(0), 1.0);
+            (f.pixel(width - 1, 0), f.pixel(width / 2, 0))
+        });
+        assert_ne!(last, rgb(0xffffff));
+        assert_ne!(inked, rgb(0xffffff));
+        let tall = within(20, || {
+            let mut f = frame(1, MAX_FRAME_PIXELS);
+            f.line((0.5, -1e3), (0.5, 2e7), rgb(0), 1.0);
+            f.pixel(0, MAX_FRAME_PIXELS - 1)
+        });
+        assert_ne!(tall, rgb(0xffffff));
+    }
+
+    #[test]
+    fn any_view_and_any_indices_stay_inside_the_frame() {
+        let positions = [0.0, 0.0, 1.0, 0.5, -1e6, 1e6];
+        // ends that name no particle, more rest lengths than constraints, a
+        // grabbed particle that does not exist: drawn around, never indexed
+        let cloth = Cloth {
+            positions: &positions,
+            constraint_ids: &[0, 1, 1, 2, 0, 7, u32::MAX, 1, 2],
+            rest_lengths: &[1.0, 1.0, 1.0],
+            grabbed: Some(usize::MAX),
+            colliders: &[
+                Shape::Ground { y: -1.0 },
+                Shape::Circle {
+                    x: 0.5,
+                    y: 0.5,
+                    radius: 1e6,
+                },
+                Shape::Box {
+                    x: -1e6,
+                    y: 1.0,
+                    width: 3.0,
+                    height: 1e6,
+                },
+            ],
+        };
+        let extremes = [
+            0.0,
+            -0.0,
+            1e-6,
+            1.0,
+            3e4,
+            -3e4,
+            1.6e8,
+            -1.6e8,
+            f32::MAX,
+            f32::MIN,
+        ];
+        for &origin_x in &extremes {
+            for &origin_y in &extremes {
+                for &scale in &[1e-6, 1.0, 50.0, 1.6e8, f32::MAX] {
+                    for &(ratio, radius) in &[(1.0, 0.0), (16.0, 100.0), (0.001, 2.5)] {
+                        let mut f = frame(31, 17);
+                        let view = View {
+                            origin_x,
+                            origin_y,
+                            scale,
+                        };
+                        let mut style = Style::with_pixel_ratio(ratio, radius);
+                        style.strain_colors = scale > 1.0;
+                        let drawn = draw(&mut f, &cloth, view, &style);
+                        assert!(drawn.x1 <= 31 && drawn.y1 <= 17, "{drawn:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn colliders_are_drawn_where_the_view_puts_them_under_the_cloth() {
+        let mut f = frame(100, 100);
+        let cloth = Cloth {
+            positions: &[],
+            constraint_ids: &[],
+            rest_lengths: &[],
+            grabbed: None,
+            colliders: &[
+                Shape::Ground { y: -0.4 },
+                Shape::Circle {
+                    x: 0.0,
+                    y: 0.0,
+                    radius: 0.2,
+                },
+                Shape::Box {
+                    x: 0.6,
+                    y: 0.4,
+                    width: 0.2,
+                    height: 0.4,
+                },
+            ],
+        };
+        let view = View {
+            origin_x: 30.0,
+            origin_y: 50.0,
+            scale: 50.0,
+        };
+        let style = Style::with_pixel_ratio(1.0, 2.5);
+        let drawn = draw(&mut f, &cloth, view, &style);
+        let (fill, edge) = style.collider;
+        // circle: centre (30, 50), radius 10 px (the axes start at its centre)
+        assert_eq!(f.pixel(34, 54), fill);
+        assert_eq!(f.pixel(21, 50), edge);
+        assert_eq!(f.pixel(18, 50), rgb(0xffffff));
+        // box: centre (60, 30), 10 × 20 px
+        assert_eq!(f.pixel(60, 30), fill);
+        assert_eq!(f.pixel(55, 30), edge);
+        assert_eq!(f.pixel(67, 30), rgb(0xffffff));
+        // ground: the line at y = 70 px, the band below it, across the frame
+        assert_eq!(f.pixel(95, 69), edge);
+        assert_eq!(f.pixel(95, 75), fill);
+        assert_eq!(f.pixel(95, 90), rgb(0xffffff));
+        assert_untouched_outside(&f, drawn);
+    }
+
+    #[test]
+    fn the_strain_ramp_runs_from_blue_to_red() {
+        assert_eq!(strain_color(-0.3), rgb(0x4575b4));
+        assert_eq!(strain_color(0.0), rgb(0x4575b4));
+        assert_eq!(strain_color(0.2), rgb(0xfee090));
+        assert_eq!(strain_color(5.0), rgb(0xa50026));
+        assert_eq!(strain_color(f32::NAN), rgb(0x4575b4));
+        let between = strain_color(0.35);
+        assert_ne!(between, rgb(0xfee090));
+        assert_ne!(between, rgb(0xf46d43));
+    }
+
+    #[test]
+    fn the_cloth_is_drawn_where_the_view_puts_it() {
+        let mut f = frame(100, 100);
+        let positions = [0.0, 0.0, 1.0, 0.0];
+        let cloth = Cloth {
+            positions: &positions,
+            constraint_ids: &[0, 1],
+            rest_lengths: &[1.0],
+            grabbed: Some(1),
+            colliders: &[],
+        };
+        let view = View {
+            origin_x: 20.0,
+            origin_y: 50.0,
+            scale: 50.0,
+        };
+        let drawn = draw(&mut f, &cloth, view, &Style::with_pixel_ratio(1.0, 2.5));
+        // the constraint runs from (20, 50) to (70, 50); the grabbed particle is red
+        assert_ne!(f.pixel(45, 49), rgb(0xffffff));
+        assert_eq!(f.pixel(70, 50), rgb(0xe01b1b));
+        assert_eq!(f.pixel(45, 10), rgb(0xffffff));
+        // everything drawn lies in the returned rectangle
+        assert_untouched_outside(&f, drawn);
+        assert!(
+            drawn.x1 - drawn.x0 < 80 && drawn.y1 - drawn.y0 < 50,
+            "{drawn:?}"
+        );
+    }
+}

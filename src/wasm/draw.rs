@@ -1,0 +1,336 @@
+//! `drawInto`: the cloth rasterized in wasm (see [`crate::raster`]) and copied
+//! onto a canvas in one `putImageData`, and the strain colours for other
+//! renderers. Everything about a call (the context, the canvas' size, the
+//! view, the colours) is read and checked before anything is drawn.
+
+use js_sys::{JsString, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::Clamped;
+use web_sys::{CanvasRenderingContext2d, ImageData};
+
+use super::convert::{error, string_start, wrong_type};
+use super::Simulation;
+use crate::contacts::MAX_COLLIDERS;
+use crate::error::{quoted, Number};
+use crate::model::Shape;
+use crate::raster::{self, Rect, Style, View, MAX_FRAME_PIXELS};
+
+/// Largest `view.pixelRatio` (backing-store pixels per CSS pixel).
+const MAX_PIXEL_RATIO: f64 = 16.0;
+/// Largest `view.particleRadius`, CSS pixels.
+const MAX_PARTICLE_RADIUS: f64 = 100.0;
+/// Largest `view.originX`/`originY` magnitude and `view.scale`, CSS pixels.
+const MAX_VIEW_PX: f64 = 1e7;
+
+#[wasm_bindgen]
+impl Simulation {
+    /// Draws the cloth onto the whole canvas of `ctx` in one `putImageData`,
+    /// rasterized in wasm (faster than canvas paths for big cloths; see README).
+    /// `view` is `{ originX, originY, scale, pixelRatio = 1, particleRadius = 2.5,
+    /// strainColors = false, full = false }`: origin in CSS pixels from the
+    /// canvas' top-left corner, `scale` in CSS pixels per metre, `pixelRatio`
+    /// backing-store pixels per CSS pixel, `particleRadius` in CSS pixels.
+    /// Between calls only the area the cloth covered changes on the canvas; pass
+    /// `full: true` when something else has drawn on it (or cleared it) since.
+    /// May grow wasm memory: re-fetch views afterwards.
+    #[wasm_bindgen(js_name = drawInto)]
+    pub fn draw_into(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "CanvasRenderingContext2D")] ctx: JsValue,
+        #[wasm_bindgen(
+            unchecked_param_type = "{ originX: number; originY: number; scale: number; pixelRatio?: number; particleRadius?: number; strainColors?: boolean; full?: boolean }"
+        )]
+        view: JsValue,
+    ) -> Result<(), JsValue> {
+        // An exception thrown by JavaScript in the middle of this call would leave
+        // the simulation borrowed for good, so check everything before calling out.
+        match DrawRequest::read(&ctx, &view)? {
+            Some(request) => self.present(&request),
+            None => Ok(()), // a canvas without pixels: nothing to draw
+        }
+    }
+}
+
+/// What one `drawInto` call draws and where: the context, the canvas' size in
+/// pixels (at most `MAX_FRAME_PIXELS`), the view in backing-store pixels, the
+/// style and whether to repaint the whole canvas. Read and checked before
+/// anything is drawn.
+struct DrawRequest<'a> {
+    ctx: &'a CanvasRenderingContext2d,
+    width: usize,
+    height: usize,
+    view: View,
+    style: Style,
+    full: bool,
+}
+
+impl<'a> DrawRequest<'a> {
+    /// Reads `ctx` and `view` of a `drawInto` call with every check; `None`
+    /// when the canvas has no pixels. Never calls into JavaScript code that
+    /// could throw (getters are read through `Reflect`).
+    fn read(ctx: &'a JsValue, view: &JsValue) -> Result<Option<Self>, JsValue> {
+        let ctx = ctx.dyn_ref::<CanvasRenderingContext2d>().ok_or_else(|| {
+            wrong_type(
+                "ctx",
+                ctx,
+                "a CanvasRenderingContext2D (canvas.getContext('2d'))",
+            )
+        })?;
+        if !view.is_object() {
+            return Err(wrong_type(
+                "view",
+                view,
+                "an object { originX, originY, scale, ... }",
+            ));
+        }
+        let ratio = view_number(view, "view.pixelRatio", Some(1.0), (1e-3, MAX_PIXEL_RATIO))?;
+        let origin_x = view_number(view, "view.originX", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
+        let origin_y = view_number(view, "view.originY", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
+        let scale = view_number(view, "view.scale", None, (1e-6, MAX_VIEW_PX))?;
+        let radius = view_number(
+            view,
+            "view.particleRadius",
+            Some(2.5),
+            (0.0, MAX_PARTICLE_RADIUS),
+        )?;
+        let flag = |name: &str| {
+            Reflect::get(view, &JsValue::from_str(name))
+                .map(|v| v.is_truthy())
+                .unwrap_or(false)
+        };
+        let (strain, full) = (flag("strainColors"), flag("full"));
+        let Some((width, height)) = canvas_size(ctx)? else {
+            return Ok(None); // a canvas without pixels
+        };
+        let style = read_style(view, ratio, radius, strain)?;
+        Ok(Some(DrawRequest {
+            ctx,
+            width,
+            height,
+            view: View {
+                origin_x: (origin_x * ratio) as f32,
+                origin_y: (origin_y * ratio) as f32,
+                scale: (scale * ratio) as f32,
+            },
+            style,
+            full,
+        }))
+    }
+}
+
+/// The size in pixels of the canvas of `ctx`, each side and their product at
+/// most [`MAX_FRAME_PIXELS`] (so is every pixel index); `None` when it has no
+/// pixels.
+fn canvas_size(ctx: &CanvasRenderingContext2d) -> Result<Option<(usize, usize)>, JsValue> {
+    // Reflect::get catches what a patched getter might throw.
+    let read = |object: &JsValue, name: &str| {
+        Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+    };
+    let canvas = read(ctx, "canvas");
+    // The size stays an f64 until it is known to be small: in usize (32
+    // bits in wasm) width × height wraps, and 65536 × 65536 would pass as 0.
+    let size = |name: &str| read(&canvas, name).as_f64().filter(|v| *v >= 0.0);
+    let (Some(width), Some(height)) = (size("width"), size("height")) else {
+        return Err(error(
+            "ctx",
+            "invalid_value",
+            "drawInto: the context has no canvas with a size",
+        ));
+    };
+    let (width, height) = (width.trunc(), height.trunc());
+    if width == 0.0 || height == 0.0 {
+        return Ok(None);
+    }
+    let area = width * height; // exact below 2^53, and an infinite side stays infinite
+    if area.is_nan() || area > MAX_FRAME_PIXELS as f64 {
+        return Err(error(
+            "ctx",
+            "canvas_too_large",
+            &format!(
+                "drawInto: the canvas is {} × {} pixels; the wasm renderer draws at most \
+                 {MAX_FRAME_PIXELS} (use a smaller canvas or canvas-2D drawing)",
+                Number(width),
+                Number(height)
+            ),
+        ));
+    }
+    Ok(Some((width as usize, height as usize)))
+}
+
+/// The style of a `drawInto` view: the sizes for `ratio` backing-store pixels
+/// per CSS pixel and a particle radius of `radius` CSS pixels, strain colours
+/// on or off, and each colour the view gives (the look's own otherwise).
+fn read_style(view: &JsValue, ratio: f64, radius: f64, strain: bool) -> Result<Style, JsValue> {
+    let mut style = Style::with_pixel_ratio(ratio as f32, radius as f32);
+    style.strain_colors = strain;
+    let color = |field: &'static str, default: raster::Rgba| view_color(view, field, default);
+    style.background = color("view.backgroundColor", style.background)?;
+    style.constraint = color("view.constraintColor", style.constraint)?;
+    style.particle = color("view.particleColor", style.particle)?;
+    style.grabbed = color("view.grabbedColor", style.grabbed)?;
+    style.axes = (
+        color("view.xAxisColor", style.axes.0)?,
+        color("view.yAxisColor", style.axes.1)?,
+    );
+    style.collider = (
+        color("view.colliderColor", style.collider.0)?,
+        color("view.colliderEdgeColor", style.collider.1)?,
+    );
+    Ok(style)
+}
+
+/// Reads colour `field` (`"view.particleColor"`, ...) of a `drawInto` view: a
+/// string `"#rrggbb"` (opaque), or `default` when absent. Never throws from a
+/// getter (it counts as absent).
+fn view_color(
+    view: &JsValue,
+    field: &'static str,
+    default: raster::Rgba,
+) -> Result<raster::Rgba, JsValue> {
+    let name = field.strip_prefix("view.").unwrap_or(field);
+    let value = Reflect::get(view, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    if value.is_undefined() {
+        return Ok(default);
+    }
+    let Some(text) = value.dyn_ref::<JsString>() else {
+        return Err(wrong_type(field, &value, r##"a colour string "#rrggbb""##));
+    };
+    let start = string_start(text);
+    let hex = start
+        .strip_prefix('#')
+        .filter(|h| text.length() == 7 && h.len() == 6 && h.bytes().all(|b| b.is_ascii_hexdigit()));
+    match hex.and_then(|h| u32::from_str_radix(h, 16).ok()) {
+        Some(rgb) => Ok(raster::rgb(rgb)),
+        None => Err(error(
+            field,
+            "invalid_value",
+            &format!(
+                "invalid {field}: got {}, expected a colour \"#rrggbb\"",
+                quoted(&start, text.length() as usize)
+            ),
+        )),
+    }
+}
+
+impl Simulation {
+    /// Rasterizes the cloth as `request` says into the frame and copies the
+    /// part that changed since the last frame onto the canvas.
+    fn present(&mut self, request: &DrawRequest) -> Result<(), JsValue> {
+        let DrawRequest {
+            ctx,
+            width,
+            height,
+            view,
+            ref style,
+            full,
+        } = *request;
+        // the shapes on the stack: drawing allocates nothing but its frame
+        let mut shapes = [Shape::Ground { y: 0.0 }; MAX_COLLIDERS];
+        let colliders = self.cloth.colliders();
+        for (shape, collider) in shapes.iter_mut().zip(colliders) {
+            *shape = collider.shape;
+        }
+        let cloth = raster::Cloth {
+            positions: self.cloth.positions(),
+            constraint_ids: self.cloth.constraint_ids(),
+            rest_lengths: self.cloth.rest_lengths(),
+            grabbed: self.cloth.grabbed(),
+            colliders: &shapes[..colliders.len().min(MAX_COLLIDERS)],
+        };
+        // Only what the last frame and this one cover changes on the canvas:
+        // clear and copy that, not the whole image (the copy is most of the cost).
+        let resized = (self.frame.width(), self.frame.height()) != (width, height);
+        let stale = if resized || full {
+            self.frame
+                .reset(width, height, style.background)
+                .map_err(|e| error(e.field(), e.code(), &format!("drawInto: {e}")))?;
+            Rect {
+                x0: 0,
+                y0: 0,
+                x1: width,
+                y1: height,
+            }
+        } else {
+            self.frame.clear(self.last_drawn, style.background);
+            self.last_drawn
+        };
+        let drawn = raster::draw(&mut self.frame, &cloth, view, style);
+        self.last_drawn = drawn;
+        let dirty = stale.union(drawn);
+        if dirty.is_empty() {
+            return Ok(());
+        }
+        let image = ImageData::new_with_u8_clamped_array_and_sh(
+            Clamped(self.frame.bytes()),
+            width as u32,
+            height as u32,
+        )
+        .map_err(|_| {
+            error(
+                "ctx",
+                "draw_failed",
+                "drawInto: could not make an ImageData",
+            )
+        })?;
+        ctx.put_image_data_with_dirty_x_and_dirty_y_and_dirty_width_and_dirty_height(
+            &image,
+            0.0,
+            0.0,
+            dirty.x0 as f64,
+            dirty.y0 as f64,
+            (dirty.x1 - dirty.x0) as f64,
+            (dirty.y1 - dirty.y0) as f64,
+        )
+        .map_err(|_| error("ctx", "draw_failed", "drawInto: putImageData failed"))
+    }
+}
+
+/// Reads `field` (`"view.scale"`, ...) of the view object: a number from
+/// `min` to `max`, or `default` when absent. Reading never throws (a
+/// throwing getter counts as absent), so the simulation is never left
+/// mid-call.
+fn view_number(
+    view: &JsValue,
+    field: &'static str,
+    default: Option<f64>,
+    (min, max): (f64, f64),
+) -> Result<f64, JsValue> {
+    let name = field.strip_prefix("view.").unwrap_or(field);
+    let value = Reflect::get(view, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    let expected = format!("a number from {min} to {max}");
+    match (value.as_f64(), default) {
+        (Some(v), _) if v.is_finite() && (min..=max).contains(&v) => Ok(v),
+        (Some(v), _) => Err(error(
+            field,
+            "invalid_value",
+            &format!("invalid {field}: got {}, expected {expected}", Number(v)),
+        )),
+        (None, Some(d)) if value.is_undefined() => Ok(d),
+        (None, _) => Err(wrong_type(field, &value, &expected)),
+    }
+}
+
+/// The strain colour ramp used by `drawInto` with `strainColors`, for legends
+/// and other renderers: `[[stretch, "#rrggbb"], ...]`, stretch relative
+/// (`0.2` = 20 % longer than at rest); below the first stop the first colour,
+/// beyond the last the last.
+#[wasm_bindgen(js_name = strainRamp, unchecked_return_type = "[number, string][]")]
+pub fn strain_ramp() -> js_sys::Array {
+    raster::STRAIN_RAMP
+        .iter()
+        .map(|&(stretch, color)| {
+            let stop = js_sys::Array::new();
+            stop.push(&JsValue::from_f64(stretch as f64));
+            stop.push(&JsValue::from_str(&raster::css_hex(color)));
+            JsValue::from(stop)
+        })
+        .collect()
+}
+
+/// The colour `drawInto` gives a constraint of relative stretch `stretch`
+/// (`0.2` = 20 % longer than at rest), as `"#rrggbb"`: the canvas-2D renderer
+/// uses it so both renderers colour alike. Not a number: the first colour.
+#[wasm_bindgen(js_name = strainColor)]
+pub fn strain_color(stretch: f64) -> String {
+    raster::css_hex(raster::strain_rgb(stretch as f32))
+}

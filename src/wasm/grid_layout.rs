@@ -1,0 +1,154 @@
+//! What the WebGPU backend (www/lib/gpu/gpu-cloth.js) takes from the CPU's
+//! code instead of keeping copies: the grid in coloured order
+//! ([`crate::solver::grid_layout`]), and the values of a substep (`h`, `alpha_tilde`,
+//! `gamma`, the velocity damping factor) as the CPU solver computes them.
+
+use js_sys::{Float32Array, Object, Reflect, Uint32Array};
+use wasm_bindgen::prelude::*;
+
+use super::convert::{cloth_error, number, table_whole};
+use crate::cloth::{DIVERGENCE_LIMIT, MAX_STEPS_PER_CALL};
+use crate::model::grid::SPACING;
+use crate::params::{self, FixedPreset, Params};
+use crate::solver;
+use crate::solver::grid_layout::{self, ColoredGrid};
+
+#[wasm_bindgen(typescript_custom_section)]
+const GRID_LAYOUT_TYPE: &str = r#"
+/**
+ * The grid cloth as `gridLayout` lays it out for a colour-by-colour solver:
+ * positions `[x0, y0, ...]` (metres), the constraints' ends `[a0, b0, ...]` and
+ * rest lengths grouped by colour (colour `c` is `colorOffsets[c]` to
+ * `colorOffsets[c + 1]`, in the CPU's coloured order; no two constraints of a
+ * colour share a particle), the fixed particles, and the constants of the grid
+ * and of the solver it follows.
+ */
+export interface GridLayout {
+  positions: Float32Array;
+  ends: Uint32Array;
+  restLengths: Float32Array;
+  colorOffsets: Uint32Array;
+  pinned: Uint32Array;
+  /** Distance between neighbouring particles at rest, metres. */
+  spacing: number;
+  /** Number of colours: `colorOffsets.length - 1`. */
+  colors: number;
+  /** A coordinate beyond this (metres) means the cloth diverged. */
+  divergenceLimit: number;
+  /** The most steps one `steps(n)` call takes. */
+  maxStepsPerCall: number;
+}
+"#;
+
+/// Sets `object[key] = value`.
+fn set(object: &Object, key: &str, value: &JsValue) -> Result<(), JsValue> {
+    Reflect::set(object, &JsValue::from_str(key), value).map(|_| ())
+}
+
+/// The layout as a JavaScript object of typed arrays (copies, not views).
+fn layout_object(layout: &ColoredGrid) -> Result<JsValue, JsValue> {
+    let m = layout.num_constraints() as u32;
+    let ends = Uint32Array::new_with_length(2 * m);
+    let rest_lengths = Float32Array::new_with_length(m);
+    let mut offsets = vec![0u32];
+    for block in &layout.colors {
+        let start = *offsets.last().unwrap_or(&0);
+        let count = block.rest_lengths.len() as u32;
+        ends.subarray(2 * start, 2 * (start + count))
+            .copy_from(&block.ends);
+        rest_lengths
+            .subarray(start, start + count)
+            .copy_from(&block.rest_lengths);
+        offsets.push(start + count);
+    }
+    let pinned: Vec<u32> = layout.fixed.iter().map(|&k| k as u32).collect();
+    let object = Object::new();
+    set(
+        &object,
+        "positions",
+        &Float32Array::from(&layout.positions[..]).into(),
+    )?;
+    set(&object, "ends", &ends.into())?;
+    set(&object, "restLengths", &rest_lengths.into())?;
+    set(
+        &object,
+        "colorOffsets",
+        &Uint32Array::from(&offsets[..]).into(),
+    )?;
+    set(&object, "pinned", &Uint32Array::from(&pinned[..]).into())?;
+    set(&object, "spacing", &JsValue::from_f64(SPACING as f64))?;
+    set(
+        &object,
+        "colors",
+        &JsValue::from_f64(layout.colors.len() as f64),
+    )?;
+    set(
+        &object,
+        "divergenceLimit",
+        &JsValue::from_f64(DIVERGENCE_LIMIT as f64),
+    )?;
+    set(
+        &object,
+        "maxStepsPerCall",
+        &JsValue::from_f64(MAX_STEPS_PER_CALL as f64),
+    )?;
+    Ok(object.into())
+}
+
+/// The `width × height` grid cloth with `fixed` corners (1, 2 or 4) laid out
+/// colour by colour, built by the code that builds the CPU's cloth: sizes up
+/// to the table's 1000 × 1000, beyond the CPU's particle limit. Throws an
+/// Error naming the bad argument (`field`, `code`), or with `code`
+/// `"out_of_memory"` when it does not fit.
+#[wasm_bindgen(js_name = gridLayout, unchecked_return_type = "GridLayout")]
+pub fn grid_layout(
+    #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] fixed: JsValue,
+) -> Result<JsValue, JsValue> {
+    let width = table_whole(&params::WIDTH, number(params::WIDTH.name, &width)?)? as usize;
+    let height = table_whole(&params::HEIGHT, number(params::HEIGHT.name, &height)?)? as usize;
+    let fixed = table_whole(&params::FIXED, number(params::FIXED.name, &fixed)?)? as usize;
+    let preset = FixedPreset::from_count(fixed).map_err(cloth_error)?;
+    let layout = grid_layout::build(width, height, preset).map_err(cloth_error)?;
+    layout_object(&layout)
+}
+
+/// The values one substep of the CPU solver runs with, for these parameters:
+/// `[h, alphaTilde, gamma, velocityFactor]` (the substep in seconds, the
+/// compliance over h², the damping term, and what velocity damping multiplies
+/// every velocity by), as f32. Throws an Error naming a value the table refuses.
+#[wasm_bindgen(js_name = substepValues)]
+pub fn substep_values(
+    #[wasm_bindgen(js_name = timeStepSize, unchecked_param_type = "number")] time_step: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] substeps: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] stiffness: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] damping: JsValue,
+    #[wasm_bindgen(js_name = velocityDamping, unchecked_param_type = "number")]
+    velocity_damping: JsValue,
+) -> Result<Float32Array, JsValue> {
+    let checked = |parameter: &params::Parameter, value: &JsValue| {
+        parameter
+            .check_number(number(parameter.name, value)?)
+            .map_err(cloth_error)
+    };
+    let p = Params {
+        time_step: checked(&params::TIME_STEP, &time_step)?,
+        substeps: table_whole(&params::SUBSTEPS, number(params::SUBSTEPS.name, &substeps)?)?,
+        stiffness: checked(&params::STIFFNESS, &stiffness)?,
+        damping: checked(&params::DAMPING, &damping)?,
+        velocity_damping: checked(&params::VELOCITY_DAMPING, &velocity_damping)?,
+        ..Params::default()
+    };
+    let h = p.substep_size();
+    // the factor solver::damp_velocities scales every velocity by
+    let mut factor = [1.0f32];
+    solver::damp_velocities(&mut factor, p.velocity_damping, h);
+    let values = [
+        h as f32,
+        solver::alpha_tilde(p.compliance(), h),
+        solver::gamma(p.compliance(), p.damping, h),
+        factor[0],
+    ];
+    Ok(Float32Array::from(&values[..]))
+}

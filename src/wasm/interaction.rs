@@ -1,0 +1,288 @@
+//! Interaction from JavaScript: picking, holding and dragging a particle,
+//! pins, and colliders (read from and described as plain objects).
+
+use js_sys::{JsString, Reflect};
+use wasm_bindgen::prelude::*;
+
+use super::convert::{cloth_error, number, string_start, whole, wrong_type};
+use super::Simulation;
+use crate::contacts::Collider;
+use crate::error::{quoted, ClothError};
+use crate::model::shape::{self, Shape};
+use crate::params;
+
+#[wasm_bindgen(typescript_custom_section)]
+const COLLIDER_TYPES: &str = r#"
+/**
+ * A collider for `addCollider` and a scene's `colliders`, metres, y up; positions are centres. A ground
+ * line keeps particles above `y` (plus the particle radius).
+ */
+export type ColliderSpec =
+  | { shape: "ground"; y: number }
+  | { shape: "circle"; x: number; y: number; radius: number }
+  | { shape: "box"; x: number; y: number; width: number; height: number };
+
+/** A collider as `colliders()` describes it: its spec, its id and its velocity (m/s, 0 at rest). */
+export type Collider = ColliderSpec & { id: number; vx: number; vy: number };
+"#;
+
+#[wasm_bindgen]
+impl Simulation {
+    /// Index of the particle nearest to `(x, y)` (metres) within `radius` metres,
+    /// or -1 when none is that close.
+    pub fn pick(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] y: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] radius: JsValue,
+    ) -> Result<i32, JsValue> {
+        let found = self
+            .cloth
+            .pick(
+                number("x", &x)?,
+                number("y", &y)?,
+                number("radius", &radius)?,
+            )
+            .map_err(cloth_error)?;
+        Ok(found.map_or(-1, |k| k as i32))
+    }
+
+    /// Holds particle `index`: it stops moving on its own and follows `drag`.
+    pub fn grab(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
+    ) -> Result<(), JsValue> {
+        let index = self.index(&index)?;
+        self.cloth.grab(index).map_err(cloth_error)
+    }
+
+    /// Puts the held particle exactly at `(x, y)`, in metres (no-op if none is held).
+    pub fn drag(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] y: JsValue,
+    ) -> Result<(), JsValue> {
+        let (x, y) = (number("x", &x)?, number("y", &y)?);
+        self.cloth.drag(x, y).map_err(cloth_error)
+    }
+
+    /// Lets go of the held particle; it keeps the velocity of the drag.
+    pub fn release(&mut self) {
+        self.cloth.release();
+    }
+
+    /// Index of the held particle, or -1.
+    #[wasm_bindgen(getter)]
+    pub fn grabbed(&self) -> i32 {
+        self.cloth.grabbed().map_or(-1, |k| k as i32)
+    }
+
+    /// Pins (`true`) or frees (`false`) particle `index`.
+    #[wasm_bindgen(js_name = setPinned)]
+    pub fn set_pinned(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "boolean")] pinned: JsValue,
+    ) -> Result<(), JsValue> {
+        let index = self.index(&index)?;
+        let pinned = pinned
+            .as_bool()
+            .ok_or_else(|| wrong_type("pinned", &pinned, "true or false"))?;
+        self.cloth.set_pinned(index, pinned).map_err(cloth_error)
+    }
+
+    /// Whether particle `index` is pinned.
+    #[wasm_bindgen(js_name = isPinned)]
+    pub fn is_pinned(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
+    ) -> Result<bool, JsValue> {
+        let index = self.index(&index)?;
+        self.cloth.is_pinned(index).map_err(cloth_error)
+    }
+
+    /// Adds a collider (`{ shape: "ground", y }`, `{ shape: "circle", x, y,
+    /// radius }` or `{ shape: "box", x, y, width, height }`, metres) and
+    /// returns its id (1, 2, ...; never reused). Errors name the field
+    /// (`collider`, `shape`, `x`, `y`, `radius`, `width`, `height`); at most 64
+    /// colliders.
+    #[wasm_bindgen(js_name = addCollider)]
+    pub fn add_collider(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "ColliderSpec")] collider: JsValue,
+    ) -> Result<u32, JsValue> {
+        let shape = read_shape(&collider)?;
+        self.cloth.add_collider(shape).map_err(cloth_error)
+    }
+
+    /// Moves collider `id`'s centre to `(x, y)`, metres (a ground line to
+    /// height `y`; `x` is ignored). Its motion carries into friction.
+    #[wasm_bindgen(js_name = moveCollider)]
+    pub fn move_collider(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] y: JsValue,
+    ) -> Result<(), JsValue> {
+        let id = collider_id(&id)?;
+        let (x, y) = (number("x", &x)?, number("y", &y)?);
+        self.cloth.move_collider(id, x, y).map_err(cloth_error)
+    }
+
+    /// Removes collider `id`.
+    #[wasm_bindgen(js_name = removeCollider)]
+    pub fn remove_collider(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] id: JsValue,
+    ) -> Result<(), JsValue> {
+        let id = collider_id(&id)?;
+        self.cloth.remove_collider(id).map_err(cloth_error)
+    }
+
+    /// The id of the topmost (last added) collider containing `(x, y)`
+    /// (metres), or `undefined` when none does.
+    #[wasm_bindgen(js_name = pickCollider)]
+    pub fn pick_collider(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] y: JsValue,
+    ) -> Result<Option<u32>, JsValue> {
+        let (x, y) = (number("x", &x)?, number("y", &y)?);
+        self.cloth.pick_collider(x, y).map_err(cloth_error)
+    }
+
+    /// The colliders in the order they were added (draw them in this order):
+    /// a new array of `{ id, shape, x, y, radius | width, height, vx, vy }`
+    /// (a ground line has only `y` of the position), metres and m/s.
+    #[wasm_bindgen(unchecked_return_type = "Collider[]")]
+    pub fn colliders(&self) -> js_sys::Array {
+        self.cloth
+            .colliders()
+            .iter()
+            .map(describe_collider)
+            .collect()
+    }
+}
+
+impl Simulation {
+    /// Reads a particle index: a whole number a `usize` holds. Whether it names
+    /// a particle of this cloth is the core's rule; refusals read the same.
+    pub(super) fn index(&self, value: &JsValue) -> Result<usize, JsValue> {
+        let count = self.cloth.num_particles();
+        let refuse = |v| params::index_error(v, count);
+        let index = whole("index", value, usize::MAX as u64, refuse)?;
+        Ok(index as usize)
+    }
+}
+
+/// Reads a collider spec: an object with a `shape` name and its numbers.
+pub(super) fn read_shape(collider: &JsValue) -> Result<Shape, JsValue> {
+    if !collider.is_object() {
+        return Err(wrong_type("collider", collider, "an object { shape, ... }"));
+    }
+    // Reflect::get catches what a patched getter might throw.
+    let field =
+        |name: &str| Reflect::get(collider, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    // checked in f64, so a message shows the number as given
+    let coordinate = |name: &'static str| -> Result<f32, JsValue> {
+        params::validate_coordinate(name, number(name, &field(name))?).map_err(cloth_error)
+    };
+    let size = |name: &'static str| -> Result<f32, JsValue> {
+        shape::validate_size(name, number(name, &field(name))?).map_err(cloth_error)
+    };
+    let shape = field("shape");
+    let Some(name) = shape.dyn_ref::<JsString>() else {
+        return Err(wrong_type(
+            "shape",
+            &shape,
+            r#""ground", "circle" or "box""#,
+        ));
+    };
+    let text = string_start(name);
+    shape_named(&text, coordinate, size).unwrap_or_else(|| {
+        Err(cloth_error(ClothError::InvalidValue {
+            field: "shape",
+            value: quoted(&text, name.length() as usize),
+            allowed: r#""ground", "circle" or "box""#.into(),
+        }))
+    })
+}
+
+/// The shape called `name` (`"ground"`, `"circle"` or `"box"`) with its
+/// numbers, each read by `coordinate` (`x`, `y`) or `size` (`radius`,
+/// `width`, `height`); `None` for another name.
+pub(super) fn shape_named(
+    name: &str,
+    coordinate: impl Fn(&'static str) -> Result<f32, JsValue>,
+    size: impl Fn(&'static str) -> Result<f32, JsValue>,
+) -> Option<Result<Shape, JsValue>> {
+    let shape = || -> Result<Option<Shape>, JsValue> {
+        Ok(Some(match name {
+            "ground" => Shape::Ground {
+                y: coordinate("y")?,
+            },
+            "circle" => Shape::Circle {
+                x: coordinate("x")?,
+                y: coordinate("y")?,
+                radius: size("radius")?,
+            },
+            "box" => Shape::Box {
+                x: coordinate("x")?,
+                y: coordinate("y")?,
+                width: size("width")?,
+                height: size("height")?,
+            },
+            _ => return Ok(None),
+        }))
+    };
+    shape().transpose()
+}
+
+/// Reads a collider id: a whole number from 1 to 2^32 - 1.
+pub(super) fn collider_id(id: &JsValue) -> Result<u32, JsValue> {
+    let id = whole("id", id, u32::MAX as u64, |value| {
+        ClothError::InvalidValue {
+            field: "id",
+            value: value.to_string(),
+            allowed: "the id of a collider of this simulation".into(),
+        }
+    })?;
+    Ok(id as u32)
+}
+
+/// A collider as the object `colliders()` returns.
+pub(super) fn describe_collider(collider: &Collider) -> JsValue {
+    let object = js_sys::Object::new();
+    let set = |name: &str, value: JsValue| {
+        let _ = Reflect::set(&object, &JsValue::from_str(name), &value);
+    };
+    let number = |v: f32| JsValue::from_f64(v as f64);
+    set("id", JsValue::from_f64(collider.id as f64));
+    match collider.shape {
+        Shape::Ground { y } => {
+            set("shape", "ground".into());
+            set("y", number(y));
+        }
+        Shape::Circle { x, y, radius } => {
+            set("shape", "circle".into());
+            set("x", number(x));
+            set("y", number(y));
+            set("radius", number(radius));
+        }
+        Shape::Box {
+            x,
+            y,
+            width,
+            height,
+        } => {
+            set("shape", "box".into());
+            set("x", number(x));
+            set("y", number(y));
+            set("width", number(width));
+            set("height", number(height));
+        }
+    }
+    set("vx", number(collider.velocity[0]));
+    set("vy", number(collider.velocity[1]));
+    object.into()
+}

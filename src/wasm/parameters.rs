@@ -1,0 +1,35 @@
+//! The getter and setter of every solver parameter, generated from the
+//! parameter table: the getter returns the live value, the setter checks the
+//! type, lets the `Cloth` setter check the rule, and throws (keeping the old
+//! value) when either refuses.
+
+use wasm_bindgen::prelude::*;
+
+use super::convert::{cloth_error, to_js, FromJs};
+use super::Simulation;
+use crate::params::{self, with_solver_parameters, ParameterValue};
+
+macro_rules! solver_accessors {
+    ($($field:ident: $ty:ty = $entry:ident, $js:ident / $js_setter:ident ($setter:ident), $ts:literal;)*) => {
+        #[wasm_bindgen]
+        impl Simulation {
+            $(
+                #[wasm_bindgen(getter = $js, unchecked_return_type = $ts)]
+                pub fn $field(&self) -> JsValue {
+                    to_js(self.cloth.params().$field.to_value())
+                }
+
+                #[wasm_bindgen(setter = $js)]
+                pub fn $js_setter(
+                    &mut self,
+                    #[wasm_bindgen(unchecked_param_type = $ts)] value: JsValue,
+                ) -> Result<(), JsValue> {
+                    let value = FromJs::from_js(&params::$entry, &value)?;
+                    self.cloth.$setter(value).map_err(cloth_error)
+                }
+            )*
+        }
+    };
+}
+
+with_solver_parameters!(solver_accessors);

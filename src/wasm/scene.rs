@@ -1,0 +1,452 @@
+//! Scenes from JavaScript: `Simulation.fromScene` reads a `SceneSpec` (plain
+//! or typed arrays, each length and element checked before anything is
+//! copied) into a [`Scene`], and `Simulation.preset` reads its options.
+
+use js_sys::{JsString, Reflect};
+use wasm_bindgen::prelude::*;
+
+use super::convert::{cloth_error, error, property, room, string_start, type_name, wrong_type};
+use super::interaction::shape_named;
+use super::Simulation;
+use crate::cloth::Cloth;
+use crate::error::{self, ClothError, Number};
+use crate::model::scene::MAX_SCENE_CONSTRAINTS;
+use crate::model::{presets, AreaSpec, Bending, DistanceStiffness, Scene, Shape};
+use crate::params::{self, Value};
+
+#[wasm_bindgen(typescript_custom_section)]
+const SCENE_TYPES: &str = r#"
+/** An area constraint of `Simulation.fromScene`. */
+export interface AreaSpec {
+  /** The polygon's corners in order (counter-clockwise), at least 3, each once: a triangle, or a closed ring. */
+  particles: ArrayLike<number>;
+  /** Stiffness in J/m⁴ (energy ½·k·C² with C in m²); 0 (the default) = rigid. */
+  stiffness?: number;
+  /** Target area over start area; default 1 (keep it), above 1 inflates (a balloon). At most 100. */
+  pressure?: number;
+}
+
+/**
+ * Any particle scene for `Simulation.fromScene`. Arrays may be plain arrays of
+ * numbers or typed arrays. Metres, kilograms, y up.
+ */
+export interface SceneSpec {
+  /** `[x0, y0, x1, y1, ...]`, metres: at least 1, at most 250000 particles. */
+  positions: ArrayLike<number>;
+  /** One per particle, kg; 0 pins a particle. Default: every particle 0.5 kg (the `mass` default). Differing masses are kept: `mass` then reads their mean, and setting it scales them all alike (setting the mean they have changes nothing). */
+  masses?: ArrayLike<number>;
+  /** Distance constraints as flat particle index pairs `[a0, b0, a1, b1, ...]`. Default: none. */
+  distances?: ArrayLike<number>;
+  /** N/m, 0 = rigid: one number for all (it becomes the `stiffness` parameter), or one per constraint (fixed; `stiffness` then does not apply). Default 1000. */
+  distanceStiffness?: number | ArrayLike<number>;
+  /** Rest length of each distance constraint, metres. Default: the distance between the start positions. */
+  restLengths?: ArrayLike<number>;
+  /** Area constraints. Default: none. */
+  areas?: AreaSpec[];
+  /** Bending constraints: "auto" (between the two neighbours on opposite sides of a particle, for a grid two apart along rows and columns), flat pairs, or "none" (the default). Their stiffness is `bendingStiffness`. */
+  bending?: "auto" | "none" | ArrayLike<number>;
+  /** Colliders the scene starts with. Default: none. */
+  colliders?: ColliderSpec[];
+}
+
+/** The scenes of `Simulation.preset`. */
+export type PresetName = "cloth" | "rope" | "double-pendulum" | "balloon" | "soft-body" | "flag" | "cloth-over-ball";
+"#;
+
+/// Most entries any array of a scene may have: more is refused before anything
+/// is copied.
+const MAX_SCENE_ARRAY: usize = 2 * MAX_SCENE_CONSTRAINTS;
+
+fn scene_error(field: &'static str, index: Option<usize>, problem: String) -> JsValue {
+    cloth_error(ClothError::InvalidScene {
+        field,
+        index,
+        problem,
+    })
+}
+
+/// Refuses an array of `length` entries for `field` when it is longer than
+/// any scene's may be, before anything is copied.
+fn within_limit(field: &'static str, length: f64) -> Result<usize, JsValue> {
+    if length > MAX_SCENE_ARRAY as f64 {
+        return Err(scene_error(
+            field,
+            None,
+            format!(
+                "has {} entries, at most {MAX_SCENE_ARRAY} are allowed",
+                Number(length)
+            ),
+        ));
+    }
+    Ok(length as usize)
+}
+
+/// Reads a plain array of numbers or any typed array of numbers as `f64`s;
+/// `what` is said in the wrong-type message. Refuses a non-number element
+/// naming it (`positions[3]`).
+fn numbers(field: &'static str, value: &JsValue) -> Result<Vec<f64>, JsValue> {
+    let expected = "an array of numbers or a typed array";
+    let length = if js_sys::Array::is_array(value) || js_sys::ArrayBuffer::is_view(value) {
+        property(value, "length").as_f64().unwrap_or(0.0)
+    } else {
+        return Err(wrong_type(field, value, expected));
+    };
+    if value.is_instance_of::<js_sys::DataView>()
+        || value.is_instance_of::<js_sys::BigInt64Array>()
+        || value.is_instance_of::<js_sys::BigUint64Array>()
+    {
+        return Err(wrong_type(field, value, expected));
+    }
+    let length = within_limit(field, length)?;
+    let mut values = room(field, length)?;
+    for i in 0..length {
+        let item = Reflect::get_u32(value, i as u32).unwrap_or(JsValue::UNDEFINED);
+        match item.as_f64() {
+            Some(v) => values.push(v),
+            None => {
+                return Err(error(
+                    field,
+                    "wrong_type",
+                    &format!(
+                        "invalid {field}[{i}]: got a value of type {}, expected a number",
+                        type_name(&item)
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(values)
+}
+
+/// Numbers as `f32` (out-of-range values become infinite and are refused by
+/// the scene's checks).
+fn floats(field: &'static str, value: &JsValue) -> Result<Vec<f32>, JsValue> {
+    let values = numbers(field, value)?;
+    let mut result = room(field, values.len())?;
+    result.extend(values.into_iter().map(|v| v as f32));
+    Ok(result)
+}
+
+/// Numbers as particle indices: whole numbers from 0 to 2³² - 1; `entry`
+/// says which entry of `field` index `i` belongs to (`i / 2` for pairs).
+fn indices(
+    field: &'static str,
+    value: &JsValue,
+    entry: impl Fn(usize) -> usize,
+) -> Result<Vec<u32>, JsValue> {
+    let values = numbers(field, value)?;
+    let mut result = room(field, values.len())?;
+    for (i, v) in values.into_iter().enumerate() {
+        if !(v.is_finite() && v.fract() == 0.0 && v >= 0.0 && v <= u32::MAX as f64) {
+            return Err(scene_error(
+                field,
+                Some(entry(i)),
+                format!(
+                    "names particle {}, expected a whole-number particle index",
+                    Number(v)
+                ),
+            ));
+        }
+        result.push(v as u32);
+    }
+    Ok(result)
+}
+
+/// A number property of a scene's entry, or `default` when absent.
+fn entry_number(
+    object: &JsValue,
+    name: &str,
+    field: &'static str,
+    default: Option<f64>,
+) -> Result<f64, JsValue> {
+    let value = property(object, name);
+    match (value.as_f64(), default) {
+        (Some(v), _) => Ok(v),
+        (None, Some(d)) if value.is_undefined() => Ok(d),
+        (None, _) => Err(wrong_type(&format!("{field}.{name}"), &value, "a number")),
+    }
+}
+
+/// The entries of an optional array of objects (`areas`, `colliders`).
+pub(super) fn objects(field: &'static str, value: &JsValue) -> Result<Vec<JsValue>, JsValue> {
+    if value.is_undefined() {
+        return Ok(Vec::new());
+    }
+    if !js_sys::Array::is_array(value) {
+        return Err(wrong_type(field, value, "an array of objects"));
+    }
+    let length = property(value, "length").as_f64().unwrap_or(0.0);
+    let length = within_limit(field, length)?;
+    let mut items = Vec::new();
+    for i in 0..length as u32 {
+        let item = Reflect::get_u32(value, i).unwrap_or(JsValue::UNDEFINED);
+        if !item.is_object() {
+            return Err(wrong_type(&format!("{field}[{i}]"), &item, "an object"));
+        }
+        items.push(item);
+    }
+    Ok(items)
+}
+
+/// Reads a `SceneSpec` (see the TypeScript types) into a [`Scene`]; the
+/// scene's own checks come after.
+fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
+    if !spec.is_object() {
+        return Err(wrong_type(
+            "scene",
+            spec,
+            "an object { positions, masses, distances, ... }",
+        ));
+    }
+    let positions = floats("positions", &property(spec, "positions"))?;
+    let masses = match property(spec, "masses") {
+        v if v.is_undefined() => {
+            vec![params::MASS.default_number() as f32; positions.len() / 2]
+        }
+        v => floats("masses", &v)?,
+    };
+    let distances = match property(spec, "distances") {
+        v if v.is_undefined() => Vec::new(),
+        v => indices("distances", &v, |k| k / 2)?,
+    };
+    let rest_lengths = match property(spec, "restLengths") {
+        v if v.is_undefined() => None,
+        v => Some(floats("restLengths", &v)?),
+    };
+    Ok(Scene {
+        positions,
+        masses,
+        distances,
+        rest_lengths,
+        distance_stiffness: read_stiffness(&property(spec, "distanceStiffness"))?,
+        colors: None,
+        areas: read_areas(&property(spec, "areas"))?,
+        bending: read_bending(&property(spec, "bending"))?,
+        colliders: read_colliders(&property(spec, "colliders"))?,
+    })
+}
+
+/// Reads a scene's `distanceStiffness`: a number, an array of numbers, or
+/// absent (the default stiffness).
+fn read_stiffness(stiffness: &JsValue) -> Result<DistanceStiffness, JsValue> {
+    if stiffness.is_undefined() {
+        Ok(DistanceStiffness::Uniform(
+            params::STIFFNESS.default_number(),
+        ))
+    } else if let Some(k) = stiffness.as_f64() {
+        Ok(DistanceStiffness::Uniform(k))
+    } else if js_sys::Array::is_array(stiffness) || js_sys::ArrayBuffer::is_view(stiffness) {
+        Ok(DistanceStiffness::PerConstraint(numbers(
+            "distanceStiffness",
+            stiffness,
+        )?))
+    } else {
+        Err(wrong_type(
+            "distanceStiffness",
+            stiffness,
+            "a number or an array of numbers",
+        ))
+    }
+}
+
+/// Reads a scene's `areas`: objects of `particles`, `stiffness` and
+/// `pressure`.
+fn read_areas(value: &JsValue) -> Result<Vec<AreaSpec>, JsValue> {
+    let mut areas = Vec::new();
+    for (i, area) in objects("areas", value)?.iter().enumerate() {
+        let particles = property(area, "particles");
+        if particles.is_undefined() {
+            return Err(scene_error(
+                "areas",
+                Some(i),
+                "has no particles, expected an array of at least 3 particle indices".into(),
+            ));
+        }
+        areas.push(AreaSpec {
+            particles: indices("areas", &particles, |_| i)?,
+            stiffness: entry_number(area, "stiffness", "areas", Some(0.0))?,
+            pressure: entry_number(area, "pressure", "areas", Some(1.0))?,
+        });
+    }
+    Ok(areas)
+}
+
+/// Reads a scene's `bending`: `"auto"`, `"none"` (or absent), or pairs.
+fn read_bending(bending: &JsValue) -> Result<Bending, JsValue> {
+    Ok(match bending.as_string().as_deref() {
+        _ if bending.is_undefined() || bending.is_null() => Bending::None,
+        Some("none") => Bending::None,
+        Some("auto") => Bending::Auto,
+        Some(_) => {
+            return Err(wrong_type(
+                "bending",
+                bending,
+                "\"auto\", \"none\" or an array of particle index pairs",
+            ))
+        }
+        None => Bending::Pairs(indices("bending", bending, |k| k / 2)?),
+    })
+}
+
+/// Reads a scene's `colliders` (their numbers are checked with the scene).
+fn read_colliders(value: &JsValue) -> Result<Vec<Shape>, JsValue> {
+    let mut colliders = Vec::new();
+    for (i, collider) in objects("colliders", value)?.iter().enumerate() {
+        let name = property(collider, "shape").as_string().unwrap_or_default();
+        let number = |name| entry_number(collider, name, "colliders", None).map(|v| v as f32);
+        let Some(shape) = shape_named(&name, number, number) else {
+            return Err(scene_error(
+                "colliders",
+                Some(i),
+                "has no shape \"ground\", \"circle\" or \"box\"".into(),
+            ));
+        };
+        colliders.push(shape?);
+    }
+    Ok(colliders)
+}
+
+/// Reads the options object of `Simulation.preset`: each own property a
+/// number, string or boolean, named as the parameter table names it.
+pub(super) fn read_options(options: &JsValue) -> Result<Vec<(String, Value)>, JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(Vec::new());
+    }
+    if !options.is_object() {
+        return Err(wrong_type(
+            "options",
+            options,
+            "an object { width, stiffness, ... }",
+        ));
+    }
+    let keys = Reflect::own_keys(options).map_err(|_| {
+        error(
+            "options",
+            "wrong_type",
+            "invalid options: its properties cannot be read",
+        )
+    })?;
+    let mut result = Vec::new();
+    for key in keys.iter() {
+        let Some(text) = key.dyn_ref::<JsString>() else {
+            continue;
+        };
+        let name = string_start(text);
+        let value = Reflect::get(options, &key).unwrap_or(JsValue::UNDEFINED);
+        let value = if let Some(v) = value.as_f64() {
+            Value::Number(v)
+        } else if let Some(b) = value.as_bool() {
+            Value::Flag(b)
+        } else if let Some(text) = value.dyn_ref::<JsString>() {
+            let parameter = params::PARAMETERS
+                .iter()
+                .find(|p| p.name == name && matches!(p.rule, params::Rule::Words(_)));
+            let start = string_start(text);
+            let word = match parameter {
+                Some(p) => p.check_word(&start, text.length() as usize),
+                None => Err(error::invalid(
+                    "options",
+                    error::quoted(&name, name.len()),
+                    "a parameter that takes a string (solverOrder)",
+                )),
+            };
+            let word = word.map_err(cloth_error)?;
+            // the table's own word, which lives as long as the program
+            let word = match parameter.map(|p| p.rule) {
+                Some(params::Rule::Words(words)) => {
+                    words.iter().copied().find(|w| *w == word).unwrap_or("")
+                }
+                _ => "",
+            };
+            Value::Word(word)
+        } else if value.is_undefined() {
+            continue;
+        } else {
+            let field = if params::PARAMETERS.iter().any(|p| p.name == name) {
+                name.clone()
+            } else {
+                format!("options.{name}")
+            };
+            return Err(wrong_type(&field, &value, "a number, string or boolean"));
+        };
+        result.push((name, value));
+    }
+    Ok(result)
+}
+
+#[wasm_bindgen]
+impl Simulation {
+    /// Builds the simulation of any particle scene (see `SceneSpec`): particles
+    /// with their own masses (0 = pinned), distance constraints with a uniform
+    /// or per-constraint stiffness, area and bending constraints, colliders.
+    /// Every malformed entry throws an Error with `code` `"invalid_scene"`
+    /// whose message names it (`invalid scene: distances[7] joins particle 3
+    /// to itself`); a value of the wrong type throws `"wrong_type"`.
+    #[wasm_bindgen(js_name = fromScene)]
+    pub fn from_scene(
+        #[wasm_bindgen(unchecked_param_type = "SceneSpec")] scene: JsValue,
+    ) -> Result<Simulation, JsValue> {
+        console_error_panic_hook::set_once();
+        let scene = read_scene(&scene)?;
+        let cloth = Cloth::from_scene(&scene).map_err(cloth_error)?;
+        Ok(Simulation::of(cloth))
+    }
+
+    /// Builds a ready-made scene: `"cloth"` (what `new Simulation(width,
+    /// height, fixed)` builds), `"rope"`, `"double-pendulum"`, `"balloon"`,
+    /// `"soft-body"`, `"flag"` or `"cloth-over-ball"`. `options` may set
+    /// `width`, `height` and `fixed` where the scene has them, and any solver
+    /// parameter by its name (`stiffness`, `substeps`, `windX`, ...), which
+    /// overrides the preset's own choice.
+    pub fn preset(
+        #[wasm_bindgen(unchecked_param_type = "PresetName")] name: JsValue,
+        #[wasm_bindgen(
+            unchecked_optional_param_type = "Record<string, number | string | boolean>"
+        )]
+        options: JsValue,
+    ) -> Result<Simulation, JsValue> {
+        console_error_panic_hook::set_once();
+        let Some(text) = name.dyn_ref::<JsString>() else {
+            return Err(wrong_type(
+                params::PRESET.name,
+                &name,
+                &format!("the string {}", params::PRESET.expected()),
+            ));
+        };
+        let name = string_start(text);
+        let name = params::PRESET
+            .check_word(&name, text.length() as usize)
+            .map_err(cloth_error)?;
+        let options = read_options(&options)?;
+        let options: Vec<(&str, Value)> = options.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+        let cloth = Cloth::from_preset(name, &options).map_err(cloth_error)?;
+        Ok(Simulation::of(cloth))
+    }
+}
+
+/// The options that shape the preset `name` and their defaults: an object of
+/// `width`, `height` and `fixed` where the preset has them (`presetShape("flag")`
+/// is `{ width: 24, height: 14 }`, `presetShape("double-pendulum")` is `{}`).
+/// Throws an Error (field `preset`) for a name that is no preset.
+#[wasm_bindgen(js_name = presetShape, unchecked_return_type = "{ width?: number; height?: number; fixed?: number }")]
+pub fn preset_shape(
+    #[wasm_bindgen(unchecked_param_type = "PresetName")] name: JsValue,
+) -> Result<JsValue, JsValue> {
+    let Some(text) = name.dyn_ref::<JsString>() else {
+        let expected = format!("the string {}", params::PRESET.expected());
+        return Err(wrong_type(params::PRESET.name, &name, &expected));
+    };
+    let name = string_start(text);
+    let name = params::PRESET
+        .check_word(&name, text.length() as usize)
+        .map_err(cloth_error)?;
+    let shape = js_sys::Object::new();
+    for &(option, default) in presets::shape(name) {
+        Reflect::set(
+            &shape,
+            &JsValue::from_str(option),
+            &JsValue::from_f64(default),
+        )?;
+    }
+    Ok(shape.into())
+}

@@ -1,0 +1,255 @@
+//! Saved states for JavaScript: `saveState()` as a plain object of typed
+//! arrays, `restoreState()` reading one back (each array checked for its type
+//! and length before it is copied), and `setState()`, a state computed
+//! elsewhere to continue from.
+
+use js_sys::{Float32Array, Reflect, Uint32Array};
+use wasm_bindgen::prelude::*;
+
+use super::convert::{cloth_error, error, number, property, room, to_js, wrong_type};
+use super::interaction::{collider_id, describe_collider, read_shape};
+use super::scene::{objects, read_options};
+use super::Simulation;
+use crate::cloth::ClothState;
+use crate::contacts::MAX_COLLIDERS;
+use crate::error::ClothError;
+use crate::memory;
+
+#[wasm_bindgen(typescript_custom_section)]
+const STATE_TYPES: &str = r#"
+/**
+ * What `saveState()` returns and `restoreState()` takes: solver parameters by
+ * name, simulated time (s), positions and velocities (`[x0, y0, ...]`), the
+ * pinned particles (ascending), the live constraints by creation index in the
+ * order they are solved, the torn ones (ascending), and the colliders.
+ */
+export interface SavedState {
+  params: Record<string, number | string | boolean>;
+  time: number;
+  positions: Float32Array;
+  velocities: Float32Array;
+  pinned: Uint32Array;
+  constraints: Uint32Array;
+  torn: Uint32Array;
+  colliders: (ColliderSpec & { id: number })[];
+}
+"#;
+
+#[wasm_bindgen]
+impl Simulation {
+    /// Puts the cloth in the state `positions`, `velocities` (`Float32Array`s of
+    /// two numbers per particle, metres and m/s) at `time` seconds: how a cloth
+    /// continues from a state computed elsewhere (the WebGPU backend's fall-back).
+    /// A step in progress is abandoned. Throws, changing nothing, for a wrong
+    /// type, length or value.
+    #[wasm_bindgen(js_name = setState)]
+    pub fn set_state(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Float32Array")] positions: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Float32Array")] velocities: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] time: JsValue,
+    ) -> Result<(), JsValue> {
+        let expected = 2 * self.cloth.num_particles();
+        let mut copies = [(); 2].map(|_| Vec::new());
+        for ((field, value), copy) in [("positions", &positions), ("velocities", &velocities)]
+            .into_iter()
+            .zip(copies.iter_mut())
+        {
+            let array = value
+                .dyn_ref::<Float32Array>()
+                .ok_or_else(|| wrong_type(field, value, "a Float32Array"))?;
+            if array.length() as usize != expected {
+                return Err(error(
+                    field,
+                    "invalid_value",
+                    &format!(
+                        "invalid {field}: got {} numbers, expected {expected} (two per particle)",
+                        array.length()
+                    ),
+                ));
+            }
+            *copy = memory::filled(expected, 0.0f32)
+                .map_err(|_| error(field, "out_of_memory", "setState: out of memory"))?;
+            array.copy_to(copy);
+        }
+        let time = number("time", &time)?;
+        let [positions, velocities] = copies;
+        self.cloth
+            .set_state(&positions, &velocities, time)
+            .map_err(cloth_error)
+    }
+
+    /// The state of the simulation, for saving (see `SavedState`): its solver
+    /// parameters by name, `time`, `positions` and `velocities` (new
+    /// `Float32Array`s, not views), the pinned particles, the live constraints
+    /// in solver order and the torn ones (creation indices, `Uint32Array`s)
+    /// and the colliders. A step in progress is finished first (the cloth
+    /// moves on by what is left of it), since a state part way through a step
+    /// could not be continued from.
+    #[wasm_bindgen(js_name = saveState, unchecked_return_type = "SavedState")]
+    pub fn save_state(&mut self) -> Result<JsValue, JsValue> {
+        if self.cloth.step_in_progress() {
+            self.cloth.advance(1, u64::MAX);
+        }
+        let state = self.cloth.saved_state().map_err(cloth_error)?;
+        let object = js_sys::Object::new();
+        let set = |name: &str, value: &JsValue| {
+            let _ = Reflect::set(&object, &JsValue::from_str(name), value);
+        };
+        let params = js_sys::Object::new();
+        for (parameter, value) in state.params.values() {
+            let _ = Reflect::set(&params, &JsValue::from_str(parameter.name), &to_js(value));
+        }
+        set("params", &params);
+        set("time", &JsValue::from_f64(state.time));
+        set("positions", &Float32Array::from(&state.positions[..]));
+        set("velocities", &Float32Array::from(&state.velocities[..]));
+        set("pinned", &Uint32Array::from(&state.pinned[..]));
+        set("constraints", &Uint32Array::from(&state.constraints[..]));
+        set("torn", &Uint32Array::from(&state.torn[..]));
+        let colliders: js_sys::Array = self
+            .cloth
+            .colliders()
+            .iter()
+            .map(|c| {
+                let spec = describe_collider(c);
+                let _ =
+                    Reflect::delete_property(spec.unchecked_ref::<js_sys::Object>(), &"vx".into());
+                let _ =
+                    Reflect::delete_property(spec.unchecked_ref::<js_sys::Object>(), &"vy".into());
+                spec
+            })
+            .collect();
+        set("colliders", &colliders);
+        Ok(object.into())
+    }
+
+    /// Puts the simulation into a state `saveState()` gave, of this simulation
+    /// or of one built the same way (same preset and sizes, or same scene):
+    /// it then continues bit for bit as the saved one did. `positions` and
+    /// `velocities` must be `Float32Array`s, `pinned`, `constraints` and
+    /// `torn` `Uint32Array`s; `params` names solver parameters (the ones it
+    /// leaves out keep their values). Everything is checked before anything
+    /// changes: a state that does not fit throws (`code` `"invalid_state"`,
+    /// `"wrong_type"`, or a parameter's own) naming the field, and the
+    /// simulation is left as it was. A held particle is let go; colliders
+    /// restart at rest.
+    #[wasm_bindgen(js_name = restoreState)]
+    pub fn restore_state(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "SavedState")] state: JsValue,
+    ) -> Result<(), JsValue> {
+        if !state.is_object() {
+            return Err(wrong_type("state", &state, "an object from saveState()"));
+        }
+        let n = self.cloth.num_particles();
+        let built = self.cloth.num_constraints() + self.cloth.torn_count();
+        let mut params = self.cloth.params();
+        let given = property(&state, "params");
+        if !given.is_undefined() {
+            if !given.is_object() {
+                return Err(wrong_type("params", &given, "an object { stiffness, ... }"));
+            }
+            for (name, value) in read_options(&given)? {
+                params.set_named(&name, value).map_err(cloth_error)?;
+            }
+        }
+        let time = property(&state, "time");
+        let Some(time) = time.as_f64() else {
+            return Err(wrong_type("time", &time, "a number"));
+        };
+        let colliders = objects("colliders", &property(&state, "colliders"))?;
+        if colliders.len() > MAX_COLLIDERS {
+            return Err(cloth_error(ClothError::InvalidState {
+                field: "colliders",
+                index: None,
+                problem: format!(
+                    "has {} entries, expected at most {MAX_COLLIDERS}",
+                    colliders.len()
+                ),
+            }));
+        }
+        let mut shapes = Vec::with_capacity(colliders.len());
+        for collider in &colliders {
+            shapes.push((
+                collider_id(&property(collider, "id"))?,
+                read_shape(collider)?,
+            ));
+        }
+        let state = ClothState {
+            params,
+            time,
+            positions: state_array::<Float32Array>(&state, "positions", 2 * n)?,
+            velocities: state_array::<Float32Array>(&state, "velocities", 2 * n)?,
+            pinned: state_array::<Uint32Array>(&state, "pinned", n)?,
+            constraints: state_array::<Uint32Array>(&state, "constraints", built)?,
+            torn: state_array::<Uint32Array>(&state, "torn", built)?,
+            colliders: shapes,
+        };
+        self.cloth.restore_state(&state).map_err(cloth_error)
+    }
+}
+
+/// Refuses an array of the state longer than `most` entries before copying it.
+fn state_length(field: &'static str, length: u32, most: usize) -> Result<usize, JsValue> {
+    let length = length as usize;
+    if length > most {
+        return Err(cloth_error(ClothError::InvalidState {
+            field,
+            index: None,
+            problem: format!("has {length} entries, expected at most {most} (this cloth's)"),
+        }));
+    }
+    Ok(length)
+}
+
+/// A typed array a saved state holds, and the Rust values it copies into.
+trait StateArray: JsCast {
+    /// Its element type.
+    type Value: Copy + Default;
+    /// Its name, for a message about a value of another type.
+    const NAME: &'static str;
+    /// How many elements it has.
+    fn len(&self) -> u32;
+    /// Copies its elements, bits kept exactly, into `to` (of its length).
+    fn copy_into(&self, to: &mut [Self::Value]);
+}
+
+impl StateArray for Float32Array {
+    type Value = f32;
+    const NAME: &'static str = "a Float32Array";
+    fn len(&self) -> u32 {
+        self.length()
+    }
+    fn copy_into(&self, to: &mut [f32]) {
+        self.copy_to(to)
+    }
+}
+
+impl StateArray for Uint32Array {
+    type Value = u32;
+    const NAME: &'static str = "a Uint32Array";
+    fn len(&self) -> u32 {
+        self.length()
+    }
+    fn copy_into(&self, to: &mut [u32]) {
+        self.copy_to(to)
+    }
+}
+
+/// Field `field` of a saved state: an `A` of at most `most` values.
+fn state_array<A: StateArray>(
+    state: &JsValue,
+    field: &'static str,
+    most: usize,
+) -> Result<Vec<A::Value>, JsValue> {
+    let value = property(state, field);
+    let Some(array) = value.dyn_ref::<A>() else {
+        return Err(wrong_type(field, &value, A::NAME));
+    };
+    let length = state_length(field, array.len(), most)?;
+    let mut values: Vec<A::Value> = room(field, length)?;
+    values.resize(length, A::Value::default());
+    array.copy_into(&mut values);
+    Ok(values)
+}

@@ -1,0 +1,298 @@
+// Types for www/lib/cloth.js: mountCloth, one interactive XPBD cloth on one <canvas>.
+
+import type { Simulation } from '../../pkg/xpbd_cloth.js';
+import type { GpuSimulation } from './gpu/gpu-cloth.js';
+import type { BackendName } from './options.js';
+
+export type { BackendName, GpuSimulation };
+import type { ParameterValues, LiveParameterName, Parameter } from './parameters.js';
+import type { ColliderSpec } from '../../pkg/xpbd_cloth.js';
+import type { ClothStyle } from './renderer.js';
+
+export type { ParameterValues, LiveParameterName, Parameter };
+
+/**
+ * Errors the Simulation throws (an invalid value passed on by `set` or `restart`,
+ * a cloth too big for the memory left) carry `field` and `code`.
+ */
+export type { Collider, ColliderSpec, SimulationError, SimulationErrorCode } from '../../pkg/xpbd_cloth.js';
+
+/**
+ * Every option of `mountCloth` and `restart`: every parameter of the table
+ * (`ParameterValues`, generated from src/params/table.rs, with meaning, unit, range and
+ * default) and the loop's behaviour options below. All are optional.
+ */
+export interface ClothOptions extends Partial<ParameterValues> {
+  /** Start (or, for restart, continue) paused. Default false. */
+  paused?: boolean;
+  /** Stop the loop while the canvas is off-screen or the tab is hidden. Default true. */
+  pauseWhenHidden?: boolean;
+  /**
+   * Start paused when the user asked the system for reduced motion
+   * (`prefers-reduced-motion: reduce`); `reducedMotion` then says so, until `resume()`.
+   * Default true.
+   */
+  respectReducedMotion?: boolean;
+  /** Where the .wasm file is served; only the page's first load uses it. Default `../../pkg/xpbd_cloth_bg.wasm` relative to www/lib/wasm.js. */
+  wasmUrl?: string | URL;
+  /** Where the scalar (no SIMD) .wasm build is served; only the page's first load uses it. Default `../../pkg/xpbd_cloth_scalar_bg.wasm` in pkg/ (next to www/). */
+  scalarWasmUrl?: string | URL;
+  /**
+   * Which build the page's first load fetches: `'auto'` (default) the SIMD build where
+   * the engine validates wasm SIMD, else the scalar one; `'off'` always the scalar build.
+   * `simdEnabled()` (www/lib/wasm.js) says which one runs.
+   */
+  simd?: 'auto' | 'off';
+  /**
+   * A scene of your own (see `Simulation.fromScene`), built instead of the
+   * `preset`. Default none. Giving `preset` to `restart` drops it.
+   */
+  scene?: Parameters<typeof Simulation.fromScene>[0] | null;
+  /**
+   * Called once per frame with fresh diagnostics: after the frame's stepping, or,
+   * while nothing steps (paused, say), after drawing. Errors it throws are logged, not raised.
+   */
+  onFrame?: ((diagnostics: ClothDiagnostics) => void) | null;
+  /**
+   * Called when the simulation diverges (it then stops stepping; `diverged` is
+   * true) or an unexpected Error stops the loop. Default: console.error.
+   */
+  onError?: ((error: Error) => void) | null;
+  /**
+   * Where the cloth is solved and drawn (applies on mount and restart). "auto"
+   * (default): WebGPU for a cloth of `AUTO_WEBGPU_MIN_PARTICLES` (40 000) particles
+   * or more when the browser offers a hardware adapter, else the CPU. "webgpu":
+   * WebGPU or an Error with `field` "backend" and `code` "unsupported" saying why
+   * not (no WebGPU, no adapter, only a software adapter, a parameter only the CPU
+   * runs: tearing, the original order, a scene's extras). "cpu": the wasm
+   * Simulation. WebGPU takes cloths up to 1000 × 1000; the CPU up to 250 000
+   * particles. The WebGPU code (www/lib/gpu/) is fetched only when it is chosen.
+   */
+  backend?: BackendName;
+  /**
+   * Accept a software WebGPU adapter (SwiftShader, `isFallbackAdapter`): for tests;
+   * it is correct, never fast. Default false.
+   */
+  allowFallbackAdapter?: boolean;
+  /**
+   * The view to show on mount and every restart instead of fitting the scene
+   * (see www/camera.js): `{ x, y, scale }`, the world point (metres) at the
+   * canvas' centre and CSS px per metre (1 to 10 000). null or undefined
+   * (default): each scene is fitted, with room for where it will move. A bad
+   * view is refused with an Error, `field` "view", `code` "wrong_type" or
+   * "invalid_value".
+   */
+  view?: ClothView | null;
+}
+
+/** A view of the world: the point at the canvas' centre (metres) and CSS px per metre. */
+export interface ClothView {
+  x: number;
+  y: number;
+  scale: number;
+}
+
+/** A snapshot of the cloth and of the loop's timing. Numbers are always finite. */
+export interface ClothDiagnostics {
+  /** Simulated time in seconds. */
+  time: number;
+  numParticles: number;
+  numConstraints: number;
+  /** Largest relative stretch (length − rest)/rest of any constraint; 0.05 means 5 %. */
+  maxStretch: number;
+  /** Kinetic energy of the moving particles in joules; the held particle counts with the velocity of the drag. */
+  kineticEnergy: number;
+  /** False once the simulation diverged (it then no longer steps). */
+  isFinite: boolean;
+  /** Milliseconds per simulation step, averaged over the last 50 steps (0 before any). */
+  stepMs: number;
+  /** Milliseconds of work per animation frame (steps + drawing), averaged over the last 50 frames. */
+  frameMs: number;
+  /** Size of the shared wasm memory in bytes (all cloths of the page together). */
+  wasmMemoryBytes: number;
+  /** Constraints torn so far. */
+  tornCount: number;
+  /** True when the last frame's stepping budget ran out before `stepsPerFrame` steps (the cloth runs slower than real time). */
+  capped: boolean;
+  /**
+   * Steps' worth of work done in the last frame: whole steps finished plus the part
+   * of a step in progress (fractional while one step spans several frames).
+   */
+  stepsLastFrame: number;
+  /** The backend that ran the frame: "webgpu" or "cpu". */
+  backend: 'webgpu' | 'cpu';
+}
+
+/** The effective value of every option (solver values as the Simulation holds them). */
+export type EffectiveClothOptions = ParameterValues &
+  Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden' | 'respectReducedMotion' | 'simd' | 'backend' | 'allowFallbackAdapter'>> &
+  Pick<ClothOptions, 'wasmUrl' | 'scalarWasmUrl' | 'onFrame' | 'onError' | 'scene' | 'view'>;
+
+/** The value type `set` takes for each live parameter. */
+export type LiveParameterValues = Pick<ParameterValues, LiveParameterName>;
+
+/**
+ * The saved-state file (version 1): positions and velocities are base64 of the
+ * little-endian bytes of their Float32Arrays, so every value comes back with the
+ * same bits; `constraints` are the live constraints by creation index in solver
+ * order, `torn` the torn ones, ascending.
+ */
+export interface ClothStateFile {
+  format: 'xpbd-cloth-state';
+  version: 1;
+  scene: { preset: string; sizes: { width?: number; height?: number; fixed?: number } } | { spec: object };
+  params: Record<string, number | string | boolean>;
+  time: number;
+  positions: string;
+  velocities: string;
+  pinned: number[];
+  constraints: number[];
+  torn: number[];
+  colliders: (ColliderSpec & { id: number })[];
+}
+
+export interface ClothController {
+  /**
+   * The live Simulation (replaced by `restart`, null after `destroy` and while
+   * the WebGPU backend runs). Do not free it yourself.
+   */
+  readonly simulation: Simulation | null;
+  /**
+   * The GpuSimulation while the WebGPU backend runs (the Simulation's members for
+   * parameters, stepping, picking and pinning, read-outs from the last
+   * read-back), else null. Do not free it yourself.
+   */
+  readonly gpuSimulation: GpuSimulation | null;
+  /**
+   * The backend that runs the cloth now. A lost GPU device, a WebGPU error or
+   * `set` of a value only the CPU runs moves the cloth to the CPU (with a
+   * console.warn), keeping its positions, velocities, time, pins and held particle.
+   */
+  readonly backend: 'webgpu' | 'cpu';
+  /**
+   * Resolves to the controller once the last `restart` runs: at once, unless it
+   * waits for a GPU device (then the old cloth runs until the new one is built;
+   * on failure it rejects, `onError` is told and the old cloth keeps running).
+   */
+  readonly ready: Promise<ClothController>;
+  /** A copy of the positions [x0, y0, …] in metres (read back from the GPU on WebGPU). */
+  readPositions(): Promise<Float32Array>;
+  /** Whether stepping is paused by `pause()` (drawing and dragging still work). */
+  readonly paused: boolean;
+  /** True after the simulation diverged, until `restart`. */
+  readonly diverged: boolean;
+  readonly destroyed: boolean;
+  /** A copy of the effective options. */
+  readonly options: EffectiveClothOptions;
+  /** True while the cloth waits, paused, because the user asked for reduced motion (until `resume()`). */
+  readonly reducedMotion: boolean;
+  /** Whether `record` can record here (MediaRecorder with WebM and canvas.captureStream). */
+  readonly canRecord: boolean;
+  /** The colours the cloth is drawn with (read from the `--xpbd-cloth-*` custom properties), as `#rrggbb`. */
+  readonly theme: ClothStyle;
+  pause(): void;
+  /** Resumes stepping (also after a start paused for reduced motion). */
+  resume(): void;
+  /** A PNG of the canvas as it shows the cloth now. */
+  snapshot(): Promise<Blob>;
+  /**
+   * Records the next `seconds` (above 0, at most 60) of the canvas as WebM. Rejects
+   * where the engine cannot (`canRecord` false; the Error's `code` is "unsupported")
+   * or for seconds out of range (`field` "seconds").
+   */
+  record(seconds: number): Promise<Blob>;
+  /**
+   * The state as a JSON-ready object (see `ClothStateFile`): scene, parameters,
+   * time, positions, velocities, pins, torn constraints, colliders. A step in
+   * progress is finished first. On WebGPU it throws an Error with `field`
+   * "backend" and `code` "unsupported" (saved states are the CPU's), as
+   * `importState` does.
+   */
+  exportState(): ClothStateFile;
+  /**
+   * Loads a state `exportState` gave (parsed JSON): builds its scene, restores
+   * it, and only then replaces the running cloth, which then continues bit for
+   * bit as the saved one did. A malformed or hostile file throws an Error naming
+   * what is wrong, and the running cloth is kept. Returns the controller.
+   */
+  importState(file: unknown): ClothController;
+  /** Reads the `--xpbd-cloth-*` colours again (after a stylesheet changed, say). */
+  refreshTheme(): void;
+  /**
+   * Builds a new cloth from the current options overlaid with `newOptions`. The new
+   * Simulation is built first: if it throws (an Error naming the bad value) the old
+   * cloth keeps running unchanged; otherwise the old one is freed. Returns the controller.
+   * Restarting the same scene keeps the current solver values; another `preset` or
+   * `scene` brings its own (a flag its wind, say), except the values given here.
+   */
+  restart(newOptions?: ClothOptions): ClothController;
+  /**
+   * Sets a live parameter at once. Throws an Error and keeps the old value when the
+   * value is invalid (a string for a number, or a number for a text or boolean
+   * option, is refused, not converted), when the name is unknown,
+   * or for width/height/fixed, which need `restart`.
+   */
+  set<K extends LiveParameterName>(name: K, value: LiveParameterValues[K]): void;
+  set(name: string, value: number | string | boolean): void;
+  diagnostics(): ClothDiagnostics;
+  /**
+   * What the canvas shows now: `{ x, y, scale }` (see `ClothOptions.view`), and
+   * `fitted`: true while it shows the scene's fit (no zoom or pan by the user,
+   * no view given, since the last restart or `fit()`).
+   */
+  readonly view: ClothView & { fitted: boolean };
+  /** Shows the scene's fit again (after the user zoomed or panned) and follows it as the canvas resizes. */
+  fit(): void;
+  /**
+   * Sets the `view` option and shows it at once (null: the scene's fit). A bad
+   * view throws an Error with `field` "view" and `code`, and changes nothing.
+   */
+  setView(view: ClothView | null): void;
+  /** World metres → viewport CSS px (as in `MouseEvent.clientX/clientY`). */
+  worldToClient(x: number, y: number): { x: number; y: number };
+  /** Viewport CSS px → world metres. */
+  clientToWorld(clientX: number, clientY: number): { x: number; y: number };
+  /**
+   * Stops the loop, removes every listener and observer, frees the Simulation.
+   * Safe to call twice. Afterwards `diagnostics()` returns the last values and
+   * `set`/`restart` throw.
+   */
+  destroy(): void;
+}
+
+/**
+ * Mounts an interactive cloth on `canvas`: loads the wasm (once per page), builds
+ * the Simulation (the `preset` scene, or your own `scene`, with the solver values
+ * given here over the scene's own), runs a requestAnimationFrame loop
+ * (stepsPerFrame steps, then draw), drags particles with mouse, touch or pen
+ * (press within 10 CSS px) and colliders (press on one), pans by dragging
+ * empty space, zooms about the pointer with the wheel or a two-finger pinch.
+ * Each scene is framed with room for where it will move (or shown in the
+ * `view` option). Size the canvas with CSS; its backing
+ * store follows its size × devicePixelRatio. Rejects with an Error for an invalid
+ * option or when the wasm cannot be loaded. Only own properties of `options` with
+ * the names of `ClothOptions` count: any other name, inherited ones such as
+ * `constructor` or a JSON `__proto__` key included, is an unknown option.
+ */
+export declare function mountCloth(canvas: HTMLCanvasElement, options?: ClothOptions): Promise<ClothController>;
+
+/** Every cloth parameter, one entry each, in display order (generated from src/params/table.rs). */
+export declare const PARAMETERS: readonly Parameter[];
+
+/** "auto" runs WebGPU from this many particles on. */
+export declare const AUTO_WEBGPU_MIN_PARTICLES: number;
+
+/** The default of every option. */
+export declare const DEFAULT_OPTIONS: Readonly<ClothOptions>;
+
+/**
+ * Parses a number typed by a person, strictly: "", "abc", "1,5", "0x10" and
+ * "1e400" throw an Error naming `name` instead of becoming 0, NaN or Infinity.
+ */
+export declare function parseNumber(text: string, name?: string): number;
+
+/**
+ * `text` in double quotes for an error message, cut after 40 characters (then "…"):
+ * how cloth.js, the element and the demo page repeat a refused name or value.
+ */
+export declare function quoteForMessage(text: string): string;

@@ -1,0 +1,30 @@
+// Types for www/lib/options.js: the options of mountCloth, their checks and messages.
+
+import type { Parameter } from './parameters.js';
+import type { ClothOptions } from './cloth.js';
+
+/** The codes of the Errors thrown for an option or a parameter. */
+export type OptionErrorCode = 'invalid_value' | 'wrong_type' | 'unknown_option';
+
+/** An Error for an option or parameter: `field` names it, `code` says what was wrong. */
+export interface OptionError extends Error {
+  field: string;
+  code: OptionErrorCode;
+}
+
+/** Where a cloth runs: "auto" (WebGPU for large cloths on a hardware adapter, else the CPU), "webgpu" or "cpu". */
+export type BackendName = 'auto' | 'webgpu' | 'cpu';
+export const BACKENDS: readonly BackendName[];
+/** Throws an Error with `field` `name` unless `value` is a BackendName. */
+export function checkBackend(value: unknown, name?: string): void;
+export function fieldError(field: string, code: OptionErrorCode, message: string): OptionError;
+export const PARAMETER_BY_NAME: ReadonlyMap<string, Parameter>;
+export const DEFAULT_OPTIONS: Readonly<ClothOptions>;
+export function checkRule(value: unknown, name: string): void;
+export function quoteForMessage(text: unknown): string;
+export function describe(value: unknown): string;
+export function mergeOptions(base: ClothOptions, changes: ClothOptions): ClothOptions;
+/** mergeOptions, and the names `changes` gives a value (each property read once). */
+export function mergeOptionsGiven(base: ClothOptions, changes: ClothOptions): { options: ClothOptions; given: Set<string> };
+export function liveParameter(name: unknown, value: unknown): Parameter;
+export function parseNumber(text: unknown, name?: string): number;

@@ -1,0 +1,89 @@
+// Generated from PARAMETERS in src/params.rs by `XPBD_BLESS=1 cargo test --test
+// generated`: change the Rust source, not this file.
+
+/** One entry of the parameter table (see src/params.rs for each field). */
+export interface Parameter {
+  readonly name: ParameterName;
+  readonly attribute: ElementAttribute;
+  readonly label: string;
+  readonly unit: string;
+  readonly remark: string;
+  readonly meaning: string;
+  readonly type: 'number' | 'string' | 'boolean';
+  readonly rule:
+    | { readonly kind: 'range' | 'positive' | 'whole'; readonly min: number; readonly max: number }
+    | { readonly kind: 'offOrAbove'; readonly above: number; readonly max: number }
+    | { readonly kind: 'oneOf'; readonly values: readonly (number | string)[] }
+    | { readonly kind: 'flag' };
+  readonly defaultValue: number | string | boolean;
+  readonly appliesOn: 'restart' | 'simulation' | 'loop';
+  readonly group: 'cloth' | 'solver' | 'beyond' | '';
+}
+
+/** Every parameter, in the order the page lists them. */
+export declare const PARAMETERS: readonly Parameter[];
+
+/** The value of every parameter, by name (mountCloth options, `set`, `options`). */
+export interface ParameterValues {
+  /** The scene built on restart (see Simulation.preset): the grid cloth, a rope, the three-particle cord, a balloon, a soft body, a flag in the wind, or a cloth over a ball. Accepts `"cloth"` or `"rope"` or `"double-pendulum"` or `"balloon"` or `"soft-body"` or `"flag"` or `"cloth-over-ball"`. Default "cloth". Applies on restart. */
+  preset: "cloth" | "rope" | "double-pendulum" | "balloon" | "soft-body" | "flag" | "cloth-over-ball";
+  /** Particles per row (at most 250000 particles in all). Unit: particles. Accepts whole, 2..1000. Default 40. Applies on restart. */
+  width: number;
+  /** Particles per column (at most 250000 particles in all). Unit: particles. Accepts whole, 2..1000. Default 30. Applies on restart. */
+  height: number;
+  /** Fixed corner particles: 1 (top left), 2 (top corners) or 4 (all corners). Accepts 1, 2 or 4. Default 2. Applies on restart. */
+  fixed: number;
+  /** Time step Δt: simulated time one step advances. Unit: s. Accepts 1e-6..1. Default 0.01. Applies at once. */
+  timeStepSize: number;
+  /** Gauss–Seidel sweeps over all constraints per (sub)step. Accepts whole, 1..1000. Default 5. Applies at once. */
+  iterations: number;
+  /** Constraint stiffness k; compliance α = 1/k, and 0 means rigid (plain PBD). Unit: N/m. Accepts 0..1e15. Default 1000. Applies at once. */
+  stiffness: number;
+  /** Vertical acceleration, y up (Earth is negative). Unit: m/s². Accepts -1e6..1e6. Default -9.81. Applies at once. */
+  gravity: number;
+  /** Mass of every free particle (inverse mass 1/mass); a scene with its own masses reads their mean here, and setting it scales them all alike. Unit: kg. Accepts 1e-6..1e6. Default 0.5. Applies at once. */
+  mass: number;
+  /** Substeps per time step ("small steps"): each runs prediction, `iterations` sweeps and the velocity update with Δt/substeps. Accepts whole, 1..100. Default 1. Applies at once. */
+  substeps: number;
+  /** Constraint damping β: resists how fast each constraint stretches (XPBD's γ = αβ/h term; none in PBD mode). Unit: N·s/m. Accepts 0..1e9. Default 0. Applies at once. */
+  damping: number;
+  /** Global velocity damping rate: after each substep every velocity is scaled by max(0, 1 − rate·h). Unit: 1/s. Accepts 0..1000. Default 0. Applies at once. */
+  velocityDamping: number;
+  /** A constraint longer than this × its rest length breaks for good; 0 turns tearing off. Accepts 0 (off) or >1..1000. Default 0. Applies at once. */
+  tearStretch: number;
+  /** Sweep order: "colored" solves independent constraints four at a time (fast); "original" sweeps in creation order, as the original demo. Accepts `"colored"` or `"original"`. Default "colored". Applies at once. */
+  solverOrder: "colored" | "original";
+  /** Stiffness of the bending constraints (distance constraints between the two neighbours on opposite sides of a particle); compliance 1/k; 0 turns bending off. Unit: N/m. Accepts 0..1e15. Default 0. Applies at once. */
+  bendingStiffness: number;
+  /** Long-range attachments: no free particle gets farther from its nearest pinned particle than its rest-path distance, which removes over-stretch. Accepts true or false. Default false. Applies at once. */
+  tethers: boolean;
+  /** Coulomb friction coefficient μ of contacts with colliders and between particles: a contact cancels up to μ times the distance it pushed the particle out in the substep of its sliding. Accepts 0..10. Default 0.3. Applies at once. */
+  friction: number;
+  /** Coefficient of restitution e of contacts: a contact that stops an approach faster than 2·|gravity|·h leaves with e times that speed (0: no bounce, 1: elastic); undoing an overlap never adds speed. Accepts 0..1. Default 0. Applies at once. */
+  restitution: number;
+  /** Radius of each particle in contacts: particles keep this far from colliders and twice this far from each other in self-collision. Unit: m. Accepts 1e-4..10. Default 0.05. Applies at once. */
+  particleRadius: number;
+  /** Particles of the scene collide with each other (found with a spatial hash), except pairs closer than twice the radius at rest. Accepts true or false. Default false. Applies at once. */
+  selfCollision: boolean;
+  /** Horizontal wind velocity; it pushes each edge through its normal (see windDrag). Unit: m/s. Accepts -1000..1000. Default 0. Applies at once. */
+  windX: number;
+  /** Vertical wind velocity, y up. Unit: m/s. Accepts -1000..1000. Default 0. Applies at once. */
+  windY: number;
+  /** Aerodynamic coefficient of an edge: the wind's force on an edge of length L is windDrag·L·(u·n)|u·n| along its normal n, u the wind relative to the edge. Unit: kg/m². Accepts 0..1e6. Default 1. Applies at once. */
+  windDrag: number;
+  /** Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in a task of its own; past that fewer steps run and diagnostics().capped is true. Accepts whole, 0..10000. Default 8. Applies at once. */
+  stepsPerFrame: number;
+  /** Paint each constraint by its relative stretch (see strainRamp()). Accepts true or false. Default false. Applies at once. */
+  strainColors: boolean;
+  /** "wasm" rasterizes in wasm (fast); "canvas" strokes canvas-2D paths. Accepts `"wasm"` or `"canvas"`. Default "wasm". Applies at once. */
+  renderer: "wasm" | "canvas";
+}
+
+/** A parameter's name. */
+export type ParameterName = keyof ParameterValues;
+
+/** The parameters `set` changes on a running cloth. */
+export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'bendingStiffness' | 'tethers' | 'friction' | 'restitution' | 'particleRadius' | 'selfCollision' | 'windX' | 'windY' | 'windDrag' | 'stepsPerFrame' | 'strainColors' | 'renderer';
+
+/** The <xpbd-cloth> attribute of each parameter. */
+export type ElementAttribute = 'preset' | 'width' | 'height' | 'fixed' | 'time-step' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocity-damping' | 'tear-stretch' | 'solver-order' | 'bending-stiffness' | 'tethers' | 'friction' | 'restitution' | 'particle-radius' | 'self-collision' | 'wind-x' | 'wind-y' | 'wind-drag' | 'steps-per-frame' | 'strain-colors' | 'renderer';

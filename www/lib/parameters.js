@@ -1,0 +1,140 @@
+// Generated from PARAMETERS in src/params.rs by `XPBD_BLESS=1 cargo test --test
+// generated`: change the Rust source, not this file.
+//
+// Every cloth parameter: name (Simulation property and mountCloth option), element
+// attribute, page label, unit and remark, meaning, value type, accepted values (`rule`),
+// default, how a change applies ('restart', 'simulation': a Simulation property,
+// 'loop': the frame loop) and the page's field group ('' for none).
+
+export const PARAMETERS = Object.freeze([
+  {
+    name: "preset", attribute: "preset", label: "Scene", unit: "", remark: "",
+    meaning: "The scene built on restart (see Simulation.preset): the grid cloth, a rope, the three-particle cord, a balloon, a soft body, a flag in the wind, or a cloth over a ball.",
+    type: 'string', rule: { kind: 'oneOf', values: ["cloth", "rope", "double-pendulum", "balloon", "soft-body", "flag", "cloth-over-ball"] }, defaultValue: "cloth", appliesOn: 'restart', group: 'cloth',
+  },
+  {
+    name: "width", attribute: "width", label: "Width", unit: "particles", remark: "",
+    meaning: "Particles per row (at most 250000 particles in all).",
+    type: 'number', rule: { kind: 'whole', min: 2, max: 1000 }, defaultValue: 40, appliesOn: 'restart', group: 'cloth',
+  },
+  {
+    name: "height", attribute: "height", label: "Height", unit: "particles", remark: "",
+    meaning: "Particles per column (at most 250000 particles in all).",
+    type: 'number', rule: { kind: 'whole', min: 2, max: 1000 }, defaultValue: 30, appliesOn: 'restart', group: 'cloth',
+  },
+  {
+    name: "fixed", attribute: "fixed", label: "Fixed particles", unit: "", remark: "",
+    meaning: "Fixed corner particles: 1 (top left), 2 (top corners) or 4 (all corners).",
+    type: 'number', rule: { kind: 'oneOf', values: [1, 2, 4] }, defaultValue: 2, appliesOn: 'restart', group: 'cloth',
+  },
+  {
+    name: "timeStepSize", attribute: "time-step", label: "Time step size", unit: "s", remark: "",
+    meaning: "Time step Δt: simulated time one step advances.",
+    type: 'number', rule: { kind: 'positive', min: 0.000001, max: 1 }, defaultValue: 0.01, appliesOn: 'simulation', group: 'solver',
+  },
+  {
+    name: "iterations", attribute: "iterations", label: "Iterations", unit: "", remark: "",
+    meaning: "Gauss–Seidel sweeps over all constraints per (sub)step.",
+    type: 'number', rule: { kind: 'whole', min: 1, max: 1000 }, defaultValue: 5, appliesOn: 'simulation', group: 'solver',
+  },
+  {
+    name: "stiffness", attribute: "stiffness", label: "Stiffness", unit: "N/m", remark: "0 means PBD",
+    meaning: "Constraint stiffness k; compliance α = 1/k, and 0 means rigid (plain PBD).",
+    type: 'number', rule: { kind: 'range', min: 0, max: 1000000000000000 }, defaultValue: 1000, appliesOn: 'simulation', group: 'solver',
+  },
+  {
+    name: "gravity", attribute: "gravity", label: "Gravity", unit: "m/s²", remark: "",
+    meaning: "Vertical acceleration, y up (Earth is negative).",
+    type: 'number', rule: { kind: 'range', min: -1000000, max: 1000000 }, defaultValue: -9.81, appliesOn: 'simulation', group: 'solver',
+  },
+  {
+    name: "mass", attribute: "mass", label: "Mass per particle", unit: "kg", remark: "",
+    meaning: "Mass of every free particle (inverse mass 1/mass); a scene with its own masses reads their mean here, and setting it scales them all alike.",
+    type: 'number', rule: { kind: 'positive', min: 0.000001, max: 1000000 }, defaultValue: 0.5, appliesOn: 'simulation', group: 'solver',
+  },
+  {
+    name: "substeps", attribute: "substeps", label: "Substeps per time step", unit: "", remark: "",
+    meaning: "Substeps per time step (\"small steps\"): each runs prediction, `iterations` sweeps and the velocity update with Δt/substeps.",
+    type: 'number', rule: { kind: 'whole', min: 1, max: 100 }, defaultValue: 1, appliesOn: 'simulation', group: 'beyond',
+  },
+  {
+    name: "damping", attribute: "damping", label: "Constraint damping", unit: "N·s/m", remark: "",
+    meaning: "Constraint damping β: resists how fast each constraint stretches (XPBD's γ = αβ/h term; none in PBD mode).",
+    type: 'number', rule: { kind: 'range', min: 0, max: 1000000000 }, defaultValue: 0, appliesOn: 'simulation', group: 'beyond',
+  },
+  {
+    name: "velocityDamping", attribute: "velocity-damping", label: "Velocity damping", unit: "1/s", remark: "",
+    meaning: "Global velocity damping rate: after each substep every velocity is scaled by max(0, 1 − rate·h).",
+    type: 'number', rule: { kind: 'range', min: 0, max: 1000 }, defaultValue: 0, appliesOn: 'simulation', group: 'beyond',
+  },
+  {
+    name: "tearStretch", attribute: "tear-stretch", label: "Tear at × rest length", unit: "", remark: "",
+    meaning: "A constraint longer than this × its rest length breaks for good; 0 turns tearing off.",
+    type: 'number', rule: { kind: 'offOrAbove', above: 1, max: 1000 }, defaultValue: 0, appliesOn: 'simulation', group: 'beyond',
+  },
+  {
+    name: "solverOrder", attribute: "solver-order", label: "Solver order", unit: "", remark: "",
+    meaning: "Sweep order: \"colored\" solves independent constraints four at a time (fast); \"original\" sweeps in creation order, as the original demo.",
+    type: 'string', rule: { kind: 'oneOf', values: ["colored", "original"] }, defaultValue: "colored", appliesOn: 'simulation', group: 'beyond',
+  },
+  {
+    name: "bendingStiffness", attribute: "bending-stiffness", label: "Bending stiffness", unit: "N/m", remark: "0 turns bending off",
+    meaning: "Stiffness of the bending constraints (distance constraints between the two neighbours on opposite sides of a particle); compliance 1/k; 0 turns bending off.",
+    type: 'number', rule: { kind: 'range', min: 0, max: 1000000000000000 }, defaultValue: 0, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "tethers", attribute: "tethers", label: "Tethers", unit: "", remark: "",
+    meaning: "Long-range attachments: no free particle gets farther from its nearest pinned particle than its rest-path distance, which removes over-stretch.",
+    type: 'boolean', rule: { kind: 'flag' }, defaultValue: false, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "friction", attribute: "friction", label: "Friction", unit: "", remark: "",
+    meaning: "Coulomb friction coefficient μ of contacts with colliders and between particles: a contact cancels up to μ times the distance it pushed the particle out in the substep of its sliding.",
+    type: 'number', rule: { kind: 'range', min: 0, max: 10 }, defaultValue: 0.3, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "restitution", attribute: "restitution", label: "Restitution", unit: "", remark: "",
+    meaning: "Coefficient of restitution e of contacts: a contact that stops an approach faster than 2·|gravity|·h leaves with e times that speed (0: no bounce, 1: elastic); undoing an overlap never adds speed.",
+    type: 'number', rule: { kind: 'range', min: 0, max: 1 }, defaultValue: 0, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "particleRadius", attribute: "particle-radius", label: "Particle radius", unit: "m", remark: "",
+    meaning: "Radius of each particle in contacts: particles keep this far from colliders and twice this far from each other in self-collision.",
+    type: 'number', rule: { kind: 'positive', min: 0.0001, max: 10 }, defaultValue: 0.05, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "selfCollision", attribute: "self-collision", label: "Self-collision", unit: "", remark: "",
+    meaning: "Particles of the scene collide with each other (found with a spatial hash), except pairs closer than twice the radius at rest.",
+    type: 'boolean', rule: { kind: 'flag' }, defaultValue: false, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "windX", attribute: "wind-x", label: "Wind x", unit: "m/s", remark: "",
+    meaning: "Horizontal wind velocity; it pushes each edge through its normal (see windDrag).",
+    type: 'number', rule: { kind: 'range', min: -1000, max: 1000 }, defaultValue: 0, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "windY", attribute: "wind-y", label: "Wind y", unit: "m/s", remark: "",
+    meaning: "Vertical wind velocity, y up.",
+    type: 'number', rule: { kind: 'range', min: -1000, max: 1000 }, defaultValue: 0, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "windDrag", attribute: "wind-drag", label: "Wind drag", unit: "kg/m²", remark: "",
+    meaning: "Aerodynamic coefficient of an edge: the wind's force on an edge of length L is windDrag·L·(u·n)|u·n| along its normal n, u the wind relative to the edge.",
+    type: 'number', rule: { kind: 'range', min: 0, max: 1000000 }, defaultValue: 1, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "stepsPerFrame", attribute: "steps-per-frame", label: "Steps per frame", unit: "", remark: "",
+    meaning: "Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in a task of its own; past that fewer steps run and diagnostics().capped is true.",
+    type: 'number', rule: { kind: 'whole', min: 0, max: 10000 }, defaultValue: 8, appliesOn: 'loop', group: '',
+  },
+  {
+    name: "strainColors", attribute: "strain-colors", label: "Colour by stretch", unit: "", remark: "",
+    meaning: "Paint each constraint by its relative stretch (see strainRamp()).",
+    type: 'boolean', rule: { kind: 'flag' }, defaultValue: false, appliesOn: 'loop', group: 'beyond',
+  },
+  {
+    name: "renderer", attribute: "renderer", label: "Renderer", unit: "", remark: "",
+    meaning: "\"wasm\" rasterizes in wasm (fast); \"canvas\" strokes canvas-2D paths.",
+    type: 'string', rule: { kind: 'oneOf', values: ["wasm", "canvas"] }, defaultValue: "wasm", appliesOn: 'loop', group: '',
+  },
+].map((parameter) => Object.freeze({ ...parameter, rule: Object.freeze(parameter.rule) })));

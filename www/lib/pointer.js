@@ -1,0 +1,140 @@
+// Pointer input on a cloth's canvas: one pointer drags what it picks (a particle
+// or a collider) or else pans, two pointers pinch-zoom about their midpoint and
+// pan as it moves, the wheel zooms about the pointer. Knows nothing of the
+// Simulation: it calls actions.
+
+/** Pick radius in CSS pixels, as in the original. */
+export const PICK_RADIUS_PX = 10;
+/** Wheel zoom: factor e^(-k·deltaY); 100 px of wheel ≈ 10 %, like the original's 0.05 px/unit at 50 px/m. */
+const WHEEL_ZOOM_RATE = 0.001;
+
+function wheelPixels(event, pageHeight) {
+  if (event.deltaMode === 1) return event.deltaY * 16; // lines
+  if (event.deltaMode === 2) return event.deltaY * pageHeight; // pages
+  return event.deltaY;
+}
+
+/**
+ * Pointer Events on `canvas`: one pointer on something draggable drags it,
+ * elsewhere it pans; two pointers pinch-zoom about their midpoint and pan as
+ * it moves (a second finger lets go of what the first held); the wheel zooms
+ * about the pointer. `actions`: pick(clientX, clientY) → a target or null,
+ * grab(target), dragTo(clientX, clientY), release(), zoomBy(factor, clientX,
+ * clientY), panBy(dx, dy) (client px), fail(error). Listeners go away with
+ * `signal`. Returns `{ reset() }`.
+ */
+export function attachPointerInput(canvas, signal, actions) {
+  return new PointerInput(canvas, signal, actions);
+}
+
+/** The pointers on one canvas and what they do (see attachPointerInput). */
+class PointerInput {
+  #canvas;
+  #actions;
+  #pointers = new Map(); // pointerId → { x, y } client coordinates
+  #dragPointerId = null;
+  #panPointerId = null;
+  #pinch = null; // { distance, x, y }: the first two pointers' distance and midpoint
+
+  constructor(canvas, signal, actions) {
+    this.#canvas = canvas;
+    this.#actions = actions;
+    const guarded = (handler) => (event) => {
+      try {
+        handler.call(this, event);
+      } catch (error) {
+        actions.fail(error);
+      }
+    };
+    const options = { signal };
+    canvas.addEventListener('pointerdown', guarded(this.#down), options);
+    canvas.addEventListener('pointermove', guarded(this.#move), options);
+    canvas.addEventListener('pointerup', guarded(this.#up), options);
+    canvas.addEventListener('pointercancel', guarded(this.#up), options);
+    canvas.addEventListener('lostpointercapture', guarded(this.#up), options);
+    canvas.addEventListener('wheel', guarded(this.#wheel), { signal, passive: false });
+  }
+
+  /** Forget every pointer (after a restart the old grab is gone). */
+  reset() {
+    this.#pointers.clear();
+    this.#dragPointerId = null;
+    this.#panPointerId = null;
+    this.#pinch = null;
+  }
+
+  #measurePinch() {
+    const [a, b] = this.#pointers.values();
+    return { distance: Math.hypot(a.x - b.x, a.y - b.y), x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  }
+
+  #down(event) {
+    if (event.pointerType === 'mouse' && event.button !== 0) return;
+    event.preventDefault(); // no text selection, no emulated mouse events
+    this.#pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    try {
+      this.#canvas.setPointerCapture(event.pointerId);
+    } catch {
+      // the pointer may already be gone; nothing to capture
+    }
+    if (this.#pointers.size === 1) {
+      const target = this.#actions.pick(event.clientX, event.clientY);
+      if (target != null) {
+        this.#dragPointerId = event.pointerId;
+        this.#actions.grab(target);
+        this.#actions.dragTo(event.clientX, event.clientY);
+      } else {
+        this.#panPointerId = event.pointerId;
+      }
+    } else if (this.#pointers.size === 2) {
+      if (this.#dragPointerId !== null) {
+        this.#dragPointerId = null;
+        this.#actions.release();
+      }
+      this.#panPointerId = null;
+      this.#pinch = this.#measurePinch();
+    }
+  }
+
+  #move(event) {
+    const pointer = this.#pointers.get(event.pointerId);
+    if (!pointer) return;
+    const dx = event.clientX - pointer.x;
+    const dy = event.clientY - pointer.y;
+    pointer.x = event.clientX;
+    pointer.y = event.clientY;
+    if (this.#pointers.size >= 2) {
+      // the midpoint carries the picture; the spread zooms about it
+      const pinch = this.#pinch;
+      const now = this.#measurePinch();
+      this.#actions.panBy(now.x - pinch.x, now.y - pinch.y);
+      if (pinch.distance > 0 && now.distance > 0) this.#actions.zoomBy(now.distance / pinch.distance, now.x, now.y);
+      this.#pinch = now;
+    } else if (event.pointerId === this.#dragPointerId) {
+      this.#actions.dragTo(event.clientX, event.clientY);
+    } else if (event.pointerId === this.#panPointerId) {
+      this.#actions.panBy(dx, dy);
+    }
+  }
+
+  #up(event) {
+    if (!this.#pointers.delete(event.pointerId)) return;
+    if (event.pointerId === this.#dragPointerId) {
+      this.#dragPointerId = null;
+      this.#actions.release();
+    }
+    if (event.pointerId === this.#panPointerId) this.#panPointerId = null;
+    if (this.#pointers.size >= 2) {
+      this.#pinch = this.#measurePinch(); // another pair pinches on from here
+    } else if (this.#pinch) {
+      this.#pinch = null;
+      // the finger left of a pinch goes on panning
+      if (this.#pointers.size === 1) [this.#panPointerId] = this.#pointers.keys();
+    }
+  }
+
+  #wheel(event) {
+    event.preventDefault(); // zoom the cloth, not scroll the page
+    this.#actions.zoomBy(Math.exp(-WHEEL_ZOOM_RATE * wheelPixels(event, window.innerHeight)), event.clientX, event.clientY);
+  }
+}

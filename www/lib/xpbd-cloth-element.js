@@ -1,0 +1,346 @@
+// <xpbd-cloth>: a cloth as an HTML element, built on mountCloth.
+//
+//   <script type="module" src="www/lib/xpbd-cloth-element.js"></script>
+//   <xpbd-cloth width="20" height="15" fixed="2" stiffness="500" paused></xpbd-cloth>
+//   <xpbd-cloth preset="flag" wind-x="12"></xpbd-cloth>
+//
+// Attributes mirror the mountCloth options (see PARAMETERS in cloth.js for the
+// names): solver values apply at once, preset/width/height/fixed restart the cloth,
+// `paused` (present or not) pauses, `simd="off"` loads the scalar (no SIMD) build
+// when this is the page's first cloth, `view="x,y,scale"` shows that view instead
+// of fitting each scene (metres, metres, CSS px per metre; removing it fits). An
+// invalid value is reported with console.warn and the cloth keeps its last good
+// value. The element is sized by
+// CSS (block, 100% × 400px unless the page says otherwise); its canvas fills it.
+// The canvas is an image to assistive technology, named by the `label`
+// attribute (DEFAULT_LABEL when absent). Removing it from the page destroys the
+// cloth and frees its memory.
+
+import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
+import { BACKENDS } from './options.js';
+import { fieldOf } from './errors.js';
+import { cameraFromText } from './camera.js';
+
+/** Attributes that choose the backend (mountCloth's backend and allowFallbackAdapter); a change restarts the cloth. */
+const BACKEND_ATTRIBUTES = ['backend', 'allow-fallback-adapter'];
+const PARAMETER_BY_ATTRIBUTE = new Map(PARAMETERS.map((parameter) => [parameter.attribute, parameter]));
+const PARAMETER_BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter]));
+
+/** The canvas' accessible name when the element has no `label` attribute. */
+export const DEFAULT_LABEL = 'Cloth simulation: drag particles with a pointer, zoom with the wheel or a pinch';
+
+/** Shadow styles: constructable, so no inline <style> is needed under a strict CSP. */
+const HOST_CSS = `
+  :host { display: block; position: relative; width: 100%; height: 400px; }
+  :host([hidden]) { display: none; }
+  canvas { display: block; width: 100%; height: 100%; touch-action: none; }
+  .reduced-motion { position: absolute; left: 8px; top: 8px; right: 8px; margin: 0; padding: 6px 10px;
+    background: #fffbe6; color: #222; border: 1px solid #c9a400; border-radius: 4px; font: 14px/1.4 system-ui, sans-serif; }
+  .reduced-motion[hidden] { display: none; }
+  .reduced-motion button { margin-left: 8px; font: inherit; }
+`;
+
+let sharedSheet = null;
+function shadowStyleSheet() {
+  if (!sharedSheet && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+    sharedSheet = new CSSStyleSheet();
+    sharedSheet.replaceSync(HOST_CSS);
+  }
+  return sharedSheet;
+}
+
+export class XpbdClothElement extends HTMLElement {
+  static get observedAttributes() {
+    return [...PARAMETER_BY_ATTRIBUTE.keys(), 'paused', 'view', ...BACKEND_ATTRIBUTES, 'label', 'style', 'class'];
+  }
+
+  #canvas;
+  #controller = null;
+  #mounting = null; // the promise of the mount in progress
+  #mountGeneration = 0; // bumps on every mount and unmount so a late mount knows it is stale
+  #pendingRestart = null; // grid changes collected within one task
+  #scene = null; // a scene of the page's own (see the scene property)
+  #ready;
+  #resolveReady;
+  #reducedMotionNote;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    const sheet = shadowStyleSheet();
+    this.#canvas = document.createElement('canvas');
+    if (sheet) {
+      root.adoptedStyleSheets = [sheet];
+    } else {
+      // Older browsers: CSSOM assignments are allowed under CSP, inline <style> is not.
+      Object.assign(this.#canvas.style, { display: 'block', width: '100%', height: '100%', touchAction: 'none' });
+    }
+    this.#canvas.setAttribute('part', 'canvas');
+    this.#canvas.setAttribute('role', 'img');
+    this.#updateLabel();
+    // Shown while the cloth waits for Start because the user asked for reduced motion.
+    this.#reducedMotionNote = document.createElement('p');
+    this.#reducedMotionNote.className = 'reduced-motion';
+    this.#reducedMotionNote.setAttribute('part', 'reduced-motion');
+    this.#reducedMotionNote.setAttribute('role', 'status');
+    this.#reducedMotionNote.hidden = true;
+    const start = document.createElement('button');
+    start.type = 'button';
+    start.textContent = 'Start';
+    start.addEventListener('click', () => {
+      this.#controller?.resume();
+      this.#reducedMotionNote.hidden = true;
+    });
+    this.#reducedMotionNote.append('Paused: your system asks for reduced motion.', start);
+    root.append(this.#canvas, this.#reducedMotionNote);
+    this.#ready = new Promise((resolve) => {
+      this.#resolveReady = resolve;
+    });
+  }
+
+  /** The mountCloth controller, or null while loading or after removal. */
+  get controller() {
+    return this.#controller;
+  }
+
+  /** Resolves to the controller once the cloth runs (a new promise after each re-insertion). */
+  get ready() {
+    return this.#ready;
+  }
+
+  /**
+   * A scene of the page's own (`Simulation.fromScene`'s argument), built instead
+   * of the preset; null (default) for the preset. Setting it restarts the cloth;
+   * a refused scene is reported with console.warn and the cloth keeps running.
+   */
+  get scene() {
+    return this.#scene;
+  }
+
+  set scene(value) {
+    this.#scene = value ?? null;
+    if (this.#controller) this.#tryApply(() => this.#controller.restart({ scene: this.#scene }), 'scene');
+  }
+
+  /** The canvas inside the shadow root. */
+  get canvas() {
+    return this.#canvas;
+  }
+
+  connectedCallback() {
+    if (this.#controller || this.#mounting) return; // moved within the page: keep running
+    this.#mount();
+  }
+
+  disconnectedCallback() {
+    // A move (remove + insert in one task) reconnects before this microtask runs.
+    queueMicrotask(() => {
+      if (!this.isConnected) this.#unmount();
+    });
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (name === 'label') this.#updateLabel();
+    if (!this.#controller || oldValue === newValue) return; // the mount reads attributes itself
+    if (name === 'style' || name === 'class') {
+      this.#controller.refreshTheme(); // the --xpbd-cloth-* colours may have changed
+      return;
+    }
+    if (BACKEND_ATTRIBUTES.includes(name)) {
+      const changes = this.#backendOptions();
+      if (changes) this.#tryApply(() => this.#controller.restart(changes), `${name}=${quoteForMessage(newValue)}`);
+      return;
+    }
+    if (name === 'view') {
+      const view = this.#readView();
+      if (view !== undefined) this.#tryApply(() => this.#controller.setView(view), `view=${quoteForMessage(newValue)}`);
+      return;
+    }
+    if (name === 'paused') {
+      if (newValue === null) {
+        this.#controller.resume();
+        this.#reducedMotionNote.hidden = true;
+      } else {
+        this.#controller.pause();
+      }
+      return;
+    }
+    const parameter = PARAMETER_BY_ATTRIBUTE.get(name);
+    const value = this.#readAttribute(parameter);
+    if (value === undefined) return;
+    if (parameter.appliesOn === 'restart') {
+      this.#scheduleRestart(parameter.name, value);
+    } else {
+      this.#tryApply(() => this.#controller.set(parameter.name, value), `${name}=${quoteForMessage(newValue)}`);
+    }
+  }
+
+  async #mount() {
+    const generation = ++this.#mountGeneration;
+    const attributesAtStart = this.#observedAttributeValues();
+    const options = { paused: this.hasAttribute('paused'), onError: (error) => this.#onClothError(error), ...this.#backendOptions() };
+    if (this.#scene) options.scene = this.#scene;
+    const view = this.#readView();
+    if (view) options.view = view;
+    for (const parameter of PARAMETERS) {
+      // an absent attribute leaves the value to the scene (a flag brings its wind)
+      if (!this.hasAttribute(parameter.attribute)) continue;
+      const value = this.#readAttribute(parameter);
+      if (value !== undefined) options[parameter.name] = value;
+    }
+    // Read once: the page's first mounted cloth loads the module every cloth shares.
+    // respect-reduced-motion="false" starts moving even where the user asked for reduced motion
+    const respect = this.getAttribute('respect-reduced-motion');
+    if (respect === 'false') options.respectReducedMotion = false;
+    else if (respect !== null && respect !== 'true' && respect !== '') {
+      console.warn(`<xpbd-cloth>: ignoring respect-reduced-motion=${quoteForMessage(respect)}: expected "true" or "false"`);
+    }
+    const simd = this.getAttribute('simd');
+    if (simd === 'auto' || simd === 'off') options.simd = simd;
+    else if (simd !== null) console.warn(`<xpbd-cloth>: ignoring simd=${quoteForMessage(simd)}: expected "auto" or "off"`);
+    this.#mounting = this.#mountValidOptions(options);
+    try {
+      const controller = await this.#mounting;
+      if (generation !== this.#mountGeneration) {
+        controller.destroy(); // removed while loading
+        return;
+      }
+      this.#controller = controller;
+      this.#reducedMotionNote.hidden = !controller.reducedMotion;
+      this.#applyChangesMadeWhileLoading(attributesAtStart);
+      this.#resolveReady(controller);
+    } catch (error) {
+      console.warn(`<xpbd-cloth>: the cloth could not start: ${error.message}`);
+      this.#onClothError(error);
+    } finally {
+      if (generation === this.#mountGeneration) this.#mounting = null;
+    }
+  }
+
+  /** Mounts, dropping (with a warning) any attribute the Simulation refuses. */
+  async #mountValidOptions(options) {
+    const attempted = { ...options };
+    for (;;) {
+      try {
+        return await mountCloth(this.#canvas, attempted);
+      } catch (error) {
+        const field = fieldOf(error);
+        if (field === 'backend' && attempted.backend !== 'cpu') {
+          // WebGPU cannot run here: the CPU can
+          console.warn(`<xpbd-cloth>: ignoring backend=${quoteForMessage(this.getAttribute('backend'))}: ${error.message}`);
+          attempted.backend = 'cpu';
+          continue;
+        }
+        const refused = PARAMETERS.find((p) => p.name === field && Object.hasOwn(attempted, p.name));
+        if (!refused) throw error;
+        const text = quoteForMessage(this.getAttribute(refused.attribute));
+        console.warn(`<xpbd-cloth>: ignoring ${refused.attribute}=${text}: ${error.message}`);
+        delete attempted[refused.name];
+      }
+    }
+  }
+
+  #observedAttributeValues() {
+    return Object.fromEntries(XpbdClothElement.observedAttributes.map((name) => [name, this.getAttribute(name)]));
+  }
+
+  #applyChangesMadeWhileLoading(attributesAtStart) {
+    const now = this.#observedAttributeValues();
+    for (const [name, value] of Object.entries(now)) {
+      if (value !== attributesAtStart[name]) this.attributeChangedCallback(name, attributesAtStart[name], value);
+    }
+  }
+
+  #unmount() {
+    this.#mountGeneration += 1;
+    this.#mounting = null;
+    this.#pendingRestart = null;
+    this.#controller?.destroy();
+    this.#controller = null;
+    this.#ready = new Promise((resolve) => {
+      this.#resolveReady = resolve;
+    });
+  }
+
+  /**
+   * The attribute's value (a number; text for solver-order and renderer; true or
+   * false for strain-colors, where presence means true unless it says "false"),
+   * undefined when absent or invalid (then warns).
+   */
+  #readAttribute(parameter) {
+    const text = this.getAttribute(parameter.attribute);
+    if (parameter.type === 'boolean') return text === null ? false : text.trim().toLowerCase() !== 'false';
+    if (text === null) return undefined;
+    if (parameter.type === 'string') return text.trim();
+    try {
+      return parseNumber(text, parameter.attribute);
+    } catch (error) {
+      console.warn(`<xpbd-cloth>: ${error.message}; keeping the last good value`);
+      return undefined;
+    }
+  }
+
+  /** The `view` attribute's view, null when absent, undefined (after a warning) when it is not "x,y,scale". */
+  #readView() {
+    const text = this.getAttribute('view');
+    if (text === null) return null;
+    try {
+      return cameraFromText(text);
+    } catch (error) {
+      console.warn(`<xpbd-cloth>: ignoring view=${quoteForMessage(text)}: ${error.message}`);
+      return undefined;
+    }
+  }
+
+  /**
+   * `backend` ("auto", "webgpu" or "cpu"; absent: "auto") and the boolean
+   * `allow-fallback-adapter`, as mountCloth options; undefined (after a warning)
+   * for a backend that is none of those.
+   */
+  #backendOptions() {
+    const text = this.getAttribute('backend');
+    const backend = text === null ? 'auto' : text.trim();
+    if (!BACKENDS.includes(backend)) {
+      console.warn(`<xpbd-cloth>: ignoring backend=${quoteForMessage(text)}: expected "auto", "webgpu" or "cpu"`);
+      return undefined;
+    }
+    const allow = this.getAttribute('allow-fallback-adapter');
+    return { backend, allowFallbackAdapter: allow !== null && allow.trim().toLowerCase() !== 'false' };
+  }
+
+  /** Width, height and fixed often change together: restart once for all of them. */
+  #scheduleRestart(name, value) {
+    if (!this.#pendingRestart) {
+      this.#pendingRestart = {};
+      queueMicrotask(() => {
+        const changes = this.#pendingRestart;
+        this.#pendingRestart = null;
+        if (changes && this.#controller) {
+          const attributes = Object.keys(changes).map((n) => PARAMETER_BY_NAME.get(n).attribute);
+          const described = attributes.map((a) => `${a}=${quoteForMessage(this.getAttribute(a))}`).join(' ');
+          this.#tryApply(() => this.#controller.restart(changes), described);
+        }
+      });
+    }
+    this.#pendingRestart[name] = value;
+  }
+
+  #tryApply(apply, attributesDescribed) {
+    try {
+      apply();
+    } catch (error) {
+      console.warn(`<xpbd-cloth>: ignoring ${attributesDescribed}: ${error.message}; keeping the last good value`);
+    }
+  }
+
+  /** The canvas' accessible name: the `label` attribute, or DEFAULT_LABEL when it is absent or blank. */
+  #updateLabel() {
+    this.#canvas.setAttribute('aria-label', this.getAttribute('label')?.trim() || DEFAULT_LABEL);
+  }
+
+  #onClothError(error) {
+    this.dispatchEvent(new CustomEvent('cloth-error', { detail: { error } }));
+  }
+}
+
+if (!customElements.get('xpbd-cloth')) customElements.define('xpbd-cloth', XpbdClothElement);

@@ -1,7 +1,0 @@
-// Types for www/recording.js: recording a canvas as WebM.
-
-export declare const MAX_RECORDING_SECONDS: number;
-/** The WebM type this engine records `canvas` in, or null when it cannot. */
-export declare function recordingType(canvas: HTMLCanvasElement): string | null;
-/** Records the next `seconds` of `canvas` as WebM. */
-export declare function recordCanvas(canvas: HTMLCanvasElement, seconds: number, keepDrawing?: () => void): Promise<Blob>;
