@@ -305,8 +305,7 @@ describe('each preset stays in its fitted view while it moves (the wasm module i
             seen.maxY = Math.max(seen.maxY, q.y);
           }
         }
-        const known = preset === 'soft-body' ? ' (known: its ground contacts inject energy and it flies off; the contact fix is under way)' : '';
-        assert.equal(outside, null, `${preset} leaves the canvas${known}: ${JSON.stringify(outside)}`);
+        assert.equal(outside, null, `${preset} leaves the canvas: ${JSON.stringify(outside)}`);
         const share = Math.max((seen.maxX - seen.minX) / W, (seen.maxY - seen.minY) / H);
         assert.ok(share >= 1 / 3, `${preset} spans ${(100 * share).toFixed(0)} % of the canvas: ${JSON.stringify(seen)}`);
       } finally {

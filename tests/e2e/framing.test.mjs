@@ -23,8 +23,6 @@ const SAMPLES = 20;
 const MIN_EXTENT_SHARE = 1 / 3;
 /** Particles are drawn as discs of at most this radius (CSS px; DEFAULT_STYLE.particleRadius). */
 const PARTICLE_RADIUS_PX = 2.5;
-/** Known not to stay put yet: its contacts inject energy and it flies off (the contact fix is under way). */
-const KNOWN_ENERGY_GAIN = new Set(['soft-body']);
 
 /**
  * In the page: picks `preset` in the Scene select (as a person does: a change
@@ -120,10 +118,7 @@ for (const engineName of selectedEngines()) {
         const last = watched.frames[watched.frames.length - 1];
         assert.ok(last.time > watched.frames[0].time, `${preset} moves: ${JSON.stringify(watched.frames.map((f) => f.time))}`);
         const problems = framingProblems(watched);
-        const known = KNOWN_ENERGY_GAIN.has(preset)
-          ? ' (known: the soft body gains energy from its ground contacts and flies off; the contact fix is under way)'
-          : '';
-        assert.deepEqual(problems, [], `${engineName}, ${preset}${known}: ${problems.length} of ${SAMPLES} frames wrong`);
+        assert.deepEqual(problems, [], `${engineName}, ${preset}: ${problems.length} of ${SAMPLES} frames wrong`);
         // the pixels agree: ink under every particle (canvasCoverage pauses for it, then resumes)
         const shot = await page.evaluate(canvasCoverage, [DEMO, '#cloth-canvas']);
         assert.ok(shot.inside === shot.total && shot.covered >= 0.9 * shot.total, `${preset} drawn where the view puts it: ${JSON.stringify(shot)}`);
