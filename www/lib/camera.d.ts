@@ -1,4 +1,4 @@
-// Types for www/camera.js: which part of the world a cloth's canvas shows.
+// Types for www/lib/camera.js: which part of the world a cloth's canvas shows.
 
 import type { View } from './renderer.js';
 

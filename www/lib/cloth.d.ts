@@ -76,7 +76,7 @@ export interface ClothOptions extends Partial<ParameterValues> {
   allowFallbackAdapter?: boolean;
   /**
    * The view to show on mount and every restart instead of fitting the scene
-   * (see www/camera.js): `{ x, y, scale }`, the world point (metres) at the
+   * (see www/lib/camera.js): `{ x, y, scale }`, the world point (metres) at the
    * canvas' centre and CSS px per metre (1 to 10 000). null or undefined
    * (default): each scene is fitted, with room for where it will move. A bad
    * view is refused with an Error, `field` "view", `code` "wrong_type" or
