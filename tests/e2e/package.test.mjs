@@ -52,6 +52,8 @@ const REQUIRED_FILES = [
   'www/lib/options.d.ts',
   'www/lib/pointer.js',
   'www/lib/pointer.d.ts',
+  'www/lib/camera.js',
+  'www/lib/camera.d.ts',
   'www/lib/frame-loop.js',
   'www/lib/frame-loop.d.ts',
   'www/lib/painter.js',

@@ -11,8 +11,11 @@
 //
 // The URL holds the settings that differ from the defaults
 // (index.html?width=20&stiffness=500&strainColors=1): read on load and validated
-// like typed input, rewritten with history.replaceState after every applied change.
-// Keys: Space pauses or resumes, R restarts (not while a field or button has focus).
+// like typed input, rewritten with history.replaceState after every applied change;
+// the view (view=x,y,scale, see www/lib/camera.js) only once the user zoomed or
+// panned, and every restart fits the scene again.
+// Keys: Space pauses or resumes, R restarts, F fits the view (not while a field or
+// button has focus).
 // Under the canvas, a live plot (www/demo/plot.js) follows max stretch and kinetic energy.
 //
 // For tests and curious users, the cloth's controller is `window.clothDemo`:
@@ -26,6 +29,7 @@ import { codeOf, fieldError, fieldOf } from '../lib/errors.js';
 import { strainRamp, presetShape } from '../lib/wasm.js';
 import { createPlot } from './plot.js';
 import { buildParameterFields } from './fields.js';
+import { cameraFromText, cameraToText } from '../lib/camera.js';
 
 const byId = (id) => document.getElementById(id);
 
@@ -51,6 +55,13 @@ const FALSE_WORDS = ['0', 'false', 'off', 'no'];
  * "10" of "1000") are never applied.
  */
 export const COMMIT_PAUSE_MS = 700;
+
+/**
+ * How long the view must rest after a zoom or pan before the URL says it, in ms:
+ * a pinch or a drag rewrites the URL once, not at every move (browsers limit
+ * history.replaceState calls).
+ */
+const VIEW_URL_PAUSE_MS = 400;
 
 /** Keys typed here belong to the element (Space types, ticks or clicks), not to the shortcuts. */
 const KEY_OWNERS = 'input, select, textarea, button, [contenteditable]:not([contenteditable="false"])';
@@ -125,6 +136,7 @@ function showCapped({ capped, stepsLastFrame }) {
 }
 
 function showController(controller, plot, diagnostics = controller.diagnostics()) {
+  followView(controller);
   showDiagnostics(diagnostics, controller.simulation?.tornCount ?? diagnostics.tornCount);
   showBackend(controller);
   showPauseState(controller);
@@ -251,8 +263,37 @@ function urlFor(controller) {
   }
   if (options.backend === DEFAULT_OPTIONS.backend) params.delete('backend');
   else params.set('backend', options.backend);
+  const { view } = controller;
+  if (view.fitted) params.delete('view');
+  else params.set('view', cameraToText(view));
   const search = params.toString();
   return `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
+}
+
+/** Rewrites the URL once the view, changed by the user, has rested VIEW_URL_PAUSE_MS. */
+const followView = (() => {
+  let shown = null;
+  let pause = 0;
+  return (controller) => {
+    const { view } = controller;
+    const text = view.fitted ? '' : cameraToText(view);
+    if (text === shown) return;
+    shown = text;
+    clearTimeout(pause);
+    pause = setTimeout(() => writeUrl(controller), VIEW_URL_PAUSE_MS);
+  };
+})();
+
+/** The URL's view (view=x,y,scale), or undefined after saying why it is not one. */
+function readViewFromUrl() {
+  const text = new URLSearchParams(window.location.search).get('view');
+  if (text === null) return undefined;
+  try {
+    return cameraFromText(text);
+  } catch (error) {
+    showStatus(`The link's view is not used: ${error.message}`);
+    return undefined;
+  }
 }
 
 function writeUrl(controller) {
@@ -307,7 +348,7 @@ function applyLiveField(controller, id, writeBack = true) {
 const SIZE_FIELDS = RESTART_FIELDS.filter((id) => id !== 'preset');
 
 function restart(controller, plot, extra = {}) {
-  const changes = { ...extra };
+  const changes = { view: null, ...extra }; // a restart fits the scene
   for (const id of RESTART_FIELDS) {
     const value = readField(id);
     if (value === undefined) return; // the error is shown; the old cloth keeps running
@@ -398,15 +439,16 @@ function togglePause(controller) {
   showPauseState(controller);
 }
 
-/** Space pauses or resumes, R restarts, unless the focused element uses the key itself. */
+/** Space pauses or resumes, R restarts, F fits the view, unless the focused element uses the key itself. */
 function onShortcutKey(event, controller, plot) {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
   if (event.target instanceof Element && event.target.closest(KEY_OWNERS)) return;
   const key = event.key.toLowerCase();
-  if (key !== ' ' && key !== 'r') return;
+  if (key !== ' ' && key !== 'r' && key !== 'f') return;
   event.preventDefault(); // Space would scroll the page
   if (event.repeat) return;
   if (key === ' ') togglePause(controller);
+  else if (key === 'f') controller.fit();
   else restart(controller, plot);
 }
 
@@ -608,6 +650,7 @@ function wireControls(controller, plot) {
   byId('restart').addEventListener('click', () => restart(controller, plot));
   byId('diverged-restart').addEventListener('click', () => restart(controller, plot));
   byId('pause').addEventListener('click', () => togglePause(controller));
+  byId('fit').addEventListener('click', () => controller.fit());
   byId('share').addEventListener('click', copyLink);
   byId('backend').addEventListener('change', () => applyBackend(controller, plot));
   document.addEventListener('keydown', (event) => onShortcutKey(event, controller, plot));
@@ -629,6 +672,7 @@ async function start() {
       // ?simd=off loads the scalar build even where the engine has wasm SIMD.
       simd: new URLSearchParams(window.location.search).get('simd') === 'off' ? 'off' : 'auto',
       ...backendOption(),
+      view: readViewFromUrl(),
       // A cloth that starts paused (reduced motion) draws, and reports, before mountCloth resolves.
       onFrame: (diagnostics) => {
         if (controller) showController(controller, plot, diagnostics);

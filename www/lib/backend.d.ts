@@ -6,6 +6,7 @@ import type { GpuDevice, GpuSimulation } from './gpu/gpu-cloth.js';
 import type { BackendName } from './options.js';
 import type { Painter } from './painter.js';
 import type { ClothStyle, View } from './renderer.js';
+import type { SceneDescription } from './camera.js';
 
 export type { BackendName };
 
@@ -37,8 +38,8 @@ export interface Backend {
   readonly gpuSimulation: GpuSimulation | null;
   /** The GPU device it runs on, or null on the CPU. */
   readonly gpu: GpuDevice | null;
-  /** Width and height (metres) of the cloth as built, which the view fits. */
-  readonly restingSize: { width: number; height: number };
+  /** The scene as built (copies), which the camera frames (camera.js). */
+  readonly builtScene: SceneDescription;
 
   /** A solver parameter's value (a name of the table with `appliesOn` "simulation"). */
   parameter(name: string): unknown;

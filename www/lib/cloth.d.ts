@@ -74,6 +74,22 @@ export interface ClothOptions extends Partial<ParameterValues> {
    * it is correct, never fast. Default false.
    */
   allowFallbackAdapter?: boolean;
+  /**
+   * The view to show on mount and every restart instead of fitting the scene
+   * (see www/lib/camera.js): `{ x, y, scale }`, the world point (metres) at the
+   * canvas' centre and CSS px per metre (1 to 10 000). null or undefined
+   * (default): each scene is fitted, with room for where it will move. A bad
+   * view is refused with an Error, `field` "view", `code` "wrong_type" or
+   * "invalid_value".
+   */
+  view?: ClothView | null;
+}
+
+/** A view of the world: the point at the canvas' centre (metres) and CSS px per metre. */
+export interface ClothView {
+  x: number;
+  y: number;
+  scale: number;
 }
 
 /** A snapshot of the cloth and of the loop's timing. Numbers are always finite. */
@@ -110,7 +126,7 @@ export interface ClothDiagnostics {
 /** The effective value of every option (solver values as the Simulation holds them). */
 export type EffectiveClothOptions = ParameterValues &
   Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden' | 'respectReducedMotion' | 'simd' | 'backend' | 'allowFallbackAdapter'>> &
-  Pick<ClothOptions, 'wasmUrl' | 'scalarWasmUrl' | 'onFrame' | 'onError' | 'scene'>;
+  Pick<ClothOptions, 'wasmUrl' | 'scalarWasmUrl' | 'onFrame' | 'onError' | 'scene' | 'view'>;
 
 /** The value type `set` takes for each live parameter. */
 export type LiveParameterValues = Pick<ParameterValues, LiveParameterName>;
@@ -219,6 +235,19 @@ export interface ClothController {
   set<K extends LiveParameterName>(name: K, value: LiveParameterValues[K]): void;
   set(name: string, value: number | string | boolean): void;
   diagnostics(): ClothDiagnostics;
+  /**
+   * What the canvas shows now: `{ x, y, scale }` (see `ClothOptions.view`), and
+   * `fitted`: true while it shows the scene's fit (no zoom or pan by the user,
+   * no view given, since the last restart or `fit()`).
+   */
+  readonly view: ClothView & { fitted: boolean };
+  /** Shows the scene's fit again (after the user zoomed or panned) and follows it as the canvas resizes. */
+  fit(): void;
+  /**
+   * Sets the `view` option and shows it at once (null: the scene's fit). A bad
+   * view throws an Error with `field` "view" and `code`, and changes nothing.
+   */
+  setView(view: ClothView | null): void;
   /** World metres → viewport CSS px (as in `MouseEvent.clientX/clientY`). */
   worldToClient(x: number, y: number): { x: number; y: number };
   /** Viewport CSS px → world metres. */
@@ -236,8 +265,10 @@ export interface ClothController {
  * the Simulation (the `preset` scene, or your own `scene`, with the solver values
  * given here over the scene's own), runs a requestAnimationFrame loop
  * (stepsPerFrame steps, then draw), drags particles with mouse, touch or pen
- * (press within 10 CSS px) and colliders (press on one), zooms
- * with the wheel or a two-finger pinch. Size the canvas with CSS; its backing
+ * (press within 10 CSS px) and colliders (press on one), pans by dragging
+ * empty space, zooms about the pointer with the wheel or a two-finger pinch.
+ * Each scene is framed with room for where it will move (or shown in the
+ * `view` option). Size the canvas with CSS; its backing
  * store follows its size × devicePixelRatio. Rejects with an Error for an invalid
  * option or when the wasm cannot be loaded. Only own properties of `options` with
  * the names of `ClothOptions` count: any other name, inherited ones such as

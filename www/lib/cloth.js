@@ -1,8 +1,9 @@
 // mountCloth: one interactive XPBD cloth on one <canvas>.
 //
 // It creates a `Simulation`, runs its own requestAnimationFrame loop (steps, then
-// draws), handles pointer drag and wheel/pinch zoom on that canvas, and returns a
-// controller to pause, restart, set parameters, read diagnostics and destroy.
+// draws), frames each scene with a camera (camera.js), handles pointer drag, pan
+// and wheel/pinch zoom on that canvas, and returns a controller to pause,
+// restart, set parameters, read diagnostics and destroy.
 // Every mounted cloth is independent; they all share one wasm module.
 //
 //   import { mountCloth } from './www/lib/cloth.js';
@@ -15,7 +16,8 @@
 
 import { loadWasm, wasmMemoryBytes, presetShape } from './wasm.js';
 import { PARAMETERS } from './parameters.js';
-import { fitView, clampScale, worldToCanvas, canvasToWorld, watchCanvasSize } from './renderer.js';
+import { worldToCanvas, canvasToWorld, watchCanvasSize } from './renderer.js';
+import { SceneCamera } from './camera.js';
 import {
   DEFAULT_OPTIONS, PARAMETER_BY_NAME, mergeOptionsGiven, checkRule, liveParameter, parseNumber, quoteForMessage,
 } from './options.js';
@@ -66,6 +68,9 @@ function tooLargeForCpu(error, settings) {
   });
   return withinTable && (codeOf(error) === 'out_of_memory' || ['width', 'height'].includes(fieldOf(error)));
 }
+
+/** Slices of a large scene's bounds (camera.js) worked out per task after the cloth starts. */
+const FRAMING_SLICES_PER_TASK = 4;
 
 const DIVERGED_MESSAGE =
   'The simulation diverged and has stopped. Restart it, perhaps with a smaller time step, ' +
@@ -129,9 +134,9 @@ class ClothController {
   #diverged = false;
   #haltedBy = null; // an unexpected Error that stopped the loop
   #visible = true; // in the viewport and the tab shown
-  #zoom = 1;
   #box;
-  #clothSize;
+  #camera; // a SceneCamera: fits each scene, zooms and pans
+  #framing = 0; // the timer of the task working out a large scene's bounds
   #view;
   #lastDiagnostics = null;
   #steppingMs = 0; // what the last stepping task took, counted into the next frame
@@ -161,7 +166,7 @@ class ClothController {
     // when the controller was a plain object of closures.
     for (const name of [
       'pause', 'resume', 'restart', 'set', 'diagnostics', 'worldToClient', 'clientToWorld', 'destroy', 'readPositions',
-      'snapshot', 'record', 'exportState', 'importState', 'refreshTheme',
+      'snapshot', 'record', 'exportState', 'importState', 'refreshTheme', 'fit', 'setView',
     ]) {
       this[name] = this[name].bind(this);
     }
@@ -177,8 +182,8 @@ class ClothController {
       this.#styleObserver.observe(canvas, { attributes: true, attributeFilter: ['style', 'class'] });
     }
     this.#box = { cssWidth: canvas.width, cssHeight: canvas.height, pixelRatio: 1, offsetX: 0, offsetY: 0 };
-    this.#clothSize = this.#backend.restingSize;
-    this.#updateView();
+    this.#camera = new SceneCamera(canvas.width, canvas.height);
+    this.#frameScene(this.#backend.builtScene);
     this.#scheduler = new FrameScheduler(() => this.#frame(), () => this.#stepTask());
     this.#previousTouchAction = canvas.style.touchAction;
     // The page stylesheet should say this too; set here so any host page gets it.
@@ -187,6 +192,7 @@ class ClothController {
 
     this.#canvasSize = watchCanvasSize(canvas, (measured) => {
       this.#box = measured;
+      this.#camera.resize(measured.cssWidth, measured.cssHeight);
       this.#style = readTheme(canvas);
       this.#painter.repaintAll();
       this.#updateView();
@@ -238,7 +244,14 @@ class ClothController {
         else this.#backend.release();
         this.#requestFrame();
       },
-      zoomBy: (factor) => this.#zoomBy(factor),
+      zoomBy: (factor, clientX, clientY) => {
+        const at = this.#clientToCanvas(clientX, clientY);
+        this.#moveCamera(() => this.#camera.zoom(factor, at.x, at.y));
+      },
+      panBy: (dx, dy) => {
+        const screen = this.#screenBox();
+        this.#moveCamera(() => this.#camera.pan(dx / screen.scaleX, dy / screen.scaleY));
+      },
       fail: (error) => this.#report(error),
     });
   }
@@ -384,15 +397,14 @@ class ClothController {
     return this.#install(replacement, next);
   }
 
-  /** Makes `replacement` (built from `next`) the running cloth, its view fitting the cloth as built. */
+  /** Makes `replacement` (built from `next`) the running cloth, the camera framing the scene as built. */
   #install(replacement, next) {
     this.#backend.dispose(replacement);
     this.#backend = replacement;
     this.#watch(replacement);
     this.#settings = next;
     this.#painter.repaintAll();
-    this.#clothSize = replacement.restingSize;
-    this.#updateView();
+    this.#frameScene(replacement.builtScene);
     this.#diverged = false;
     this.#haltedBy = null;
     this.#stepper.clear();
@@ -487,6 +499,23 @@ class ClothController {
     return { ...this.#lastDiagnostics };
   }
 
+  /** The camera: { x, y, scale } (world point at the canvas centre, CSS px per metre) and whether it shows the fit. */
+  get view() {
+    return this.#camera.camera;
+  }
+
+  fit() {
+    this.#assertAlive();
+    this.#moveCamera(() => this.#camera.fit());
+  }
+
+  setView(view) {
+    this.#assertAlive();
+    const { options } = mergeOptionsGiven(this.#settings, { view }); // checks it: on Error nothing changes
+    this.#settings = options;
+    this.#moveCamera(() => (options.view == null ? this.#camera.fit() : this.#camera.show(options.view)));
+  }
+
   worldToClient(x, y) {
     const onCanvas = worldToCanvas(this.#view, x, y);
     const screen = this.#screenBox();
@@ -497,12 +526,17 @@ class ClothController {
   }
 
   clientToWorld(clientX, clientY) {
+    const at = this.#clientToCanvas(clientX, clientY);
+    return canvasToWorld(this.#view, at.x, at.y);
+  }
+
+  /** A client point as CSS px from the canvas' content box corner. */
+  #clientToCanvas(clientX, clientY) {
     const screen = this.#screenBox();
-    return canvasToWorld(
-      this.#view,
-      (clientX - screen.left) / screen.scaleX - this.#box.offsetX,
-      (clientY - screen.top) / screen.scaleY - this.#box.offsetY,
-    );
+    return {
+      x: (clientX - screen.left) / screen.scaleX - this.#box.offsetX,
+      y: (clientY - screen.top) / screen.scaleY - this.#box.offsetY,
+    };
   }
 
   destroy() {
@@ -515,6 +549,7 @@ class ClothController {
     this.#destroyed = true;
     this.#scheduler.cancelFrame();
     this.#scheduler.cancelStepping();
+    clearTimeout(this.#framing);
     this.#listeners.abort();
     this.#styleObserver?.disconnect();
     this.#canvasSize.stop();
@@ -605,16 +640,32 @@ class ClothController {
   // -- view
 
   #updateView() {
-    const box = this.#box;
-    this.#view = fitView(box.cssWidth, box.cssHeight, { zoom: this.#zoom, pixelRatio: box.pixelRatio, clothSize: this.#clothSize });
+    this.#view = this.#camera.view(this.#box.pixelRatio);
   }
 
-  #zoomBy(factor) {
-    if (!(factor > 0) || !Number.isFinite(factor)) return;
-    const scale = clampScale(this.#view.scale * factor);
-    this.#zoom *= scale / this.#view.scale;
+  /** Changes the camera with `change()` and draws what it shows. */
+  #moveCamera(change) {
+    change();
     this.#updateView();
+    this.#painter.repaintAll();
     this.#requestFrame();
+  }
+
+  /**
+   * The camera frames `scene` (a backend's `builtScene`): the `view` option, or the
+   * scene's fit; a large scene's bounds are worked out in tasks of their own.
+   */
+  #frameScene(scene) {
+    this.#camera.frame(scene, this.#settings.view);
+    this.#updateView();
+    clearTimeout(this.#framing);
+    const framing = () => {
+      if (this.#destroyed) return;
+      const done = this.#camera.advance(FRAMING_SLICES_PER_TASK);
+      if (done) this.#moveCamera(() => {}); // the fit of where the scene moves, once known
+      this.#framing = done ? 0 : setTimeout(framing, 0);
+    };
+    this.#framing = this.#camera.framing ? setTimeout(framing, 0) : 0;
   }
 
   /** The canvas' border-box rectangle on screen and its CSS-transform scale. */

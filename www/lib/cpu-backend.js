@@ -5,7 +5,7 @@
 
 import { Simulation, presetShape } from './wasm.js';
 import { PARAMETERS } from './parameters.js';
-import { boundingSize } from './renderer.js';
+import { describeScene } from './camera.js';
 
 /**
  * Frees a Simulation that may already be unusable (freed elsewhere, say): its
@@ -42,8 +42,8 @@ export class CpuBackend {
   /** The backend of `simulation`, which it owns from now on (dispose frees it). */
   constructor(simulation) {
     this.#simulation = simulation;
-    /** The bounding box as built, which the view fits. */
-    this.restingSize = boundingSize(simulation.positions());
+    /** The scene as built, which the camera frames (camera.js). */
+    this.builtScene = describeScene(simulation);
   }
 
   static {
@@ -144,8 +144,8 @@ export function createCpuBackend(options, applies = () => true) {
 }
 
 /**
- * The CPU backend of `options`' scene with a saved `state` restored (the view
- * fits the scene as built, not as it moved). Throws, allocating nothing, when
+ * The CPU backend of `options`' scene with a saved `state` restored (the camera
+ * frames the scene as built, not as it moved). Throws, allocating nothing, when
  * the state does not fit the scene.
  */
 export function restoredCpuBackend(options, state) {

@@ -5,6 +5,7 @@
 
 import { PARAMETERS } from './parameters.js';
 import { fieldError } from './errors.js';
+import { checkCamera } from './camera.js';
 
 export { fieldError };
 
@@ -38,6 +39,7 @@ const BEHAVIOUR_OPTIONS = new Map([
   ['onError', { defaultValue: undefined, check: optionalFunction }],
   ['backend', { defaultValue: 'auto', check: checkBackend }],
   ['allowFallbackAdapter', { defaultValue: false, check: booleanValue }],
+  ['view', { defaultValue: undefined, check: optionalView }],
 ]);
 
 /** The original demo's values for every option. */
@@ -87,6 +89,14 @@ function optionalObject(value, name) {
   if (value != null && typeof value !== 'object') {
     throw fieldError(name, 'wrong_type', `invalid ${name}: got ${describe(value)}, expected an object (see Simulation.fromScene)`);
   }
+}
+
+/**
+ * A view `{ x, y, scale }` (see camera.js), or null or undefined for the
+ * scene's fit; returns what the options keep: a frozen copy.
+ */
+function optionalView(value, name) {
+  return value == null ? value : Object.freeze(checkCamera(value, name));
 }
 
 function simdChoice(value, name) {
@@ -184,6 +194,7 @@ export function mergeOptionsGiven(base, changes) {
 
 /** mergeOptions of the [name, value] pairs read from the caller's options. */
 function mergeEntries(base, entries) {
+  const checked = new Map();
   for (const [name, value] of entries) {
     const known = PARAMETER_BY_NAME.get(name) ?? BEHAVIOUR_OPTIONS.get(name);
     if (!known) {
@@ -196,11 +207,13 @@ function mergeEntries(base, entries) {
     }
     if (value === undefined && PARAMETER_BY_NAME.has(name)) continue; // undefined means "keep"
     const check = BEHAVIOUR_OPTIONS.get(name)?.check ?? (known.appliesOn === 'loop' ? checkRule : undefined);
-    check?.(value, name);
+    // a check may return the value to keep instead (a copy it made of an object)
+    const kept = check?.(value, name);
+    if (kept !== undefined) checked.set(name, kept);
   }
   const merged = { ...base };
   for (const [name, value] of entries) {
-    if (value !== undefined || BEHAVIOUR_OPTIONS.has(name)) merged[name] = value;
+    if (value !== undefined || BEHAVIOUR_OPTIONS.has(name)) merged[name] = checked.has(name) ? checked.get(name) : value;
   }
   return merged;
 }

@@ -1,15 +1,18 @@
-// Types for www/lib/pointer.js: drag, pinch and wheel input on a cloth's canvas.
+// Types for www/lib/pointer.js: drag, pan, pinch and wheel input on a cloth's canvas.
 
 export const PICK_RADIUS_PX: number;
 
 export interface PointerActions<Target = unknown> {
-  /** What a pointer pressed at a client point drags (a particle, a collider), or null. */
+  /** What a pointer pressed at a client point drags (a particle, a collider), or null: the pointer then pans. */
   pick(clientX: number, clientY: number): Target | null;
   /** Starts dragging what `pick` returned. */
   grab(target: Target): void;
   dragTo(clientX: number, clientY: number): void;
   release(): void;
-  zoomBy(factor: number): void;
+  /** Zooms by `factor` keeping the world point under the client point (clientX, clientY) where it is. */
+  zoomBy(factor: number, clientX: number, clientY: number): void;
+  /** Moves the picture by (dx, dy) client px. */
+  panBy(dx: number, dy: number): void;
   /** Gets what a handler threw. */
   fail(error: unknown): void;
 }

@@ -1,5 +1,6 @@
 // Pointer input on a cloth's canvas: one pointer drags what it picks (a particle
-// or a collider), two pointers pinch-zoom, the wheel zooms. Knows nothing of the
+// or a collider) or else pans, two pointers pinch-zoom about their midpoint and
+// pan as it moves, the wheel zooms about the pointer. Knows nothing of the
 // Simulation: it calls actions.
 
 /** Pick radius in CSS pixels, as in the original. */
@@ -14,11 +15,13 @@ function wheelPixels(event, pageHeight) {
 }
 
 /**
- * Pointer Events on `canvas`: one pointer on something draggable drags it, two
- * pointers pinch-zoom (a second finger lets go), the wheel zooms.
- * `actions`: pick(clientX, clientY) → a target or null, grab(target),
- * dragTo(clientX, clientY), release(), zoomBy(factor), fail(error). Listeners go
- * away with `signal`. Returns `{ reset() }`.
+ * Pointer Events on `canvas`: one pointer on something draggable drags it,
+ * elsewhere it pans; two pointers pinch-zoom about their midpoint and pan as
+ * it moves (a second finger lets go of what the first held); the wheel zooms
+ * about the pointer. `actions`: pick(clientX, clientY) → a target or null,
+ * grab(target), dragTo(clientX, clientY), release(), zoomBy(factor, clientX,
+ * clientY), panBy(dx, dy) (client px), fail(error). Listeners go away with
+ * `signal`. Returns `{ reset() }`.
  */
 export function attachPointerInput(canvas, signal, actions) {
   return new PointerInput(canvas, signal, actions);
@@ -30,7 +33,8 @@ class PointerInput {
   #actions;
   #pointers = new Map(); // pointerId → { x, y } client coordinates
   #dragPointerId = null;
-  #pinchDistance = 0;
+  #panPointerId = null;
+  #pinch = null; // { distance, x, y }: the first two pointers' distance and midpoint
 
   constructor(canvas, signal, actions) {
     this.#canvas = canvas;
@@ -55,12 +59,13 @@ class PointerInput {
   reset() {
     this.#pointers.clear();
     this.#dragPointerId = null;
-    this.#pinchDistance = 0;
+    this.#panPointerId = null;
+    this.#pinch = null;
   }
 
-  #distanceOfFirstTwo() {
+  #measurePinch() {
     const [a, b] = this.#pointers.values();
-    return Math.hypot(a.x - b.x, a.y - b.y);
+    return { distance: Math.hypot(a.x - b.x, a.y - b.y), x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
   }
 
   #down(event) {
@@ -78,27 +83,37 @@ class PointerInput {
         this.#dragPointerId = event.pointerId;
         this.#actions.grab(target);
         this.#actions.dragTo(event.clientX, event.clientY);
+      } else {
+        this.#panPointerId = event.pointerId;
       }
     } else if (this.#pointers.size === 2) {
       if (this.#dragPointerId !== null) {
         this.#dragPointerId = null;
         this.#actions.release();
       }
-      this.#pinchDistance = this.#distanceOfFirstTwo();
+      this.#panPointerId = null;
+      this.#pinch = this.#measurePinch();
     }
   }
 
   #move(event) {
     const pointer = this.#pointers.get(event.pointerId);
     if (!pointer) return;
+    const dx = event.clientX - pointer.x;
+    const dy = event.clientY - pointer.y;
     pointer.x = event.clientX;
     pointer.y = event.clientY;
     if (this.#pointers.size >= 2) {
-      const distance = this.#distanceOfFirstTwo();
-      if (this.#pinchDistance > 0 && distance > 0) this.#actions.zoomBy(distance / this.#pinchDistance);
-      this.#pinchDistance = distance;
+      // the midpoint carries the picture; the spread zooms about it
+      const pinch = this.#pinch;
+      const now = this.#measurePinch();
+      this.#actions.panBy(now.x - pinch.x, now.y - pinch.y);
+      if (pinch.distance > 0 && now.distance > 0) this.#actions.zoomBy(now.distance / pinch.distance, now.x, now.y);
+      this.#pinch = now;
     } else if (event.pointerId === this.#dragPointerId) {
       this.#actions.dragTo(event.clientX, event.clientY);
+    } else if (event.pointerId === this.#panPointerId) {
+      this.#actions.panBy(dx, dy);
     }
   }
 
@@ -108,11 +123,18 @@ class PointerInput {
       this.#dragPointerId = null;
       this.#actions.release();
     }
-    if (this.#pointers.size < 2) this.#pinchDistance = 0;
+    if (event.pointerId === this.#panPointerId) this.#panPointerId = null;
+    if (this.#pointers.size >= 2) {
+      this.#pinch = this.#measurePinch(); // another pair pinches on from here
+    } else if (this.#pinch) {
+      this.#pinch = null;
+      // the finger left of a pinch goes on panning
+      if (this.#pointers.size === 1) [this.#panPointerId] = this.#pointers.keys();
+    }
   }
 
   #wheel(event) {
     event.preventDefault(); // zoom the cloth, not scroll the page
-    this.#actions.zoomBy(Math.exp(-WHEEL_ZOOM_RATE * wheelPixels(event, window.innerHeight)));
+    this.#actions.zoomBy(Math.exp(-WHEEL_ZOOM_RATE * wheelPixels(event, window.innerHeight)), event.clientX, event.clientY);
   }
 }

@@ -11,7 +11,10 @@
 // cannot run means the CPU, with a warning) and allow-fallback-adapter (present =
 // accept a software adapter, for tests); respect-reduced-motion="false" (read at
 // mount) starts the cloth moving even under prefers-reduced-motion: reduce, where it
-// otherwise starts paused with a note and a Start button (::part(reduced-motion)).
+// otherwise starts paused with a note and a Start button (::part(reduced-motion));
+// view="x,y,scale" (mountCloth's `view`: the world point at the centre in metres,
+// CSS px per metre) shows that view instead of fitting each scene, and applies at
+// once when changed (removed: the scene's fit).
 // The colours come from the --xpbd-cloth-* custom properties on the element (see
 // README, Theming), read again when its style or class attribute changes. An
 // invalid value is reported with console.warn and the last good value is kept.
@@ -29,7 +32,7 @@ import type { ElementAttribute } from './parameters.js';
 export declare const DEFAULT_LABEL: string;
 
 export declare class XpbdClothElement extends HTMLElement {
-  static readonly observedAttributes: (ElementAttribute | 'paused' | 'backend' | 'allow-fallback-adapter' | 'label' | 'style' | 'class')[];
+  static readonly observedAttributes: (ElementAttribute | 'paused' | 'view' | 'backend' | 'allow-fallback-adapter' | 'label' | 'style' | 'class')[];
   /** The mountCloth controller, or null while the wasm loads and after removal. */
   readonly controller: ClothController | null;
   /** Resolves to the controller once the cloth runs; a new promise after each re-insertion. */

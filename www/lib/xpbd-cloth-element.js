@@ -7,8 +7,10 @@
 // Attributes mirror the mountCloth options (see PARAMETERS in cloth.js for the
 // names): solver values apply at once, preset/width/height/fixed restart the cloth,
 // `paused` (present or not) pauses, `simd="off"` loads the scalar (no SIMD) build
-// when this is the page's first cloth. An invalid value is reported with
-// console.warn and the cloth keeps its last good value. The element is sized by
+// when this is the page's first cloth, `view="x,y,scale"` shows that view instead
+// of fitting each scene (metres, metres, CSS px per metre; removing it fits). An
+// invalid value is reported with console.warn and the cloth keeps its last good
+// value. The element is sized by
 // CSS (block, 100% × 400px unless the page says otherwise); its canvas fills it.
 // The canvas is an image to assistive technology, named by the `label`
 // attribute (DEFAULT_LABEL when absent). Removing it from the page destroys the
@@ -17,6 +19,7 @@
 import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
 import { BACKENDS } from './options.js';
 import { fieldOf } from './errors.js';
+import { cameraFromText } from './camera.js';
 
 /** Attributes that choose the backend (mountCloth's backend and allowFallbackAdapter); a change restarts the cloth. */
 const BACKEND_ATTRIBUTES = ['backend', 'allow-fallback-adapter'];
@@ -48,7 +51,7 @@ function shadowStyleSheet() {
 
 export class XpbdClothElement extends HTMLElement {
   static get observedAttributes() {
-    return [...PARAMETER_BY_ATTRIBUTE.keys(), 'paused', ...BACKEND_ATTRIBUTES, 'label', 'style', 'class'];
+    return [...PARAMETER_BY_ATTRIBUTE.keys(), 'paused', 'view', ...BACKEND_ATTRIBUTES, 'label', 'style', 'class'];
   }
 
   #canvas;
@@ -148,6 +151,11 @@ export class XpbdClothElement extends HTMLElement {
       if (changes) this.#tryApply(() => this.#controller.restart(changes), `${name}=${quoteForMessage(newValue)}`);
       return;
     }
+    if (name === 'view') {
+      const view = this.#readView();
+      if (view !== undefined) this.#tryApply(() => this.#controller.setView(view), `view=${quoteForMessage(newValue)}`);
+      return;
+    }
     if (name === 'paused') {
       if (newValue === null) {
         this.#controller.resume();
@@ -172,6 +180,8 @@ export class XpbdClothElement extends HTMLElement {
     const attributesAtStart = this.#observedAttributeValues();
     const options = { paused: this.hasAttribute('paused'), onError: (error) => this.#onClothError(error), ...this.#backendOptions() };
     if (this.#scene) options.scene = this.#scene;
+    const view = this.#readView();
+    if (view) options.view = view;
     for (const parameter of PARAMETERS) {
       // an absent attribute leaves the value to the scene (a flag brings its wind)
       if (!this.hasAttribute(parameter.attribute)) continue;
@@ -266,6 +276,18 @@ export class XpbdClothElement extends HTMLElement {
       return parseNumber(text, parameter.attribute);
     } catch (error) {
       console.warn(`<xpbd-cloth>: ${error.message}; keeping the last good value`);
+      return undefined;
+    }
+  }
+
+  /** The `view` attribute's view, null when absent, undefined (after a warning) when it is not "x,y,scale". */
+  #readView() {
+    const text = this.getAttribute('view');
+    if (text === null) return null;
+    try {
+      return cameraFromText(text);
+    } catch (error) {
+      console.warn(`<xpbd-cloth>: ignoring view=${quoteForMessage(text)}: ${error.message}`);
       return undefined;
     }
   }

@@ -3,6 +3,7 @@
 import type { ParameterValues } from '../parameters.js';
 import type { ClothStyle } from '../renderer.js';
 import type { Backend, HandOver } from '../backend.js';
+import type { SceneDescription } from '../camera.js';
 
 /**
  * WebGPU objects, typed loosely so that no WebGPU type library is needed
@@ -61,7 +62,7 @@ export class GpuSimulation implements Backend {
   readonly simulation: null;
   readonly gpuSimulation: GpuSimulation;
   readonly gpu: GpuDevice;
-  readonly restingSize: { width: number; height: number };
+  readonly builtScene: SceneDescription;
   parameter(name: string): unknown;
   setParameter(name: string, value: unknown): void;
   /** Throws the Simulation's Error unless `value` is valid for `name` (on any backend). */

@@ -18,7 +18,8 @@ import { PARAMETERS } from '../parameters.js';
 import { checkRule, describe } from '../options.js';
 import { fieldError } from '../errors.js';
 import { DEFAULT_STYLE } from '../style.js';
-import { boundingSize, particleRadius } from '../renderer.js';
+import { particleRadius } from '../renderer.js';
+import { describeScene } from '../camera.js';
 import { Simulation, gridLayout, substepValues, strainRamp } from '../wasm.js';
 
 /** Invocations per workgroup (WORKGROUP in solver.wgsl). */
@@ -255,12 +256,12 @@ export class GpuSimulation {
       this.#m = grid.restLengths.length;
       this.#pinned = new Uint8Array(this.#n);
       for (const k of grid.pinned) this.#pinned[k] = 1;
-      /** The bounding box as built, which the view fits. */
-      this.restingSize = boundingSize(grid.positions);
       this.#inverseMass = new Float32Array(this.#n);
       this.#mirror = { positions: grid.positions.slice(), velocities: new Float32Array(2 * this.#n), time: 0 };
       this.#createBuffers(shaderCode.solver, shaderCode.render);
       this.#updateInverseMasses();
+      /** The scene as built, which the camera frames (camera.js). */
+      this.builtScene = describeScene(this);
     } catch (error) {
       this.#validator.free();
       for (const buffer of Object.values(this.#buffers)) buffer.destroy?.();
