@@ -46,13 +46,15 @@ const TEST_PAGES = {
     body: `
 xpbd-cloth { width: 480px; height: 300px; }
 .themed {
+  color: #444444;
   --xpbd-cloth-background: #102030;
-  --xpbd-cloth-line: rgb(250, 160, 40);
-  --xpbd-cloth-particle: rgb(0 200 0);
+  --xpbd-cloth-line: color(srgb 0.98039 0.62745 0.15686);
+  --xpbd-cloth-particle: color-mix(in srgb, rgb(0 200 0) 100%, white);
   --xpbd-cloth-grabbed: hotpink;
   --xpbd-cloth-axis-x: not-a-colour;
   --xpbd-cloth-axis-y: #abc;
-  --xpbd-cloth-collider: #444444;
+  --xpbd-cloth-collider: currentColor;
+  --xpbd-cloth-collider-edge: lab(50% 0 0);
 }`,
   },
   '/__users__/theme.html': page(
@@ -239,6 +241,69 @@ async function hostileCheck() {
   // the good file still loads
   results.good = await window.clothDemoLoadState(text);
   return results;
+}
+
+/** Asserts each `#rrggbb` of `actual` is within `tolerance` per channel of `expected` (null: no colour). */
+function assertColours(actual, expected, tolerance, message) {
+  const channels = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const near = (a, e) => (a === null || e === null ? a === e
+    : /^#[0-9a-f]{6}$/.test(a) && channels(a).every((c, i) => Math.abs(c - channels(e)[i]) <= tolerance));
+  assert.equal(actual.length, expected.length, message);
+  actual.forEach((a, i) => assert.ok(near(a, expected[i]), `${message}: colour ${i} is ${a}, expected ${expected[i]} (±${tolerance})`));
+}
+
+/**
+ * CSS colours and the sRGB colour each is, worked out by hand from CSS Color 4
+ * (lab(50% 0 0): Y = ((50 + 16) / 116)^3 = 0.1842, sRGB 0.4664 = 119/255), or null
+ * for text that is no colour. `currentColor` is the probe element's `rgb(1 2 3)`.
+ */
+const COLOUR_CASES = [
+  ['#102030', '#102030'],
+  ['rebeccapurple', '#663399'],
+  ['hsl(120 100% 25%)', '#008000'],
+  ['rgb(10 20 30 / 50%)', '#0a141e'],
+  ['color(srgb 1 0.5 0)', '#ff8000'],
+  ['color(srgb 0.2 0.4 0.6 / 0.5)', '#336699'],
+  ['color-mix(in srgb, red 50%, blue)', '#800080'],
+  ['lab(50% 0 0)', '#777777'],
+  ['lch(50% 0 0)', '#777777'],
+  ['oklch(100% 0 0)', '#ffffff'],
+  ['oklab(0% 0 0)', '#000000'],
+  ['oklch(62.8% 0.2577 29.23)', '#ff0000'],
+  ['currentColor', '#010203'],
+  ['color-mix(in srgb, currentColor 50%, white)', '#808081'],
+  ['not-a-colour', null],
+  ['rgb(1, 2)', null],
+  ['#12345', null],
+  ['oklch(', null],
+  ['url(x.png)', null],
+  ['inherit', null],
+  ['', null],
+];
+
+/** In the page: normalizeColor of each case's text with a probe element of colour rgb(1 2 3), and the warnings readTheme gives. */
+async function parseColours(cases) {
+  const { normalizeColor, readTheme } = await import('/www/lib/theme.js');
+  const probe = document.createElement('span');
+  probe.style.color = 'rgb(1 2 3)';
+  document.body.append(probe);
+  const parsed = cases.map(([text]) => normalizeColor(text, probe));
+  const warned = [];
+  const warn = console.warn;
+  try {
+    for (const [text] of cases) {
+      const warnings = [];
+      console.warn = (message) => warnings.push(String(message));
+      probe.style.removeProperty('--xpbd-cloth-line');
+      probe.style.setProperty('--xpbd-cloth-line', text);
+      readTheme(probe);
+      warned.push(warnings.length === 1 && /--xpbd-cloth-line: .* is not a colour; keeping #999999/.test(warnings[0]) ? true : warnings.length === 0 ? false : warnings);
+    }
+  } finally {
+    console.warn = warn;
+    probe.remove();
+  }
+  return { parsed, warned };
 }
 
 /** In the page: pixel colour counts of `canvas` near each of `colours` (sum of channel differences ≤ `tolerance`). */
@@ -428,15 +493,31 @@ for (const engineName of selectedEngines()) {
       }, { initScripts: [reducedMotionScript] });
     });
 
+    it('colours: the browser parses every CSS colour (oklch, lab, color(), color-mix, currentColor) to sRGB; text that is no colour is refused with a warning', async () => {
+      await inEnginePage('__users__/theme.html', async (p) => {
+        const { parsed, warned } = await p.evaluate(parseColours, COLOUR_CASES);
+        assertColours(parsed, COLOUR_CASES.map(([, hex]) => hex), 2, `${engineName}: ${JSON.stringify(parsed)}`);
+        // as a custom property: a colour is taken silently, text that is no colour warns once;
+        // '' and 'inherit' set no value (the default, silently); 'oklch(' may or may not be set
+        COLOUR_CASES.forEach(([text, hex], i) => {
+          if (text === 'oklch(') return;
+          const expected = hex !== null ? false : !['', 'inherit'].includes(text);
+          assert.equal(warned[i], expected, `${engineName}: warning for ${JSON.stringify(text)}: ${JSON.stringify(warned[i])}`);
+        });
+      }, { allowWarnings: true });
+    });
+
     it('--xpbd-cloth-* custom properties colour both renderers; an invalid value keeps the default; a style change applies', async () => {
       await inEnginePage('__users__/theme.html', async (p) => {
         await p.waitFor(() => window.mounted && document.querySelector('#wasm').controller && document.querySelector('#canvas2d').controller, null, { message: 'all mounted' });
         await new Promise((done) => setTimeout(done, 300));
         const themes = await p.evaluate(() => [window.mounted.theme, document.querySelector('#wasm').controller.theme]);
         for (const theme of themes) {
-          assert.deepEqual(
-            [theme.background, theme.constraintColor, theme.particleColor, theme.grabbedColor, theme.xAxisColor, theme.yAxisColor, theme.colliderColor],
-            ['#102030', '#faa028', '#00c800', '#ff69b4', '#e01b1b', '#aabbcc', '#444444'],
+          assertColours(
+            [theme.background, theme.constraintColor, theme.particleColor, theme.grabbedColor, theme.xAxisColor, theme.yAxisColor, theme.colliderColor, theme.colliderEdgeColor],
+            ['#102030', '#faa028', '#00c800', '#ff69b4', '#e01b1b', '#aabbcc', '#444444', '#777777'],
+            1,
+            `${engineName}: the page's theme`,
           );
         }
         assert.equal(await p.evaluate(() => window.mounted.options.renderer), 'wasm');
