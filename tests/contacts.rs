@@ -535,6 +535,11 @@ fn contacts_and_wind_count_in_the_work_of_a_step_and_respect_its_limit() {
             Ok(_) => assert!(cloth.work_per_step() <= MAX_WORK_PER_STEP),
             Err(error) => break error,
         }
+        assert!(
+            cloth.colliders().len() <= contacts::MAX_COLLIDERS,
+            "{} colliders accepted, more than the limit",
+            cloth.colliders().len()
+        );
     };
     assert_eq!(refused.field(), "shape", "{refused}");
     assert!(
@@ -568,7 +573,11 @@ fn contacts_and_wind_in_slices_give_whole_steps_bit_for_bit() {
         let (mut whole, mut sliced) = (build(), build());
         for step in 0..120 {
             whole.step();
-            while sliced.advance(1, 700).0 == 0 {}
+            let mut slices = 0;
+            while sliced.advance(1, 700).0 == 0 {
+                slices += 1;
+                assert!(slices < 100_000, "{order:?}: step {step} never ends");
+            }
             assert!(
                 whole.positions() == sliced.positions(),
                 "{order:?}: step {step}: sliced positions differ"
