@@ -641,7 +641,7 @@ fn hostile_operation_sequences_keep_every_invariant() {
                 stats.accepted
             );
             assert!(
-                stats.refused.get(kind).is_some() || kind == "save",
+                stats.refused.contains_key(kind) || kind == "save",
                 "{kind} never refused: {:?}",
                 stats.refused
             );
