@@ -192,6 +192,22 @@ export async function assertCleanPage(opened, what = 'the page') {
 }
 
 /**
+ * assertCleanPage for what the page `opened` logged since the last call (or since it
+ * opened), then forgets it: each test of a page shared by several tests sees its own
+ * errors, not those earlier tests left.
+ */
+export async function assertCleanSinceLast(opened, what) {
+  try {
+    await assertCleanPage(opened, what);
+  } finally {
+    opened.console.clear();
+    await opened.page.evaluate(() => {
+      window.__cspViolations.length = 0;
+    });
+  }
+}
+
+/**
  * Runs `body(opened)` on a page `opened` by openPage (or a wrapper of it), then checks
  * it with assertCleanPage; closes the page in any case.
  */
