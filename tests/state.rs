@@ -7,6 +7,7 @@ mod common {
 }
 
 use common::cloths::grid_cloth;
+use xpbd_cloth::params::MAX_TIME;
 
 #[test]
 fn a_cloth_given_anothers_state_steps_as_the_other_does() {
@@ -41,6 +42,8 @@ fn a_state_that_is_not_one_is_refused_and_changes_nothing() {
         (&good[..], &nan[..], 0.0, "velocities"),
         (&good[..], &still[..], -1.0, "time"),
         (&good[..], &still[..], f64::INFINITY, "time"),
+        (&good[..], &still[..], 1e21, "time"),
+        (&good[..], &still[..], MAX_TIME * 1.000_001, "time"),
     ] {
         let error = cloth.set_state(positions, velocities, time).unwrap_err();
         assert_eq!(error.field(), field, "{error}");
@@ -60,4 +63,24 @@ fn a_step_in_progress_is_abandoned() {
     assert!(!cloth.step_in_progress());
     assert_eq!(cloth.positions(), &start[..]);
     assert_eq!(cloth.time(), 2.0);
+}
+
+#[test]
+fn at_the_latest_time_a_state_may_have_the_smallest_step_still_moves_the_clock() {
+    let mut cloth = grid_cloth(5, 4);
+    cloth.set_time_step(1e-6).unwrap();
+    let (positions, velocities) = (cloth.positions().to_vec(), cloth.velocities().to_vec());
+    cloth.set_state(&positions, &velocities, MAX_TIME).unwrap();
+    let mut saved = cloth.saved_state().unwrap();
+    cloth.step();
+    assert!(
+        cloth.time() > MAX_TIME,
+        "the clock stands at {}",
+        cloth.time()
+    );
+    // a saved state at the same time restores; beyond it, it is refused by name
+    cloth.restore_state(&saved).unwrap();
+    saved.time = MAX_TIME * 1.000_001;
+    let error = cloth.restore_state(&saved).unwrap_err();
+    assert_eq!(error.field(), "time", "{error}");
 }

@@ -151,11 +151,11 @@ impl Cloth {
                 });
             }
         }
-        if !(time.is_finite() && time >= 0.0) {
+        if !(time.is_finite() && (0.0..=params::MAX_TIME).contains(&time)) {
             return Err(ClothError::InvalidValue {
                 field: "time",
                 value: Number(time).to_string(),
-                allowed: "a finite number of seconds >= 0".into(),
+                allowed: format!("a number of seconds from 0 to {}", Number(params::MAX_TIME)),
             });
         }
         if self.abandon_step() {

@@ -117,13 +117,14 @@ fn check_lengths(state: &ClothState, n: usize, built: usize) -> Result<(), Cloth
 
 /// The time, positions and velocities of `state`: finite and in range.
 fn check_values(state: &ClothState) -> Result<(), ClothError> {
-    if !(state.time.is_finite() && (0.0..=1e12).contains(&state.time)) {
+    if !(state.time.is_finite() && (0.0..=params::MAX_TIME).contains(&state.time)) {
         return Err(state_error(
             "time",
             None,
             format!(
-                "is {}, expected a number from 0 to 1e12",
-                Number(state.time)
+                "is {}, expected a number from 0 to {}",
+                Number(state.time),
+                Number(params::MAX_TIME)
             ),
         ));
     }

@@ -8,6 +8,11 @@ use crate::error::{invalid, ClothError, Number};
 /// refused, and a cloth that gets there counts as diverged.
 pub const MAX_COORDINATE: f64 = 1e6;
 
+/// The latest simulated time, seconds, a saved or set state may have (about 32
+/// years): below it, a step of the smallest time step (1e-6 s) still moves the
+/// clock, which at 1e12 s (a spacing of 1.2e-4 s between doubles) it would not.
+pub const MAX_TIME: f64 = 1e9;
+
 /// Accepts a point coordinate in metres: finite, within ±1e6 m.
 pub fn validate_coordinate(field: &'static str, value: f64) -> Result<f32, ClothError> {
     if value.is_finite() && value.abs() <= MAX_COORDINATE {

@@ -35,7 +35,7 @@ pub mod work;
 
 pub use field::ParameterValue;
 pub use grid_size::{FixedPreset, GridSize, MAX_PARTICLES};
-pub use limits::{index_error, validate_coordinate, validate_index, MAX_COORDINATE};
+pub use limits::{index_error, validate_coordinate, validate_index, MAX_COORDINATE, MAX_TIME};
 pub use parameter::{Applies, Group, Parameter, Rule, Value};
 pub use solver_order::SolverOrder;
 pub(crate) use table::with_solver_parameters;
