@@ -56,6 +56,7 @@ proptest! {
     #![proptest_config(ProptestConfig {
         cases: 256,
         rng_seed: RngSeed::Fixed(fixed_seed("properties")),
+        failure_persistence: None, // the seed is printed; no regressions file in the tree
         ..ProptestConfig::default()
     })]
 
