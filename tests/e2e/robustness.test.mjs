@@ -24,7 +24,14 @@ import {
 import { formatSample, formatSummary, frameGapRecorderScript, runSoak, seededRandom } from '../../scripts/soak.mjs';
 
 /** Longest acceptable animation frame, ms (the machine is small and shared: nothing tighter). */
-const FRAME_LIMIT_MS = 1000;
+/**
+ * How far one `Simulation.advance` call may go past the work budget it was given:
+ * the core stops at the first piece boundary after the budget, and a piece is at
+ * most a chunk of a sweep (SWEEP_CHUNK × SOLVE_DAMPED, about 0.4 million units, in
+ * src/cloth/slicing.rs and src/params/work.rs); a million leaves room. Frame gaps
+ * are wall-clock times and only printed: the machine may be loaded.
+ */
+const OVERRUN_LIMIT = 1_000_000;
 const READOUTS = ['time', 'step-ms', 'frame-ms', 'particles', 'constraints', 'max-stretch', 'torn'];
 const TEXT_FIELDS = [
   'width', 'height', 'timeStepSize', 'iterations', 'stiffness', 'gravity', 'mass',
@@ -153,7 +160,30 @@ function workLimitsScript() {
 async function openDemo(query = '', { running = true } = {}) {
   const opened = await openDemoPage(browser, server, query, { running, initScripts: [frameGapRecorderScript, workLimitsScript] });
   await resetFrameGap(opened.page); // loading and compiling is not a frame of the running page
+  await opened.page.evaluate(recordSlices);
   return opened;
+}
+
+/**
+ * In the page: wraps Simulation's `advance` (on its prototype, so every cloth a
+ * Restart makes too) to note in `window.__slices` the calls and the largest
+ * overrun of the work budget any call made.
+ */
+function recordSlices() {
+  const prototype = Object.getPrototypeOf(window.clothDemo.simulation);
+  const advance = prototype.advance;
+  window.__slices = { calls: 0, worstOverrun: 0, worstBudget: 0 };
+  prototype.advance = function (steps, budget) {
+    const before = this.workDone;
+    try {
+      return advance.call(this, steps, budget);
+    } finally {
+      const slices = window.__slices;
+      slices.calls += 1;
+      slices.worstOverrun = Math.max(slices.worstOverrun, this.workDone - before - budget);
+      slices.worstBudget = Math.max(slices.worstBudget, budget);
+    }
+  };
 }
 
 /**
@@ -179,6 +209,7 @@ function readState(page) {
       return {
         frameMs,
         maxFrameGap: window.__frameGaps?.maxGap ?? 0,
+        slices: { ...window.__slices },
         hasController: Boolean(c),
         readouts: Object.fromEntries(readouts.map((id) => [id, byId(id)?.textContent ?? null])),
         fields: Object.fromEntries(
@@ -248,8 +279,7 @@ function readoutProblems(state) {
 function invariantProblems(state) {
   const problems = readoutProblems(state);
   if (!state.hasController || !state.sim) problems.push('window.clothDemo or its simulation is gone');
-  if (state.frameMs > FRAME_LIMIT_MS + 1000) problems.push(`two animation frames took ${state.frameMs.toFixed(0)} ms`);
-  if (state.maxFrameGap > FRAME_LIMIT_MS) problems.push(`an animation frame took ${state.maxFrameGap.toFixed(0)} ms`);
+  if (!(state.slices.worstOverrun <= OVERRUN_LIMIT)) problems.push(`an advance call went ${state.slices.worstOverrun} work units past its budget`);
   if (state.diverged !== state.divergedShown) {
     problems.push(`controller diverged=${state.diverged} but #diverged shown=${state.divergedShown}`);
   }
@@ -435,7 +465,8 @@ describe('hostile page input', () => {
   });
 
   it('150 random actions with random and extreme strings: no page error, refused values shown and ignored, readouts finite, frames under 1 s', async (t) => {
-    const seed = Number(process.env.XPBD_ROBUSTNESS_SEED ?? Date.now() % 2 ** 31);
+    // a fixed seed (printed), so a run is repeatable; XPBD_ROBUSTNESS_SEED explores others
+    const seed = Number(process.env.XPBD_ROBUSTNESS_SEED ?? 20261124);
     t.diagnostic(`seed ${seed} (XPBD_ROBUSTNESS_SEED=${seed} repeats this session)`);
     console.log(`# hostile input: seed ${seed} (XPBD_ROBUSTNESS_SEED=${seed} repeats this session)`);
     const random = seededRandom(seed);
@@ -803,7 +834,7 @@ describe('extreme but accepted values', () => {
       assert.equal(state.divergedShown, false, '#diverged hidden after its Restart');
       assert.equal(state.sim.isFinite, true);
       assert.deepEqual(invariantProblems(state), []);
-      assert.ok(state.maxFrameGap <= FRAME_LIMIT_MS, `longest frame ${state.maxFrameGap} ms`);
+      console.log(`# longest frame ${state.maxFrameGap.toFixed(0)} ms (printed, not asserted)`);
       assert.deepEqual(opened.console.problems(), []);
     } finally {
       await opened.context.close();
@@ -821,19 +852,18 @@ describe('extreme but accepted values', () => {
       await opened?.context.close();
     });
 
-    it('is accepted, keeps simulating with finite readouts, and frames stay under 1 s', async () => {
+    it('is accepted, keeps simulating with finite readouts, and steps in slices within the frame budget', async () => {
       const { page } = opened;
       const state = await readState(page);
       assert.equal(state.sim.iterations, 1000, `iterations accepted: ${state.fields.iterations.error}`);
       assert.equal(state.sim.numParticles, 10_000);
       const t0 = state.sim.time;
       await page.waitForFunction((t) => window.clothDemo.simulation.time > t + 0.05, t0, { timeout: WAIT });
-      // watch a few seconds of frames
+      // watch 60 frames (a count, not a time): their gaps are printed, the work is checked
       const gaps = await page.evaluate(async () => {
         const list = [];
         let last = performance.now();
-        const end = last + 3000;
-        while (performance.now() < end) {
+        while (list.length < 60) {
           await new Promise((done) => requestAnimationFrame(done));
           const now = performance.now();
           list.push(now - last);
@@ -843,8 +873,12 @@ describe('extreme but accepted values', () => {
       });
       const later = await readState(page);
       assert.deepEqual(invariantProblems(later), []);
-      assert.ok(Math.max(...gaps) <= FRAME_LIMIT_MS, `frames: longest ${Math.max(...gaps).toFixed(0)} ms of ${gaps.length}`);
-      assert.ok(later.maxFrameGap <= FRAME_LIMIT_MS, `longest frame since 1000 iterations: ${later.maxFrameGap.toFixed(0)} ms`);
+      console.log(`# 1000 iterations: frames longest ${Math.max(...gaps).toFixed(0)} ms of ${gaps.length}; since: ${later.maxFrameGap.toFixed(0)} ms (printed, not asserted)`);
+      // a step of 1000 sweeps is more work than one frame's budget: it spans several advance calls
+      const perStep = await page.evaluate(() => window.clothDemo.simulation.workPerStep);
+      assert.ok(perStep > later.slices.worstBudget, `a step (${perStep} units) over a frame's budget (${later.slices.worstBudget})`);
+      assert.ok(later.slices.calls > state.slices.calls + 10, `stepped in slices: ${JSON.stringify(later.slices)}`);
+      assert.ok(later.slices.worstOverrun <= OVERRUN_LIMIT, `no call past its budget by more than a piece: ${JSON.stringify(later.slices)}`);
       assert.ok(later.sim.time > t0, 'time advances');
     });
 
