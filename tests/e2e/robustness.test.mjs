@@ -158,32 +158,39 @@ function workLimitsScript() {
 
 /** Opens index.html + `query` with the frame-gap recorder and the work-limit probes (see openDemo in helpers.mjs). */
 async function openDemo(query = '', { running = true } = {}) {
-  const opened = await openDemoPage(browser, server, query, { running, initScripts: [frameGapRecorderScript, workLimitsScript] });
+  const opened = await openDemoPage(browser, server, query, { running, initScripts: [frameGapRecorderScript, workLimitsScript, recordSlicesScript] });
   await resetFrameGap(opened.page); // loading and compiling is not a frame of the running page
-  await opened.page.evaluate(recordSlices);
   return opened;
 }
 
 /**
- * In the page: wraps Simulation's `advance` (on its prototype, so every cloth a
- * Restart makes too) to note in `window.__slices` the calls and the largest
- * overrun of the work budget any call made.
+ * Before the page's scripts: once the demo has a simulation, wraps Simulation's
+ * `advance` (on its prototype, so every cloth a Restart makes too) to note in
+ * `window.__slices` the calls and the largest overrun of the work budget any
+ * call made.
  */
-function recordSlices() {
-  const prototype = Object.getPrototypeOf(window.clothDemo.simulation);
-  const advance = prototype.advance;
+function recordSlicesScript() {
   window.__slices = { calls: 0, worstOverrun: 0, worstBudget: 0 };
-  prototype.advance = function (steps, budget) {
-    const before = this.workDone;
-    try {
-      return advance.call(this, steps, budget);
-    } finally {
-      const slices = window.__slices;
-      slices.calls += 1;
-      slices.worstOverrun = Math.max(slices.worstOverrun, this.workDone - before - budget);
-      slices.worstBudget = Math.max(slices.worstBudget, budget);
-    }
+  const wrap = (prototype) => {
+    const advance = prototype.advance;
+    prototype.advance = function (steps, budget) {
+      const before = this.workDone;
+      try {
+        return advance.call(this, steps, budget);
+      } finally {
+        const slices = window.__slices;
+        slices.calls += 1;
+        slices.worstOverrun = Math.max(slices.worstOverrun, this.workDone - before - budget);
+        slices.worstBudget = Math.max(slices.worstBudget, budget);
+      }
+    };
   };
+  const install = () => {
+    const simulation = window.clothDemo?.simulation;
+    if (simulation) wrap(Object.getPrototypeOf(simulation));
+    else requestAnimationFrame(install);
+  };
+  requestAnimationFrame(install);
 }
 
 /**
