@@ -111,8 +111,15 @@ impl Shortest {
 
     /// The digits, as text.
     fn digits(&self) -> &str {
+        self.digits_in(0, self.count)
+    }
+
+    /// The digits from `start` to `end`, as text (byte slices, so no
+    /// char-boundary check and its panic message is linked in).
+    fn digits_in(&self, start: usize, end: usize) -> &str {
+        let bytes = self.digits.get(start..end.min(self.count)).unwrap_or(&[]);
         // only ASCII digits are stored
-        std::str::from_utf8(&self.digits[..self.count]).unwrap_or("0")
+        std::str::from_utf8(bytes).unwrap_or("")
     }
 
     /// Writes the number without an exponent, as Rust's `{}` does: `1000000`,
@@ -127,10 +134,10 @@ impl Shortest {
             f.write_str(digits)?;
             write_zeros(f, self.exponent)
         } else if point > 0 {
-            let (whole, fraction) = digits.split_at(point as usize);
-            f.write_str(whole)?;
+            let point = point as usize;
+            f.write_str(self.digits_in(0, point))?;
             f.write_str(".")?;
-            f.write_str(fraction)
+            f.write_str(self.digits_in(point, self.count))
         } else {
             f.write_str("0.")?;
             write_zeros(f, -point)?;
@@ -144,11 +151,10 @@ impl Shortest {
         if self.negative {
             f.write_str("-")?;
         }
-        let (first, rest) = self.digits().split_at(1);
-        f.write_str(first)?;
-        if !rest.is_empty() {
+        f.write_str(self.digits_in(0, 1))?;
+        if self.count > 1 {
             f.write_str(".")?;
-            f.write_str(rest)?;
+            f.write_str(self.digits_in(1, self.count))?;
         }
         write!(f, "e{}", self.exponent + self.count as i32 - 1)
     }
