@@ -85,11 +85,9 @@ impl Shortest {
             match byte {
                 b'.' => fraction = Some(0),
                 b'0'..=b'9' => {
-                    if shortest.count > 0 || byte != b'0' {
-                        if shortest.count < MAX_DIGITS {
-                            shortest.digits[shortest.count] = byte;
-                            shortest.count += 1;
-                        }
+                    if (shortest.count > 0 || byte != b'0') && shortest.count < MAX_DIGITS {
+                        shortest.digits[shortest.count] = byte;
+                        shortest.count += 1;
                     }
                     fraction = fraction.map(|n: i32| n + 1);
                 }
@@ -207,7 +205,6 @@ fn write_zeros(f: &mut fmt::Formatter<'_>, count: i32) -> fmt::Result {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
 
     /// What the messages showed with std's float formatting: the reference.
     fn std_shown(v: f64) -> String {
@@ -261,41 +258,49 @@ mod tests {
         assert_eq!(read(1e30), None, "beyond the exact range");
     }
 
-    /// Where `shown` and std's `expected` may differ: a number exactly halfway
-    /// between two shortest forms, where ryu and std choose different last
-    /// digits; both read back as the same number, with as many digits.
-    fn same_number(shown: &str, expected: &str, v: f64) -> bool {
-        shown == expected || (shown.len() == expected.len() && shown.parse::<f64>().ok() == Some(v))
-    }
+    /// Arbitrary inputs (proptest runs natively only).
+    #[cfg(not(target_arch = "wasm32"))]
+    mod arbitrary {
+        use super::*;
+        use proptest::prelude::*;
 
-    proptest! {
-        #[test]
-        fn every_f64_reads_as_std_shows_it(bits in any::<u64>()) {
-            let v = f64::from_bits(bits);
-            let shown = Number(v).to_string();
-            prop_assert!(same_number(&shown, &std_shown(v), v), "{} vs {}", shown, std_shown(v));
-            if v.is_finite() {
-                let plain = Plain(v).to_string();
-                prop_assert!(same_number(&plain, &format!("{v}"), v), "{} vs {}", plain, v);
+        /// Where `shown` and std's `expected` may differ: a number exactly halfway
+        /// between two shortest forms, where ryu and std choose different last
+        /// digits; both read back as the same number, with as many digits.
+        fn same_number(shown: &str, expected: &str, v: f64) -> bool {
+            shown == expected
+                || (shown.len() == expected.len() && shown.parse::<f64>().ok() == Some(v))
+        }
+
+        proptest! {
+            #[test]
+            fn every_f64_reads_as_std_shows_it(bits in any::<u64>()) {
+                let v = f64::from_bits(bits);
+                let shown = Number(v).to_string();
+                prop_assert!(same_number(&shown, &std_shown(v), v), "{} vs {}", shown, std_shown(v));
+                if v.is_finite() {
+                    let plain = Plain(v).to_string();
+                    prop_assert!(same_number(&plain, &format!("{v}"), v), "{} vs {}", plain, v);
+                }
             }
-        }
 
-        #[test]
-        fn scaled_numbers_read_as_std_shows_them(m in -1_000_000i64..1_000_000, e in -30i32..30) {
-            let v = m as f64 * 10f64.powi(e);
-            prop_assert!(same_number(&Number(v).to_string(), &std_shown(v), v));
-        }
+            #[test]
+            fn scaled_numbers_read_as_std_shows_them(m in -1_000_000i64..1_000_000, e in -30i32..30) {
+                let v = m as f64 * 10f64.powi(e);
+                prop_assert!(same_number(&Number(v).to_string(), &std_shown(v), v));
+            }
 
-        #[test]
-        fn f32_digits_read_back_as_the_f32(bits in any::<u32>()) {
-            let v = f32::from_bits(bits);
-            prop_assume!(v.is_finite());
-            let typed = format!("{v}");
-            if let Some(read) = Shortest::of_f32(v).to_f64() {
-                prop_assert_eq!(read as f32, v);
-                // as many digits as std's shortest form, and the same number but in a tie
-                let exact = typed.parse::<f64>().unwrap();
-                prop_assert!(read == exact || Number(read).to_string().len() == Number(exact).to_string().len());
+            #[test]
+            fn f32_digits_read_back_as_the_f32(bits in any::<u32>()) {
+                let v = f32::from_bits(bits);
+                prop_assume!(v.is_finite());
+                let typed = format!("{v}");
+                if let Some(read) = Shortest::of_f32(v).to_f64() {
+                    prop_assert_eq!(read as f32, v);
+                    // as many digits as std's shortest form, and the same number but in a tie
+                    let exact = typed.parse::<f64>().unwrap();
+                    prop_assert!(read == exact || Number(read).to_string().len() == Number(exact).to_string().len());
+                }
             }
         }
     }
