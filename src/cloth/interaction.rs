@@ -141,7 +141,7 @@ impl Cloth {
         shape::validate(&shape)?;
         let mut load = self.workload();
         load.colliders += 1;
-        work::validate_work("shape", "a collider more", &self.params, &load)?;
+        work::validate_work("shape", &"a collider more", &self.params, &load)?;
         let n = self.num_particles();
         self.contacts.add_collider(shape, self.time, n, "shape")
     }

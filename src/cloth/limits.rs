@@ -40,7 +40,7 @@ impl Cloth {
     pub(super) fn change_within_work_limit(
         &mut self,
         field: &'static str,
-        value: impl std::fmt::Display,
+        value: &dyn std::fmt::Display,
         change: impl FnOnce(&mut Params),
     ) -> Result<(), ClothError> {
         let mut p = self.params;
@@ -55,7 +55,7 @@ impl Cloth {
     pub(super) fn validate_work(
         &self,
         field: &'static str,
-        value: impl std::fmt::Display,
+        value: &dyn std::fmt::Display,
         p: &Params,
     ) -> Result<(), ClothError> {
         work::validate_work(field, value, p, &self.workload())

@@ -36,7 +36,7 @@ pub use state::ClothState;
 use std::collections::TryReserveError;
 
 use crate::contacts::Contacts;
-use crate::error::ClothError;
+use crate::error::{ClothError, Shortest};
 use crate::extras::Extras;
 use crate::memory;
 use crate::model::presets::{self, Preset};
@@ -338,7 +338,7 @@ fn own_masses(masses: &[f32], params: &mut Params) -> Result<Option<Vec<f32>>, T
     if free.all(|&m| Some(m) == first) {
         if let Some(mass) = first {
             // the f32 as typed (0.05, not 0.05000000074505806)
-            params.mass = format!("{mass}").parse().unwrap_or(mass as f64);
+            params.mass = Shortest::of_f32(mass).to_f64().unwrap_or(mass as f64);
         }
         return Ok(None);
     }

@@ -29,7 +29,7 @@ impl Cloth {
     /// Values apply as their setters' do (see [`Cloth::advance`]).
     pub fn set_params(&mut self, p: Params) -> Result<(), ClothError> {
         p.validate()?;
-        self.validate_work("iterations", p.iterations, &p)?;
+        self.validate_work("iterations", &p.iterations, &p)?;
         if p.self_collision {
             self.contacts.reserve_self_collision(self.num_particles())?;
         }
@@ -56,7 +56,7 @@ impl Cloth {
     /// Refused too when one step would exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_iterations(&mut self, value: u32) -> Result<(), ClothError> {
         params::ITERATIONS.check_count(value.into())?;
-        self.change_within_work_limit("iterations", value, |p| p.iterations = value)
+        self.change_within_work_limit("iterations", &value, |p| p.iterations = value)
     }
 
     /// Sets the stiffness in N/m (0..=1e15; 0 is PBD).
@@ -84,7 +84,7 @@ impl Cloth {
     /// Refused too when one step would exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_substeps(&mut self, value: u32) -> Result<(), ClothError> {
         params::SUBSTEPS.check_count(value.into())?;
-        self.change_within_work_limit("substeps", value, |p| p.substeps = value)
+        self.change_within_work_limit("substeps", &value, |p| p.substeps = value)
     }
 
     /// Sets the constraint damping coefficient in N·s/m (0..=1e9). Above 0 the
@@ -92,14 +92,14 @@ impl Cloth {
     /// when one step would then exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_damping(&mut self, value: f64) -> Result<(), ClothError> {
         let damping = params::DAMPING.check_number(value)?;
-        self.change_within_work_limit("damping", Number(value), |p| p.damping = damping)
+        self.change_within_work_limit("damping", &Number(value), |p| p.damping = damping)
     }
 
     /// Sets the global velocity damping rate in 1/s (0..=1000); turning it on
     /// is refused when one step would then exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_velocity_damping(&mut self, value: f64) -> Result<(), ClothError> {
         let velocity_damping = params::VELOCITY_DAMPING.check_number(value)?;
-        self.change_within_work_limit("velocityDamping", Number(value), |p| {
+        self.change_within_work_limit("velocityDamping", &Number(value), |p| {
             p.velocity_damping = velocity_damping
         })
     }
@@ -109,7 +109,7 @@ impl Cloth {
     /// [`params::MAX_WORK_PER_STEP`].
     pub fn set_tear_stretch(&mut self, value: f64) -> Result<(), ClothError> {
         let tear_stretch = params::TEAR_STRETCH.check_number(value)?;
-        self.change_within_work_limit("tearStretch", Number(value), |p| {
+        self.change_within_work_limit("tearStretch", &Number(value), |p| {
             p.tear_stretch = tear_stretch
         })
     }
@@ -118,8 +118,8 @@ impl Cloth {
     /// once, or when the step in progress ends). Refused when one step would
     /// exceed [`params::MAX_WORK_PER_STEP`] in that order.
     pub fn set_solver_order(&mut self, order: SolverOrder) -> Result<(), ClothError> {
-        let name = format_args!("{:?}", order.name());
-        self.change_within_work_limit("solverOrder", name, |p| p.solver_order = order)?;
+        let name = error::quote(order.name());
+        self.change_within_work_limit("solverOrder", &name, |p| p.solver_order = order)?;
         self.arrange_constraints();
         Ok(())
     }
@@ -130,7 +130,7 @@ impl Cloth {
         let stiffness = params::BENDING_STIFFNESS.check_number(value)?;
         let mut p = self.params;
         p.bending_stiffness = stiffness;
-        self.validate_work("bendingStiffness", Number(value), &p)?;
+        self.validate_work("bendingStiffness", &Number(value), &p)?;
         self.prepare_extras(&p, "bendingStiffness")?;
         self.params = p;
         Ok(())
@@ -141,7 +141,7 @@ impl Cloth {
     pub fn set_tethers(&mut self, on: bool) -> Result<(), ClothError> {
         let mut p = self.params;
         p.tethers = on;
-        self.validate_work("tethers", on, &p)?;
+        self.validate_work("tethers", &on, &p)?;
         self.prepare_extras(&p, "tethers")?;
         self.params = p;
         Ok(())
@@ -190,7 +190,7 @@ impl Cloth {
     pub fn set_self_collision(&mut self, on: bool) -> Result<(), ClothError> {
         let mut p = self.params;
         p.self_collision = on;
-        self.validate_work("selfCollision", on, &p)?;
+        self.validate_work("selfCollision", &on, &p)?;
         if on {
             self.contacts.reserve_self_collision(self.num_particles())?;
         }

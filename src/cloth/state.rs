@@ -3,7 +3,7 @@
 //! checked whole before anything changes (`state_checks.rs`).
 
 use super::{Cloth, DIVERGENCE_LIMIT};
-use crate::error::{ClothError, Number};
+use crate::error::{ClothError, Number, Plain};
 use crate::memory;
 use crate::model::Shape;
 use crate::params::{self, Params};
@@ -132,7 +132,7 @@ impl Cloth {
         let allowed = || {
             format!(
                 "{expected} finite numbers (two per particle) within ±{}",
-                params::MAX_COORDINATE
+                Plain(params::MAX_COORDINATE)
             )
         };
         for (field, values) in [("positions", positions), ("velocities", velocities)] {

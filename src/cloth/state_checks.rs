@@ -23,7 +23,7 @@ impl Cloth {
         state.params.validate()?;
         let mut load = self.workload();
         load.colliders = state.colliders.len();
-        work::validate_work("params", "the saved parameters", &state.params, &load)?;
+        work::validate_work("params", &"the saved parameters", &state.params, &load)?;
         check_colliders(state)
     }
 

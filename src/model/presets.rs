@@ -104,9 +104,9 @@ impl Shaping<'_> {
                     "options",
                     format!("{} = {}", error::quoted(name, name.len()), value.shown()),
                     format!(
-                        "for the {:?} preset: {reads}the name of a solver parameter \
+                        "for the {} preset: {reads}the name of a solver parameter \
                          (stiffness, substeps, windX, ...)",
-                        self.name
+                        error::quote(self.name)
                     ),
                 ));
             }

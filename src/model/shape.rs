@@ -2,7 +2,7 @@
 //! and the checks of its numbers. What a collider does to the particles is
 //! `src/contacts/`'s.
 
-use crate::error::{ClothError, Number};
+use crate::error::{ClothError, Number, Plain};
 use crate::params::{self, MAX_COORDINATE};
 
 /// A collider's shape; positions are of its centre, metres (y up).
@@ -39,7 +39,7 @@ pub fn validate_size(field: &'static str, value: f64) -> Result<f32, ClothError>
         Err(ClothError::InvalidValue {
             field,
             value: Number(value).to_string(),
-            allowed: format!("a finite number above 0 and at most {max} m"),
+            allowed: format!("a finite number above 0 and at most {} m", Plain(max)),
         })
     }
 }

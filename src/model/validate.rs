@@ -5,7 +5,7 @@ use super::scene::{
     Bending, DistanceStiffness, Scene, MAX_PRESSURE, MAX_SCENE_CONSTRAINTS, MIN_AREA,
 };
 use super::shape::{self, Shape};
-use crate::error::{ClothError, Number};
+use crate::error::{ClothError, Number, Plain};
 use crate::memory;
 use crate::params::{self, MAX_PARTICLES};
 
@@ -135,8 +135,10 @@ impl Scene {
                     "positions",
                     i,
                     format!(
-                        "is {}, expected a finite coordinate from -{limit} to {limit} m",
-                        Number(v as f64)
+                        "is {}, expected a finite coordinate from -{} to {} m",
+                        Number(v as f64),
+                        Plain(limit as f64),
+                        Plain(limit as f64)
                     ),
                 ));
             }
@@ -159,8 +161,10 @@ impl Scene {
                     "masses",
                     k,
                     format!(
-                        "is {}, expected 0 (pinned) or a mass from {min} to {max} kg",
-                        Number(m)
+                        "is {}, expected 0 (pinned) or a mass from {} to {} kg",
+                        Number(m),
+                        Plain(min),
+                        Plain(max)
                     ),
                 ));
             }
@@ -280,8 +284,9 @@ impl Scene {
                     "areas",
                     i,
                     format!(
-                        "has pressure {}, expected a number above 0 up to {MAX_PRESSURE}",
-                        Number(area.pressure)
+                        "has pressure {}, expected a number above 0 up to {}",
+                        Number(area.pressure),
+                        Plain(MAX_PRESSURE)
                     ),
                 ));
             }
@@ -291,8 +296,9 @@ impl Scene {
                     "areas",
                     i,
                     format!(
-                        "encloses {} m² at the start, expected at least {MIN_AREA} m²",
-                        Number(start)
+                        "encloses {} m² at the start, expected at least {} m²",
+                        Number(start),
+                        Plain(MIN_AREA)
                     ),
                 ));
             }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::error::{invalid, ClothError, Number};
+use crate::error::{invalid, ClothError, Number, Plain};
 
 /// How far from the origin anything may be, in metres: a point further out is
 /// refused, and a cloth that gets there counts as diverged.
@@ -22,8 +22,9 @@ pub fn validate_coordinate(field: &'static str, value: f64) -> Result<f32, Cloth
             field,
             Number(value),
             format!(
-                "a finite number from {} to {MAX_COORDINATE} m",
-                -MAX_COORDINATE
+                "a finite number from {} to {} m",
+                Plain(-MAX_COORDINATE),
+                Plain(MAX_COORDINATE)
             ),
         ))
     }

@@ -2,7 +2,7 @@
 //! it accepts and how a change takes effect. Every refusal message of a
 //! parameter is written here once.
 
-use crate::error::{invalid, quoted, ClothError, Number};
+use crate::error::{invalid, quote, quoted, ClothError, Number, Plain};
 
 /// How a parameter takes effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,8 +95,8 @@ impl Value {
     /// word quoted, a flag as `true` or `false`.
     pub fn shown(&self) -> String {
         match self {
-            Value::Number(v) => Number(*v).to_string(),
-            Value::Word(w) => format!("{w:?}"),
+            Value::Number(v) => Plain(*v).to_string(),
+            Value::Word(w) => quote(w),
             Value::Flag(b) => b.to_string(),
         }
     }
@@ -163,23 +163,39 @@ impl Parameter {
                 if value.is_finite() && (min..=max).contains(&value) {
                     Ok(value)
                 } else {
-                    refuse(format!("a finite number from {min} to {max}{unit}"))
+                    refuse(format!(
+                        "a finite number from {} to {}{unit}",
+                        Plain(min),
+                        Plain(max)
+                    ))
                 }
             }
             Rule::Positive { min, max, what } => {
                 if value.is_finite() && (min..=max).contains(&value) {
                     Ok(value)
                 } else if value.is_finite() && value <= 0.0 {
-                    refuse(format!("{what} greater than 0, from {min} to {max}{unit}"))
+                    refuse(format!(
+                        "{what} greater than 0, from {} to {}{unit}",
+                        Plain(min),
+                        Plain(max)
+                    ))
                 } else {
-                    refuse(format!("a finite number from {min} to {max}{unit}"))
+                    refuse(format!(
+                        "a finite number from {} to {}{unit}",
+                        Plain(min),
+                        Plain(max)
+                    ))
                 }
             }
             Rule::Whole { min, max } => {
                 if value.is_finite() && value.fract() == 0.0 && (min..=max).contains(&value) {
                     Ok(value)
                 } else {
-                    refuse(format!("a whole number from {min} to {max}{unit}"))
+                    refuse(format!(
+                        "a whole number from {} to {}{unit}",
+                        Plain(min),
+                        Plain(max)
+                    ))
                 }
             }
             Rule::OffOrAbove { above, max } => {
@@ -187,7 +203,9 @@ impl Parameter {
                     Ok(value)
                 } else {
                     refuse(format!(
-                        "0 (off) or a number above {above}, up to {max}{unit}"
+                        "0 (off) or a number above {}, up to {}{unit}",
+                        Plain(above),
+                        Plain(max)
                     ))
                 }
             }
@@ -195,7 +213,7 @@ impl Parameter {
                 if allowed.contains(&value) {
                     Ok(value)
                 } else {
-                    refuse(one_of(allowed.iter().map(|v| v.to_string())))
+                    refuse(one_of(allowed.iter().map(|v| Plain(*v).to_string())))
                 }
             }
             Rule::Words(_) | Rule::Flag => refuse(self.kind().to_string()),
@@ -225,7 +243,7 @@ impl Parameter {
             Rule::Words(allowed) => Err(invalid(
                 self.name,
                 quoted(value, length),
-                one_of(allowed.iter().map(|w| format!("{w:?}"))),
+                one_of(allowed.iter().map(|w| quote(w))),
             )),
             _ => Err(invalid(self.name, quoted(value, length), self.kind())),
         }
@@ -235,7 +253,7 @@ impl Parameter {
     /// of a [`Rule::Words`] (`"colored" or "original"`), else [`Parameter::kind`].
     pub fn expected(&self) -> String {
         match self.rule {
-            Rule::Words(allowed) => one_of(allowed.iter().map(|w| format!("{w:?}"))),
+            Rule::Words(allowed) => one_of(allowed.iter().map(|w| quote(w))),
             _ => self.kind().to_string(),
         }
     }

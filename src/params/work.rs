@@ -278,7 +278,7 @@ pub fn work_per_step(p: &Params, load: &Workload) -> u64 {
 /// the cloth `load`; the error names `field`, the one being changed, and its `value`.
 pub fn validate_work(
     field: &'static str,
-    value: impl fmt::Display,
+    value: &dyn fmt::Display,
     p: &Params,
     load: &Workload,
 ) -> Result<(), ClothError> {

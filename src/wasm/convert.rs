@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::error::{self, ClothError, Number};
 use crate::memory;
-use crate::params::{Parameter, SolverOrder, Value};
+use crate::params::{Parameter, Rule, Value};
 
 #[wasm_bindgen(typescript_custom_section)]
 const ERROR_TYPES: &str = r#"
@@ -129,44 +129,35 @@ pub(super) fn string_start(text: &JsString) -> String {
     String::from(text.slice(0, error::ECHO_CHARS as u32 + 1))
 }
 
-/// How a solver parameter's setter reads its JavaScript value: numbers as
-/// numbers (the table's rule is checked by the `Cloth` setter), words as short
-/// strings checked against the table.
-pub(super) trait FromJs: Sized {
-    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<Self, JsValue>;
-}
-
-impl FromJs for f64 {
-    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<f64, JsValue> {
-        number(parameter.name, value)
-    }
-}
-
-impl FromJs for u32 {
-    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<u32, JsValue> {
-        table_whole(parameter, number(parameter.name, value)?)
-    }
-}
-
-impl FromJs for bool {
-    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<bool, JsValue> {
-        value
+/// Reads a solver parameter's JavaScript value as a table value, refusing a
+/// value of the wrong type by name: a flag must be a boolean, a word a short
+/// string among the table's words, anything else a number (whose rule the
+/// `Cloth` setter checks). One function for every parameter, so each exported
+/// setter is only a call.
+pub(super) fn read_value(parameter: &Parameter, value: &JsValue) -> Result<Value, JsValue> {
+    match parameter.rule {
+        Rule::Flag => value
             .as_bool()
-            .ok_or_else(|| wrong_type(parameter.name, value, parameter.kind()))
-    }
-}
-
-impl FromJs for SolverOrder {
-    fn from_js(parameter: &Parameter, value: &JsValue) -> Result<SolverOrder, JsValue> {
-        let Some(text) = value.dyn_ref::<JsString>() else {
-            let expected = format!("the string {}", parameter.expected());
-            return Err(wrong_type(parameter.name, value, &expected));
-        };
-        let start = string_start(text);
-        let name = parameter
-            .check_word(&start, text.length() as usize)
-            .map_err(cloth_error)?;
-        SolverOrder::from_name(name).map_err(cloth_error)
+            .map(Value::Flag)
+            .ok_or_else(|| wrong_type(parameter.name, value, parameter.kind())),
+        Rule::Words(words) => {
+            let Some(text) = value.dyn_ref::<JsString>() else {
+                let expected = format!("the string {}", parameter.expected());
+                return Err(wrong_type(parameter.name, value, &expected));
+            };
+            let start = string_start(text);
+            let name = parameter
+                .check_word(&start, text.length() as usize)
+                .map_err(cloth_error)?;
+            // the table's own word, which outlives the string read
+            let word = words
+                .iter()
+                .find(|w| **w == name)
+                .copied()
+                .unwrap_or_default();
+            Ok(Value::Word(word))
+        }
+        _ => number(parameter.name, value).map(Value::Number),
     }
 }
 

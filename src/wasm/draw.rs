@@ -11,7 +11,7 @@ use web_sys::{CanvasRenderingContext2d, ImageData};
 use super::convert::{error, string_start, wrong_type};
 use super::Simulation;
 use crate::contacts::MAX_COLLIDERS;
-use crate::error::{quoted, Number};
+use crate::error::{quoted, Number, Plain};
 use crate::model::Shape;
 use crate::raster::{self, Rect, Style, View, MAX_FRAME_PIXELS};
 
@@ -297,7 +297,7 @@ fn view_number(
 ) -> Result<f64, JsValue> {
     let name = field.strip_prefix("view.").unwrap_or(field);
     let value = Reflect::get(view, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
-    let expected = format!("a number from {min} to {max}");
+    let expected = format!("a number from {} to {}", Plain(min), Plain(max));
     match (value.as_f64(), default) {
         (Some(v), _) if v.is_finite() && (min..=max).contains(&v) => Ok(v),
         (Some(v), _) => Err(error(

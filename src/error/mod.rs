@@ -9,6 +9,12 @@
 
 use std::fmt;
 
+mod number;
+mod quote;
+
+pub use number::{Number, Plain, Shortest};
+pub use quote::{quote, quoted, ECHO_CHARS};
+
 /// Everything that can go wrong when driving a cloth.
 ///
 /// The message of each variant names the field (or argument), the value that
@@ -125,42 +131,6 @@ impl fmt::Display for ClothError {
 }
 
 impl std::error::Error for ClothError {}
-
-/// A number shown the way JavaScript shows it in messages: `NaN`, `Infinity`,
-/// `-Infinity`, and exponent form for very large or small values.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Number(pub f64);
-
-impl fmt::Display for Number {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let v = self.0;
-        if v.is_nan() {
-            write!(f, "NaN")
-        } else if v.is_infinite() {
-            write!(f, "{}Infinity", if v < 0.0 { "-" } else { "" })
-        } else if v == 0.0 || (1e-7..1e21).contains(&v.abs()) {
-            write!(f, "{v}")
-        } else {
-            write!(f, "{v:e}")
-        }
-    }
-}
-
-/// Characters of a string an error message shows at most.
-pub const ECHO_CHARS: usize = 40;
-
-/// `text` quoted for a message, cut after [`ECHO_CHARS`] characters: a message
-/// never grows with what it is about. `length` is the length of the whole
-/// string (in the caller's unit: JavaScript counts UTF-16 units) when `text`
-/// is only its beginning; a cut string ends in `…` and states the length.
-pub fn quoted(text: &str, length: usize) -> String {
-    let shown: String = text.chars().take(ECHO_CHARS).collect();
-    if shown.len() == text.len() && length <= shown.chars().count() {
-        format!("{shown:?}")
-    } else {
-        format!("{shown:?}… ({length} characters)")
-    }
-}
 
 /// The [`ClothError::InvalidValue`] of `value` for `field`, with what is `allowed`.
 pub fn invalid(
