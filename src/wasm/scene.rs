@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{cloth_error, error, property, room, string_start, type_name, wrong_type};
 use super::interaction::shape_named;
+use super::typed_arrays::is_array;
 use super::Simulation;
 use crate::cloth::Cloth;
 use crate::error::{self, ClothError, Number};
@@ -86,7 +87,7 @@ fn within_limit(field: &'static str, length: f64) -> Result<usize, JsValue> {
 /// naming it (`positions[3]`).
 fn numbers(field: &'static str, value: &JsValue) -> Result<Vec<f64>, JsValue> {
     let expected = "an array of numbers or a typed array";
-    let length = if js_sys::Array::is_array(value) || js_sys::ArrayBuffer::is_view(value) {
+    let length = if is_array(value) || js_sys::ArrayBuffer::is_view(value) {
         property(value, "length").as_f64().unwrap_or(0.0)
     } else {
         return Err(wrong_type(field, value, expected));
@@ -172,7 +173,7 @@ pub(super) fn objects(field: &'static str, value: &JsValue) -> Result<Vec<JsValu
     if value.is_undefined() {
         return Ok(Vec::new());
     }
-    if !js_sys::Array::is_array(value) {
+    if !is_array(value) {
         return Err(wrong_type(field, value, "an array of objects"));
     }
     let length = property(value, "length").as_f64().unwrap_or(0.0);
@@ -235,7 +236,7 @@ fn read_stiffness(stiffness: &JsValue) -> Result<DistanceStiffness, JsValue> {
         ))
     } else if let Some(k) = stiffness.as_f64() {
         Ok(DistanceStiffness::Uniform(k))
-    } else if js_sys::Array::is_array(stiffness) || js_sys::ArrayBuffer::is_view(stiffness) {
+    } else if is_array(stiffness) || js_sys::ArrayBuffer::is_view(stiffness) {
         Ok(DistanceStiffness::PerConstraint(numbers(
             "distanceStiffness",
             stiffness,
