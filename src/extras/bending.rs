@@ -224,6 +224,28 @@ fn distance(positions: &[f32], a: u32, b: u32) -> f32 {
     ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt()
 }
 
+/// Most pairs of edges [`derive_auto`] may compare (each particle compares
+/// every two of its edges, `d (d - 1) / 2` for `d` edges): a grid with both
+/// diagonals compares 28 per particle, 7 million for the largest; a particle
+/// with tens of thousands of edges would compare billions.
+pub const MAX_AUTO_COMPARISONS: u64 = 20_000_000;
+
+/// How many pairs of edges [`derive_auto`] would compare on the distance
+/// constraints `ids` (flat pairs) between `n` particles: counted from the
+/// particles' degrees, in one pass, before the derivation is started.
+pub fn auto_comparisons(ids: &[u32], n: usize) -> Result<u64, TryReserveError> {
+    let mut degree = memory::filled(n, 0u32)?;
+    for &k in ids {
+        if let Some(d) = degree.get_mut(k as usize) {
+            *d = d.saturating_add(1);
+        }
+    }
+    Ok(degree
+        .iter()
+        .map(|&d| u64::from(d) * u64::from(d.saturating_sub(1)) / 2)
+        .sum())
+}
+
 /// `Bending::Auto`: the bending pairs of the distance constraints `ids` (flat
 /// pairs) between `n` particles at `positions` (interleaved), ordered by middle
 /// particle. See the module documentation for the rule.
