@@ -30,6 +30,7 @@ function adversarialPositions(layout, n) {
   const positions = new Float32Array(2 * n);
   const side = Math.ceil(Math.sqrt(n));
   // the search's table: 2 · next power of two of n cells; a cell is 3 radii
+  const table = 2 ** (Math.ceil(Math.log2(n)) + 1);
   const cell = table * 3 * SMALLEST_RADIUS;
   for (let k = 0; k < n; k++) {
     const [i, j] = [k % side, Math.floor(k / side)];
