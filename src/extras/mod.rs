@@ -86,9 +86,7 @@ impl Extras {
                         field: "bending",
                         index: None,
                         problem: format!(
-                            "\"auto\" would compare {comparisons} pairs of edges (every two \
-                             edges of each particle), at most {} are allowed; give fewer \
-                             constraints to one particle, or the bending pairs themselves",
+                            "\"auto\" would compare {comparisons} pairs of edges, at most {}",
                             bending::MAX_AUTO_COMPARISONS
                         ),
                     });

@@ -314,10 +314,7 @@ fn soft_body_size(size: GridSize) -> Result<GridSize, ClothError> {
     Err(error::invalid(
         params::WIDTH.name,
         format!("{w} (with height {h}: {corners} triangle corners)"),
-        format!(
-            "a soft body of at most {MAX_SCENE_CONSTRAINTS} triangle corners \
-             ({SOFT_BODY_CORNERS_PER_CELL} per cell of its grid)"
-        ),
+        format!("at most {MAX_SCENE_CONSTRAINTS} triangle corners"),
     ))
 }
 

@@ -127,7 +127,7 @@ fn numbers(field: &'static str, value: &JsValue) -> Result<Vec<f64>, JsValue> {
 fn floats(
     field: &'static str,
     value: &JsValue,
-    check: impl Fn(usize, f64) -> Result<(), ClothError>,
+    check: &dyn Fn(usize, f64) -> Result<(), ClothError>,
 ) -> Result<Vec<f32>, JsValue> {
     let values = numbers(field, value)?;
     let mut result = room(field, values.len())?;
@@ -209,12 +209,12 @@ fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
             "an object { positions, masses, distances, ... }",
         ));
     }
-    let positions = floats("positions", &property(spec, "positions"), check_position)?;
+    let positions = floats("positions", &property(spec, "positions"), &check_position)?;
     let masses = match property(spec, "masses") {
         v if v.is_undefined() => {
             vec![params::MASS.default_number() as f32; positions.len() / 2]
         }
-        v => floats("masses", &v, |k, m| check_mass(k, m, mass_range()))?,
+        v => floats("masses", &v, &|k, m| check_mass(k, m, mass_range()))?,
     };
     let distances = match property(spec, "distances") {
         v if v.is_undefined() => Vec::new(),
@@ -222,7 +222,7 @@ fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
     };
     let rest_lengths = match property(spec, "restLengths") {
         v if v.is_undefined() => None,
-        v => Some(floats("restLengths", &v, |_, _| Ok(()))?),
+        v => Some(floats("restLengths", &v, &|_, _| Ok(()))?),
     };
     Ok(Scene {
         positions,

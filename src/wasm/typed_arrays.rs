@@ -8,7 +8,7 @@
 use js_sys::{Array, ArrayBuffer, Float32Array, Function, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{error, room, wrong_type};
+use super::convert::{room, unreadable, wrong_type};
 
 #[wasm_bindgen]
 extern "C" {
@@ -69,17 +69,36 @@ impl TypedArray for Uint32Array {
 /// refused, since reading it runs the Proxy's code), read with `Reflect`;
 /// the error names `field`. A detached array is refused.
 pub(super) fn typed_length<A: TypedArray>(field: &str, value: &JsValue) -> Result<u32, JsValue> {
+    let zeros = A::zeros(0);
+    length_of(
+        field,
+        value,
+        value.is_instance_of::<A>(),
+        zeros.as_ref(),
+        A::NAME,
+    )
+}
+
+/// [`typed_length`] for a value that `is_a` typed array of the kind of
+/// `zeros` (empty), named `name`.
+fn length_of(
+    field: &str,
+    value: &JsValue,
+    is_a: bool,
+    zeros: &JsValue,
+    name: &str,
+) -> Result<u32, JsValue> {
     // ArrayBuffer.isView reads no property: false for a Proxy of a typed array
-    if !ArrayBuffer::is_view(value) || !value.is_instance_of::<A>() {
-        return Err(wrong_type(field, value, A::NAME));
+    if !ArrayBuffer::is_view(value) || !is_a {
+        return Err(wrong_type(field, value, name));
     }
     let length = match Reflect::get(value, &JsValue::from_str("length")).map(|v| v.as_f64()) {
         Ok(Some(length)) if length >= 0.0 && length <= u32::MAX as f64 => length as u32,
-        _ => return Err(unreadable(field, A::NAME)),
+        _ => return Err(unreadable(field)),
     };
     // a detached array reads as empty; copying it throws
-    if length == 0 && fill_from(&A::zeros(0).into(), value).is_err() {
-        return Err(unreadable(field, A::NAME));
+    if length == 0 && fill_from(zeros, value).is_err() {
+        return Err(unreadable(field));
     }
     Ok(length)
 }
@@ -95,20 +114,7 @@ pub(super) fn copy_typed<A: TypedArray>(
     let mut values: Vec<A::Value> = room(field, length as usize)?;
     values.resize(length as usize, A::Value::default());
     let ours = A::zeros(length);
-    fill_from(ours.as_ref(), value).map_err(|_| unreadable(field, A::NAME))?;
+    fill_from(ours.as_ref(), value).map_err(|_| unreadable(field))?;
     ours.copy_into(&mut values);
     Ok(values)
-}
-
-/// The refusal of a value of `field` whose reading threw (its buffer
-/// transferred, a getter throwing or calling back in).
-fn unreadable(field: &str, expected: &str) -> JsValue {
-    error(
-        field,
-        "wrong_type",
-        &format!(
-            "invalid {field}: could not be read (its buffer was transferred, or a getter threw), \
-             expected {expected}"
-        ),
-    )
 }
