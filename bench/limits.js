@@ -9,7 +9,10 @@
 //   2. the worst cases: it searches the accepted settings (cloth sizes, solver
 //      order, damping, velocity damping, tearing, substeps and iterations pushed
 //      to the limit, intact or with every constraint torn) for the slowest
-//      `step()`, then times `steps(maxStepsPerCall)` for the slowest ones.
+//      `step()`, then times `steps(maxStepsPerCall)` for the slowest ones;
+//   3. the other surfaces (bench/worst-surfaces.js): self-collision with
+//      adversarial positions, tethers with tearing, deriving bending pairs,
+//      building scenes and presets: the slowest accepted call of each kind.
 // Every time is the fastest of a few rounds: the machine is shared, and the
 // fastest round is the one least disturbed by other work.
 // Results land in `window.benchResults` ({ report, calibration, steps, calls })
@@ -17,6 +20,7 @@
 
 import init, { Simulation } from '../pkg/xpbd_cloth.js';
 import { largestAccepted } from './largest-accepted.js';
+import { searchSurfaces, timeSurfaceCall } from './worst-surfaces.js';
 
 const params = new URLSearchParams(location.search);
 const QUICK = params.has('quick') && params.get('quick') !== '0';
@@ -283,6 +287,12 @@ function report(results) {
     ...results.calls.map((r) => [...describeRow(r), r.steps, r.callMs.toFixed(0)]),
   ]));
   out.push('');
+  out.push('The other surfaces: for every kind of work, each accepted call found (fastest of 3 rounds; a refusal is timed too)');
+  out.push(table([
+    ['work', 'call', 'setting', 'Munits', 'ms'],
+    ...results.surfaces.map((r) => [r.kind, r.call, r.what, (r.units / 1e6).toFixed(1), r.ms.toFixed(1)]),
+  ]));
+  out.push('');
   out.push(`WORST step(): ${results.worst.stepMs.toFixed(0)} ms (${results.worst.step})`);
   out.push(`WORST steps(n): ${results.worst.callMs.toFixed(0)} ms (${results.worst.call})`);
   out.push(`Page time ${results.totalSeconds.toFixed(0)} s.`);
@@ -310,7 +320,18 @@ async function main() {
   const byUnit = [...steps].filter((r) => r.ms > 1).sort((a, b) => b.ms / b.units - a.ms / a.units);
   const chosen = [...new Set([...byStep.slice(0, QUICK ? 1 : 3), ...byUnit.slice(0, QUICK ? 1 : 3)])];
   const calls = await timeWholeCalls(chosen);
+  progress('the other surfaces');
+  const surfaces = searchSurfaces(QUICK, progress);
+  const surfaceCall = timeSurfaceCall(surfaces);
+  surfaces.push(surfaceCall);
+  const slowestSurfaceStep = surfaces.filter((r) => r.call === 'step()').sort((a, b) => b.ms - a.ms)[0];
+  if (slowestSurfaceStep.ms > byStep[0].ms) {
+    byStep.unshift({ ms: slowestSurfaceStep.ms, surface: slowestSurfaceStep });
+  }
   const worstCall = calls.reduce((a, b) => (a.callMs >= b.callMs ? a : b));
+  const callWorst = surfaceCall.ms > worstCall.callMs
+    ? { callMs: surfaceCall.ms, call: `${surfaceCall.kind} ${surfaceCall.what}, ${surfaceCall.call}` }
+    : { callMs: worstCall.callMs, call: `${describeRow(worstCall).join(' ')}, ${worstCall.steps} steps` };
   const results = {
     date: new Date().toISOString().slice(0, 10),
     userAgent: navigator.userAgent,
@@ -319,11 +340,11 @@ async function main() {
     calibration,
     steps,
     calls,
+    surfaces,
     worst: {
       stepMs: byStep[0].ms,
-      step: describeRow(byStep[0]).join(' '),
-      callMs: worstCall.callMs,
-      call: `${describeRow(worstCall).join(' ')}, ${worstCall.steps} steps`,
+      step: byStep[0].surface ? `${byStep[0].surface.kind} ${byStep[0].surface.what}` : describeRow(byStep[0]).join(' '),
+      ...callWorst,
     },
     totalSeconds: (performance.now() - started) / 1000,
   };

@@ -998,6 +998,27 @@ fn from_scene_builds_what_the_spec_says() {
     let sim = built(&scene_outcome(&simulation_class(), change));
     assert_eq!(get(&sim, "mass").as_f64(), Some(0.5));
     assert_eq!(call(&sim, "steps", args(&[num(10.0)])), None);
+    // masses at their documented bounds, compared as given (1e-6 as f32 is
+    // just below 1e-6), a coordinate at the bound, and just outside refused
+    for change in [
+        "spec.masses = [0, 1e-6, 1e6, 1e-6];",
+        "spec.masses = new Float64Array([0, 1e-6, 1e6, 1]);",
+        "spec.positions[0] = 1e6;",
+    ] {
+        built(&scene_outcome(&simulation_class(), change));
+    }
+    for (change, field) in [
+        ("spec.masses = [0, 0.99e-6, 1, 1];", "masses"),
+        ("spec.positions[0] = 1e6 + 0.01;", "positions"),
+        ("spec.colliders[1].radius = 1e-50;", "colliders"),
+    ] {
+        let (got, got_field, got_code) = refused_with(&scene_outcome(&simulation_class(), change));
+        assert_eq!(
+            (got_field.as_str(), got_code.as_str()),
+            (field, "invalid_scene"),
+            "{change}: {got}"
+        );
+    }
 }
 
 #[wasm_bindgen_test]
@@ -1213,12 +1234,34 @@ fn preset_errors_name_the_argument() {
             "stiffness",
             "invalid_value",
         ),
+        // a value of the wrong type names the parameter, as its setter does
         (
             "rope".into(),
             options("stiffness", "x".into()),
-            "invalid options: got \"stiffness\"",
-            "options",
-            "invalid_value",
+            "invalid stiffness: got a value of type string, expected a number",
+            "stiffness",
+            "wrong_type",
+        ),
+        (
+            "cloth".into(),
+            options("width", "40".into()),
+            "invalid width: got a value of type string",
+            "width",
+            "wrong_type",
+        ),
+        (
+            "soft-body".into(),
+            options("stiffness", true.into()),
+            "invalid stiffness: got a value of type boolean, expected a number",
+            "stiffness",
+            "wrong_type",
+        ),
+        (
+            "balloon".into(),
+            options("tethers", num(1.0)),
+            "invalid tethers: got a value of type number",
+            "tethers",
+            "wrong_type",
         ),
         (
             "flag".into(),
@@ -1450,6 +1493,15 @@ fn save_and_restore_state_continue_bit_for_bit_and_refuse_what_does_not_fit() {
         ("torn", "invalid_state|torn|invalid state: torn has"),
         ("param", "invalid_value|mass|"),
         ("unknownParam", "invalid_value|params|"),
+        // the wrong type names the parameter, as its setter does
+        (
+            "paramType",
+            "wrong_type|stiffness|invalid stiffness: got a value of type boolean",
+        ),
+        (
+            "paramString",
+            "wrong_type|substeps|invalid substeps: got a value of type string",
+        ),
         (
             "collider",
             "invalid_state|colliders|invalid state: colliders[0] has id 0",

@@ -182,11 +182,11 @@ impl Cloth {
         Cloth::build(copy, &out_of_memory)
     }
 
-    /// Builds the simulation of a validated `scene`, taking its arrays over
-    /// (its masses become the inverse masses, its positions the positions), so
     /// Builds the preset `name` with `options` (see [`presets::preset`]): the scene,
     /// then each parameter value through its setter, so a value is refused as
-    /// the setter refuses it.
+    /// the setter refuses it. A value the preset chose itself (its `substeps`,
+    /// say) that its size makes too much work is refused naming the `width`
+    /// the user gave, not the parameter they never set.
     pub fn from_preset(name: &str, options: &[(&str, Value)]) -> Result<Cloth, ClothError> {
         let Preset {
             scene,
@@ -197,8 +197,15 @@ impl Cloth {
         if let Some(size) = grid {
             cloth.defer_grid_bending(size);
         }
-        for (name, value) in params {
-            cloth.set_parameter(name, value)?;
+        for (parameter, value) in params {
+            let given = options.iter().any(|(n, _)| *n == parameter);
+            cloth.set_parameter(parameter, value).map_err(|error| {
+                if given {
+                    error
+                } else {
+                    too_large(name, options, &cloth, error)
+                }
+            })?;
         }
         Ok(cloth)
     }
@@ -207,17 +214,19 @@ impl Cloth {
     /// (its masses become the inverse masses, its positions the positions), so
     /// the grid needs no memory beyond the cloth it becomes.
     fn build(
-        scene: Scene,
+        mut scene: Scene,
         out_of_memory: &dyn Fn(TryReserveError) -> ClothError,
     ) -> Result<Cloth, ClothError> {
-        let extras = Extras::try_new(&scene)?;
-        let contacts = Contacts::try_new(&scene)?;
         let n = scene.num_particles();
-        let mut params = Params::default();
-        let colors = match scene.colors {
+        // the colouring refuses a particle in too many constraints: before
+        // the bending pairs are derived around it
+        let colors = match scene.colors.take() {
             Some(colors) => colors,
             None => coloring::greedy_colors("distances", &scene.distances, n)?,
         };
+        let extras = Extras::try_new(&scene)?;
+        let contacts = Contacts::try_new(&scene)?;
+        let mut params = Params::default();
         let rest_lengths = match scene.rest_lengths {
             Some(rest_lengths) => rest_lengths,
             None => start_lengths(&scene.distances, &scene.positions).map_err(out_of_memory)?,
@@ -295,6 +304,27 @@ impl Cloth {
 fn scene_bytes(scene: &Scene) -> u64 {
     let (n, m) = (scene.num_particles() as u64, scene.num_distances() as u64);
     n * 60 + m * 40
+}
+
+/// The refusal of preset `name` built with `options` as `cloth`, whose own
+/// choice of a parameter was refused (`error`): its size is too large for it,
+/// so the error names the `width` given (or the preset's own).
+fn too_large(
+    name: &str,
+    options: &[(&str, Value)],
+    cloth: &Cloth,
+    error: ClothError,
+) -> ClothError {
+    let width = options
+        .iter()
+        .rev()
+        .find(|(n, _)| *n == params::WIDTH.name)
+        .map_or_else(|| "the preset's own".to_string(), |(_, v)| v.shown());
+    ClothError::InvalidValue {
+        field: params::WIDTH.name,
+        value: format!("{width} ({} particles)", cloth.num_particles()),
+        allowed: format!("a smaller {name:?} preset: at this size {error}"),
+    }
 }
 
 /// The rest length of each distance constraint `distances` (flat pairs): the

@@ -13,8 +13,18 @@
 //! positions are copied in cell order so the search reads memory in order.
 //! When the box is larger (a cloth torn into pieces far apart) the grid's
 //! side grows up to twice `s`; beyond that the cells are hashed into the same
-//! table (each particle probes its 9 cells), so the search stays linear in
-//! `n` however far apart the particles are.
+//! table (each particle probes its 9 cells). The cells' coordinates are
+//! whole numbers counted from the box's corner in `f64`, below 2^30 (the
+//! cells grow for a box wider than 2^30 · s), so none saturates however far
+//! from the origin the particles are and however small the radius; the
+//! table's bucket is the Fibonacci hash of both coordinates, so a lattice of
+//! cells does not pile into one bucket.
+//!
+//! The cost is bounded whatever the positions: each particle is compared
+//! with at most [`MAX_CANDIDATES`] others per search (a cloth crumpled into a
+//! few cells, or cells made to share a bucket, lose the pairs beyond), and
+//! the work model counts that bound (`work::SELF_COLLISION_SEARCH`) and the
+//! room for pairs (`work::SELF_COLLISION_PASS`).
 //!
 //! The minimum distance of a pair is `min(2r, rest distance)`, the rest
 //! distance being their distance in the scene's start positions, so
@@ -34,8 +44,7 @@ use crate::solver::Points;
 /// Candidate radius beyond `2r`, as a fraction of `2r`.
 pub const MARGIN: f32 = 0.5;
 
-/// Room for candidate pairs per particle.
-pub const PAIRS_PER_PARTICLE: usize = 8;
+pub use crate::params::work::{MAX_CANDIDATES, PAIRS_PER_PARTICLE};
 
 /// How much larger than `s` the dense grid's cells may grow to cover the
 /// particles' bounding box before the search hashes cells instead.
@@ -57,14 +66,24 @@ pub struct PairSearch {
     /// depths the pair was pushed apart by in the current substep, summed
     /// (for friction and the contact velocity pass, [`super::velocity`]).
     pairs: Vec<(u32, u32, f32, f32)>,
+    /// How many particles the last search compared, all particles together:
+    /// at most [`MAX_CANDIDATES`] per particle.
+    compared: usize,
 }
 
-fn cell(x: f32, s: f32) -> i32 {
-    (x / s).floor() as i32
-}
+/// Most cells the hashed search's grid spans along either axis: a cell
+/// coordinate always fits a `u32` (none saturates, so no two cells far apart
+/// become one), at the cost of cells larger than `s` for a box wider than
+/// `2^30 · s`.
+const MAX_CELLS_ACROSS: f64 = (1u64 << 30) as f64;
 
-fn hash(ix: i32, iy: i32, mask: u32) -> u32 {
-    ((ix as u32).wrapping_mul(92_837_111) ^ (iy as u32).wrapping_mul(689_287_499)) & mask
+/// The bucket of cell `(ix, iy)` in a table of `2^bits` buckets: Fibonacci
+/// hashing of the cell's 64-bit key, whose top bits mix every bit of both
+/// coordinates, so a lattice of cells spaced by a power of two (the table's
+/// size, say) spreads over the table instead of sharing one bucket.
+fn hash(ix: u32, iy: u32, bits: u32) -> u32 {
+    let key = (u64::from(iy) << 32) | u64::from(ix);
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as u32
 }
 
 /// The minimum distance of particles `a` and `b`: `diameter`, or their rest
@@ -91,6 +110,7 @@ impl PairSearch {
             sorted_y: memory::filled(n, 0f32)?,
             cell_of: memory::filled(n, 0u32)?,
             pairs: memory::with_capacity(PAIRS_PER_PARTICLE * n)?,
+            compared: 0,
         })
     }
 
@@ -131,6 +151,12 @@ impl PairSearch {
         &mut self.pairs
     }
 
+    /// How many comparisons of two particles the last search made (its
+    /// cost, at most [`MAX_CANDIDATES`] per particle).
+    pub fn compared(&self) -> usize {
+        self.compared
+    }
+
     /// Room for candidate pairs.
     pub fn pairs_capacity(&self) -> usize {
         self.pairs.capacity()
@@ -140,6 +166,7 @@ impl PairSearch {
     /// start positions (interleaved; empty: no rest exemption).
     pub fn search<P: Points + ?Sized>(&mut self, points: &P, rest: &[f32], radius: f32) {
         self.pairs.clear();
+        self.compared = 0;
         let n = self.sorted.len();
         if n == 0 {
             return;
@@ -189,7 +216,8 @@ impl PairSearch {
                 return;
             }
         }
-        self.search_hashed(points, rest, radius);
+        let span = f64::from(max_x - min_x).max(f64::from(max_y - min_y));
+        self.search_hashed(points, rest, radius, (min_x, min_y, span));
     }
 
     /// [`PairSearch::search`] on a dense grid over the particles' box.
@@ -281,7 +309,11 @@ impl PairSearch {
                     0..0
                 };
                 let (x, y) = (xs[i], ys[i]);
+                let mut budget = MAX_CANDIDATES;
                 for range in [i + 1..row_end, above] {
+                    let range = range.start..range.end.min(range.start + budget);
+                    budget -= range.len();
+                    self.compared += range.len();
                     for j in range {
                         let (dx, dy) = (xs[j] - x, ys[j] - y);
                         if dx * dx + dy * dy >= reach2 {
@@ -299,16 +331,32 @@ impl PairSearch {
         }
     }
 
-    /// [`PairSearch::search`] with the cells hashed into the table.
-    fn search_hashed<P: Points + ?Sized>(&mut self, points: &P, rest: &[f32], radius: f32) {
+    /// [`PairSearch::search`] with the cells hashed into the table; the
+    /// particles' box starts at `(min_x, min_y)` and is `span` wide along its
+    /// longer side.
+    fn search_hashed<P: Points + ?Sized>(
+        &mut self,
+        points: &P,
+        rest: &[f32],
+        radius: f32,
+        (min_x, min_y, span): (f32, f32, f64),
+    ) {
         let n = self.sorted.len();
         let s = 2.0 * radius * (1.0 + MARGIN);
         let table = self.cell_start.len() - 1;
-        let mask = (table - 1) as u32;
+        let bits = table.trailing_zeros();
+        // cells of side s, or larger when the box spans more than 2^30 of them
+        let side = (s as f64).max(span / MAX_CELLS_ACROSS) * 1.01;
+        let cells = HashedCells {
+            min_x,
+            min_y,
+            inverse_side: 1.0 / side,
+            bits,
+        };
         self.cell_start.fill(0);
         for k in 0..n {
-            let (x, y) = points.point(k);
-            let c = hash(cell(x, s), cell(y, s), mask);
+            let (ix, iy) = cells.cell(points.point(k));
+            let c = hash(ix, iy, bits);
             self.cell_of[k] = c;
             self.cell_start[c as usize + 1] += 1;
         }
@@ -326,17 +374,38 @@ impl PairSearch {
             self.cell_start[c] = self.cell_start[c + 1];
         }
         self.cell_start[table] = n as u32;
+        self.pairs_in_buckets(points, rest, radius, cells);
+    }
+
+    /// The candidate pairs of the particles sorted into hashed `cells`: each
+    /// particle probes the buckets of its 9 cells (each bucket once) and
+    /// meets the particles of higher index there, at most
+    /// [`MAX_CANDIDATES`] of them.
+    fn pairs_in_buckets<P: Points + ?Sized>(
+        &mut self,
+        points: &P,
+        rest: &[f32],
+        radius: f32,
+        cells: HashedCells,
+    ) {
+        let n = self.sorted.len();
         let capacity = self.pairs.capacity();
+        let s = 2.0 * radius * (1.0 + MARGIN);
         let reach2 = s * s;
         let diameter = 2.0 * radius;
-        'particles: for a in 0..n {
+        for a in 0..n {
             let (x, y) = points.point(a);
-            let (ix, iy) = (cell(x, s), cell(y, s));
+            let (ix, iy) = cells.cell((x, y));
             let mut seen = [u32::MAX; 9];
             let mut buckets = 0;
-            for c in (-1..=1).flat_map(|dx| {
-                [-1, 0, 1].map(|dy| hash(ix.wrapping_add(dx), iy.wrapping_add(dy), mask))
-            }) {
+            let mut budget = MAX_CANDIDATES;
+            for (dx, dy) in NEIGHBOURHOOD {
+                // a cell outside the box holds no particle
+                let (Some(cx), Some(cy)) = (ix.checked_add_signed(dx), iy.checked_add_signed(dy))
+                else {
+                    continue;
+                };
+                let c = hash(cx, cy, cells.bits);
                 // two neighbouring cells may hash alike: visit each bucket once
                 if seen[..buckets].contains(&c) {
                     continue;
@@ -345,6 +414,9 @@ impl PairSearch {
                 buckets += 1;
                 let c = c as usize;
                 let (start, end) = (self.cell_start[c] as usize, self.cell_start[c + 1] as usize);
+                let end = end.min(start + budget);
+                budget -= end - start;
+                self.compared += end - start;
                 for &b in &self.sorted[start..end] {
                     if b as usize <= a {
                         continue;
@@ -355,13 +427,52 @@ impl PairSearch {
                         continue;
                     }
                     if self.pairs.len() == capacity {
-                        break 'particles;
+                        return;
                     }
                     let minimum = minimum_distance(rest, n, a, b as usize, diameter);
                     self.pairs.push((a as u32, b, minimum, 0.0));
                 }
+                if budget == 0 {
+                    break;
+                }
             }
         }
+    }
+}
+
+/// The 9 cells around a cell, itself included, as offsets.
+const NEIGHBOURHOOD: [(i32, i32); 9] = [
+    (0, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
+/// The cells of the hashed search: squares of side `1 / inverse_side` from
+/// the corner `(min_x, min_y)` of the particles' box, hashed into a table of
+/// `2^bits` buckets.
+#[derive(Debug, Clone, Copy)]
+struct HashedCells {
+    min_x: f32,
+    min_y: f32,
+    inverse_side: f64,
+    bits: u32,
+}
+
+impl HashedCells {
+    /// The cell of the point `(x, y)` of the box: whole coordinates below
+    /// 2^30 (computed in `f64`, so they never saturate).
+    #[inline(always)]
+    fn cell(&self, (x, y): (f32, f32)) -> (u32, u32) {
+        let ix = (f64::from(x) - f64::from(self.min_x)) * self.inverse_side;
+        let iy = (f64::from(y) - f64::from(self.min_y)) * self.inverse_side;
+        // non-negative, so truncation is floor; a NaN becomes cell 0
+        (ix as u32, iy as u32)
     }
 }
 
@@ -444,7 +555,12 @@ mod tests {
             search.search(points.as_slice(), &[], radius);
             assert_eq!(found(&search), expected, "far {far}: search");
             search.pairs.clear();
-            search.search_hashed(points.as_slice(), &[], radius);
+            let (min_x, min_y) = (points.iter().step_by(2), points.iter().skip(1).step_by(2));
+            let corner = (
+                min_x.fold(f32::MAX, |m, &v| m.min(v)),
+                min_y.fold(f32::MAX, |m, &v| m.min(v)),
+            );
+            search.search_hashed(points.as_slice(), &[], radius, (corner.0, corner.1, 3e4));
             assert_eq!(found(&search), expected, "far {far}: hashed search");
         }
     }

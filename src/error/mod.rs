@@ -30,6 +30,15 @@ pub enum ClothError {
         /// What would have been accepted, in words.
         allowed: String,
     },
+    /// A value of the wrong type (a string or a boolean for a number, ...).
+    WrongType {
+        /// Name of the field as the JavaScript API spells it.
+        field: &'static str,
+        /// The type given, as JavaScript's `typeof` names it (`"string"`).
+        got: &'static str,
+        /// What would have been accepted, in words.
+        expected: String,
+    },
     /// A particle index that does not exist in this cloth.
     ParticleIndex {
         /// The rejected index, as text (it may have been negative or fractional).
@@ -71,6 +80,7 @@ impl ClothError {
     pub fn field(&self) -> &'static str {
         match self {
             ClothError::InvalidValue { field, .. }
+            | ClothError::WrongType { field, .. }
             | ClothError::InvalidScene { field, .. }
             | ClothError::InvalidState { field, .. }
             | ClothError::OutOfMemory { field, .. } => field,
@@ -79,11 +89,12 @@ impl ClothError {
     }
 
     /// A short code that stays the same whatever the wording of the message:
-    /// `"invalid_value"`, `"invalid_scene"`, `"invalid_state"`, `"particle_index"`
-    /// or `"out_of_memory"`.
+    /// `"invalid_value"`, `"wrong_type"`, `"invalid_scene"`, `"invalid_state"`,
+    /// `"particle_index"` or `"out_of_memory"`.
     pub fn code(&self) -> &'static str {
         match self {
             ClothError::InvalidValue { .. } => "invalid_value",
+            ClothError::WrongType { .. } => "wrong_type",
             ClothError::InvalidScene { .. } => "invalid_scene",
             ClothError::InvalidState { .. } => "invalid_state",
             ClothError::ParticleIndex { .. } => "particle_index",
@@ -100,6 +111,14 @@ impl fmt::Display for ClothError {
                 value,
                 allowed,
             } => write!(f, "invalid {field}: got {value}, expected {allowed}"),
+            ClothError::WrongType {
+                field,
+                got,
+                expected,
+            } => write!(
+                f,
+                "invalid {field}: got a value of type {got}, expected {expected}"
+            ),
             ClothError::ParticleIndex { index, count } => write!(
                 f,
                 "invalid particle index: got {index}, expected a whole number from 0 to {}",

@@ -224,6 +224,29 @@ fn distance(positions: &[f32], a: u32, b: u32) -> f32 {
     ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt()
 }
 
+/// Most pairs of edges [`derive_auto`] may compare (each particle compares
+/// every two of its edges, `d (d - 1) / 2` for `d` edges): a grid with both
+/// diagonals compares 28 per particle, 7 million for the largest; a particle
+/// with tens of thousands of edges would compare billions. 2e7 take about
+/// 60 ms natively (a dot product each).
+pub const MAX_AUTO_COMPARISONS: u64 = 20_000_000;
+
+/// How many pairs of edges [`derive_auto`] would compare on the distance
+/// constraints `ids` (flat pairs) between `n` particles: counted from the
+/// particles' degrees, in one pass, before the derivation is started.
+pub fn auto_comparisons(ids: &[u32], n: usize) -> Result<u64, TryReserveError> {
+    let mut degree = memory::filled(n, 0u32)?;
+    for &k in ids {
+        if let Some(d) = degree.get_mut(k as usize) {
+            *d = d.saturating_add(1);
+        }
+    }
+    Ok(degree
+        .iter()
+        .map(|&d| u64::from(d) * u64::from(d.saturating_sub(1)) / 2)
+        .sum())
+}
+
 /// `Bending::Auto`: the bending pairs of the distance constraints `ids` (flat
 /// pairs) between `n` particles at `positions` (interleaved), ordered by middle
 /// particle. See the module documentation for the rule.
@@ -258,8 +281,12 @@ fn derive_pairs(
         }
     }
     drop(fill);
+    let most = (0..n).map(|k| starts[k + 1] - starts[k]).max().unwrap_or(0) as usize;
+    // each middle's structural neighbours with their offsets and lengths,
+    // computed once per middle rather than once per pair
+    let mut near: Vec<(u32, (f64, f64), f64)> = memory::with_capacity(most)?;
     // two passes: count, then fill exactly
-    let visit = |emit: &mut dyn FnMut(BendingPair)| {
+    let mut visit = |emit: &mut dyn FnMut(BendingPair)| {
         for middle in 0..n {
             let around = &neighbours[starts[middle] as usize..starts[middle + 1] as usize];
             let m = position(middle as u32);
@@ -267,19 +294,23 @@ fn derive_pairs(
                 let p = position(k);
                 ((p.0 - m.0) as f64, (p.1 - m.1) as f64)
             };
-            let length = |k: u32| {
+            let length = |d: (f64, f64)| (d.0 * d.0 + d.1 * d.1).sqrt();
+            let shortest = around
+                .iter()
+                .map(|&k| length(offset(k)))
+                .fold(f64::MAX, f64::min);
+            near.clear();
+            near.extend(around.iter().filter_map(|&k| {
                 let d = offset(k);
-                (d.0 * d.0 + d.1 * d.1).sqrt()
-            };
-            let shortest = around.iter().map(|&k| length(k)).fold(f64::MAX, f64::min);
-            let structural = |k: u32| length(k) <= STRUCTURAL_RATIO * shortest;
-            for (x, &a) in around.iter().enumerate() {
-                for &b in &around[x + 1..] {
-                    if a == b || !structural(a) || !structural(b) {
+                let l = length(d);
+                (l <= STRUCTURAL_RATIO * shortest).then_some((k, d, l))
+            }));
+            for (x, &(a, u, la)) in near.iter().enumerate() {
+                for &(b, v, lb) in &near[x + 1..] {
+                    if a == b {
                         continue;
                     }
-                    let (u, v) = (offset(a), offset(b));
-                    let cos = (u.0 * v.0 + u.1 * v.1) / (length(a) * length(b));
+                    let cos = (u.0 * v.0 + u.1 * v.1) / (la * lb);
                     if cos <= STRAIGHT_COS {
                         let (a, b) = (a.min(b), a.max(b));
                         emit(BendingPair {

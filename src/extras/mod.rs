@@ -77,8 +77,23 @@ impl Extras {
         let n = scene.masses.len();
         let pairs = match &scene.bending {
             Bending::None => Vec::new(),
-            Bending::Auto => bending::derive_auto(&scene.distances, &scene.positions, n)
-                .map_err(out_of_memory)?,
+            Bending::Auto => {
+                // checked from the degrees, before the derivation's work
+                let comparisons =
+                    bending::auto_comparisons(&scene.distances, n).map_err(out_of_memory)?;
+                if comparisons > bending::MAX_AUTO_COMPARISONS {
+                    return Err(ClothError::InvalidScene {
+                        field: "bending",
+                        index: None,
+                        problem: format!(
+                            "\"auto\" would compare {comparisons} pairs of edges, at most {}",
+                            bending::MAX_AUTO_COMPARISONS
+                        ),
+                    });
+                }
+                bending::derive_auto(&scene.distances, &scene.positions, n)
+                    .map_err(out_of_memory)?
+            }
             Bending::Pairs(ids) => {
                 let pairs = ids.chunks_exact(2).map(|p| BendingPair {
                     a: p[0],

@@ -15,7 +15,7 @@ pub mod grid;
 pub mod presets;
 pub mod scene;
 pub mod shape;
-mod validate;
+pub mod validate;
 
 pub use scene::{AreaSpec, Bending, DistanceStiffness, Scene};
 pub use shape::Shape;

@@ -9,10 +9,10 @@
 //! `substeps`, `windX`, ...) overrides the preset's choice.
 
 use super::grid::{self, SPACING};
-use super::scene::{AreaSpec, Bending, DistanceStiffness, Scene};
+use super::scene::{AreaSpec, Bending, DistanceStiffness, Scene, MAX_SCENE_CONSTRAINTS};
 use super::shape::Shape;
 use crate::error::{self, ClothError};
-use crate::params::{self, FixedPreset, GridSize, Parameter, Value};
+use crate::params::{self, wrong_kind, FixedPreset, GridSize, Parameter, Value};
 
 /// The names of the presets, as `Simulation.preset` takes them (the words of
 /// the `preset` parameter).
@@ -58,11 +58,7 @@ impl Shaping<'_> {
         {
             None => Ok(default as usize),
             Some((_, Value::Number(v))) => Ok(parameter.check_number(*v)? as usize),
-            Some((_, other)) => Err(error::invalid(
-                parameter.name,
-                other.shown(),
-                parameter.kind().to_string(),
-            )),
+            Some((_, other)) => Err(wrong_kind(parameter, *other)),
         }
     }
 
@@ -77,11 +73,7 @@ impl Shaping<'_> {
         {
             None => Ok(parameter.default_number()),
             Some((_, Value::Number(v))) => parameter.check_number(*v),
-            Some((_, other)) => Err(error::invalid(
-                parameter.name,
-                other.shown(),
-                parameter.kind().to_string(),
-            )),
+            Some((_, other)) => Err(wrong_kind(parameter, *other)),
         }
     }
 
@@ -187,7 +179,10 @@ pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothErro
         "rope" => rope(whole(&params::WIDTH)?),
         "double-pendulum" => double_pendulum(),
         "balloon" => balloon(whole(&params::WIDTH)?),
-        "soft-body" => soft_body(size()?, s.number(&params::PARTICLE_RADIUS)?),
+        "soft-body" => soft_body(
+            soft_body_size(size()?)?,
+            s.number(&params::PARTICLE_RADIUS)?,
+        ),
         "flag" => flag(size()?)?,
         _ => cloth_over_ball(size()?)?,
     };
@@ -301,6 +296,26 @@ fn balloon(particles: usize) -> Choices {
     scene.colliders.push(Shape::Ground { y: 0.0 });
     let choices = vec![("substeps", Value::Number(10.0))];
     (scene, choices)
+}
+
+/// Corners of the soft body's area constraints per cell of its grid: two
+/// triangles.
+const SOFT_BODY_CORNERS_PER_CELL: usize = 6;
+
+/// Refuses a soft body whose triangles would have more corners than a scene
+/// may ([`MAX_SCENE_CONSTRAINTS`]), naming the width the user gave, before
+/// anything is built.
+fn soft_body_size(size: GridSize) -> Result<GridSize, ClothError> {
+    let (w, h) = (size.width, size.height);
+    let corners = SOFT_BODY_CORNERS_PER_CELL * (w - 1) * (h - 1);
+    if corners <= MAX_SCENE_CONSTRAINTS {
+        return Ok(size);
+    }
+    Err(error::invalid(
+        params::WIDTH.name,
+        format!("{w} (with height {h}: {corners} triangle corners)"),
+        format!("at most {MAX_SCENE_CONSTRAINTS} triangle corners"),
+    ))
 }
 
 /// A soft body: a `size` block of particles 0.15 m apart (0.05 kg each),

@@ -30,10 +30,10 @@ pub fn centre(shape: &Shape) -> [f32; 2] {
 }
 
 /// Accepts a collider size (`radius`, `width`, `height`): finite, above 0
-/// and at most 2e6 m.
+/// (also once stored as `f32`: 1e-50 is not) and at most 2e6 m.
 pub fn validate_size(field: &'static str, value: f64) -> Result<f32, ClothError> {
     let max = 2.0 * MAX_COORDINATE;
-    if value.is_finite() && value > 0.0 && value <= max {
+    if value.is_finite() && value as f32 > 0.0 && value <= max {
         Ok(value as f32)
     } else {
         Err(ClothError::InvalidValue {

@@ -23,6 +23,45 @@ pub(super) fn at(field: &'static str, index: usize, problem: String) -> ClothErr
     refuse(field, Some(index), problem)
 }
 
+/// Checks particle coordinate `i` of a scene's `positions`, `v` metres as
+/// given (before it is stored as `f32`): finite, within ±1e6 m.
+pub fn check_position(i: usize, v: f64) -> Result<(), ClothError> {
+    let limit = params::MAX_COORDINATE;
+    if v.is_finite() && v.abs() <= limit {
+        return Ok(());
+    }
+    Err(at(
+        "positions",
+        i,
+        format!(
+            "is {}, expected a finite coordinate from -{} to {} m",
+            Number(v),
+            Plain(limit),
+            Plain(limit)
+        ),
+    ))
+}
+
+/// Checks mass `k` of a scene's `masses`, `m` kg as given: 0 (pinned) or
+/// within `(min, max)` (the mass rule's bounds, or those bounds as `f32`
+/// stores them when `m` is a stored `f32`).
+pub fn check_mass(k: usize, m: f64, (min, max): (f64, f64)) -> Result<(), ClothError> {
+    if m == 0.0 || (m.is_finite() && (min..=max).contains(&m)) {
+        return Ok(());
+    }
+    let (min, max) = mass_range();
+    Err(at(
+        "masses",
+        k,
+        format!(
+            "is {}, expected 0 (pinned) or a mass from {} to {} kg",
+            Number(m),
+            Plain(min),
+            Plain(max)
+        ),
+    ))
+}
+
 impl Scene {
     /// Checks every entry; the error names the first wrong one
     /// (`invalid scene: distances[7] joins particle 3 to itself`). Given
@@ -128,20 +167,8 @@ impl Scene {
                 format!("has {n} particles, at most {MAX_PARTICLES} are allowed"),
             ));
         }
-        let limit = params::MAX_COORDINATE as f32;
         for (i, &v) in self.positions.iter().enumerate() {
-            if !(v.is_finite() && v.abs() <= limit) {
-                return Err(at(
-                    "positions",
-                    i,
-                    format!(
-                        "is {}, expected a finite coordinate from -{} to {} m",
-                        Number(v as f64),
-                        Plain(limit as f64),
-                        Plain(limit as f64)
-                    ),
-                ));
-            }
+            check_position(i, v.into())?;
         }
         if self.masses.len() != n {
             return Err(refuse(
@@ -153,21 +180,12 @@ impl Scene {
                 ),
             ));
         }
+        // the bounds as f32 stores them: 1e-6 kg, the documented minimum,
+        // is stored just below 1e-6
         let (min, max) = mass_range();
+        let stored = (f64::from(min as f32), f64::from(max as f32));
         for (k, &mass) in self.masses.iter().enumerate() {
-            let m = mass as f64;
-            if !(mass == 0.0 || (m.is_finite() && (min..=max).contains(&m))) {
-                return Err(at(
-                    "masses",
-                    k,
-                    format!(
-                        "is {}, expected 0 (pinned) or a mass from {} to {} kg",
-                        Number(m),
-                        Plain(min),
-                        Plain(max)
-                    ),
-                ));
-            }
+            check_mass(k, mass.into(), stored)?;
         }
         Ok(())
     }
@@ -328,12 +346,18 @@ fn stiffness_problem(k: f64) -> String {
 /// Checks a collider's shape as [`shape::validate`] does (the
 /// rules `addCollider` applies), with its complaint worded for a scene entry.
 fn validate_shape(shape: &Shape) -> Result<(), String> {
-    shape::validate(shape).map_err(|error| match error {
+    shape::validate(shape).map_err(shape_problem)
+}
+
+/// How a scene's refusal of a collider words the refusal of one of its
+/// numbers (`has radius -1, expected ...`).
+pub fn shape_problem(error: ClothError) -> String {
+    match error {
         ClothError::InvalidValue {
             field,
             value,
             allowed,
         } => format!("has {field} {value}, expected {allowed}"),
         other => other.to_string(),
-    })
+    }
 }

@@ -4,7 +4,7 @@
 
 use super::parameter::{Parameter, Value};
 use super::solver_order::SolverOrder;
-use crate::error::{invalid, ClothError};
+use crate::error::ClothError;
 
 /// A solver parameter's Rust type: how its table default and a number, word
 /// or flag become a field value, and how the value is shown to JavaScript.
@@ -19,9 +19,14 @@ pub trait ParameterValue: Sized + Copy {
     fn from_value(parameter: &Parameter, value: Value) -> Result<Self, ClothError>;
 }
 
-/// The refusal of `value`, of the wrong kind for `parameter`.
-fn wrong_kind(parameter: &Parameter, value: Value) -> ClothError {
-    invalid(parameter.name, value.shown(), parameter.expected())
+/// The refusal of `value`, of the wrong kind for `parameter`: `wrong_type`
+/// naming the parameter, as its setter refuses it.
+pub fn wrong_kind(parameter: &Parameter, value: Value) -> ClothError {
+    ClothError::WrongType {
+        field: parameter.name,
+        got: value.type_name(),
+        expected: parameter.kind().to_string(),
+    }
 }
 
 impl ParameterValue for f64 {

@@ -33,7 +33,7 @@ mod solver_order;
 mod table;
 pub mod work;
 
-pub use field::ParameterValue;
+pub use field::{wrong_kind, ParameterValue};
 pub use grid_size::{FixedPreset, GridSize, MAX_PARTICLES};
 pub use limits::{index_error, validate_coordinate, validate_index, MAX_COORDINATE, MAX_TIME};
 pub use parameter::{Applies, Group, Parameter, Rule, Value};

@@ -91,6 +91,15 @@ pub enum Value {
 }
 
 impl Value {
+    /// Its type as JavaScript's `typeof` names it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Number(_) => "number",
+            Value::Word(_) => "string",
+            Value::Flag(_) => "boolean",
+        }
+    }
+
     /// The value as a message shows it: a number as JavaScript shows it, a
     /// word quoted, a flag as `true` or `false`.
     pub fn shown(&self) -> String {

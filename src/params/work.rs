@@ -89,17 +89,33 @@ pub const MAX_SPEED: u64 = 1;
 /// velocity update; a self-collision pair's share is in
 /// [`SELF_COLLISION_SEARCH`]).
 pub const CONTACT_VELOCITY: u64 = 2;
+/// Room for self-collision's candidate pairs, per particle: pairs beyond it
+/// are left out of a search (a packing of equal discs has 3 neighbours
+/// within the search's reach per particle, a cloth at rest with `2r` its
+/// spacing 4).
+pub const PAIRS_PER_PARTICLE: usize = 8;
+
+/// Most particles one particle is compared with in one self-collision
+/// search, so that the search's cost is bounded whatever the positions (a
+/// cloth crumpled into a few cells, cells that share a bucket of the hash);
+/// the pairs of a particle beyond them are left out of that search.
+pub const MAX_CANDIDATES: usize = 48;
+
 /// Per particle per substep with self-collision on: sorting the particles
-/// into cells and the neighbour search. Measured natively on a hanging
-/// 100 × 100 cloth (few pairs), in thread CPU time: about 25 ns per
-/// particle and substep for the grid search, in wasm about 2.5 times that;
-/// the weight stays well above, as the bound for a crumpled cloth whose
-/// pairs fill their room (each pair found costs a rest-distance square
-/// root), which has not been timed.
-pub const SELF_COLLISION_SEARCH: u64 = 250;
-/// Per particle per contact pass with self-collision on: its candidate
-/// pairs.
-pub const SELF_COLLISION_PASS: u64 = 4;
+/// into cells and the neighbour search, which compares each particle with at
+/// most [`MAX_CANDIDATES`] others whatever the positions (a
+/// crumpled cloth, cells far from the origin or sharing a bucket). Measured
+/// natively (2026-11-24) with every particle at that bound: about 200 ns
+/// per particle and substep; native and wasm run at about the same speed here.
+pub const SELF_COLLISION_SEARCH: u64 = 400;
+/// One candidate pair of self-collision, per contact pass: the distance
+/// check, and the push with friction when the pair is too close. Measured
+/// natively on a crumpled cloth whose pairs fill their room: 10 to 15 ns.
+pub const SELF_COLLISION_PAIR: u64 = 20;
+/// Per particle per contact pass with self-collision on: the room for its
+/// candidate pairs ([`PAIRS_PER_PARTICLE`], all of which a
+/// crumpled cloth fills), each a [`SELF_COLLISION_PAIR`].
+pub const SELF_COLLISION_PASS: u64 = PAIRS_PER_PARTICLE as u64 * SELF_COLLISION_PAIR;
 /// Per live constraint per substep with wind on (measured natively 11 ns).
 pub const WIND_EDGE: u64 = 20;
 

@@ -175,6 +175,23 @@ pub(super) fn property(object: &JsValue, name: &str) -> JsValue {
     Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
 }
 
+/// Reads `name` of `object` (`undefined` when absent); a getter or Proxy
+/// that throws (or calls back into the object being called) is refused as
+/// `wrong_type` naming `field`.
+pub(super) fn read(field: &str, object: &JsValue, name: &str) -> Result<JsValue, JsValue> {
+    Reflect::get(object, &JsValue::from_str(name)).map_err(|_| unreadable(field))
+}
+
+/// The refusal of a value of `field` whose reading threw (a getter or Proxy
+/// that throws or calls back in, a typed array whose buffer was transferred).
+pub(super) fn unreadable(field: &str) -> JsValue {
+    error(
+        field,
+        "wrong_type",
+        &format!("invalid {field}: could not be read (a getter, Proxy or detached buffer threw)"),
+    )
+}
+
 /// Room for `length` values of `field`, or the out-of-memory error.
 pub(super) fn room<T>(field: &'static str, length: usize) -> Result<Vec<T>, JsValue> {
     memory::with_capacity(length).map_err(|_| {

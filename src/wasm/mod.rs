@@ -15,7 +15,9 @@
 //! * `scene.rs`: `fromScene` and `preset`, reading a scene or options object;
 //! * `state.rs`: `saveState`, `restoreState` and `setState`;
 //! * `experiments.rs`: `experimentDefinitions` and `ExperimentRun`;
-//! * `convert.rs`: JavaScript values to Rust values and back, and errors.
+//! * `convert.rs`: JavaScript values to Rust values and back, and errors;
+//! * `typed_arrays.rs`: copying typed arrays (and `Array.isArray`) so that
+//!   nothing the engine throws while reading them escapes.
 //!
 //! Numbers arrive as `JsValue` and are checked to really be numbers, so
 //! `sim.mass = "heavy"` throws an `Error` instead of being silently coerced to
@@ -50,6 +52,7 @@ mod interaction;
 mod parameters;
 mod scene;
 mod state;
+mod typed_arrays;
 mod views;
 
 use wasm_bindgen::prelude::*;

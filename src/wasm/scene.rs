@@ -7,11 +7,14 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{cloth_error, error, property, room, string_start, type_name, wrong_type};
 use super::interaction::shape_named;
+use super::typed_arrays::is_array;
 use super::Simulation;
 use crate::cloth::Cloth;
 use crate::error::{self, ClothError, Number};
+use crate::model::scene::mass_range;
 use crate::model::scene::MAX_SCENE_CONSTRAINTS;
-use crate::model::{presets, AreaSpec, Bending, DistanceStiffness, Scene, Shape};
+use crate::model::validate::{check_mass, check_position, shape_problem};
+use crate::model::{presets, shape, AreaSpec, Bending, DistanceStiffness, Scene, Shape};
 use crate::params::{self, Value};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -86,7 +89,7 @@ fn within_limit(field: &'static str, length: f64) -> Result<usize, JsValue> {
 /// naming it (`positions[3]`).
 fn numbers(field: &'static str, value: &JsValue) -> Result<Vec<f64>, JsValue> {
     let expected = "an array of numbers or a typed array";
-    let length = if js_sys::Array::is_array(value) || js_sys::ArrayBuffer::is_view(value) {
+    let length = if is_array(value) || js_sys::ArrayBuffer::is_view(value) {
         property(value, "length").as_f64().unwrap_or(0.0)
     } else {
         return Err(wrong_type(field, value, expected));
@@ -119,11 +122,19 @@ fn numbers(field: &'static str, value: &JsValue) -> Result<Vec<f64>, JsValue> {
 }
 
 /// Numbers as `f32` (out-of-range values become infinite and are refused by
-/// the scene's checks).
-fn floats(field: &'static str, value: &JsValue) -> Result<Vec<f32>, JsValue> {
+/// the scene's checks); `check` checks each as given, in `f64`, before it is
+/// rounded (a mass of 1e-6 kg, the minimum, is stored just below 1e-6).
+fn floats(
+    field: &'static str,
+    value: &JsValue,
+    check: &dyn Fn(usize, f64) -> Result<(), ClothError>,
+) -> Result<Vec<f32>, JsValue> {
     let values = numbers(field, value)?;
     let mut result = room(field, values.len())?;
-    result.extend(values.into_iter().map(|v| v as f32));
+    for (i, v) in values.into_iter().enumerate() {
+        check(i, v).map_err(cloth_error)?;
+        result.push(v as f32);
+    }
     Ok(result)
 }
 
@@ -172,7 +183,7 @@ pub(super) fn objects(field: &'static str, value: &JsValue) -> Result<Vec<JsValu
     if value.is_undefined() {
         return Ok(Vec::new());
     }
-    if !js_sys::Array::is_array(value) {
+    if !is_array(value) {
         return Err(wrong_type(field, value, "an array of objects"));
     }
     let length = property(value, "length").as_f64().unwrap_or(0.0);
@@ -198,12 +209,12 @@ fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
             "an object { positions, masses, distances, ... }",
         ));
     }
-    let positions = floats("positions", &property(spec, "positions"))?;
+    let positions = floats("positions", &property(spec, "positions"), &check_position)?;
     let masses = match property(spec, "masses") {
         v if v.is_undefined() => {
             vec![params::MASS.default_number() as f32; positions.len() / 2]
         }
-        v => floats("masses", &v)?,
+        v => floats("masses", &v, &|k, m| check_mass(k, m, mass_range()))?,
     };
     let distances = match property(spec, "distances") {
         v if v.is_undefined() => Vec::new(),
@@ -211,7 +222,7 @@ fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
     };
     let rest_lengths = match property(spec, "restLengths") {
         v if v.is_undefined() => None,
-        v => Some(floats("restLengths", &v)?),
+        v => Some(floats("restLengths", &v, &|_, _| Ok(()))?),
     };
     Ok(Scene {
         positions,
@@ -235,7 +246,7 @@ fn read_stiffness(stiffness: &JsValue) -> Result<DistanceStiffness, JsValue> {
         ))
     } else if let Some(k) = stiffness.as_f64() {
         Ok(DistanceStiffness::Uniform(k))
-    } else if js_sys::Array::is_array(stiffness) || js_sys::ArrayBuffer::is_view(stiffness) {
+    } else if is_array(stiffness) || js_sys::ArrayBuffer::is_view(stiffness) {
         Ok(DistanceStiffness::PerConstraint(numbers(
             "distanceStiffness",
             stiffness,
@@ -293,8 +304,15 @@ fn read_colliders(value: &JsValue) -> Result<Vec<Shape>, JsValue> {
     let mut colliders = Vec::new();
     for (i, collider) in objects("colliders", value)?.iter().enumerate() {
         let name = property(collider, "shape").as_string().unwrap_or_default();
-        let number = |name| entry_number(collider, name, "colliders", None).map(|v| v as f32);
-        let Some(shape) = shape_named(&name, number, number) else {
+        // checked as given, in f64, before they are stored as f32
+        let number =
+            |name: &'static str, check: fn(&'static str, f64) -> Result<f32, ClothError>| {
+                let v = entry_number(collider, name, "colliders", None)?;
+                check(name, v).map_err(|e| scene_error("colliders", Some(i), shape_problem(e)))
+            };
+        let coordinate = |name| number(name, params::validate_coordinate);
+        let size = |name| number(name, shape::validate_size);
+        let Some(shape) = shape_named(&name, coordinate, size) else {
             return Err(scene_error(
                 "colliders",
                 Some(i),
@@ -342,9 +360,14 @@ pub(super) fn read_options(options: &JsValue) -> Result<Vec<(String, Value)>, Js
                 .iter()
                 .find(|p| p.name == name && matches!(p.rule, params::Rule::Words(_)));
             let start = string_start(text);
-            let word = match parameter {
-                Some(p) => p.check_word(&start, text.length() as usize),
-                None => Err(error::invalid(
+            let word = match (
+                parameter,
+                params::PARAMETERS.iter().find(|p| p.name == name),
+            ) {
+                (Some(p), _) => p.check_word(&start, text.length() as usize),
+                // a string for a number or a flag: the setter's refusal
+                (None, Some(p)) => return Err(wrong_type(p.name, &value, p.kind())),
+                (None, None) => Err(error::invalid(
                     "options",
                     error::quoted(&name, name.len()),
                     "a parameter that takes a string (solverOrder)",

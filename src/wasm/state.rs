@@ -6,14 +6,14 @@
 use js_sys::{Float32Array, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{cloth_error, error, number, property, room, to_js, wrong_type};
+use super::convert::{cloth_error, error, number, property, read, to_js, wrong_type};
 use super::interaction::{collider_id, describe_collider, read_shape};
 use super::scene::{objects, read_options};
+use super::typed_arrays::{copy_typed, typed_length, TypedArray};
 use super::Simulation;
 use crate::cloth::ClothState;
 use crate::contacts::MAX_COLLIDERS;
 use crate::error::ClothError;
-use crate::memory;
 
 #[wasm_bindgen(typescript_custom_section)]
 const STATE_TYPES: &str = r#"
@@ -55,22 +55,17 @@ impl Simulation {
             .into_iter()
             .zip(copies.iter_mut())
         {
-            let array = value
-                .dyn_ref::<Float32Array>()
-                .ok_or_else(|| wrong_type(field, value, "a Float32Array"))?;
-            if array.length() as usize != expected {
+            let length = typed_length::<Float32Array>(field, value)?;
+            if length as usize != expected {
                 return Err(error(
                     field,
                     "invalid_value",
                     &format!(
-                        "invalid {field}: got {} numbers, expected {expected} (two per particle)",
-                        array.length()
+                        "invalid {field}: got {length} numbers, expected {expected} (two per particle)"
                     ),
                 ));
             }
-            *copy = memory::filled(expected, 0.0f32)
-                .map_err(|_| error(field, "out_of_memory", "setState: out of memory"))?;
-            array.copy_to(copy);
+            *copy = copy_typed::<Float32Array>(field, value, length)?;
         }
         let time = number("time", &time)?;
         let [positions, velocities] = copies;
@@ -145,7 +140,7 @@ impl Simulation {
         let n = self.cloth.num_particles();
         let built = self.cloth.num_constraints() + self.cloth.torn_count();
         let mut params = self.cloth.params();
-        let given = property(&state, "params");
+        let given = read("params", &state, "params")?;
         if !given.is_undefined() {
             if !given.is_object() {
                 return Err(wrong_type("params", &given, "an object { stiffness, ... }"));
@@ -154,11 +149,11 @@ impl Simulation {
                 params.set_named(&name, value).map_err(cloth_error)?;
             }
         }
-        let time = property(&state, "time");
+        let time = read("time", &state, "time")?;
         let Some(time) = time.as_f64() else {
             return Err(wrong_type("time", &time, "a number"));
         };
-        let colliders = objects("colliders", &property(&state, "colliders"))?;
+        let colliders = objects("colliders", &read("colliders", &state, "colliders")?)?;
         if colliders.len() > MAX_COLLIDERS {
             return Err(cloth_error(ClothError::InvalidState {
                 field: "colliders",
@@ -203,53 +198,14 @@ fn state_length(field: &'static str, length: u32, most: usize) -> Result<usize, 
     Ok(length)
 }
 
-/// A typed array a saved state holds, and the Rust values it copies into.
-trait StateArray: JsCast {
-    /// Its element type.
-    type Value: Copy + Default;
-    /// Its name, for a message about a value of another type.
-    const NAME: &'static str;
-    /// How many elements it has.
-    fn len(&self) -> u32;
-    /// Copies its elements, bits kept exactly, into `to` (of its length).
-    fn copy_into(&self, to: &mut [Self::Value]);
-}
-
-impl StateArray for Float32Array {
-    type Value = f32;
-    const NAME: &'static str = "a Float32Array";
-    fn len(&self) -> u32 {
-        self.length()
-    }
-    fn copy_into(&self, to: &mut [f32]) {
-        self.copy_to(to)
-    }
-}
-
-impl StateArray for Uint32Array {
-    type Value = u32;
-    const NAME: &'static str = "a Uint32Array";
-    fn len(&self) -> u32 {
-        self.length()
-    }
-    fn copy_into(&self, to: &mut [u32]) {
-        self.copy_to(to)
-    }
-}
-
 /// Field `field` of a saved state: an `A` of at most `most` values.
-fn state_array<A: StateArray>(
+fn state_array<A: TypedArray>(
     state: &JsValue,
     field: &'static str,
     most: usize,
 ) -> Result<Vec<A::Value>, JsValue> {
-    let value = property(state, field);
-    let Some(array) = value.dyn_ref::<A>() else {
-        return Err(wrong_type(field, &value, A::NAME));
-    };
-    let length = state_length(field, array.len(), most)?;
-    let mut values: Vec<A::Value> = room(field, length)?;
-    values.resize(length, A::Value::default());
-    array.copy_into(&mut values);
-    Ok(values)
+    let value = read(field, state, field)?;
+    let length = typed_length::<A>(field, &value)?;
+    state_length(field, length, most)?;
+    copy_typed::<A>(field, &value, length)
 }

@@ -175,6 +175,8 @@ export function savedStateChecks(Simulation) {
     torn: broken((s) => { s.torn = s.torn.slice(1); }),
     param: broken((s) => { s.params.mass = -1; }),
     unknownParam: broken((s) => { s.params.warp = 1; }),
+    paramType: broken((s) => { s.params.stiffness = true; }),
+    paramString: broken((s) => { s.params.substeps = '4'; }),
     collider: broken((s) => { s.colliders = [{ id: 0, shape: 'ground', y: 0 }]; }),
   };
   out.unchanged = JSON.stringify(bits(copy)) === before;

@@ -34,6 +34,11 @@ const MAX_ENTRIES = 2 * 4 * 250_000;
 const SOLVER_PARAMETERS = new Set(PARAMETERS.filter((p) => p.appliesOn === 'simulation').map((p) => p.name));
 const TOP_KEYS = ['format', 'version', 'scene', 'params', 'time', 'positions', 'velocities', 'pinned', 'constraints', 'torn', 'colliders'];
 const COLLIDER_KEYS = { ground: ['id', 'shape', 'y'], circle: ['id', 'shape', 'x', 'y', 'radius'], box: ['id', 'shape', 'x', 'y', 'width', 'height'] };
+/** The keys of a SceneSpec, of one of its areas, and of its colliders (which have no `id`). */
+const SPEC_KEYS = ['positions', 'masses', 'distances', 'distanceStiffness', 'restLengths', 'areas', 'bending', 'colliders'];
+const SPEC_ARRAYS = ['positions', 'masses', 'distances', 'restLengths'];
+const AREA_KEYS = ['particles', 'stiffness', 'pressure'];
+const MAX_COLLIDERS = 64;
 
 function refuse(message) {
   return new Error(`invalid state file: ${message}`);
@@ -123,14 +128,92 @@ function floatsToBase64(values) {
   return btoa(binary);
 }
 
-/** A scene spec as plain JSON: typed arrays become arrays (of the same numbers). */
-function plainSpec(value) {
-  if (ArrayBuffer.isView(value)) return Array.from(value);
-  if (Array.isArray(value)) return value.map(plainSpec);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainSpec(v)]));
+/** A scene's array of numbers (a plain or typed array) as a plain array. */
+function plainNumbers(value) {
+  return ArrayBuffer.isView(value) || Array.isArray(value) ? Array.from(value) : value;
+}
+
+/**
+ * A scene spec as plain JSON: its known keys only, each array of numbers a
+ * plain array (of the same numbers). It never descends further than a spec
+ * can (areas and colliders hold numbers), so no value nested deeply in what
+ * was given can overflow the stack.
+ */
+function plainSpec(spec) {
+  const plain = {};
+  for (const key of SPEC_KEYS) {
+    const value = spec[key];
+    if (value === undefined) continue;
+    if (key === 'areas' && Array.isArray(value)) {
+      plain.areas = value.map((area) => pickKeys(area, AREA_KEYS, (k, v) => (k === 'particles' ? plainNumbers(v) : v)));
+    } else if (key === 'colliders' && Array.isArray(value)) {
+      plain.colliders = value.map((c) => pickKeys(c, COLLIDER_KEYS[c?.shape] ?? ['shape'], (k, v) => v));
+    } else {
+      plain[key] = plainNumbers(value);
+    }
   }
+  return plain;
+}
+
+/** The `keys` of `object` that it has, each value through `map(key, value)`; a non-object becomes `{}`. */
+function pickKeys(object, keys, map) {
+  const picked = {};
+  if (object === null || typeof object !== 'object') return picked;
+  for (const key of keys) if (object[key] !== undefined) picked[key] = map(key, object[key]);
+  return picked;
+}
+
+/** A JSON array of finite numbers of at most `most` entries (`where` names it). */
+function numberArray(value, where, most = MAX_ENTRIES) {
+  if (!Array.isArray(value)) throw refuse(`${where} is ${describe(value)}, expected an array of numbers`);
+  if (value.length > most) throw refuse(`${where} has ${value.length} entries, at most ${most} are allowed`);
+  for (let i = 0; i < value.length; i++) finiteNumber(value[i], `${where}[${i}]`);
   return value;
+}
+
+/** An array of at most `most` plain objects, each checked by `check(item, where)`. */
+function objectArray(value, where, most, check) {
+  if (!Array.isArray(value)) throw refuse(`${where} is ${describe(value)}, expected an array`);
+  if (value.length > most) throw refuse(`${where} has ${value.length} entries, at most ${most} are allowed`);
+  value.forEach((item, i) => check(item, `${where}[${i}]`));
+}
+
+/**
+ * Checks a saved scene spec: only the keys of a SceneSpec, at every level
+ * (the spec, each area, each collider), each holding numbers, so no unknown
+ * key and no nested value gets through.
+ */
+function checkSpec(spec) {
+  plainObject(spec, 'scene.spec', SPEC_KEYS);
+  for (const key of SPEC_ARRAYS) if (key in spec) numberArray(spec[key], `scene.spec.${key}`);
+  if ('distanceStiffness' in spec && typeof spec.distanceStiffness !== 'number') {
+    numberArray(spec.distanceStiffness, 'scene.spec.distanceStiffness');
+  }
+  if ('bending' in spec && spec.bending !== 'auto' && spec.bending !== 'none') numberArray(spec.bending, 'scene.spec.bending');
+  if ('areas' in spec) {
+    objectArray(spec.areas, 'scene.spec.areas', MAX_ENTRIES, (area, where) => {
+      plainObject(area, where, AREA_KEYS);
+      numberArray(area.particles, `${where}.particles`);
+      for (const key of ['stiffness', 'pressure']) if (key in area) finiteNumber(area[key], `${where}.${key}`);
+    });
+  }
+  if ('colliders' in spec) {
+    objectArray(spec.colliders, 'scene.spec.colliders', MAX_COLLIDERS, (collider, where) => {
+      checkCollider(collider, where, (keys) => keys.filter((k) => k !== 'id'));
+    });
+  }
+  return spec;
+}
+
+/** Checks a collider: a shape and exactly its numbers (`keysOf` picks which of the shape's keys). */
+function checkCollider(collider, where, keysOf = (keys) => keys) {
+  plainObject(collider, where);
+  const shapeKeys = COLLIDER_KEYS[collider.shape];
+  if (!shapeKeys) throw refuse(`${where}.shape is ${describe(collider.shape)}, expected "ground", "circle" or "box"`);
+  const keys = keysOf(shapeKeys);
+  plainObject(collider, where, keys);
+  for (const key of keys) if (key !== 'shape') finiteNumber(collider[key], `${where}.${key}`);
+  return { ...collider };
 }
 
 /**
@@ -174,8 +257,7 @@ export function decodeState(file) {
   let scene;
   if ('spec' in sceneField) {
     if ('preset' in sceneField || 'sizes' in sceneField) throw refuse('scene has both a spec and a preset');
-    plainObject(sceneField.spec, 'scene.spec');
-    scene = { spec: sceneField.spec };
+    scene = { spec: checkSpec(sceneField.spec) };
   } else {
     if (typeof sceneField.preset !== 'string') throw refuse(`scene.preset is ${describe(sceneField.preset)}, expected a preset name`);
     const sizes = plainObject(sceneField.sizes ?? {}, 'scene.sizes', ['width', 'height', 'fixed']);
@@ -193,15 +275,10 @@ export function decodeState(file) {
     checkedParams[name] = value;
   }
   if (!Array.isArray(file.colliders)) throw refuse(`colliders is ${describe(file.colliders)}, expected an array`);
-  if (file.colliders.length > 64) throw refuse(`colliders has ${file.colliders.length} entries, at most 64 are allowed`);
-  const colliders = file.colliders.map((c, i) => {
-    plainObject(c, `colliders[${i}]`);
-    const keys = COLLIDER_KEYS[c.shape];
-    if (!keys) throw refuse(`colliders[${i}].shape is ${describe(c.shape)}, expected "ground", "circle" or "box"`);
-    plainObject(c, `colliders[${i}]`, keys);
-    for (const key of keys) if (key !== 'shape') finiteNumber(c[key], `colliders[${i}].${key}`);
-    return { ...c };
-  });
+  if (file.colliders.length > MAX_COLLIDERS) {
+    throw refuse(`colliders has ${file.colliders.length} entries, at most ${MAX_COLLIDERS} are allowed`);
+  }
+  const colliders = file.colliders.map((c, i) => checkCollider(c, `colliders[${i}]`));
   return {
     scene,
     state: {
