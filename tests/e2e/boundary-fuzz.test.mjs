@@ -94,11 +94,11 @@ for (const parameter of PARAMETERS) {
 }
 /** Edits that make a saved state hostile (see `stateValue` in runPlanInPage). */
 const STATE_EDITS = [
-  'none', 'none', 'none', 'wrongType', 'plainArrays', 'shorter', 'unknownKey', 'unknownParam', 'paramWrongType', 'deepNesting', 'colliderUnknownKey',
+  'none', 'none', 'none', 'detached', 'proxyArray', 'proxyWhole', 'throwingGetter', 'reentrantGetter', 'freeingGetter', 'wrongType', 'plainArrays', 'shorter', 'unknownKey', 'unknownParam', 'paramWrongType', 'deepNesting', 'colliderUnknownKey',
   'nanPosition', 'hugeTime', 'missingField', 'tornLive',
 ];
 /** Edits that make a setState array hostile. */
-const ARRAY_EDITS = ['none', 'none', 'none', 'detached', 'plain', 'shorter', 'nan', 'huge', 'float64', 'other'];
+const ARRAY_EDITS = ['none', 'none', 'none', 'detached', 'proxy', 'plain', 'shorter', 'nan', 'huge', 'float64', 'throwingLength', 'other'];
 /** Edits that make a scene hostile (see `sceneValue`). */
 const SCENE_EDITS = [
   'none', 'none', 'none', 'unknownKey', 'areaUnknownKey', 'colliderUnknownKey', 'deepNesting', 'proxyWhole', 'throwingGetter',
