@@ -3,7 +3,7 @@
 //! from the pins, found by the code the tethers use
 //! ([`crate::extras::shortest_paths`]), in `f64`.
 
-use js_sys::{Float64Array, Int32Array, Object, Reflect, Uint32Array, Uint8Array};
+use js_sys::{Float64Array, Uint32Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -12,33 +12,23 @@ use crate::error::ClothError;
 use crate::extras::neighbours::Neighbours;
 use crate::extras::shortest_paths::ShortestPaths;
 
-#[wasm_bindgen(typescript_custom_section)]
-const PATHS_FROM_PINS_TYPE: &str = r#"
-/** The shortest paths of rest length from the pins, as `pathsFromPins` finds them. */
-export interface PathsFromPins {
-  /** Rest length of each particle's path to its nearest pin, metres (Infinity: no path). */
-  reach: Float64Array;
-  /** The pin each particle hangs from (-1: none). */
-  pin: Int32Array;
-  /** The particles joined to a pin, nearest first (the pins first). */
-  order: Int32Array;
-}
-"#;
-
 /// The shortest paths of rest length from the pinned particles (a
 /// multi-source Dijkstra over the distance constraints) of a scene of
-/// `pinned.length` particles: `constraints` are the ends `[a0, b0, ...]`
+/// `n = pinned.length` particles: `constraints` are the ends `[a0, b0, ...]`
 /// (pairs naming a particle beyond the scene are left out), `restLengths`
 /// their lengths (as magnitudes; NaN counts 0), `pinned` 1 for a pinned
-/// particle. Throws an Error naming the argument that is not the typed array
-/// it should be, or with `code` `"out_of_memory"`.
-#[wasm_bindgen(js_name = pathsFromPins, unchecked_return_type = "PathsFromPins")]
+/// particle. Returns `3n` numbers: the particles joined to a pin, nearest
+/// first (the pins first), then -1 up to `n`; each particle's reach (the rest
+/// length of its path to its nearest pin, metres; Infinity: no path); each
+/// particle's pin (-1: none). Throws an Error naming the argument that
+/// is not the typed array it should be, or with `code` `"out_of_memory"`.
+#[wasm_bindgen(js_name = pathsFromPins)]
 pub fn paths_from_pins(
     #[wasm_bindgen(unchecked_param_type = "Uint32Array")] constraints: JsValue,
     #[wasm_bindgen(js_name = restLengths, unchecked_param_type = "Float64Array")]
     rest_lengths: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Uint8Array")] pinned: JsValue,
-) -> Result<JsValue, JsValue> {
+) -> Result<Float64Array, JsValue> {
     let typed = |value: &JsValue, field: &str, expected: &str| wrong_type(field, value, expected);
     let ends = constraints
         .dyn_ref::<Uint32Array>()
@@ -51,34 +41,28 @@ pub fn paths_from_pins(
         .ok_or_else(|| typed(&pinned, "pinned", "a Uint8Array"))?;
     let n = flags.length() as usize;
     let (ids, rest) = constraints_within(ends, lengths, n)?;
-    let mut pinned: Vec<bool> = room("pinned", n)?;
     let mut bytes: Vec<u8> = room("pinned", n)?;
     bytes.resize(n, 0);
     flags.copy_to(&mut bytes);
+    let mut pinned: Vec<bool> = room("pinned", n)?;
     pinned.extend(bytes.iter().map(|&b| b != 0));
-    let out_of_memory = |what: &str| {
+    let out_of_memory = |_| {
         cloth_error(ClothError::OutOfMemory {
             field: "constraints",
-            what: format!("the {what} of {n} particles"),
+            what: format!("the shortest paths of {n} particles"),
         })
     };
-    let mut graph =
-        Neighbours::<f64>::try_new(n, rest.len()).map_err(|_| out_of_memory("neighbour lists"))?;
+    let mut graph = Neighbours::<f64>::try_new(n, rest.len()).map_err(out_of_memory)?;
     graph.rebuild(&ids, &rest);
-    let mut paths =
-        ShortestPaths::<f64>::try_new(n).map_err(|_| out_of_memory("shortest paths"))?;
-    // room for every particle, each settled at most once: never grows
-    let mut order: Vec<i32> = room("pinned", n)?;
-    paths.recompute(&graph, &pinned, |k| order.push(k as i32));
-    let mut pins: Vec<i32> = room("pinned", n)?;
-    // no pin (u32::MAX) becomes -1
-    pins.extend(paths.pins().iter().map(|&p| p as i32));
-    let object = Object::new();
-    let set = |key: &str, value: JsValue| Reflect::set(&object, &key.into(), &value).map(|_| ());
-    set("reach", Float64Array::from(paths.lengths()).into())?;
-    set("pin", Int32Array::from(&pins[..]).into())?;
-    set("order", Int32Array::from(&order[..]).into())?;
-    Ok(object.into())
+    let mut paths = ShortestPaths::<f64>::try_new(n).map_err(out_of_memory)?;
+    let mut out: Vec<f64> = room("pinned", 3 * n)?;
+    // each particle is settled at most once: the room never grows
+    paths.recompute(&graph, &pinned, |k| out.push(k as f64));
+    out.resize(n, -1.0);
+    out.extend_from_slice(paths.lengths());
+    // no pin (u32::MAX) is -1
+    out.extend(paths.pins().iter().map(|&pin| pin as i32 as f64));
+    Ok(Float64Array::from(&out[..]))
 }
 
 /// The constraints of `ends` and `lengths` whose both ends are among `n`

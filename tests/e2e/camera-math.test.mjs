@@ -198,10 +198,11 @@ describe('where a scene moves (sceneBounds)', () => {
 
   it('the shortest paths from the pins come from the wasm module, which refuses what is not a typed array by name', () => {
     // 0 – 1 – 2 – 3 with rest lengths 1, 2, 0.5, pinned at 0 and 3; a pair naming particle 9 is left out
-    const paths = wasm.pathsFromPins(new Uint32Array([0, 1, 1, 2, 2, 3, 2, 9]), new Float64Array([1, 2, 0.5, 1]), new Uint8Array([1, 0, 0, 1]));
-    assert.deepEqual([...paths.reach], [0, 1, 0.5, 0]);
-    assert.deepEqual([...paths.pin], [0, 0, 3, 3]);
-    assert.deepEqual([...paths.order].slice(2), [2, 1], 'nearest first, after the pins');
+    const found = wasm.pathsFromPins(new Uint32Array([0, 1, 1, 2, 2, 3, 2, 9]), new Float64Array([1, 2, 0.5, 1]), new Uint8Array([1, 0, 0, 1, 0]));
+    // the order (then -1), the reach, the pin of each particle; particle 4 is on its own
+    assert.deepEqual([...found.subarray(2, 5)], [2, 1, -1], 'nearest first, after the pins');
+    assert.deepEqual([...found.subarray(5, 10)], [0, 1, 0.5, 0, Infinity]);
+    assert.deepEqual([...found.subarray(10)], [0, 0, 3, 3, -1]);
     for (const [args, field] of [
       [[[0, 1], new Float64Array(1), new Uint8Array(2)], 'constraints'],
       [[new Uint32Array(2), [1], new Uint8Array(2)], 'restLengths'],

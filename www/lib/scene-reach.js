@@ -230,7 +230,12 @@ function shortestPaths({ constraints, restLengths, pinned }, count) {
   for (let c = 0; c < given; c++) rest[c] = restLengths[c];
   const pins = new Uint8Array(count);
   for (let k = 0; k < count; k++) pins[k] = pinned[k] ? 1 : 0;
-  return pathsFromPins(ends, rest, pins);
+  const found = pathsFromPins(ends, rest, pins);
+  const reach = found.subarray(count, 2 * count);
+  const pin = Int32Array.from(found.subarray(2 * count));
+  let settled = 0;
+  while (settled < count && found[settled] >= 0) settled++;
+  return { reach, pin, order: Int32Array.from(found.subarray(0, settled)) };
 }
 
 /**
