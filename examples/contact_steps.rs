@@ -1,12 +1,12 @@
-//! The 100 × 100 cloth with self-collision lying on a circle (the contacts
-//! line of `cargo bench --bench step`), for counting instructions: it steps
-//! the cloth 300 times to let it settle, then `measured` steps it `N` more
+//! The 100 × 100 cloth with self-collision falling onto a circle (the contacts
+//! line of `cargo bench --bench step`, `benches/common/contact_cloth.rs`), for
+//! counting instructions: after its first 300 steps, `measured` steps it `N` more
 //! times, `R` rounds (`contact_steps N R`, 20 steps and 1 round by
 //! default), and prints the median wall time per step of the rounds.
 //!
 //! ```sh
 //! cargo build --release --example contact_steps
-//! # instructions of 20 resting steps
+//! # instructions of 20 steps
 //! valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measured*' \
 //!     target/release/examples/contact_steps 20
 //! # wall time: the median of 31 rounds of 10 steps
@@ -15,8 +15,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use xpbd_cloth::model::Shape;
-use xpbd_cloth::{Cloth, FixedPreset, GridSize};
+use xpbd_cloth::Cloth;
+
+#[path = "../benches/common/contact_cloth.rs"]
+mod contact_cloth;
 
 /// Steps `cloth` `steps` times: what callgrind counts.
 #[inline(never)]
@@ -33,21 +35,7 @@ fn main() {
             .map_or(default, |s| s.parse().expect("a whole number"))
     };
     let (steps, rounds) = (arg(1, 20), arg(2, 1));
-    let size = GridSize {
-        width: 100,
-        height: 100,
-    };
-    let mut cloth = Cloth::new(size, FixedPreset::Two);
-    cloth.set_self_collision(true).unwrap();
-    let circle = Shape::Circle {
-        x: 9.9,
-        y: -24.0,
-        radius: 3.0,
-    };
-    cloth.add_collider(circle).unwrap();
-    for _ in 0..300 {
-        cloth.step();
-    }
+    let mut cloth = contact_cloth::contact_cloth();
     let mut times: Vec<f64> = (0..rounds)
         .map(|_| {
             let start = Instant::now();
