@@ -9,7 +9,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use xpbd_cloth::model::Shape;
+#[path = "common/contact_cloth.rs"]
+mod contact_cloth;
+
 use xpbd_cloth::{Cloth, FixedPreset, GridSize, SolverOrder};
 
 fn median(mut samples: Vec<f64>) -> f64 {
@@ -41,23 +43,7 @@ fn bench(width: usize, height: usize, order: SolverOrder) -> (f64, usize) {
 /// A 100 × 100 cloth with self-collision, fallen onto a circle below it:
 /// the median time of one step, seconds.
 fn bench_contacts() -> f64 {
-    let mut cloth = Cloth::new(
-        GridSize {
-            width: 100,
-            height: 100,
-        },
-        FixedPreset::Two,
-    );
-    cloth.set_self_collision(true).unwrap();
-    let circle = Shape::Circle {
-        x: 9.9,
-        y: -24.0,
-        radius: 3.0,
-    };
-    cloth.add_collider(circle).unwrap();
-    for _ in 0..300 {
-        cloth.step();
-    }
+    let mut cloth = contact_cloth::contact_cloth();
     let mut samples = Vec::new();
     for _ in 0..31 {
         let start = Instant::now();

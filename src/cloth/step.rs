@@ -191,7 +191,9 @@ impl Cloth {
 
     /// After each sweep of the distance constraints: one pass over what the
     /// scene adds (bending, areas, tethers), then one over the contacts, which
-    /// push out again what the others moved.
+    /// push out again what the others moved. Out of line, so the sweep it
+    /// follows compiles as it does without a scene.
+    #[inline(never)]
     pub(super) fn solve_scene(&mut self, s: &Substep, colored: bool) {
         let (extras, contacts) = (&mut self.extras, &mut self.contacts);
         let (previous, w, p) = (&self.previous, &self.inverse_mass, &self.params);

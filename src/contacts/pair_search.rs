@@ -249,32 +249,32 @@ impl PairSearch {
         cell_start.fill(0);
         for k in 0..n {
             let (x, y) = points.point(k);
-            // non-negative, so truncation is floor; clamped against rounding
-            let ix = (((x - min_x) * inverse_side) as usize).min(across - 1);
-            let iy = (((y - min_y) * inverse_side) as usize).min(down - 1);
+            // non-negative, so truncation is floor (through u32: one
+            // instruction in wasm, fewer than to a 64-bit usize natively);
+            // clamped against rounding
+            let ix = (((x - min_x) * inverse_side) as u32 as usize).min(across - 1);
+            let iy = (((y - min_y) * inverse_side) as u32 as usize).min(down - 1);
             let c = iy * across + ix;
             self.cell_of[k] = c as u32;
-            cell_start[c + 1] += 1;
-        }
-        for c in 0..cells {
-            cell_start[c + 1] += cell_start[c];
-        }
-        // cell_start[c] is the start of cell c; fill in particle order (each
-        // cell's particles stay in index order), moving each start to the
-        // cell's end, then shift the starts back into place
-        for k in 0..n {
-            let c = self.cell_of[k] as usize;
-            let slot = cell_start[c] as usize;
             cell_start[c] += 1;
+        }
+        // cell_start[c] becomes the end of cell c
+        for c in 1..cells {
+            cell_start[c] += cell_start[c - 1];
+        }
+        cell_start[cells] = n as u32;
+        // fill each cell from its end backwards, the particles in reverse
+        // order (so each cell's stay in index order): cell_start[c] ends as
+        // the start of cell c
+        for k in (0..n).rev() {
+            let c = self.cell_of[k] as usize;
+            cell_start[c] -= 1;
+            let slot = cell_start[c] as usize;
             self.sorted[slot] = k as u32;
             let (x, y) = points.point(k);
             self.sorted_x[slot] = x;
             self.sorted_y[slot] = y;
         }
-        for c in (1..=cells).rev() {
-            cell_start[c] = cell_start[c - 1];
-        }
-        cell_start[0] = 0;
     }
 
     /// The candidate pairs of the particles sorted into the dense `grid`:

@@ -22,6 +22,7 @@
 pub mod area;
 pub mod bending;
 pub mod neighbours;
+pub mod shortest_paths;
 pub mod tethers;
 pub mod wind;
 

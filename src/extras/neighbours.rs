@@ -6,19 +6,20 @@ use std::collections::TryReserveError;
 use crate::memory;
 
 /// The live distance constraints as neighbour lists (compressed rows), with
-/// room for every constraint a cloth was built with.
+/// room for every constraint a cloth was built with; rest lengths in `R`
+/// (`f32` in a cloth, `f64` for the camera's estimate of a scene's reach).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Neighbours {
+pub struct Neighbours<R = f32> {
     /// Particle `k`'s neighbours are `to[starts[k]..starts[k + 1]]`.
     starts: Vec<u32>,
     to: Vec<u32>,
     /// Rest length of the constraint to each neighbour, metres.
-    rest: Vec<f32>,
+    rest: Vec<R>,
 }
 
-impl Neighbours {
+impl<R: Copy + Default> Neighbours<R> {
     /// Room for `n` particles and `constraints` constraints.
-    pub fn try_new(n: usize, constraints: usize) -> Result<Neighbours, TryReserveError> {
+    pub fn try_new(n: usize, constraints: usize) -> Result<Neighbours<R>, TryReserveError> {
         Ok(Neighbours {
             starts: memory::filled(n + 1, 0)?,
             to: memory::with_capacity(2 * constraints)?,
@@ -40,7 +41,7 @@ impl Neighbours {
     /// Fills the lists from the constraints `ids` (flat pairs) with rest
     /// lengths `rest_lengths`, at most as many as there is room for. Never
     /// allocates.
-    pub fn rebuild(&mut self, ids: &[u32], rest_lengths: &[f32]) {
+    pub fn rebuild(&mut self, ids: &[u32], rest_lengths: &[R]) {
         let n = self.starts.len() - 1;
         let count = (ids.len() / 2).min(self.to.capacity() / 2);
         let ids = &ids[..2 * count];
@@ -54,7 +55,7 @@ impl Neighbours {
         self.to.clear();
         self.to.resize(2 * count, 0);
         self.rest.clear();
-        self.rest.resize(2 * count, 0.0);
+        self.rest.resize(2 * count, R::default());
         // starts[k] serves as the fill cursor of k, and ends as starts[k + 1]
         for (pair, &rest) in ids.chunks_exact(2).zip(rest_lengths) {
             for (from, to) in [(pair[0], pair[1]), (pair[1], pair[0])] {
@@ -71,7 +72,7 @@ impl Neighbours {
     }
 
     /// The neighbours of `k` and the rest lengths to them.
-    pub fn of(&self, k: usize) -> impl Iterator<Item = (u32, f32)> + '_ {
+    pub fn of(&self, k: usize) -> impl Iterator<Item = (u32, R)> + '_ {
         let range = self.starts[k] as usize..self.starts[k + 1] as usize;
         self.to[range.clone()]
             .iter()

@@ -15,7 +15,8 @@
 //!   projection: the tether is a limit, not a spring).
 //!
 //! Anchors and limits come from a multi-source Dijkstra from every pinned
-//! particle over the live distance constraints ([`Tethers::recompute`]), run
+//! particle over the live distance constraints ([`Tethers::recompute`],
+//! [`super::shortest_paths`]), run
 //! again when pins change or constraints tear, in buffers reserved once when
 //! tethers are switched on. Particles with no path to a pinned one have no
 //! tether.
@@ -23,88 +24,52 @@
 use std::collections::TryReserveError;
 
 use super::neighbours::Neighbours;
-use crate::memory;
+use super::shortest_paths::{ShortestPaths, NONE};
 use crate::solver::Points;
 
-/// No anchor: the particle has no tether.
-const NONE: u32 = u32::MAX;
-
-/// Each particle's anchor and limit, and the Dijkstra scratch.
+/// Each particle's anchor and limit: its shortest path from the pins.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Tethers {
-    /// The pinned particle each particle is tethered to, or `NONE`.
-    anchors: Vec<u32>,
-    /// Rest-path distance to the anchor, metres (infinite without one).
-    limits: Vec<f32>,
-    /// Binary min-heap of particles by `limits`, and each particle's place in
-    /// it (`NONE` when not in it).
-    heap: Vec<u32>,
-    place: Vec<u32>,
+    paths: ShortestPaths<f32>,
 }
 
 impl Tethers {
     /// Room for `n` particles.
     pub fn try_new(n: usize) -> Result<Tethers, TryReserveError> {
         Ok(Tethers {
-            anchors: memory::filled(n, NONE)?,
-            limits: memory::filled(n, f32::INFINITY)?,
-            heap: memory::with_capacity(n)?,
-            place: memory::filled(n, NONE)?,
+            paths: ShortestPaths::try_new(n)?,
         })
     }
 
     /// Whether it has room (built by [`Tethers::try_new`] for at least one
     /// particle, not the empty default).
     pub fn is_reserved(&self) -> bool {
-        !self.anchors.is_empty()
+        self.paths.is_reserved()
     }
 
     /// Bytes its buffers hold.
     pub fn heap_bytes(&self) -> u64 {
-        use memory::capacity_bytes as bytes;
-        bytes(&self.anchors) + bytes(&self.limits) + bytes(&self.heap) + bytes(&self.place)
+        self.paths.heap_bytes()
     }
 
     /// Particle `k`'s anchor and limit (metres), if it has a tether. Pinned
     /// particles are their own anchor with limit 0.
     pub fn tether(&self, k: usize) -> Option<(usize, f32)> {
-        (self.anchors[k] != NONE).then(|| (self.anchors[k] as usize, self.limits[k]))
+        self.paths.path(k)
     }
 
     /// Multi-source Dijkstra from every pinned particle over `graph`: each
     /// particle's nearest pinned particle and the rest-path distance to it.
     /// Never allocates.
     pub fn recompute(&mut self, graph: &Neighbours, pinned: &[bool]) {
-        self.anchors.fill(NONE);
-        self.limits.fill(f32::INFINITY);
-        self.place.fill(NONE);
-        self.heap.clear();
-        for (k, _) in pinned.iter().enumerate().filter(|(_, &p)| p) {
-            self.anchors[k] = k as u32;
-            self.limits[k] = 0.0;
-            self.push(k as u32);
-        }
-        while let Some(k) = self.pop() {
-            let (anchor, reached) = (self.anchors[k as usize], self.limits[k as usize]);
-            for (next, rest) in graph.of(k as usize) {
-                let through = reached + rest;
-                if through < self.limits[next as usize] {
-                    self.limits[next as usize] = through;
-                    self.anchors[next as usize] = anchor;
-                    if self.place[next as usize] == NONE {
-                        self.push(next);
-                    } else {
-                        self.sift_up(self.place[next as usize] as usize);
-                    }
-                }
-            }
-        }
+        self.paths.recompute(graph, pinned, |_| {});
     }
 
     /// Pulls every free particle (inverse mass above 0) farther than its limit
     /// from its anchor back onto the limit.
     pub fn solve<P: Points + ?Sized>(&self, points: &mut P, inverse_mass: &[f32]) {
-        for (k, (&anchor, &limit)) in self.anchors.iter().zip(&self.limits).enumerate() {
+        let (anchors, limits) = (self.paths.pins(), self.paths.lengths());
+        for (k, (&anchor, &limit)) in anchors.iter().zip(limits).enumerate() {
             if anchor == NONE || anchor as usize == k || inverse_mass[k] == 0.0 {
                 continue;
             }
@@ -116,64 +81,6 @@ impl Tethers {
                 let scale = limit / distance2.sqrt();
                 points.set_point(k, (ax + dx * scale, ay + dy * scale));
             }
-        }
-    }
-
-    fn push(&mut self, k: u32) {
-        self.heap.push(k);
-        let at = self.heap.len() - 1;
-        self.place[k as usize] = at as u32;
-        self.sift_up(at);
-    }
-
-    fn pop(&mut self) -> Option<u32> {
-        let top = *self.heap.first()?;
-        let last = self.heap.pop()?;
-        self.place[top as usize] = NONE;
-        if !self.heap.is_empty() {
-            self.heap[0] = last;
-            self.place[last as usize] = 0;
-            self.sift_down(0);
-        }
-        Some(top)
-    }
-
-    fn key(&self, at: usize) -> f32 {
-        self.limits[self.heap[at] as usize]
-    }
-
-    fn swap(&mut self, i: usize, j: usize) {
-        self.heap.swap(i, j);
-        self.place[self.heap[i] as usize] = i as u32;
-        self.place[self.heap[j] as usize] = j as u32;
-    }
-
-    fn sift_up(&mut self, mut at: usize) {
-        while at > 0 {
-            let parent = (at - 1) / 2;
-            if self.key(at) >= self.key(parent) {
-                break;
-            }
-            self.swap(at, parent);
-            at = parent;
-        }
-    }
-
-    fn sift_down(&mut self, mut at: usize) {
-        loop {
-            let (left, right) = (2 * at + 1, 2 * at + 2);
-            let mut least = at;
-            if left < self.heap.len() && self.key(left) < self.key(least) {
-                least = left;
-            }
-            if right < self.heap.len() && self.key(right) < self.key(least) {
-                least = right;
-            }
-            if least == at {
-                break;
-            }
-            self.swap(at, least);
-            at = least;
         }
     }
 }

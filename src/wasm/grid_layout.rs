@@ -1,4 +1,4 @@
-//! What the WebGPU backend (www/lib/gpu/gpu-cloth.js) takes from the CPU's
+//! What the WebGPU backend (www/lib/gpu/gpu-simulation.js) takes from the CPU's
 //! code instead of keeping copies: the grid in coloured order
 //! ([`crate::solver::grid_layout`]), and the values of a substep (`h`, `alpha_tilde`,
 //! `gamma`, the velocity damping factor) as the CPU solver computes them.

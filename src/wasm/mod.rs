@@ -14,6 +14,8 @@
 //! * `draw.rs`: `drawInto` and the strain colours;
 //! * `scene.rs`: `fromScene` and `preset`, reading a scene or options object;
 //! * `state.rs`: `saveState`, `restoreState` and `setState`;
+//! * `scene_reach.rs`: `pathsFromPins`, the shortest paths from the pins the
+//!   camera estimates a scene's reach from;
 //! * `experiments.rs`: `experimentDefinitions` and `ExperimentRun`;
 //! * `convert.rs`: JavaScript values to Rust values and back, and errors;
 //! * `typed_arrays.rs`: copying typed arrays (and `Array.isArray`) so that
@@ -51,6 +53,7 @@ mod grid_layout;
 mod interaction;
 mod parameters;
 mod scene;
+mod scene_reach;
 mod state;
 mod typed_arrays;
 mod views;

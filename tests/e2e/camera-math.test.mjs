@@ -1,4 +1,4 @@
-// Unit tests of www/lib/camera.js in node, no browser: the camera's pure functions
+// Unit tests of www/lib/camera.js and www/lib/scene-reach.js in node, no browser: the camera's pure functions
 // (fit, zoom about a point, pan, the view the renderers take, checking and
 // writing a view), where a scene moves (sceneBounds) on small scenes worked out
 // by hand, SceneCamera's states, and, with the wasm module loaded in node, each
@@ -9,14 +9,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, requireBuild } from './helpers.mjs';
 import {
-  FIT_MARGIN, MAX_SCALE, MIN_SCALE, MIN_EXTENT, FRAME_SLICES, SLICE_WORK, DYNAMIC_STRETCH, FREE_SPREAD, FREE_BOUNCE,
-  MAX_ORIGIN_PX, MAX_STRETCH,
-  SceneCamera, cameraFromText, cameraToText, checkCamera, fitCamera, panBy, sceneBounds, sceneBoundsInSlices,
-  viewOf, zoomAbout,
-  describeScene,
+  FIT_MARGIN, MAX_SCALE, MIN_SCALE, MIN_EXTENT, FRAME_SLICES, MAX_ORIGIN_PX,
+  SceneCamera, cameraFromText, cameraToText, checkCamera, fitCamera, panBy, viewOf, zoomAbout,
 } from '../../www/lib/camera.js';
+import {
+  SLICE_WORK, DYNAMIC_STRETCH, FREE_SPREAD, FREE_BOUNCE, MAX_STRETCH, sceneBounds, sceneBoundsInSlices, describeScene,
+} from '../../www/lib/scene-reach.js';
 import { canvasToWorld, worldToCanvas } from '../../www/lib/renderer.js';
 import { PARAMETERS } from '../../www/lib/parameters.js';
+
+// the shortest paths from the pins that sceneBounds walks are the wasm module's
+let wasm;
+before(async () => {
+  requireBuild();
+  wasm = await import(join(ROOT, 'pkg', 'xpbd_cloth.js'));
+  await wasm.default({ module_or_path: readFileSync(join(ROOT, 'pkg', 'xpbd_cloth_bg.wasm')) });
+});
 
 const W = 960;
 const H = 640;
@@ -188,6 +196,22 @@ describe('where a scene moves (sceneBounds)', () => {
     close(withBall.minY, -1, 1e-9, 'ball bottom');
   });
 
+  it('the shortest paths from the pins come from the wasm module, which refuses what is not a typed array by name', () => {
+    // 0 – 1 – 2 – 3 with rest lengths 1, 2, 0.5, pinned at 0 and 3; a pair naming particle 9 is left out
+    const found = wasm.pathsFromPins(new Uint32Array([0, 1, 1, 2, 2, 3, 2, 9]), new Float64Array([1, 2, 0.5, 1]), new Uint8Array([1, 0, 0, 1, 0]));
+    // the order (then -1), the reach, the pin of each particle; particle 4 is on its own
+    assert.deepEqual([...found.subarray(2, 5)], [2, 1, -1], 'nearest first, after the pins');
+    assert.deepEqual([...found.subarray(5, 10)], [0, 1, 0.5, 0, Infinity]);
+    assert.deepEqual([...found.subarray(10)], [0, 0, 3, 3, -1]);
+    for (const [args, field] of [
+      [[[0, 1], new Float64Array(1), new Uint8Array(2)], 'constraints'],
+      [[new Uint32Array(2), [1], new Uint8Array(2)], 'restLengths'],
+      [[new Uint32Array(2), new Float64Array(1), 'pins'], 'pinned'],
+    ]) {
+      assert.throws(() => wasm.pathsFromPins(...args), (error) => error.field === field && error.code === 'wrong_type', field);
+    }
+  });
+
   it('nothing to show: a box around the origin', () => {
     assert.deepEqual(sceneBounds({ positions: [], constraints: [], restLengths: [], pinned: [], stiffness: 0, mass: 1, gravity: -9.81 }),
       { minX: -MIN_EXTENT, minY: -MIN_EXTENT, maxX: MIN_EXTENT, maxY: MIN_EXTENT });
@@ -276,13 +300,6 @@ describe('SceneCamera', () => {
 });
 
 describe('each preset stays in its fitted view while it moves (the wasm module in node)', () => {
-  let wasm;
-  before(async () => {
-    requireBuild();
-    wasm = await import(join(ROOT, 'pkg', 'xpbd_cloth.js'));
-    await wasm.default({ module_or_path: readFileSync(join(ROOT, 'pkg', 'xpbd_cloth_bg.wasm')) });
-  });
-
   const SECONDS = 20;
   const PRESETS = PARAMETERS.find((p) => p.name === 'preset').rule.values;
   for (const preset of PRESETS) {

@@ -6,7 +6,7 @@ import type { GpuDevice, GpuSimulation } from './gpu/gpu-cloth.js';
 import type { BackendName } from './options.js';
 import type { Painter } from './painter.js';
 import type { ClothStyle, View } from './renderer.js';
-import type { SceneDescription } from './camera.js';
+import type { SceneDescription } from './scene-reach.js';
 
 export type { BackendName };
 

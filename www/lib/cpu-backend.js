@@ -5,7 +5,7 @@
 
 import { Simulation, presetShape } from './wasm.js';
 import { PARAMETERS } from './parameters.js';
-import { describeScene } from './camera.js';
+import { describeScene } from './scene-reach.js';
 
 /**
  * Frees a Simulation that may already be unusable (freed elsewhere, say): its

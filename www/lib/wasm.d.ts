@@ -10,7 +10,7 @@ import type { InitOutput } from '../../pkg/xpbd_cloth.js';
  * `workDone` the units done so far, `stepInProgress` whether a step is part done
  * (`stepProgress`: how far), `maxStepsPerCall` the most `steps(n)` accepts.
  */
-export { Simulation, strainColor, strainRamp, presetShape, gridLayout, substepValues } from '../../pkg/xpbd_cloth.js';
+export { Simulation, strainColor, strainRamp, presetShape, gridLayout, substepValues, pathsFromPins } from '../../pkg/xpbd_cloth.js';
 export type { GridLayout } from '../../pkg/xpbd_cloth.js';
 /** What a Simulation throws for bad input: an Error with `field` and `code` (see pkg/xpbd_cloth.d.ts). */
 export type { Collider, ColliderSpec, SimulationError, SimulationErrorCode } from '../../pkg/xpbd_cloth.js';

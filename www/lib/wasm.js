@@ -17,11 +17,12 @@ import init, {
   presetShape,
   gridLayout,
   substepValues,
+  pathsFromPins,
   simdEnabled as moduleSimdEnabled,
   wasmMemoryBytes as moduleMemoryBytes,
 } from '../../pkg/xpbd_cloth.js';
 
-export { Simulation, strainColor, strainRamp, presetShape, gridLayout, substepValues };
+export { Simulation, strainColor, strainRamp, presetShape, gridLayout, substepValues, pathsFromPins };
 
 /** Where the SIMD build lives when the caller does not say: next to the glue. */
 export const DEFAULT_WASM_URL = new URL('../../pkg/xpbd_cloth_bg.wasm', import.meta.url);

@@ -1,0 +1,206 @@
+//! Shortest paths from the pins: a multi-source Dijkstra from every pinned
+//! particle over the neighbour lists of the distance constraints, weighted by
+//! their rest lengths. Each particle learns its nearest pin along the
+//! constraints and the rest length of the path to it.
+//!
+//! The tethers ([`super::tethers`]) hold each free particle within that
+//! length of its pin; the camera of the page estimates from the same paths
+//! how far a scene can hang from its pins (`pathsFromPins` in `src/wasm/`).
+
+use std::collections::TryReserveError;
+use std::ops::Add;
+
+use super::neighbours::Neighbours;
+use crate::memory;
+
+/// No pin: the particle is not joined to a pinned one.
+pub const NONE: u32 = u32::MAX;
+
+/// A path length: `f32` in a cloth, `f64` for the camera.
+pub trait Length: Copy + Default + PartialOrd + Add<Output = Self> {
+    /// The length of no path at all.
+    const UNREACHED: Self;
+}
+
+impl Length for f32 {
+    const UNREACHED: f32 = f32::INFINITY;
+}
+
+impl Length for f64 {
+    const UNREACHED: f64 = f64::INFINITY;
+}
+
+/// Each particle's nearest pin and the length of the path to it, with the
+/// heap the search uses, reserved once.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ShortestPaths<L> {
+    /// The pinned particle each particle is nearest to, or [`NONE`].
+    pins: Vec<u32>,
+    /// Rest length of the path to it, metres ([`Length::UNREACHED`] without one).
+    lengths: Vec<L>,
+    /// Binary min-heap of particles by `lengths`, and each particle's place
+    /// in it (`NONE` when not in it).
+    heap: Vec<u32>,
+    place: Vec<u32>,
+}
+
+impl<L: Length> ShortestPaths<L> {
+    /// Room for `n` particles.
+    pub fn try_new(n: usize) -> Result<ShortestPaths<L>, TryReserveError> {
+        Ok(ShortestPaths {
+            pins: memory::filled(n, NONE)?,
+            lengths: memory::filled(n, L::UNREACHED)?,
+            heap: memory::with_capacity(n)?,
+            place: memory::filled(n, NONE)?,
+        })
+    }
+
+    /// Whether it has room (built by [`ShortestPaths::try_new`] for at least
+    /// one particle, not the empty default).
+    pub fn is_reserved(&self) -> bool {
+        !self.pins.is_empty()
+    }
+
+    /// Bytes its buffers hold.
+    pub fn heap_bytes(&self) -> u64 {
+        use memory::capacity_bytes as bytes;
+        bytes(&self.pins) + bytes(&self.lengths) + bytes(&self.heap) + bytes(&self.place)
+    }
+
+    /// The pinned particle each particle is nearest to ([`NONE`]: none).
+    pub fn pins(&self) -> &[u32] {
+        &self.pins
+    }
+
+    /// The rest length of each particle's path to its pin.
+    pub fn lengths(&self) -> &[L] {
+        &self.lengths
+    }
+
+    /// Particle `k`'s pin and the length of its path, if it has one. Pinned
+    /// particles are their own pin at length 0.
+    pub fn path(&self, k: usize) -> Option<(usize, L)> {
+        (self.pins[k] != NONE).then(|| (self.pins[k] as usize, self.lengths[k]))
+    }
+
+    /// Multi-source Dijkstra from every pinned particle over `graph`;
+    /// `settled` is told each particle reached, nearest first (the pins
+    /// first). Never allocates.
+    pub fn recompute(
+        &mut self,
+        graph: &Neighbours<L>,
+        pinned: &[bool],
+        mut settled: impl FnMut(u32),
+    ) {
+        self.pins.fill(NONE);
+        self.lengths.fill(L::UNREACHED);
+        self.place.fill(NONE);
+        self.heap.clear();
+        for (k, _) in pinned.iter().enumerate().filter(|(_, &p)| p) {
+            self.pins[k] = k as u32;
+            self.lengths[k] = L::default();
+            self.push(k as u32);
+        }
+        while let Some(k) = self.pop() {
+            settled(k);
+            let (pin, reached) = (self.pins[k as usize], self.lengths[k as usize]);
+            for (next, rest) in graph.of(k as usize) {
+                let through = reached + rest;
+                if through < self.lengths[next as usize] {
+                    self.lengths[next as usize] = through;
+                    self.pins[next as usize] = pin;
+                    if self.place[next as usize] == NONE {
+                        self.push(next);
+                    } else {
+                        self.sift_up(self.place[next as usize] as usize);
+                    }
+                }
+            }
+        }
+    }
+
+    fn push(&mut self, k: u32) {
+        self.heap.push(k);
+        let at = self.heap.len() - 1;
+        self.place[k as usize] = at as u32;
+        self.sift_up(at);
+    }
+
+    fn pop(&mut self) -> Option<u32> {
+        let top = *self.heap.first()?;
+        let last = self.heap.pop()?;
+        self.place[top as usize] = NONE;
+        if !self.heap.is_empty() {
+            self.heap[0] = last;
+            self.place[last as usize] = 0;
+            self.sift_down(0);
+        }
+        Some(top)
+    }
+
+    fn key(&self, at: usize) -> L {
+        self.lengths[self.heap[at] as usize]
+    }
+
+    fn swap(&mut self, i: usize, j: usize) {
+        self.heap.swap(i, j);
+        self.place[self.heap[i] as usize] = i as u32;
+        self.place[self.heap[j] as usize] = j as u32;
+    }
+
+    fn sift_up(&mut self, mut at: usize) {
+        while at > 0 {
+            let parent = (at - 1) / 2;
+            if self.key(at) >= self.key(parent) {
+                break;
+            }
+            self.swap(at, parent);
+            at = parent;
+        }
+    }
+
+    fn sift_down(&mut self, mut at: usize) {
+        loop {
+            let (left, right) = (2 * at + 1, 2 * at + 2);
+            let mut least = at;
+            if left < self.heap.len() && self.key(left) < self.key(least) {
+                least = left;
+            }
+            if right < self.heap.len() && self.key(right) < self.key(least) {
+                least = right;
+            }
+            if least == at {
+                break;
+            }
+            self.swap(at, least);
+            at = least;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_particle_finds_its_nearest_pin_along_the_constraints_nearest_first() {
+        // a chain 0 – 1 – 2 – 3 – 4 pinned at both ends, rest lengths 1, 2, 3, 1,
+        // and particle 5 on its own
+        let ids = [0, 1, 1, 2, 2, 3, 3, 4];
+        let mut graph = Neighbours::try_new(6, 4).unwrap();
+        graph.rebuild(&ids, &[1.0f64, 2.0, 3.0, 1.0]);
+        let mut paths = ShortestPaths::<f64>::try_new(6).unwrap();
+        let mut order = Vec::new();
+        let pinned = [true, false, false, false, true, false];
+        paths.recompute(&graph, &pinned, |k| order.push(k));
+        assert_eq!(paths.path(2), Some((0, 3.0)));
+        assert_eq!(paths.path(3), Some((4, 1.0)));
+        assert_eq!(paths.path(5), None);
+        assert_eq!(paths.lengths()[5], f64::INFINITY);
+        // the pins, then 1 and 3 (at 1), then 2 (at 3); 5 never
+        assert_eq!(order.len(), 5);
+        assert_eq!(&order[4..], &[2]);
+        let lengths: Vec<f64> = order.iter().map(|&k| paths.lengths()[k as usize]).collect();
+        assert_eq!(lengths, [0.0, 0.0, 1.0, 1.0, 3.0]);
+    }
+}

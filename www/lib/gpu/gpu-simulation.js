@@ -1,0 +1,968 @@
+// The grid cloth solved and drawn with WebGPU: `GpuSimulation` has the surface
+// of the wasm `Simulation` that mountCloth uses (parameters, stepping,
+// interaction, diagnostics, views) and answers every call of `Backend`
+// (www/lib/backend.d.ts), so the controller drives it as it drives the CPU.
+// The grid (positions, constraints in coloured order, rest lengths, fixed
+// corners) and the values of a substep come from the wasm module, built by the
+// code the CPU runs.
+//
+// This module and its shaders (solver.wgsl, render.wgsl) are loaded with a
+// dynamic import only when the WebGPU backend is chosen: a page on the CPU
+// backend fetches none of it.
+//
+// Positions, velocities and multipliers live on the GPU. A copy of positions and
+// velocities (the *mirror*) is read back asynchronously, one read in flight at a
+// time, for picking, diagnostics, `readPositions()` and the fall-back to the CPU.
+
+import { PARAMETERS } from '../parameters.js';
+import { checkRule, describe } from '../options.js';
+import { fieldError } from '../errors.js';
+import { DEFAULT_STYLE } from '../style.js';
+import { particleRadius } from '../renderer.js';
+import { describeScene } from '../scene-reach.js';
+import { Simulation, gridLayout, substepValues, strainRamp } from '../wasm.js';
+import { gpuRefusal, gpuRefusalOf } from './gpu-refusal.js';
+import { loadShaders, loadedShaders } from './gpu-device.js';
+import { GpuPainter } from './gpu-painter.js';
+
+/** Invocations per workgroup (WORKGROUP in solver.wgsl). */
+const WORKGROUP = 64;
+/**
+ * Between two reads of the mirror for cloths above MIRROR_EVERY_FRAME particles:
+ * reading 16 bytes a particle every frame would cost a large cloth more than its
+ * solve.
+ */
+const MIRROR_INTERVAL_MS = 250;
+const MIRROR_EVERY_FRAME = 100_000;
+/**
+ * The most dispatches the frame loop encodes in one frame (encoding costs
+ * JavaScript time on the main thread); heavier settings run fewer steps a frame.
+ */
+const MAX_DISPATCHES_PER_FRAME = 20_000;
+/** The most dispatches one `steps(n)` call encodes (about a second of JavaScript). */
+const MAX_DISPATCHES_PER_CALL = 1_000_000;
+/** Size of the View uniform of render.wgsl, bytes. */
+const VIEW_BYTES = 272;
+
+/** `count` invocations as a dispatch of WORKGROUP-wide groups, 2D beyond the 1D limit. */
+function dispatchSize(count, maxPerDimension) {
+  const groups = Math.max(1, Math.ceil(count / WORKGROUP));
+  if (groups <= maxPerDimension) return [groups, 1];
+  const x = maxPerDimension;
+  return [x, Math.ceil(groups / x)];
+}
+
+function rgba(hex) {
+  const value = parseInt(hex.slice(1), 16);
+  return [(value >> 16) & 255, (value >> 8) & 255, value & 255].map((c) => c / 255).concat(1);
+}
+
+/**
+ * The grid cloth on a GPU device, up to the table's 1000 × 1000. Construct with
+ * `GpuSimulation.create`. Parameter properties check values as the wasm
+ * Simulation does (a small one checks them) and refuse values only the CPU runs.
+ */
+export class GpuSimulation {
+  #gpu;
+  #device;
+  #values = {};
+  #grid;
+  #n;
+  #m;
+  #buffers = {};
+  #pipelines = {};
+  #bindGroups = {};
+  #renderPipelines = new Map();
+  #renderBindGroup = null;
+  #inverseMass;
+  #pinned;
+  #grab = null;
+  #grabRead = null; // the read of a newly grabbed particle's position
+  #time = 0;
+  #mirror; // { positions, velocities, time }
+  #mirrorDirty = false;
+  #reading = null; // the read in flight
+  #lastRead = -Infinity;
+  #busy = null; // the last submitted steps, until done
+  #gpuMs = 0;
+  #workDone = 0;
+  #diverged = false;
+  #freed = false;
+  #paramsDirty = true;
+  #derived = null;
+  #readError = null;
+  #maxStretch = 0; // measured on the GPU with the last read-back
+  #validator;
+  #divergenceLimit; // metres: a coordinate beyond it means the cloth diverged
+  #pendingGrab = null; // grabNear's grab while the GPU picks again: { at, cancelled }
+  #painter = null; // the GpuPainter that draws this cloth on a page's canvas
+  #onDeviceError = null; // watch's listener of uncaptured WebGPU errors
+
+  /** Loads the shaders if need be and builds the cloth (see the constructor). */
+  static async create(gpu, options) {
+    await loadShaders();
+    return new GpuSimulation(gpu, options);
+  }
+
+  /**
+   * Builds the cloth of `options` (width, height, fixed and every parameter of
+   * the table) on `gpu` from requestGpu, once loadShaders has resolved. Throws
+   * an Error naming the field for a value the table refuses or only the CPU runs.
+   */
+  constructor(gpu, options) {
+    const shaderCode = loadedShaders();
+    if (!shaderCode) throw new Error('GpuSimulation: call loadShaders() first (or use GpuSimulation.create)');
+    for (const name of ['width', 'height', 'fixed']) checkRule(options[name], name);
+    const refusal = gpuRefusalOf(options);
+    if (refusal) throw fieldError('backend', 'unsupported', refusal);
+    this.#gpu = gpu;
+    this.#device = gpu.device;
+    // The wasm Simulation checks every value (its messages, its rules); a small
+    // one stands by for that.
+    this.#validator = new Simulation(2, 2, 1);
+    try {
+      for (const { name, appliesOn, defaultValue } of PARAMETERS) {
+        if (appliesOn !== 'simulation') continue;
+        this.#validator[name] = options[name] ?? defaultValue;
+        this.#values[name] = this.#validator[name];
+      }
+      const grid = gridLayout(options.width, options.height, options.fixed);
+      this.#grid = grid;
+      this.#divergenceLimit = grid.divergenceLimit;
+      this.#n = grid.positions.length / 2;
+      this.#m = grid.restLengths.length;
+      this.#pinned = new Uint8Array(this.#n);
+      for (const k of grid.pinned) this.#pinned[k] = 1;
+      this.#inverseMass = new Float32Array(this.#n);
+      this.#mirror = { positions: grid.positions.slice(), velocities: new Float32Array(2 * this.#n), time: 0 };
+      this.#createBuffers(shaderCode.solver, shaderCode.render);
+      this.#updateInverseMasses();
+      /** The scene as built, which the camera frames (camera.js). */
+      this.builtScene = describeScene(this);
+    } catch (error) {
+      this.#validator.free();
+      for (const buffer of Object.values(this.#buffers)) buffer.destroy?.();
+      throw error;
+    }
+  }
+
+  // -- parameters: properties like the Simulation's
+
+  static {
+    for (const { name, appliesOn } of PARAMETERS) {
+      if (appliesOn !== 'simulation') continue;
+      Object.defineProperty(GpuSimulation.prototype, name, {
+        get() {
+          return this.parameter(name);
+        },
+        set(value) {
+          this.setParameter(name, value);
+        },
+        enumerable: true,
+      });
+    }
+  }
+
+  /** A parameter's value. */
+  parameter(name) {
+    this.#alive();
+    return this.#values[name];
+  }
+
+  /** Sets a parameter: throws, changing nothing, for a value the table refuses or the GPU does not run. */
+  setParameter(name, value) {
+    this.#alive();
+    const refusal = this.refusal(name, value);
+    if (refusal) throw fieldError(name, 'unsupported', `invalid ${name}: got ${describe(value)}; ${refusal}`);
+    this.#values[name] = value;
+    this.#paramsDirty = true;
+    if (name === 'mass') this.#updateInverseMasses();
+  }
+
+  /** Throws the Simulation's Error, changing nothing, unless `value` is valid for the parameter `name` (on any backend). */
+  validate(name, value) {
+    this.#validator[name] = value;
+    this.#validator[name] = this.#values[name];
+  }
+
+  /**
+   * Throws the Simulation's Error for a value no backend runs; for a valid
+   * one, why this cloth cannot run `name` at `value` on the GPU (see
+   * gpuRefusal), or null.
+   */
+  refusal(name, value) {
+    this.validate(name, value);
+    return gpuRefusal(name, value, this.#values);
+  }
+
+  // -- the buffers and pipelines
+
+  #createBuffers(solverCode, renderCode) {
+    const device = this.#device;
+    const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+    const buffer = (label, data, usage = STORAGE) => {
+      const created = device.createBuffer({ label, size: Math.max(16, data.byteLength), usage });
+      device.queue.writeBuffer(created, 0, data);
+      return created;
+    };
+    const n = this.#n;
+    const m = this.#m;
+    const b = this.#buffers;
+    b.params = device.createBuffer({ label: 'params', size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    b.positions = buffer('positions', this.#grid.positions);
+    b.previous = buffer('previous', this.#grid.positions);
+    b.velocities = buffer('velocities', new Float32Array(2 * n));
+    b.inverseMass = buffer('inverse masses', this.#inverseMass);
+    b.ends = buffer('constraint ends', this.#grid.ends);
+    b.restLengths = buffer('rest lengths', this.#grid.restLengths);
+    b.lambdas = buffer('multipliers', new Float32Array(m));
+    b.status = buffer('status', new Uint32Array(4));
+    b.readback = device.createBuffer({ label: 'readback', size: 16 * n + 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    b.view = device.createBuffer({ label: 'view', size: VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+
+    const module = device.createShaderModule({ label: 'solver.wgsl', code: solverCode });
+    const layout = device.createBindGroupLayout({
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
+        ...[1, 2, 3].map((binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } })),
+        ...[4, 5, 6].map((binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } })),
+        ...[7, 8].map((binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } })),
+      ],
+    });
+    const rangeLayout = device.createBindGroupLayout({
+      entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } }],
+    });
+    const pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [layout, rangeLayout] });
+    for (const entryPoint of ['predict', 'solve', 'update_velocities', 'pick', 'measure']) {
+      this.#pipelines[entryPoint] = device.createComputePipeline({ layout: pipelineLayout, compute: { module, entryPoint } });
+    }
+    this.#bindGroups.main = device.createBindGroup({
+      layout,
+      entries: ['params', 'positions', 'previous', 'velocities', 'inverseMass', 'ends', 'restLengths', 'lambdas', 'status']
+        .map((name, binding) => ({ binding, resource: { buffer: b[name] } })),
+    });
+    const offsets = this.#grid.colorOffsets;
+    this.#bindGroups.colors = Array.from({ length: this.#grid.colors }, (_, color) => {
+      const range = buffer(`colour ${color}`, new Uint32Array([offsets[color], offsets[color + 1] - offsets[color], 0, 0]), GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+      return { group: device.createBindGroup({ layout: rangeLayout, entries: [{ binding: 0, resource: { buffer: range } }] }), count: offsets[color + 1] - offsets[color] };
+    });
+    this.#bindGroups.all = device.createBindGroup({
+      layout: rangeLayout,
+      entries: [{ binding: 0, resource: { buffer: buffer('all constraints', new Uint32Array([0, m, 0, 0]), GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST) } }],
+    });
+    b.pickQuery = device.createBuffer({ label: 'pick query', size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.#bindGroups.pick = device.createBindGroup({ layout: rangeLayout, entries: [{ binding: 0, resource: { buffer: b.pickQuery } }] });
+    this.#bindGroups.empty = device.createBindGroup({
+      layout: rangeLayout,
+      entries: [{ binding: 0, resource: { buffer: buffer('no range', new Uint32Array(4), GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST) } }],
+    });
+
+    this.#pipelines.renderModule = device.createShaderModule({ label: 'render.wgsl', code: renderCode });
+    this.#pipelines.renderLayout = device.createBindGroupLayout({
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: 'uniform' } },
+        ...[1, 2, 3].map((binding) => ({ binding, visibility: GPUShaderStage.VERTEX, buffer: { type: 'read-only-storage' } })),
+      ],
+    });
+    this.#renderBindGroup = device.createBindGroup({
+      layout: this.#pipelines.renderLayout,
+      entries: ['view', 'positions', 'ends', 'restLengths'].map((name, binding) => ({ binding, resource: { buffer: b[name] } })),
+    });
+  }
+
+  #updateInverseMasses() {
+    const free = Math.fround(1 / this.#values.mass);
+    for (let k = 0; k < this.#n; k += 1) {
+      this.#inverseMass[k] = this.#pinned[k] || this.#grab?.index === k ? 0 : free;
+    }
+    this.#device.queue.writeBuffer(this.#buffers.inverseMass, 0, this.#inverseMass);
+  }
+
+  #updateInverseMass(k) {
+    this.#inverseMass[k] = this.#pinned[k] || this.#grab?.index === k ? 0 : Math.fround(1 / this.#values.mass);
+    this.#device.queue.writeBuffer(this.#buffers.inverseMass, 4 * k, this.#inverseMass, k, 1);
+  }
+
+  /** The substep's values, as the CPU solver computes them (substepValues of the wasm module). */
+  #writeParams() {
+    const v = this.#values;
+    const [h, alphaTilde, gamma, factor] = substepValues(v.timeStepSize, v.substeps, v.stiffness, v.damping, v.velocityDamping);
+    const data = new ArrayBuffer(32);
+    new Float32Array(data, 0, 5).set([h, v.gravity, alphaTilde, gamma, factor]);
+    new Uint32Array(data, 20, 1)[0] = this.#n;
+    this.#device.queue.writeBuffer(this.#buffers.params, 0, data);
+    this.#paramsDirty = false;
+  }
+
+  // -- stepping
+
+  /**
+   * Encodes `steps` steps: per substep a pass that predicts, the multipliers
+   * cleared, and a pass of `iterations` sweeps (one dispatch per colour) and the
+   * velocity update.
+   */
+  #encodeSteps(encoder, steps) {
+    const v = this.#values;
+    const maxPerDimension = this.#device.limits.maxComputeWorkgroupsPerDimension;
+    const particles = dispatchSize(this.#n, maxPerDimension);
+    const colors = this.#bindGroups.colors
+      .filter(({ count }) => count > 0)
+      .map(({ group, count }) => ({ group, size: dispatchSize(count, maxPerDimension) }));
+    for (let substep = 0; substep < steps * v.substeps; substep += 1) {
+      const predict = encoder.beginComputePass({ label: 'predict' });
+      predict.setBindGroup(0, this.#bindGroups.main);
+      predict.setBindGroup(1, this.#bindGroups.empty);
+      predict.setPipeline(this.#pipelines.predict);
+      predict.dispatchWorkgroups(...particles);
+      predict.end();
+      encoder.clearBuffer(this.#buffers.lambdas);
+      const sweeps = encoder.beginComputePass({ label: 'sweeps' });
+      sweeps.setBindGroup(0, this.#bindGroups.main);
+      sweeps.setPipeline(this.#pipelines.solve);
+      for (let iteration = 0; iteration < v.iterations; iteration += 1) {
+        for (const { group, size } of colors) {
+          sweeps.setBindGroup(1, group);
+          sweeps.dispatchWorkgroups(...size);
+        }
+      }
+      sweeps.setBindGroup(1, this.#bindGroups.empty);
+      sweeps.setPipeline(this.#pipelines.update_velocities);
+      sweeps.dispatchWorkgroups(...particles);
+      sweeps.end();
+    }
+  }
+
+  /**
+   * Runs `steps` steps on the GPU (queued; they finish on the GPU's time).
+   * Returns at once; `done()` resolves when they have run.
+   */
+  stepNow(steps) {
+    this.#alive();
+    if (this.#diverged || steps <= 0) return;
+    if (this.#paramsDirty) this.#writeParams();
+    const encoder = this.#device.createCommandEncoder({ label: 'steps' });
+    this.#encodeSteps(encoder, steps);
+    this.#device.queue.submit([encoder.finish()]);
+    this.#time += steps * this.#values.timeStepSize;
+    this.#workDone += steps;
+    this.#mirrorDirty = true;
+    const started = performance.now();
+    const busy = this.#device.queue.onSubmittedWorkDone().then(() => {
+      this.#gpuMs = (performance.now() - started) / steps;
+      if (this.#busy === busy) this.#busy = null;
+    }, () => {
+      if (this.#busy === busy) this.#busy = null;
+    });
+    this.#busy = busy;
+  }
+
+  /** Resolves when every step submitted so far has run on the GPU. */
+  async done() {
+    await this.#busy;
+    await this.#grabRead;
+  }
+
+  /** Milliseconds per step the GPU took for the last submitted steps (wall time from submit to done). */
+  get gpuStepMs() {
+    return this.#gpuMs;
+  }
+
+  /**
+   * `advance` as mountCloth's loop calls it: submits up to `maxSteps` steps
+   * (as many as MAX_DISPATCHES_PER_FRAME allow, at least one) unless the GPU is
+   * still busy with the last ones; returns the steps submitted.
+   */
+  advance(maxSteps) {
+    this.#alive();
+    if (this.#busy || this.#diverged) {
+      this.#readMirror();
+      return 0;
+    }
+    const v = this.#values;
+    const perStep = v.substeps * (this.#grid.colors * v.iterations + 2);
+    const steps = Math.min(maxSteps, Math.max(1, Math.floor(MAX_DISPATCHES_PER_FRAME / perStep)));
+    this.stepNow(steps);
+    this.#readMirror();
+    return steps;
+  }
+
+  /** `steps(n)` as the Simulation's: n steps (queued on the GPU). */
+  steps(n) {
+    const most = this.maxStepsPerCall;
+    if (!Number.isInteger(n) || n < 0 || n > most) {
+      throw fieldError('steps', typeof n === 'number' ? 'invalid_value' : 'wrong_type', `invalid steps: got ${describe(n)}, expected a whole number from 0 to ${most} (at most ${MAX_DISPATCHES_PER_CALL} dispatches a call)`);
+    }
+    this.stepNow(n);
+  }
+
+  /** The most steps `steps(n)` takes: the Simulation's most (10000), fewer when a step needs many dispatches. */
+  get maxStepsPerCall() {
+    const v = this.#values;
+    const perStep = v.substeps * (this.#grid.colors * v.iterations + 2);
+    return Math.min(this.#grid.maxStepsPerCall, Math.floor(MAX_DISPATCHES_PER_CALL / perStep));
+  }
+
+  step() {
+    this.stepNow(1);
+  }
+
+  get stepProgress() {
+    return 0;
+  }
+
+  /** Steps submitted since construction (the GPU backend counts work in steps). */
+  get workDone() {
+    return this.#workDone;
+  }
+
+  get stepInProgress() {
+    return false;
+  }
+
+  // -- the mirror
+
+  /** Starts a read of positions, velocities and the status unless one is in flight or it is too soon. */
+  #readMirror(force = false) {
+    if (this.#reading || this.#freed) return this.#reading;
+    const now = performance.now();
+    if (!force && (!this.#mirrorDirty || (this.#n > MIRROR_EVERY_FRAME && now - this.#lastRead < MIRROR_INTERVAL_MS))) return null;
+    this.#lastRead = now;
+    const n = this.#n;
+    const b = this.#buffers;
+    this.#device.queue.writeBuffer(b.status, 8, new Uint32Array(1)); // the largest stretch starts at 0
+    if (this.#paramsDirty) this.#writeParams();
+    const encoder = this.#device.createCommandEncoder({ label: 'read back' });
+    if (this.#m > 0) {
+      const pass = encoder.beginComputePass({ label: 'measure' });
+      pass.setBindGroup(0, this.#bindGroups.main);
+      pass.setBindGroup(1, this.#bindGroups.all);
+      pass.setPipeline(this.#pipelines.measure);
+      pass.dispatchWorkgroups(...dispatchSize(this.#m, this.#device.limits.maxComputeWorkgroupsPerDimension));
+      pass.end();
+    }
+    encoder.copyBufferToBuffer(b.positions, 0, b.readback, 0, 8 * n);
+    encoder.copyBufferToBuffer(b.velocities, 0, b.readback, 8 * n, 8 * n);
+    encoder.copyBufferToBuffer(b.status, 0, b.readback, 16 * n, 16);
+    this.#device.queue.submit([encoder.finish()]);
+    const time = this.#time;
+    this.#mirrorDirty = false;
+    this.#reading = b.readback.mapAsync(GPUMapMode.READ).then(() => {
+      const bytes = b.readback.getMappedRange();
+      const [status, , stretchBits] = new Uint32Array(bytes, 16 * n, 4);
+      const maxStretch = new Float32Array(new Uint32Array([stretchBits]).buffer)[0];
+      const positions = new Float32Array(bytes, 0, 2 * n).slice();
+      const velocities = new Float32Array(bytes, 8 * n, 2 * n).slice();
+      b.readback.unmap();
+      if (status !== 0 || !positions.every((p) => Math.abs(p) <= this.#divergenceLimit)) {
+        this.#divergedAt();
+      } else {
+        this.#mirror = { positions, velocities, time };
+        this.#derived = null;
+        this.#maxStretch = maxStretch;
+      }
+      this.#readError = null;
+    }).catch((error) => {
+      // a lost device: the owner hears of it through device.lost
+      this.#readError = error;
+    }).finally(() => {
+      this.#reading = null;
+    });
+    return this.#reading;
+  }
+
+  /** The cloth went out of bounds: back to the last state read back, and stop. */
+  #divergedAt() {
+    this.#diverged = true;
+    const { positions, velocities, time } = this.#mirror;
+    this.#device.queue.writeBuffer(this.#buffers.positions, 0, positions);
+    this.#device.queue.writeBuffer(this.#buffers.velocities, 0, velocities);
+    this.#device.queue.writeBuffer(this.#buffers.status, 0, new Uint32Array(4));
+    this.#time = time;
+  }
+
+  /**
+   * Reads the current positions and velocities back from the GPU (after every
+   * submitted step) into the mirror; resolves to the mirror.
+   */
+  async sync() {
+    this.#alive();
+    await this.#reading;
+    await this.#grabRead;
+    this.#mirrorDirty = true;
+    await this.#readMirror(true);
+    if (this.#readError) throw new Error(`could not read the cloth back from the GPU: ${this.#readError.message}`);
+    return this.#mirror;
+  }
+
+  /** The state last read back: `{ positions, velocities, time }` (copies, f32). */
+  get mirror() {
+    return this.#mirror;
+  }
+
+  /** The GPU device (tests simulate its loss with `device.destroy()`). */
+  get device() {
+    return this.#device;
+  }
+
+  /** The adapter's name, e.g. "google swiftshader". */
+  get adapterName() {
+    return this.#gpu.name;
+  }
+
+  get isFallbackAdapter() {
+    return this.#gpu.isFallbackAdapter;
+  }
+
+  // -- the Simulation's read-outs, from the mirror
+
+  get time() {
+    return this.#time;
+  }
+
+  get numParticles() {
+    return this.#n;
+  }
+
+  get numConstraints() {
+    return this.#m;
+  }
+
+  get tornCount() {
+    return 0;
+  }
+
+  get isFinite() {
+    return !this.#diverged;
+  }
+
+  /** The largest relative stretch, measured on the GPU with the last read-back. */
+  get maxStretch() {
+    return this.#maxStretch;
+  }
+
+  get kineticEnergy() {
+    return this.#measure().kineticEnergy;
+  }
+
+  #measure() {
+    if (this.#derived) return this.#derived;
+    const { velocities } = this.#mirror;
+    const mass = this.#values.mass;
+    let kineticEnergy = 0;
+    for (let k = 0; k < this.#n; k += 1) {
+      if (this.#inverseMass[k] === 0) continue;
+      kineticEnergy += 0.5 * mass * (velocities[2 * k] ** 2 + velocities[2 * k + 1] ** 2);
+    }
+    if (this.#grab) {
+      const [vx, vy] = this.#grabVelocity();
+      kineticEnergy += 0.5 * mass * (vx * vx + vy * vy);
+    }
+    this.#derived = { kineticEnergy };
+    return this.#derived;
+  }
+
+  /** Positions last read back (a copy, not a view; refreshed asynchronously). */
+  positions() {
+    return this.#mirror.positions;
+  }
+
+  /** Constraint ends in the GPU's order (coloured), like `Simulation.constraints()`. */
+  constraints() {
+    return this.#grid.ends;
+  }
+
+  restLengths() {
+    return this.#grid.restLengths;
+  }
+
+  /** The start of each colour's constraints in `constraints()`, and the end. */
+  colorOffsets() {
+    return Array.from(this.#grid.colorOffsets);
+  }
+
+  // -- interaction, as the Simulation's (src/cloth/interaction.rs)
+
+  /** The particle nearest to (x, y) within `radius` metres in the mirror, or −1. */
+  pick(x, y, radius) {
+    const positions = this.#mirror.positions;
+    const limit = radius * radius;
+    let best = -1;
+    let bestDistance = Infinity;
+    for (let k = 0; k < this.#n; k += 1) {
+      const d2 = (positions[2 * k] - x) ** 2 + (positions[2 * k + 1] - y) ** 2;
+      if (d2 <= limit && d2 < bestDistance) [best, bestDistance] = [k, d2];
+    }
+    return best;
+  }
+
+  /**
+   * The particle nearest to (x, y) within `radius` metres where the GPU has
+   * it now (after every submitted step), or −1: one pass over the particles
+   * and 4 bytes read back. The nearest to 1/4096 of the radius squared; of
+   * equally near ones, the lowest index.
+   */
+  async pickOnGpu(x, y, radius) {
+    this.#alive();
+    const device = this.#device;
+    const query = new Float32Array([x, y, radius * radius, 0]);
+    device.queue.writeBuffer(this.#buffers.pickQuery, 0, query);
+    device.queue.writeBuffer(this.#buffers.status, 4, new Uint32Array([0xffffffff]));
+    if (this.#paramsDirty) this.#writeParams();
+    const result = device.createBuffer({ size: 4, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+    const encoder = device.createCommandEncoder({ label: 'pick' });
+    const pass = encoder.beginComputePass({ label: 'pick' });
+    pass.setBindGroup(0, this.#bindGroups.main);
+    pass.setBindGroup(1, this.#bindGroups.pick);
+    pass.setPipeline(this.#pipelines.pick);
+    pass.dispatchWorkgroups(...dispatchSize(this.#n, device.limits.maxComputeWorkgroupsPerDimension));
+    pass.end();
+    encoder.copyBufferToBuffer(this.#buffers.status, 4, result, 0, 4);
+    device.queue.submit([encoder.finish()]);
+    try {
+      await result.mapAsync(GPUMapMode.READ);
+      const key = new Uint32Array(result.getMappedRange())[0];
+      result.unmap();
+      return key === 0xffffffff ? -1 : key & 0xfffff;
+    } finally {
+      result.destroy();
+    }
+  }
+
+  #index(index) {
+    if (!Number.isInteger(index) || index < 0 || index >= this.#n) {
+      throw fieldError('index', typeof index === 'number' ? 'invalid_value' : 'wrong_type', `invalid index: got ${describe(index)}, expected a particle index from 0 to ${this.#n - 1}`);
+    }
+    return index;
+  }
+
+  grab(index) {
+    const k = this.#index(index);
+    this.release();
+    const at = [this.#mirror.positions[2 * k], this.#mirror.positions[2 * k + 1]];
+    const grab = { index: k, samplePosition: at, sampleTime: this.#time, sampleInterval: 0, velocity: [0, 0] };
+    this.#grab = grab;
+    this.#device.queue.writeBuffer(this.#buffers.velocities, 8 * k, new Float32Array(2));
+    this.#updateInverseMass(k);
+    this.#readGrabbedPosition(grab);
+  }
+
+  /**
+   * The mirror may be a frame old: read where the grabbed particle really is
+   * (8 bytes) and take that as the first sample of the drag velocity, as the CPU
+   * does, unless a drag has sampled since.
+   */
+  #readGrabbedPosition(grab) {
+    const buffer = this.#device.createBuffer({ size: 8, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+    const encoder = this.#device.createCommandEncoder({ label: 'read the grabbed particle' });
+    encoder.copyBufferToBuffer(this.#buffers.positions, 8 * grab.index, buffer, 0, 8);
+    this.#device.queue.submit([encoder.finish()]);
+    const sampled = { ...grab };
+    this.#grabRead = buffer.mapAsync(GPUMapMode.READ).then(() => {
+      const [x, y] = new Float32Array(buffer.getMappedRange());
+      if (grab.sampleTime === sampled.sampleTime && grab.samplePosition === sampled.samplePosition) {
+        grab.samplePosition = [x, y];
+      }
+    }).catch(() => {}).finally(() => buffer.destroy());
+  }
+
+  drag(x, y) {
+    for (const [field, value] of [['x', x], ['y', y]]) {
+      if (typeof value !== 'number' || !(Math.abs(value) <= this.#divergenceLimit)) {
+        throw fieldError(field, typeof value === 'number' ? 'invalid_value' : 'wrong_type', `invalid ${field}: got ${describe(value)}, expected a finite number of metres within ±${this.#divergenceLimit}`);
+      }
+    }
+    if (this.#pendingGrab) {
+      this.#pendingGrab.at = { x, y };
+      return;
+    }
+    const grab = this.#grab;
+    if (!grab) return;
+    const [fx, fy] = [Math.fround(x), Math.fround(y)];
+    this.#device.queue.writeBuffer(this.#buffers.positions, 8 * grab.index, new Float32Array([fx, fy]));
+    this.#mirror.positions[2 * grab.index] = fx;
+    this.#mirror.positions[2 * grab.index + 1] = fy;
+    const elapsed = this.#time - grab.sampleTime;
+    if (elapsed > 0) {
+      const seconds = Math.fround(elapsed);
+      grab.velocity = [Math.fround((fx - grab.samplePosition[0]) / seconds), Math.fround((fy - grab.samplePosition[1]) / seconds)];
+      grab.samplePosition = [fx, fy];
+      grab.sampleTime = this.#time;
+      grab.sampleInterval = elapsed;
+    }
+    this.#derived = null;
+  }
+
+  #grabVelocity() {
+    const grab = this.#grab;
+    const resting = this.#time - grab.sampleTime > 2 * grab.sampleInterval + 1e-12;
+    return resting ? [0, 0] : grab.velocity;
+  }
+
+  /** Lets go of the held particle (and of a grab still waiting for the GPU's pick). */
+  release() {
+    if (this.#pendingGrab) this.#pendingGrab.cancelled = true;
+    this.#pendingGrab = null;
+    const grab = this.#grab;
+    if (!grab) return;
+    const velocity = this.#pinned[grab.index] ? [0, 0] : this.#grabVelocity();
+    this.#grab = null;
+    this.#device.queue.writeBuffer(this.#buffers.velocities, 8 * grab.index, new Float32Array(velocity));
+    this.#mirror.velocities.set(velocity, 2 * grab.index);
+    this.#updateInverseMass(grab.index);
+  }
+
+  get grabbed() {
+    return this.#grab ? this.#grab.index : -1;
+  }
+
+  setPinned(index, pinned) {
+    const k = this.#index(index);
+    if (typeof pinned !== 'boolean') throw fieldError('pinned', 'wrong_type', `invalid pinned: got ${describe(pinned)}, expected true or false`);
+    this.#pinned[k] = pinned ? 1 : 0;
+    if (this.#grab?.index !== k) {
+      this.#device.queue.writeBuffer(this.#buffers.velocities, 8 * k, new Float32Array(2));
+      this.#mirror.velocities.set([0, 0], 2 * k);
+    }
+    this.#updateInverseMass(k);
+  }
+
+  isPinned(index) {
+    return this.#pinned[this.#index(index)] === 1;
+  }
+
+  /** Indices of the pinned particles. */
+  pinnedParticles() {
+    const pinned = [];
+    for (let k = 0; k < this.#n; k += 1) if (this.#pinned[k]) pinned.push(k);
+    return pinned;
+  }
+
+  // -- drawing
+
+  #renderPipeline(format) {
+    if (!this.#renderPipelines.has(format)) {
+      const device = this.#device;
+      const module = this.#pipelines.renderModule;
+      const layout = device.createPipelineLayout({ bindGroupLayouts: [this.#pipelines.renderLayout] });
+      const make = (entryPoint) => device.createRenderPipeline({
+        layout,
+        vertex: { module, entryPoint },
+        fragment: { module, entryPoint: 'fill', targets: [{ format }] },
+        primitive: { topology: 'triangle-list' },
+      });
+      this.#renderPipelines.set(format, {
+        axes: make('axis_vertex'),
+        constraints: make('constraint_vertex'),
+        particles: make('particle_vertex'),
+        grabbed: make('grabbed_vertex'),
+      });
+    }
+    return this.#renderPipelines.get(format);
+  }
+
+  /**
+   * Draws the cloth into `texture` (a render attachment of `format`) with
+   * `view` = { originX, originY, scale, pixelRatio, particleRadius, strainColors,
+   * ramp } in CSS pixels as the other renderers take it; `ramp` is strainRamp().
+   */
+  render(texture, format, view, style = DEFAULT_STYLE) {
+    this.#alive();
+    const ratio = view.pixelRatio || 1;
+    const data = new ArrayBuffer(VIEW_BYTES);
+    const f = new Float32Array(data);
+    const u = new Uint32Array(data);
+    f.set([view.originX * ratio, view.originY * ratio, view.scale * ratio, style.constraintWidth * ratio, texture.width, texture.height, view.particleRadius * ratio, style.grabbedRadius * ratio], 0);
+    f.set(rgba(style.constraintColor), 8);
+    f.set(rgba(style.particleColor), 12);
+    f.set(rgba(style.grabbedColor), 16);
+    f.set(rgba(style.xAxisColor), 20);
+    f.set(rgba(style.yAxisColor), 24);
+    f.set([style.axisLength * ratio, style.axisWidth * ratio], 28);
+    const ramp = view.ramp ?? [[0, '#000000']];
+    u.set([this.#grab ? this.#grab.index : 0xffffffff, view.strainColors ? 1 : 0, Math.min(8, ramp.length)], 30);
+    ramp.slice(0, 8).forEach(([stretch, hex], s) => {
+      f.set([stretch, ...rgba(hex).slice(0, 3).map((c) => Math.round(c * 255))], 36 + 4 * s);
+    });
+    const device = this.#device;
+    device.queue.writeBuffer(this.#buffers.view, 0, data);
+    const pipelines = this.#renderPipeline(format);
+    const background = rgba(style.background);
+    const encoder = device.createCommandEncoder({ label: 'draw' });
+    const pass = encoder.beginRenderPass({
+      colorAttachments: [{
+        view: texture.createView(),
+        clearValue: { r: background[0], g: background[1], b: background[2], a: 1 },
+        loadOp: 'clear',
+        storeOp: 'store',
+      }],
+    });
+    pass.setBindGroup(0, this.#renderBindGroup);
+    pass.setPipeline(pipelines.axes);
+    pass.draw(6, 2);
+    pass.setPipeline(pipelines.constraints);
+    pass.draw(6, this.#m);
+    pass.setPipeline(pipelines.particles);
+    pass.draw(6, this.#n);
+    if (this.#grab) {
+      pass.setPipeline(pipelines.grabbed);
+      pass.draw(6, 1);
+    }
+    pass.end();
+    device.queue.submit([encoder.finish()]);
+  }
+
+  /**
+   * Draws into a new `width × height` rgba8unorm texture in the colours of
+   * `style` and reads it back: resolves to its pixels, 4 bytes each, rows top
+   * to bottom. For tests: what the GPU draws, without a screenshot.
+   */
+  async renderPixels(width, height, view, style = DEFAULT_STYLE) {
+    const device = this.#device;
+    const texture = device.createTexture({
+      size: [width, height],
+      format: 'rgba8unorm',
+      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+    });
+    this.render(texture, 'rgba8unorm', view, style);
+    const bytesPerRow = Math.ceil((4 * width) / 256) * 256;
+    const buffer = device.createBuffer({ size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+    const encoder = device.createCommandEncoder();
+    encoder.copyTextureToBuffer({ texture }, { buffer, bytesPerRow }, [width, height]);
+    device.queue.submit([encoder.finish()]);
+    await buffer.mapAsync(GPUMapMode.READ);
+    const rows = new Uint8Array(buffer.getMappedRange());
+    const pixels = new Uint8Array(4 * width * height);
+    for (let y = 0; y < height; y += 1) pixels.set(rows.subarray(y * bytesPerRow, y * bytesPerRow + 4 * width), 4 * width * y);
+    buffer.unmap();
+    buffer.destroy();
+    texture.destroy();
+    return pixels;
+  }
+
+  // -- the rest of Backend (www/lib/backend.d.ts)
+
+  get name() {
+    return 'webgpu';
+  }
+
+  get simulation() {
+    return null;
+  }
+
+  get gpuSimulation() {
+    return this;
+  }
+
+  /** The adapter and device from requestGpu this cloth runs on. */
+  get gpu() {
+    return this.#gpu;
+  }
+
+  /** The GPU has its own step time: `loopMs`, the frame loop's measure, times only the encoding. */
+  stepMs() {
+    return this.#gpuMs;
+  }
+
+  /** A copy of the positions, read back after every submitted step. */
+  async readPositions() {
+    const { positions } = await this.sync();
+    return positions.slice();
+  }
+
+  /** The GPU cloth has no colliders. */
+  pickCollider() {
+    return 0;
+  }
+
+  colliders() {
+    return [];
+  }
+
+  moveCollider(id) {
+    throw fieldError('id', 'invalid_value', `invalid id: got ${describe(id)}; the WebGPU backend has no colliders`);
+  }
+
+  /**
+   * The positions picked from may be a frame old (up to MIRROR_INTERVAL_MS for
+   * a large cloth): the GPU picks again at `near` where the cloth is now (4
+   * bytes read back), and that particle is grabbed and dragged to where drags
+   * went meanwhile; `index`, the read-back's pick, if the GPU finds none.
+   * Resolves once grabbed (or let go of first).
+   */
+  grabNear(index, { x, y, radius }) {
+    const pending = { at: null, cancelled: false };
+    this.#pendingGrab = pending;
+    return this.pickOnGpu(x, y, radius).catch(() => -1).then((exact) => {
+      if (pending.cancelled || this.#freed) return;
+      this.#pendingGrab = null;
+      this.grab(exact >= 0 ? exact : index);
+      if (pending.at) this.drag(pending.at.x, pending.at.y);
+    });
+  }
+
+  /** Draws on `painter`'s 2D canvas through a WebGPU canvas off the page (GpuPainter); the renderer setting stays. */
+  draw(painter, view, { renderer, strainColors }, style) {
+    this.#painter ??= new GpuPainter(this.#device);
+    this.#painter.paint(this, painter.context, { ...view, particleRadius: particleRadius(view), strainColors, ramp: strainRamp() }, style);
+    painter.repaintAll();
+    return renderer;
+  }
+
+  /** Saved states are the CPU Simulation's. */
+  saveState() {
+    this.checkSavedStates('exportState');
+  }
+
+  /** Throws: saved states are the CPU Simulation's; `what` names the call refused. */
+  checkSavedStates(what) {
+    throw fieldError('backend', 'unsupported', `${what} needs the CPU backend (this cloth runs on WebGPU): restart it with backend "cpu"`);
+  }
+
+  /**
+   * What the CPU needs to go on with this cloth: the positions and velocities
+   * last read back (a frame or two old, up to MIRROR_INTERVAL_MS for a large
+   * cloth; current after sync()), the time, pins and the held particle.
+   */
+  handOver() {
+    const { positions, velocities, time } = this.#mirror;
+    return { positions, velocities, time, pinned: this.pinnedParticles(), grabbed: this.grabbed };
+  }
+
+  /** Calls `onFailure(reason)` when the device is lost or reports an error, while this cloth runs. */
+  watch(onFailure) {
+    const device = this.#device;
+    device.lost.then((info) => {
+      if (!this.#freed) onFailure(`the GPU device was lost (${info.reason}: ${info.message})`);
+    });
+    this.#onDeviceError = (event) => {
+      if (!this.#freed) onFailure(`a WebGPU error: ${event.error?.message}`);
+    };
+    device.addEventListener('uncapturederror', this.#onDeviceError);
+  }
+
+  /** Frees the cloth, and destroys its device unless `next` runs on it. Safe to call twice. */
+  dispose(next = null) {
+    this.free();
+    if (this.#onDeviceError) this.#device.removeEventListener('uncapturederror', this.#onDeviceError);
+    this.#onDeviceError = null;
+    if (next?.gpu !== this.#gpu) this.#device.destroy();
+  }
+
+  // -- lifetime
+
+  #alive() {
+    if (this.#freed) throw new Error('this GPU cloth was freed');
+  }
+
+  /** Releases the GPU buffers (the device is its owner's). Safe to call twice. */
+  free() {
+    if (this.#freed) return;
+    this.#freed = true;
+    this.#validator.free();
+    for (const buffer of Object.values(this.#buffers)) buffer.destroy?.();
+  }
+
+  get freed() {
+    return this.#freed;
+  }
+}
