@@ -14,7 +14,7 @@ const EXPERIMENTS_WASM = new URL('../../pkg/experiments/xpbd_cloth_bg.wasm', imp
 
 /**
  * The most either flavour of the embedding module may weigh, in bytes, as is and
- * gzipped (level 9): its size with wasm-opt plus about 2 % (docs/size.md), so
+ * gzipped (level 9): its size with wasm-opt plus about 2 % (docs/limits.md), so
  * that any growth is a decision.
  */
 const MAX_BYTES = 308_000;
