@@ -6,7 +6,7 @@
 # The experiments page has a build of its own, with the `experiments` feature (SIMD
 # only: every engine the page is tested in has wasm SIMD):
 #   pkg/experiments/xpbd_cloth.js and pkg/experiments/xpbd_cloth_bg.wasm
-# Every .wasm then goes through binaryen's wasm-opt (docs/limits.md: a fifth smaller,
+# Every .wasm then goes through binaryen's wasm-opt (docs/limits.md, "The shipped module's size": a fifth smaller,
 # same speed). Each build has a target folder of its own, so none invalidates another.
 source "$(dirname "$0")/setup.sh"
 

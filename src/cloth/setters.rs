@@ -118,7 +118,8 @@ impl Cloth {
     /// once, or when the step in progress ends). Refused when one step would
     /// exceed [`params::MAX_WORK_PER_STEP`] in that order.
     pub fn set_solver_order(&mut self, order: SolverOrder) -> Result<(), ClothError> {
-        let name = error::quote(order.name());
+        // quoted as a message shows a word; built only if a refusal needs it
+        let name = format_args!("\"{}\"", order.name());
         self.change_within_work_limit("solverOrder", &name, |p| p.solver_order = order)?;
         self.arrange_constraints();
         Ok(())
