@@ -123,6 +123,16 @@ export const PARAMETERS = Object.freeze([
     type: 'number', rule: { kind: 'range', min: 0, max: 1000000 }, defaultValue: 1, appliesOn: 'simulation', group: 'scene',
   },
   {
+    name: "windGust", attribute: "wind-gust", label: "Gust strength", unit: "m/s", remark: "",
+    meaning: "Gusts: the wind's speed along its direction (x when it is still) rises and falls by up to this much, smoothly, about once a second; 0 keeps it steady.",
+    type: 'number', rule: { kind: 'range', min: 0, max: 1000 }, defaultValue: 0, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "windTurbulence", attribute: "wind-turbulence", label: "Turbulence", unit: "m/s", remark: "",
+    meaning: "Turbulence: eddies of about 1 m, carried by the wind and changing within half a second, add up to this much wind in any direction; seeded noise, so every run is the same; 0 turns it off.",
+    type: 'number', rule: { kind: 'range', min: 0, max: 1000 }, defaultValue: 0, appliesOn: 'simulation', group: 'scene',
+  },
+  {
     name: "stepsPerFrame", attribute: "steps-per-frame", label: "Steps per frame", unit: "", remark: "",
     meaning: "Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in a task of its own; past that fewer steps run and diagnostics().capped is true.",
     type: 'number', rule: { kind: 'whole', min: 0, max: 10000 }, defaultValue: 8, appliesOn: 'loop', group: '',
