@@ -56,7 +56,7 @@ pub const FIXED: Parameter = Parameter {
 pub const TIME_STEP: Parameter = Parameter {
     name: "timeStepSize",
     attribute: "time-step",
-    label: "Time step size",
+    label: "Time step",
     unit: "s",
     meaning: "Time step Δt: simulated time one step advances.",
     remark: "",

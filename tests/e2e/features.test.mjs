@@ -337,8 +337,8 @@ describe('index.html beyond the original', () => {
 
   it('URL state: invalid values (?mass=abc&width=0) show their field errors and the page runs with the defaults', async () => {
     await withDemo(browser, server, '?mass=abc&width=0', async ({ page }) => {
-      assert.match(await expectFieldError(page, 'mass'), /mass/);
-      assert.match(await expectFieldError(page, 'width'), /width/);
+      assert.match(await expectFieldError(page, 'mass'), /^Mass per particle: "abc" is not a number; it must be between 0\.000001 and 1000000 kg\.$/);
+      assert.match(await expectFieldError(page, 'width'), /^Width: 0 is too small; it must be a whole number between 2 and 1000 particles\.$/);
       await expectTimeAdvances(page, 0.1);
       const sim = await page.evaluate(() => {
         const s = window.clothDemo.simulation;

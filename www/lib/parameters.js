@@ -28,7 +28,7 @@ export const PARAMETERS = Object.freeze([
     type: 'number', rule: { kind: 'oneOf', values: [1, 2, 4] }, defaultValue: 2, appliesOn: 'restart', group: 'cloth',
   },
   {
-    name: "timeStepSize", attribute: "time-step", label: "Time step size", unit: "s", remark: "",
+    name: "timeStepSize", attribute: "time-step", label: "Time step", unit: "s", remark: "",
     meaning: "Time step Δt: simulated time one step advances.",
     type: 'number', rule: { kind: 'positive', min: 0.000001, max: 1 }, defaultValue: 0.01, appliesOn: 'simulation', group: 'solver',
   },
