@@ -530,6 +530,21 @@ function togglePause(controller) {
   showPauseState(controller);
 }
 
+/**
+ * Scrolls `element` into view when it is not all in view: its top first when it
+ * is taller than the viewport (an opened section shows its heading and first fields).
+ */
+function keepInView(element) {
+  const rect = element.getBoundingClientRect();
+  if (rect.top >= 0 && rect.bottom <= window.innerHeight) {
+    const scroller = element.closest('.controls');
+    const box = scroller?.getBoundingClientRect();
+    if (!box || (rect.top >= box.top && rect.bottom <= box.bottom)) return;
+  }
+  const tall = rect.height > Math.min(window.innerHeight, element.closest('.controls')?.clientHeight ?? Infinity);
+  element.scrollIntoView({ block: tall ? 'start' : 'nearest' });
+}
+
 /** Space pauses or resumes, R restarts, F fits the view, unless the focused element uses the key itself. */
 function onShortcutKey(event, controller, plot) {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
@@ -737,8 +752,18 @@ function wireControls(controller, plot) {
       if (event.key === 'Enter') restart(controller, plot);
     });
   }
-  // Picking a scene shows it at once.
-  byId('preset').addEventListener('change', () => restart(controller, plot));
+  // Picking a scene shows it at once, and the cloth in view (on a phone the
+  // select sits under the canvas, which a long scroll may have left behind).
+  byId('preset').addEventListener('change', () => {
+    restart(controller, plot);
+    keepInView(byId('cloth-canvas'));
+  });
+  // An opened folded section is scrolled into view, in the page or in the form's own scroll.
+  for (const details of document.querySelectorAll('#controls details')) {
+    details.addEventListener('toggle', () => {
+      if (details.open) keepInView(details);
+    });
+  }
   byId('controls').addEventListener('submit', (event) => event.preventDefault());
   byId('restart').addEventListener('click', () => restart(controller, plot));
   byId('diverged-restart').addEventListener('click', () => restart(controller, plot));
