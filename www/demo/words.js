@@ -11,7 +11,7 @@ const BY_NAME = new Map(PARAMETERS.map((parameter) => [parameter.name, parameter
 
 /** A limit as people write it: 0.000001, 1000, 1e15. */
 function limit(value) {
-  return Math.abs(value) >= 1e7 ? String(value).replace('e+', 'e') : String(value);
+  return Math.abs(value) >= 1e7 ? value.toExponential().replace('e+', 'e') : String(value);
 }
 
 /** What a number field takes, as the end of a sentence: "between 1 and 1000". */
