@@ -252,7 +252,7 @@ describe('index.html', () => {
       const particles = () => page.evaluate(() => window.clothDemo.simulation.numParticles);
       await page.evaluate(() => window.throwFromMass('height', 'invalid_value', 'Too many rows for this page, say fewer'));
       await page.click('#restart');
-      assert.equal(await expectFieldError(page, 'height'), 'Too many rows for this page, say fewer');
+      assert.equal(await expectFieldError(page, 'height'), 'Height: Too many rows for this page, say fewer');
       await expectNoFieldError(page, 'width');
       assert.equal(await status(), '', 'a field error, not a status message');
       assert.equal(await particles(), W * H, 'the old cloth keeps running');

@@ -132,6 +132,13 @@ describe('the demo page as a person uses it', () => {
         assert.equal(factor, 1, 'the default speed is real time');
         assert.ok(m < 80, `${preset}: median on-screen speed ${m.toFixed(1)} px/s`);
       });
+      // for the docs: the same without the page's air drag (the original's values at real time)
+      await withDemo(browser, server, `?preset=${preset}&velocityDamping=0`, async ({ page }) => {
+        const k = await probeOf(page);
+        await page.evaluate(() => window.clothDemo.restart({}));
+        const { speeds } = await screenSpeeds(page, k, 10);
+        console.log(`${preset} without velocity damping: median ${median(speeds).toFixed(1)} px/s over 10 s`);
+      });
     }
   });
 
