@@ -509,7 +509,8 @@ describe('index.html beyond the original', () => {
       assert.equal(await page.evaluate(() => document.getElementById('scene-details').open), false, 'the scene fields start folded');
       await page.evaluate(() => document.activeElement?.blur());
       const visited = [];
-      for (let k = 0; k < ids.length + 10 && visited.length < ids.length + 2; k += 1) {
+      // (the header's two links, Try tearing and Experiments, come first)
+      for (let k = 0; k < ids.length + 12 && visited.length < ids.length + 4; k += 1) {
         await page.keyboard.press('Tab');
         const focused = await page.evaluate(() => {
           const element = document.activeElement;
