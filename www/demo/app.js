@@ -17,6 +17,11 @@
 // Keys: Space pauses or resumes, R restarts, F fits the view (not while a field or
 // button has focus).
 // Under the canvas, a live plot (www/demo/plot.js) follows max stretch and kinetic energy.
+// The Speed select (www/demo/speed.js) sets the steps each frame runs from the time
+// the last frame took (real time by default; speed= in the URL); the page starts
+// with a few values of its own (www/demo/page-defaults.js), and "As the original"
+// puts the original demo's back. Field errors are written in the labels' words
+// (www/demo/words.js).
 //
 // For tests and curious users, the cloth's controller is `window.clothDemo`:
 // try clothDemo.set('gravity', 2), clothDemo.diagnostics() or clothDemo.pause()
