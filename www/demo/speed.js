@@ -20,10 +20,12 @@ export const SPEEDS = Object.freeze([
 export const DEFAULT_SPEED = 'real';
 
 /**
- * A frame longer than this (a stalled tab, a pause, a slow machine) counts as a
- * frame of TYPICAL_FRAME_S: the cloth does not jump ahead to catch up.
+ * A frame counts for at most this long: after a stalled tab or a pause the cloth
+ * does not jump ahead to catch up, and a slow machine (frames of a third of a
+ * second in a software-rendered engine) still runs nearly in real time.
  */
 export const LONGEST_FRAME_S = 0.25;
+/** What the first frame, whose duration nobody measured, counts for. */
 const TYPICAL_FRAME_S = 1 / 60;
 /** The most steps one frame asks for (the stepsPerFrame parameter's limit). */
 const MOST_STEPS = 10_000;
@@ -67,7 +69,7 @@ export class SpeedClock {
   stepsFor(frameSeconds, timeStep) {
     const { factor, steps } = this.#choice;
     if (steps !== undefined) return steps;
-    const frame = frameSeconds > 0 && frameSeconds <= LONGEST_FRAME_S ? frameSeconds : TYPICAL_FRAME_S;
+    const frame = frameSeconds > 0 ? Math.min(frameSeconds, LONGEST_FRAME_S) : TYPICAL_FRAME_S;
     this.#owed += frame * factor;
     const due = Math.floor(this.#owed / timeStep + 1e-9);
     if (due > MOST_STEPS) {
