@@ -21,10 +21,13 @@ export const DEFAULT_SPEED = 'real';
 
 /**
  * A frame counts for at most this long: after a stalled tab or a pause the cloth
- * does not jump ahead to catch up, and a slow machine (frames of a third of a
- * second in a software-rendered engine) still runs nearly in real time.
+ * does not jump ahead to catch up, a machine drawing 10 frames a second still
+ * runs in real time, and a frame never asks for much more stepping than the
+ * original's 8 steps (an engine whose frames come seconds apart, as a
+ * software-rendered one on a busy machine, runs slower than real time instead of
+ * asking each frame for more than its budget can step).
  */
-export const LONGEST_FRAME_S = 0.25;
+export const LONGEST_FRAME_S = 0.1;
 /** What the first frame, whose duration nobody measured, counts for. */
 const TYPICAL_FRAME_S = 1 / 60;
 /** The most steps one frame asks for (the stepsPerFrame parameter's limit). */
