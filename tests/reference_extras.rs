@@ -158,7 +158,15 @@ fn an_area_solve_matches_the_reference() {
     let w64: Vec<f64> = w.iter().map(|&v| v as f64).collect();
     let alpha_tilde = 1.0 / (stiffness * h * h);
     let mut lambda = 0.0;
-    extras.begin_substep(&positions.clone(), &mut vec![0.0; 2 * n], &w, &[], &p, h);
+    extras.begin_substep(
+        &positions.clone(),
+        &mut vec![0.0; 2 * n],
+        &w,
+        &[],
+        &p,
+        h,
+        0.0,
+    );
     // two passes: the second sees the first's multiplier
     for pass in 0..2 {
         extras.solve(positions.as_mut_slice(), &w, &p, h);
@@ -298,7 +306,15 @@ fn a_bending_and_tether_pass_matches_the_reference() {
     let alpha_tilde = 1.0 / (p.bending_stiffness * h * h);
     let anchors = nearest_pins(n, &g.constraint_ids, &rest_lengths, &pinned);
     let start = x.clone();
-    extras.begin_substep(&positions.clone(), &mut vec![0.0; 2 * n], &w, &[], &p, h);
+    extras.begin_substep(
+        &positions.clone(),
+        &mut vec![0.0; 2 * n],
+        &w,
+        &[],
+        &p,
+        h,
+        0.0,
+    );
     for pass in 0..2 {
         extras.solve(positions.as_mut_slice(), &w, &p, h);
         for (pair, lambda) in pairs.iter().zip(&mut lambdas) {

@@ -217,6 +217,18 @@ impl Cloth {
         Ok(())
     }
 
+    /// Sets the gust strength in m/s (0..=1000; 0 is a steady wind).
+    pub fn set_wind_gust(&mut self, value: f64) -> Result<(), ClothError> {
+        let value = params::WIND_GUST.check_number(value)?;
+        self.change_within_work_limit("windGust", value, |p| p.wind_gust = value)
+    }
+
+    /// Sets the turbulence in m/s (0..=1000; 0 turns it off).
+    pub fn set_wind_turbulence(&mut self, value: f64) -> Result<(), ClothError> {
+        let value = params::WIND_TURBULENCE.check_number(value)?;
+        self.change_within_work_limit("windTurbulence", value, |p| p.wind_turbulence = value)
+    }
+
     /// Puts the constraints in the order the parameters ask for, unless a step is
     /// in progress: its tear log must stay valid, so it rearranges them when it ends.
     pub(super) fn arrange_constraints(&mut self) {

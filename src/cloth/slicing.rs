@@ -98,7 +98,8 @@ impl Cloth {
             self.in_progress = match step.phase {
                 Phase::Predict => {
                     let h = step.time_step / step.substeps as f64;
-                    let substep = Substep::new(&self.params, h);
+                    let time = step.start.time + step.substep as f64 * h;
+                    let substep = Substep::new(&self.params, h, time);
                     work += self.begin_substep_work();
                     self.begin_substep(&substep);
                     let at = SweepAt { sweeps: 0, next: 0 };

@@ -54,11 +54,14 @@ pub(super) struct Substep {
     pub(super) velocity_damping: f64,
     /// The tear threshold, a stretch factor (0: off).
     pub(super) tear_stretch: f64,
+    /// Simulated time at the substep's start, seconds (the wind's gusts).
+    pub(super) time: f64,
 }
 
 impl Substep {
-    /// The substep of size `h` with parameters `p`.
-    pub(super) fn new(p: &Params, h: f64) -> Substep {
+    /// The substep of size `h` starting at simulated time `time` with
+    /// parameters `p`.
+    pub(super) fn new(p: &Params, h: f64, time: f64) -> Substep {
         Substep {
             h,
             alpha_tilde: solver::alpha_tilde(p.compliance(), h),
@@ -68,6 +71,7 @@ impl Substep {
             damping: p.damping,
             velocity_damping: p.velocity_damping,
             tear_stretch: p.tear_stretch,
+            time,
         }
     }
 }
@@ -109,7 +113,7 @@ impl Cloth {
         let (p, ids, w) = (&self.params, self.constraints.ids(), &self.inverse_mass);
         let velocities = &mut self.velocities;
         self.extras
-            .begin_substep(&self.positions, velocities, w, ids, p, s.h);
+            .begin_substep(&self.positions, velocities, w, ids, p, s.h, s.time);
         self.contacts.begin_substep(velocities, w, p, s.h);
     }
 

@@ -21,6 +21,7 @@
 
 pub mod area;
 pub mod bending;
+pub mod gusts;
 pub mod neighbours;
 pub mod shortest_paths;
 pub mod tethers;
@@ -200,10 +201,7 @@ impl Extras {
 
     /// Whether any of it does work with parameters `p`.
     pub fn is_active(&self, p: &Params) -> bool {
-        self.bending_on(p)
-            || !self.areas.is_empty()
-            || self.tethers_on(p)
-            || wind::is_active([p.wind_x, p.wind_y], p.wind_drag)
+        self.bending_on(p) || !self.areas.is_empty() || self.tethers_on(p) || p.wind_blows()
     }
 
     fn bending_on(&self, p: &Params) -> bool {
@@ -250,7 +248,9 @@ impl Extras {
 
     /// Before prediction of a substep of size `h`: the multipliers reset,
     /// and forces that change the velocities of free particles
-    /// (`inverse_mass > 0`). `ids` are the live distance constraints, flat pairs.
+    /// (`inverse_mass > 0`). `ids` are the live distance constraints, flat pairs;
+    /// `time` is the simulated time at the substep's start (the gusts').
+    #[allow(clippy::too_many_arguments)]
     pub fn begin_substep(
         &mut self,
         positions: &[f32],
@@ -259,15 +259,25 @@ impl Extras {
         ids: &[u32],
         p: &Params,
         h: f64,
+        time: f64,
     ) {
         if self.bending_on(p) {
             self.bending.reset();
         }
         self.areas.reset();
-        if wind::is_active([p.wind_x, p.wind_y], p.wind_drag) {
-            let w = [p.wind_x as f32, p.wind_y as f32];
+        if p.wind_blows() {
+            let (wind, gust, turbulence) = ([p.wind_x, p.wind_y], p.wind_gust, p.wind_turbulence);
+            let gusts = gusts::Gusts::new(wind, gust, turbulence, time);
             let drag = p.wind_drag as f32;
-            wind::apply(positions, velocities, inverse_mass, ids, w, drag, h as f32);
+            wind::apply(
+                positions,
+                velocities,
+                inverse_mass,
+                ids,
+                &gusts,
+                drag,
+                h as f32,
+            );
         }
     }
 

@@ -363,7 +363,8 @@ fn soft_body(size: GridSize, radius: f64) -> Choices {
 
 /// A flag: the grid cloth of `size` with its whole left column pinned (the
 /// pole), bending on (`Bending::Auto`, 50 N/m) and a wind of 8 m/s blowing
-/// along it with drag 1 kg/m².
+/// along it with drag 1 kg/m², gusts of 4 m/s and turbulence of 3 m/s (a
+/// steady wind would leave it a still, stretched sheet).
 fn flag(size: GridSize) -> Result<Choices, ClothError> {
     let mut scene = grid::scene(size, FixedPreset::One)?;
     for (k, mass) in scene.masses.iter_mut().enumerate() {
@@ -378,6 +379,8 @@ fn flag(size: GridSize) -> Result<Choices, ClothError> {
         ("bendingStiffness", Value::Number(50.0)),
         ("windX", Value::Number(8.0)),
         ("windDrag", Value::Number(1.0)),
+        ("windGust", Value::Number(4.0)),
+        ("windTurbulence", Value::Number(3.0)),
     ];
     Ok((scene, choices))
 }

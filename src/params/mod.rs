@@ -81,6 +81,16 @@ impl Params {
         compliance(self.stiffness)
     }
 
+    /// Whether wind acts: a drag above 0 and a wind velocity other than
+    /// zero, gusts or turbulence.
+    pub fn wind_blows(&self) -> bool {
+        self.wind_drag > 0.0
+            && (self.wind_x != 0.0
+                || self.wind_y != 0.0
+                || self.wind_gust > 0.0
+                || self.wind_turbulence > 0.0)
+    }
+
     /// The substep size `h = dt / substeps`, in seconds.
     pub fn substep_size(&self) -> f64 {
         self.time_step / self.substeps as f64

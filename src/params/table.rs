@@ -56,7 +56,7 @@ pub const FIXED: Parameter = Parameter {
 pub const TIME_STEP: Parameter = Parameter {
     name: "timeStepSize",
     attribute: "time-step",
-    label: "Time step size",
+    label: "Time step",
     unit: "s",
     meaning: "Time step Δt: simulated time one step advances.",
     remark: "",
@@ -377,6 +377,40 @@ pub const WIND_DRAG: Parameter = Parameter {
     group: Group::Scene,
 };
 
+/// Gusts: how much the wind's speed varies in time.
+pub const WIND_GUST: Parameter = Parameter {
+    name: "windGust",
+    attribute: "wind-gust",
+    label: "Gust strength",
+    unit: "m/s",
+    meaning: "Gusts: the wind's speed along its direction (x when it is still) rises and falls by up to this much, smoothly, about once a second; 0 keeps it steady.",
+    remark: "",
+    rule: Rule::Range {
+        min: 0.0,
+        max: 1000.0,
+    },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
+/// Turbulence: how much the wind varies in space and time.
+pub const WIND_TURBULENCE: Parameter = Parameter {
+    name: "windTurbulence",
+    attribute: "wind-turbulence",
+    label: "Turbulence",
+    unit: "m/s",
+    meaning: "Turbulence: eddies of about 1 m, carried by the wind and changing within half a second, add up to this much wind in any direction; seeded noise, so every run is the same; 0 turns it off.",
+    remark: "",
+    rule: Rule::Range {
+        min: 0.0,
+        max: 1000.0,
+    },
+    default: Value::Number(0.0),
+    applies: Applies::Simulation,
+    group: Group::Scene,
+};
+
 /// Steps per animation frame.
 pub const STEPS_PER_FRAME: Parameter = Parameter {
     name: "stepsPerFrame",
@@ -447,6 +481,8 @@ pub const PARAMETERS: &[Parameter] = &[
     WIND_X,
     WIND_Y,
     WIND_DRAG,
+    WIND_GUST,
+    WIND_TURBULENCE,
     STEPS_PER_FRAME,
     STRAIN_COLORS,
     RENDERER,
@@ -479,6 +515,8 @@ macro_rules! with_solver_parameters {
             wind_x: f64 = WIND_X, windX / set_wind_x (set_wind_x), "number";
             wind_y: f64 = WIND_Y, windY / set_wind_y (set_wind_y), "number";
             wind_drag: f64 = WIND_DRAG, windDrag / set_wind_drag (set_wind_drag), "number";
+            wind_gust: f64 = WIND_GUST, windGust / set_wind_gust (set_wind_gust), "number";
+            wind_turbulence: f64 = WIND_TURBULENCE, windTurbulence / set_wind_turbulence (set_wind_turbulence), "number";
         }
     };
 }

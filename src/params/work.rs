@@ -118,6 +118,10 @@ pub const SELF_COLLISION_PAIR: u64 = 20;
 pub const SELF_COLLISION_PASS: u64 = PAIRS_PER_PARTICLE as u64 * SELF_COLLISION_PAIR;
 /// Per live constraint per substep with wind on (measured natively 11 ns).
 pub const WIND_EDGE: u64 = 20;
+/// Per live constraint per substep with gusts or turbulence on, besides
+/// [`WIND_EDGE`]: the noise of the wind at the edge (two 3D value noises, 16
+/// lattice hashes; not timed, counted as a scalar constraint solve).
+pub const GUSTY_WIND_EDGE: u64 = 40;
 
 /// Most work one time step may take: about half a second (README, "Limits and
 /// errors", has the measured worst case), so no single step can freeze a tab.
@@ -273,8 +277,11 @@ pub fn contacts_and_wind_cost(p: &Params, load: &Workload) -> u64 {
     if p.self_collision {
         cost += n * SELF_COLLISION_SEARCH + passes * n * SELF_COLLISION_PASS;
     }
-    if p.wind_drag > 0.0 && (p.wind_x != 0.0 || p.wind_y != 0.0) {
+    if p.wind_blows() {
         cost += m * WIND_EDGE;
+        if p.wind_gust > 0.0 || p.wind_turbulence > 0.0 {
+            cost += m * GUSTY_WIND_EDGE;
+        }
     }
     cost
 }

@@ -252,7 +252,7 @@ describe('index.html', () => {
       const particles = () => page.evaluate(() => window.clothDemo.simulation.numParticles);
       await page.evaluate(() => window.throwFromMass('height', 'invalid_value', 'Too many rows for this page, say fewer'));
       await page.click('#restart');
-      assert.equal(await expectFieldError(page, 'height'), 'Too many rows for this page, say fewer');
+      assert.equal(await expectFieldError(page, 'height'), 'Height: Too many rows for this page, say fewer');
       await expectNoFieldError(page, 'width');
       assert.equal(await status(), '', 'a field error, not a status message');
       assert.equal(await particles(), W * H, 'the old cloth keeps running');
@@ -453,7 +453,7 @@ describe('index.html', () => {
       const seen = await typeSlowly('timeStepSize', '1e400');
       assert.deepEqual(seen, Array(5).fill(before), 'nothing changes while typing, the URL neither');
       assert.equal(await pauseNow(), 1, 'one commit pause pending after typing');
-      assert.match(await expectFieldError(page, 'timeStepSize'), /timeStepSize: "1e400" is too large/, 'the pause commits it');
+      assert.match(await expectFieldError(page, 'timeStepSize'), /^Time step: 1e400 is too large; it must be between 0\.000001 and 1 s\.$/, 'the pause commits it');
       assert.equal(await page.inputValue('#timeStepSize'), '1e400', 'the field keeps the refused text');
       await page.keyboard.press('Enter');
       assert.deepEqual(await sets(), [], 'no time step reached the Simulation');

@@ -17,6 +17,11 @@
 // Keys: Space pauses or resumes, R restarts, F fits the view (not while a field or
 // button has focus).
 // Under the canvas, a live plot (www/demo/plot.js) follows max stretch and kinetic energy.
+// The Speed select (www/demo/speed.js) sets the steps each frame runs from the time
+// the last frame took (real time by default; speed= in the URL); the page starts
+// with a few values of its own (www/demo/page-defaults.js), and "As the original"
+// puts the original demo's back. Field errors are written in the labels' words
+// (www/demo/words.js).
 //
 // For tests and curious users, the cloth's controller is `window.clothDemo`:
 // try clothDemo.set('gravity', 2), clothDemo.diagnostics() or clothDemo.pause()
@@ -30,6 +35,9 @@ import { strainRamp, presetShape } from '../lib/wasm.js';
 import { createPlot } from './plot.js';
 import { buildParameterFields } from './fields.js';
 import { cameraFromText, cameraToText } from '../lib/camera.js';
+import { DEFAULT_SPEED, SPEEDS, SpeedClock } from './speed.js';
+import { fieldMessage } from './words.js';
+import { ORIGINAL_SPEED, PAGE_DEFAULTS } from './page-defaults.js';
 
 const byId = (id) => document.getElementById(id);
 
@@ -43,6 +51,11 @@ const FIELDS = PARAMETERS.map((p) => p.name).filter((name) => byId(name));
 const RESTART_FIELDS = FIELDS.filter((name) => PARAMETER_BY_NAME.get(name).appliesOn === 'restart');
 /** Fields that apply live, when committed (Simulation properties and loop options such as strainColors). */
 const LIVE_FIELDS = FIELDS.filter((name) => !RESTART_FIELDS.includes(name));
+
+/** The value the page starts `name` at: its own (PAGE_DEFAULTS) or the table's. */
+function pageDefault(name) {
+  return Object.hasOwn(PAGE_DEFAULTS, name) ? PAGE_DEFAULTS[name] : PARAMETER_BY_NAME.get(name).defaultValue;
+}
 
 /** What the URL may say for a checkbox. */
 const TRUE_WORDS = ['1', 'true', 'on', 'yes'];
@@ -94,7 +107,7 @@ function readField(id) {
   try {
     return fieldValue(id);
   } catch (error) {
-    showFieldError(id, error.message);
+    showFieldError(id, fieldMessage(id, error, byId(id).value));
     return undefined;
   }
 }
@@ -113,6 +126,7 @@ function setText(id, text) {
 
 function showDiagnostics(diagnostics, tornCount) {
   setText('time', format(diagnostics.time, 2, ' s'));
+  setText('pace', paceText(diagnostics.time));
   setText('step-ms', format(diagnostics.stepMs, 3, ' ms'));
   setText('frame-ms', format(diagnostics.frameMs, 2, ' ms'));
   setText('particles', format(diagnostics.numParticles, 0));
@@ -133,6 +147,81 @@ function showCapped({ capped, stepsLastFrame }) {
   setText('capped', `Running slower than real time: ${stepsLastFrame} of ${wanted ?? 'the'} steps per frame fit in ` +
     'the frame budget, to keep the page responsive. Lower iterations, substeps or the cloth size to catch up.');
   note.hidden = false;
+}
+
+// ---------------------------------------------------------------- speed
+
+/** The speed control's clock: steps per frame from the time between frames (www/demo/speed.js). */
+const speedClock = new SpeedClock();
+let lastFrameAt = 0;
+
+/** Fills the Speed select from SPEEDS. */
+function buildSpeedSelect() {
+  const select = byId('speed');
+  select.replaceChildren(...SPEEDS.map(({ value, label }) => new Option(label, value, false, value === DEFAULT_SPEED)));
+}
+
+/**
+ * After each frame: the steps the next frame runs, for the time this frame took
+ * at the chosen speed. A paused cloth asks for nothing (and owes nothing).
+ */
+function paceNextFrame(controller) {
+  const now = performance.now();
+  const frameSeconds = lastFrameAt ? (now - lastFrameAt) / 1000 : 0;
+  lastFrameAt = now;
+  if (controller.paused || controller.diverged) {
+    speedClock.reset();
+    return;
+  }
+  const steps = speedClock.stepsFor(frameSeconds, controller.options.timeStepSize);
+  // 0 steps stops the loop until a setting asks for a frame: this is that setting
+  if (steps !== controller.options.stepsPerFrame || steps === 0) controller.set('stepsPerFrame', steps);
+}
+
+/** Simulated time against real time over the last few seconds (readout only). */
+const paceText = (() => {
+  const samples = [];
+  return (simulated) => {
+    const now = performance.now() / 1000;
+    if (samples.length && simulated < samples[samples.length - 1][1]) samples.length = 0; // a restart
+    samples.push([now, simulated]);
+    while (samples.length > 2 && now - samples[0][0] > 3) samples.shift();
+    const [then, before] = samples[0];
+    if (now - then < 0.5) return '–';
+    const ratio = (simulated - before) / (now - then);
+    return `${ratio < 0.095 ? ratio.toFixed(2) : ratio.toPrecision(2)} × real time`;
+  };
+})();
+
+function applySpeed(controller) {
+  speedClock.speed = byId('speed').value;
+  clearFieldError('speed');
+  lastFrameAt = 0;
+  controller.set('stepsPerFrame', speedClock.stepsFor(0, controller.options.timeStepSize));
+  writeUrl(controller);
+}
+
+/**
+ * "As the original": the table's values where the page starts otherwise, the
+ * original's pace, and the scene started again.
+ */
+function asTheOriginal(controller, plot) {
+  byId('speed').value = ORIGINAL_SPEED;
+  applySpeed(controller);
+  const original = Object.fromEntries(Object.keys(PAGE_DEFAULTS).map((name) => [name, PARAMETER_BY_NAME.get(name).defaultValue]));
+  restart(controller, plot, original);
+}
+
+/** The URL's speed, put in the select; a value it cannot hold shows its error. */
+function readSpeedFromUrl() {
+  const text = new URLSearchParams(window.location.search).get('speed');
+  if (text === null) return;
+  try {
+    putUrlValue('speed', text);
+    speedClock.speed = byId('speed').value;
+  } catch (error) {
+    showFieldError('speed', fieldMessage('speed', error, byId('speed').value));
+  }
 }
 
 function showController(controller, plot, diagnostics = controller.diagnostics()) {
@@ -219,7 +308,7 @@ function readUrlIntoFields() {
     try {
       putUrlValue(id, params.get(id));
     } catch (error) {
-      showFieldError(id, error.message);
+      showFieldError(id, fieldMessage(id, error, byId(id).value));
     }
   }
   return given;
@@ -258,9 +347,11 @@ function urlFor(controller) {
   const params = new URLSearchParams(window.location.search);
   const options = controller.options;
   for (const name of FIELDS) {
-    if (options[name] === PARAMETER_BY_NAME.get(name).defaultValue) params.delete(name);
+    if (options[name] === pageDefault(name)) params.delete(name);
     else params.set(name, encodeValue(options[name]));
   }
+  if (speedClock.speed === DEFAULT_SPEED) params.delete('speed');
+  else params.set('speed', speedClock.speed);
   if (options.backend === DEFAULT_OPTIONS.backend) params.delete('backend');
   else params.set('backend', options.backend);
   const { view } = controller;
@@ -337,7 +428,7 @@ function applyLiveField(controller, id, writeBack = true) {
     controller.set(id, value);
     clearFieldError(id);
   } catch (error) {
-    showFieldError(id, error.message);
+    showFieldError(id, fieldMessage(id, error, byId(id).value));
     return;
   }
   if (id === 'strainColors') showStrainLegend(controller);
@@ -354,15 +445,20 @@ function restart(controller, plot, extra = {}) {
     if (value === undefined) return; // the error is shown; the old cloth keeps running
     changes[id] = value;
   }
-  // another scene starts at its own size (shown in the fields afterwards)
-  if (changes.preset !== controller.options.preset) SIZE_FIELDS.forEach((id) => delete changes[id]);
+  // another scene starts at its own size and values (shown in the fields
+  // afterwards); the values the page starts otherwise (PAGE_DEFAULTS) carry over
+  if (changes.preset !== controller.options.preset) {
+    SIZE_FIELDS.forEach((id) => delete changes[id]);
+    for (const name of Object.keys(PAGE_DEFAULTS)) changes[name] = controller.options[name];
+    Object.assign(changes, extra);
+  }
   try {
     controller.restart(changes);
   } catch (error) {
     // out of memory is about the whole cloth, not a field: the old one keeps running
     const field = fieldOf(error);
     if (codeOf(error) === 'out_of_memory') showStatus(`Not restarted, the cloth keeps running: ${error.message}`);
-    else if (RESTART_FIELDS.includes(field)) showFieldError(field, error.message);
+    else if (RESTART_FIELDS.includes(field)) showFieldError(field, fieldMessage(field, error, byId(field).value));
     else if (field === 'backend') throw error;
     else showStatus(error.message);
     return;
@@ -405,7 +501,7 @@ function readBackendFromUrl() {
   try {
     putUrlValue('backend', text);
   } catch (error) {
-    showFieldError('backend', error.message);
+    showFieldError('backend', fieldMessage('backend', error, byId('backend').value));
   }
 }
 
@@ -422,7 +518,7 @@ async function applyBackend(controller, plot) {
     restart(controller, plot, { backend: select.value });
     await controller.ready;
   } catch (error) {
-    showFieldError('backend', error.message);
+    showFieldError('backend', fieldMessage('backend', error, byId('backend').value));
     select.value = controller.options.backend;
   }
   showController(controller, plot);
@@ -437,6 +533,21 @@ function togglePause(controller) {
   if (controller.paused) controller.resume();
   else controller.pause();
   showPauseState(controller);
+}
+
+/**
+ * Scrolls `element` into view when it is not all in view: its top first when it
+ * is taller than the viewport (an opened section shows its heading and first fields).
+ */
+function keepInView(element) {
+  const rect = element.getBoundingClientRect();
+  if (rect.top >= 0 && rect.bottom <= window.innerHeight) {
+    const scroller = element.closest('.controls');
+    const box = scroller?.getBoundingClientRect();
+    if (!box || (rect.top >= box.top && rect.bottom <= box.bottom)) return;
+  }
+  const tall = rect.height > Math.min(window.innerHeight, element.closest('.controls')?.clientHeight ?? Infinity);
+  element.scrollIntoView({ block: tall ? 'start' : 'nearest' });
 }
 
 /** Space pauses or resumes, R restarts, F fits the view, unless the focused element uses the key itself. */
@@ -463,7 +574,7 @@ async function mountValid(canvas, options) {
     } catch (error) {
       const field = fieldOf(error);
       if (!(RESTART_FIELDS.includes(field) || field === 'backend') || !Object.hasOwn(attempted, field)) throw error;
-      showFieldError(field, error.message);
+      showFieldError(field, fieldMessage(field, error, byId(field).value));
       delete attempted[field];
     }
   }
@@ -588,6 +699,8 @@ async function loadState(controller, plot, file) {
     showExportStatus(`The state was not loaded: ${error.message}`);
     return false;
   }
+  // the form follows the loaded cloth: its scene, sizes and every value
+  showLiveValues(controller, RESTART_FIELDS);
   showSizeFields(controller);
   showLiveValues(controller, LIVE_FIELDS);
   showStrainLegend(controller);
@@ -644,8 +757,18 @@ function wireControls(controller, plot) {
       if (event.key === 'Enter') restart(controller, plot);
     });
   }
-  // Picking a scene shows it at once.
-  byId('preset').addEventListener('change', () => restart(controller, plot));
+  // Picking a scene shows it at once, and the cloth in view (on a phone the
+  // select sits under the canvas, which a long scroll may have left behind).
+  byId('preset').addEventListener('change', () => {
+    restart(controller, plot);
+    keepInView(byId('cloth-canvas'));
+  });
+  // An opened folded section is scrolled into view, in the page or in the form's own scroll.
+  for (const details of document.querySelectorAll('#controls details')) {
+    details.addEventListener('toggle', () => {
+      if (details.open) keepInView(details);
+    });
+  }
   byId('controls').addEventListener('submit', (event) => event.preventDefault());
   byId('restart').addEventListener('click', () => restart(controller, plot));
   byId('diverged-restart').addEventListener('click', () => restart(controller, plot));
@@ -653,6 +776,8 @@ function wireControls(controller, plot) {
   byId('fit').addEventListener('click', () => controller.fit());
   byId('share').addEventListener('click', copyLink);
   byId('backend').addEventListener('change', () => applyBackend(controller, plot));
+  byId('speed').addEventListener('change', () => applySpeed(controller));
+  byId('original').addEventListener('click', () => asTheOriginal(controller, plot));
   document.addEventListener('keydown', (event) => onShortcutKey(event, controller, plot));
   // A click on the cloth takes the focus from the last field, so Space and R work next.
   const canvas = byId('cloth-canvas');
@@ -660,13 +785,17 @@ function wireControls(controller, plot) {
 }
 
 async function start() {
+  buildSpeedSelect();
   const inUrl = readUrlIntoFields();
   readBackendFromUrl();
+  readSpeedFromUrl();
   const plot = createPlot(byId('plot'));
   plot.draw();
   let controller = null;
   try {
     controller = await mountValid(byId('cloth-canvas'), {
+      // the page's own starting values, unless the URL says otherwise (applied below)
+      ...PAGE_DEFAULTS,
       // only what the URL says: a scene picked there starts at its own size
       ...restartFieldOptions(RESTART_FIELDS.filter((id) => inUrl.includes(id))),
       // ?simd=off loads the scalar build even where the engine has wasm SIMD.
@@ -674,8 +803,12 @@ async function start() {
       ...backendOption(),
       view: readViewFromUrl(),
       // A cloth that starts paused (reduced motion) draws, and reports, before mountCloth resolves.
+      // the first frames run at the chosen speed too (the clock starts from a typical frame)
+      stepsPerFrame: speedClock.stepsFor(0, DEFAULT_OPTIONS.timeStepSize),
       onFrame: (diagnostics) => {
-        if (controller) showController(controller, plot, diagnostics);
+        if (!controller) return;
+        paceNextFrame(controller);
+        showController(controller, plot, diagnostics);
       },
       onError(error) {
         if (controller?.diverged) showDiverged(error.message);
@@ -688,6 +821,7 @@ async function start() {
   }
   window.clothDemo = controller;
   window.clothDemoPlot = plot;
+  window.clothDemoSpeed = speedClock;
   byId('backend').value = controller.options.backend;
   // The scene's own values, then the URL's, validated like typing; the URL is
   // rewritten once below.

@@ -11,10 +11,14 @@
 //   plot.draw();
 //   plot.clear(); // on restart
 
-/** How the two series look, and their labels. */
+/**
+ * How the two series look, their labels, and each axis' floor: an axis never
+ * spans less than its floor, so numerical noise of a cloth at rest (a stretch of
+ * 0.001 %, an energy of 1e-6 J) stays a flat line near 0 instead of filling the plot.
+ */
 export const SERIES = Object.freeze([
-  Object.freeze({ key: 'stretch', label: 'Max stretch in % (left axis)', color: '#d95f02', unit: '%' }),
-  Object.freeze({ key: 'energy', label: 'Kinetic energy in J (right axis)', color: '#1f5fd1', unit: 'J' }),
+  Object.freeze({ key: 'stretch', label: 'Max stretch in % (left axis)', color: '#d95f02', unit: '%', floor: 1 }),
+  Object.freeze({ key: 'energy', label: 'Kinetic energy in J (right axis)', color: '#1f5fd1', unit: 'J', floor: 0.01 }),
 ]);
 
 /** The colours, font and legend row height of every plot: this one and www/experiments/chart.js. */
@@ -122,22 +126,28 @@ export function createPlot(canvas, { windowSeconds = 10, capacity = 2000 } = {})
     return true;
   }
 
+  /** Where everything goes on a canvas of `size`: legend, time range, scales, frame. */
+  function layout(size) {
+    context.font = STYLE.font;
+    const legend = layoutLegend(context, size);
+    const range = timeRange(ring, windowSeconds);
+    const visible = visibleSamples(ring, range.from);
+    const scales = {
+      stretch: niceScale(Math.max(maxOf(ring, 'stretch', visible), SERIES[0].floor)),
+      energy: niceScale(Math.max(maxOf(ring, 'energy', visible), SERIES[1].floor)),
+    };
+    const labelWidths = [labelsWidth(context, scales.stretch, SERIES[0]), labelsWidth(context, scales.energy, SERIES[1])];
+    return { legend, range, visible, scales, labelWidths, frame: plotFrame(size, legend.height, labelWidths) };
+  }
+
   function draw() {
     const size = fitBackingStore(canvas);
     if (!size) return;
     context.setTransform(size.pixelRatio, 0, 0, size.pixelRatio, 0, 0);
     context.fillStyle = STYLE.background;
     context.fillRect(0, 0, size.width, size.height);
-    context.font = STYLE.font;
-    const legend = layoutLegend(context, size);
-    const frame = plotFrame(size, legend.height);
+    const { legend, range, visible, scales, frame } = layout(size);
     if (frame.width < 10 || frame.height < 10) return;
-    const range = timeRange(ring, windowSeconds);
-    const visible = visibleSamples(ring, range.from);
-    const scales = {
-      stretch: niceScale(maxOf(ring, 'stretch', visible)),
-      energy: niceScale(maxOf(ring, 'energy', visible)),
-    };
     drawGrid(context, frame, scales.stretch);
     drawTimeAxis(context, frame, range);
     drawValueAxis(context, frame, scales.stretch, SERIES[0], 'left');
@@ -152,6 +162,21 @@ export function createPlot(canvas, { windowSeconds = 10, capacity = 2000 } = {})
     draw,
     clear() {
       ring.clear();
+    },
+    /**
+     * The axes as drawn now, for tests: the canvas' CSS size, the plotting frame,
+     * each value axis' scale, tick labels and widest label (CSS px).
+     */
+    axes() {
+      const size = { width: canvas.clientWidth, height: canvas.clientHeight };
+      const { frame, scales, labelWidths, range } = layout(size);
+      return {
+        size,
+        frame,
+        range,
+        stretch: { ...scales.stretch, labels: tickLabels(scales.stretch, SERIES[0].unit), widest: labelWidths[0] },
+        energy: { ...scales.energy, labels: tickLabels(scales.energy, SERIES[1].unit), widest: labelWidths[1] },
+      };
     },
     /** Number of samples kept. */
     get length() {
@@ -180,10 +205,30 @@ function fitBackingStore(canvas) {
   return { width, height, pixelRatio };
 }
 
-function plotFrame(size, legendHeight) {
-  const { left, right, top: gap, bottom } = STYLE.margin;
+/**
+ * The plotting area: the margins leave room for the widest tick label of each
+ * value axis (`labelWidths`: left, right), so no label is cut.
+ */
+function plotFrame(size, legendHeight, [leftLabels, rightLabels]) {
+  const { top: gap, bottom } = STYLE.margin;
+  const left = Math.max(STYLE.margin.left, Math.ceil(leftLabels) + 10);
+  const right = Math.max(STYLE.margin.right, Math.ceil(rightLabels) + 10);
   const top = legendHeight + gap;
   return { left, top, width: size.width - left - right, height: size.height - top - bottom };
+}
+
+/** The tick labels of a value axis with `scale`, as drawValueAxis writes them. */
+export function tickLabels(scale, unit) {
+  const labels = [];
+  for (let value = 0; value <= scale.max + 1e-9 * scale.max; value += scale.step) {
+    labels.push(`${formatTick(value, scale.step, scale.max)} ${unit}`);
+  }
+  return labels;
+}
+
+/** The width of the widest tick label of a value axis, in CSS pixels. */
+function labelsWidth(ctx, scale, series) {
+  return Math.max(...tickLabels(scale, series.unit).map((label) => ctx.measureText(label).width));
 }
 
 /** The time window shown: the last windowSeconds, or the first ones before that. */
@@ -247,11 +292,11 @@ function drawValueAxis(ctx, frame, scale, series, side) {
   ctx.textAlign = side === 'left' ? 'right' : 'left';
   ctx.textBaseline = 'middle';
   ctx.beginPath();
-  for (let value = 0; value <= scale.max + 1e-9 * scale.max; value += scale.step) {
-    const y = crisp(frame.top + frame.height * (1 - value / scale.max));
+  for (const [k, label] of tickLabels(scale, series.unit).entries()) {
+    const y = crisp(frame.top + frame.height * (1 - (k * scale.step) / scale.max));
     ctx.moveTo(crisp(x), y);
     ctx.lineTo(crisp(x) + 4 * direction, y);
-    ctx.fillText(`${formatTick(value, scale.step, scale.max)} ${series.unit}`, x + 6 * direction, y);
+    ctx.fillText(label, x + 6 * direction, y);
   }
   ctx.stroke();
 }

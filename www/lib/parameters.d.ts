@@ -71,6 +71,10 @@ export interface ParameterValues {
   windY: number;
   /** Aerodynamic coefficient of an edge: the wind's force on an edge of length L is windDrag·L·(u·n)|u·n| along its normal n, u the wind relative to the edge. Unit: kg/m². Accepts 0..1e6. Default 1. Applies at once. */
   windDrag: number;
+  /** Gusts: the wind's speed along its direction (x when it is still) rises and falls by up to this much, smoothly, about once a second; 0 keeps it steady. Unit: m/s. Accepts 0..1000. Default 0. Applies at once. */
+  windGust: number;
+  /** Turbulence: eddies of about 1 m, carried by the wind and changing within half a second, add up to this much wind in any direction; seeded noise, so every run is the same; 0 turns it off. Unit: m/s. Accepts 0..1000. Default 0. Applies at once. */
+  windTurbulence: number;
   /** Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in a task of its own; past that fewer steps run and diagnostics().capped is true. Accepts whole, 0..10000. Default 8. Applies at once. */
   stepsPerFrame: number;
   /** Paint each constraint by its relative stretch (see strainRamp()). Accepts true or false. Default false. Applies at once. */
@@ -83,7 +87,7 @@ export interface ParameterValues {
 export type ParameterName = keyof ParameterValues;
 
 /** The parameters `set` changes on a running cloth. */
-export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'bendingStiffness' | 'tethers' | 'friction' | 'restitution' | 'particleRadius' | 'selfCollision' | 'windX' | 'windY' | 'windDrag' | 'stepsPerFrame' | 'strainColors' | 'renderer';
+export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'bendingStiffness' | 'tethers' | 'friction' | 'restitution' | 'particleRadius' | 'selfCollision' | 'windX' | 'windY' | 'windDrag' | 'windGust' | 'windTurbulence' | 'stepsPerFrame' | 'strainColors' | 'renderer';
 
 /** The <xpbd-cloth> attribute of each parameter. */
-export type ElementAttribute = 'preset' | 'width' | 'height' | 'fixed' | 'time-step' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocity-damping' | 'tear-stretch' | 'solver-order' | 'bending-stiffness' | 'tethers' | 'friction' | 'restitution' | 'particle-radius' | 'self-collision' | 'wind-x' | 'wind-y' | 'wind-drag' | 'steps-per-frame' | 'strain-colors' | 'renderer';
+export type ElementAttribute = 'preset' | 'width' | 'height' | 'fixed' | 'time-step' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocity-damping' | 'tear-stretch' | 'solver-order' | 'bending-stiffness' | 'tethers' | 'friction' | 'restitution' | 'particle-radius' | 'self-collision' | 'wind-x' | 'wind-y' | 'wind-drag' | 'wind-gust' | 'wind-turbulence' | 'steps-per-frame' | 'strain-colors' | 'renderer';

@@ -28,7 +28,7 @@ export const PARAMETERS = Object.freeze([
     type: 'number', rule: { kind: 'oneOf', values: [1, 2, 4] }, defaultValue: 2, appliesOn: 'restart', group: 'cloth',
   },
   {
-    name: "timeStepSize", attribute: "time-step", label: "Time step size", unit: "s", remark: "",
+    name: "timeStepSize", attribute: "time-step", label: "Time step", unit: "s", remark: "",
     meaning: "Time step Δt: simulated time one step advances.",
     type: 'number', rule: { kind: 'positive', min: 0.000001, max: 1 }, defaultValue: 0.01, appliesOn: 'simulation', group: 'solver',
   },
@@ -121,6 +121,16 @@ export const PARAMETERS = Object.freeze([
     name: "windDrag", attribute: "wind-drag", label: "Wind drag", unit: "kg/m²", remark: "",
     meaning: "Aerodynamic coefficient of an edge: the wind's force on an edge of length L is windDrag·L·(u·n)|u·n| along its normal n, u the wind relative to the edge.",
     type: 'number', rule: { kind: 'range', min: 0, max: 1000000 }, defaultValue: 1, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "windGust", attribute: "wind-gust", label: "Gust strength", unit: "m/s", remark: "",
+    meaning: "Gusts: the wind's speed along its direction (x when it is still) rises and falls by up to this much, smoothly, about once a second; 0 keeps it steady.",
+    type: 'number', rule: { kind: 'range', min: 0, max: 1000 }, defaultValue: 0, appliesOn: 'simulation', group: 'scene',
+  },
+  {
+    name: "windTurbulence", attribute: "wind-turbulence", label: "Turbulence", unit: "m/s", remark: "",
+    meaning: "Turbulence: eddies of about 1 m, carried by the wind and changing within half a second, add up to this much wind in any direction; seeded noise, so every run is the same; 0 turns it off.",
+    type: 'number', rule: { kind: 'range', min: 0, max: 1000 }, defaultValue: 0, appliesOn: 'simulation', group: 'scene',
   },
   {
     name: "stepsPerFrame", attribute: "steps-per-frame", label: "Steps per frame", unit: "", remark: "",
