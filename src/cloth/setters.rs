@@ -220,13 +220,15 @@ impl Cloth {
     /// Sets the gust strength in m/s (0..=1000; 0 is a steady wind).
     pub fn set_wind_gust(&mut self, value: f64) -> Result<(), ClothError> {
         let value = params::WIND_GUST.check_number(value)?;
-        self.change_within_work_limit("windGust", value, |p| p.wind_gust = value)
+        self.change_within_work_limit("windGust", &Number(value), |p| p.wind_gust = value)
     }
 
     /// Sets the turbulence in m/s (0..=1000; 0 turns it off).
     pub fn set_wind_turbulence(&mut self, value: f64) -> Result<(), ClothError> {
         let value = params::WIND_TURBULENCE.check_number(value)?;
-        self.change_within_work_limit("windTurbulence", value, |p| p.wind_turbulence = value)
+        self.change_within_work_limit("windTurbulence", &Number(value), |p| {
+            p.wind_turbulence = value
+        })
     }
 
     /// Puts the constraints in the order the parameters ask for, unless a step is
