@@ -26,7 +26,7 @@
 import { mountCloth, parseNumber, quoteForMessage, PARAMETERS, DEFAULT_OPTIONS } from '../lib/cloth.js';
 import { parseStateFile } from '../lib/state-file.js';
 import { codeOf, fieldError, fieldOf } from '../lib/errors.js';
-import { strainRamp, presetShape } from '../lib/wasm.js';
+import { strainRamp, presetShape, loadWasm } from '../lib/wasm.js';
 import { createPlot } from './plot.js';
 import { buildParameterFields } from './fields.js';
 import { cameraFromText, cameraToText } from '../lib/camera.js';
@@ -659,6 +659,12 @@ function wireControls(controller, plot) {
   canvas.addEventListener('pointerdown', () => canvas.focus({ preventScroll: true }));
 }
 
+/** The `worker` option the URL asks for ("auto" unless it says "on" or "off"). */
+function workerFromUrl() {
+  const asked = new URLSearchParams(window.location.search).get('worker');
+  return asked === 'on' || asked === 'off' ? asked : 'auto';
+}
+
 async function start() {
   const inUrl = readUrlIntoFields();
   readBackendFromUrl();
@@ -671,6 +677,8 @@ async function start() {
       ...restartFieldOptions(RESTART_FIELDS.filter((id) => inUrl.includes(id))),
       // ?simd=off loads the scalar build even where the engine has wasm SIMD.
       simd: new URLSearchParams(window.location.search).get('simd') === 'off' ? 'off' : 'auto',
+      // ?worker=off steps and draws on the page's main thread, ?worker=on insists on a worker.
+      worker: workerFromUrl(),
       ...backendOption(),
       view: readViewFromUrl(),
       // A cloth that starts paused (reduced motion) draws, and reports, before mountCloth resolves.
@@ -686,6 +694,8 @@ async function start() {
     showStatus(`The cloth could not start: ${error.message}`);
     return;
   }
+  // With the cloth in a worker, the page loads the module too, for the scenes' sizes and the strain ramp.
+  await loadWasm({ simd: controller.options.simd });
   window.clothDemo = controller;
   window.clothDemoPlot = plot;
   byId('backend').value = controller.options.backend;
