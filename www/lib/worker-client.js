@@ -78,13 +78,13 @@ async function workerFor(canvas, settings) {
   return null;
 }
 
-/** The worker's answer to its mount message: resolves on 'mounted', rejects with the worker's Error. */
+/** The worker's answer to its mount message: resolves to the cloth's first state on 'mounted', rejects with the worker's Error. */
 function mounted(worker) {
   return new Promise((resolve, reject) => {
     const onMessage = ({ data }) => {
       if (data.type !== 'mounted' && data.type !== 'mountFailed') return;
       worker.removeEventListener('message', onMessage);
-      if (data.type === 'mounted') resolve();
+      if (data.type === 'mounted') resolve(data.state);
       else reject(errorFromData(data.error));
     };
     worker.addEventListener('message', onMessage);
@@ -111,9 +111,9 @@ export async function mountInWorker(canvas, settings, given, reducedMotion) {
     { type: 'mount', canvas: offscreen, settings: cloneableOptions(settings), given: [...given], reducedMotion, page },
     offscreen ? [offscreen] : [],
   );
-  await mounted(worker); // rejects with the worker's Error; worker and link stay for another try
+  const state = await mounted(worker); // rejects with the worker's Error; worker and link stay for another try
   link.start();
-  return new WorkerClothController(worker, link, settings, () => handedOver.set(canvas, 'spent'));
+  return new WorkerClothController(worker, link, { settings, state }, () => handedOver.set(canvas, 'spent'));
 }
 
 /**

@@ -5,6 +5,7 @@ import type { PageLink } from './worker-client.js';
 
 /** `ClothController` (cloth.d.ts) of a cloth whose worker is `worker`; `runsIn` is "worker". */
 export declare class WorkerClothController {
-  constructor(worker: Worker, link: PageLink, settings: ClothOptions, onDestroy: () => void);
+  /** `state`: the worker's first state (posted with 'mounted', see cloth-worker.js). */
+  constructor(worker: Worker, link: PageLink, first: { settings: ClothOptions; state: object }, onDestroy: () => void);
 }
 export interface WorkerClothController extends ClothController {}

@@ -27,12 +27,13 @@ export class WorkerClothController {
   #recordingFrames = null; // the page canvas a recording draws the worker's frames on
   #onDestroy;
 
-  constructor(worker, link, settings, onDestroy) {
+  /** `settings`: the options mounted with; `state`: the worker's first (cloth-worker.js' stateOf). */
+  constructor(worker, link, { settings, state }, onDestroy) {
     this.#worker = worker;
     this.#link = link;
     this.#onDestroy = onDestroy;
     this.#callbacks = { onFrame: settings.onFrame, onError: settings.onError };
-    this.#state = { diagnostics: {}, options: cloneableOptions(settings), paused: settings.paused, mapping: { ax: 0, bx: 1, ay: 0, by: -1 } };
+    this.#state = state;
     this.#ready = Promise.resolve(this);
     for (const name of [
       'pause', 'resume', 'restart', 'set', 'diagnostics', 'worldToClient', 'clientToWorld', 'destroy', 'readPositions',
