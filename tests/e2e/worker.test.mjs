@@ -5,7 +5,8 @@
 // against the positions), drags a particle under the pointer, keeps `field` and
 // `code` on Errors across the boundary, keeps stepping while the page blocks its
 // main thread for 200 ms at a time (the main-thread loop, shown beside it,
-// stops), and 100 mounts and destroys leave no worker and no wasm memory behind.
+// stops; in WebKit the worker's frames wait for the page too, and the test
+// shows that), and 100 mounts and destroys leave no worker and no wasm memory behind.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { requireBuild } from './helpers.mjs';
@@ -13,6 +14,13 @@ import { launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
 
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:";
 const MOUNTS = 100;
+/**
+ * Engines where a worker that draws on a transferred OffscreenCanvas gets
+ * (almost) no animation frame while the page's main thread is blocked: WebKitGTK
+ * (measured: 16 frames in a second blocked for 0.9 s, against 42 for the same
+ * worker not drawing; Chromium 59 in both, Firefox 33 and 59).
+ */
+const FRAMES_WAIT_FOR_THE_PAGE = new Set(['webkit']);
 
 /** A page that counts the page's workers: started, and ended by `terminate()`. */
 function workerCounterScript() {
@@ -232,10 +240,14 @@ for (const engineName of selectedEngines()) {
         onMain = await page.evaluate(framesWhileBlocked, blocks);
       });
       console.log(`${engineName}: frames stepped while the page blocked ${blocks} × 200 ms: worker ${inWorker.toFixed(1)}, main thread ${onMain.toFixed(1)}`);
-      // The main thread can run at most a frame and a step in each yield between
-      // blocks; the worker a frame every other block at least, however slow the machine.
+      // The main thread can run at most a frame and a step in each yield between blocks.
       assert.ok(onMain <= 2 * blocks, `the main-thread loop waits for the page: ${onMain}`);
-      assert.ok(inWorker >= blocks / 2 && inWorker > 2 * onMain, `the worker steps while the page is blocked: ${inWorker} vs ${onMain}`);
+      if (FRAMES_WAIT_FOR_THE_PAGE.has(engineName)) {
+        // What this engine does (docs/limits.md): the worker's animation frames wait for the page.
+        assert.ok(inWorker >= onMain, `never fewer frames than on the main thread: ${inWorker} vs ${onMain}`);
+      } else {
+        assert.ok(inWorker >= blocks && inWorker > 2 * onMain, `the worker steps while the page is blocked: ${inWorker} vs ${onMain}`);
+      }
     });
 
     it(`${MOUNTS} mounts and destroys leave no worker running and no wasm memory on the page`, async () => {
