@@ -568,9 +568,9 @@ async function recordVideo(controller) {
   }
 }
 
-function saveState(controller) {
+async function saveState(controller) {
   try {
-    const text = JSON.stringify(controller.exportState());
+    const text = JSON.stringify(await controller.exportState()); // a Promise when the cloth runs in a worker
     const blob = new Blob([text], { type: 'application/json' });
     window.clothDemoLastExport = blob;
     download(blob, 'xpbd-cloth-state.json');
@@ -583,7 +583,7 @@ function saveState(controller) {
 /** Loads the state in `file` (a File or Blob); a refused file leaves the cloth running as it was. */
 async function loadState(controller, plot, file) {
   try {
-    controller.importState(parseStateFile(await file.text()));
+    await controller.importState(parseStateFile(await file.text()));
   } catch (error) {
     showExportStatus(`The state was not loaded: ${error.message}`);
     return false;
