@@ -250,6 +250,26 @@ for (const engineName of selectedEngines()) {
       }
     });
 
+    it('the embedding page: the element and the mountCloth canvas each in a worker; a re-inserted element mounts on a fresh canvas', async () => {
+      await inEnginePage('www/embed/index.html', async (page) => {
+        await page.waitFor(() => window.mountedCloth && document.querySelector('#element-cloth').controller, null, { message: 'both cloths mounted' });
+        const outcome = await page.evaluate(async () => {
+          const element = document.querySelector('#element-cloth');
+          const first = { mounted: window.mountedCloth.runsIn, element: element.controller.runsIn };
+          const canvas = element.canvas;
+          const parent = element.parentNode;
+          element.remove();
+          await new Promise((done) => setTimeout(done, 50));
+          parent.prepend(element);
+          const again = await element.ready;
+          element.setAttribute('stiffness', '300');
+          await again.readPositions(); // the worker has taken the attribute's value by its answer
+          return { ...first, again: again.runsIn, fresh: element.canvas !== canvas, stiffness: again.options.stiffness };
+        });
+        assert.deepEqual(outcome, { mounted: 'worker', element: 'worker', again: 'worker', fresh: true, stiffness: 300 });
+      });
+    });
+
     it(`${MOUNTS} mounts and destroys leave no worker running and no wasm memory on the page`, async () => {
       await inEnginePage(
         '__worker__/mounts.html',
