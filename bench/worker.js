@@ -3,6 +3,7 @@
 // the frames the cloth reports (onFrame) and times a drag: from a pointermove's
 // event time to the first frame reported after it (the step that moved the held
 // particle; the pixels follow in the next animation frame, in either mode).
+// With `count` above 1, more cloths of the same options run beside it.
 
 import { mountCloth } from '../www/lib/cloth.js';
 import { loadWasm, Simulation } from '../www/lib/wasm.js';
@@ -24,9 +25,13 @@ window.heaviestSettings = async (width, height) => {
   }
 };
 
-/** Resolves to the ms from the next pointermove on the canvas to the first frame reported after it. */
+/** The longest wait for a frame after a move; NaN then (a cloth that stopped, say). */
+const LATENCY_TIMEOUT_MS = 10_000;
+
+/** Resolves to the ms from the next pointermove on the canvas to the first frame reported after it (NaN after LATENCY_TIMEOUT_MS). */
 window.nextMoveLatency = () =>
   new Promise((resolve) => {
+    setTimeout(() => resolve(NaN), LATENCY_TIMEOUT_MS);
     document.querySelector('#cloth').addEventListener(
       'pointermove',
       (event) => {
@@ -36,8 +41,20 @@ window.nextMoveLatency = () =>
     );
   });
 
-const options = JSON.parse(new URLSearchParams(window.location.search).get('options') ?? '{}');
-if (options.mount !== false) {
+/** Mounts `count` more cloths beside the first, each on a canvas of its own; resolves to their controllers. */
+async function mountMore(count, options) {
+  const more = [];
+  for (let k = 0; k < count; k += 1) {
+    const canvas = document.createElement('canvas');
+    canvas.className = 'more';
+    document.body.append(canvas);
+    more.push(await mountCloth(canvas, options));
+  }
+  return more;
+}
+
+const { mount = true, count = 1, ...options } = JSON.parse(new URLSearchParams(window.location.search).get('options') ?? '{}');
+if (mount) {
   window.cloth = await mountCloth(document.querySelector('#cloth'), {
     ...options,
     onFrame: () => {
@@ -47,5 +64,6 @@ if (options.mount !== false) {
       after?.();
     },
   });
+  window.moreCloths = await mountMore(count - 1, options);
 }
 window.benchReady = true;

@@ -12,9 +12,13 @@
 //   cloth ms/frame  where the cloth runs (worker or main thread): its own mean of
 //                   stepping + drawing per frame, `diagnostics().frameMs`
 //   fps             frames the cloth reported per second
-//   drag ms         median of 10 pointer moves during a drag: from the event's time
+//   drag ms         median of 10 pointer moves during a drag of the particle
+//                   nearest the canvas' centre: from the event's time
 //                   to the first frame reported after it (the step that moved the
 //                   held particle; its pixels come with the next animation frame)
+//
+// and, for 4 cloths of 100 × 100 on one page, one worker each against all on the
+// main thread: their wasm memory, the first cloth's fps, the main thread's ms/frame.
 //
 //   node scripts/bench-worker.mjs [--seconds N]   (default 3 s of measuring per case)
 //
@@ -41,7 +45,7 @@ if (!existsSync(join(ROOT, 'pkg', 'xpbd_cloth_bg.wasm'))) {
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
   return sorted.length ? sorted[Math.floor(sorted.length / 2)] : NaN;
 };
 
@@ -74,13 +78,25 @@ async function mainThreadMs(cdp) {
   return 1000 * metrics.find((metric) => metric.name === 'TaskDuration').value;
 }
 
-/** Ten moves of a drag of the bottom row's middle particle; the median latency. */
-async function dragLatency(page, width, height) {
-  const k = (height - 1) * width + Math.floor(width / 2);
-  const start = await page.evaluate(async (index) => {
+/**
+ * Ten moves of a drag of the particle nearest the canvas' centre (a large cloth
+ * sags below the canvas within seconds; none on the canvas: a pan); the median latency.
+ */
+async function dragLatency(page) {
+  const start = await page.evaluate(async () => {
     const p = await window.cloth.readPositions();
-    return window.cloth.worldToClient(p[2 * index], p[2 * index + 1]);
-  }, k);
+    const rect = document.querySelector('#cloth').getBoundingClientRect();
+    const centre = { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+    let best = null;
+    for (let k = 0; k < p.length; k += 2) {
+      const at = window.cloth.worldToClient(p[k], p[k + 1]);
+      const d = Math.hypot(at.x - centre.x, at.y - centre.y);
+      if (!best || d < best.d) best = { ...at, d };
+    }
+    // a cloth all off the canvas: the press pans from inside it instead
+    const inside = (value, low, high) => Math.min(Math.max(value, low + 20), high - 120);
+    return { x: inside(best.x, rect.left, rect.right), y: inside(best.y, rect.top, rect.bottom) };
+  });
   await page.mouse.move(start.x, start.y);
   await page.mouse.down();
   const latencies = [];
@@ -114,7 +130,7 @@ async function measure(browser, url, { name, width, height, extra }, worker) {
       frameMs: window.cloth.diagnostics().frameMs,
       longest: Math.max(0, ...window.__longTasks),
     }));
-    const drag = await dragLatency(page, width, height);
+    const drag = await dragLatency(page);
     if (problems.length) throw new Error(`${name} ${worker}: ${problems.join('; ')}`);
     return {
       name, worker, runsIn,
@@ -123,6 +139,35 @@ async function measure(browser, url, { name, width, height, extra }, worker) {
       fps: (1000 * frames) / (after.at - before.at),
       drag,
     };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Cloths on the page of the several-cloths case. */
+const SEVERAL = 4;
+
+/**
+ * `SEVERAL` cloths of 100 × 100 on one page: their wasm memory (each worker's
+ * own module, or the one module the main thread shares) and the first cloth's fps.
+ */
+async function several(browser, url, worker) {
+  const options = { width: 100, height: 100, fixed: 2, worker, count: SEVERAL, pauseWhenHidden: false, respectReducedMotion: false };
+  const { context, page, problems } = await openBench(browser, url, options);
+  try {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await sleep(1000);
+    const before = { main: await mainThreadMs(cdp), frames: await page.evaluate(() => window.bench.frames), at: Date.now() };
+    await sleep(SECONDS * 1000);
+    const after = { main: await mainThreadMs(cdp), frames: await page.evaluate(() => window.bench.frames), at: Date.now() };
+    const wasmBytes = await page.evaluate((inWorkers) => {
+      const all = [window.cloth, ...window.moreCloths].map((cloth) => cloth.diagnostics().wasmMemoryBytes);
+      return inWorkers ? all.reduce((a, b) => a + b, 0) : all[0]; // on the main thread they share one memory
+    }, worker === 'on');
+    if (problems.length) throw new Error(`several ${worker}: ${problems.join('; ')}`);
+    const frames = after.frames - before.frames;
+    return { wasmBytes, fps: (1000 * frames) / (after.at - before.at), mainMsPerFrame: (after.main - before.main) / frames };
   } finally {
     await context.close();
   }
@@ -152,6 +197,14 @@ try {
           `${f(r.frameMs)} | ${f(r.fps)} | ${f(r.drag)} |`,
       );
     }
+  }
+  console.log('');
+  console.log(`${SEVERAL} cloths of 100 × 100 on one page: one worker each against all on the main thread (one shared module)`);
+  console.log('| worker | wasm memory, all cloths (MiB) | first cloth fps | page main ms/frame |');
+  console.log('| --- | --- | --- | --- |');
+  for (const worker of ['on', 'off']) {
+    const r = await several(browser, url, worker);
+    console.log(`| ${worker} | ${(r.wasmBytes / 2 ** 20).toFixed(1)} | ${r.fps.toFixed(1)} | ${r.mainMsPerFrame.toFixed(2)} |`);
   }
   console.log(`load average ${loadavg()[0].toFixed(1)} at the end`);
 } finally {

@@ -16,9 +16,8 @@ const PAGE_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; styl
 const MOUNTS = 100;
 /**
  * Engines where a worker that draws on a transferred OffscreenCanvas gets
- * (almost) no animation frame while the page's main thread is blocked: WebKitGTK
- * (measured: 16 frames in a second blocked for 0.9 s, against 42 for the same
- * worker not drawing; Chromium 59 in both, Firefox 33 and 59).
+ * (almost) no animation frame while the page's main thread is blocked
+ * (WebKitGTK; docs/limits.md, "In a worker").
  */
 const FRAMES_WAIT_FOR_THE_PAGE = new Set(['webkit']);
 
