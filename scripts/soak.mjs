@@ -16,7 +16,7 @@
 // `runSoak`.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser, serve, watchConsole, cspRecorderScript } from '../tests/e2e/helpers.mjs';
+import { launchBrowser, serve, watchConsole, cspRecorderScript, workerModeScript, WORKER_MODE } from '../tests/e2e/helpers.mjs';
 
 /** Growth factor (last-third median over first-third median) that counts as unbounded. */
 export const GROWTH_LIMIT = 1.5;
@@ -114,6 +114,7 @@ export async function runSoak(browser, baseUrl, options = {}) {
   const problems = [];
   const samples = [];
   try {
+    await context.addInitScript(workerModeScript, WORKER_MODE);
     await context.addInitScript(cspRecorderScript);
     await context.addInitScript(frameGapRecorderScript);
     const page = await context.newPage();

@@ -6,7 +6,7 @@
 use js_sys::{JsString, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::Clamped;
-use web_sys::{CanvasRenderingContext2d, ImageData};
+use web_sys::{CanvasRenderingContext2d, ImageData, OffscreenCanvasRenderingContext2d};
 
 use super::convert::{error, string_start, wrong_type};
 use super::Simulation;
@@ -36,7 +36,10 @@ impl Simulation {
     #[wasm_bindgen(js_name = drawInto)]
     pub fn draw_into(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "CanvasRenderingContext2D")] ctx: JsValue,
+        #[wasm_bindgen(
+            unchecked_param_type = "CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D"
+        )]
+        ctx: JsValue,
         #[wasm_bindgen(
             unchecked_param_type = "{ originX: number; originY: number; scale: number; pixelRatio?: number; particleRadius?: number; strainColors?: boolean; full?: boolean }"
         )]
@@ -69,11 +72,11 @@ impl<'a> DrawRequest<'a> {
     /// when the canvas has no pixels. Never calls into JavaScript code that
     /// could throw (getters are read through `Reflect`).
     fn read(ctx: &'a JsValue, view: &JsValue) -> Result<Option<Self>, JsValue> {
-        let ctx = ctx.dyn_ref::<CanvasRenderingContext2d>().ok_or_else(|| {
+        let ctx = context_2d(ctx).ok_or_else(|| {
             wrong_type(
                 "ctx",
                 ctx,
-                "a CanvasRenderingContext2D (canvas.getContext('2d'))",
+                "a CanvasRenderingContext2D or OffscreenCanvasRenderingContext2D (canvas.getContext('2d'))",
             )
         })?;
         if !view.is_object() {
@@ -116,6 +119,17 @@ impl<'a> DrawRequest<'a> {
             full,
         }))
     }
+}
+
+/// `ctx` as a 2D context: a page canvas' or an `OffscreenCanvas`' (in a
+/// worker). The calls made on it (`canvas`, `putImageData`) are structural,
+/// so the page's binding serves both.
+fn context_2d(ctx: &JsValue) -> Option<&CanvasRenderingContext2d> {
+    if let Some(page) = ctx.dyn_ref::<CanvasRenderingContext2d>() {
+        return Some(page);
+    }
+    ctx.dyn_ref::<OffscreenCanvasRenderingContext2d>()
+        .map(|_| ctx.unchecked_ref::<CanvasRenderingContext2d>())
 }
 
 /// The size in pixels of the canvas of `ctx`, each side and their product at

@@ -29,7 +29,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { CHROMIUM_ARGS, ROOT, WAIT, controllerLookupScript, cspRecorderScript, sleep } from './helpers.mjs';
+import { CHROMIUM_ARGS, ROOT, WAIT, WORKER_MODE, controllerLookupScript, cspRecorderScript, sleep, workerModeScript } from './helpers.mjs';
 import { startServer } from '../../scripts/static-server.mjs';
 
 export const ENGINE_NAMES = Object.freeze(['chromium', 'firefox', 'webkit']);
@@ -103,16 +103,17 @@ function inject(html) {
 
 /**
  * Serves `root` (default: the repository) like helpers.serve, adding the recorder
- * script to every HTML page. `setInitScripts([fn | [fn, arg]])` sets further
+ * script to every HTML page (and, with `workerMode` "off", the engine without
+ * transferControlToOffscreen: see helpers.mjs' WORKER_MODE). `setInitScripts([fn | [fn, arg]])` sets further
  * functions to run before page scripts in the pages opened next; `badResponses()`
  * lists the 4xx/5xx answers since the last `clearLog()`.
  */
-export async function serveForEngines(root = process.env.XPBD_E2E_ROOT || ROOT) {
+export async function serveForEngines(root = process.env.XPBD_E2E_ROOT || ROOT, { workerMode = WORKER_MODE } = {}) {
   let extra = [];
   const bad = [];
   const routes = new Map();
   const initSource = () =>
-    [cspRecorderScript, controllerLookupScript, errorRecorderScript, ...extra]
+    [[workerModeScript, workerMode], cspRecorderScript, controllerLookupScript, errorRecorderScript, ...extra]
       .map((entry) => {
         const [fn, arg] = Array.isArray(entry) ? entry : [entry, undefined];
         return `(${fn})(${arg === undefined ? '' : JSON.stringify(arg)});`;

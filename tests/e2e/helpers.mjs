@@ -113,6 +113,22 @@ export function requireBuild() {
 }
 
 /**
+ * Where the pages' cloths run, for every suite: XPBD_WORKER=auto leaves the
+ * engine as it is (mountCloth's default "auto" then steps and draws in a
+ * worker); "off" (the default) hides `transferControlToOffscreen` before any
+ * page script runs, as in an engine without it, so "auto" runs on the main
+ * thread, where the suites read the Simulation itself (`controller.simulation`).
+ * worker.test.mjs tests the worker in every engine in either mode.
+ */
+export const WORKER_MODE = process.env.XPBD_WORKER ?? 'off';
+if (!['auto', 'off'].includes(WORKER_MODE)) throw new Error(`XPBD_WORKER=${WORKER_MODE}: expected "auto" or "off"`);
+
+/** Installed before any page script runs: with `mode` "off", the engine has no `transferControlToOffscreen` (see WORKER_MODE). */
+export function workerModeScript(mode) {
+  if (mode === 'off' && typeof HTMLCanvasElement === 'function') delete HTMLCanvasElement.prototype.transferControlToOffscreen;
+}
+
+/**
  * Installed before any page script runs: records Content-Security-Policy violations
  * in `window.__cspViolations`.
  */
@@ -177,6 +193,7 @@ export function watchConsole(page) {
  */
 export async function openPage(browser, url, { viewport = { width: 1280, height: 900 }, initScripts = [], ...options } = {}) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, ...options });
+  await context.addInitScript(workerModeScript, WORKER_MODE);
   for (const script of [cspRecorderScript, controllerLookupScript, ...initScripts]) await context.addInitScript(script);
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT);
@@ -835,6 +852,7 @@ postMessage('ready');
 /** Opens the API harness page in a fresh context; resolves when the wasm is loaded. */
 export async function openApiHarness(browser, server) {
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
+  await context.addInitScript(workerModeScript, WORKER_MODE);
   await context.addInitScript(cspRecorderScript);
   await context.addInitScript(controllerLookupScript);
   await context.route(

@@ -84,6 +84,16 @@ const REQUIRED_FILES = [
   'www/lib/state-file.d.ts',
   'www/lib/recording.js',
   'www/lib/recording.d.ts',
+  'www/lib/page-host.js',
+  'www/lib/page-host.d.ts',
+  'www/lib/worker-client.js',
+  'www/lib/worker-client.d.ts',
+  'www/lib/worker-controller.js',
+  'www/lib/worker-controller.d.ts',
+  'www/lib/cloth-worker.js',
+  'www/lib/cloth-worker.d.ts',
+  'www/lib/worker-host.js',
+  'www/lib/worker-host.d.ts',
 ];
 
 /** Version of the crate, from Cargo.toml's [package] table. */

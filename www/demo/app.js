@@ -31,7 +31,7 @@
 import { mountCloth, parseNumber, quoteForMessage, PARAMETERS, DEFAULT_OPTIONS } from '../lib/cloth.js';
 import { parseStateFile } from '../lib/state-file.js';
 import { codeOf, fieldError, fieldOf } from '../lib/errors.js';
-import { strainRamp, presetShape } from '../lib/wasm.js';
+import { strainRamp, presetShape, loadWasm } from '../lib/wasm.js';
 import { createPlot } from './plot.js';
 import { buildParameterFields } from './fields.js';
 import { cameraFromText, cameraToText } from '../lib/camera.js';
@@ -679,9 +679,9 @@ async function recordVideo(controller) {
   }
 }
 
-function saveState(controller) {
+async function saveState(controller) {
   try {
-    const text = JSON.stringify(controller.exportState());
+    const text = JSON.stringify(await controller.exportState()); // a Promise when the cloth runs in a worker
     const blob = new Blob([text], { type: 'application/json' });
     window.clothDemoLastExport = blob;
     download(blob, 'xpbd-cloth-state.json');
@@ -694,7 +694,7 @@ function saveState(controller) {
 /** Loads the state in `file` (a File or Blob); a refused file leaves the cloth running as it was. */
 async function loadState(controller, plot, file) {
   try {
-    controller.importState(parseStateFile(await file.text()));
+    await controller.importState(parseStateFile(await file.text()));
   } catch (error) {
     showExportStatus(`The state was not loaded: ${error.message}`);
     return false;
@@ -784,6 +784,12 @@ function wireControls(controller, plot) {
   canvas.addEventListener('pointerdown', () => canvas.focus({ preventScroll: true }));
 }
 
+/** The `worker` option the URL asks for ("auto" unless it says "on" or "off"). */
+function workerFromUrl() {
+  const asked = new URLSearchParams(window.location.search).get('worker');
+  return asked === 'on' || asked === 'off' ? asked : 'auto';
+}
+
 async function start() {
   buildSpeedSelect();
   const inUrl = readUrlIntoFields();
@@ -800,6 +806,8 @@ async function start() {
       ...restartFieldOptions(RESTART_FIELDS.filter((id) => inUrl.includes(id))),
       // ?simd=off loads the scalar build even where the engine has wasm SIMD.
       simd: new URLSearchParams(window.location.search).get('simd') === 'off' ? 'off' : 'auto',
+      // ?worker=off steps and draws on the page's main thread, ?worker=on insists on a worker.
+      worker: workerFromUrl(),
       ...backendOption(),
       view: readViewFromUrl(),
       // A cloth that starts paused (reduced motion) draws, and reports, before mountCloth resolves.
@@ -819,6 +827,8 @@ async function start() {
     showStatus(`The cloth could not start: ${error.message}`);
     return;
   }
+  // With the cloth in a worker, the page loads the module too, for the scenes' sizes and the strain ramp.
+  await loadWasm({ simd: controller.options.simd });
   window.clothDemo = controller;
   window.clothDemoPlot = plot;
   window.clothDemoSpeed = speedClock;

@@ -2,9 +2,9 @@
 
 import type { Simulation } from '../../pkg/xpbd_cloth.js';
 import type { GpuSimulation } from './gpu/gpu-cloth.js';
-import type { BackendName } from './options.js';
+import type { BackendName, WorkerChoice } from './options.js';
 
-export type { BackendName, GpuSimulation };
+export type { BackendName, WorkerChoice, GpuSimulation };
 import type { ParameterValues, LiveParameterName, Parameter } from './parameters.js';
 import type { ColliderSpec } from '../../pkg/xpbd_cloth.js';
 import type { ClothStyle } from './renderer.js';
@@ -83,6 +83,18 @@ export interface ClothOptions extends Partial<ParameterValues> {
    * "invalid_value".
    */
   view?: ClothView | null;
+  /**
+   * Where the cloth steps and draws (on mount; `restart` keeps it). "auto"
+   * (default): in a dedicated module worker (www/lib/cloth-worker.js) that owns
+   * the canvas through `transferControlToOffscreen()`, where the engine has
+   * OffscreenCanvas with a 2D context in workers and module workers, else on the
+   * page's main thread (with a console.warn saying why). "on": the worker, or an
+   * Error with `field` "worker" and `code` "unsupported". "off": the main thread.
+   * `runsIn` says which. A canvas handed to a worker stays the worker's: after
+   * `destroy()`, mount the next cloth on a fresh canvas (a mount on it throws an
+   * Error with `field` "canvas" and `code` "canvas_transferred").
+   */
+  worker?: WorkerChoice;
 }
 
 /** A view of the world: the point at the canvas' centre (metres) and CSS px per metre. */
@@ -125,7 +137,7 @@ export interface ClothDiagnostics {
 
 /** The effective value of every option (solver values as the Simulation holds them). */
 export type EffectiveClothOptions = ParameterValues &
-  Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden' | 'respectReducedMotion' | 'simd' | 'backend' | 'allowFallbackAdapter'>> &
+  Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden' | 'respectReducedMotion' | 'simd' | 'backend' | 'allowFallbackAdapter' | 'worker'>> &
   Pick<ClothOptions, 'wasmUrl' | 'scalarWasmUrl' | 'onFrame' | 'onError' | 'scene' | 'view'>;
 
 /** The value type `set` takes for each live parameter. */
@@ -151,16 +163,26 @@ export interface ClothStateFile {
   colliders: (ColliderSpec & { id: number })[];
 }
 
+/**
+ * A mounted cloth. Where it runs in a worker (`runsIn` "worker"), the getters
+ * read the state the worker posts after every frame and every call (a frame
+ * old at most); what needs the simulation's answer returns a Promise
+ * (`readPositions`, `snapshot`, `record`, and there also `exportState`,
+ * `importState` and `set`): `await` them and the code works in both modes.
+ */
 export interface ClothController {
+  /** "worker" when the cloth steps and draws in a worker, "main" on the thread that mounted it. */
+  readonly runsIn: 'worker' | 'main';
   /**
    * The live Simulation (replaced by `restart`, null after `destroy` and while
-   * the WebGPU backend runs). Do not free it yourself.
+   * the WebGPU backend runs). Do not free it yourself. Null while the cloth
+   * runs in a worker (`runsIn` "worker"): the Simulation is the worker's.
    */
   readonly simulation: Simulation | null;
   /**
    * The GpuSimulation while the WebGPU backend runs (the Simulation's members for
    * parameters, stepping, picking and pinning, read-outs from the last
-   * read-back), else null. Do not free it yourself.
+   * read-back), else null. Do not free it yourself. Null in a worker.
    */
   readonly gpuSimulation: GpuSimulation | null;
   /**
@@ -206,16 +228,17 @@ export interface ClothController {
    * time, positions, velocities, pins, torn constraints, colliders. A step in
    * progress is finished first. On WebGPU it throws an Error with `field`
    * "backend" and `code` "unsupported" (saved states are the CPU's), as
-   * `importState` does.
+   * `importState` does. In a worker, a Promise of it (rejecting with that Error).
    */
-  exportState(): ClothStateFile;
+  exportState(): ClothStateFile | Promise<ClothStateFile>;
   /**
    * Loads a state `exportState` gave (parsed JSON): builds its scene, restores
    * it, and only then replaces the running cloth, which then continues bit for
    * bit as the saved one did. A malformed or hostile file throws an Error naming
-   * what is wrong, and the running cloth is kept. Returns the controller.
+   * what is wrong, and the running cloth is kept. Returns the controller; in a
+   * worker, a Promise that resolves once the state runs (or rejects with that Error).
    */
-  importState(file: unknown): ClothController;
+  importState(file: unknown): ClothController | Promise<void>;
   /** Reads the `--xpbd-cloth-*` colours again (after a stylesheet changed, say). */
   refreshTheme(): void;
   /**
@@ -224,16 +247,20 @@ export interface ClothController {
    * cloth keeps running unchanged; otherwise the old one is freed. Returns the controller.
    * Restarting the same scene keeps the current solver values; another `preset` or
    * `scene` brings its own (a flag its wind, say), except the values given here.
+   * In a worker, the options are checked at once (an invalid one throws here);
+   * what only the Simulation refuses rejects `ready` and is told to `onError`.
    */
   restart(newOptions?: ClothOptions): ClothController;
   /**
    * Sets a live parameter at once. Throws an Error and keeps the old value when the
    * value is invalid (a string for a number, or a number for a text or boolean
    * option, is refused, not converted), when the name is unknown,
-   * or for width/height/fixed, which need `restart`.
+   * or for width/height/fixed, which need `restart`. In a worker the same checks
+   * throw here, and it returns a Promise that rejects (the old value kept) when
+   * the Simulation itself refuses the value (a work limit, say).
    */
-  set<K extends LiveParameterName>(name: K, value: LiveParameterValues[K]): void;
-  set(name: string, value: number | string | boolean): void;
+  set<K extends LiveParameterName>(name: K, value: LiveParameterValues[K]): void | Promise<void>;
+  set(name: string, value: number | string | boolean): void | Promise<void>;
   diagnostics(): ClothDiagnostics;
   /**
    * What the canvas shows now: `{ x, y, scale }` (see `ClothOptions.view`), and
@@ -253,8 +280,8 @@ export interface ClothController {
   /** Viewport CSS px → world metres. */
   clientToWorld(clientX: number, clientY: number): { x: number; y: number };
   /**
-   * Stops the loop, removes every listener and observer, frees the Simulation.
-   * Safe to call twice. Afterwards `diagnostics()` returns the last values and
+   * Stops the loop, removes every listener and observer, frees the Simulation;
+   * in a worker, ends the worker (its wasm memory goes with it). Safe to call twice. Afterwards `diagnostics()` returns the last values and
    * `set`/`restart` throw.
    */
   destroy(): void;
@@ -275,6 +302,19 @@ export interface ClothController {
  * `constructor` or a JSON `__proto__` key included, is an unknown option.
  */
 export declare function mountCloth(canvas: HTMLCanvasElement, options?: ClothOptions): Promise<ClothController>;
+
+/**
+ * The controller of a cloth on the host `makeHost()` gives (page-host.js on the
+ * main thread, worker-host.js in a worker), from checked `settings`
+ * (mergeOptionsGiven's `options` and `given`): what mountCloth and the cloth's
+ * worker both run.
+ */
+export declare function startCloth(
+  makeHost: () => import('./page-host.js').ClothHost,
+  settings: ClothOptions,
+  given: Set<string>,
+  reducedMotion: boolean,
+): Promise<ClothController>;
 
 /** Every cloth parameter, one entry each, in display order (generated from src/params/table.rs). */
 export declare const PARAMETERS: readonly Parameter[];

@@ -16,14 +16,14 @@
 
 import { loadWasm, wasmMemoryBytes, presetShape } from './wasm.js';
 import { PARAMETERS } from './parameters.js';
-import { worldToCanvas, canvasToWorld, watchCanvasSize } from './renderer.js';
+import { worldToCanvas, canvasToWorld } from './renderer.js';
 import { SceneCamera } from './camera.js';
 import {
   DEFAULT_OPTIONS, PARAMETER_BY_NAME, mergeOptionsGiven, checkRule, liveParameter, parseNumber, quoteForMessage,
 } from './options.js';
-import { attachPointerInput, PICK_RADIUS_PX } from './pointer.js';
+import { PICK_RADIUS_PX } from './pointer.js';
 import {
-  RollingAverage, AVERAGED_SAMPLES, Stepper, FrameScheduler, watchVisibility, FRAME_WORK_BUDGET_MS,
+  RollingAverage, AVERAGED_SAMPLES, Stepper, FrameScheduler, FRAME_WORK_BUDGET_MS,
 } from './frame-loop.js';
 import { Painter } from './painter.js';
 import { fieldError, fieldOf, codeOf } from './errors.js';
@@ -31,9 +31,9 @@ import {
   acquireGpu, wantsGpu, needsProbe, probeAdapters, gpuToKeep, createBackend, AUTO_WEBGPU_MIN_PARTICLES,
 } from './backend.js';
 import { restoredCpuBackend, takeOverOnCpu } from './cpu-backend.js';
-import { readTheme } from './theme.js';
 import { encodeState, decodeState } from './state-file.js';
-import { recordingType, recordCanvas } from './recording.js';
+import { PageHost } from './page-host.js';
+import { workerWanted, mountInWorker } from './worker-client.js';
 
 // Every cloth parameter (name, attribute, unit, accepted values, default, how it
 // applies) comes from the one table in src/params/table.rs, generated into parameters.js;
@@ -86,12 +86,23 @@ export async function mountCloth(canvas, options = {}) {
     throw new Error('mountCloth needs a <canvas> element');
   }
   const { options: settings, given } = mergeOptionsGiven(DEFAULT_OPTIONS, options);
-  // Only the page's first load chooses the build; later cloths share that module.
-  await loadWasm({ wasmUrl: settings.wasmUrl, scalarWasmUrl: settings.scalarWasmUrl, simd: settings.simd });
-  const sized = withPresetSizes(settings, given);
   // Someone who asked the system for reduced motion gets a still cloth until
   // they start it (resume); the controller says why through `reducedMotion`.
-  const reducedMotion = sized.respectReducedMotion && prefersReducedMotion() && !sized.paused;
+  const reducedMotion = settings.respectReducedMotion && prefersReducedMotion() && !settings.paused;
+  // "auto" and "on" step and draw in a worker where one can run (worker-client.js); "auto" falls back here.
+  const inWorker = workerWanted(canvas, settings) ? await mountInWorker(canvas, settings, given, reducedMotion) : null;
+  return inWorker ?? startCloth(() => new PageHost(canvas), settings, given, reducedMotion);
+}
+
+/**
+ * The controller of a cloth on the host `makeHost()` gives (page-host.js on
+ * the main thread, worker-host.js in a worker), from checked `settings`: loads
+ * the wasm module, asks for a GPU when the settings want one, builds the cloth.
+ */
+export async function startCloth(makeHost, settings, given, reducedMotion) {
+  // Only the first load of a page (or a worker) chooses the build; later cloths share that module.
+  await loadWasm({ wasmUrl: settings.wasmUrl, scalarWasmUrl: settings.scalarWasmUrl, simd: settings.simd });
+  const sized = withPresetSizes(settings, given);
   if (reducedMotion) sized.paused = true;
   // null: the CPU; with backend "webgpu", throws when WebGPU cannot run
   const gpu = await acquireGpu(sized);
@@ -101,7 +112,7 @@ export async function mountCloth(canvas, options = {}) {
   await nextTask();
   let controller;
   try {
-    controller = new ClothController(canvas, sized, gpu, given, reducedMotion);
+    controller = new ClothController(makeHost(), sized, gpu, given, reducedMotion);
   } catch (error) {
     gpu?.device.destroy();
     throw error;
@@ -127,7 +138,6 @@ function nextTask() {
  * is private.
  */
 class ClothController {
-  #canvas;
   #settings;
   #backend; // the CPU's or WebGPU's (backend.d.ts); null once destroyed
   #destroyed = false;
@@ -143,7 +153,7 @@ class ClothController {
   #stepper = new Stepper();
   #frameTimes = new RollingAverage(AVERAGED_SAMPLES);
   #listeners = new AbortController();
-  #previousTouchAction;
+  #host; // the page's canvas (page-host.js) or a worker's view of it (worker-host.js)
   #painter;
   #scheduler;
   #input;
@@ -154,13 +164,13 @@ class ClothController {
   #lastPick = null; // where the pointer last pressed: { x, y, radius } in metres
 
   #style; // the colours (theme.js) and sizes the cloth is drawn with
-  #styleObserver;
+  #stopWatchingStyle;
   #pausedForReducedMotion;
 
-  constructor(canvas, settings, gpu = null, given = new Set(), pausedForReducedMotion = false) {
-    const context = canvas.getContext('2d');
-    if (!context) throw new Error('this canvas cannot give a 2D context (is it already used for WebGL?)');
-    this.#canvas = canvas;
+  constructor(host, settings, gpu = null, given = new Set(), pausedForReducedMotion = false) {
+    const { context } = host;
+    const canvas = context.canvas;
+    this.#host = host;
     this.#settings = settings;
     // Every method works detached too (`button.onclick = cloth.pause`), as it did
     // when the controller was a plain object of closures.
@@ -175,31 +185,25 @@ class ClothController {
     this.#ready = Promise.resolve(this);
     this.#painter = new Painter(context);
     this.#pausedForReducedMotion = pausedForReducedMotion;
-    this.#style = readTheme(canvas);
+    this.#style = host.readTheme();
     // a changed style or class attribute may set other custom properties
-    if (typeof MutationObserver === 'function') {
-      this.#styleObserver = new MutationObserver(() => this.refreshTheme());
-      this.#styleObserver.observe(canvas, { attributes: true, attributeFilter: ['style', 'class'] });
-    }
+    this.#stopWatchingStyle = host.watchStyle(() => this.refreshTheme());
     this.#box = { cssWidth: canvas.width, cssHeight: canvas.height, pixelRatio: 1, offsetX: 0, offsetY: 0 };
     this.#camera = new SceneCamera(canvas.width, canvas.height);
     this.#frameScene(this.#backend.builtScene);
     this.#scheduler = new FrameScheduler(() => this.#frame(), () => this.#stepTask());
-    this.#previousTouchAction = canvas.style.touchAction;
-    // The page stylesheet should say this too; set here so any host page gets it.
-    canvas.style.touchAction = 'none';
-    this.#input = this.#attachInput(canvas);
+    this.#input = this.#attachInput(host);
 
-    this.#canvasSize = watchCanvasSize(canvas, (measured) => {
+    this.#canvasSize = host.watchSize((measured) => {
       this.#box = measured;
       this.#camera.resize(measured.cssWidth, measured.cssHeight);
-      this.#style = readTheme(canvas);
+      this.#style = host.readTheme();
       this.#painter.repaintAll();
       this.#updateView();
       this.#requestFrame();
     });
 
-    this.#stopWatchingVisibility = watchVisibility(canvas, this.#listeners.signal, (nowVisible) => {
+    this.#stopWatchingVisibility = host.watchVisibility(this.#listeners.signal, (nowVisible) => {
       this.#visible = nowVisible;
       if (this.#isOnScreen()) this.#requestFrame();
       else this.#scheduler.cancelFrame(); // an off-screen cloth costs no CPU
@@ -213,8 +217,8 @@ class ClothController {
    * elsewhere on a collider, the collider (held at the point pressed, so it
    * does not jump to the pointer).
    */
-  #attachInput(canvas) {
-    return attachPointerInput(canvas, this.#listeners.signal, {
+  #attachInput(host) {
+    return host.attachInput(this.#listeners.signal, {
       pick: (clientX, clientY) => {
         const at = this.clientToWorld(clientX, clientY);
         const radiusMetres = PICK_RADIUS_PX / (this.#view.scale * this.#screenBox().scaleX);
@@ -265,6 +269,11 @@ class ClothController {
   }
 
   // -- the public controller (cloth.d.ts)
+
+  /** "main": this cloth steps and draws on the thread that mounted it (the page's, or a worker's own). */
+  get runsIn() {
+    return 'main';
+  }
 
   get simulation() {
     return this.#destroyed ? null : this.#backend.simulation;
@@ -318,7 +327,7 @@ class ClothController {
   }
 
   get canRecord() {
-    return recordingType(this.#canvas) !== null;
+    return this.#host.canRecord;
   }
 
   get theme() {
@@ -419,17 +428,12 @@ class ClothController {
     this.#assertAlive();
     this.#painter.repaintAll();
     this.#draw(); // the canvas holds this very state
-    return new Promise((resolve, reject) => {
-      this.#canvas.toBlob((blob) => {
-        if (blob) resolve(blob);
-        else reject(new Error('snapshot: the canvas could not be encoded as PNG'));
-      }, 'image/png');
-    });
+    return this.#host.encodePng();
   }
 
   record(seconds) {
     this.#assertAlive();
-    return recordCanvas(this.#canvas, seconds, () => this.#requestFrame());
+    return this.#host.record(seconds, () => this.#requestFrame());
   }
 
   exportState() {
@@ -457,7 +461,7 @@ class ClothController {
 
   refreshTheme() {
     if (this.#destroyed) return;
-    this.#style = readTheme(this.#canvas);
+    this.#style = this.#host.readTheme();
     this.#painter.repaintAll();
     this.#requestFrame();
   }
@@ -551,10 +555,10 @@ class ClothController {
     this.#scheduler.cancelStepping();
     clearTimeout(this.#framing);
     this.#listeners.abort();
-    this.#styleObserver?.disconnect();
+    this.#stopWatchingStyle();
     this.#canvasSize.stop();
     this.#stopWatchingVisibility();
-    this.#canvas.style.touchAction = this.#previousTouchAction;
+    this.#host.stop();
     this.#backend.dispose();
     this.#backend = null;
   }
@@ -670,14 +674,7 @@ class ClothController {
 
   /** The canvas' border-box rectangle on screen and its CSS-transform scale. */
   #screenBox() {
-    const canvas = this.#canvas;
-    const rect = canvas.getBoundingClientRect();
-    return {
-      left: rect.left,
-      top: rect.top,
-      scaleX: canvas.offsetWidth > 0 ? rect.width / canvas.offsetWidth : 1,
-      scaleY: canvas.offsetHeight > 0 ? rect.height / canvas.offsetHeight : 1,
-    };
+    return this.#host.screenBox();
   }
 
   // -- the loop
@@ -742,6 +739,7 @@ class ClothController {
 
   #draw() {
     const drewWith = this.#backend.draw(this.#painter, this.#view, this.#settings, this.#style);
+    this.#host.drew();
     // a canvas bigger than the wasm rasterizer draws: canvas 2D can, from now on
     if (drewWith !== this.#settings.renderer) this.#settings = { ...this.#settings, renderer: drewWith };
   }

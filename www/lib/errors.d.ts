@@ -16,3 +16,17 @@ export declare function fieldOf(error: unknown): string | undefined;
 
 /** The `code` of an Error that has one (a string own property), else undefined. */
 export declare function codeOf(error: unknown): string | undefined;
+
+/** An Error as plain data that crosses a worker's boundary (postMessage drops an Error's own properties). */
+export interface ErrorData {
+  message: string;
+  name: string;
+  field: string | undefined;
+  code: string | undefined;
+}
+
+/** `error` as plain data: message, name, `field` and `code`. */
+export declare function errorToData(error: unknown): ErrorData;
+
+/** The Error `errorToData` described, with its `field` and `code` again. */
+export declare function errorFromData(data: ErrorData): Error;

@@ -36,3 +36,20 @@ export function fieldOf(error) {
 export function codeOf(error) {
   return ownString(error, 'code');
 }
+
+/**
+ * `error` as plain data that crosses to or from a worker (`postMessage`
+ * clones an Error's message but drops its own properties): message, name,
+ * `field` and `code`.
+ */
+export function errorToData(error) {
+  const message = error instanceof Error ? error.message : String(error);
+  return { message, name: error?.name ?? 'Error', field: fieldOf(error), code: codeOf(error) };
+}
+
+/** The Error that `errorToData` described, with its `field` and `code` again. */
+export function errorFromData({ message, name, field, code }) {
+  const error = field !== undefined || code !== undefined ? fieldError(field, code, message) : new Error(message);
+  if (name && name !== 'Error') Object.defineProperty(error, 'name', { value: name });
+  return error;
+}

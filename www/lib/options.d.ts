@@ -15,6 +15,11 @@ export interface OptionError extends Error {
 /** Where a cloth runs: "auto" (WebGPU for large cloths on a hardware adapter, else the CPU), "webgpu" or "cpu". */
 export type BackendName = 'auto' | 'webgpu' | 'cpu';
 export const BACKENDS: readonly BackendName[];
+/** Where a cloth steps and draws: "auto" (a worker where one can run), "on" (a worker, or an Error), "off" (the page's main thread). */
+export type WorkerChoice = 'auto' | 'on' | 'off';
+export const WORKER_CHOICES: readonly WorkerChoice[];
+/** `options` as a message to a worker can carry them: no onFrame/onError, wasm URLs as absolute strings. */
+export function cloneableOptions(options: ClothOptions): ClothOptions;
 /** Throws an Error with `field` `name` unless `value` is a BackendName. */
 export function checkBackend(value: unknown, name?: string): void;
 export function fieldError(field: string, code: OptionErrorCode, message: string): OptionError;

@@ -40,6 +40,7 @@ const BEHAVIOUR_OPTIONS = new Map([
   ['backend', { defaultValue: 'auto', check: checkBackend }],
   ['allowFallbackAdapter', { defaultValue: false, check: booleanValue }],
   ['view', { defaultValue: undefined, check: optionalView }],
+  ['worker', { defaultValue: 'auto', check: workerChoice }],
 ]);
 
 /** The original demo's values for every option. */
@@ -103,6 +104,16 @@ function simdChoice(value, name) {
   if (value !== undefined && value !== 'auto' && value !== 'off') {
     const code = typeof value === 'string' ? 'invalid_value' : 'wrong_type';
     throw fieldError(name, code, `invalid ${name}: got ${describe(value)}, expected "auto" or "off"`);
+  }
+}
+
+/** The values of the `worker` option: where the cloth steps and draws (see worker-client.js). */
+export const WORKER_CHOICES = Object.freeze(['auto', 'on', 'off']);
+
+function workerChoice(value, name) {
+  if (!WORKER_CHOICES.includes(value)) {
+    const code = typeof value === 'string' ? 'invalid_value' : 'wrong_type';
+    throw fieldError(name, code, `invalid ${name}: got ${describe(value)}, expected "auto", "on" or "off"`);
   }
 }
 
@@ -280,4 +291,15 @@ export function parseNumber(text, name = 'value') {
   const value = Number(trimmed);
   if (!Number.isFinite(value)) throw fieldError(name, 'invalid_value', `invalid ${name}: ${quoteForMessage(trimmed)} is too large`);
   return value;
+}
+
+/** Options as a message to a worker can carry them: no callbacks, URLs as strings. */
+export function cloneableOptions(settings) {
+  const plain = { ...settings };
+  delete plain.onFrame;
+  delete plain.onError;
+  for (const name of ['wasmUrl', 'scalarWasmUrl']) {
+    if (plain[name] != null) plain[name] = String(plain[name] instanceof Request ? plain[name].url : new URL(plain[name], document.baseURI));
+  }
+  return plain;
 }

@@ -2,6 +2,9 @@
 
 export const PICK_RADIUS_PX: number;
 
+/** A wheel event's vertical delta in CSS px (lines at 16 px, pages at `pageHeight`). */
+export function wheelPixels(event: Pick<WheelEvent, 'deltaY' | 'deltaMode'>, pageHeight: number): number;
+
 export interface PointerActions<Target = unknown> {
   /** What a pointer pressed at a client point drags (a particle, a collider), or null: the pointer then pans. */
   pick(clientX: number, clientY: number): Target | null;
@@ -17,8 +20,12 @@ export interface PointerActions<Target = unknown> {
   fail(error: unknown): void;
 }
 
+/**
+ * `canvas`: the element, or (in a worker) any EventTarget with
+ * `setPointerCapture` that gets the page's pointer events.
+ */
 export function attachPointerInput(
-  canvas: HTMLCanvasElement,
+  canvas: HTMLCanvasElement | (EventTarget & { setPointerCapture(pointerId: number): void }),
   signal: AbortSignal,
   actions: PointerActions<any>,
 ): { reset(): void };

@@ -8,7 +8,8 @@ export const PICK_RADIUS_PX = 10;
 /** Wheel zoom: factor e^(-k·deltaY); 100 px of wheel ≈ 10 %, like the original's 0.05 px/unit at 50 px/m. */
 const WHEEL_ZOOM_RATE = 0.001;
 
-function wheelPixels(event, pageHeight) {
+/** A wheel event's vertical delta in CSS px (lines and pages converted). */
+export function wheelPixels(event, pageHeight) {
   if (event.deltaMode === 1) return event.deltaY * 16; // lines
   if (event.deltaMode === 2) return event.deltaY * pageHeight; // pages
   return event.deltaY;
@@ -135,6 +136,6 @@ class PointerInput {
 
   #wheel(event) {
     event.preventDefault(); // zoom the cloth, not scroll the page
-    this.#actions.zoomBy(Math.exp(-WHEEL_ZOOM_RATE * wheelPixels(event, window.innerHeight)), event.clientX, event.clientY);
+    this.#actions.zoomBy(Math.exp(-WHEEL_ZOOM_RATE * wheelPixels(event, globalThis.innerHeight ?? 0)), event.clientX, event.clientY);
   }
 }

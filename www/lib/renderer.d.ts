@@ -128,11 +128,14 @@ export interface CanvasSize {
  * Keeps `canvas.width/height` at its CSS content size × devicePixelRatio, on
  * resize and on pixel-ratio change (page zoom, another screen), calling
  * `onResize` after each change. A canvas whose CSS size follows its width/height
- * attributes is pinned to its current CSS size first.
+ * attributes is pinned to its current CSS size first. `setBacking(width, height)`
+ * sizes the backing store instead of the canvas' own attributes (for a canvas
+ * handed to a worker: the worker's OffscreenCanvas).
  */
 export declare function watchCanvasSize(
   canvas: HTMLCanvasElement,
   onResize: (size: CanvasSize) => void,
+  setBacking?: (width: number, height: number) => void,
 ): {
   /** Re-measures if devicePixelRatio changed without an event (cheap; call once per frame). */
   checkPixelRatio(): void;

@@ -273,6 +273,14 @@ function measureContentBox(canvas) {
   };
 }
 
+/** Sets the backing store of `canvas` to `width` × `height` pixels where it differs. */
+function sizeBackingStore(canvas) {
+  return (width, height) => {
+    if (canvas.width !== width) canvas.width = width;
+    if (canvas.height !== height) canvas.height = height;
+  };
+}
+
 /**
  * The observer's exact device-pixel size snaps to the screen's pixel grid, so use
  * it when it agrees with CSS size × devicePixelRatio; it does not always agree (an
@@ -290,9 +298,11 @@ function pickDevicePixels(exact, estimate) {
  * ratio changes (page zoom, moving to another screen). Calls
  * `onResize({ cssWidth, cssHeight, pixelRatio, offsetX, offsetY })` after each
  * change (offsets: content box inside the border box, CSS px). Returns
- * `{ checkPixelRatio(), stop() }`.
+ * `{ checkPixelRatio(), stop() }`. `setBacking(width, height)` sizes the
+ * backing store: the canvas' own, or, for a canvas handed to a worker, the
+ * worker's OffscreenCanvas.
  */
-export function watchCanvasSize(canvas, onResize) {
+export function watchCanvasSize(canvas, onResize, setBacking = sizeBackingStore(canvas)) {
   const unpin = pinAttributeSizedAxes(canvas);
   let devicePixels = null; // exact backing size from the observer, when the browser gives it
   let appliedRatio = window.devicePixelRatio || 1;
@@ -304,8 +314,7 @@ export function watchCanvasSize(canvas, onResize) {
     appliedRatio = ratio;
     const width = pickDevicePixels(devicePixels?.width, box.cssWidth * ratio);
     const height = pickDevicePixels(devicePixels?.height, box.cssHeight * ratio);
-    if (canvas.width !== width) canvas.width = width;
-    if (canvas.height !== height) canvas.height = height;
+    setBacking(width, height);
     onResize({ ...box, pixelRatio: width / box.cssWidth });
   };
 

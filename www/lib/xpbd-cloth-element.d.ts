@@ -14,7 +14,9 @@
 // otherwise starts paused with a note and a Start button (::part(reduced-motion));
 // view="x,y,scale" (mountCloth's `view`: the world point at the centre in metres,
 // CSS px per metre) shows that view instead of fitting each scene, and applies at
-// once when changed (removed: the scene's fit).
+// once when changed (removed: the scene's fit); worker ("auto", "on" or "off",
+// mountCloth's `worker`, read at mount) says where the cloth steps and draws (a
+// re-inserted element whose cloth ran in a worker mounts on a fresh canvas).
 // The colours come from the --xpbd-cloth-* custom properties on the element (see
 // README, Theming), read again when its style or class attribute changes. An
 // invalid value is reported with console.warn and the last good value is kept.

@@ -8,7 +8,9 @@
 // names): solver values apply at once, preset/width/height/fixed restart the cloth,
 // `paused` (present or not) pauses, `simd="off"` loads the scalar (no SIMD) build
 // when this is the page's first cloth, `view="x,y,scale"` shows that view instead
-// of fitting each scene (metres, metres, CSS px per metre; removing it fits). An
+// of fitting each scene (metres, metres, CSS px per metre; removing it fits),
+// `worker="off"` steps and draws on the page's main thread instead of a worker
+// (`"on"` insists on one; `"auto"`, the default, uses one where it can run). An
 // invalid value is reported with console.warn and the cloth keeps its last good
 // value. The element is sized by
 // CSS (block, 100% × 400px unless the page says otherwise); its canvas fills it.
@@ -17,7 +19,7 @@
 // cloth and frees its memory.
 
 import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
-import { BACKENDS } from './options.js';
+import { BACKENDS, WORKER_CHOICES } from './options.js';
 import { fieldOf } from './errors.js';
 import { cameraFromText } from './camera.js';
 
@@ -198,11 +200,15 @@ export class XpbdClothElement extends HTMLElement {
     const simd = this.getAttribute('simd');
     if (simd === 'auto' || simd === 'off') options.simd = simd;
     else if (simd !== null) console.warn(`<xpbd-cloth>: ignoring simd=${quoteForMessage(simd)}: expected "auto" or "off"`);
+    // worker="on" | "off" | "auto" (default): where the cloth steps and draws, read on each mount
+    const worker = this.getAttribute('worker');
+    if (WORKER_CHOICES.includes(worker)) options.worker = worker;
+    else if (worker !== null) console.warn(`<xpbd-cloth>: ignoring worker=${quoteForMessage(worker)}: expected "auto", "on" or "off"`);
     this.#mounting = this.#mountValidOptions(options);
     try {
       const controller = await this.#mounting;
       if (generation !== this.#mountGeneration) {
-        controller.destroy(); // removed while loading
+        this.#destroy(controller); // removed while loading
         return;
       }
       this.#controller = controller;
@@ -255,7 +261,7 @@ export class XpbdClothElement extends HTMLElement {
     this.#mountGeneration += 1;
     this.#mounting = null;
     this.#pendingRestart = null;
-    this.#controller?.destroy();
+    if (this.#controller) this.#destroy(this.#controller);
     this.#controller = null;
     this.#ready = new Promise((resolve) => {
       this.#resolveReady = resolve;
@@ -326,11 +332,26 @@ export class XpbdClothElement extends HTMLElement {
   }
 
   #tryApply(apply, attributesDescribed) {
+    const refused = (error) => console.warn(`<xpbd-cloth>: ignoring ${attributesDescribed}: ${error.message}; keeping the last good value`);
     try {
-      apply();
+      const applied = apply();
+      // a cloth in a worker answers later what only its Simulation can refuse
+      if (applied instanceof Promise) applied.catch(refused);
     } catch (error) {
-      console.warn(`<xpbd-cloth>: ignoring ${attributesDescribed}: ${error.message}; keeping the last good value`);
+      refused(error);
     }
+  }
+
+  /**
+   * Destroys `controller`; a canvas a worker drew on stays the worker's, so a
+   * fresh copy of it (same attributes) takes its place for the next mount.
+   */
+  #destroy(controller) {
+    controller.destroy();
+    if (controller.runsIn !== 'worker') return;
+    const fresh = this.#canvas.cloneNode(false);
+    this.#canvas.replaceWith(fresh);
+    this.#canvas = fresh;
   }
 
   /** The canvas' accessible name: the `label` attribute, or DEFAULT_LABEL when it is absent or blank. */

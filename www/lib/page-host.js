@@ -1,0 +1,99 @@
+// The page side of a cloth that runs on the page's main thread: the canvas
+// element itself. The cloth's controller (cloth.js) asks its host for what
+// only the page knows (the 2D context, the size and place of the canvas on
+// screen, the theme, whether it can be seen, the pointer) so that the same
+// controller runs in a worker too, on a host made of messages (worker-host.js).
+
+import { watchCanvasSize } from './renderer.js';
+import { watchVisibility } from './frame-loop.js';
+import { attachPointerInput } from './pointer.js';
+import { readTheme } from './theme.js';
+import { recordingType, recordCanvas } from './recording.js';
+
+/** The canvas' border-box rectangle on screen and its CSS-transform scale. */
+export function measureScreenBox(canvas) {
+  const rect = canvas.getBoundingClientRect();
+  return {
+    left: rect.left,
+    top: rect.top,
+    scaleX: canvas.offsetWidth > 0 ? rect.width / canvas.offsetWidth : 1,
+    scaleY: canvas.offsetHeight > 0 ? rect.height / canvas.offsetHeight : 1,
+  };
+}
+
+/** A `<canvas>` on the page as a cloth's host (see the top of this file). */
+export class PageHost {
+  #canvas;
+  #context;
+  #previousTouchAction;
+
+  constructor(canvas) {
+    const context = canvas.getContext('2d');
+    if (!context) throw new Error('this canvas cannot give a 2D context (is it already used for WebGL?)');
+    this.#canvas = canvas;
+    this.#context = context;
+    this.#previousTouchAction = canvas.style.touchAction;
+  }
+
+  get context() {
+    return this.#context;
+  }
+
+  readTheme() {
+    return readTheme(this.#canvas);
+  }
+
+  screenBox() {
+    return measureScreenBox(this.#canvas);
+  }
+
+  /** `onResize(box)` after every change of size or pixel ratio; returns `{ checkPixelRatio(), stop() }`. */
+  watchSize(onResize) {
+    return watchCanvasSize(this.#canvas, onResize);
+  }
+
+  /** `onChange(visible)` when the canvas enters or leaves the viewport or the tab hides; returns `stop()`. */
+  watchVisibility(signal, onChange) {
+    return watchVisibility(this.#canvas, signal, onChange);
+  }
+
+  /** `onChange()` when the canvas' style or class attribute changes (they may set the theme's properties). */
+  watchStyle(onChange) {
+    if (typeof MutationObserver !== 'function') return () => {};
+    const observer = new MutationObserver(onChange);
+    observer.observe(this.#canvas, { attributes: true, attributeFilter: ['style', 'class'] });
+    return () => observer.disconnect();
+  }
+
+  /** Pointer input on the canvas (pointer.js); the canvas leaves touch gestures to it meanwhile. */
+  attachInput(signal, actions) {
+    // The page stylesheet should say this too; set here so any host page gets it.
+    this.#canvas.style.touchAction = 'none';
+    return attachPointerInput(this.#canvas, signal, actions);
+  }
+
+  get canRecord() {
+    return recordingType(this.#canvas) !== null;
+  }
+
+  record(seconds, keepDrawing) {
+    return recordCanvas(this.#canvas, seconds, keepDrawing);
+  }
+
+  /** The canvas as it is now, as a PNG Blob. */
+  encodePng() {
+    return new Promise((resolve, reject) => {
+      this.#canvas.toBlob((blob) => {
+        if (blob) resolve(blob);
+        else reject(new Error('snapshot: the canvas could not be encoded as PNG'));
+      }, 'image/png');
+    });
+  }
+
+  /** Called after every frame drawn. */
+  drew() {}
+
+  stop() {
+    this.#canvas.style.touchAction = this.#previousTouchAction;
+  }
+}

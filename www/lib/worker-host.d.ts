@@ -1,0 +1,50 @@
+// Types for www/lib/worker-host.js: the page side of a cloth, as its worker sees it.
+
+import type { ClothHost, ScreenBox } from './page-host.js';
+import type { ClothStyle, CanvasSize } from './renderer.js';
+import type { PointerActions } from './pointer.js';
+
+/** What the page measured and sends to the worker. */
+export interface PageMeasurements {
+  box: CanvasSize;
+  /** Backing-store pixels. */
+  width: number;
+  height: number;
+  style: ClothStyle;
+  visible: boolean;
+  canRecord: boolean;
+}
+
+/** A pointer or wheel event as the page forwards it, positions in CSS px from the canvas' border-box corner. */
+export interface ForwardedPointerEvent {
+  type: string;
+  pointerId?: number;
+  pointerType?: string;
+  button?: number;
+  clientX: number;
+  clientY: number;
+  deltaY?: number;
+  /** When the page saw it: `performance.timeOrigin + event.timeStamp`, ms since the epoch. */
+  time: number;
+}
+
+export declare class WorkerHost implements ClothHost {
+  constructor(canvas: OffscreenCanvas, page: PageMeasurements);
+  readonly context: OffscreenCanvasRenderingContext2D;
+  readTheme(): ClothStyle;
+  screenBox(): ScreenBox;
+  watchSize(onResize: (box: CanvasSize) => void): { checkPixelRatio(): void; stop(): void };
+  watchVisibility(signal: AbortSignal, onChange: (visible: boolean) => void): () => void;
+  watchStyle(onChange: () => void): () => void;
+  attachInput(signal: AbortSignal, actions: PointerActions<any>): { reset(): void };
+  readonly canRecord: boolean;
+  record(seconds: number, keepDrawing: () => void): Promise<Blob>;
+  encodePng(): Promise<Blob>;
+  drew(): void;
+  stop(): void;
+  resize(size: { box: CanvasSize; width: number; height: number }): void;
+  setVisible(visible: boolean): void;
+  setStyle(style: ClothStyle): void;
+  pointer(event: ForwardedPointerEvent): void;
+  streamFrames(send: ((bitmap: ImageBitmap) => void) | null): void;
+}
