@@ -20,6 +20,7 @@ export type SimulationErrorCode =
   | "invalid_state"     // restoreState: a saved state that does not fit this simulation (the message names the field)
   | "wrong_type"        // not a number (or string, boolean, context, view object) at all
   | "particle_index"    // an index that names no particle
+  | "reentrant"         // a getter or Proxy of an argument called back into the module more than 8 calls deep
   | "out_of_memory"     // the cloth, its reordering or the drawInto frame does not fit in wasm memory
   | "canvas_too_large"  // drawInto: more than 4096 × 4096 pixels
   | "draw_failed";      // drawInto: the canvas refused the image (ImageData or putImageData threw)
@@ -41,7 +42,7 @@ export interface SimulationError extends Error {
 /// The `Error` JavaScript sees: `message`, plus own properties `field` (the
 /// JavaScript name of the argument: `"mass"`, `"index"`, `"view.scale"`, ...)
 /// and `code`, one of `"invalid_value"`, `"invalid_scene"`, `"wrong_type"`, `"particle_index"`,
-/// `"out_of_memory"`, `"canvas_too_large"` or `"draw_failed"`. Messages are
+/// `"reentrant"`, `"out_of_memory"`, `"canvas_too_large"` or `"draw_failed"`. Messages are
 /// bounded (they echo at most a short part of any value), so building one
 /// cannot fail. A `js_sys::Error` rather than a `JsError`: only a JavaScript
 /// object can carry the extra properties.

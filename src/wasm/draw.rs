@@ -9,6 +9,7 @@ use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, ImageData, OffscreenCanvasRenderingContext2d};
 
 use super::convert::{error, string_start, wrong_type};
+use super::reentry::Reading;
 use super::Simulation;
 use crate::contacts::MAX_COLLIDERS;
 use crate::error::{quoted, Number, Plain};
@@ -47,7 +48,10 @@ impl Simulation {
     ) -> Result<(), JsValue> {
         // An exception thrown by JavaScript in the middle of this call would leave
         // the simulation borrowed for good, so check everything before calling out.
-        match DrawRequest::read(&ctx, &view)? {
+        let reading = Reading::begin("view")?;
+        let request = DrawRequest::read(&ctx, &view)?;
+        drop(reading);
+        match request {
             Some(request) => self.present(&request),
             None => Ok(()), // a canvas without pixels: nothing to draw
         }

@@ -5,6 +5,7 @@ use js_sys::{JsString, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{cloth_error, number, string_start, whole, wrong_type};
+use super::reentry::Reading;
 use super::Simulation;
 use crate::contacts::Collider;
 use crate::error::{quoted, ClothError};
@@ -111,7 +112,9 @@ impl Simulation {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "ColliderSpec")] collider: JsValue,
     ) -> Result<u32, JsValue> {
+        let reading = Reading::begin("collider")?;
         let shape = read_shape(&collider)?;
+        drop(reading);
         self.cloth.add_collider(shape).map_err(cloth_error)
     }
 

@@ -52,6 +52,7 @@ pub mod experiments;
 mod grid_layout;
 mod interaction;
 mod parameters;
+mod reentry;
 mod scene;
 mod scene_reach;
 mod state;

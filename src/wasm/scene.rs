@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{cloth_error, error, property, room, string_start, type_name, wrong_type};
 use super::interaction::shape_named;
+use super::reentry::Reading;
 use super::typed_arrays::is_array;
 use super::Simulation;
 use crate::cloth::Cloth;
@@ -410,7 +411,9 @@ impl Simulation {
         #[wasm_bindgen(unchecked_param_type = "SceneSpec")] scene: JsValue,
     ) -> Result<Simulation, JsValue> {
         console_error_panic_hook::set_once();
+        let reading = Reading::begin("scene")?;
         let scene = read_scene(&scene)?;
+        drop(reading);
         let cloth = Cloth::from_scene(&scene).map_err(cloth_error)?;
         Ok(Simulation::of(cloth))
     }
@@ -440,7 +443,9 @@ impl Simulation {
         let name = params::PRESET
             .check_word(&name, text.length() as usize)
             .map_err(cloth_error)?;
+        let reading = Reading::begin("options")?;
         let options = read_options(&options)?;
+        drop(reading);
         let options: Vec<(&str, Value)> = options.iter().map(|(n, v)| (n.as_str(), *v)).collect();
         let cloth = Cloth::from_preset(name, &options).map_err(cloth_error)?;
         Ok(Simulation::of(cloth))

@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{cloth_error, error, number, property, read, to_js, wrong_type};
 use super::interaction::{collider_id, describe_collider, read_shape};
+use super::reentry::Reading;
 use super::scene::{objects, read_options};
 use super::typed_arrays::{copy_typed, typed_length, TypedArray};
 use super::Simulation;
@@ -49,6 +50,7 @@ impl Simulation {
         #[wasm_bindgen(unchecked_param_type = "Float32Array")] velocities: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] time: JsValue,
     ) -> Result<(), JsValue> {
+        let _reading = Reading::begin("positions")?;
         let expected = 2 * self.cloth.num_particles();
         let mut copies = [(); 2].map(|_| Vec::new());
         for ((field, value), copy) in [("positions", &positions), ("velocities", &velocities)]
@@ -137,6 +139,7 @@ impl Simulation {
         if !state.is_object() {
             return Err(wrong_type("state", &state, "an object from saveState()"));
         }
+        let _reading = Reading::begin("state")?;
         let n = self.cloth.num_particles();
         let built = self.cloth.num_constraints() + self.cloth.torn_count();
         let mut params = self.cloth.params();

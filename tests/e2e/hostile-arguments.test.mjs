@@ -157,6 +157,61 @@ function attackEveryCall() {
   return { bad, cases };
 }
 
+/**
+ * In the page: for each call that reads an object, an object whose getters make
+ * the same call on that same object again, without end. Returns what
+ * misbehaved, the codes the innermost calls were refused with, and the cases.
+ */
+function recurseWithoutEnd() {
+  const { Simulation } = window.glue;
+  const canvas = document.getElementById('scratch');
+  const ctx = canvas.getContext('2d');
+  const host = new Simulation(6, 5, 2);
+  /** [label, call]: the call reads its argument, whose getters make the call again. */
+  const CALLS = [
+    ['fromScene(scene)', (v) => Simulation.fromScene(v).free()],
+    ['preset(name, options)', (v) => Simulation.preset('rope', v).free()],
+    ['restoreState(state)', (v) => host.restoreState(v)],
+    ['addCollider(spec)', (v) => host.addCollider(v)],
+    ['drawInto(view)', (v) => host.drawInto(ctx, v)],
+  ];
+  const bad = [];
+  const codes = new Set();
+  for (const [label, call] of CALLS) {
+    const value = {};
+    for (const name of ['positions', 'distances', 'params', 'shape', 'scale', 'originX', 'width']) {
+      Object.defineProperty(value, name, {
+        enumerable: true,
+        get() {
+          try {
+            call(value);
+          } catch (e) {
+            if (e && typeof e.code === 'string') codes.add(e.code);
+          }
+          return 1;
+        },
+      });
+    }
+    try {
+      call(value);
+    } catch (e) {
+      if (!(e instanceof Error) || typeof e.field !== 'string' || typeof e.code !== 'string') {
+        bad.push(`${label}: threw without field and code (${e})`);
+      }
+    }
+    try {
+      const fresh = Simulation.fromScene({ positions: [0, 0, 0.1, 0], distances: [0, 1] });
+      fresh.step();
+      fresh.free();
+      host.step();
+    } catch (e) {
+      bad.push(`${label}: the module broke: ${e}`);
+    }
+  }
+  host.free();
+  return { bad, codes: [...codes] };
+}
+
 describe('hostile arguments', () => {
   it('every call that reads a JavaScript value refuses each hostile kind cleanly and leaves the Simulation usable', async () => {
     await inPage(await openApiHarness(browser, server), async ({ page }) => {
@@ -164,6 +219,14 @@ describe('hostile arguments', () => {
       console.log(`${cases} cases`);
       assert.ok(cases > 200, `${cases} cases: the test needs every call and kind`);
       assert.deepEqual(bad, [], `${bad.length} of ${cases} cases misbehaved:\n${bad.join('\n')}`);
+    });
+  });
+
+  it('a getter that makes the same call again without end is refused past a depth, and the module survives', async () => {
+    await inPage(await openApiHarness(browser, server), async ({ page }) => {
+      const { bad, codes } = await page.evaluate(recurseWithoutEnd);
+      assert.deepEqual(bad, [], bad.join('\n'));
+      assert.ok(codes.includes('reentrant'), `the innermost calls are refused as reentrant (saw ${codes.join(', ')})`);
     });
   });
 });
