@@ -135,6 +135,8 @@ function runMisuseInPage({ only, properties }) {
     windX: numberCases([1000.5, -1001, 1e300, -1e300]),
     windY: numberCases([1000.5, -1001, 1e300, -1e300]),
     windDrag: numberCases([-1, -Number.MIN_VALUE, 1e6 + 1, 1e300]),
+    windGust: numberCases([-1, -Number.MIN_VALUE, 1000.5, 1e300]),
+    windTurbulence: numberCases([-1, -Number.MIN_VALUE, 1000.5, 1e300]),
   };
   const INDEX_REFUSED = numberCases([-1, -0.5, 1.5, N, N + 1, 2 ** 31, 2 ** 32, 2 ** 32 + 1, 2 ** 53, 1e300, -1e300]);
   const COORDINATE_REFUSED = numberCases([1e6 + 1, -1e6 - 1, 1e300, -1e300]);
