@@ -46,6 +46,8 @@ fn pbd_stiffens_with_iterations_and_xpbd_does_not() {
     let (status, message) = verdict(&report);
     assert_eq!(status, Status::Holds, "{message}");
     assert!(report.number("xpbdChange") <= 10.0, "{message}");
+    assert!(report.number("xpbdEquilibriumGap") <= 10.0, "{message}");
+    assert!(report.number("unsettled") <= 1.0, "{message}");
     assert!(
         report.number("pbdStretchMax") < 0.25 * report.number("pbdStretchFrom"),
         "{message}"
@@ -83,54 +85,54 @@ fn substeps_straighten_the_top_edge_of_a_hanging_cloth() {
 }
 
 #[test]
-fn constraint_damping_removes_more_energy_the_larger_beta() {
+fn constraint_damping_removes_energy_only_up_to_a_point() {
+    // A finding: more β removes more energy up to γ = αβ/h of about 1;
+    // beyond, the total energy rises above its start.
     let report = default_report("damping");
     let (status, message) = verdict(&report);
-    assert_eq!(status, Status::Holds, "{message}");
+    assert_eq!(status, Status::Partly, "{message}");
+    let breaks = report.number("breaksAtBeta");
+    assert!(breaks > 1.0 && breaks < 1e5, "{message}");
+    // the report's β̃ is far below anything that matters here
     assert!(
-        report.number("mostDampedEnergy") < 0.5 * report.number("undampedEnergy"),
+        report.number("reportBetaEffect").abs() < 1e-5 * report.number("gravityScale"),
         "{message}"
     );
 }
 
 #[test]
-fn both_sweep_orders_converge_alike() {
+fn the_coloured_order_needs_a_few_more_iterations() {
     let report = default_report("convergence");
     let (status, message) = verdict(&report);
     assert_eq!(status, Status::Holds, "{message}");
-    // and they do converge: the error falls by orders of magnitude
+    // it converges more slowly per iteration, and both reach the level
+    assert!(report.number("ratioAt10") > 1.0, "{message}");
     assert!(
-        report.number("originalFinal") < 1e-3 * report.number("originalStart"),
-        "{message}"
-    );
-    assert!(
-        report.number("coloredFinal") < 1e-3 * report.number("coloredStart"),
+        report.number("coloredIterations") >= report.number("originalIterations"),
         "{message}"
     );
 }
 
 #[test]
-fn bending_lowers_the_wrinkling_but_does_not_remove_it_here() {
-    // The claim says bending removes small wrinkles; here it lowers the mean
-    // turning angle of a pushed-together cloth's rows, by less than half. A
-    // finding, documented in the README.
+fn bending_does_not_remove_the_wrinkles_here() {
+    // The claim says bending removes small wrinkles; counted as curvature
+    // sign changes per row, it leaves as many. A finding, documented.
     let report = default_report("bending");
     let (status, message) = verdict(&report);
-    assert_eq!(status, Status::Partly, "{message}");
-    assert!(
-        report.number("wrinklingOn") < 0.9 * report.number("wrinklingOff"),
-        "{message}"
-    );
+    assert_eq!(status, Status::DoesNotHold, "{message}");
+    // there are wrinkles to remove: more than a smooth drape's one or two
+    assert!(report.number("wrinklesOff") > 2.0, "{message}");
 }
 
 #[test]
-fn undamped_substeps_do_not_explode_here() {
-    // The anecdote predicts an explosion; this solver stays bounded. A finding,
-    // documented in the README: should it ever explode, this fails.
+fn undamped_substeps_do_not_explode_here_but_gain_some_energy() {
+    // The anecdote predicts an explosion; this solver stays bounded, yet its
+    // total energy does rise above its start. A finding, documented.
     let report = default_report("substeps");
     let (status, message) = verdict(&report);
     assert_eq!(status, Status::DoesNotHold, "{message}");
     assert_eq!(report.number("exploded"), 0.0, "{message}");
+    assert!(report.number("worstEnergyGain") > 0.0, "{message}");
 }
 
 fn number(cell: &xpbd_cloth::experiments::Cell) -> f64 {
@@ -248,7 +250,16 @@ fn writes_the_native_numbers_for_the_page_test() {
     // each experiment's default report, as the page receives it from wasm
     let parts: Vec<String> = definitions()
         .iter()
-        .map(|d| format!("\"{}\":{}", d.id, default_report(d.id).to_json()))
+        .map(|d| {
+            let report = default_report(d.id);
+            if let Some(v) = &report.verdict {
+                println!(
+                    "{}: {}\n  {}\n  {:?}\n",
+                    d.id, v.text, v.advice, report.numbers
+                );
+            }
+            format!("\"{}\":{}", d.id, report.to_json())
+        })
         .collect();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
     std::fs::create_dir_all(&dir).unwrap();
