@@ -283,3 +283,83 @@ fn substeps_keep_far_more_of_the_cords_energy_than_iterations() {
     assert!(iterations < hybrid && hybrid < substeps, "{message}");
     assert!(substeps >= 2.0 * iterations, "{message}");
 }
+
+// ---- The independent double-precision reference -------------------------
+//
+// Each check runs the experiment's set-up again in f64 (tests/common/
+// reference_f64.rs, sharing no code with the crate), asks the experiment's
+// rule the same question of the f64 numbers, and requires the same verdict;
+// the project's key numbers must agree with the f64 ones within what single
+// precision explains: a position rounds by about `f32::EPSILON × extent` per
+// solve, and independent roundings add like a random walk, so after `solves`
+// solves touching a particle a stretch (length / rest) is off by about
+// `EPSILON × extent / rest × √solves`.
+
+mod common {
+    pub mod reference_f64;
+}
+use common::reference_f64::{Reference, Settings as F64};
+
+/// What single precision explains in a relative stretch after `solves` solves
+/// touching each particle, for a cloth `extent` metres across with links of
+/// `rest` metres.
+fn f32_stretch_tolerance(extent: f64, rest: f64, solves: f64) -> f64 {
+    f32::EPSILON as f64 * extent / rest * solves.sqrt()
+}
+
+/// Runs `r` for `duration` seconds and returns its mean stretch over the
+/// second half (sampled every step), as the experiment measures it.
+fn settled_stretch_f64(r: &mut Reference, duration: f64) -> f64 {
+    let steps = (duration / r.s.dt).round() as usize;
+    let (mut sum, mut count) = (0.0, 0);
+    for k in 1..=steps {
+        r.step();
+        if k as f64 * r.s.dt >= duration / 2.0 {
+            sum += r.mean_stretch();
+            count += 1;
+        }
+    }
+    100.0 * sum / count as f64
+}
+
+#[test]
+fn the_iterations_verdict_and_numbers_hold_in_f64() {
+    let report = default_report("iterations");
+    let d = definition("iterations").unwrap().defaults();
+    let (from, max) = (d.count("fromIterations") as usize, d.count("maxIterations") as usize);
+    let run = |n: usize, pbd: bool| {
+        let s = F64 {
+            dt: d.get("timeStep"),
+            iterations: n,
+            stiffness: d.get("stiffness"),
+            velocity_damping: d.get("velocityDamping"),
+            pbd_k: pbd.then(|| d.get("pbdCoefficient")),
+            ..F64::default()
+        };
+        let mut r = Reference::grid(20, 15, 2, d.get("mass"), s);
+        settled_stretch_f64(&mut r, d.get("duration"))
+    };
+    let (pbd_from, pbd_max, xpbd_from, xpbd_max) =
+        (run(from, true), run(max, true), run(from, false), run(max, false));
+    let pbd_change = 100.0 * (pbd_max - pbd_from).abs() / pbd_from;
+    let xpbd_change = 100.0 * (xpbd_max - xpbd_from).abs() / xpbd_from;
+    println!("f64: PBD {pbd_from:.4} → {pbd_max:.4} % ({pbd_change:.2} %), XPBD {xpbd_from:.4} → {xpbd_max:.4} % ({xpbd_change:.3} %)");
+    let (_, message) = verdict(&report);
+    // the rule's two parts, asked of the f64 numbers
+    assert!(pbd_max < pbd_from && pbd_change >= 25.0, "{message}");
+    assert!(xpbd_change <= 10.0, "{message}");
+    let steps = d.get("duration") / d.get("timeStep");
+    for (name, f64_value, n) in [
+        ("pbdStretchFrom", pbd_from, from),
+        ("pbdStretchMax", pbd_max, max),
+        ("xpbdStretchFrom", xpbd_from, from),
+        ("xpbdStretchMax", xpbd_max, max),
+    ] {
+        let tolerance = 100.0 * f32_stretch_tolerance(4.0, 0.2, steps * n as f64 * 8.0);
+        let got = report.number(name);
+        assert!(
+            (got - f64_value).abs() <= tolerance,
+            "{name}: f32 {got} against f64 {f64_value}, tolerance {tolerance}\n{message}"
+        );
+    }
+}
