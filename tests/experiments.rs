@@ -307,26 +307,49 @@ fn f32_stretch_tolerance(extent: f64, rest: f64, solves: f64) -> f64 {
     f32::EPSILON as f64 * extent / rest * solves.sqrt()
 }
 
-/// Runs `r` for `duration` seconds and returns its mean stretch over the
-/// second half (sampled every step), as the experiment measures it.
-fn settled_stretch_f64(r: &mut Reference, duration: f64) -> f64 {
-    let steps = (duration / r.s.dt).round() as usize;
-    let (mut sum, mut count) = (0.0, 0);
-    for k in 1..=steps {
+/// Runs `r` for `duration` seconds, sampled as the experiments sample (at the
+/// start and about 400 times): `(time, probe)` pairs.
+fn run_f64(r: &mut Reference, duration: f64, probe: impl Fn(&Reference) -> f64) -> Vec<[f64; 2]> {
+    let total = (duration / r.s.dt).round().max(1.0) as usize;
+    let every = (total / 400).max(1);
+    let mut samples = vec![[0.0, probe(r)]];
+    for k in 1..=total {
         r.step();
-        if k as f64 * r.s.dt >= duration / 2.0 {
-            sum += r.mean_stretch();
-            count += 1;
+        if k % every == 0 || k == total {
+            samples.push([r.time, probe(r)]);
         }
     }
-    100.0 * sum / count as f64
+    samples
+}
+
+/// The mean of the samples from time `from` on.
+fn mean_from(samples: &[[f64; 2]], from: f64) -> f64 {
+    let values: Vec<f64> = samples
+        .iter()
+        .filter(|p| p[0] >= from)
+        .map(|p| p[1])
+        .collect();
+    values.iter().sum::<f64>() / values.len() as f64
+}
+
+/// Runs `r` for `duration` seconds and returns its mean stretch (%) over the
+/// second half, as the experiment measures it.
+fn settled_stretch_f64(r: &mut Reference, duration: f64) -> f64 {
+    100.0
+        * mean_from(
+            &run_f64(r, duration, Reference::mean_stretch),
+            duration / 2.0,
+        )
 }
 
 #[test]
 fn the_iterations_verdict_and_numbers_hold_in_f64() {
     let report = default_report("iterations");
     let d = definition("iterations").unwrap().defaults();
-    let (from, max) = (d.count("fromIterations") as usize, d.count("maxIterations") as usize);
+    let (from, max) = (
+        d.count("fromIterations") as usize,
+        d.count("maxIterations") as usize,
+    );
     let run = |n: usize, pbd: bool| {
         let s = F64 {
             dt: d.get("timeStep"),
@@ -339,8 +362,12 @@ fn the_iterations_verdict_and_numbers_hold_in_f64() {
         let mut r = Reference::grid(20, 15, 2, d.get("mass"), s);
         settled_stretch_f64(&mut r, d.get("duration"))
     };
-    let (pbd_from, pbd_max, xpbd_from, xpbd_max) =
-        (run(from, true), run(max, true), run(from, false), run(max, false));
+    let (pbd_from, pbd_max, xpbd_from, xpbd_max) = (
+        run(from, true),
+        run(max, true),
+        run(from, false),
+        run(max, false),
+    );
     let pbd_change = 100.0 * (pbd_max - pbd_from).abs() / pbd_from;
     let xpbd_change = 100.0 * (xpbd_max - xpbd_from).abs() / xpbd_from;
     println!("f64: PBD {pbd_from:.4} → {pbd_max:.4} % ({pbd_change:.2} %), XPBD {xpbd_from:.4} → {xpbd_max:.4} % ({xpbd_change:.3} %)");
@@ -362,4 +389,193 @@ fn the_iterations_verdict_and_numbers_hold_in_f64() {
             "{name}: f32 {got} against f64 {f64_value}, tolerance {tolerance}\n{message}"
         );
     }
+}
+
+#[test]
+fn the_convergence_verdict_and_numbers_hold_in_f64() {
+    let report = default_report("convergence");
+    let d = definition("convergence").unwrap().defaults();
+    let s = F64 {
+        dt: d.get("timeStep"),
+        stiffness: d.get("stiffness"),
+        iterations: 5,
+        ..F64::default()
+    };
+    let mut fallen = Reference::grid(20, 15, 2, d.get("mass"), s);
+    for _ in 0..(d.get("warmup") / s.dt).round() as usize {
+        fallen.step();
+    }
+    let iterations = d.count("iterations") as usize;
+    let residuals = |coloured: bool| {
+        let mut r = Reference {
+            particles: fallen.particles.clone(),
+            links: fallen.links.clone(),
+            s: F64 { coloured, ..s },
+            time: 0.0,
+        };
+        let order = r.sweep_order();
+        r.predict(s.dt);
+        let mut out = vec![r.rms_residual(s.dt)];
+        for _ in 0..iterations {
+            r.sweep(&order, s.dt);
+            out.push(r.rms_residual(s.dt));
+        }
+        out
+    };
+    let to_level = |r: &[f64]| r.iter().position(|&x| x <= 1e-3 * r[0]).unwrap() as f64;
+    let (original, coloured) = (residuals(false), residuals(true));
+    let (n_original, n_coloured) = (to_level(&original), to_level(&coloured));
+    println!(
+        "f64: to 1/1000: original {n_original}, coloured {n_coloured}; after 10: {:.3e} and {:.3e} m (ratio {:.2})",
+        original[10], coloured[10], coloured[10] / original[10]
+    );
+    let (status, message) = verdict(&report);
+    let f64_status = if n_coloured / n_original <= 1.25 {
+        Status::Holds
+    } else if n_coloured / n_original <= 2.0 {
+        Status::Partly
+    } else {
+        Status::DoesNotHold
+    };
+    assert_eq!(status, f64_status, "{message}");
+    // the level is three orders of magnitude above f32's floor and the
+    // residual falls by about half per iteration: round-off can move the
+    // crossing by at most one iteration
+    assert!(
+        (report.number("originalIterations") - n_original).abs() <= 1.0,
+        "{message}"
+    );
+    assert!(
+        (report.number("coloredIterations") - n_coloured).abs() <= 1.0,
+        "{message}"
+    );
+    // in f64 the coloured order is behind at every iteration above the floor
+    assert!(
+        (1..=10).all(|k| coloured[k] > original[k]),
+        "{original:?}\n{coloured:?}"
+    );
+    let ratio = coloured[10] / original[10];
+    assert!(
+        (report.number("ratioAt10") / ratio - 1.0).abs() < 0.05,
+        "ratio after 10 iterations: f32 {} against f64 {ratio}\n{message}",
+        report.number("ratioAt10")
+    );
+}
+
+/// The β the damping experiment sweeps at its defaults, and its settings.
+fn damping_run_f64(beta: f64) -> (f64, f64) {
+    let d = definition("damping").unwrap().defaults();
+    let s = F64 {
+        dt: d.get("timeStep"),
+        stiffness: d.get("stiffness"),
+        iterations: d.count("iterations") as usize,
+        damping: beta,
+        ..F64::default()
+    };
+    let mut r = Reference::grid(20, 15, 2, d.get("mass"), s);
+    let samples = run_f64(&mut r, d.get("duration"), Reference::total);
+    let start = samples[0][1];
+    let rise = samples.iter().map(|p| p[1] - start).fold(0.0, f64::max);
+    (mean_from(&samples, 0.75 * d.get("duration")), rise)
+}
+
+#[test]
+fn the_damping_verdict_and_numbers_hold_in_f64() {
+    let report = default_report("damping");
+    let betas: Vec<f64> = report.table.rows.iter().map(|r| number(&r[0])).collect();
+    let runs: Vec<(f64, f64)> = betas.iter().map(|&b| damping_run_f64(b)).collect();
+    let scale = report.number("gravityScale");
+    let breaks = (1..runs.len()).find(|&i| {
+        runs[i].0 > runs[i - 1].0 + 1e-6 * scale || runs[i].1 - runs[0].1 > 0.01 * scale
+    });
+    for (b, (late, rise)) in betas.iter().zip(&runs) {
+        println!("f64: β = {b:.3e}: late total {late:.4e} J, rise {rise:.3e} J");
+    }
+    let (status, message) = verdict(&report);
+    let f64_status = match breaks {
+        None => Status::Holds,
+        Some(1) => Status::DoesNotHold,
+        Some(_) => Status::Partly,
+    };
+    assert_eq!(status, f64_status, "{message}");
+    assert_eq!(
+        report.number("breaksAtBeta"),
+        breaks.map_or(f64::NAN, |i| betas[i]),
+        "{message}"
+    );
+    // the undamped late energy: a sum over 300 particles of energies whose
+    // positions carry f32 round-off
+    let undamped = report.number("undampedEnergy");
+    let tolerance = scale * f32_stretch_tolerance(4.0, 0.2, 400.0 * 10.0 * 8.0);
+    assert!(
+        (undamped - runs[0].0).abs() <= tolerance,
+        "undamped late energy: f32 {undamped} against f64 {}, tolerance {tolerance}",
+        runs[0].0
+    );
+}
+
+#[test]
+fn the_substeps_verdict_holds_in_f64() {
+    let report = default_report("substeps");
+    let d = definition("substeps").unwrap().defaults();
+    let counts: Vec<f64> = report.table.rows.iter().map(|r| number(&r[0])).collect();
+    let scale = {
+        let (w, h) = (d.get("width"), d.get("height"));
+        (w * h - 2.0) * d.get("mass") * 9.81 * (h - 1.0) * 0.2
+    };
+    let mut gains = Vec::new();
+    for &n in &counts {
+        let s = F64 {
+            dt: d.get("timeStep"),
+            substeps: n as usize,
+            iterations: 1,
+            stiffness: d.get("stiffness"),
+            ..F64::default()
+        };
+        let mut r = Reference::grid(20, 15, 2, d.get("mass"), s);
+        let samples = run_f64(&mut r, d.get("duration"), Reference::total);
+        let start = samples[0][1];
+        let highest = samples.iter().map(|p| p[1]).fold(f64::MIN, f64::max);
+        gains.push((highest - start) / scale);
+    }
+    let project: Vec<f64> = report
+        .table
+        .rows
+        .iter()
+        .map(|r| number(&r[4]) / 100.0)
+        .collect();
+    for ((n, g), p) in counts.iter().zip(&gains).zip(&project) {
+        println!(
+            "substeps {n}: total energy rise f64 {:.3} %, project {:.3} %",
+            100.0 * g,
+            100.0 * p
+        );
+    }
+    let exploded = gains.iter().skip(1).filter(|&&g| g > 0.1).count();
+    // with few substeps the rise is the integrator's, the same in f64 (each
+    // substep's round-off is a small share of its motion) ...
+    for k in 0..2 {
+        let tolerance = f32_stretch_tolerance(4.0, 0.2, 500.0 * counts[k] * 8.0);
+        assert!(
+            (project[k] - gains[k]).abs() <= tolerance,
+            "{} substeps: f32 {} against f64 {}, tolerance {tolerance}",
+            counts[k],
+            project[k],
+            gains[k]
+        );
+    }
+    // ... while in f64 it shrinks as substeps grow: what the project gains at
+    // the most substeps beyond f64 is single precision's
+    let last = gains.len() - 1;
+    assert!(gains[last] <= gains[1], "f64 gains {gains:?}");
+    let (status, message) = verdict(&report);
+    assert_eq!(
+        status,
+        if exploded == 0 {
+            Status::DoesNotHold
+        } else {
+            Status::Holds
+        },
+        "{message}"
+    );
 }
