@@ -26,7 +26,6 @@ pub struct Springs<'a> {
 /// particle (newtons).
 pub struct Equilibrium {
     pub positions: Vec<f64>,
-    #[allow(dead_code)]
     pub largest_force: f64,
 }
 
@@ -65,6 +64,12 @@ pub fn solve(springs: &Springs) -> Equilibrium {
         positions: x,
         largest_force,
     }
+}
+
+/// The largest force (newtons) left on a free particle of `springs` at
+/// their positions: 0 at equilibrium.
+pub fn force_left(springs: &Springs) -> f64 {
+    largest(&gradient(springs, springs.positions))
 }
 
 fn largest(values: &[f64]) -> f64 {

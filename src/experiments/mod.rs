@@ -14,6 +14,7 @@ use crate::cloth::Cloth;
 use crate::error::ClothError;
 
 mod bending;
+mod chain;
 mod convergence;
 mod cord;
 mod damping;
@@ -24,6 +25,7 @@ pub(crate) mod json;
 mod measure;
 mod pbd;
 mod setup;
+mod static_equilibrium;
 mod stiffness_sweep;
 mod substeps;
 mod time_step;
@@ -98,7 +100,7 @@ pub fn definitions() -> &'static [&'static Definition] {
     &DEFINITIONS
 }
 
-static DEFINITIONS: [&Definition; 8] = [
+static DEFINITIONS: [&Definition; 9] = [
     &iterations::DEFINITION,
     &time_step::DEFINITION,
     &cord::DEFINITION,
@@ -107,6 +109,7 @@ static DEFINITIONS: [&Definition; 8] = [
     &convergence::DEFINITION,
     &bending::DEFINITION,
     &substeps::DEFINITION,
+    &static_equilibrium::DEFINITION,
 ];
 
 /// The experiment called `id`, or an error naming it.

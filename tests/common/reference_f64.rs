@@ -129,9 +129,9 @@ impl Reference {
         }
     }
 
-    /// Particles at `points` (the first pinned, `masses` for the rest) joined
-    /// in a chain, each link's rest length its starting length.
-    pub fn chain(points: &[[f64; 2]], masses: &[f64], s: Settings) -> Reference {
+    /// Particles at `points` with `masses` (0 = pinned) joined in a chain,
+    /// each link `rest` metres long at rest.
+    pub fn chain(points: &[[f64; 2]], masses: &[f64], rest: f64, s: Settings) -> Reference {
         let particles = points
             .iter()
             .zip(masses)
@@ -145,10 +145,10 @@ impl Reference {
         let links = points
             .windows(2)
             .enumerate()
-            .map(|(k, p)| Link {
+            .map(|(k, _)| Link {
                 a: k,
                 b: k + 1,
-                rest: (p[0][0] - p[1][0]).hypot(p[0][1] - p[1][1]),
+                rest,
                 lambda: 0.0,
                 colour: 0,
             })
