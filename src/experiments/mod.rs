@@ -19,6 +19,7 @@ mod convergence;
 mod cord;
 mod damping;
 mod equilibrium;
+mod forces;
 mod hanging;
 mod iterations;
 pub(crate) mod json;
@@ -100,7 +101,7 @@ pub fn definitions() -> &'static [&'static Definition] {
     &DEFINITIONS
 }
 
-static DEFINITIONS: [&Definition; 9] = [
+static DEFINITIONS: [&Definition; 10] = [
     &iterations::DEFINITION,
     &time_step::DEFINITION,
     &cord::DEFINITION,
@@ -110,6 +111,7 @@ static DEFINITIONS: [&Definition; 9] = [
     &bending::DEFINITION,
     &substeps::DEFINITION,
     &static_equilibrium::DEFINITION,
+    &forces::DEFINITION,
 ];
 
 /// The experiment called `id`, or an error naming it.
