@@ -737,3 +737,36 @@ fn forces_from_multipliers_are_exact_in_f64_and_only_f32_limits_them() {
         );
     }
 }
+
+#[test]
+fn where_a_resting_body_spin_comes_from() {
+    let report = default_report("spin");
+    let (status, message) = verdict(&report);
+    let rows: Vec<String> = report.table.rows.iter().map(|r| format!("{r:?}")).collect();
+    println!("{message}\n{}", rows.join("\n"));
+    // A finding: the balloon turns on the ground without friction and, faster,
+    // falling with no contact at all, the same in both sweep orders; friction
+    // holds it.
+    assert_eq!(status, Status::Holds, "{message}");
+    assert!(report.number("spinningFalling") > 0.0, "{message}");
+    let rate = |label: &str| {
+        report
+            .table
+            .rows
+            .iter()
+            .find(|r| matches!(&r[0], xpbd_cloth::experiments::Cell::Text(t) if t == label))
+            .map(|r| number(&r[1]))
+            .unwrap()
+    };
+    for case in ["ground, no friction", "no ground (falling)"] {
+        let (original, coloured) = (
+            rate(&format!("balloon, original order, {case}")),
+            rate(&format!("balloon, colored order, {case}")),
+        );
+        assert!(original.abs() > 1.0 && coloured.abs() > 1.0, "{message}");
+    }
+    assert!(
+        rate("balloon, colored order, ground, friction").abs() < 1.0,
+        "{message}"
+    );
+}

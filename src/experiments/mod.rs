@@ -24,8 +24,10 @@ mod hanging;
 mod iterations;
 pub(crate) mod json;
 mod measure;
+mod momentum_measure;
 mod pbd;
 mod setup;
+mod spin;
 mod static_equilibrium;
 mod stiffness_sweep;
 mod substeps;
@@ -101,7 +103,7 @@ pub fn definitions() -> &'static [&'static Definition] {
     &DEFINITIONS
 }
 
-static DEFINITIONS: [&Definition; 10] = [
+static DEFINITIONS: [&Definition; 11] = [
     &iterations::DEFINITION,
     &time_step::DEFINITION,
     &cord::DEFINITION,
@@ -112,6 +114,7 @@ static DEFINITIONS: [&Definition; 10] = [
     &substeps::DEFINITION,
     &static_equilibrium::DEFINITION,
     &forces::DEFINITION,
+    &spin::DEFINITION,
 ];
 
 /// The experiment called `id`, or an error naming it.
