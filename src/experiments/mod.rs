@@ -24,6 +24,7 @@ mod hanging;
 mod iterations;
 pub(crate) mod json;
 mod measure;
+mod momentum;
 mod momentum_measure;
 mod pbd;
 mod setup;
@@ -103,7 +104,7 @@ pub fn definitions() -> &'static [&'static Definition] {
     &DEFINITIONS
 }
 
-static DEFINITIONS: [&Definition; 11] = [
+static DEFINITIONS: [&Definition; 12] = [
     &iterations::DEFINITION,
     &time_step::DEFINITION,
     &cord::DEFINITION,
@@ -115,6 +116,7 @@ static DEFINITIONS: [&Definition; 11] = [
     &static_equilibrium::DEFINITION,
     &forces::DEFINITION,
     &spin::DEFINITION,
+    &momentum::DEFINITION,
 ];
 
 /// The experiment called `id`, or an error naming it.
