@@ -156,6 +156,26 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
     .collect()
 }
 
+/// Every row of a trial's cloth at the end, a gap (NaN) between two.
+fn rows_series(trial: &Trial, width: usize, height: usize) -> super::Series {
+    let p = trial.cloth.positions();
+    super::Series {
+        label: trial.label.clone(),
+        points: (0..height)
+            .flat_map(|i| {
+                (0..width)
+                    .map(move |j| {
+                        [
+                            p[2 * (i * width + j)] as f64,
+                            p[2 * (i * width + j) + 1] as f64,
+                        ]
+                    })
+                    .chain([[f64::NAN, f64::NAN]])
+            })
+            .collect(),
+    }
+}
+
 fn report(settings: &Settings, trials: &[Trial]) -> Report {
     let half = settings.get("duration") / 2.0;
     let mut chart = Chart::new(
@@ -184,23 +204,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         chart
             .series
             .push(series(trial.label.clone(), &trial.samples, 1));
-        let p = trial.cloth.positions();
-        // every row, a gap (NaN) between two
-        shape.series.push(super::Series {
-            label: trial.label.clone(),
-            points: (0..height)
-                .flat_map(|i| {
-                    (0..width)
-                        .map(move |j| {
-                            [
-                                p[2 * (i * width + j)] as f64,
-                                p[2 * (i * width + j) + 1] as f64,
-                            ]
-                        })
-                        .chain([[f64::NAN, f64::NAN]])
-                })
-                .collect(),
-        });
+        shape.series.push(rows_series(trial, width, height));
         let value = mean_after(&trial.samples, 1, half);
         values.push(value);
         angles.push(mean_after(&trial.samples, 2, half));

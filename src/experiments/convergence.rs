@@ -101,6 +101,36 @@ pub fn iterations_to_level(residuals: &[f64]) -> f64 {
         .map_or(f64::NAN, |k| k as f64)
 }
 
+/// The residuals of both orders at a few iterations, and their ratio.
+fn table(trials: &[Trial], iterations: usize) -> Table {
+    let value = |t: usize, k: usize| trials[t].samples.get(k).map_or(f64::NAN, |row| row[1]);
+    let mut shown: Vec<usize> = [0, 1, 2, 3, 4, 5, 10, 20, 50, 100, 200]
+        .into_iter()
+        .filter(|&k| k < iterations)
+        .collect();
+    shown.push(iterations);
+    let rows = shown
+        .iter()
+        .map(|&k| {
+            vec![
+                Cell::Number(k as f64),
+                Cell::Number(value(0, k)),
+                Cell::Number(value(1, k)),
+                Cell::Number(value(1, k) / value(0, k)),
+            ]
+        })
+        .collect();
+    Table {
+        columns: vec![
+            "iteration".into(),
+            "original order: RMS residual (m)".into(),
+            "coloured order: RMS residual (m)".into(),
+            "coloured / original".into(),
+        ],
+        rows,
+    }
+}
+
 fn report(settings: &Settings, trials: &[Trial]) -> Report {
     let iterations = settings.count("iterations") as usize;
     let mut chart = Chart::new(
@@ -128,31 +158,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             .filter(|p| p[1].is_finite())
             .collect(),
     });
-    let mut shown: Vec<usize> = [0, 1, 2, 3, 4, 5, 10, 20, 50, 100, 200]
-        .into_iter()
-        .filter(|&k| k < iterations)
-        .collect();
-    shown.push(iterations);
-    let rows = shown
-        .iter()
-        .map(|&k| {
-            vec![
-                Cell::Number(k as f64),
-                Cell::Number(value(0, k)),
-                Cell::Number(value(1, k)),
-                Cell::Number(value(1, k) / value(0, k)),
-            ]
-        })
-        .collect();
-    let table = Table {
-        columns: vec![
-            "iteration".into(),
-            "original order: RMS residual (m)".into(),
-            "coloured order: RMS residual (m)".into(),
-            "coloured / original".into(),
-        ],
-        rows,
-    };
+    let table = table(trials, iterations);
     let residuals = |t: usize| -> Vec<f64> { trials[t].samples.iter().map(|r| r[1]).collect() };
     let (original_n, colored_n) = (
         iterations_to_level(&residuals(0)),

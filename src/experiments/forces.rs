@@ -111,6 +111,38 @@ fn plural(n: u32) -> &'static str {
     }
 }
 
+/// The status and the verdict's words from each run's largest error.
+fn verdict(trials: &[Trial], errors: &[f64]) -> (Status, String) {
+    let within: Vec<bool> = errors.iter().map(|&e| e <= MAX_ERROR).collect();
+    let status = if within.iter().all(|&w| w) {
+        Status::Holds
+    } else if within.iter().any(|&w| w) {
+        Status::Partly
+    } else {
+        Status::DoesNotHold
+    };
+    let failing: Vec<String> = trials
+        .iter()
+        .zip(&within)
+        .filter(|(_, &w)| !w)
+        .map(|(t, _)| t.label.clone())
+        .collect();
+    let text = format!(
+        "{}: with {} the largest error is {:.3} %; with substeps it is {:.3} % to {:.3} %{}.",
+        status.name(),
+        trials[0].label,
+        100.0 * errors[0],
+        100.0 * errors[1..].iter().copied().fold(f64::INFINITY, f64::min),
+        100.0 * errors[1..].iter().copied().fold(0.0, f64::max),
+        if failing.is_empty() {
+            String::new()
+        } else {
+            format!(" (beyond 1 % with {})", failing.join(", "))
+        },
+    );
+    (status, text)
+}
+
 fn report(settings: &Settings, trials: &[Trial]) -> Report {
     let late = 0.75 * settings.get("duration");
     let length = 0.1 * settings.get("links");
@@ -160,33 +192,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         label: "iterations, measured".into(),
         points: vec![[settings.get("timeStep"), errors[0]]],
     });
-    let within: Vec<bool> = errors.iter().map(|&e| e <= MAX_ERROR).collect();
-    let status = if within.iter().all(|&w| w) {
-        Status::Holds
-    } else if within.iter().any(|&w| w) {
-        Status::Partly
-    } else {
-        Status::DoesNotHold
-    };
-    let failing: Vec<String> = trials
-        .iter()
-        .zip(&within)
-        .filter(|(_, &w)| !w)
-        .map(|(t, _)| t.label.clone())
-        .collect();
-    let text = format!(
-        "{}: with {} the largest error is {:.3} %; with substeps it is {:.3} % to {:.3} %{}.",
-        status.name(),
-        trials[0].label,
-        100.0 * errors[0],
-        100.0 * errors[1..].iter().copied().fold(f64::INFINITY, f64::min),
-        100.0 * errors[1..].iter().copied().fold(0.0, f64::max),
-        if failing.is_empty() {
-            String::new()
-        } else {
-            format!(" (beyond 1 % with {})", failing.join(", "))
-        },
-    );
+    let (status, text) = verdict(trials, &errors);
     let advice = "Read forces from constraintForces() with iterations or moderate substeps; at very small substeps single precision makes them noisy (the f32 column).";
     Report {
         charts: vec![chart],

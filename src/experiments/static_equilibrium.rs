@@ -112,6 +112,32 @@ fn sag(exact: &[f64]) -> f64 {
         .fold(0.0, |m: f64, &y| m.max(-y))
 }
 
+/// The status, the verdict's words and the worst and best gap (relative to
+/// the sag `depth`) from each run's `relative` gap; `force` is what the
+/// Newton solve left.
+fn verdict(relative: &[f64], depth: f64, force: f64) -> (Status, String, f64, f64) {
+    let within = relative.iter().filter(|&&r| r <= MAX_GAP).count();
+    let status = if within == relative.len() {
+        Status::Holds
+    } else if within > 0 {
+        Status::Partly
+    } else {
+        Status::DoesNotHold
+    };
+    let worst = relative.iter().copied().fold(0.0, f64::max);
+    let best = relative.iter().copied().fold(f64::INFINITY, f64::min);
+    let text = format!(
+        "{}: the settled chain lies {:.3} % to {:.3} % of its {depth:.3} m sag from the exact equilibrium (the limit is {:.0} %), within it at {within} of {} time steps. The Newton solve left {:.1e} N on a particle.",
+        status.name(),
+        100.0 * best,
+        100.0 * worst,
+        100.0 * MAX_GAP,
+        relative.len(),
+        force,
+    );
+    (status, text, worst, best)
+}
+
 fn report(settings: &Settings, trials: &[Trial]) -> Report {
     let late = 0.75 * settings.get("duration");
     let chain = chain(settings);
@@ -166,25 +192,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             Cell::Number(mean_after(&trial.samples, 3, late)),
         ]);
     }
-    let within = relative.iter().filter(|&&r| r <= MAX_GAP).count();
-    let status = if within == relative.len() {
-        Status::Holds
-    } else if within > 0 {
-        Status::Partly
-    } else {
-        Status::DoesNotHold
-    };
-    let worst = relative.iter().copied().fold(0.0, f64::max);
-    let best = relative.iter().copied().fold(f64::INFINITY, f64::min);
-    let text = format!(
-        "{}: the settled chain lies {:.3} % to {:.3} % of its {depth:.3} m sag from the exact equilibrium (the limit is {:.0} %), within it at {within} of {} time steps. The Newton solve left {:.1e} N on a particle.",
-        status.name(),
-        100.0 * best,
-        100.0 * worst,
-        100.0 * MAX_GAP,
-        relative.len(),
-        exact.largest_force,
-    );
+    let (status, text, worst, best) = verdict(&relative, depth, exact.largest_force);
     let advice = if status == Status::Holds {
         "A settled XPBD scene is the true equilibrium of its stiffness: choose the time step for the motion, not for the resting shape."
     } else {
