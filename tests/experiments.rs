@@ -856,3 +856,97 @@ fn the_momentum_verdict_holds_in_f64() {
         "{message}"
     );
 }
+
+#[test]
+fn the_hanging_verdict_and_numbers_hold_in_f64() {
+    let report = default_report("hanging");
+    let d = definition("hanging").unwrap().defaults();
+    let n = d.count("work") as usize;
+    let width = d.count("width") as usize;
+    let sag = |iterations: usize, substeps: usize| {
+        let s = F64 {
+            dt: d.get("timeStep"),
+            iterations,
+            substeps,
+            stiffness: d.get("stiffness"),
+            velocity_damping: d.get("velocityDamping"),
+            ..F64::default()
+        };
+        let mut r = Reference::grid(width, d.count("height") as usize, 2, d.get("mass"), s);
+        let samples = run_f64(&mut r, d.get("duration"), |r| r.top_sag(width));
+        mean_from(&samples, d.get("duration") / 2.0)
+    };
+    let (iterations, substeps) = (sag(n, 1), sag(1, n));
+    println!(
+        "f64: sag {iterations:.5} m (iterations), {substeps:.6} m (substeps); f32: {:.5}, {:.6}",
+        report.number("sagIterations"),
+        report.number("sagSubsteps")
+    );
+    let (status, message) = verdict(&report);
+    let ratio = substeps / iterations;
+    let f64_status = if ratio <= 0.5 {
+        Status::Holds
+    } else if ratio < 1.0 {
+        Status::Partly
+    } else {
+        Status::DoesNotHold
+    };
+    assert_eq!(status, f64_status, "{message}");
+    // a sag is a position difference: f32 round-off of 4 m coordinates over
+    // the run's solves
+    let steps = d.get("duration") / d.get("timeStep");
+    for (name, value) in [("sagIterations", iterations), ("sagSubsteps", substeps)] {
+        let tolerance = 0.2 * f32_stretch_tolerance(4.0, 0.2, steps * n as f64 * 8.0);
+        let got = report.number(name);
+        assert!(
+            (got - value).abs() <= tolerance,
+            "{name}: f32 {got}, f64 {value}, tolerance {tolerance}"
+        );
+    }
+}
+
+#[test]
+fn the_time_step_verdict_holds_in_f64() {
+    let report = default_report("time-step");
+    let d = definition("time-step").unwrap().defaults();
+    let run = |dt: f64, pbd: bool| {
+        let s = F64 {
+            dt,
+            iterations: d.count("iterations") as usize,
+            stiffness: d.get("stiffness"),
+            velocity_damping: d.get("velocityDamping"),
+            pbd_k: pbd.then(|| d.get("pbdCoefficient")),
+            ..F64::default()
+        };
+        let mut r = Reference::grid(20, 15, 2, d.get("mass"), s);
+        settled_stretch_f64(&mut r, d.get("duration"))
+    };
+    let (largest, smallest) = (d.get("maxTimeStep"), d.get("minTimeStep"));
+    let values = [
+        ("pbdStretchLargest", run(largest, true)),
+        ("pbdStretchSmallest", run(smallest, true)),
+        ("xpbdStretchLargest", run(largest, false)),
+        ("xpbdStretchSmallest", run(smallest, false)),
+    ];
+    let change = |a: f64, b: f64| 100.0 * (b - a).abs() / a;
+    let pbd_change = change(values[0].1, values[1].1);
+    let xpbd_change = change(values[2].1, values[3].1);
+    println!("f64: {values:?}; PBD change {pbd_change:.1} %, XPBD {xpbd_change:.2} %");
+    let (_, message) = verdict(&report);
+    assert!(values[1].1 < values[0].1 && pbd_change >= 25.0, "{message}");
+    assert!(xpbd_change <= 10.0, "{message}");
+    for (name, value) in values {
+        let dt = if name.ends_with("Largest") {
+            largest
+        } else {
+            smallest
+        };
+        let solves = d.get("duration") / dt * d.get("iterations") * 8.0;
+        let tolerance = 100.0 * f32_stretch_tolerance(4.0, 0.2, solves);
+        let got = report.number(name);
+        assert!(
+            (got - value).abs() <= tolerance,
+            "{name}: f32 {got}, f64 {value}, tolerance {tolerance}"
+        );
+    }
+}
