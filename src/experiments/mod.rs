@@ -23,6 +23,7 @@ mod forces;
 mod hanging;
 mod iterations;
 pub(crate) mod json;
+mod long_run;
 mod measure;
 mod momentum;
 mod momentum_measure;
@@ -104,7 +105,7 @@ pub fn definitions() -> &'static [&'static Definition] {
     &DEFINITIONS
 }
 
-static DEFINITIONS: [&Definition; 12] = [
+static DEFINITIONS: [&Definition; 13] = [
     &iterations::DEFINITION,
     &time_step::DEFINITION,
     &cord::DEFINITION,
@@ -117,6 +118,7 @@ static DEFINITIONS: [&Definition; 12] = [
     &forces::DEFINITION,
     &spin::DEFINITION,
     &momentum::DEFINITION,
+    &long_run::DEFINITION,
 ];
 
 /// The experiment called `id`, or an error naming it.
