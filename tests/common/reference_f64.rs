@@ -239,9 +239,9 @@ impl Reference {
                 }
             };
             self.links[c].lambda += delta;
-            for axis in 0..2 {
-                self.particles[link.a].x[axis] += pa.w * delta * n[axis];
-                self.particles[link.b].x[axis] -= pb.w * delta * n[axis];
+            for (axis, n_axis) in n.iter().enumerate() {
+                self.particles[link.a].x[axis] += pa.w * delta * n_axis;
+                self.particles[link.b].x[axis] -= pb.w * delta * n_axis;
             }
         }
     }
