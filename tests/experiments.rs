@@ -1078,3 +1078,97 @@ fn the_cord_verdict_holds_in_f64_over_nearby_starts() {
         );
     }
 }
+
+#[test]
+fn at_equal_work_units_substeps_still_straighten_the_cloth() {
+    let report = default_report("equal-cost");
+    let (status, message) = verdict(&report);
+    let rows: Vec<String> = report.table.rows.iter().map(|r| format!("{r:?}")).collect();
+    println!("{message}\n{}", rows.join("\n"));
+    // a benchmark, printed and never asserted: the wall-clock time of each
+    // run's steps natively (the work units estimate the wasm build's)
+    for row in &report.table.rows {
+        let label = format!("{:?}", row[0]);
+        let digits: Vec<u32> = label
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let mut cloth = xpbd_cloth::Cloth::new(
+            xpbd_cloth::GridSize {
+                width: 20,
+                height: 15,
+            },
+            Default::default(),
+        );
+        cloth
+            .set_params(xpbd_cloth::Params {
+                stiffness: 0.0,
+                mass: 0.1,
+                iterations: digits[0],
+                substeps: digits[1],
+                ..Default::default()
+            })
+            .unwrap();
+        let mut times: Vec<f64> = (0..5)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                for _ in 0..100 {
+                    cloth.step();
+                }
+                start.elapsed().as_secs_f64() / 100.0
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        println!(
+            "{label}: {} work units, median {:.1} µs per step natively",
+            number(&row[1]),
+            1e6 * times[2]
+        );
+    }
+    assert!(report.number("equalWorkSubsteps") >= 2.0, "{message}");
+    assert_eq!(status, Status::Holds, "{message}");
+}
+
+#[test]
+fn the_equal_cost_verdict_holds_in_f64() {
+    let report = default_report("equal-cost");
+    let d = definition("equal-cost").unwrap().defaults();
+    let width = d.count("width") as usize;
+    let sag = |iterations: usize, substeps: usize| {
+        let s = F64 {
+            dt: d.get("timeStep"),
+            iterations,
+            substeps,
+            stiffness: d.get("stiffness"),
+            velocity_damping: d.get("velocityDamping"),
+            ..F64::default()
+        };
+        let mut r = Reference::grid(width, d.count("height") as usize, 2, d.get("mass"), s);
+        let samples = run_f64(&mut r, d.get("duration"), |r| r.top_sag(width));
+        mean_from(&samples, d.get("duration") / 2.0)
+    };
+    let s = report.number("equalWorkSubsteps") as usize;
+    let (iterations, substeps) = (sag(d.count("work") as usize, 1), sag(1, s));
+    println!(
+        "f64: sag {iterations:.5} m (iterations), {substeps:.5} m ({s} substeps); f32 {:.5}, {:.5}",
+        report.number("sagIterations"),
+        report.number("sagEqualWork")
+    );
+    let ratio = substeps / iterations;
+    let f64_status = if ratio <= 0.5 {
+        Status::Holds
+    } else if ratio < 1.0 {
+        Status::Partly
+    } else {
+        Status::DoesNotHold
+    };
+    let (status, message) = verdict(&report);
+    assert_eq!(status, f64_status, "{message}");
+    let steps = d.get("duration") / d.get("timeStep");
+    let tolerance = 0.2 * f32_stretch_tolerance(4.0, 0.2, steps * 20.0 * 8.0);
+    assert!(
+        (report.number("sagEqualWork") - substeps).abs() <= tolerance,
+        "{message}"
+    );
+}

@@ -18,6 +18,7 @@ mod chain;
 mod convergence;
 mod cord;
 mod damping;
+mod equal_cost;
 mod equilibrium;
 mod forces;
 mod hanging;
@@ -105,7 +106,7 @@ pub fn definitions() -> &'static [&'static Definition] {
     &DEFINITIONS
 }
 
-static DEFINITIONS: [&Definition; 13] = [
+static DEFINITIONS: [&Definition; 14] = [
     &iterations::DEFINITION,
     &time_step::DEFINITION,
     &cord::DEFINITION,
@@ -119,6 +120,7 @@ static DEFINITIONS: [&Definition; 13] = [
     &spin::DEFINITION,
     &momentum::DEFINITION,
     &long_run::DEFINITION,
+    &equal_cost::DEFINITION,
 ];
 
 /// The experiment called `id`, or an error naming it.
