@@ -29,7 +29,7 @@ pub(super) static DEFINITION: Definition = Definition {
         Setting { name: "stiffness", label: "Stiffness", unit: "N/m, 0 = rigid", min: 0.0, max: 1e9, whole: false, default: 1000.0 },
         setup::MASS,
         setup::TIME_STEP,
-        Setting { name: "maxSubsteps", label: "Most substeps", unit: "", min: 2.0, max: 100.0, whole: true, default: 100.0 },
+        Setting { name: "maxSubsteps", label: "Most substeps", unit: "", min: 2.0, max: 100.0, whole: true, default: 50.0 },
         Setting { name: "duration", label: "Simulated time per run", unit: "s", min: 1.0, max: 600.0, whole: false, default: 120.0 },
     ],
     build,
