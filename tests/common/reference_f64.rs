@@ -62,9 +62,18 @@ impl Default for Settings {
     }
 }
 
+/// A rigid area constraint: the shoelace area of `corners` (counter-
+/// clockwise positive) kept at `target`, solved after each sweep.
+#[derive(Clone, Debug)]
+pub struct Ring {
+    pub corners: Vec<usize>,
+    pub target: f64,
+}
+
 pub struct Reference {
     pub particles: Vec<Particle>,
     pub links: Vec<Link>,
+    pub rings: Vec<Ring>,
     pub s: Settings,
     pub time: f64,
 }
@@ -124,6 +133,7 @@ impl Reference {
         Reference {
             particles,
             links,
+            rings: Vec::new(),
             s,
             time: 0.0,
         }
@@ -156,6 +166,7 @@ impl Reference {
         Reference {
             particles,
             links,
+            rings: Vec::new(),
             s,
             time: 0.0,
         }
@@ -178,6 +189,7 @@ impl Reference {
             self.predict(h);
             for _ in 0..self.s.iterations {
                 self.sweep(&order, h);
+                self.solve_rings();
             }
             self.finish(h);
         }
@@ -242,6 +254,39 @@ impl Reference {
             for (axis, n_axis) in n.iter().enumerate() {
                 self.particles[link.a].x[axis] += pa.w * delta * n_axis;
                 self.particles[link.b].x[axis] -= pb.w * delta * n_axis;
+            }
+        }
+    }
+
+    /// One pass over the rigid area constraints.
+    fn solve_rings(&mut self) {
+        for ring in &self.rings {
+            let n = ring.corners.len();
+            let at = |i: usize| self.particles[ring.corners[i % n]].x;
+            let gradient: Vec<[f64; 2]> = (0..n)
+                .map(|i| {
+                    let (prev, next) = (at(i + n - 1), at(i + 1));
+                    [0.5 * (next[1] - prev[1]), 0.5 * (prev[0] - next[0])]
+                })
+                .collect();
+            let area = 0.5
+                * (0..n)
+                    .map(|i| at(i)[0] * at(i + 1)[1] - at(i + 1)[0] * at(i)[1])
+                    .sum::<f64>();
+            let weight: f64 = (0..n)
+                .map(|i| {
+                    let g = gradient[i];
+                    self.particles[ring.corners[i]].w * (g[0] * g[0] + g[1] * g[1])
+                })
+                .sum();
+            if weight <= 0.0 {
+                continue;
+            }
+            let delta = -(area - ring.target) / weight;
+            for (i, g) in gradient.iter().enumerate() {
+                let p = &mut self.particles[ring.corners[i]];
+                p.x[0] += p.w * delta * g[0];
+                p.x[1] += p.w * delta * g[1];
             }
         }
     }
