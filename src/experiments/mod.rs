@@ -14,14 +14,24 @@ use crate::cloth::Cloth;
 use crate::error::ClothError;
 
 mod bending;
+mod chain;
 mod convergence;
 mod cord;
 mod damping;
+mod equal_cost;
+mod equilibrium;
+mod forces;
 mod hanging;
 mod iterations;
 pub(crate) mod json;
+mod long_run;
 mod measure;
+mod momentum;
+mod momentum_measure;
+mod pbd;
 mod setup;
+mod spin;
+mod static_equilibrium;
 mod stiffness_sweep;
 mod substeps;
 mod time_step;
@@ -83,6 +93,9 @@ pub struct Definition {
     pub source: &'static str,
     /// What is set up and what is measured, in a sentence or two.
     pub method: &'static str,
+    /// The verdict's rule, fixed before any number: the measure, its
+    /// threshold and why that threshold.
+    pub rule: &'static str,
     pub settings: &'static [Setting],
     build: fn(&Settings) -> Result<Vec<Trial>, ClothError>,
     report: fn(&Settings, &[Trial]) -> Report,
@@ -93,7 +106,7 @@ pub fn definitions() -> &'static [&'static Definition] {
     &DEFINITIONS
 }
 
-static DEFINITIONS: [&Definition; 8] = [
+static DEFINITIONS: [&Definition; 14] = [
     &iterations::DEFINITION,
     &time_step::DEFINITION,
     &cord::DEFINITION,
@@ -102,6 +115,12 @@ static DEFINITIONS: [&Definition; 8] = [
     &convergence::DEFINITION,
     &bending::DEFINITION,
     &substeps::DEFINITION,
+    &static_equilibrium::DEFINITION,
+    &forces::DEFINITION,
+    &spin::DEFINITION,
+    &momentum::DEFINITION,
+    &long_run::DEFINITION,
+    &equal_cost::DEFINITION,
 ];
 
 /// The experiment called `id`, or an error naming it.
@@ -239,6 +258,10 @@ pub type Probe = Box<dyn Fn(&mut Cloth) -> Vec<f64>>;
 /// What a trial does to its cloth before each step (moves a pinned corner, say).
 pub type Driver = Box<dyn FnMut(&mut Cloth)>;
 
+/// A step of the trial's own, in place of the cloth's (plain PBD with a
+/// stiffness coefficient, say); it must advance the cloth's clock by one step.
+pub type Stepper = Box<dyn FnMut(&mut Cloth)>;
+
 /// One cloth of an experiment, stepped by a [`Plan`] and measured by a probe.
 pub struct Trial {
     /// What distinguishes it (`"XPBD, 10 iterations"`).
@@ -250,6 +273,7 @@ pub struct Trial {
     plan: Plan,
     probe: Probe,
     driver: Option<Driver>,
+    stepper: Option<Stepper>,
     /// The probe's rows, in order.
     pub samples: Vec<Vec<f64>>,
     steps_done: u32,
@@ -273,6 +297,7 @@ impl Trial {
             plan,
             probe,
             driver: None,
+            stepper: None,
             samples: Vec::new(),
             steps_done: 0,
             diverged: false,
@@ -283,6 +308,12 @@ impl Trial {
     /// The trial with `driver` called before each of its steps.
     pub fn with_driver(mut self, driver: Driver) -> Trial {
         self.driver = Some(driver);
+        self
+    }
+
+    /// The trial with each step taken by `stepper` instead of the cloth's own.
+    pub fn with_stepper(mut self, stepper: Stepper) -> Trial {
+        self.stepper = Some(stepper);
         self
     }
 
@@ -311,7 +342,13 @@ impl Trial {
                             driver(&mut self.cloth);
                         }
                     }
-                    let (finished, spent) = self.cloth.advance(1, budget.saturating_sub(work));
+                    let (finished, spent) = match self.stepper.as_mut() {
+                        Some(stepper) => {
+                            stepper(&mut self.cloth);
+                            (1, self.cloth.work_per_step())
+                        }
+                        None => self.cloth.advance(1, budget.saturating_sub(work)),
+                    };
                     work += spent.max(1);
                     if finished == 1 {
                         self.steps_done += 1;
@@ -488,6 +525,8 @@ pub enum Cell {
 pub struct Verdict {
     pub status: Status,
     pub text: String,
+    /// What this means for you: which setting to choose, in one line.
+    pub advice: String,
 }
 
 /// The verdict's kind.
