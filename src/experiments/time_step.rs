@@ -22,6 +22,8 @@ pub(super) static DEFINITION: Definition = Definition {
     claim: "Plain PBD's constraints get stiffer as the time step shrinks, while XPBD's stiffness stays the one you set whatever the time step.",
     source: "Macklin, Müller and Chentanez, \"XPBD: Position-Based Simulation of Compliant Constrained Dynamics\" (2016), sections 1 and 6",
     method: "A cloth hangs from its two top corners and runs, for each time step, the same simulated time as PBD (rigid constraints) and as XPBD (the stiffness below), with the same iteration count and a little velocity damping. Measured: the mean relative stretch of all constraints over the second half of the run.",
+    rule: "Compare the settled mean stretch at the largest and the smallest time step: the claim holds when XPBD's changes by at most 10 % and PBD's falls by at least 25 %.",
+    meaning: "With XPBD you can change the time step (or the frame rate) without the cloth changing its stiffness.",
     settings: &[
         setup::WIDTH,
         setup::HEIGHT,
