@@ -12,6 +12,9 @@ use crate::params::Params;
 /// the claim to hold.
 pub const MAX_RATIO: f64 = 0.5;
 
+/// What the result means for someone choosing settings.
+const ADVICE: &str = "Turn bending on for cloth that should fold smoothly rather than crumple.";
+
 pub(super) static DEFINITION: Definition = Definition {
     id: "bending",
     title: "Bending on and off: wrinkles",
@@ -19,7 +22,6 @@ pub(super) static DEFINITION: Definition = Definition {
     source: "the course notes (cloth with bending constraints); Müller, Heidelberger, Hennix and Ratcliff, \"Position Based Dynamics\" (2007), section 4.2",
     method: "A cloth hangs from its two top corners; over the first second its right corner is dragged towards the left one (and pinned there), so the cloth has more width than room and crumples, once without bending constraints and once with them (distance constraints between particles two apart along rows and columns). Measured: the wrinkling, the mean angle (degrees) by which the rows turn at each particle, averaged over the second half of the run.",
     rule: "Compare the rows' mean turning angle over the second half of the run: the claim holds when bending leaves at most half the turning without it, in part when it leaves less but more than half.",
-    meaning: "Turn bending on for cloth that should fold smoothly rather than crumple.",
     settings: &[
         Setting { name: "width", label: "Width", unit: "particles", min: 3.0, max: 60.0, whole: true, default: 30.0 },
         Setting { name: "height", label: "Height", unit: "particles", min: 3.0, max: 60.0, whole: true, default: 10.0 },
@@ -186,6 +188,10 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         charts: vec![chart, shape],
         table,
         numbers: vec![("wrinklingOff", off), ("wrinklingOn", on), ("ratio", ratio)],
-        verdict: Some(Verdict { status, text }),
+        verdict: Some(Verdict {
+            status,
+            text,
+            advice: ADVICE.into(),
+        }),
     }
 }

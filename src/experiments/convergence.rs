@@ -15,6 +15,9 @@ pub const MAX_FACTOR: f64 = 2.0;
 /// Within this factor the claim holds in part.
 pub const PARTLY_FACTOR: f64 = 5.0;
 
+/// What the result means for someone choosing settings.
+const ADVICE: &str = "The coloured order (the fast SIMD sweep) is safe to use; keep the original order only to reproduce results bit for bit.";
+
 pub(super) static DEFINITION: Definition = Definition {
     id: "convergence",
     title: "Convergence of the sweep orders",
@@ -22,7 +25,6 @@ pub(super) static DEFINITION: Definition = Definition {
     source: "this project's README (Solver order); colouring for parallel Gauss–Seidel as in Fratarcangeli, Tibaldo and Pellacini, \"Vivace\" (2016)",
     method: "A cloth falls for a while from its rest shape; from that same state one step runs in the original order and one in the coloured order. Measured: the root mean square of the constraints' residual C + α̃λ (C alone for rigid constraints) after the prediction and after every iteration.",
     rule: "Compare the residual after the last iteration: the orders converge alike when the coloured order's residual is within a factor 2 of the original's, in part within a factor 5.",
-    meaning: "The coloured order (the fast SIMD sweep) is safe to use; keep the original order only to reproduce results bit for bit.",
     settings: &[
         setup::WIDTH,
         setup::HEIGHT,
@@ -153,6 +155,10 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("coloredStart", colored_start),
             ("factor", factor),
         ],
-        verdict: Some(Verdict { status, text }),
+        verdict: Some(Verdict {
+            status,
+            text,
+            advice: ADVICE.into(),
+        }),
     }
 }

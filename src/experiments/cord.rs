@@ -14,6 +14,9 @@ pub const MIN_RATIO: f64 = 2.0;
 /// The window at the end of the run the kept energy is averaged over, seconds.
 const LATE_WINDOW: f64 = 2.0;
 
+/// What the result means for someone choosing settings.
+const ADVICE: &str = "For lively motion (pendulums, ropes, swinging cloth) spend the solves on substeps, not iterations.";
+
 pub(super) static DEFINITION: Definition = Definition {
     id: "cord",
     title: "The three-particle cord: iterations, substeps and the hybrid",
@@ -21,7 +24,6 @@ pub(super) static DEFINITION: Definition = Definition {
     source: "Macklin et al., \"Small Steps in Physics Simulation\" (2019), section 4 and its double-pendulum figure; the course notes",
     method: "The \"double-pendulum\" preset (a pinned pivot and two 1 kg particles on rigid 0.5 m links, released 0.1 rad off upright) runs three times with the same constraint solves per frame: n iterations × 1 substep, n/s iterations × s substeps (the hybrid) and 1 iteration × n substeps. Measured: the energy above the hanging rest state, as a fraction of the start's, over time, and the path of the end particle.",
     rule: "Average the energy kept over the last 2 s of the run: the claim holds when substeps keep at least twice what the iterations keep and the hybrid lies between the two; it holds in part when substeps keep more, but less than twice as much.",
-    meaning: "For lively motion (pendulums, ropes, swinging cloth) spend the solves on substeps, not iterations.",
     settings: &[
         Setting { name: "timeStep", label: "Frame time step", unit: "s", min: 1e-3, max: 0.05, whole: false, default: 0.0167 },
         Setting { name: "work", label: "Solves per frame n", unit: "", min: 2.0, max: 100.0, whole: true, default: 20.0 },
@@ -166,6 +168,10 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("keptHybrid", hybrid),
             ("keptSubsteps", substeps),
         ],
-        verdict: Some(Verdict { status, text }),
+        verdict: Some(Verdict {
+            status,
+            text,
+            advice: ADVICE.into(),
+        }),
     }
 }

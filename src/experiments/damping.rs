@@ -13,6 +13,9 @@ use crate::params::Params;
 /// The β values swept: 0 and these, up to `maxDamping`.
 const BETAS: [f64; 7] = [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0];
 
+/// What the result means for someone choosing settings.
+const ADVICE: &str = "Use β to calm stretching vibrations; the undamped cloth also loses energy, to the implicit step itself and to iterations that stop before convergence.";
+
 pub(super) static DEFINITION: Definition = Definition {
     id: "damping",
     title: "Constraint damping β: energy decay",
@@ -20,7 +23,6 @@ pub(super) static DEFINITION: Definition = Definition {
     source: "Macklin, Müller and Chentanez, \"XPBD: Position-Based Simulation of Compliant Constrained Dynamics\" (2016), section 3.5 (damping)",
     method: "A cloth held by its two top corners is released in its rest shape and swings and bounces without velocity damping, once for each β. Measured: the kinetic energy over time, and its mean over the last quarter of the run.",
     rule: "Compare the mean kinetic energy over the last quarter of the run for each β: the claim holds when each larger β leaves less than the one before (two values below 1e-9 J count as equal, at rest) and the largest β leaves less than none; it holds in part when only the largest β leaves less than none.",
-    meaning: "Use β to calm stretching vibrations; the undamped cloth also loses energy, to the implicit step itself and to iterations that stop before convergence.",
     settings: &[
         setup::WIDTH,
         setup::HEIGHT,
@@ -146,6 +148,10 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("mostDampedEnergy", most),
             ("notDecreasing", decreasing as f64),
         ],
-        verdict: Some(Verdict { status, text }),
+        verdict: Some(Verdict {
+            status,
+            text,
+            advice: ADVICE.into(),
+        }),
     }
 }

@@ -15,6 +15,10 @@ pub const MAX_SAG_RATIO: f64 = 0.5;
 /// A top edge that sags less than this fraction of its length is "almost straight".
 pub const STRAIGHT: f64 = 0.02;
 
+/// What the result means for someone choosing settings.
+const ADVICE: &str =
+    "For a stiff cloth that does not sag like rubber, use substeps rather than more iterations.";
+
 pub(super) static DEFINITION: Definition = Definition {
     id: "hanging",
     title: "Hanging cloth: iterations against substeps",
@@ -22,7 +26,6 @@ pub(super) static DEFINITION: Definition = Definition {
     source: "Macklin, Storey, Lu, Terdiman, Chentanez, Jeschke and Müller, \"Small Steps in Physics Simulation\" (2019), section 4 (hanging cloth)",
     method: "The same cloth hangs from its two top corners twice: once with n iterations and 1 substep, once with 1 iteration and n substeps (the same number of constraint solves per time step). Measured: how far the top edge sags below the line between the corners, and the mean stretch, averaged over the second half of the run.",
     rule: "Compare the top edge's mean sag over the second half of the run: the claim holds when substeps leave at most half the sag of iterations, in part when they leave less but more than half; below 2 % of the edge's length counts as almost straight.",
-    meaning: "For a stiff cloth that does not sag like rubber, use substeps rather than more iterations.",
     settings: &[
         Setting { name: "width", label: "Width", unit: "particles", min: 3.0, max: 60.0, whole: true, default: 20.0 },
         setup::HEIGHT,
@@ -144,6 +147,10 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("sagRatio", ratio),
             ("edgeLength", edge),
         ],
-        verdict: Some(Verdict { status, text }),
+        verdict: Some(Verdict {
+            status,
+            text,
+            advice: ADVICE.into(),
+        }),
     }
 }

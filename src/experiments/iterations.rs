@@ -16,6 +16,9 @@ pub const PBD_MIN_CHANGE: f64 = 25.0;
 /// The iteration counts swept (those up to `maxIterations`, and it).
 const COUNTS: [u32; 8] = [1, 2, 5, 10, 20, 50, 100, 200];
 
+/// What the result means for someone choosing settings.
+const ADVICE: &str = "With XPBD, set the stiffness you want and choose iterations for accuracy only; with plain PBD, changing the iteration count changes the material.";
+
 pub(super) static DEFINITION: Definition = Definition {
     id: "iterations",
     title: "Stiffness against the iteration count",
@@ -23,7 +26,6 @@ pub(super) static DEFINITION: Definition = Definition {
     source: "Macklin, Müller and Chentanez, \"XPBD: Position-Based Simulation of Compliant Constrained Dynamics\" (2016), section 6 and figure 2",
     method: "A cloth hangs from its two top corners; for each iteration count it runs as PBD (rigid constraints) and as XPBD (the stiffness below), with a little velocity damping so it settles. Measured: the mean relative stretch of all constraints over the second half of the run (lower = stiffer).",
     rule: "Compare the settled mean stretch at the first and the last iteration count of the sweep: the claim holds when XPBD's changes by at most 10 % and PBD's falls by at least 25 % (10 % allows for a solve that is not fully converged; 25 % is a change a viewer sees).",
-    meaning: "With XPBD, set the stiffness you want and choose iterations for accuracy only; with plain PBD, changing the iteration count changes the material.",
     settings: &[
         setup::WIDTH,
         setup::HEIGHT,
@@ -102,5 +104,9 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         xpbd_max_change: XPBD_MAX_CHANGE,
         pbd_min_change: PBD_MIN_CHANGE,
     };
-    stiffness_sweep::report(settings, trials, &keys, ends)
+    let mut report = stiffness_sweep::report(settings, trials, &keys, ends);
+    if let Some(verdict) = report.verdict.as_mut() {
+        verdict.advice = ADVICE.into();
+    }
+    report
 }

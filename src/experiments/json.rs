@@ -53,18 +53,17 @@ fn setting(s: &Setting) -> String {
     )
 }
 
-/// Every definition: id, title, claim, source, method, rule, meaning and settings.
+/// Every definition: id, title, claim, source, method, rule and settings.
 pub fn definitions(definitions: &[&Definition]) -> String {
     list(definitions, |d| {
         format!(
-            "{{\"id\":{},\"title\":{},\"claim\":{},\"source\":{},\"method\":{},\"rule\":{},\"meaning\":{},\"settings\":{}}}",
+            "{{\"id\":{},\"title\":{},\"claim\":{},\"source\":{},\"method\":{},\"rule\":{},\"settings\":{}}}",
             string(d.id),
             string(d.title),
             string(d.claim),
             string(d.source),
             string(d.method),
             string(d.rule),
-            string(d.meaning),
             list(d.settings, setting)
         )
     })
@@ -104,13 +103,14 @@ fn cell(c: &Cell) -> String {
 pub fn report(r: &Report, max_points: usize) -> String {
     let verdict = r.verdict.as_ref().map_or("null".into(), |v| {
         format!(
-            "{{\"status\":{},\"text\":{}}}",
+            "{{\"status\":{},\"text\":{},\"advice\":{}}}",
             string(match v.status {
                 super::Status::Holds => "holds",
                 super::Status::Partly => "partly",
                 super::Status::DoesNotHold => "does-not-hold",
             }),
-            string(&v.text)
+            string(&v.text),
+            string(&v.advice)
         )
     });
     format!(

@@ -90,11 +90,9 @@ pub struct Definition {
     pub source: &'static str,
     /// What is set up and what is measured, in a sentence or two.
     pub method: &'static str,
-    /// The verdict's rule, written before any number: the measure, its
+    /// The verdict's rule, fixed before any number: the measure, its
     /// threshold and why that threshold.
     pub rule: &'static str,
-    /// What the result means for someone choosing settings, in one line.
-    pub meaning: &'static str,
     pub settings: &'static [Setting],
     build: fn(&Settings) -> Result<Vec<Trial>, ClothError>,
     report: fn(&Settings, &[Trial]) -> Report,
@@ -588,6 +586,8 @@ pub enum Cell {
 pub struct Verdict {
     pub status: Status,
     pub text: String,
+    /// What this means for you: which setting to choose, in one line.
+    pub advice: String,
 }
 
 /// The verdict's kind.

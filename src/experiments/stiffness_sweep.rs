@@ -228,6 +228,7 @@ impl Comparison {
         Verdict {
             status: self.status,
             text,
+            advice: String::new(),
         }
     }
 }

@@ -19,6 +19,9 @@ const COUNTS: [u32; 5] = [1, 5, 10, 20, 50];
 /// so a rise means energy was created.
 pub const ENERGY_GAIN: f64 = 0.1;
 
+/// What the result means for someone choosing settings.
+const ADVICE: &str = "Substeps without damping are stable here: you may use them freely, and add damping only for the look you want.";
+
 pub(super) static DEFINITION: Definition = Definition {
     id: "substeps",
     title: "Substeps without damping",
@@ -26,7 +29,6 @@ pub(super) static DEFINITION: Definition = Definition {
     source: "the course notes (an anecdote from the students' exercises); the stability argument is Macklin et al., \"Small Steps in Physics Simulation\" (2019), section 3",
     method: "A cloth held by its two top corners is released in its rest shape with 1 iteration and more and more substeps (1 substep is the reference), and no damping of any kind. Measured: the kinetic plus gravitational energy over time (a lower bound of the energy: the elastic part is left out), the largest stretch, and whether a step diverged.",
     rule: "A run explodes when it diverges or its kinetic plus gravitational energy rises above its start by more than 10 % of the energy gravity can release; the claim holds when a run with more than one substep explodes.",
-    meaning: "Substeps without damping are stable here: you may use them freely, and add damping only for the look you want.",
     settings: &[
         setup::WIDTH,
         setup::HEIGHT,
@@ -61,7 +63,7 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
             };
             hanging_trial(
                 settings,
-                format!("{substeps} substeps"),
+                super::words::count(substeps, "substep", "substeps"),
                 substeps as f64,
                 params,
                 Box::new(|c| {
@@ -172,5 +174,9 @@ fn verdict(exploded: &[f64], most: f64, worst_gain: f64, scale: f64) -> Verdict 
             ),
         )
     };
-    Verdict { status, text }
+    Verdict {
+        status,
+        text,
+        advice: ADVICE.into(),
+    }
 }
