@@ -15,6 +15,8 @@
 // PLOT_POINTS points per series (what a plot shows); the full data stays here
 // for Save CSV.
 
+import { chartCsv } from './csv.js';
+
 /** Work units per `advance` call: about 2 ms of the wasm build. */
 export const WORK_PER_CALL = 2e6;
 /** Points per series in the reports sent for plotting. */
@@ -41,99 +43,118 @@ export function errorData(error) {
   };
 }
 
-/**
- * A runner over the experiments' wasm exports (`ExperimentRun`); `post` sends
- * its messages. Returns the function that takes the messages to it.
- */
-export function createRunner({ ExperimentRun }, post, { sliceMs = 20, redrawMs = 150 } = {}) {
-  const running = new Map(); // id → { cancelled }
-  const finished = new Map(); // id → the last finished ExperimentRun, for its full data
+/** Runs experiments for one side of the messages; see the file's head. */
+class Runner {
+  #ExperimentRun;
+  #post;
+  #sliceMs;
+  #redrawMs;
+  #running = new Map(); // id → { cancelled }
+  #finished = new Map(); // id → the last finished ExperimentRun, for its full data
 
-  function check({ ticket, id, settings }) {
+  constructor(ExperimentRun, post, { sliceMs, redrawMs }) {
+    this.#ExperimentRun = ExperimentRun;
+    this.#post = post;
+    this.#sliceMs = sliceMs;
+    this.#redrawMs = redrawMs;
+  }
+
+  /** Takes one message to the runner. */
+  handle(message) {
+    switch (message?.type) {
+      case 'check':
+        return this.#check(message);
+      case 'start':
+        return this.#start(message);
+      case 'cancel': {
+        const state = this.#running.get(message.id);
+        if (state) state.cancelled = true;
+        return undefined;
+      }
+      case 'chartCsv':
+        return this.#chartCsv(message);
+      default:
+        return undefined;
+    }
+  }
+
+  #check({ ticket, id, settings }) {
     let run = null;
     try {
-      run = new ExperimentRun(id, settings);
-      post({ type: 'checked', ticket, error: null });
+      run = new this.#ExperimentRun(id, settings);
+      this.#post({ type: 'checked', ticket, error: null });
     } catch (error) {
-      post({ type: 'checked', ticket, error: errorData(error) });
+      this.#post({ type: 'checked', ticket, error: errorData(error) });
     } finally {
       run?.free();
     }
   }
 
-  async function start({ id, settings }) {
-    if (running.has(id)) return;
+  async #start({ id, settings }) {
+    if (this.#running.has(id)) return;
     let run;
     try {
-      run = new ExperimentRun(id, settings);
+      run = new this.#ExperimentRun(id, settings);
     } catch (error) {
-      post({ type: 'failed', id, error: errorData(error), started: false });
+      this.#post({ type: 'failed', id, error: errorData(error), started: false });
       return;
     }
     const state = { cancelled: false };
-    running.set(id, state);
-    post({ type: 'started', id });
+    this.#running.set(id, state);
+    this.#post({ type: 'started', id });
     try {
-      await loop(run, id, state);
+      await this.#loop(run, id, state);
     } catch (error) {
-      post({ type: 'failed', id, error: errorData(error), started: true });
+      this.#post({ type: 'failed', id, error: errorData(error), started: true });
     } finally {
-      running.delete(id);
-      if (finished.get(id) !== run) run.free();
+      this.#running.delete(id);
+      if (this.#finished.get(id) !== run) run.free();
     }
   }
 
-  async function loop(run, id, state) {
+  /** Steps `run` in slices until it is done or cancelled, reporting as it goes. */
+  async #loop(run, id, state) {
     const started = performance.now();
     let drawn = started;
     for (;;) {
       const sliceStart = performance.now();
       let done = false;
-      while (!done && performance.now() - sliceStart < sliceMs) done = run.advance(WORK_PER_CALL);
+      while (!done && performance.now() - sliceStart < this.#sliceMs) done = run.advance(WORK_PER_CALL);
       const now = performance.now();
       if (done) {
-        finished.get(id)?.free();
-        finished.set(id, run);
-        post({ type: 'done', id, report: run.report(PLOT_POINTS), ms: now - started });
+        this.#finished.get(id)?.free();
+        this.#finished.set(id, run);
+        this.#post({ type: 'done', id, report: run.report(PLOT_POINTS), ms: now - started });
         return;
       }
-      const redraw = now - drawn > redrawMs;
+      const redraw = now - drawn > this.#redrawMs;
       if (redraw) drawn = now;
-      post({ type: 'progress', id, progress: run.progress, report: redraw ? run.report(PLOT_POINTS) : null });
+      this.#post({ type: 'progress', id, progress: run.progress, report: redraw ? run.report(PLOT_POINTS) : null });
       await nextTask();
       if (state.cancelled) {
-        post({ type: 'cancelled', id, progress: run.progress });
+        this.#post({ type: 'cancelled', id, progress: run.progress });
         return;
       }
     }
   }
 
-  async function chartCsvText({ ticket, id, index }) {
-    const run = finished.get(id);
+  /** Every point of chart `index` of the finished run of `id`, as CSV (null if there is none). */
+  async #chartCsv({ ticket, id, index }) {
+    const run = this.#finished.get(id);
     let text = null;
     if (run) {
-      const { chartCsv } = await import('./csv.js');
       const chart = JSON.parse(run.report()).charts[index];
       if (chart) text = chartCsv(chart);
     }
-    post({ type: 'csv', ticket, text });
+    this.#post({ type: 'csv', ticket, text });
   }
+}
 
-  return function handle(message) {
-    switch (message?.type) {
-      case 'check':
-        return check(message);
-      case 'start':
-        return start(message);
-      case 'cancel': {
-        const state = running.get(message.id);
-        if (state) state.cancelled = true;
-        return undefined;
-      }
-      case 'chartCsv':
-        return chartCsvText(message);
-      default:
-        return undefined;
-    }
-  };
+/**
+ * A runner over the experiments' wasm exports (`ExperimentRun`); `post` sends
+ * its messages. Returns the function that takes the messages to it.
+ */
+export function createRunner({ ExperimentRun }, post, { sliceMs = 20, redrawMs = 150 } = {}) {
+  const runner = new Runner(ExperimentRun, post, { sliceMs, redrawMs });
+  return (message) => runner.handle(message);
 }
