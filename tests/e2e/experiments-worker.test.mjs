@@ -63,11 +63,18 @@ describe('experiments page: where the experiments run (Chromium)', () => {
       assert.equal(await page.isHidden('#runner-note'), true, 'no fallback note');
       const workers = page.workers().filter((w) => w.url().endsWith('/www/experiments/worker.js'));
       assert.equal(workers.length, 1, 'one experiments worker');
+      // printed, not asserted (a loaded machine has long tasks of its own)
+      await page.evaluate(() => {
+        window.__longTasks = [];
+        new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+      });
       await page.click(`${section('substeps')} button.run`);
       await page.waitForFunction((s) => Number(document.querySelector(`${s} progress`).value) > 0.05, section('substeps'));
       await page.click(`${section('substeps')} button.cancel`);
       await page.waitForSelector(`${section('substeps')}[data-state="cancelled"]`);
       await runToEnd(page, 'convergence');
+      const longTasks = await page.evaluate(() => window.__longTasks);
+      console.log(`main-thread long tasks while the experiments ran: ${longTasks.length}, the longest ${Math.max(0, ...longTasks).toFixed(0)} ms`);
       const instances = await page.evaluate(() => window.__wasmInstances);
       assert.ok(instances.includes('other'), `the probe sees the side-by-side cloths' module: ${instances}`);
       assert.ok(!instances.includes('experiments'), `the experiments' module on the main thread: ${instances}`);
