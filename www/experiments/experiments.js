@@ -17,7 +17,7 @@ import { parseNumber } from '../lib/cloth.js';
 import { drawChart } from './chart.js';
 import { tableCsv } from './csv.js';
 import { connectRunner } from './client.js';
-import { formatDuration, formatNumber } from './format.js';
+import { formatDuration, formatNumber, readableText } from './format.js';
 import { mountSideBySide } from './side-by-side.js';
 
 const params = new URLSearchParams(location.search);
@@ -99,7 +99,7 @@ class ExperimentSection {
       element('h2', { id: `${id}-title`, text: title }),
       labelled('claim', 'Claim.', element('q', { text: claim }), ' ', element('cite', { text: `(${source})` })),
       labelled('method', 'Set-up and measure.', method),
-      labelled('rule', 'Rule.', rule ?? ''),
+      labelled('rule', 'Rule.', readableText(rule ?? '')),
       form,
       element('p', { className: 'buttons' }, this.runButton, this.cancelButton, this.link),
       element('p', { className: 'progress-row' }, this.progress, ' ', this.progressText),
@@ -294,16 +294,24 @@ class ExperimentSection {
     );
     const { verdict } = report;
     if (verdict) {
-      this.#setVerdict(verdict.status, STATUS_WORDS[verdict.status] ?? verdict.status, verdict.text.charAt(0).toUpperCase() + verdict.text.slice(1));
-      this.advice.replaceChildren(element('strong', { text: 'What this means for you. ' }), verdict.advice ?? '');
+      const text = readableText(verdict.text);
+      this.#setVerdict(verdict.status, STATUS_WORDS[verdict.status] ?? verdict.status, text.charAt(0).toUpperCase() + text.slice(1));
+      this.advice.replaceChildren(element('strong', { text: 'What this means for you. ' }), readableText(verdict.advice ?? ''));
       this.advice.hidden = !verdict.advice;
     }
   }
 
   #showCharts(charts) {
     while (this.#figures.length < charts.length) this.#addFigure(this.#figures.length);
-    charts.forEach((chart, i) => {
+    charts.forEach((data, i) => {
       const { canvas, caption } = this.#figures[i];
+      const chart = {
+        ...data,
+        title: readableText(data.title),
+        xLabel: readableText(data.xLabel),
+        yLabel: readableText(data.yLabel),
+        series: data.series.map((s) => ({ ...s, label: readableText(s.label) })),
+      };
       canvas.setAttribute('aria-label', `${chart.title}: ${chart.yLabel} against ${chart.xLabel}`);
       caption.textContent = chart.title;
       drawChart(canvas, chart);
@@ -328,11 +336,11 @@ class ExperimentSection {
   }
 
   #showTable({ columns, rows }) {
-    const head = element('thead', {}, element('tr', {}, ...columns.map((c) => element('th', { scope: 'col', text: c }))));
+    const head = element('thead', {}, element('tr', {}, ...columns.map((c) => element('th', { scope: 'col', text: readableText(c) }))));
     const body = element(
       'tbody',
       {},
-      ...rows.map((row) => element('tr', {}, ...row.map((cell) => element('td', { text: typeof cell === 'string' ? cell : formatNumber(cell) })))),
+      ...rows.map((row) => element('tr', {}, ...row.map((cell) => element('td', { text: typeof cell === 'string' ? readableText(cell) : formatNumber(cell) })))),
     );
     this.table.replaceChildren(head, body);
   }

@@ -56,3 +56,16 @@ export function formatDuration(ms) {
 export function plural(count, singular, pluralForm = `${singular}s`) {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
+
+/**
+ * `text` (a verdict, a label, a table cell from the Rust side) with its numbers
+ * for people: a number in exponent form (`2.448e0`, `1e-9`) becomes
+ * `formatNumber`'s (`2.45`, `1 × 10⁻⁹`), and `1 substeps` / `1 iterations`
+ * become singular. Other text is left as it is.
+ */
+export function readableText(text) {
+  if (typeof text !== 'string') return text;
+  return text
+    .replace(/(?<![\w.])(-?\d+(?:\.\d+)?)e([-+]?\d+)(?![\w.])/g, (match) => (Number.isFinite(Number(match)) ? formatNumber(Number(match)) : match))
+    .replace(/(?<![\w.])1 (substep|iteration)s\b/g, '1 $1');
+}
