@@ -229,10 +229,11 @@ describe('experiments page', () => {
   });
 
   it('side by side: a drag on one cloth moves the same particle of both', async () => {
-    const opened = await openExperiments();
+    // two cloths alike (XPBD, 50 iterations both), settled, so the same particle sits under the pointer on both
+    const opened = await openExperiments('?pair=xpbd-iterations&left.iterations=50');
     await inPage(opened, async ({ page }) => {
-      for (const ref of ['window.leftCloth', 'window.rightCloth']) await waitForTime(page, ref, 0.2);
       await page.locator('#left-canvas').scrollIntoViewIfNeeded();
+      for (const ref of ['window.leftCloth', 'window.rightCloth']) await waitForTime(page, ref, 12, 0, 60_000);
       const index = 19 + 20 * 7; // the middle of the right edge
       const start = await particleClient(page, 'window.leftCloth', index);
       await page.mouse.move(start.x, start.y);
@@ -254,7 +255,14 @@ describe('experiments page', () => {
       await page.mouse.up();
       await waitForGrabbed(page, 'window.leftCloth', -1);
       await waitForGrabbed(page, 'window.rightCloth', -1);
-      // each side keeps its own settings: the default pair, plain PBD at 2 and 50 iterations
+      // each side keeps its own settings
+      assert.equal(await page.inputValue('#side-pair'), 'xpbd-iterations');
+      assert.equal(await page.evaluate(() => window.leftCloth.simulation.iterations), 50);
+      assert.equal(await page.evaluate(() => window.rightCloth.simulation.stiffness), 2000);
+    });
+    // the default pair: plain PBD at 2 and 50 iterations
+    const defaults = await openExperiments();
+    await inPage(defaults, async ({ page }) => {
       assert.equal(await page.inputValue('#side-pair'), 'pbd-iterations');
       assert.equal(await page.evaluate(() => window.leftCloth.simulation.iterations), 2);
       assert.equal(await page.evaluate(() => window.rightCloth.simulation.iterations), 50);
