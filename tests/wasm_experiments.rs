@@ -72,6 +72,7 @@ fn bad_settings_are_refused_naming_the_field() {
 #[wasm_bindgen_test]
 fn a_run_in_slices_reports_what_the_native_run_does() {
     let mut run = ExperimentRun::new("convergence".into(), JsValue::UNDEFINED).expect("defaults");
+    assert_eq!(run.work_done(), 0.0, "building the run stepped nothing");
     let mut slices = 0;
     while !run.advance(100_000.0.into()).unwrap() {
         slices += 1;
@@ -80,7 +81,18 @@ fn a_run_in_slices_reports_what_the_native_run_does() {
     assert!(run.done() && run.progress() == 1.0);
     assert!(slices > 1, "{slices} slices");
     let d = definition("convergence").unwrap();
-    assert_eq!(run.report(), d.run(d.defaults()).unwrap().to_json());
+    let native = d.run(d.defaults()).unwrap();
+    assert_eq!(run.report(JsValue::UNDEFINED).unwrap(), native.to_json());
+    assert_eq!(
+        run.report(8.0.into()).unwrap(),
+        native.to_json_thinned(8),
+        "a thinned report for plots"
+    );
+    assert!(
+        run.report(3.0.into()).is_err(),
+        "fewer than 4 points are refused"
+    );
+    assert!(run.report("x".into()).is_err(), "a string is refused");
     assert!(
         run.advance((-1.0).into()).is_err(),
         "a negative budget is refused"

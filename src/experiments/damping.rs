@@ -2,6 +2,7 @@
 
 use super::measure::total_energy;
 use super::setup::{self, hanging_trial};
+use super::words::{number, quantity, quantity_to};
 use super::{
     mean_after, series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial,
     Verdict,
@@ -75,7 +76,7 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
             };
             hanging_trial(
                 settings,
-                format!("β = {beta:.3e} N·s/m"),
+                format!("β = {} N·s/m", number(beta)),
                 beta,
                 params,
                 Box::new(|c| vec![c.time(), c.kinetic_energy(), total_energy(c)]),
@@ -164,10 +165,11 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
     let advice = match broken {
         None => "Raise β to calm stretching vibrations; any value in the range tried only removes energy.".to_string(),
         Some(i) => format!(
-            "Keep β below {:.3e} N·s/m (γ = αβ/h below {:.3e}): beyond it damping stops removing energy. The report's β̃ = {:.0e} means β = {report:.2e} N·s/m here, far too small to notice.",
-            trials[i].key,
-            trials[i].key / (k * h),
-            settings.get("reportBetaTilde"),
+            "Keep β below {} N·s/m (γ = αβ/h below {}): beyond it damping stops removing energy. The report's β̃ = {} means β = {} N·s/m here, far too small to notice.",
+            number(trials[i].key),
+            number(trials[i].key / (k * h)),
+            number(settings.get("reportBetaTilde")),
+            number(report),
         ),
     };
     Report {
@@ -201,21 +203,26 @@ fn verdict_text(
     let last = e.late.len() - 1;
     let held = match broken {
         None => format!(
-            "every step up in β, to {:.3e} N·s/m, leaves less total energy over the last quarter ({:.4e} J undamped, {:.4e} J at the largest β) and none rises above its start",
-            trials[last].key, e.late[0], e.late[last]
+            "every step up in β, to {} N·s/m, leaves less total energy over the last quarter ({} undamped, {} at the largest β) and none rises above its start",
+            number(trials[last].key),
+            quantity_to(e.late[0], 4, "J"),
+            quantity_to(e.late[last], 4, "J"),
         ),
         Some(i) => format!(
-            "up to β = {:.3e} N·s/m each step up leaves less total energy over the last quarter, but at β = {:.3e} N·s/m the late total energy is {:.4e} J against {:.4e} J one step below and it rises {:.2} % of the {scale:.3} J gravity can release above its start (the undamped run: {:.2} %): too strong a damping makes the step put energy in",
-            trials[i - 1].key,
-            trials[i].key,
-            e.late[i],
-            e.late[i - 1],
+            "up to β = {} N·s/m each step up leaves less total energy over the last quarter, but at β = {} N·s/m the late total energy is {} against {} one step below and it rises {:.2} % of the {} gravity can release above its start (the undamped run: {:.2} %): too strong a damping makes the step put energy in",
+            number(trials[i - 1].key),
+            number(trials[i].key),
+            quantity_to(e.late[i], 4, "J"),
+            quantity_to(e.late[i - 1], 4, "J"),
             100.0 * e.rise[i] / scale,
+            quantity(scale, "J"),
             100.0 * e.rise[0] / scale,
         ),
     };
     format!(
-        "{}: {held}. The report's β̃ = h²β corresponds to β = {report:.2e} N·s/m at this time step; it changes the late total energy by {report_effect:.2e} J.",
-        status.name()
+        "{}: {held}. The report's β̃ = h²β corresponds to β = {} N·s/m at this time step; it changes the late total energy by {}.",
+        status.name(),
+        number(report),
+        quantity(report_effect, "J"),
     )
 }

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use super::thin::thin;
 use super::{Cell, Chart, Definition, Report, Setting};
 
 /// A JSON string literal.
@@ -68,7 +69,8 @@ pub fn definitions(definitions: &[&Definition]) -> String {
     })
 }
 
-fn chart(c: &Chart) -> String {
+/// A chart with at most `max_points` points per series (see [`thin`]).
+fn chart(c: &Chart, max_points: usize) -> String {
     format!(
         "{{\"title\":{},\"xLabel\":{},\"yLabel\":{},\"logX\":{},\"logY\":{},\"plane\":{},\"series\":{}}}",
         string(&c.title),
@@ -80,7 +82,11 @@ fn chart(c: &Chart) -> String {
         list(&c.series, |s| format!(
             "{{\"label\":{},\"points\":{}}}",
             string(&s.label),
-            list(&s.points, |p| format!("[{},{}]", number(p[0]), number(p[1])))
+            list(thin(&s.points, max_points), |p| format!(
+                "[{},{}]",
+                number(p[0]),
+                number(p[1])
+            ))
         ))
     )
 }
@@ -92,8 +98,9 @@ fn cell(c: &Cell) -> String {
     }
 }
 
-/// A report: charts, table, key numbers and the verdict (`null` while running).
-pub fn report(r: &Report) -> String {
+/// A report: charts (at most `max_points` points per series), table, key
+/// numbers and the verdict (`null` while running).
+pub fn report(r: &Report, max_points: usize) -> String {
     let verdict = r.verdict.as_ref().map_or("null".into(), |v| {
         format!(
             "{{\"status\":{},\"text\":{},\"advice\":{}}}",
@@ -108,7 +115,7 @@ pub fn report(r: &Report) -> String {
     });
     format!(
         "{{\"charts\":{},\"table\":{{\"columns\":{},\"rows\":{}}},\"numbers\":{{{}}},\"verdict\":{}}}",
-        list(&r.charts, chart),
+        list(&r.charts, |c| chart(c, max_points)),
         list(&r.table.columns, |c| string(c)),
         list(&r.table.rows, |row| list(row, cell)),
         r.numbers

@@ -4,6 +4,7 @@
 
 use super::measure::total_energy;
 use super::setup::{self, hanging_trial};
+use super::words::quantity;
 use super::{
     mean_after, series, Cell, Chart, Definition, Report, Series, Setting, Settings, Status, Table,
     Trial, Verdict,
@@ -57,7 +58,7 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
             };
             hanging_trial(
                 settings,
-                format!("{substeps} substeps"),
+                super::words::count(substeps, "substep", "substeps"),
                 substeps as f64,
                 params,
                 Box::new(|c| vec![c.time(), total_energy(c)]),
@@ -134,12 +135,12 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         trials[best].label,
         match stops {
             None => "every step up in substeps lowers it.".to_string(),
-            Some(i) => format!("beyond that ({}: {:.4} %, h = {:.2e} s) more substeps of one iteration lose more energy, not less.", trials[i].label, 100.0 * relative[i].1, relative[i].0),
+            Some(i) => format!("beyond that ({}: {:.4} %, h = {}) more substeps of one iteration lose more energy, not less.", trials[i].label, 100.0 * relative[i].1, quantity(relative[i].0, "s")),
         },
     );
     let advice = format!(
-        "For long undamped runs, substeps down to about h = {:.1e} s lower the energy drift; smaller ones of one iteration do not.",
-        relative[best].0
+        "For long undamped runs, substeps down to about h = {} lower the energy drift; smaller ones of one iteration do not.",
+        quantity(relative[best].0, "s")
     );
     Report {
         charts: vec![energy, drifts],

@@ -9,9 +9,14 @@
 //! and wording live in the experiment's file) is computed from what the trials
 //! measured. A [`Run`] steps the trials in slices of a work budget, so the page
 //! can show progress and stay responsive.
+//!
+//! Building a run is cheap: `build` only makes the cloths. Every step a trial
+//! takes, its warm-up ([`Trial::with_warmup`]) included, is taken by
+//! [`Run::advance`] within the budget it is given.
 
 use crate::cloth::Cloth;
 use crate::error::ClothError;
+use crate::params::Params;
 
 mod bending;
 mod chain;
@@ -34,7 +39,9 @@ mod spin;
 mod static_equilibrium;
 mod stiffness_sweep;
 mod substeps;
+mod thin;
 mod time_step;
+pub mod words;
 
 pub use measure::{mean_stretch, rms_residual, top_edge_sag, total_energy};
 
@@ -215,7 +222,9 @@ impl Definition {
                 field: first,
                 value: format!("{}", settings.get(first)),
                 allowed: format!(
-                    "settings whose run takes at most {MAX_RUN_WORK:e} work units (about a minute); these need {total_work:.2e}"
+                    "settings whose run takes at most {} work units (about a minute); these need {}",
+                    words::number(MAX_RUN_WORK),
+                    words::number(total_work)
                 ),
             });
         }
@@ -274,6 +283,7 @@ pub struct Trial {
     probe: Probe,
     driver: Option<Driver>,
     stepper: Option<Stepper>,
+    warmup: Option<Warmup>,
     /// The probe's rows, in order.
     pub samples: Vec<Vec<f64>>,
     steps_done: u32,
@@ -298,6 +308,7 @@ impl Trial {
             probe,
             driver: None,
             stepper: None,
+            warmup: None,
             samples: Vec::new(),
             steps_done: 0,
             diverged: false,
@@ -317,13 +328,62 @@ impl Trial {
         self
     }
 
-    /// The work units its plan takes, estimated before it runs.
+    /// The trial with `steps` steps at the cloth's present parameters before
+    /// its plan, unmeasured (a cloth falling for a while, say), after which the
+    /// cloth takes `then`. The steps are taken by [`Run::advance`] like the
+    /// rest; `then` is checked here.
+    pub fn with_warmup(mut self, steps: u32, then: Params) -> Result<Trial, ClothError> {
+        let warm = self.cloth.params();
+        let warm_work = self.cloth.work_per_step();
+        self.cloth.set_params(then)?;
+        let then_work = self.cloth.work_per_step();
+        self.cloth.set_params(warm)?;
+        self.warmup = Some(Warmup {
+            left: steps,
+            work_per_step: warm_work,
+            then,
+            then_work_per_step: then_work,
+        });
+        Ok(self)
+    }
+
+    /// The work units its warm-up and its plan take, estimated before it runs.
     fn work(&self) -> f64 {
-        let per_step = self.cloth.work_per_step() as f64;
-        match self.plan {
-            Plan::Steps { total, .. } => per_step * total as f64,
-            Plan::Sweeps => per_step,
+        let (warmup, per_step) = match self.warmup {
+            Some(w) => (
+                w.left as f64 * w.work_per_step as f64,
+                w.then_work_per_step as f64,
+            ),
+            None => (0.0, self.cloth.work_per_step() as f64),
+        };
+        warmup
+            + match self.plan {
+                Plan::Steps { total, .. } => per_step * total as f64,
+                Plan::Sweeps => per_step,
+            }
+    }
+
+    /// Takes warm-up steps within `budget`; returns the work done and whether
+    /// the warm-up is over (the cloth then has its plan's parameters).
+    fn warm_up(&mut self, budget: u64) -> (u64, bool) {
+        let Some(warmup) = self.warmup.as_mut() else {
+            return (0, true);
+        };
+        let (finished, spent) = self.cloth.advance(warmup.left, budget);
+        warmup.left -= finished;
+        if !self.cloth.is_finite() {
+            self.diverged = true;
+            self.finished = true;
+        } else if warmup.left == 0 && !self.cloth.step_in_progress() {
+            let then = warmup.then;
+            self.warmup = None;
+            // checked in `with_warmup`, on this same cloth
+            if self.cloth.set_params(then).is_err() {
+                self.diverged = true;
+                self.finished = true;
+            }
         }
+        (spent.max(1), self.warmup.is_none())
     }
 
     /// Steps until `budget` work units are spent or the plan is done; returns
@@ -331,6 +391,16 @@ impl Trial {
     fn advance(&mut self, budget: u64) -> u64 {
         let mut work = 0u64;
         while !self.finished && (work == 0 || work < budget) {
+            if self.warmup.is_some() {
+                let (spent, over) = self.warm_up(budget.saturating_sub(work));
+                work += spent;
+                if !over {
+                    continue;
+                }
+                if self.finished || work >= budget {
+                    break;
+                }
+            }
             match self.plan {
                 Plan::Steps { total, every } => {
                     if self.steps_done == 0 && self.samples.is_empty() {
@@ -387,6 +457,15 @@ impl Trial {
     }
 }
 
+/// A trial's steps before its plan, and the parameters it takes after them.
+#[derive(Debug, Clone, Copy)]
+struct Warmup {
+    left: u32,
+    work_per_step: u64,
+    then: Params,
+    then_work_per_step: u64,
+}
+
 /// An experiment running: its trials, stepped in slices.
 pub struct Run {
     definition: &'static Definition,
@@ -425,6 +504,16 @@ impl Run {
         } else {
             (self.work_done / self.total_work).min(0.99)
         }
+    }
+
+    /// The work units spent so far.
+    pub fn work_done(&self) -> f64 {
+        self.work_done
+    }
+
+    /// The trials, as far as they have run.
+    pub fn trials(&self) -> &[Trial] {
+        &self.trials
     }
 
     pub fn definition(&self) -> &'static Definition {
@@ -466,9 +555,15 @@ impl Report {
             .map_or(f64::NAN, |(_, v)| *v)
     }
 
-    /// The report as JSON, for the page.
+    /// The report as JSON, for the page, every point of every series.
     pub fn to_json(&self) -> String {
-        json::report(self)
+        json::report(self, usize::MAX)
+    }
+
+    /// The report as JSON with at most about `max_points` points per series
+    /// (the lowest and highest of each run of neighbours), for a plot.
+    pub fn to_json_thinned(&self, max_points: usize) -> String {
+        json::report(self, max_points)
     }
 }
 

@@ -5,6 +5,7 @@
 use super::measure::grid_cloth;
 use super::momentum_measure::{angular, centre, linear};
 use super::setup::steps_for;
+use super::words::number;
 use super::{
     series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial, Verdict,
 };
@@ -178,13 +179,14 @@ fn report(_settings: &Settings, trials: &[Trial]) -> Report {
         .iter()
         .zip(&largest[2..])
         .filter(|(_, d)| !keeps(d))
-        .map(|(t, (p, l))| format!("{} (ΔP {p:.1e}, ΔL {l:.1e})", t.label))
+        .map(|(t, (p, l))| format!("{} (ΔP {}, ΔL {})", t.label, number(*p), number(*l)))
         .collect();
     let text = format!(
-        "{}: free, the linear momentum changes by at most {:.1e} and the angular momentum by {:.1e} of their start (the limit is {MAX_DRIFT:.0e}). What breaks them: {}.",
+        "{}: free, the linear momentum changes by at most {} and the angular momentum by {} of their start (the limit is {}). What breaks them: {}.",
         status.name(),
-        free.iter().map(|d| d.0).fold(0.0, f64::max),
-        free.iter().map(|d| d.1).fold(0.0, f64::max),
+        number(free.iter().map(|d| d.0).fold(0.0, f64::max)),
+        number(free.iter().map(|d| d.1).fold(0.0, f64::max)),
+        number(MAX_DRIFT),
         if broken.is_empty() { "nothing tried".into() } else { broken.join("; ") },
     );
     let advice = "Momentum only changes where something outside the constraints acts (a pin, a contact, friction): a body that drifts or spins by itself points at those, not at the solve.";

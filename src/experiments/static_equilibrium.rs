@@ -5,6 +5,7 @@ use super::chain::{rms_gap, Chain};
 use super::equilibrium::{force_left, Springs};
 use super::measure::rms_residual;
 use super::setup::steps_for;
+use super::words::quantity;
 use super::{
     mean_after, series, Cell, Chart, Definition, Report, Series, Setting, Settings, Status, Table,
     Trial, Verdict,
@@ -127,13 +128,13 @@ fn verdict(relative: &[f64], depth: f64, force: f64) -> (Status, String, f64, f6
     let worst = relative.iter().copied().fold(0.0, f64::max);
     let best = relative.iter().copied().fold(f64::INFINITY, f64::min);
     let text = format!(
-        "{}: the settled chain lies {:.3} % to {:.3} % of its {depth:.3} m sag from the exact equilibrium (the limit is {:.0} %), within it at {within} of {} time steps. The Newton solve left {:.1e} N on a particle.",
+        "{}: the settled chain lies {:.3} % to {:.3} % of its {depth:.3} m sag from the exact equilibrium (the limit is {:.0} %), within it at {within} of {} time steps. The Newton solve left {} on a particle.",
         status.name(),
         100.0 * best,
         100.0 * worst,
         100.0 * MAX_GAP,
         relative.len(),
-        force,
+        quantity(force, "N"),
     );
     (status, text, worst, best)
 }

@@ -58,7 +58,7 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
             };
             hanging_trial(
                 settings,
-                format!("{substeps} substeps"),
+                super::words::count(substeps, "substep", "substeps"),
                 substeps as f64,
                 params,
                 Box::new(|c| vec![c.time(), total_energy(c), c.max_stretch()]),
