@@ -23,10 +23,11 @@ pub struct Springs<'a> {
 }
 
 /// The equilibrium found: positions and the largest force left on a free
-/// particle (newtons).
+/// particle (newtons), and the heaviest free particle's weight, to judge it by.
 pub struct Equilibrium {
     pub positions: Vec<f64>,
     pub largest_force: f64,
+    pub weight: f64,
 }
 
 /// The most Newton steps taken.
@@ -63,6 +64,7 @@ pub fn solve(springs: &Springs) -> Equilibrium {
     Equilibrium {
         positions: x,
         largest_force,
+        weight,
     }
 }
 

@@ -2,7 +2,7 @@
 //! settled by XPBD at several time steps, against its exact equilibrium.
 
 use super::chain::{rms_gap, Chain};
-use super::equilibrium::{force_left, Springs};
+use super::equilibrium::{force_left, Equilibrium, Springs};
 use super::measure::rms_residual;
 use super::setup::steps_for;
 use super::words::quantity;
@@ -13,6 +13,9 @@ use super::{
 use crate::error::ClothError;
 use crate::params::Params;
 
+/// A force left by the Newton solve under this fraction of a particle's
+/// weight counts as converged.
+const NEWTON_LEFT: f64 = 1e-6;
 /// The settled chain may lie at most this fraction of its sag from the exact
 /// equilibrium (RMS over its particles).
 pub const MAX_GAP: f64 = 0.01;
@@ -114,9 +117,9 @@ fn sag(exact: &[f64]) -> f64 {
 }
 
 /// The status, the verdict's words and the worst and best gap (relative to
-/// the sag `depth`) from each run's `relative` gap; `force` is what the
-/// Newton solve left.
-fn verdict(relative: &[f64], depth: f64, force: f64) -> (Status, String, f64, f64) {
+/// the sag `depth`) from each run's `relative` gap; `exact` is the Newton
+/// solve's result.
+fn verdict(relative: &[f64], depth: f64, exact: &Equilibrium) -> (Status, String, f64, f64) {
     let within = relative.iter().filter(|&&r| r <= MAX_GAP).count();
     let status = if within == relative.len() {
         Status::Holds
@@ -128,15 +131,30 @@ fn verdict(relative: &[f64], depth: f64, force: f64) -> (Status, String, f64, f6
     let worst = relative.iter().copied().fold(0.0, f64::max);
     let best = relative.iter().copied().fold(f64::INFINITY, f64::min);
     let text = format!(
-        "{}: the settled chain lies {:.3} % to {:.3} % of its {depth:.3} m sag from the exact equilibrium (the limit is {:.0} %), within it at {within} of {} time steps. The Newton solve left {} on a particle.",
+        "{}: the settled chain lies {:.3} % to {:.3} % of its {depth:.3} m sag from the exact equilibrium (the limit is {:.0} %), within it at {within} of {} time steps. {}",
         status.name(),
         100.0 * best,
         100.0 * worst,
         100.0 * MAX_GAP,
         relative.len(),
-        quantity(force, "N"),
+        newton_words(exact),
     );
     (status, text, worst, best)
+}
+
+/// What the Newton solve left: a force under [`NEWTON_LEFT`] of a particle's
+/// weight is round-off (its figure differs between platforms' `hypot`), so
+/// only a force above it is written out.
+fn newton_words(exact: &Equilibrium) -> String {
+    if exact.largest_force <= NEWTON_LEFT * exact.weight {
+        "The Newton solve converged: it left under a millionth of a particle's weight on any particle.".into()
+    } else {
+        format!(
+            "The Newton solve left {} on a particle, over a millionth of its weight ({}): the exact equilibrium is uncertain by that much.",
+            quantity(exact.largest_force, "N"),
+            quantity(exact.weight, "N")
+        )
+    }
 }
 
 fn report(settings: &Settings, trials: &[Trial]) -> Report {
@@ -193,7 +211,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             Cell::Number(mean_after(&trial.samples, 3, late)),
         ]);
     }
-    let (status, text, worst, best) = verdict(&relative, depth, exact.largest_force);
+    let (status, text, worst, best) = verdict(&relative, depth, &exact);
     let advice = if status == Status::Holds {
         "A settled XPBD scene is the true equilibrium of its stiffness: choose the time step for the motion, not for the resting shape."
     } else {
