@@ -2,7 +2,8 @@
 //! `2.448e0 J`; `1 substep`, not `1 substeps`.
 
 /// `value` with three significant digits and `unit` (none when it is `""`):
-/// plain decimals from 0.001 to 99 999, otherwise `1.23 × 10⁻⁵`.
+/// plain decimals from 0.001 to 99 999, otherwise `1.23 × 10⁻⁵`; a minus
+/// sign, not a hyphen, as the page writes numbers.
 pub fn quantity(value: f64, unit: &str) -> String {
     let number = number(value);
     if unit.is_empty() {
@@ -48,7 +49,7 @@ fn number_to(value: f64, digits: u32) -> String {
     if (-3..5).contains(&exponent) {
         let decimals = (digits - 1 - exponent).max(0) as usize;
         let text = format!("{value:.decimals$}");
-        return trim_zeros(&text);
+        return trim_zeros(&text).replace('-', "−");
     }
     let mantissa = value / 10f64.powi(exponent);
     // rounding may carry the mantissa to 10
@@ -118,7 +119,7 @@ mod tests {
         assert_eq!(number(f64::NAN), "–");
         assert_eq!(count(1, "substep", "substeps"), "1 substep");
         assert_eq!(count(5, "substep", "substeps"), "5 substeps");
-        assert_eq!(quantity_to(-12.34567, 5, "J"), "-12.346 J");
+        assert_eq!(quantity_to(-12.34567, 5, "J"), "−12.346 J");
         assert_eq!(quantity_to(1.23456e-7, 4, "J"), "1.235 × 10⁻⁷ J");
         assert_eq!(quantity_to(9.99996e-7, 4, ""), "1 × 10⁻⁶");
     }

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readableText } from '../../www/experiments/format.js';
+import { formatNumber, readableText } from '../../www/experiments/format.js';
 import {
   ROOT,
   WAIT,
@@ -61,6 +61,8 @@ const section = (id) => `section[data-experiment="${id}"]`;
 
 /** Clicks Run in the section `id` and waits until it is done (a generous wait, not a measure). */
 async function runExperiment(page, id, timeout = 120_000) {
+  // a section run before is still "done": only this run's end may count
+  await page.$eval(section(id), (s) => s.removeAttribute('data-state'));
   await page.click(`${section(id)} button.run`);
   await page.waitForSelector(`${section(id)}[data-state="done"], ${section(id)}[data-state="failed"]`, { timeout });
   const state = await page.getAttribute(section(id), 'data-state');
@@ -153,6 +155,45 @@ describe('experiments page', () => {
       // the table's rows are the counts swept up to 20
       const counts = await page.$$eval(`${section('iterations')} table.results tbody tr td:first-child`, (cells) => cells.map((c) => Number(c.textContent)));
       assert.deepEqual(counts, [1, 2, 5, 10, 20]);
+    });
+  });
+
+  it('takes PBD\'s stiffness coefficient k from its field, checked, and into the link', async () => {
+    const opened = await openExperiments('?experiment=iterations&iterations.maxIterations=20&iterations.duration=1');
+    await inPage(opened, async ({ page }) => {
+      assert.equal(await page.inputValue('#iterations-pbdCoefficient'), '0.1');
+      await runExperiment(page, 'iterations');
+      const soft = await pageNumbers(page, 'iterations');
+      const counts = await page.$$eval(`${section('iterations')} table.results tbody tr`, (rows) => rows.map((r) => [Number(r.cells[0].textContent), r.cells[2].textContent]));
+      for (const [n, shown] of counts) assert.equal(shown, formatNumber(1 - 0.9 ** n), `k = 0.1, ${n} iterations`);
+      // a coefficient out of its range is explained under its field and starts nothing new
+      await page.fill('#iterations-pbdCoefficient', '2');
+      await page.press('#iterations-pbdCoefficient', 'Tab');
+      await page.waitForFunction(() => document.querySelector('#iterations-pbdCoefficient-error')?.textContent !== '');
+      assert.match(await page.textContent('#iterations-pbdCoefficient-error'), /pbdCoefficient: got 2, expected .*1/);
+      await page.fill('#iterations-pbdCoefficient', '1');
+      await page.press('#iterations-pbdCoefficient', 'Tab');
+      const link = new URL(await page.getAttribute(`${section('iterations')} a.share-link`, 'href'));
+      assert.equal(link.searchParams.get('iterations.pbdCoefficient'), '1');
+      await runExperiment(page, 'iterations');
+      const rigid = await pageNumbers(page, 'iterations');
+      // the effective coefficient 1 − (1 − k)ⁿ of each row: 1 for k = 1
+      const effective = await page.$$eval(`${section('iterations')} table.results tbody tr`, (rows) => rows.map((r) => r.cells[2].textContent));
+      assert.deepEqual(effective, effective.map(() => '1'), `k = 1: ${effective}`);
+      assert.notEqual(rigid.pbdChange, soft.pbdChange, 'another k, another PBD run');
+    });
+  });
+
+  it('shows a key number the run did not reach as none, not as a number', async () => {
+    const opened = await openExperiments('?experiment=damping&damping.maxDamping=10');
+    await inPage(opened, async ({ page }) => {
+      await runExperiment(page, 'damping');
+      const dd = `${section('damping')} .numbers dd[data-name="breaksAtBeta"]`;
+      assert.equal(await page.getAttribute(dd, 'data-value'), 'null');
+      assert.equal(await page.textContent(dd), 'none in this run');
+      assert.equal(await page.getAttribute(`${section('damping')} .verdict`, 'data-status'), 'holds');
+      const words = await page.textContent(section('damping'));
+      assert.doesNotMatch(words, /\b(null|NaN|undefined)\b/, 'no machine words for a missing number');
     });
   });
 

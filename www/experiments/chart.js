@@ -12,6 +12,15 @@ import { powerOfTen } from './format.js';
 
 export const COLORS = Object.freeze(['#1f5fd1', '#d95f02', '#1b9e77', '#7570b3', '#e7298a', '#66a61e', '#a6761d', '#666666']);
 
+/** The line of the `round`-th use of the colours (0: solid, then dashed, dotted): a sweep of more series than colours never draws two alike. */
+export const DASHES = Object.freeze([Object.freeze([]), Object.freeze([7, 4]), Object.freeze([2, 3])]);
+
+/** The colour and dash of series `index`. */
+export function seriesLook(index) {
+  const round = Math.floor(index / COLORS.length);
+  return { color: COLORS[index % COLORS.length], dash: DASHES[round % DASHES.length] };
+}
+
 const STYLE = Object.freeze({
   ...PLOT_LOOK,
   margin: Object.freeze({ left: 64, right: 16, top: 10, bottom: 40 }),
@@ -142,7 +151,7 @@ export function drawChart(canvas, chart) {
   // a point that cannot be drawn (null: a gap on purpose) lifts the pen
   const series = chart.series.map((s, i) => ({
     ...s,
-    color: COLORS[i % COLORS.length],
+    ...seriesLook(i),
     points: s.points.map((p) => (p && drawable(p, chart.logX, chart.logY) ? p : null)),
   }));
   const legendHeight = drawLegend(ctx, series, size.width);
@@ -243,6 +252,7 @@ function drawSeries({ ctx, frame, px, py }, series) {
     ctx.fillStyle = s.color;
     ctx.lineWidth = 1.5;
     ctx.lineJoin = 'round';
+    ctx.setLineDash(s.dash);
     ctx.beginPath();
     let penDown = false;
     for (const point of s.points) {
@@ -255,6 +265,7 @@ function drawSeries({ ctx, frame, px, py }, series) {
       penDown = true;
     }
     ctx.stroke();
+    ctx.setLineDash([]);
     const points = s.points.filter(Boolean);
     if (points.length <= 30) {
       for (const [x, y] of points) {
@@ -280,7 +291,9 @@ function drawLegend(ctx, series, width) {
       x = STYLE.margin.left;
     }
     const y = STYLE.margin.top + row * STYLE.legendRow + STYLE.legendRow / 2;
+    ctx.setLineDash(s.dash);
     drawLegendEntry(ctx, s, x, y);
+    ctx.setLineDash([]);
     x += w + 18;
   }
   return series.length ? (row + 1) * STYLE.legendRow : 0;

@@ -22,6 +22,9 @@ import { mountSideBySide } from './side-by-side.js';
 
 const params = new URLSearchParams(location.search);
 
+/** A key number the run did not reach (`null` in the report: the damping never broke, say). */
+const NO_VALUE = 'none in this run';
+
 /** The words shown for each verdict status: findings, not errors. */
 const STATUS_WORDS = Object.freeze({ holds: 'Holds', partly: 'Holds in part', 'does-not-hold': 'Does not hold here' });
 
@@ -289,7 +292,7 @@ class ExperimentSection {
     this.numbers.replaceChildren(
       ...Object.entries(report.numbers).flatMap(([name, value]) => [
         element('dt', { text: name }),
-        element('dd', { 'data-name': name, 'data-value': String(value), text: formatNumber(value, 4) }),
+        element('dd', { 'data-name': name, 'data-value': String(value), text: value === null ? NO_VALUE : formatNumber(value, 4) }),
       ]),
     );
     const { verdict } = report;
