@@ -1,7 +1,8 @@
 //! `ExperimentRun` and `experimentDefinitions` as JavaScript sees them, run in
 //! headless Chromium by `cargo test --target wasm32-unknown-unknown --test
 //! wasm_experiments`: errors name the setting (`field`, `code`), a run in slices
-//! ends with the report the native run gives.
+//! ends with the report the native run gives, a key number not reached
+//! (`null`) included.
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Object, Reflect, JSON};
@@ -97,4 +98,28 @@ fn a_run_in_slices_reports_what_the_native_run_does() {
         run.advance((-1.0).into()).is_err(),
         "a negative budget is refused"
     );
+}
+
+#[wasm_bindgen_test]
+fn a_key_number_not_reached_is_null_in_the_wasm_report_as_in_the_native_one() {
+    let given = [
+        ("width", 6.0),
+        ("height", 5.0),
+        ("maxDamping", 10.0),
+        ("duration", 1.0),
+    ];
+    let js = settings(&given.map(|(name, value)| (name, value.into())));
+    let mut run = ExperimentRun::new("damping".into(), js).expect("accepted settings");
+    while !run.advance(200_000.0.into()).unwrap() {}
+    let report = run.report(JsValue::UNDEFINED).unwrap();
+    let d = definition("damping").unwrap();
+    let native = d.run(d.settings(&given).unwrap()).unwrap();
+    assert_eq!(report, native.to_json());
+    let parsed = JSON::parse(&report).expect("valid JSON");
+    let numbers = Reflect::get(&parsed, &"numbers".into()).unwrap();
+    let broke = Reflect::get(&numbers, &"breaksAtBeta".into()).unwrap();
+    assert!(broke.is_null(), "up to β = 10 nothing breaks: {broke:?}");
+    let verdict = Reflect::get(&parsed, &"verdict".into()).unwrap();
+    let advice = Reflect::get(&verdict, &"advice".into()).unwrap();
+    assert!(advice.as_string().is_some_and(|a| !a.is_empty()), "advice");
 }

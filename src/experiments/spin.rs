@@ -4,6 +4,7 @@
 
 use super::momentum_measure::spin_rate;
 use super::setup::steps_for;
+use super::words::number;
 use super::{
     mean_after, series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial,
     Verdict,
@@ -135,7 +136,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         } else {
             format!(
                 " Spinning: {}.",
-                spinning.iter().map(|(l, _, r)| format!("{l} ({r:.2}°/s)")).collect::<Vec<_>>().join("; ")
+                spinning.iter().map(|(l, _, r)| format!("{l} ({}°/s)", number(*r))).collect::<Vec<_>>().join("; ")
             )
         },
     );
