@@ -1,7 +1,8 @@
 //! `ExperimentRun` and `experimentDefinitions` as JavaScript sees them, run in
 //! headless Chromium by `cargo test --target wasm32-unknown-unknown --test
 //! wasm_experiments`: errors name the setting (`field`, `code`), a run in slices
-//! ends with the report the native run gives.
+//! ends with the report the native run gives, a key number not reached
+//! (`null`) included.
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Object, Reflect, JSON};
@@ -72,6 +73,7 @@ fn bad_settings_are_refused_naming_the_field() {
 #[wasm_bindgen_test]
 fn a_run_in_slices_reports_what_the_native_run_does() {
     let mut run = ExperimentRun::new("convergence".into(), JsValue::UNDEFINED).expect("defaults");
+    assert_eq!(run.work_done(), 0.0, "building the run stepped nothing");
     let mut slices = 0;
     while !run.advance(100_000.0.into()).unwrap() {
         slices += 1;
@@ -81,9 +83,44 @@ fn a_run_in_slices_reports_what_the_native_run_does() {
     assert!(run.done() && run.progress() == 1.0);
     assert!(slices > 1, "{slices} slices");
     let d = definition("convergence").unwrap();
-    assert_eq!(run.report(), d.run(d.defaults()).unwrap().to_json());
+    let native = d.run(d.defaults()).unwrap();
+    assert_eq!(run.report(JsValue::UNDEFINED).unwrap(), native.to_json());
+    assert_eq!(
+        run.report(8.0.into()).unwrap(),
+        native.to_json_thinned(8),
+        "a thinned report for plots"
+    );
+    assert!(
+        run.report(3.0.into()).is_err(),
+        "fewer than 4 points are refused"
+    );
+    assert!(run.report("x".into()).is_err(), "a string is refused");
     assert!(
         run.advance((-1.0).into()).is_err(),
         "a negative budget is refused"
     );
+}
+
+#[wasm_bindgen_test]
+fn a_key_number_not_reached_is_null_in_the_wasm_report_as_in_the_native_one() {
+    let given = [
+        ("width", 6.0),
+        ("height", 5.0),
+        ("maxDamping", 10.0),
+        ("duration", 1.0),
+    ];
+    let js = settings(&given.map(|(name, value)| (name, value.into())));
+    let mut run = ExperimentRun::new("damping".into(), js).expect("accepted settings");
+    while !run.advance(200_000.0.into()).unwrap() {}
+    let report = run.report(JsValue::UNDEFINED).unwrap();
+    let d = definition("damping").unwrap();
+    let native = d.run(d.settings(&given).unwrap()).unwrap();
+    assert_eq!(report, native.to_json());
+    let parsed = JSON::parse(&report).expect("valid JSON");
+    let numbers = Reflect::get(&parsed, &"numbers".into()).unwrap();
+    let broke = Reflect::get(&numbers, &"breaksAtBeta".into()).unwrap();
+    assert!(broke.is_null(), "up to β = 10 nothing breaks: {broke:?}");
+    let verdict = Reflect::get(&parsed, &"verdict".into()).unwrap();
+    let advice = Reflect::get(&verdict, &"advice".into()).unwrap();
+    assert!(advice.as_string().is_some_and(|a| !a.is_empty()), "advice");
 }

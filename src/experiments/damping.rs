@@ -2,6 +2,7 @@
 
 use super::measure::total_energy;
 use super::setup::{self, hanging_trial};
+use super::words::{number, quantity, quantity_to};
 use super::{
     mean_after, series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial,
     Verdict,
@@ -9,15 +10,23 @@ use super::{
 use crate::error::ClothError;
 use crate::params::Params;
 
-/// The β values swept: 0 and these, up to `maxDamping`.
-const BETAS: [f64; 7] = [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0];
+/// The β values swept: 0, the report's value and these, up to `maxDamping`.
+const BETAS: [f64; 8] = [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0, 1e4, 1e5];
+/// A damped run's total energy may rise above its start by at most this
+/// fraction of the energy gravity can release more than the undamped run's
+/// does: damping can only take energy away.
+pub const MAX_GAIN: f64 = 0.01;
+/// Late total energies closer than this fraction of the energy gravity can
+/// release count as equal (both at rest).
+pub const EQUAL: f64 = 1e-6;
 
 pub(super) static DEFINITION: Definition = Definition {
     id: "damping",
     title: "Constraint damping β: energy decay",
     claim: "Constraint damping β removes the energy of stretching motions, and more of it the larger β is.",
-    source: "Macklin, Müller and Chentanez, \"XPBD: Position-Based Simulation of Compliant Constrained Dynamics\" (2016), section 3.5 (damping)",
-    method: "A cloth held by its two top corners is released in its rest shape and swings and bounces without velocity damping, once for each β. Measured: the kinetic energy over time, and its mean over the last quarter of the run.",
+    source: "Macklin, Müller and Chentanez, \"XPBD: Position-Based Simulation of Compliant Constrained Dynamics\" (2016), section 3.5 (damping, with β̃ = h²β)",
+    method: "A cloth held by its two top corners is released in its rest shape and swings and bounces without velocity damping, once for each β, from 0 past where the claim breaks; one β is the report's β̃ converted to this project's units, β = β̃/h². Measured: the total energy (kinetic + gravitational + elastic) over time, its mean over the last quarter of the run, and how far it ever rises above its start.",
+    rule: "Holds when every step up in β leaves less total energy over the last quarter than the step before (closer than 1e-6 of the energy gravity can release counts as equal: both at rest) and no damped run's total energy rises above its start by more than 1 % of the energy gravity can release beyond what the undamped run's does (damping can only remove energy; 1 % is well above round-off and well below what a user would notice). In part when it holds up to some β and breaks beyond; does not hold when the first step up already breaks it.",
     settings: &[
         setup::WIDTH,
         setup::HEIGHT,
@@ -25,18 +34,31 @@ pub(super) static DEFINITION: Definition = Definition {
         setup::MASS,
         setup::TIME_STEP,
         setup::ITERATIONS,
-        Setting { name: "maxDamping", label: "Largest β", unit: "N·s/m", min: 0.01, max: 10000.0, whole: false, default: 10.0 },
+        Setting { name: "maxDamping", label: "Largest β", unit: "N·s/m", min: 0.01, max: 1e6, whole: false, default: 1e5 },
+        Setting { name: "reportBetaTilde", label: "The report's β̃ = h²β", unit: "N·s", min: 0.0, max: 1.0, whole: false, default: 3e-8 },
         setup::DURATION,
     ],
     build,
     report,
 };
 
+/// The report's β̃ in N·s/m: β = β̃/h².
+fn report_beta(settings: &Settings) -> f64 {
+    let h = settings.get("timeStep");
+    settings.get("reportBetaTilde") / (h * h)
+}
+
 fn betas(settings: &Settings) -> Vec<f64> {
     let max = settings.get("maxDamping");
     let mut betas = vec![0.0];
     betas.extend(BETAS.iter().copied().filter(|&b| b < max));
     betas.push(max);
+    let report = report_beta(settings);
+    if report > 0.0 && report < max {
+        betas.push(report);
+    }
+    betas.sort_by(f64::total_cmp);
+    betas.dedup();
     betas
 }
 
@@ -54,7 +76,7 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
             };
             hanging_trial(
                 settings,
-                format!("β = {beta} N·s/m"),
+                format!("β = {} N·s/m", number(beta)),
                 beta,
                 params,
                 Box::new(|c| vec![c.time(), c.kinetic_energy(), total_energy(c)]),
@@ -63,65 +85,144 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
         .collect()
 }
 
-fn report(settings: &Settings, trials: &[Trial]) -> Report {
+/// What each run shows: late total energy and its highest rise above its start.
+struct Energies {
+    late: Vec<f64>,
+    rise: Vec<f64>,
+}
+
+fn energies(settings: &Settings, trials: &[Trial]) -> Energies {
     let late = 0.75 * settings.get("duration");
-    let mut chart = Chart::new("Kinetic energy over time", "time (s)", "kinetic energy (J)");
+    Energies {
+        late: trials
+            .iter()
+            .map(|t| mean_after(&t.samples, 2, late))
+            .collect(),
+        rise: trials
+            .iter()
+            .map(|t| {
+                let start = t.samples.first().map_or(f64::NAN, |r| r[2]);
+                t.samples.iter().map(|r| r[2] - start).fold(0.0, f64::max)
+            })
+            .collect(),
+    }
+}
+
+/// The index of the first β (from 1) that breaks the rule, if any: it leaves
+/// more late total energy than the β before (beyond [`EQUAL`]), or its total
+/// energy rises more than [`MAX_GAIN`] beyond the undamped run's rise.
+fn first_break(e: &Energies, scale: f64) -> Option<usize> {
+    (1..e.late.len()).find(|&i| {
+        e.late[i] > e.late[i - 1] + EQUAL * scale || e.rise[i] - e.rise[0] > MAX_GAIN * scale
+    })
+}
+
+fn report(settings: &Settings, trials: &[Trial]) -> Report {
+    let e = energies(settings, trials);
+    let mut chart = Chart::new("Total energy over time", "time (s)", "total energy (J)");
+    let mut kinetic = Chart::new("Kinetic energy over time", "time (s)", "kinetic energy (J)");
     let mut table = Table {
         columns: vec![
             "β (N·s/m)".into(),
+            "γ = αβ/h".into(),
+            "late total energy (J)".into(),
             "late kinetic energy (J)".into(),
-            "relative to β = 0".into(),
-            "total energy at the end (J)".into(),
+            "highest rise above the start (J)".into(),
         ],
         rows: Vec::new(),
     };
-    let late_energy: Vec<f64> = trials
-        .iter()
-        .map(|t| mean_after(&t.samples, 1, late))
-        .collect();
-    for (trial, &energy) in trials.iter().zip(&late_energy) {
+    let (h, k) = (settings.get("timeStep"), settings.get("stiffness"));
+    for (i, trial) in trials.iter().enumerate() {
         chart
+            .series
+            .push(series(trial.label.clone(), &trial.samples, 2));
+        kinetic
             .series
             .push(series(trial.label.clone(), &trial.samples, 1));
         table.rows.push(vec![
             Cell::Number(trial.key),
-            Cell::Number(energy),
-            Cell::Number(energy / late_energy[0]),
-            Cell::Number(trial.samples.last().map_or(f64::NAN, |row| row[2])),
+            Cell::Number(trial.key / (k * h)),
+            Cell::Number(e.late[i]),
+            Cell::Number(mean_after(
+                &trial.samples,
+                1,
+                0.75 * settings.get("duration"),
+            )),
+            Cell::Number(e.rise[i]),
         ]);
     }
-    // "More of it the larger β": each larger β leaves less late energy than the
-    // one before; a value below 1e-9 J counts as at rest.
-    let decreasing = late_energy
-        .windows(2)
-        .filter(|w| !(w[1] < w[0] || (w[0] < 1e-9 && w[1] < 1e-9)))
-        .count();
-    let last = late_energy.len() - 1;
-    let (undamped, most) = (late_energy[0], late_energy[last]);
-    let status = if decreasing == 0 && most < undamped {
-        Status::Holds
-    } else if most < undamped {
-        Status::Partly
-    } else {
-        Status::DoesNotHold
+    let scale = setup::gravity_scale(settings);
+    let broken = first_break(&e, scale);
+    let status = match broken {
+        None => Status::Holds,
+        Some(1) => Status::DoesNotHold,
+        Some(_) => Status::Partly,
     };
-    let text = format!(
-        "{}: over the last quarter of the run the kinetic energy is {undamped:.3e} J without damping and {most:.3e} J with β = {} N·s/m ({:.1} % of it); {} of the {} steps up in β {} it.",
-        status.name(),
-        trials[last].key,
-        100.0 * most / undamped,
-        last - decreasing,
-        last,
-        if decreasing == 0 { "all lower" } else { "lower" },
-    );
+    let report = report_beta(settings);
+    let report_index = trials.iter().position(|t| t.key == report);
+    let report_effect = report_index.map_or(f64::NAN, |i| e.late[i] - e.late[0]);
+    let text = verdict_text(status, trials, &e, broken, scale, report, report_effect);
+    let advice = match broken {
+        None => "Raise β to calm stretching vibrations; any value in the range tried only removes energy.".to_string(),
+        Some(i) => format!(
+            "Keep β below {} N·s/m (γ = αβ/h below {}): beyond it damping stops removing energy. The report's β̃ = {} means β = {} N·s/m here, far too small to notice.",
+            number(trials[i].key),
+            number(trials[i].key / (k * h)),
+            number(settings.get("reportBetaTilde")),
+            number(report),
+        ),
+    };
     Report {
-        charts: vec![chart],
+        charts: vec![chart, kinetic],
         table,
         numbers: vec![
-            ("undampedEnergy", undamped),
-            ("mostDampedEnergy", most),
-            ("notDecreasing", decreasing as f64),
+            ("undampedEnergy", e.late[0]),
+            ("mostDampedEnergy", *e.late.last().unwrap_or(&f64::NAN)),
+            ("breaksAtBeta", broken.map_or(f64::NAN, |i| trials[i].key)),
+            ("reportBeta", report),
+            ("reportBetaEffect", report_effect),
+            ("gravityScale", scale),
         ],
-        verdict: Some(Verdict { status, text }),
+        verdict: Some(Verdict {
+            status,
+            text,
+            advice,
+        }),
     }
+}
+
+fn verdict_text(
+    status: Status,
+    trials: &[Trial],
+    e: &Energies,
+    broken: Option<usize>,
+    scale: f64,
+    report: f64,
+    report_effect: f64,
+) -> String {
+    let last = e.late.len() - 1;
+    let held = match broken {
+        None => format!(
+            "every step up in β, to {} N·s/m, leaves less total energy over the last quarter ({} undamped, {} at the largest β) and none rises above its start",
+            number(trials[last].key),
+            quantity_to(e.late[0], 4, "J"),
+            quantity_to(e.late[last], 4, "J"),
+        ),
+        Some(i) => format!(
+            "up to β = {} N·s/m each step up leaves less total energy over the last quarter, but at β = {} N·s/m the late total energy is {} against {} one step below and it rises {:.2} % of the {} gravity can release above its start (the undamped run: {:.2} %): too strong a damping makes the step put energy in",
+            number(trials[i - 1].key),
+            number(trials[i].key),
+            quantity_to(e.late[i], 4, "J"),
+            quantity_to(e.late[i - 1], 4, "J"),
+            100.0 * e.rise[i] / scale,
+            quantity(scale, "J"),
+            100.0 * e.rise[0] / scale,
+        ),
+    };
+    format!(
+        "{}: {held}. The report's β̃ = h²β corresponds to β = {} N·s/m at this time step; it changes the late total energy by {}.",
+        status.name(),
+        number(report),
+        quantity(report_effect, "J"),
+    )
 }

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use super::thin::thin;
 use super::{Cell, Chart, Definition, Report, Setting};
 
 /// A JSON string literal.
@@ -52,22 +53,24 @@ fn setting(s: &Setting) -> String {
     )
 }
 
-/// Every definition: id, title, claim, source, method and settings.
+/// Every definition: id, title, claim, source, method, rule and settings.
 pub fn definitions(definitions: &[&Definition]) -> String {
     list(definitions, |d| {
         format!(
-            "{{\"id\":{},\"title\":{},\"claim\":{},\"source\":{},\"method\":{},\"settings\":{}}}",
+            "{{\"id\":{},\"title\":{},\"claim\":{},\"source\":{},\"method\":{},\"rule\":{},\"settings\":{}}}",
             string(d.id),
             string(d.title),
             string(d.claim),
             string(d.source),
             string(d.method),
+            string(d.rule),
             list(d.settings, setting)
         )
     })
 }
 
-fn chart(c: &Chart) -> String {
+/// A chart with at most `max_points` points per series (see [`thin`]).
+fn chart(c: &Chart, max_points: usize) -> String {
     format!(
         "{{\"title\":{},\"xLabel\":{},\"yLabel\":{},\"logX\":{},\"logY\":{},\"plane\":{},\"series\":{}}}",
         string(&c.title),
@@ -79,7 +82,11 @@ fn chart(c: &Chart) -> String {
         list(&c.series, |s| format!(
             "{{\"label\":{},\"points\":{}}}",
             string(&s.label),
-            list(&s.points, |p| format!("[{},{}]", number(p[0]), number(p[1])))
+            list(thin(&s.points, max_points), |p| format!(
+                "[{},{}]",
+                number(p[0]),
+                number(p[1])
+            ))
         ))
     )
 }
@@ -91,22 +98,24 @@ fn cell(c: &Cell) -> String {
     }
 }
 
-/// A report: charts, table, key numbers and the verdict (`null` while running).
-pub fn report(r: &Report) -> String {
+/// A report: charts (at most `max_points` points per series), table, key
+/// numbers and the verdict (`null` while running).
+pub fn report(r: &Report, max_points: usize) -> String {
     let verdict = r.verdict.as_ref().map_or("null".into(), |v| {
         format!(
-            "{{\"status\":{},\"text\":{}}}",
+            "{{\"status\":{},\"text\":{},\"advice\":{}}}",
             string(match v.status {
                 super::Status::Holds => "holds",
                 super::Status::Partly => "partly",
                 super::Status::DoesNotHold => "does-not-hold",
             }),
-            string(&v.text)
+            string(&v.text),
+            string(&v.advice)
         )
     });
     format!(
         "{{\"charts\":{},\"table\":{{\"columns\":{},\"rows\":{}}},\"numbers\":{{{}}},\"verdict\":{}}}",
-        list(&r.charts, chart),
+        list(&r.charts, |c| chart(c, max_points)),
         list(&r.table.columns, |c| string(c)),
         list(&r.table.rows, |row| list(row, cell)),
         r.numbers

@@ -9,22 +9,39 @@
 //! and wording live in the experiment's file) is computed from what the trials
 //! measured. A [`Run`] steps the trials in slices of a work budget, so the page
 //! can show progress and stay responsive.
+//!
+//! Building a run is cheap: `build` only makes the cloths. Every step a trial
+//! takes, its warm-up ([`Trial::with_warmup`]) included, is taken by
+//! [`Run::advance`] within the budget it is given.
 
 use crate::cloth::Cloth;
 use crate::error::ClothError;
+use crate::params::Params;
 
 mod bending;
+mod chain;
 mod convergence;
 mod cord;
 mod damping;
+mod equal_cost;
+mod equilibrium;
+mod forces;
 mod hanging;
 mod iterations;
 pub(crate) mod json;
+mod long_run;
 mod measure;
+mod momentum;
+mod momentum_measure;
+mod pbd;
 mod setup;
+mod spin;
+mod static_equilibrium;
 mod stiffness_sweep;
 mod substeps;
+mod thin;
 mod time_step;
+pub mod words;
 
 pub use measure::{mean_stretch, rms_residual, top_edge_sag, total_energy};
 
@@ -83,6 +100,9 @@ pub struct Definition {
     pub source: &'static str,
     /// What is set up and what is measured, in a sentence or two.
     pub method: &'static str,
+    /// The verdict's rule, fixed before any number: the measure, its
+    /// threshold and why that threshold.
+    pub rule: &'static str,
     pub settings: &'static [Setting],
     build: fn(&Settings) -> Result<Vec<Trial>, ClothError>,
     report: fn(&Settings, &[Trial]) -> Report,
@@ -93,7 +113,7 @@ pub fn definitions() -> &'static [&'static Definition] {
     &DEFINITIONS
 }
 
-static DEFINITIONS: [&Definition; 8] = [
+static DEFINITIONS: [&Definition; 14] = [
     &iterations::DEFINITION,
     &time_step::DEFINITION,
     &cord::DEFINITION,
@@ -102,6 +122,12 @@ static DEFINITIONS: [&Definition; 8] = [
     &convergence::DEFINITION,
     &bending::DEFINITION,
     &substeps::DEFINITION,
+    &static_equilibrium::DEFINITION,
+    &forces::DEFINITION,
+    &spin::DEFINITION,
+    &momentum::DEFINITION,
+    &long_run::DEFINITION,
+    &equal_cost::DEFINITION,
 ];
 
 /// The experiment called `id`, or an error naming it.
@@ -196,7 +222,9 @@ impl Definition {
                 field: first,
                 value: format!("{}", settings.get(first)),
                 allowed: format!(
-                    "settings whose run takes at most {MAX_RUN_WORK:e} work units (about a minute); these need {total_work:.2e}"
+                    "settings whose run takes at most {} work units (about a minute); these need {}",
+                    words::number(MAX_RUN_WORK),
+                    words::number(total_work)
                 ),
             });
         }
@@ -239,6 +267,10 @@ pub type Probe = Box<dyn Fn(&mut Cloth) -> Vec<f64>>;
 /// What a trial does to its cloth before each step (moves a pinned corner, say).
 pub type Driver = Box<dyn FnMut(&mut Cloth)>;
 
+/// A step of the trial's own, in place of the cloth's (plain PBD with a
+/// stiffness coefficient, say); it must advance the cloth's clock by one step.
+pub type Stepper = Box<dyn FnMut(&mut Cloth)>;
+
 /// One cloth of an experiment, stepped by a [`Plan`] and measured by a probe.
 pub struct Trial {
     /// What distinguishes it (`"XPBD, 10 iterations"`).
@@ -250,6 +282,8 @@ pub struct Trial {
     plan: Plan,
     probe: Probe,
     driver: Option<Driver>,
+    stepper: Option<Stepper>,
+    warmup: Option<Warmup>,
     /// The probe's rows, in order.
     pub samples: Vec<Vec<f64>>,
     steps_done: u32,
@@ -273,6 +307,8 @@ impl Trial {
             plan,
             probe,
             driver: None,
+            stepper: None,
+            warmup: None,
             samples: Vec::new(),
             steps_done: 0,
             diverged: false,
@@ -286,13 +322,68 @@ impl Trial {
         self
     }
 
-    /// The work units its plan takes, estimated before it runs.
+    /// The trial with each step taken by `stepper` instead of the cloth's own.
+    pub fn with_stepper(mut self, stepper: Stepper) -> Trial {
+        self.stepper = Some(stepper);
+        self
+    }
+
+    /// The trial with `steps` steps at the cloth's present parameters before
+    /// its plan, unmeasured (a cloth falling for a while, say), after which the
+    /// cloth takes `then`. The steps are taken by [`Run::advance`] like the
+    /// rest; `then` is checked here.
+    pub fn with_warmup(mut self, steps: u32, then: Params) -> Result<Trial, ClothError> {
+        let warm = self.cloth.params();
+        let warm_work = self.cloth.work_per_step();
+        self.cloth.set_params(then)?;
+        let then_work = self.cloth.work_per_step();
+        self.cloth.set_params(warm)?;
+        self.warmup = Some(Warmup {
+            left: steps,
+            work_per_step: warm_work,
+            then,
+            then_work_per_step: then_work,
+        });
+        Ok(self)
+    }
+
+    /// The work units its warm-up and its plan take, estimated before it runs.
     fn work(&self) -> f64 {
-        let per_step = self.cloth.work_per_step() as f64;
-        match self.plan {
-            Plan::Steps { total, .. } => per_step * total as f64,
-            Plan::Sweeps => per_step,
+        let (warmup, per_step) = match self.warmup {
+            Some(w) => (
+                w.left as f64 * w.work_per_step as f64,
+                w.then_work_per_step as f64,
+            ),
+            None => (0.0, self.cloth.work_per_step() as f64),
+        };
+        warmup
+            + match self.plan {
+                Plan::Steps { total, .. } => per_step * total as f64,
+                Plan::Sweeps => per_step,
+            }
+    }
+
+    /// Takes warm-up steps within `budget`; returns the work done and whether
+    /// the warm-up is over (the cloth then has its plan's parameters).
+    fn warm_up(&mut self, budget: u64) -> (u64, bool) {
+        let Some(warmup) = self.warmup.as_mut() else {
+            return (0, true);
+        };
+        let (finished, spent) = self.cloth.advance(warmup.left, budget);
+        warmup.left -= finished;
+        if !self.cloth.is_finite() {
+            self.diverged = true;
+            self.finished = true;
+        } else if warmup.left == 0 && !self.cloth.step_in_progress() {
+            let then = warmup.then;
+            self.warmup = None;
+            // checked in `with_warmup`, on this same cloth
+            if self.cloth.set_params(then).is_err() {
+                self.diverged = true;
+                self.finished = true;
+            }
         }
+        (spent.max(1), self.warmup.is_none())
     }
 
     /// Steps until `budget` work units are spent or the plan is done; returns
@@ -300,6 +391,16 @@ impl Trial {
     fn advance(&mut self, budget: u64) -> u64 {
         let mut work = 0u64;
         while !self.finished && (work == 0 || work < budget) {
+            if self.warmup.is_some() {
+                let (spent, over) = self.warm_up(budget.saturating_sub(work));
+                work += spent;
+                if !over {
+                    continue;
+                }
+                if self.finished || work >= budget {
+                    break;
+                }
+            }
             match self.plan {
                 Plan::Steps { total, every } => {
                     if self.steps_done == 0 && self.samples.is_empty() {
@@ -311,7 +412,13 @@ impl Trial {
                             driver(&mut self.cloth);
                         }
                     }
-                    let (finished, spent) = self.cloth.advance(1, budget.saturating_sub(work));
+                    let (finished, spent) = match self.stepper.as_mut() {
+                        Some(stepper) => {
+                            stepper(&mut self.cloth);
+                            (1, self.cloth.work_per_step())
+                        }
+                        None => self.cloth.advance(1, budget.saturating_sub(work)),
+                    };
                     work += spent.max(1);
                     if finished == 1 {
                         self.steps_done += 1;
@@ -348,6 +455,15 @@ impl Trial {
         }
         work
     }
+}
+
+/// A trial's steps before its plan, and the parameters it takes after them.
+#[derive(Debug, Clone, Copy)]
+struct Warmup {
+    left: u32,
+    work_per_step: u64,
+    then: Params,
+    then_work_per_step: u64,
 }
 
 /// An experiment running: its trials, stepped in slices.
@@ -390,6 +506,16 @@ impl Run {
         }
     }
 
+    /// The work units spent so far.
+    pub fn work_done(&self) -> f64 {
+        self.work_done
+    }
+
+    /// The trials, as far as they have run.
+    pub fn trials(&self) -> &[Trial] {
+        &self.trials
+    }
+
     pub fn definition(&self) -> &'static Definition {
         self.definition
     }
@@ -429,9 +555,15 @@ impl Report {
             .map_or(f64::NAN, |(_, v)| *v)
     }
 
-    /// The report as JSON, for the page.
+    /// The report as JSON, for the page, every point of every series.
     pub fn to_json(&self) -> String {
-        json::report(self)
+        json::report(self, usize::MAX)
+    }
+
+    /// The report as JSON with at most about `max_points` points per series
+    /// (the lowest and highest of each run of neighbours), for a plot.
+    pub fn to_json_thinned(&self, max_points: usize) -> String {
+        json::report(self, max_points)
     }
 }
 
@@ -488,6 +620,8 @@ pub enum Cell {
 pub struct Verdict {
     pub status: Status,
     pub text: String,
+    /// What this means for you: which setting to choose, in one line.
+    pub advice: String,
 }
 
 /// The verdict's kind.

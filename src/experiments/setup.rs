@@ -110,17 +110,6 @@ pub(super) const DURATION: Setting = Setting {
     default: 4.0,
 };
 
-/// How long each of several cloths runs.
-pub(super) const DURATION_PER_RUN: Setting = Setting {
-    name: "duration",
-    label: "Simulated time per run",
-    unit: "s",
-    min: 0.5,
-    max: 20.0,
-    whole: false,
-    default: 4.0,
-};
-
 /// The iteration count.
 pub(super) const ITERATIONS: Setting = Setting {
     name: "iterations",
@@ -142,3 +131,12 @@ pub(super) const XPBD_STIFFNESS: Setting = Setting {
     whole: false,
     default: 1000.0,
 };
+
+/// The energy gravity can release from a hanging cloth of the settings: every
+/// free particle dropping to the depth of the bottom row, joules (the scale
+/// energy errors are measured against).
+pub(super) fn gravity_scale(settings: &Settings) -> f64 {
+    let depth = (settings.get("height") - 1.0) * crate::model::grid::SPACING as f64;
+    let particles = settings.get("width") * settings.get("height") - 2.0;
+    particles * settings.get("mass") * 9.81 * depth
+}

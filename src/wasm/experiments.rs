@@ -11,8 +11,8 @@ use crate::cloth;
 use crate::experiments::{definition, definitions, json, Run};
 use crate::params::MAX_WORK_PER_CALL;
 
-/// Every experiment as JSON: `[{ id, title, claim, source, method, settings:
-/// [{ name, label, unit, min, max, whole, default }] }]`.
+/// Every experiment as JSON: `[{ id, title, claim, source, method, rule,
+/// meaning, settings: [{ name, label, unit, min, max, whole, default }] }]`.
 #[wasm_bindgen(js_name = experimentDefinitions)]
 pub fn experiment_definitions() -> String {
     json::definitions(definitions())
@@ -29,6 +29,8 @@ pub struct ExperimentRun {
 impl ExperimentRun {
     /// The experiment `id` (see `experimentDefinitions`) with `settings`, an
     /// object of setting names and numbers; a missing one takes its default.
+    /// Cheap: it builds the cloths and checks the run's work, and steps
+    /// nothing (every step, warm-ups included, is taken by `advance`).
     /// An unknown id or name, a value that is not a number or out of its range
     /// throws an `Error` naming it (`field`, `code` as for `Simulation`).
     #[wasm_bindgen(constructor)]
@@ -95,9 +97,32 @@ impl ExperimentRun {
     /// The report so far as JSON: `{ charts: [{ title, xLabel, yLabel, logX,
     /// logY, plane, series: [{ label, points: [[x, y], …] }] }], table: {
     /// columns, rows }, numbers: { name: value }, verdict: { status, text } |
-    /// null }` (the verdict once done; NaN is `null`).
-    pub fn report(&self) -> String {
-        self.run.report().to_json()
+    /// null }` (the verdict once done; NaN is `null`). With `maxPoints` (a
+    /// whole number, at least 4), each series keeps at most about that many
+    /// points: the lowest and highest of each run of neighbours, for a plot.
+    pub fn report(
+        &self,
+        #[wasm_bindgen(js_name = maxPoints, unchecked_param_type = "number | undefined")]
+        max_points: JsValue,
+    ) -> Result<String, JsValue> {
+        if max_points.is_undefined() {
+            return Ok(self.run.report().to_json());
+        }
+        let max = number("maxPoints", &max_points)?;
+        if !(max.is_finite() && max >= 4.0 && max.fract() == 0.0) {
+            return Err(cloth_error(crate::error::ClothError::InvalidValue {
+                field: "maxPoints",
+                value: max.to_string(),
+                allowed: "a whole number of at least 4".into(),
+            }));
+        }
+        Ok(self.run.report().to_json_thinned(max.min(1e9) as usize))
+    }
+
+    /// The work units spent so far.
+    #[wasm_bindgen(getter, js_name = workDone)]
+    pub fn work_done(&self) -> f64 {
+        self.run.work_done()
     }
 
     /// The settings the run uses, every one of them, as JSON `{ name: value }`.

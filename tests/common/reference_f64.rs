@@ -1,0 +1,370 @@
+//! An independent double-precision XPBD for the experiments' checks: its own
+//! particles, its own grid and chain, its own loops, sharing no code with the
+//! crate. It runs the step the docs describe (predict, reset the multipliers,
+//! Gauss–Seidel sweeps, velocities from positions, velocity damping), with
+//! substeps, constraint damping `γ = αβ/h`, the sweep in creation order or by
+//! the grid's eight colours, and plain PBD with a stiffness coefficient `k`.
+#![allow(dead_code)]
+
+/// One particle: position, position at the start of the substep, velocity,
+/// inverse mass (0 = pinned).
+#[derive(Clone, Copy, Debug)]
+pub struct Particle {
+    pub x: [f64; 2],
+    pub x_old: [f64; 2],
+    pub v: [f64; 2],
+    pub w: f64,
+}
+
+/// One distance constraint and its multiplier.
+#[derive(Clone, Copy, Debug)]
+pub struct Link {
+    pub a: usize,
+    pub b: usize,
+    pub rest: f64,
+    pub lambda: f64,
+    /// Its colour in the grid's colouring (0 for other scenes).
+    pub colour: u8,
+}
+
+/// The settings of a run.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    pub dt: f64,
+    pub substeps: usize,
+    pub iterations: usize,
+    /// N/m; 0 = rigid.
+    pub stiffness: f64,
+    /// Constraint damping β, N·s/m.
+    pub damping: f64,
+    /// 1/s.
+    pub velocity_damping: f64,
+    pub gravity: f64,
+    /// Sweep by colour (the crate's default) instead of creation order.
+    pub coloured: bool,
+    /// Plain PBD with this stiffness coefficient instead of XPBD.
+    pub pbd_k: Option<f64>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            dt: 0.01,
+            substeps: 1,
+            iterations: 5,
+            stiffness: 1000.0,
+            damping: 0.0,
+            velocity_damping: 0.0,
+            gravity: -9.81,
+            coloured: true,
+            pbd_k: None,
+        }
+    }
+}
+
+/// A rigid area constraint: the shoelace area of `corners` (counter-
+/// clockwise positive) kept at `target`, solved after each sweep.
+#[derive(Clone, Debug)]
+pub struct Ring {
+    pub corners: Vec<usize>,
+    pub target: f64,
+}
+
+pub struct Reference {
+    pub particles: Vec<Particle>,
+    pub links: Vec<Link>,
+    pub rings: Vec<Ring>,
+    pub s: Settings,
+    pub time: f64,
+}
+
+/// Distance below which a link is skipped (its direction is undefined).
+const SHORTEST: f64 = 0.001;
+
+impl Reference {
+    /// A `width × height` grid, 0.2 m apart, `mass` per particle, the two top
+    /// corners pinned (`pins` = 2) or the corners listed by `pins` (1, 2, 4),
+    /// joined horizontally, vertically and by both diagonals.
+    pub fn grid(width: usize, height: usize, pins: usize, mass: f64, s: Settings) -> Reference {
+        let mut particles = Vec::new();
+        for i in 0..height {
+            for j in 0..width {
+                let x = [0.2 * j as f64, -0.2 * i as f64];
+                particles.push(Particle {
+                    x,
+                    x_old: x,
+                    v: [0.0; 2],
+                    w: 1.0 / mass,
+                });
+            }
+        }
+        let corners = [0, width - 1, (height - 1) * width, height * width - 1];
+        for &k in &corners[..pins] {
+            particles[k].w = 0.0;
+        }
+        let mut links = Vec::new();
+        let diagonal = (0.08f64).sqrt();
+        let mut add = |a: usize, b: usize, rest: f64, colour: usize| {
+            links.push(Link {
+                a,
+                b,
+                rest,
+                lambda: 0.0,
+                colour: colour as u8,
+            })
+        };
+        for i in 0..height {
+            for j in 0..width - 1 {
+                add(i * width + j, i * width + j + 1, 0.2, j % 2);
+            }
+        }
+        for i in 0..height - 1 {
+            for j in 0..width {
+                add(i * width + j, (i + 1) * width + j, 0.2, 2 + i % 2);
+            }
+        }
+        for i in 0..height - 1 {
+            for j in 0..width - 1 {
+                let k = i * width + j;
+                add(k, k + width + 1, diagonal, 4 + i % 2);
+                add(k + 1, k + width, diagonal, 6 + i % 2);
+            }
+        }
+        Reference {
+            particles,
+            links,
+            rings: Vec::new(),
+            s,
+            time: 0.0,
+        }
+    }
+
+    /// Particles at `points` with `masses` (0 = pinned) joined in a chain,
+    /// each link `rest` metres long at rest.
+    pub fn chain(points: &[[f64; 2]], masses: &[f64], rest: f64, s: Settings) -> Reference {
+        let particles = points
+            .iter()
+            .zip(masses)
+            .map(|(&x, &m)| Particle {
+                x,
+                x_old: x,
+                v: [0.0; 2],
+                w: if m > 0.0 { 1.0 / m } else { 0.0 },
+            })
+            .collect();
+        let links = points
+            .windows(2)
+            .enumerate()
+            .map(|(k, _)| Link {
+                a: k,
+                b: k + 1,
+                rest,
+                lambda: 0.0,
+                colour: 0,
+            })
+            .collect();
+        Reference {
+            particles,
+            links,
+            rings: Vec::new(),
+            s,
+            time: 0.0,
+        }
+    }
+
+    /// The links in the order a sweep visits them.
+    fn order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.links.len()).collect();
+        if self.s.coloured {
+            order.sort_by_key(|&c| self.links[c].colour);
+        }
+        order
+    }
+
+    /// One time step.
+    pub fn step(&mut self) {
+        let h = self.s.dt / self.s.substeps as f64;
+        let order = self.order();
+        for _ in 0..self.s.substeps {
+            self.predict(h);
+            for _ in 0..self.s.iterations {
+                self.sweep(&order, h);
+                self.solve_rings();
+            }
+            self.finish(h);
+        }
+        self.time += self.s.dt;
+    }
+
+    /// Prediction and multiplier reset.
+    pub fn predict(&mut self, h: f64) {
+        let g = self.s.gravity;
+        for p in self.particles.iter_mut().filter(|p| p.w > 0.0) {
+            p.x_old = p.x;
+            p.v[1] += h * g;
+            p.x[0] += h * p.v[0];
+            p.x[1] += h * p.v[1];
+        }
+        for c in &mut self.links {
+            c.lambda = 0.0;
+        }
+    }
+
+    /// Velocities from positions, then velocity damping.
+    pub fn finish(&mut self, h: f64) {
+        let keep = (1.0 - self.s.velocity_damping * h).max(0.0);
+        for p in self.particles.iter_mut().filter(|p| p.w > 0.0) {
+            p.v = [
+                keep * (p.x[0] - p.x_old[0]) / h,
+                keep * (p.x[1] - p.x_old[1]) / h,
+            ];
+        }
+    }
+
+    /// One Gauss–Seidel sweep over the links in `order`.
+    pub fn sweep(&mut self, order: &[usize], h: f64) {
+        let alpha = if self.s.stiffness > 0.0 {
+            1.0 / self.s.stiffness
+        } else {
+            0.0
+        };
+        let alpha_tilde = alpha / (h * h);
+        let gamma = alpha * self.s.damping / h;
+        for &c in order {
+            let link = self.links[c];
+            let (pa, pb) = (self.particles[link.a], self.particles[link.b]);
+            let d = [pa.x[0] - pb.x[0], pa.x[1] - pb.x[1]];
+            let length = d[0].hypot(d[1]);
+            let w = pa.w + pb.w;
+            if length <= SHORTEST || w == 0.0 {
+                continue;
+            }
+            let n = [d[0] / length, d[1] / length];
+            let error = length - link.rest;
+            let delta = match self.s.pbd_k {
+                Some(k) => -k * error / w,
+                None => {
+                    let moved = (pa.x[0] - pa.x_old[0] - pb.x[0] + pb.x_old[0]) * n[0]
+                        + (pa.x[1] - pa.x_old[1] - pb.x[1] + pb.x_old[1]) * n[1];
+                    -(error + alpha_tilde * link.lambda + gamma * moved)
+                        / ((1.0 + gamma) * w + alpha_tilde)
+                }
+            };
+            self.links[c].lambda += delta;
+            for (axis, n_axis) in n.iter().enumerate() {
+                self.particles[link.a].x[axis] += pa.w * delta * n_axis;
+                self.particles[link.b].x[axis] -= pb.w * delta * n_axis;
+            }
+        }
+    }
+
+    /// One pass over the rigid area constraints.
+    fn solve_rings(&mut self) {
+        for ring in &self.rings {
+            let n = ring.corners.len();
+            let at = |i: usize| self.particles[ring.corners[i % n]].x;
+            let gradient: Vec<[f64; 2]> = (0..n)
+                .map(|i| {
+                    let (prev, next) = (at(i + n - 1), at(i + 1));
+                    [0.5 * (next[1] - prev[1]), 0.5 * (prev[0] - next[0])]
+                })
+                .collect();
+            let area = 0.5
+                * (0..n)
+                    .map(|i| at(i)[0] * at(i + 1)[1] - at(i + 1)[0] * at(i)[1])
+                    .sum::<f64>();
+            let weight: f64 = (0..n)
+                .map(|i| {
+                    let g = gradient[i];
+                    self.particles[ring.corners[i]].w * (g[0] * g[0] + g[1] * g[1])
+                })
+                .sum();
+            if weight <= 0.0 {
+                continue;
+            }
+            let delta = -(area - ring.target) / weight;
+            for (i, g) in gradient.iter().enumerate() {
+                let p = &mut self.particles[ring.corners[i]];
+                p.x[0] += p.w * delta * g[0];
+                p.x[1] += p.w * delta * g[1];
+            }
+        }
+    }
+
+    /// The sweep order, for callers that step sweep by sweep.
+    pub fn sweep_order(&self) -> Vec<usize> {
+        self.order()
+    }
+
+    fn length(&self, c: &Link) -> f64 {
+        let (a, b) = (self.particles[c.a].x, self.particles[c.b].x);
+        (a[0] - b[0]).hypot(a[1] - b[1])
+    }
+
+    pub fn kinetic(&self) -> f64 {
+        self.particles
+            .iter()
+            .filter(|p| p.w > 0.0)
+            .map(|p| 0.5 / p.w * (p.v[0] * p.v[0] + p.v[1] * p.v[1]))
+            .sum()
+    }
+
+    pub fn gravitational(&self) -> f64 {
+        self.particles
+            .iter()
+            .filter(|p| p.w > 0.0)
+            .map(|p| -self.s.gravity / p.w * p.x[1])
+            .sum()
+    }
+
+    pub fn elastic(&self) -> f64 {
+        if self.s.stiffness == 0.0 {
+            return 0.0;
+        }
+        self.links
+            .iter()
+            .map(|c| 0.5 * self.s.stiffness * (self.length(c) - c.rest).powi(2))
+            .sum()
+    }
+
+    pub fn total(&self) -> f64 {
+        self.kinetic() + self.gravitational() + self.elastic()
+    }
+
+    /// Mean of `(length − rest)/rest` over the links.
+    pub fn mean_stretch(&self) -> f64 {
+        let sum: f64 = self
+            .links
+            .iter()
+            .map(|c| self.length(c) / c.rest - 1.0)
+            .sum();
+        sum / self.links.len() as f64
+    }
+
+    /// RMS of `C + α̃λ` over the links, for the (sub)step `h`.
+    pub fn rms_residual(&self, h: f64) -> f64 {
+        let alpha_tilde = if self.s.stiffness > 0.0 {
+            1.0 / (self.s.stiffness * h * h)
+        } else {
+            0.0
+        };
+        let sum: f64 = self
+            .links
+            .iter()
+            .map(|c| (self.length(c) - c.rest + alpha_tilde * c.lambda).powi(2))
+            .sum();
+        (sum / self.links.len() as f64).sqrt()
+    }
+
+    /// How far the top row (`width` particles) sags below its ends' line.
+    pub fn top_sag(&self, width: usize) -> f64 {
+        let (a, b) = (self.particles[0].x, self.particles[width - 1].x);
+        (0..width)
+            .map(|j| {
+                let p = self.particles[j].x;
+                let t = (p[0] - a[0]) / (b[0] - a[0]);
+                a[1] + t * (b[1] - a[1]) - p[1]
+            })
+            .fold(0.0, f64::max)
+    }
+}

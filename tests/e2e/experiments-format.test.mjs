@@ -1,0 +1,48 @@
+// The experiments page's numbers for people (www/experiments/format.js) and the
+// chart's range of a very long series (www/experiments/chart.js), in Node.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatDuration, formatNumber, plural, readableText } from '../../www/experiments/format.js';
+import { extent } from '../../www/experiments/chart.js';
+
+test('numbers read as people write them', () => {
+  const cases = [
+    [2.448, '2.45'],
+    [0.4712, '0.471'],
+    [12, '12'],
+    [1234.6, '1235'],
+    [0.001234, '0.00123'],
+    [1.234e-5, '1.23 × 10⁻⁵'],
+    [-9.996e-7, '−1 × 10⁻⁶'],
+    [6e10, '6 × 10¹⁰'],
+    [0, '0'],
+    [NaN, '–'],
+    [null, '–'],
+  ];
+  for (const [value, text] of cases) assert.equal(formatNumber(value), text, String(value));
+  assert.equal(formatNumber(1.23456e-5, 4), '1.235 × 10⁻⁵');
+  assert.equal(plural(1, 'substep'), '1 substep');
+  assert.equal(plural(5, 'substep'), '5 substeps');
+});
+
+test('durations: never "0.0 s"', () => {
+  assert.equal(formatDuration(0.3), 'under 1 ms');
+  assert.equal(formatDuration(35.4), '35 ms');
+  assert.equal(formatDuration(2400), '2.4 s');
+  assert.equal(formatDuration(65_000), '65 s');
+});
+
+test('the Rust side\'s words get numbers for people, and nothing else changes', () => {
+  assert.equal(readableText('is 2.448e0 J without damping and 4.680e-1 J'), 'is 2.45 J without damping and 0.468 J');
+  assert.equal(readableText('β = 1.000e1 N·s/m, below 3e-8'), 'β = 10 N·s/m, below 3 × 10⁻⁸');
+  assert.equal(readableText('with 1 substeps and 1 iterations; 11 substeps'), 'with 1 substep and 1 iteration; 11 substeps');
+  for (const same of ['from 10 to 100 iterations', 'x1e5', 'version 1.2.3e', 'holds: 5.9 % (within 10 %)', '1e400']) {
+    assert.equal(readableText(same), same);
+  }
+});
+
+test('a chart\'s range of a million points (a spread into Math.min overflows the stack)', () => {
+  const values = Array.from({ length: 1_000_000 }, (_, i) => i % 1000);
+  assert.deepEqual(extent(values), [0, 999]);
+  assert.throws(() => Math.min(...values), RangeError, 'the spread this replaces');
+});

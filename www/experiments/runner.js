@@ -1,0 +1,160 @@
+// The experiments' run loop, the same in the dedicated worker (worker.js) and,
+// where the browser has no module workers, on the page itself (client.js).
+//
+// It speaks in messages. To the runner:
+//   { type: 'check', ticket, id, settings }   → { type: 'checked', ticket, error }
+//   { type: 'start', id, settings }           → 'started', then 'progress'… and 'done', 'cancelled' or 'failed'
+//   { type: 'cancel', id }
+//   { type: 'chartCsv', ticket, id, index }    → { type: 'csv', ticket, text } (every point of the finished run's chart)
+// Errors travel as { message, field, code } (an Error does not survive postMessage
+// with its `field` and `code` in every engine).
+//
+// A run is an `ExperimentRun` stepped in calls of WORK_PER_CALL work units for
+// about `sliceMs` at a time; between slices the loop yields a task, so Cancel and
+// checks are answered while a run goes on. Its report goes out with at most
+// PLOT_POINTS points per series (what a plot shows); the full data stays here
+// for Save CSV.
+
+import { chartCsv } from './csv.js';
+
+/** Work units per `advance` call: about 2 ms of the wasm build. */
+export const WORK_PER_CALL = 2e6;
+/** Points per series in the reports sent for plotting. */
+export const PLOT_POINTS = 2000;
+
+/** Resolves in a later task (a message, not a clamped timer), after other messages. */
+function nextTask() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/** An error as plain data: its message, and the `field` and `code` the wasm gives. */
+export function errorData(error) {
+  return {
+    message: String(error?.message ?? error),
+    field: typeof error?.field === 'string' ? error.field : null,
+    code: typeof error?.code === 'string' ? error.code : null,
+  };
+}
+
+/** Runs experiments for one side of the messages; see the file's head. */
+class Runner {
+  #ExperimentRun;
+  #post;
+  #sliceMs;
+  #redrawMs;
+  #running = new Map(); // id → { cancelled }
+  #finished = new Map(); // id → the last finished ExperimentRun, for its full data
+
+  constructor(ExperimentRun, post, { sliceMs, redrawMs }) {
+    this.#ExperimentRun = ExperimentRun;
+    this.#post = post;
+    this.#sliceMs = sliceMs;
+    this.#redrawMs = redrawMs;
+  }
+
+  /** Takes one message to the runner. */
+  handle(message) {
+    switch (message?.type) {
+      case 'check':
+        return this.#check(message);
+      case 'start':
+        return this.#start(message);
+      case 'cancel': {
+        const state = this.#running.get(message.id);
+        if (state) state.cancelled = true;
+        return undefined;
+      }
+      case 'chartCsv':
+        return this.#chartCsv(message);
+      default:
+        return undefined;
+    }
+  }
+
+  #check({ ticket, id, settings }) {
+    let run = null;
+    try {
+      run = new this.#ExperimentRun(id, settings);
+      this.#post({ type: 'checked', ticket, error: null });
+    } catch (error) {
+      this.#post({ type: 'checked', ticket, error: errorData(error) });
+    } finally {
+      run?.free();
+    }
+  }
+
+  async #start({ id, settings }) {
+    if (this.#running.has(id)) return;
+    let run;
+    try {
+      run = new this.#ExperimentRun(id, settings);
+    } catch (error) {
+      this.#post({ type: 'failed', id, error: errorData(error), started: false });
+      return;
+    }
+    const state = { cancelled: false };
+    this.#running.set(id, state);
+    this.#post({ type: 'started', id });
+    try {
+      await this.#loop(run, id, state);
+    } catch (error) {
+      this.#post({ type: 'failed', id, error: errorData(error), started: true });
+    } finally {
+      this.#running.delete(id);
+      if (this.#finished.get(id) !== run) run.free();
+    }
+  }
+
+  /** Steps `run` in slices until it is done or cancelled, reporting as it goes. */
+  async #loop(run, id, state) {
+    const started = performance.now();
+    let drawn = started;
+    for (;;) {
+      const sliceStart = performance.now();
+      let done = false;
+      while (!done && performance.now() - sliceStart < this.#sliceMs) done = run.advance(WORK_PER_CALL);
+      const now = performance.now();
+      if (done) {
+        this.#finished.get(id)?.free();
+        this.#finished.set(id, run);
+        this.#post({ type: 'done', id, report: run.report(PLOT_POINTS), ms: now - started });
+        return;
+      }
+      const redraw = now - drawn > this.#redrawMs;
+      if (redraw) drawn = now;
+      this.#post({ type: 'progress', id, progress: run.progress, report: redraw ? run.report(PLOT_POINTS) : null });
+      await nextTask();
+      if (state.cancelled) {
+        this.#post({ type: 'cancelled', id, progress: run.progress });
+        return;
+      }
+    }
+  }
+
+  /** Every point of chart `index` of the finished run of `id`, as CSV (null if there is none). */
+  async #chartCsv({ ticket, id, index }) {
+    const run = this.#finished.get(id);
+    let text = null;
+    if (run) {
+      const chart = JSON.parse(run.report()).charts[index];
+      if (chart) text = chartCsv(chart);
+    }
+    this.#post({ type: 'csv', ticket, text });
+  }
+}
+
+/**
+ * A runner over the experiments' wasm exports (`ExperimentRun`); `post` sends
+ * its messages. Returns the function that takes the messages to it.
+ */
+export function createRunner({ ExperimentRun }, post, { sliceMs = 20, redrawMs = 150 } = {}) {
+  const runner = new Runner(ExperimentRun, post, { sliceMs, redrawMs });
+  return (message) => runner.handle(message);
+}

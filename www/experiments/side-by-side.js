@@ -1,0 +1,251 @@
+// The side-by-side cloths of the experiments page: two cloths, one pointer,
+// and pairs of settings chosen from a list so that each shows one of the
+// papers' points at a glance. Each side's fields can still be typed; the link
+// keeps the pair and the values the cloths accepted (never text they refused).
+//
+// URL: `pair=ID`, `scene=preset`, `left.name=value`, `right.name=value`.
+
+import { mountCloth, parseNumber, PARAMETERS } from '../lib/cloth.js';
+
+/** The settings each side-by-side cloth offers. */
+const SIDE_FIELDS = Object.freeze([
+  { name: 'iterations', label: 'Iterations' },
+  { name: 'substeps', label: 'Substeps' },
+  { name: 'stiffness', label: 'Stiffness (N/m, 0 = PBD)' },
+  { name: 'timeStepSize', label: 'Time step (s)' },
+  { name: 'damping', label: 'Constraint damping β (N·s/m)' },
+]);
+
+/** What every side starts from before its pair's values. */
+const BASE = Object.freeze({ iterations: 10, substeps: 1, stiffness: 0, timeStepSize: 0.01, damping: 0 });
+
+/**
+ * The pairs, each a point of the papers made visible: the scene both sides
+ * show, the values that differ, and what to look for.
+ */
+export const PAIRS = Object.freeze([
+  {
+    id: 'pbd-iterations',
+    label: 'Plain PBD: 2 against 50 iterations',
+    scene: 'cloth',
+    left: { iterations: 2, stiffness: 0 },
+    right: { iterations: 50, stiffness: 0 },
+    look: 'Plain PBD has no stiffness of its own: the same rigid constraints hang like rubber with 2 iterations and stay taut with 50 (XPBD paper, section 1).',
+  },
+  {
+    id: 'xpbd-iterations',
+    label: 'XPBD: 5 against 50 iterations',
+    scene: 'cloth',
+    left: { iterations: 5, stiffness: 2000 },
+    right: { iterations: 50, stiffness: 2000 },
+    look: 'XPBD keeps the stiffness you set: at 2000 N/m the two cloths stretch alike, though one solves ten times as often (XPBD paper, section 6).',
+  },
+  {
+    id: 'iterations-substeps',
+    label: 'Iterations against substeps: 20 × 1 against 1 × 20 (the cord)',
+    scene: 'double-pendulum',
+    left: { iterations: 20, substeps: 1 },
+    right: { iterations: 1, substeps: 20 },
+    look: 'The same 20 solves a frame: spent on iterations, the cord loses its swing within seconds; spent on substeps, it keeps swinging (Small Steps, section 4).',
+  },
+  {
+    id: 'damping',
+    label: 'Constraint damping: β = 0 against β = 10 N·s/m',
+    scene: 'cloth',
+    left: { stiffness: 1000, damping: 0 },
+    right: { stiffness: 1000, damping: 10 },
+    look: 'Drag and let go: the undamped cloth bounces on its springs, the damped one settles (XPBD paper, section 3.5).',
+  },
+]);
+export const DEFAULT_PAIR = PAIRS[0].id;
+
+const SIDE_CLOTH = Object.freeze({ width: 20, height: 15, fixed: 2, mass: 0.1 });
+const SIDE_CLOTH_PRESET = 'cloth';
+
+/** Pointer events forwarded to the other cloth get their own pointer ids. */
+const MIRRORED_POINTER_OFFSET = 1000;
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === 'text') node.textContent = value;
+    else if (name === 'className') node.className = value;
+    else node.setAttribute(name, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+/** The values of `side` ('left' or 'right') in the pair `pair`. */
+function pairValues(pair, side) {
+  return { ...BASE, ...pair[side] };
+}
+
+/** Builds one side's fields in its form; returns them by name. */
+function buildFields(side, form) {
+  const inputs = new Map();
+  for (const { name, label } of SIDE_FIELDS) {
+    const id = `${side}-${name}`;
+    const input = element('input', { id, name, type: 'text', autocomplete: 'off', inputmode: 'decimal' });
+    const error = element('p', { id: `${id}-error`, className: 'field-error', 'aria-live': 'polite' });
+    input.setAttribute('aria-describedby', `${id}-error`);
+    inputs.set(name, { input, error });
+    form.append(element('div', { className: 'field' }, element('label', { for: id, text: label }), input, error));
+  }
+  form.addEventListener('submit', (event) => event.preventDefault());
+  return inputs;
+}
+
+/** Mounts both cloths with the pair and values of `params` (a URLSearchParams). */
+export async function mountSideBySide(params) {
+  const pairSelect = document.getElementById('side-pair');
+  for (const pair of PAIRS) pairSelect.add(new Option(pair.label, pair.id));
+  const wanted = params.get('pair') ?? DEFAULT_PAIR;
+  const pair = PAIRS.find((p) => p.id === wanted) ?? PAIRS[0];
+  if (pair.id !== wanted) setSceneError(`There is no pair "${wanted.slice(0, 40)}"; showing "${pair.label}".`);
+  pairSelect.value = pair.id;
+  const sides = {};
+  for (const side of ['left', 'right']) {
+    const figure = document.querySelector(`.side[data-side="${side}"]`);
+    const canvas = figure.querySelector('canvas');
+    const inputs = buildFields(side, figure.querySelector('form'));
+    const cloth = await mountCloth(canvas, { ...SIDE_CLOTH });
+    sides[side] = { name: side, canvas, cloth, inputs, applied: {}, pair };
+  }
+  const scene = document.getElementById('side-scene');
+  for (const name of PARAMETERS.find((p) => p.name === 'preset').rule.values) scene.add(new Option(name, name));
+  const fromUrl = params.get('scene');
+  choosePair(sides, pair, { scene: fromUrl, values: params });
+  for (const side of Object.values(sides)) {
+    for (const [name, { input }] of side.inputs) {
+      input.addEventListener('change', () => {
+        applySideField(side, name);
+        updateSideLink(sides);
+      });
+    }
+  }
+  mirrorPointer(sides.left, sides.right);
+  mirrorPointer(sides.right, sides.left);
+  document.getElementById('side-restart').addEventListener('click', () => {
+    sides.left.cloth.restart();
+    sides.right.cloth.restart();
+  });
+  pairSelect.addEventListener('change', () => {
+    choosePair(sides, PAIRS.find((p) => p.id === pairSelect.value) ?? PAIRS[0], {});
+    updateSideLink(sides);
+  });
+  scene.addEventListener('change', () => {
+    changeSideScene(sides, scene.value);
+    updateSideLink(sides);
+  });
+  updateSideLink(sides);
+  return sides;
+}
+
+function setSceneError(text) {
+  document.getElementById('side-scene-error').textContent = text;
+}
+
+/**
+ * Both sides take `pair`: its scene (or `scene`, from a link), its values, and
+ * any `left.name`/`right.name` in `values` (a link's), each checked by the cloth.
+ */
+function choosePair(sides, pair, { scene = null, values = null }) {
+  document.getElementById('side-look').textContent = pair.look;
+  for (const side of Object.values(sides)) {
+    side.pair = pair;
+    const chosen = pairValues(pair, side.name);
+    for (const [name, { input }] of side.inputs) input.value = values?.get(`${side.name}.${name}`) ?? String(chosen[name]);
+  }
+  const select = document.getElementById('side-scene');
+  let preset = pair.scene;
+  if (scene !== null) {
+    select.value = scene;
+    if (select.value === scene) preset = scene;
+    else setSceneError(`There is no scene "${scene.slice(0, 40)}"; both show the pair's scene, ${pair.scene}.`);
+  }
+  select.value = preset;
+  changeSideScene(sides, preset);
+}
+
+/**
+ * Both sides show the scene `preset` (at its own size and with its own values),
+ * then each side's typed settings apply again, so the two still differ only there.
+ */
+function changeSideScene(sides, preset) {
+  try {
+    for (const side of Object.values(sides)) {
+      side.cloth.restart(preset === SIDE_CLOTH_PRESET ? { preset, ...SIDE_CLOTH } : { preset });
+      for (const name of side.inputs.keys()) applySideField(side, name);
+    }
+    setSceneError('');
+  } catch (e) {
+    setSceneError(e.message);
+  }
+}
+
+/** Applies one typed side-by-side value; a refused one is explained under its field. */
+function applySideField(side, name) {
+  const { input, error } = side.inputs.get(name);
+  try {
+    const value = parseNumber(input.value, name);
+    side.cloth.set(name, value);
+    side.applied[name] = value;
+    input.removeAttribute('aria-invalid');
+    error.textContent = '';
+  } catch (e) {
+    input.setAttribute('aria-invalid', 'true');
+    error.textContent = e.message;
+    // the link keeps what the cloth runs with, never the refused text
+    const running = side.cloth.simulation?.[name];
+    side.applied[name] = typeof running === 'number' ? running : undefined;
+  }
+}
+
+/** The link: the pair, the scene if not the pair's, and each value the cloth accepted that is not the pair's. */
+function updateSideLink(sides) {
+  const url = new URL(location.href);
+  url.search = '';
+  url.hash = 'side-by-side';
+  const pair = sides.left.pair;
+  if (pair.id !== DEFAULT_PAIR) url.searchParams.set('pair', pair.id);
+  const scene = document.getElementById('side-scene').value;
+  if (scene && scene !== pair.scene) url.searchParams.set('scene', scene);
+  for (const side of Object.values(sides)) {
+    const chosen = pairValues(pair, side.name);
+    for (const name of side.inputs.keys()) {
+      const value = side.applied[name];
+      if (value !== undefined && Math.fround(value) !== Math.fround(chosen[name])) url.searchParams.set(`${side.name}.${name}`, String(value));
+    }
+  }
+  document.getElementById('side-link').href = url.href;
+}
+
+/**
+ * The user's pointer on `from` also drives `to`: every real pointer event on
+ * `from`'s canvas is repeated on `to`'s at the same point of the cloth (world
+ * coordinates), so both cloths are grabbed and dragged together.
+ */
+function mirrorPointer(from, to) {
+  const forward = (event) => {
+    if (!event.isTrusted) return; // a repeated event is not repeated back
+    const world = from.cloth.clientToWorld(event.clientX, event.clientY);
+    const at = to.cloth.worldToClient(world.x, world.y);
+    to.canvas.dispatchEvent(
+      new PointerEvent(event.type, {
+        pointerId: event.pointerId + MIRRORED_POINTER_OFFSET,
+        pointerType: event.pointerType,
+        isPrimary: event.isPrimary,
+        button: event.button,
+        buttons: event.buttons,
+        clientX: at.x,
+        clientY: at.y,
+        bubbles: true,
+        cancelable: true,
+      }),
+    );
+  };
+  for (const type of ['pointerdown', 'pointermove', 'pointerup', 'pointercancel']) {
+    from.canvas.addEventListener(type, forward);
+  }
+}
