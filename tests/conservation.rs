@@ -51,6 +51,11 @@ fn resting_bodies_do_not_drift() {
 }
 
 #[test]
+fn dropped_bodies_come_to_rest_and_stay() {
+    check::dropped_bodies_come_to_rest_and_stay();
+}
+
+#[test]
 fn contacts_keep_particles_out() {
     check::contacts_keep_particles_out();
 }

@@ -59,6 +59,11 @@ fn resting_bodies_do_not_drift() {
 }
 
 #[wasm_bindgen_test]
+fn dropped_bodies_come_to_rest_and_stay() {
+    check::dropped_bodies_come_to_rest_and_stay();
+}
+
+#[wasm_bindgen_test]
 fn contacts_keep_particles_out() {
     check::contacts_keep_particles_out();
 }

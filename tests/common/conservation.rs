@@ -739,6 +739,55 @@ pub fn resting_bodies_do_not_drift() {
     }
 }
 
+/// Kinetic energy under which a body counts as at rest, joules (the balloon
+/// weighs 0.64 kg: 1e-4 J is about 1.8 cm/s).
+const AT_REST: f64 = 1e-4;
+
+/// Most seconds a dropped body may take to come to rest.
+const LANDING_SECONDS: usize = 30;
+
+/// Steps `cloth` a second at a time until its kinetic energy stayed below
+/// [`AT_REST`] for a whole second; returns the seconds it took, at most
+/// [`LANDING_SECONDS`] (`None` if it never rested).
+fn come_to_rest(cloth: &mut Cloth) -> Option<usize> {
+    let steps = (1.0 / cloth.params().time_step).round() as usize;
+    (1..=LANDING_SECONDS).find(|_| {
+        let mut most: f64 = 0.0;
+        for _ in 0..steps {
+            cloth.step();
+            most = most.max(cloth.kinetic_energy());
+        }
+        most < AT_REST
+    })
+}
+
+/// The balloon and the soft body, dropped as their presets build them, come
+/// to rest within [`LANDING_SECONDS`] and then drift less than 1 cm over
+/// 60 s, in both orders.
+pub fn dropped_bodies_come_to_rest_and_stay() {
+    for order in ORDERS {
+        for name in ["balloon", "soft-body"] {
+            let mut cloth = preset(name, &[("solverOrder", Value::Word(order.name()))]);
+            let rested = come_to_rest(&mut cloth);
+            let seconds = rested.unwrap_or_else(|| {
+                let k = cloth.kinetic_energy();
+                panic!("{name} {order:?}: not at rest after {LANDING_SECONDS} s (kinetic energy {k:e} J)")
+            });
+            let start = mean_x(&cloth);
+            let mut drift: f64 = 0.0;
+            for _ in 0..6000 {
+                cloth.step();
+                drift = drift.max((mean_x(&cloth) - start).abs());
+            }
+            println!("{name} dropped, {order:?}: at rest after {seconds} s, then drifted at most {drift:.5} m in 60 s");
+            assert!(
+                drift < 0.01,
+                "{name}, {order:?}: drifted {drift} m in 60 s after landing"
+            );
+        }
+    }
+}
+
 /// A cloth over the ball, the balloon and the soft body: no free particle
 /// ends a step deeper than 1e-4 m in a collider, over 10 s.
 pub fn contacts_keep_particles_out() {
