@@ -7,6 +7,7 @@ use js_sys::{JsString, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{cloth_error, number, string_start, wrong_type};
+use super::reentry::Reading;
 use crate::cloth;
 use crate::experiments::{definition, definitions, json, Run};
 use crate::params::MAX_WORK_PER_CALL;
@@ -42,6 +43,7 @@ impl ExperimentRun {
             return Err(wrong_type("experiment", &id, "a string"));
         };
         let definition = definition(&string_start(text)).map_err(cloth_error)?;
+        let _reading = Reading::begin("settings")?;
         let mut given: Vec<(String, f64)> = Vec::new();
         if !settings.is_undefined() && !settings.is_null() {
             if !settings.is_object() {
