@@ -37,7 +37,7 @@ export class WorkerClothController {
     this.#ready = Promise.resolve(this);
     for (const name of [
       'pause', 'resume', 'restart', 'set', 'diagnostics', 'worldToClient', 'clientToWorld', 'destroy', 'readPositions',
-      'snapshot', 'record', 'exportState', 'importState', 'refreshTheme', 'fit', 'setView',
+      'snapshot', 'record', 'exportState', 'importState', 'refreshTheme', 'fit', 'setView', 'inspect',
     ]) {
       this[name] = this[name].bind(this);
     }
@@ -170,6 +170,11 @@ export class WorkerClothController {
 
   readPositions() {
     return this.#call('readPositions');
+  }
+
+  /** What the worker's Simulation holds now (cloth.d.ts' ClothInspection). */
+  inspect() {
+    return this.#call('inspect');
   }
 
   pause() {
