@@ -424,13 +424,20 @@ async function copyLink() {
 function applyLiveField(controller, id, writeBack = true) {
   const value = readField(id);
   if (value === undefined) return;
+  let answer;
   try {
-    controller.set(id, value);
+    answer = controller.set(id, value);
     clearFieldError(id);
   } catch (error) {
     showFieldError(id, fieldMessage(id, error, byId(id).value));
     return;
   }
+  // in a worker, what only the Simulation refuses comes back later; the worker's
+  // state (the last good value) arrives first
+  Promise.resolve(answer).catch((error) => {
+    showFieldError(id, fieldMessage(id, error, byId(id).value));
+    if (writeBack) writeUrl(controller);
+  });
   if (id === 'strainColors') showStrainLegend(controller);
   if (writeBack) writeUrl(controller);
 }
