@@ -144,6 +144,8 @@ export interface ClothInspection extends ClothDiagnostics {
    * once the cloth is rebuilt (`restart`, `importState`); 0 on the WebGPU backend.
    */
   cloth: number;
+  /** The wasm build the cloth's thread runs (`simd`, the `.wasm`'s `url`) and the `.wasm` files that thread fetched. */
+  wasm: { simd: boolean; url: string; fetched: string[] };
   /** The value of every parameter of the table the Simulation holds (none on the WebGPU backend), by name. */
   parameters: Partial<ParameterValues>;
   /** The held particle's index, or -1 (always -1 on the WebGPU backend). */

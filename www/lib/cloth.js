@@ -14,7 +14,7 @@
 // WebGPU, which answer the same calls (`Backend` in backend.d.ts), so the
 // controller never asks which one it holds.
 
-import { loadWasm, wasmMemoryBytes, presetShape } from './wasm.js';
+import { loadWasm, wasmMemoryBytes, presetShape, simdEnabled, loadedWasmUrl } from './wasm.js';
 import { PARAMETERS } from './parameters.js';
 import { worldToCanvas, canvasToWorld } from './renderer.js';
 import { SceneCamera } from './camera.js';
@@ -144,6 +144,12 @@ function pinnedOf(simulation) {
   return pinned;
 }
 
+/** Which wasm build this thread runs (`simd`, the `.wasm`'s `url`) and the `.wasm` files it fetched. */
+function wasmBuildOf() {
+  const fetched = performance.getEntriesByType('resource').map(({ name }) => name).filter((name) => name.endsWith('.wasm'));
+  return { simd: simdEnabled(), url: String(loadedWasmUrl()), fetched };
+}
+
 const clothNumbers = new WeakMap(); // Simulation → the number inspect() gives it
 let lastClothNumber = 0;
 
@@ -166,6 +172,7 @@ function inspection(simulation, diagnostics, positions) {
     ...diagnostics,
     positions,
     cloth: clothNumber(simulation),
+    wasm: wasmBuildOf(),
     parameters: simulation ? simulationParameters(simulation) : {},
     grabbed: simulation ? simulation.grabbed : -1,
     pinned: simulation ? pinnedOf(simulation) : [],
