@@ -687,10 +687,18 @@ export async function expectDrawn(page, args, what, timeout = 10_000) {
 }
 
 /**
- * In the page: which build runs and which .wasm files were fetched. `wasmModule`:
- * the URL path of www/lib/wasm.js on the server (the page's own instance of it).
+ * In the page: which build runs and which .wasm files were fetched. `where`: the
+ * URL path of www/lib/wasm.js on the server (the page's own instance of it), or
+ * [that path, the ref of a cloth]: where that cloth runs in a worker, the worker's.
  */
-export async function wasmBuild(wasmModule = '/www/lib/wasm.js') {
+export async function wasmBuild(where = '/www/lib/wasm.js') {
+  const [wasmModule, ref] = Array.isArray(where) ? where : [where, null];
+  const controller = ref ? window.__controller(ref) : null;
+  if (controller?.runsIn === 'worker') {
+    // the worker's own module, and what the worker fetched
+    const { wasm } = await controller.inspect();
+    return { simd: wasm.simd, loaded: new URL(wasm.url).pathname, fetched: wasm.fetched.map((url) => new URL(url).pathname) };
+  }
   const wasm = await import(wasmModule);
   return {
     simd: wasm.simdEnabled(),
