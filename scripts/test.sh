@@ -58,3 +58,8 @@ if engine_selected webkit; then
 else
   node --test --test-concurrency=1 tests/e2e/
 fi
+
+log "the demo page and embedding suites again with the cloths in workers (XPBD_WORKER=on; Chromium)"
+# The run above hides OffscreenCanvas from the pages (XPBD_WORKER=off), so the cloths run on
+# the main thread; this one leaves the engine as it is and every cloth steps and draws in a worker.
+XPBD_WORKER=on node --test --test-concurrency=1 tests/e2e/page.test.mjs tests/e2e/embed.test.mjs

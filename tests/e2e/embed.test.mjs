@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
+  EXPECTED_RUNS_IN,
+  inspect,
   WAIT,
   assertCleanPage,
   clientToWorld,
@@ -74,18 +76,25 @@ describe('www/embed/', () => {
       assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/, `strict CSP meta: ${csp}`);
       assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'/, `CSP must stay strict: ${csp}`);
       const [a, b] = await Promise.all(
-        CLOTHS.map(({ controller }) =>
-          page.evaluate((r) => {
-            const s = window.__controller(r).simulation;
-            return { n: s.numParticles, c: s.numConstraints, k: s.stiffness, pinned: [0, 1].map((i) => s.isPinned(i)) };
-          }, controller),
-        ),
+        CLOTHS.map(async ({ controller }) => {
+          const s = await inspect(page, controller);
+          return { n: s.numParticles, c: s.numConstraints, k: s.parameters.stiffness, pinned: [0, 1].map((i) => s.pinned.includes(i)) };
+        }),
       );
       assert.deepEqual(a, { n: 300, c: 15 * 19 + 14 * 20 + 2 * 14 * 19, k: 500, pinned: [true, false] });
       assert.deepEqual(b, { n: 600, c: 20 * 29 + 19 * 30 + 2 * 19 * 29, k: 1000, pinned: [true, false] });
-      assert.equal(await page.evaluate(() => window.mountedCloth.simulation.isPinned(19 * 30)), true, 'four corners');
+      assert.equal((await inspect(page, MOUNTED)).pinned.includes(19 * 30), true, 'four corners');
+      if (EXPECTED_RUNS_IN) {
+        const runsIn = await page.evaluate((refs) => refs.map((r) => window.__controller(r).runsIn), [ELEMENT, MOUNTED]);
+        assert.deepEqual(runsIn, [EXPECTED_RUNS_IN, EXPECTED_RUNS_IN], `XPBD_WORKER: the cloths run where it says (no fallback)`);
+      }
       assert.equal(
-        await page.evaluate(() => window.mountedCloth.simulation !== window.__controller('#element-cloth').simulation),
+        await page.evaluate(() => {
+          const [mounted, element] = [window.mountedCloth, window.__controller('#element-cloth')];
+          // in workers, each cloth has a worker (and a Simulation) of its own
+          if (mounted.runsIn === 'worker') return mounted !== element && element.runsIn === 'worker';
+          return mounted.simulation !== element.simulation;
+        }),
         true,
         'two distinct simulations',
       );
@@ -138,7 +147,7 @@ describe('www/embed/', () => {
 
         const otherAfter = await readPositions(page, other.controller);
         assert.equal(
-          await page.evaluate((r) => window.__controller(r).simulation.grabbed, other.controller),
+          (await inspect(page, other.controller)).grabbed,
           -1,
           'nothing grabbed there',
         );
@@ -192,7 +201,7 @@ describe('www/embed/', () => {
       await page.waitForFunction(
         () => {
           const c = document.querySelector('#element-cloth')?.controller;
-          return c && c !== window.__removed.controller && c.simulation.numParticles === 300 && c.simulation.time > 0.1;
+          return c && c !== window.__removed.controller && c.diagnostics().numParticles === 300 && c.diagnostics().time > 0.1;
         },
         null,
         { timeout: WAIT },
@@ -212,27 +221,34 @@ describe('www/embed/', () => {
 
   it('attribute changes apply: solver values at once, grid values by a restart', async () => {
     await inPage(await openEmbed(), async ({ page }) => {
-      const result = await page.evaluate(async () => {
+      // (inspect() reads after what the page sent before it, in a worker too: at once means there)
+      const before = (await inspect(page, ELEMENT)).cloth;
+      await page.evaluate(() => {
         const element = document.querySelector('#element-cloth');
-        const before = element.controller.simulation;
         element.setAttribute('stiffness', '250');
         element.setAttribute('gravity', '-3');
-        const solver = { k: element.controller.simulation.stiffness, g: element.controller.simulation.gravity };
+      });
+      const { parameters } = await inspect(page, ELEMENT);
+      const solver = { k: parameters.stiffness, g: parameters.gravity };
+      await page.evaluate(async () => {
+        const element = document.querySelector('#element-cloth');
         element.setAttribute('width', '12');
         element.setAttribute('height', '8');
         element.setAttribute('fixed', '4');
         await new Promise((done) => setTimeout(done, 50));
-        const s = element.controller.simulation;
+      });
+      const s = await inspect(page, ELEMENT);
+      const result = await page.evaluate(() => {
+        const element = document.querySelector('#element-cloth');
         element.setAttribute('paused', '');
         const paused = element.controller.paused;
         element.removeAttribute('paused');
-        return {
-          solver,
-          grid: { n: s.numParticles, c: s.numConstraints, corner: s.isPinned(12 * 8 - 1), k: s.stiffness, g: s.gravity },
-          replaced: s !== before,
-          paused,
-          resumed: element.controller.paused,
-        };
+        return { paused, resumed: element.controller.paused };
+      });
+      Object.assign(result, {
+        solver,
+        grid: { n: s.numParticles, c: s.numConstraints, corner: s.pinned.includes(12 * 8 - 1), k: s.parameters.stiffness, g: s.parameters.gravity },
+        replaced: s.cloth !== before,
       });
       assert.deepEqual(result, {
         solver: { k: 250, g: -3 },
@@ -242,12 +258,13 @@ describe('www/embed/', () => {
         resumed: false,
       });
       // an invalid attribute keeps the last good value (and only warns)
-      const kept = await page.evaluate(() => {
+      await page.evaluate(() => {
         const element = document.querySelector('#element-cloth');
         element.setAttribute('mass', '-1');
         element.setAttribute('iterations', 'abc');
-        return { m: element.controller.simulation.mass, it: element.controller.simulation.iterations };
       });
+      const held = (await inspect(page, ELEMENT)).parameters;
+      const kept = { m: held.mass, it: held.iterations };
       assert.deepEqual(kept, { m: 0.5, it: 5 });
     });
   });
@@ -255,22 +272,26 @@ describe('www/embed/', () => {
   it('attributes: names an object inherits are no parameters, and a refused value is repeated in at most 40 characters', async () => {
     await inPage(await openEmbed(), async (opened) => {
       const { page } = opened;
+      const cloth = (await inspect(page, ELEMENT)).cloth;
       const result = await page.evaluate(async () => {
         const element = document.querySelector('#element-cloth');
         const controller = element.controller;
-        const simulation = controller.simulation;
         for (const name of ['constructor', '__proto__', 'tostring', 'valueof', 'hasownproperty']) element.setAttribute(name, '1');
         element.setAttribute('stiffness', `${'9'.repeat(5000)}x`);
         element.setAttribute('renderer', 'r'.repeat(5000));
         element.setAttribute('width', 'w'.repeat(5000));
         await new Promise((done) => setTimeout(done, 50));
         return {
-          same: element.controller === controller && controller.simulation === simulation,
+          same: element.controller === controller,
           shown: String(controller.options),
-          stiffness: simulation.stiffness,
           renderer: controller.options.renderer,
-          particles: simulation.numParticles,
         };
+      });
+      const seen = await inspect(page, ELEMENT);
+      Object.assign(result, {
+        same: result.same && seen.cloth === cloth,
+        stiffness: seen.parameters.stiffness,
+        particles: seen.numParticles,
       });
       assert.deepEqual(result, { same: true, shown: '[object Object]', stiffness: 500, renderer: 'wasm', particles: 300 });
       const warnings = opened.console.log.warnings;
@@ -302,6 +323,8 @@ describe('www/embed/', () => {
         try {
           const element = document.createElement('xpbd-cloth');
           element.id = 'springy-cloth';
+          // the Error comes from the page's own Simulation, made to throw: this cloth runs on the page
+          element.setAttribute('worker', 'off');
           element.setAttribute('width', '8');
           element.setAttribute('height', '6');
           element.setAttribute('stiffness', '321');
@@ -310,7 +333,7 @@ describe('www/embed/', () => {
           const controller = await Promise.race([element.ready, failed]);
           const { PARAMETERS } = await import('/www/lib/parameters.js');
           const byDefault = PARAMETERS.find((p) => p.name === 'stiffness').defaultValue;
-          return { particles: controller.simulation.numParticles, stiffnessIsDefault: controller.simulation.stiffness === byDefault };
+          return { particles: controller.diagnostics().numParticles, stiffnessIsDefault: controller.simulation.stiffness === byDefault };
         } finally {
           Object.defineProperty(Simulation.prototype, 'stiffness', stiffness);
         }
@@ -350,13 +373,15 @@ describe('www/embed/', () => {
       assert.ok(t2 < 4, `it stopped early, not after running a while: ${t2} s`);
       await waitForTime(page, ELEMENT, 0, await simTime(page, ELEMENT)); // the visible one runs meanwhile
       await page.locator('#far-cloth').scrollIntoViewIfNeeded();
-      await page.waitForFunction((t) => document.querySelector('#far-cloth').controller.simulation.time > t + 0.1, t2, {
+      await page.waitForFunction((t) => document.querySelector('#far-cloth').controller.diagnostics().time > t + 0.1, t2, {
         timeout: WAIT,
       });
     });
   });
 
   it('creating and destroying 250 instances (elements and mountCloth) keeps wasm memory bounded', async () => {
+    // The page's own wasm memory: these cloths run on the page (worker="off"), in both runs;
+    // worker.test.mjs counts the workers and their memory over mounts and destroys.
     await inPage(await openEmbed(), async (opened) => {
       const { page } = opened;
       const run = (count, mode) =>
@@ -367,9 +392,10 @@ describe('www/embed/', () => {
             for (let i = 0; i < n; i++) {
               if (how === 'element') {
                 const element = document.createElement('xpbd-cloth');
+                element.setAttribute('worker', 'off');
                 box.append(element);
                 const controller = await element.ready;
-                if (controller.simulation.numParticles !== 1200) throw new Error('element did not mount 40 × 30');
+                if (controller.diagnostics().numParticles !== 1200) throw new Error('element did not mount 40 × 30');
                 element.remove();
                 await Promise.resolve();
                 await Promise.resolve();
@@ -377,6 +403,7 @@ describe('www/embed/', () => {
                 if (!controller.destroyed) throw new Error('a removed element kept its controller');
               } else if (how === 'element-immediate') {
                 const element = document.createElement('xpbd-cloth');
+                element.setAttribute('worker', 'off');
                 box.append(element);
                 element.remove(); // removed while its mount is still in progress
                 // let that mount finish (then it must clean up after itself) before the next one
@@ -386,7 +413,7 @@ describe('www/embed/', () => {
               } else {
                 const canvas = document.createElement('canvas');
                 box.append(canvas);
-                const controller = await mountCloth(canvas);
+                const controller = await mountCloth(canvas, { worker: 'off' });
                 controller.destroy();
                 canvas.remove();
               }

@@ -606,8 +606,12 @@ export async function canvasCoverage([ref, canvasSelector]) {
   const wasPaused = controller.paused;
   controller.pause();
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-  const { width, height } = canvas;
-  const data = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+  // A canvas a worker draws belongs to the worker: its pixels come as the snapshot's PNG.
+  const shown = controller.runsIn === 'worker' ? await createImageBitmap(await controller.snapshot()) : canvas;
+  const { width, height } = shown;
+  const pixels = shown === canvas ? canvas : Object.assign(document.createElement('canvas'), { width, height });
+  if (pixels !== canvas) pixels.getContext('2d').drawImage(shown, 0, 0);
+  const data = pixels.getContext('2d').getImageData(0, 0, width, height).data;
   const counts = new Map();
   for (let i = 0; i < data.length; i += 16) {
     const key = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
@@ -625,7 +629,7 @@ export async function canvasCoverage([ref, canvasSelector]) {
   const sx = width / rect.width;
   const sy = height / rect.height;
   const radius = Math.max(1, Math.round(3 * sx));
-  const p = controller.simulation.positions();
+  const p = await controller.readPositions();
   let inside = 0;
   let covered = 0;
   for (let k = 0; k < p.length; k += 2) {
@@ -683,10 +687,18 @@ export async function expectDrawn(page, args, what, timeout = 10_000) {
 }
 
 /**
- * In the page: which build runs and which .wasm files were fetched. `wasmModule`:
- * the URL path of www/lib/wasm.js on the server (the page's own instance of it).
+ * In the page: which build runs and which .wasm files were fetched. `where`: the
+ * URL path of www/lib/wasm.js on the server (the page's own instance of it), or
+ * [that path, the ref of a cloth]: where that cloth runs in a worker, the worker's.
  */
-export async function wasmBuild(wasmModule = '/www/lib/wasm.js') {
+export async function wasmBuild(where = '/www/lib/wasm.js') {
+  const [wasmModule, ref] = Array.isArray(where) ? where : [where, null];
+  const controller = ref ? window.__controller(ref) : null;
+  if (controller?.runsIn === 'worker') {
+    // the worker's own module, and what the worker fetched
+    const { wasm } = await controller.inspect();
+    return { simd: wasm.simd, loaded: new URL(wasm.url).pathname, fetched: wasm.fetched.map((url) => new URL(url).pathname) };
+  }
   const wasm = await import(wasmModule);
   return {
     simd: wasm.simdEnabled(),

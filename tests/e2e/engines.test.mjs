@@ -6,7 +6,7 @@
 import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { DEMO, ROOT, dragParticle, requireBuild, waitForTime } from './helpers.mjs';
+import { DEMO, EXPECTED_RUNS_IN, ROOT, dragParticle, requireBuild, waitForTime } from './helpers.mjs';
 import { expectDrawn, launchEngine, selectedEngines, serveForEngines, wasmBuild } from './engines.mjs';
 
 const W = 40;
@@ -115,8 +115,11 @@ for (const engineName of selectedEngines()) {
     it('the demo page runs, the wasm rasterizer draws the cloth where the particles are', async () => {
       await inEnginePage('index.html', async (page) => {
         await waitForTime(page, DEMO, 0.3);
+        if (EXPECTED_RUNS_IN) {
+          assert.equal(await page.evaluate(() => window.clothDemo.runsIn), EXPECTED_RUNS_IN, `XPBD_WORKER: the cloth runs where it says (no fallback)`);
+        }
         assert.equal(await page.evaluate(() => window.clothDemo.options.renderer), 'wasm');
-        assert.equal(await page.evaluate(() => window.clothDemo.simulation.numParticles), W * H);
+        assert.equal(await page.evaluate(() => window.clothDemo.diagnostics().numParticles), W * H);
         await expectDrawn(page, [DEMO, '#cloth-canvas'], 'wasm renderer');
         const build = await page.evaluate(wasmBuild);
         assert.deepEqual(build, { simd: true, loaded: '/pkg/xpbd_cloth_bg.wasm', fetched: ['/pkg/xpbd_cloth_bg.wasm'] }, 'the SIMD build, and only it, is fetched');
@@ -147,9 +150,9 @@ for (const engineName of selectedEngines()) {
         await waitForTime(page, DEMO, 0.1);
         await page.press('#cloth-canvas', ' ');
         await page.waitFor(() => window.clothDemo.paused === true, null, { message: 'paused by Space' });
-        const t = await page.evaluate(() => window.clothDemo.simulation.time);
+        const t = await page.evaluate(() => window.clothDemo.diagnostics().time);
         await new Promise((done) => setTimeout(done, 300));
-        assert.equal(await page.evaluate(() => window.clothDemo.simulation.time), t, 'no time passes while paused');
+        assert.equal(await page.evaluate(() => window.clothDemo.diagnostics().time), t, 'no time passes while paused');
         await page.click('#pause');
         await page.waitFor(() => window.clothDemo.paused === false, null, { message: 'resumed by the button' });
         // Clicking scrolls the button into view, which can hide the canvas (at 1280 × 900
@@ -248,18 +251,22 @@ for (const engineName of selectedEngines()) {
 
     it('the embedding page: the custom element and a mountCloth canvas run and draw; an attribute applies', async () => {
       await inEnginePage('www/embed/', async (page) => {
-        await page.waitFor(() => window.__controller('#element-cloth')?.simulation?.time > 0.2, null, { message: 'the element runs' });
-        assert.equal(await page.evaluate(() => window.__controller('#element-cloth').simulation.numParticles), 300);
+        await page.waitFor(() => window.__controller('#element-cloth')?.diagnostics().time > 0.2, null, { message: 'the element runs' });
+        assert.equal(await page.evaluate(() => window.__controller('#element-cloth').diagnostics().numParticles), 300);
         await expectDrawn(page, ['#element-cloth', null], '<xpbd-cloth>');
         await page.evaluate(() => document.querySelector('#element-cloth').setAttribute('stiffness', '800'));
         await page.waitFor(() => window.__controller('#element-cloth').options.stiffness === 800, null, { message: 'stiffness="800" applied' });
         await page.evaluate(() => document.querySelector('#element-cloth').setAttribute('width', '10'));
-        await page.waitFor(() => window.__controller('#element-cloth').simulation.numParticles === 150, null, {
+        await page.waitFor(() => window.__controller('#element-cloth').diagnostics().numParticles === 150, null, {
           message: 'width="10" restarts with 10 × 15',
         });
-        await page.waitFor(() => window.mountedCloth?.simulation?.time > 0.2, null, { message: 'the mountCloth canvas runs' });
-        assert.equal(await page.evaluate(() => window.mountedCloth.simulation.numParticles), 600);
+        await page.waitFor(() => window.mountedCloth?.diagnostics().time > 0.2, null, { message: 'the mountCloth canvas runs' });
+        assert.equal(await page.evaluate(() => window.mountedCloth.diagnostics().numParticles), 600);
         await expectDrawn(page, ['window.mountedCloth', '#mounted-cloth'], 'mountCloth canvas');
+        if (EXPECTED_RUNS_IN) {
+          const runsIn = await page.evaluate(() => [window.__controller('#element-cloth').runsIn, window.mountedCloth.runsIn]);
+          assert.deepEqual(runsIn, [EXPECTED_RUNS_IN, EXPECTED_RUNS_IN], 'XPBD_WORKER: the cloths run where it says (no fallback)');
+        }
       });
     });
 
@@ -301,8 +308,8 @@ for (const engineName of selectedEngines()) {
         ['__engines__/scalar-mount.html', 'window.mounted', '#mounted'],
       ]) {
         await inEnginePage(path, async (page) => {
-          await page.waitFor((r) => window.__controller(r)?.simulation?.time > 0.2, ref, { message: `${ref} runs` });
-          const build = await page.evaluate(wasmBuild);
+          await page.waitFor((r) => window.__controller(r)?.diagnostics().time > 0.2, ref, { message: `${ref} runs` });
+          const build = await page.evaluate(wasmBuild, ['/www/lib/wasm.js', ref]);
           assert.deepEqual(build, { simd: false, loaded: '/pkg/xpbd_cloth_scalar_bg.wasm', fetched: ['/pkg/xpbd_cloth_scalar_bg.wasm'] }, path);
           await expectDrawn(page, [ref, canvas], path);
         });
@@ -311,7 +318,7 @@ for (const engineName of selectedEngines()) {
 
     it('mountCloth refuses a simd option other than "auto" or "off", naming it', async () => {
       await inEnginePage('__engines__/scalar-mount.html', async (page) => {
-        await page.waitFor(() => window.mounted?.simulation?.time > 0, null, { message: 'the page runs' });
+        await page.waitFor(() => window.mounted?.diagnostics().time > 0, null, { message: 'the page runs' });
         const refusals = await page.evaluate(async () => {
           const { mountCloth } = await import('/www/lib/cloth.js');
           const out = [];

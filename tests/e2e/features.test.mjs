@@ -16,6 +16,9 @@ import {
   expectFieldError,
   expectNoFieldError,
   expectTimeAdvances,
+  inspect,
+  waitForGrabbed,
+  waitForInspection,
   particleClient,
   readout,
   simTime,
@@ -77,7 +80,7 @@ describe('index.html beyond the original', () => {
       await page.waitForFunction(() => window.clothDemo.options.tearStretch === 1.3, null, { timeout: WAIT });
       await expectNoFieldError(page, 'tearStretch');
       await expectTimeAdvances(page, 1);
-      assert.equal(await page.evaluate(() => window.clothDemo.simulation.tornCount), 0, 'no tearing without a drag');
+      assert.equal(await page.evaluate(() => window.clothDemo.diagnostics().tornCount), 0, 'no tearing without a drag');
       assert.equal(await readout(page, '#torn'), 0);
       assert.equal(await readout(page, '#constraints'), full);
 
@@ -96,7 +99,7 @@ describe('index.html beyond the original', () => {
       await page.mouse.move(start.x, start.y);
       await page.mouse.down();
       await page.evaluate(() => window.clothDemo.resume());
-      await page.waitForFunction((i) => window.clothDemo.simulation.grabbed === i, index, { timeout: WAIT });
+      await waitForGrabbed(page, DEMO, index);
       await page.mouse.move(target.x, target.y, { steps: 12 });
       const pulled = await page.evaluate(
         ([x, y, from]) => {
@@ -105,14 +108,12 @@ describe('index.html beyond the original', () => {
         },
         [target.x, target.y, startWorld],
       );
-      await page.waitForFunction(() => window.clothDemo.simulation.tornCount > 0, null, { timeout: WAIT });
+      await page.waitForFunction(() => window.clothDemo.diagnostics().tornCount > 0, null, { timeout: WAIT });
       await page.mouse.up();
       await waitForReadout(page, '#torn', '>', 0);
       await waitForReadout(page, '#constraints', '<', full);
-      const counts = await page.evaluate(() => {
-        const s = window.clothDemo.simulation;
-        return { torn: s.tornCount, constraints: s.numConstraints, pairs: s.constraints().length / 2, forces: s.constraintForces().length };
-      });
+      const s = await inspect(page, DEMO);
+      const counts = { torn: s.tornCount, constraints: s.numConstraints, pairs: s.constraints.length / 2, forces: s.constraintForces.length };
       assert.ok(pulled.distance > 1, `the pointer went more than 1 m (5 rest lengths) away: ${JSON.stringify(pulled)}`);
       assert.ok(counts.torn > 0, JSON.stringify({ counts, pulled }));
       assert.equal(counts.constraints + counts.torn, full, 'every torn constraint is gone from the count');
@@ -135,20 +136,15 @@ describe('index.html beyond the original', () => {
       assert.equal(await page.isChecked('#strainColors'), false, 'off by default');
       // the default cloth stretches a lot as it drops onto its two corners: wait until
       // 15 % of the constraints are over 30 % longer than at rest (orange and red on the ramp)
-      await page.waitForFunction(
-        () => {
-          const s = window.clothDemo.simulation;
-          const [p, c, rest] = [s.positions(), s.constraints(), s.restLengths()];
-          let stretched = 0;
-          for (let k = 0; k < rest.length; k += 1) {
-            const [a, b] = [2 * c[2 * k], 2 * c[2 * k + 1]];
-            if (Math.hypot(p[a] - p[b], p[a + 1] - p[b + 1]) > 1.3 * rest[k]) stretched += 1;
-          }
-          return stretched > 0.15 * rest.length;
-        },
-        null,
-        { timeout: WAIT, polling: 'raf' },
-      );
+      const stretchedMost = ({ positions: p, constraints: c, restLengths: rest }) => {
+        let stretched = 0;
+        for (let k = 0; k < rest.length; k += 1) {
+          const [a, b] = [2 * c[2 * k], 2 * c[2 * k + 1]];
+          if (Math.hypot(p[a] - p[b], p[a + 1] - p[b + 1]) > 1.3 * rest[k]) stretched += 1;
+        }
+        return stretched > 0.15 * rest.length;
+      };
+      await waitForInspection(page, DEMO, stretchedMost, { interval: 0, message: '15 % of the constraints stretched by 30 %' });
       const plain = warmPixels(await pausedShot(page, '#cloth-canvas'));
       await page.check('#strainColors');
       await page.waitForFunction(() => window.clothDemo.options.strainColors === true, null, { timeout: WAIT });
@@ -181,7 +177,7 @@ describe('index.html beyond the original', () => {
 
   it('the live plot draws both series with finite samples, skips non-finite ones and starts over on Restart', async () => {
     await withDemo(browser, server, '', async ({ page }) => {
-      await page.waitForFunction(() => window.clothDemoPlot?.length > 10 && window.clothDemo.simulation.time > 2, null, {
+      await page.waitForFunction(() => window.clothDemoPlot?.length > 10 && window.clothDemo.diagnostics().time > 2, null, {
         timeout: WAIT,
       });
       const plot = page.locator('canvas#plot');
@@ -208,10 +204,10 @@ describe('index.html beyond the original', () => {
       assert.deepEqual(refused, [false, false, false], 'non-finite samples are skipped');
 
       await page.evaluate(() => window.clothDemo.resume());
-      const before = await page.evaluate(() => ({ time: window.clothDemo.simulation.time, length: window.clothDemoPlot.length }));
+      const before = await page.evaluate(() => ({ time: window.clothDemo.diagnostics().time, length: window.clothDemoPlot.length }));
       await page.click('#restart');
       // read both at once: frames keep adding samples of the new cloth
-      const restarted = await page.evaluate(() => ({ time: window.clothDemo.simulation.time, samples: window.clothDemoPlot.samples() }));
+      const restarted = await page.evaluate(() => ({ time: window.clothDemo.diagnostics().time, samples: window.clothDemoPlot.samples() }));
       assert.ok(restarted.time < before.time, 'a new cloth');
       assert.ok(
         restarted.samples.length < before.length && restarted.samples.every((s) => s.time <= restarted.time),
@@ -271,10 +267,8 @@ describe('index.html beyond the original', () => {
     await withDemo(browser, server, '?width=20&height=10&stiffness=500&strainColors=1', async ({ page }) => {
       await waitForReadout(page, '#particles', '=', 200);
       await waitForReadout(page, '#constraints', '=', expected);
-      const sim = await page.evaluate(() => {
-        const s = window.clothDemo.simulation;
-        return { n: s.numParticles, c: s.numConstraints, k: s.stiffness, m: s.mass };
-      });
+      const seen = await inspect(page, DEMO);
+      const sim = { n: seen.numParticles, c: seen.numConstraints, k: seen.parameters.stiffness, m: seen.parameters.mass };
       assert.deepEqual(sim, { n: 200, c: expected, k: 500, m: 0.5 });
       assert.equal((await options(page)).strainColors, true);
       assert.equal(await page.inputValue('#width'), '20');
@@ -291,11 +285,14 @@ describe('index.html beyond the original', () => {
 
       // the link reproduces the configuration
       await page.reload({ waitUntil: 'load' });
-      await page.waitForFunction(() => window.clothDemo?.simulation?.time > 0, null, { timeout: WAIT });
-      const reloaded = await page.evaluate(() => {
-        const s = window.clothDemo.simulation;
-        return { n: s.numParticles, k: s.stiffness, m: s.mass, strain: window.clothDemo.options.strainColors };
-      });
+      await page.waitForFunction(() => window.clothDemo?.diagnostics().time > 0, null, { timeout: WAIT });
+      const again = await inspect(page, DEMO);
+      const reloaded = {
+        n: again.numParticles,
+        k: again.parameters.stiffness,
+        m: again.parameters.mass,
+        strain: await page.evaluate(() => window.clothDemo.options.strainColors),
+      };
       assert.deepEqual(reloaded, { n: 200, k: 500, m: 1, strain: true });
 
       // back to the default: the parameter leaves the URL
@@ -312,17 +309,15 @@ describe('index.html beyond the original', () => {
 
   it('URL state: text and select values (solverOrder=original, fixed=4, substeps=3, tearStretch=2)', async () => {
     await withDemo(browser, server, '?solverOrder=original&fixed=4&substeps=3&tearStretch=2&velocityDamping=0.5&damping=2', async ({ page }) => {
-      const state = await page.evaluate(() => {
-        const s = window.clothDemo.simulation;
-        return {
-          order: s.solverOrder,
-          corners: [0, 39, 1160, 1199].map((i) => s.isPinned(i)),
-          substeps: s.substeps,
-          tear: s.tearStretch,
-          velocityDamping: s.velocityDamping,
-          damping: s.damping,
-        };
-      });
+      const { parameters: s, pinned } = await inspect(page, DEMO);
+      const state = {
+        order: s.solverOrder,
+        corners: [0, 39, 1160, 1199].map((i) => pinned.includes(i)),
+        substeps: s.substeps,
+        tear: s.tearStretch,
+        velocityDamping: s.velocityDamping,
+        damping: s.damping,
+      };
       assert.deepEqual(state, {
         order: 'original',
         corners: [true, true, true, true],
@@ -342,17 +337,15 @@ describe('index.html beyond the original', () => {
       assert.match(await expectFieldError(page, 'mass'), /^Mass per particle: "abc" is not a number; it must be between 0\.000001 and 1000000 kg\.$/);
       assert.match(await expectFieldError(page, 'width'), /^Width: 0 is too small; it must be a whole number between 2 and 1000 particles\.$/);
       await expectTimeAdvances(page, 0.1);
-      const sim = await page.evaluate(() => {
-        const s = window.clothDemo.simulation;
-        return { n: s.numParticles, c: s.numConstraints, m: s.mass };
-      });
+      const seen = await inspect(page, DEMO);
+      const sim = { n: seen.numParticles, c: seen.numConstraints, m: seen.parameters.mass };
       assert.deepEqual(sim, { n: 1200, c: 4592, m: 0.5 });
       assert.equal(await readout(page, '#particles'), 1200);
       assert.equal(await page.locator('#status').isVisible(), false, 'no "could not start" status');
       assert.equal(await search(page), '', 'invalid values are not written back');
       // fixing the field applies it, as for typed input
       await enter(page, 'mass', '2');
-      await page.waitForFunction(() => window.clothDemo.simulation.mass === 2, null, { timeout: WAIT });
+      await waitForInspection(page, DEMO, (seen) => seen.parameters.mass === 2, { message: 'mass 2' });
       await expectNoFieldError(page, 'mass');
     });
   });
@@ -363,18 +356,15 @@ describe('index.html beyond the original', () => {
         const { label } = PARAMETERS.find((parameter) => parameter.name === id);
         assert.ok((await expectFieldError(page, id)).startsWith(`${label}: `), `#${id}-error names ${label}, as the field's label`);
       }
-      const state = await page.evaluate(() => {
-        const s = window.clothDemo.simulation;
-        const o = window.clothDemo.options;
-        return {
-          pinned: [s.isPinned(0), s.isPinned(39), s.isPinned(1160)],
-          strain: o.strainColors,
-          order: s.solverOrder,
-          substeps: s.substeps,
-          tear: s.tearStretch,
-          damping: s.damping,
-        };
-      });
+      const { parameters: s, pinned } = await inspect(page, DEMO);
+      const state = {
+        pinned: [0, 39, 1160].map((i) => pinned.includes(i)),
+        strain: await page.evaluate(() => window.clothDemo.options.strainColors),
+        order: s.solverOrder,
+        substeps: s.substeps,
+        tear: s.tearStretch,
+        damping: s.damping,
+      };
       assert.deepEqual(state, { pinned: [true, true, false], strain: false, order: 'colored', substeps: 1, tear: 0, damping: 0 });
       assert.equal(await page.inputValue('#fixed'), '2');
       assert.equal(await page.inputValue('#solverOrder'), 'colored');
@@ -444,19 +434,19 @@ describe('index.html beyond the original', () => {
 
       await page.keyboard.press('Space');
       await page.waitForFunction(() => window.clothDemo.paused === false, null, { timeout: WAIT });
-      await page.waitForFunction((t) => window.clothDemo.simulation.time > t + 0.1, stopped, { timeout: WAIT });
+      await page.waitForFunction((t) => window.clothDemo.diagnostics().time > t + 0.1, stopped, { timeout: WAIT });
       assert.equal((await page.locator('#pause').textContent()).trim(), 'Pause');
 
       // R restarts: a new simulation, time back near 0
-      await page.waitForFunction(() => window.clothDemo.simulation.time > 1.5, null, { timeout: WAIT });
-      const old = await page.evaluateHandle(() => window.clothDemo.simulation);
+      await page.waitForFunction(() => window.clothDemo.diagnostics().time > 1.5, null, { timeout: WAIT });
+      const old = (await inspect(page, DEMO)).cloth;
       await page.keyboard.press('r');
-      await page.waitForFunction((o) => window.clothDemo.simulation !== o, old, { timeout: WAIT });
+      await waitForInspection(page, DEMO, (seen) => seen.cloth !== old, { message: 'a new cloth' });
       assert.ok((await simTime(page)) < 1, 'time starts again from 0');
       assert.equal(await page.evaluate(() => window.clothDemo.paused), false);
 
       // typing in a field: the key goes to the field
-      const current = await page.evaluateHandle(() => window.clothDemo.simulation);
+      const current = (await inspect(page, DEMO)).cloth;
       await page.focus('#gravity');
       await page.keyboard.press('End');
       await page.keyboard.press('Space');
@@ -465,7 +455,7 @@ describe('index.html beyond the original', () => {
       assert.equal(await page.inputValue('#gravity'), '-9.81 r', 'the r went into the field');
       await expectTimeAdvances(page, 0.1);
       assert.equal(await page.evaluate(() => window.clothDemo.paused), false, 'a typed space does not pause');
-      assert.equal(await page.evaluate((c) => window.clothDemo.simulation === c, current), true, 'a typed r does not restart');
+      assert.equal((await inspect(page, DEMO)).cloth, current, 'a typed r does not restart');
       await expectFieldError(page, 'gravity');
       await enter(page, 'gravity', '-9.81');
       await expectNoFieldError(page, 'gravity');
@@ -554,7 +544,7 @@ describe('index.html beyond the original', () => {
       for (const [id, good, value, bads] of cases) {
         await enter(page, id, good);
         await page.waitForFunction(([name, v]) => window.clothDemo.options[name] === v, [id, value], { timeout: WAIT });
-        assert.equal(await page.evaluate((name) => window.clothDemo.simulation[name], id), value, `simulation.${id}`);
+        assert.equal((await inspect(page, DEMO)).parameters[id], value, `simulation.${id}`);
         await expectNoFieldError(page, id);
         for (const bad of bads) {
           await enter(page, id, bad);
@@ -572,13 +562,10 @@ describe('index.html beyond the original', () => {
       const params = Object.fromEntries(new URLSearchParams(await search(page)));
       assert.deepEqual(params, { substeps: '4', damping: '10', velocityDamping: '0.5', tearStretch: '2.5', solverOrder: 'original' });
 
-      const old = await page.evaluateHandle(() => window.clothDemo.simulation);
+      const old = (await inspect(page, DEMO)).cloth;
       await page.click('#restart');
-      await page.waitForFunction((o) => window.clothDemo.simulation !== o, old, { timeout: WAIT });
-      const kept = await page.evaluate(() => {
-        const s = window.clothDemo.simulation;
-        return [s.substeps, s.damping, s.velocityDamping, s.tearStretch, s.solverOrder];
-      });
+      const { parameters: s } = await waitForInspection(page, DEMO, (seen) => seen.cloth !== old, { message: 'a new cloth' });
+      const kept = [s.substeps, s.damping, s.velocityDamping, s.tearStretch, s.solverOrder];
       assert.deepEqual(kept, [4, 10, 0.5, 2.5, 'original'], 'a restart keeps the new settings');
       await expectTimeAdvances(page, 0.05);
     });

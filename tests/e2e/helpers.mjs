@@ -113,15 +113,20 @@ export function requireBuild() {
 }
 
 /**
- * Where the pages' cloths run, for every suite: XPBD_WORKER=auto leaves the
- * engine as it is (mountCloth's default "auto" then steps and draws in a
- * worker); "off" (the default) hides `transferControlToOffscreen` before any
+ * Where the pages' cloths run, for every suite: XPBD_WORKER=auto or "on" leaves
+ * the engine as it is (mountCloth's default "auto" then steps and draws in a
+ * worker; with "on", openDemo fails when the demo's cloth fell back to the main
+ * thread); "off" (the default) hides `transferControlToOffscreen` before any
  * page script runs, as in an engine without it, so "auto" runs on the main
- * thread, where the suites read the Simulation itself (`controller.simulation`).
- * worker.test.mjs tests the worker in every engine in either mode.
+ * thread. The suites read the cloth the same way in both (`inspect`,
+ * `readPositions`, `diagnostics`). worker.test.mjs tests the worker in every
+ * engine in either mode.
  */
-export const WORKER_MODE = process.env.XPBD_WORKER ?? 'off';
-if (!['auto', 'off'].includes(WORKER_MODE)) throw new Error(`XPBD_WORKER=${WORKER_MODE}: expected "auto" or "off"`);
+const WORKER_ENV = process.env.XPBD_WORKER ?? 'off';
+if (!['auto', 'on', 'off'].includes(WORKER_ENV)) throw new Error(`XPBD_WORKER=${WORKER_ENV}: expected "auto", "on" or "off"`);
+export const WORKER_MODE = WORKER_ENV === 'off' ? 'off' : 'auto';
+/** Where the cloths of the pages must run: "worker" with XPBD_WORKER=on, "main" with "off", null (either) with "auto". */
+export const EXPECTED_RUNS_IN = { on: 'worker', off: 'main', auto: null }[WORKER_ENV];
 
 /** Installed before any page script runs: with `mode` "off", the engine has no `transferControlToOffscreen` (see WORKER_MODE). */
 export function workerModeScript(mode) {
@@ -410,6 +415,36 @@ export function inkNear(image, background, x, y, radius = 3) {
 export function controllerLookupScript() {
   window.__controller = (ref) =>
     ref.startsWith('window.') ? window[ref.slice(7)] : document.querySelector(ref)?.controller ?? null;
+  // What the cloth `ref` holds (its `inspect()`, positions as a plain array), the
+  // same way whether it runs on the main thread or in a worker; null before it mounts.
+  window.__inspect = async (ref) => {
+    const seen = await window.__controller(ref)?.inspect();
+    if (!seen) return null;
+    const plain = ['positions', 'constraints', 'restLengths', 'constraintForces'].map((name) => [name, Array.from(seen[name])]);
+    return { ...seen, ...Object.fromEntries(plain) };
+  };
+}
+
+/** The cloth `ref`'s `inspect()` (positions as a plain array), read in the page; null before it mounts. */
+export function inspect(page, ref) {
+  return page.evaluate((r) => window.__inspect(r), ref);
+}
+
+/** Waits until `test(inspection)` holds for the cloth `ref` (polled from node: works in a worker too). */
+export async function waitForInspection(page, ref, test, { timeout = WAIT, interval = 50, message = 'the cloth' } = {}) {
+  let last = null;
+  try {
+    return await until(
+      async () => {
+        last = await inspect(page, ref).catch(() => null);
+        return last && test(last) ? last : null;
+      },
+      { timeout, interval, message },
+    );
+  } catch (error) {
+    const { positions, colliders, constraints, restLengths, constraintForces, ...rest } = last ?? {};
+    throw new Error(`${error.message}; last seen: ${JSON.stringify(rest)}`);
+  }
 }
 
 /** Resolves after two animation frames of the page. */
@@ -421,8 +456,8 @@ export function twoFrames(page) {
 export function waitForTime(page, ref, seconds, after = 0, timeout = WAIT) {
   return page.waitForFunction(
     ([r, t]) => {
-      const simulation = window.__controller(r)?.simulation;
-      return simulation != null && simulation.time > t;
+      const controller = window.__controller(r);
+      return controller != null && !controller.destroyed && controller.diagnostics().time > t;
     },
     [ref, after + seconds],
     { timeout },
@@ -431,7 +466,7 @@ export function waitForTime(page, ref, seconds, after = 0, timeout = WAIT) {
 
 /** Simulated time of the cloth `ref` (by default the demo page's). */
 export function simTime(page, ref = DEMO) {
-  return page.evaluate((r) => window.__controller(r).simulation.time, ref);
+  return page.evaluate((r) => window.__controller(r).diagnostics().time, ref);
 }
 
 /** Waits until the cloth `ref` has simulated `by` seconds more than it has now. */
@@ -452,9 +487,9 @@ export async function measureCloth(page, canvasSelector, ref) {
   await page.evaluate((r) => window.__controller(r).pause(), ref);
   // Let at least two frames be drawn after pausing, so the screen matches the state.
   await twoFrames(page);
-  const points = await page.evaluate((r) => {
+  const points = await page.evaluate(async (r) => {
     const c = window.__controller(r);
-    const p = c.simulation.positions();
+    const p = await c.readPositions();
     const out = [];
     for (let i = 0; i < p.length; i += 2) {
       const q = c.worldToClient(p[i], p[i + 1]);
@@ -486,15 +521,15 @@ export async function measureCloth(page, canvasSelector, ref) {
 
 /** Reads the particle positions of the cloth `ref` as a plain array (a copy). */
 export function readPositions(page, ref) {
-  return page.evaluate((r) => Array.from(window.__controller(r).simulation.positions()), ref);
+  return page.evaluate(async (r) => Array.from(await window.__controller(r).readPositions()), ref);
 }
 
 /** Client (viewport CSS px) position of particle `index` of the cloth `ref`. */
 export function particleClient(page, ref, index) {
   return page.evaluate(
-    ([r, i]) => {
+    async ([r, i]) => {
       const c = window.__controller(r);
-      const p = c.simulation.positions();
+      const p = await c.readPositions();
       return c.worldToClient(p[2 * i], p[2 * i + 1]);
     },
     [ref, index],
@@ -513,21 +548,13 @@ export function clientToWorld(page, ref, cx, cy) {
 
 /** Waits until particle `index` of the cloth `ref` is within `tolerance` m of (x, y). */
 export function waitForParticleNear(page, ref, index, point, tolerance, timeout = WAIT) {
-  return page.waitForFunction(
-    ([r, i, x, y, tol]) => {
-      const p = window.__controller(r).simulation.positions();
-      return Math.hypot(p[2 * i] - x, p[2 * i + 1] - y) < tol;
-    },
-    [ref, index, point.x, point.y, tolerance],
-    { timeout },
-  );
+  const near = ({ positions: p }) => Math.hypot(p[2 * index] - point.x, p[2 * index + 1] - point.y) < tolerance;
+  return waitForInspection(page, ref, near, { timeout, message: `particle ${index} within ${tolerance} m of ${JSON.stringify(point)}` });
 }
 
 /** Waits until the cloth `ref` holds particle `index` (-1: none). */
 export function waitForGrabbed(page, ref, index, timeout = WAIT) {
-  return page.waitForFunction(([r, i]) => window.__controller(r)?.simulation?.grabbed === i, [ref, index], {
-    timeout,
-  });
+  return waitForInspection(page, ref, (seen) => seen.grabbed === index, { timeout, message: `particle ${index} held` });
 }
 
 /**
@@ -548,7 +575,7 @@ export async function dragParticle(page, input, { width: W, height: H }) {
   const startWorld = { x: before[2 * k], y: before[2 * k + 1] };
   await input.press(start.x, start.y);
   await page.evaluate(() => window.clothDemo.resume());
-  await page.waitForFunction((index) => window.clothDemo.simulation.grabbed === index, k, { timeout: WAIT });
+  await waitForGrabbed(page, DEMO, k);
 
   // target: 1.2 m right and 0.6 m down of where it was, in screen terms
   const target = await worldToClient(page, DEMO, startWorld.x + 1.2, startWorld.y - 0.6);
@@ -560,24 +587,18 @@ export async function dragParticle(page, input, { width: W, height: H }) {
     `clientToWorld inverts worldToClient: ${JSON.stringify(pointerWorld)}`,
   );
   // the grabbed particle sits under the pointer; its neighbours come along
-  await page.waitForFunction(
-    ([index, upIndex, px, py]) => {
-      const p = window.clothDemo.simulation.positions();
-      const d = Math.hypot(p[2 * index] - px, p[2 * index + 1] - py);
-      const dUp = Math.hypot(p[2 * upIndex] - px, p[2 * upIndex + 1] - py);
-      return d < 0.05 && dUp < 0.5;
-    },
-    [k, up, pointerWorld.x, pointerWorld.y],
-    { timeout: WAIT },
-  );
+  const held = ({ positions: p }) =>
+    Math.hypot(p[2 * k] - pointerWorld.x, p[2 * k + 1] - pointerWorld.y) < 0.05 &&
+    Math.hypot(p[2 * up] - pointerWorld.x, p[2 * up + 1] - pointerWorld.y) < 0.5;
+  await waitForInspection(page, DEMO, held, { message: 'the grabbed particle under the pointer, its neighbour near' });
   const during = await readPositions(page, DEMO);
   const at = (positions, i) => ({ x: positions[2 * i], y: positions[2 * i + 1] });
   assert.ok(distance(at(during, k), pointerWorld) < 0.05, 'grabbed particle under the pointer');
   assert.ok(distance(at(during, up), at(before, up)) > 0.3, 'the particle above moved with it');
   assert.ok(distance(at(during, side), at(before, side)) > 0.3, 'the particle beside moved with it');
-  assert.equal(await page.evaluate(() => window.clothDemo.simulation.grabbed), k);
+  assert.equal((await inspect(page, DEMO)).grabbed, k);
   await input.release();
-  await page.waitForFunction(() => window.clothDemo.simulation.grabbed === -1, null, { timeout: WAIT });
+  await waitForGrabbed(page, DEMO, -1);
 }
 
 /**
@@ -662,6 +683,9 @@ export async function openDemo(browser, server, query = '', { running = true, ..
   const opened = await openPage(browser, `${server.url}index.html${query}`, options);
   try {
     if (running) await waitForTime(opened.page, DEMO, 0);
+    const expected = /[?&]worker=off\b/.test(query) ? 'main' : EXPECTED_RUNS_IN;
+    const runsIn = running && expected ? await opened.page.evaluate(() => window.clothDemo.runsIn) : expected;
+    if (runsIn !== expected) throw new Error(`XPBD_WORKER=${WORKER_ENV}: the cloth runs in "${runsIn}", not "${expected}"`);
   } catch (error) {
     const status = await opened.page.locator('#status').textContent().catch(() => '');
     await opened.context.close();
@@ -715,7 +739,7 @@ export const CALM_SETTINGS = Object.freeze({ stiffness: 1000, mass: 0.5, timeSte
 /** Enters DIVERGING_SETTINGS in the demo page and waits until it says the cloth diverged. */
 export async function divergeDemo(page) {
   await enterAll(page, DIVERGING_SETTINGS);
-  await page.waitForFunction(() => window.clothDemo.simulation.isFinite === false, null, { timeout: WAIT });
+  await page.waitForFunction(() => window.clothDemo.diagnostics().isFinite === false, null, { timeout: WAIT });
   await page.locator('#diverged').waitFor({ state: 'visible', timeout: WAIT });
 }
 

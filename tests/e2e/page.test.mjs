@@ -18,6 +18,8 @@ import {
   enter,
   enterAll,
   ensureResults,
+  inspect,
+  waitForInspection,
   expectFieldError,
   expectNoFieldError,
   expectTimeAdvances,
@@ -84,10 +86,9 @@ describe('index.html', () => {
       );
       assert.equal(await readout(page, '#particles'), 1200);
       assert.equal(await readout(page, '#constraints'), 4592);
-      const sim = await page.evaluate(() => {
-        const s = window.clothDemo.simulation;
-        return { n: s.numParticles, c: s.numConstraints, dt: s.timeStepSize, it: s.iterations, k: s.stiffness, g: s.gravity, m: s.mass };
-      });
+      const seen = await inspect(page, DEMO);
+      const held = seen.parameters;
+      const sim = { n: seen.numParticles, c: seen.numConstraints, dt: held.timeStepSize, it: held.iterations, k: held.stiffness, g: held.gravity, m: held.mass };
       assert.deepEqual(sim, { n: 1200, c: 4592, dt: sim.dt, it: 5, k: 1000, g: sim.g, m: 0.5 });
       assert.ok(Math.abs(sim.dt - 0.01) < 1e-9, `timeStepSize ${sim.dt}`);
       assert.ok(Math.abs(sim.g + 9.81) < 1e-9, `gravity ${sim.g}`);
@@ -127,13 +128,13 @@ describe('index.html', () => {
   it('draws the cloth on the canvas: particles and constraints where the simulation says', async () => {
     await withDemo(browser, server, '', async ({ page }) => {
       // let the cloth fall and hang for a while
-      await page.waitForFunction(() => window.clothDemo.simulation.time > 3, null, { timeout: 60_000 });
+      await page.waitForFunction(() => window.clothDemo.diagnostics().time > 3, null, { timeout: 60_000 });
       // for a tidy picture, prefer a moment when the bouncing cloth is least stretched (not asserted)
       // (paused there, so the picture and the measurement below show the same moment)
       await page
         .waitForFunction(
           () => {
-            if (window.clothDemo.simulation.maxStretch >= 2) return false;
+            if (window.clothDemo.diagnostics().maxStretch >= 2) return false;
             window.clothDemo.pause();
             return true;
           },
@@ -161,6 +162,9 @@ describe('index.html', () => {
       await page.evaluate(() => window.clothDemo.resume());
       await expectTimeAdvances(page, 0.05);
       // control: the same measurement on a cleared canvas must fail, or it proves nothing
+      // (a canvas a worker draws is the worker's: the page cannot clear it, so the
+      // control runs where the cloth runs on the main thread)
+      if ((await page.evaluate(() => window.clothDemo.runsIn)) === 'worker') return;
       await page.evaluate(() => window.clothDemo.pause());
       await twoFrames(page);
       await page.evaluate(() => {
@@ -204,7 +208,7 @@ describe('index.html', () => {
         timeout: WAIT,
       });
       assert.equal(await page.evaluate(() => window.clothDemo.paused), false);
-      await page.waitForFunction((t) => window.clothDemo.simulation.time > t + 0.05, simPaused, { timeout: WAIT });
+      await page.waitForFunction((t) => window.clothDemo.diagnostics().time > t + 0.05, simPaused, { timeout: WAIT });
       await page.waitForFunction((text) => document.querySelector('#time').textContent !== text, shownPaused, {
         timeout: WAIT,
       });
@@ -213,14 +217,14 @@ describe('index.html', () => {
 
   it('a mouse drag moves the particle under the pointer, and the cloth follows', async () => {
     await withDemo(browser, server, '', async ({ page }) => {
-      await page.waitForFunction(() => window.clothDemo.simulation.time > 0.5, null, { timeout: WAIT });
+      await page.waitForFunction(() => window.clothDemo.diagnostics().time > 0.5, null, { timeout: WAIT });
       await dragParticle(page, mouseInput(page), { width: W, height: H });
     });
   });
 
   it('a touch drag moves a particle too', async () => {
     await withDemo(browser, server, '', async ({ page, context }) => {
-      await page.waitForFunction(() => window.clothDemo.simulation.time > 0.5, null, { timeout: WAIT });
+      await page.waitForFunction(() => window.clothDemo.diagnostics().time > 0.5, null, { timeout: WAIT });
       await page.evaluate(() => {
         window.__pointerTypes = [];
         document
@@ -233,7 +237,9 @@ describe('index.html', () => {
   });
 
   it('Restart shows an Error under the field its `field` names, whatever the wording; out of memory as a status', async () => {
-    await withDemo(browser, server, '', async ({ page }) => {
+    // The Errors come from the page's own Simulation, made to throw: the cloth runs on the page
+    // (worker.test.mjs checks that Errors keep their field and code across the worker's boundary).
+    await withDemo(browser, server, '?worker=off', async ({ page }) => {
       // a Simulation setter made to throw Errors whose messages do not start "invalid <field>:"
       await page.evaluate(async () => {
         const { Simulation } = await import('/pkg/xpbd_cloth.js');
@@ -249,7 +255,7 @@ describe('index.html', () => {
         window.restoreMass = () => Object.defineProperty(Simulation.prototype, 'mass', mass);
       });
       const status = () => page.locator('#status').textContent().then((t) => t.trim());
-      const particles = () => page.evaluate(() => window.clothDemo.simulation.numParticles);
+      const particles = () => page.evaluate(() => window.clothDemo.diagnostics().numParticles);
       await page.evaluate(() => window.throwFromMass('height', 'invalid_value', 'Too many rows for this page, say fewer'));
       await page.click('#restart');
       assert.equal(await expectFieldError(page, 'height'), 'Height: Too many rows for this page, say fewer');
@@ -278,7 +284,7 @@ describe('index.html', () => {
       const expected = constraintCount(20, 30);
       assert.equal(expected, 2252); // 30·19 + 29·20 + 2·29·19
       await page.waitForFunction(
-        (c) => window.clothDemo.simulation.numParticles === 600 && window.clothDemo.simulation.numConstraints === c,
+        (c) => window.clothDemo.diagnostics().numParticles === 600 && window.clothDemo.diagnostics().numConstraints === c,
         expected,
         { timeout: WAIT },
       );
@@ -296,14 +302,12 @@ describe('index.html', () => {
       await page.selectOption('select#fixed', '4');
       await page.click('#restart');
       await page.waitForFunction(
-        (c) => window.clothDemo.simulation.numParticles === 200 && window.clothDemo.simulation.numConstraints === c,
+        (c) => window.clothDemo.diagnostics().numParticles === 200 && window.clothDemo.diagnostics().numConstraints === c,
         constraintCount(20, 10),
         { timeout: WAIT },
       );
-      const pinned = await page.evaluate(() => {
-        const s = window.clothDemo.simulation;
-        return [0, 19, 180, 199, 1, 100].map((i) => s.isPinned(i));
-      });
+      const held = (await inspect(page, DEMO)).pinned;
+      const pinned = [0, 19, 180, 199, 1, 100].map((i) => held.includes(i));
       assert.deepEqual(pinned, [true, true, true, true, false, false], 'four corners fixed');
     });
   });
@@ -324,18 +328,17 @@ describe('index.html', () => {
 
     async function expectStillRunning(expected) {
       await expectTimeAdvances(page, 0.05);
-      const state = await page.evaluate(() => {
-        const s = window.clothDemo.simulation;
-        return {
-          numParticles: s.numParticles,
-          numConstraints: s.numConstraints,
-          timeStepSize: s.timeStepSize,
-          mass: s.mass,
-          stiffness: s.stiffness,
-          iterations: s.iterations,
-          isFinite: s.isFinite,
-        };
-      });
+      const seen = await inspect(page, DEMO);
+      const { timeStepSize, mass, stiffness, iterations } = seen.parameters;
+      const state = {
+        numParticles: seen.numParticles,
+        numConstraints: seen.numConstraints,
+        timeStepSize,
+        mass,
+        stiffness,
+        iterations,
+        isFinite: seen.isFinite,
+      };
       assert.deepEqual(state, { ...state, ...expected, numParticles: 1200, numConstraints: 4592, isFinite: true });
       assert.equal(await readout(page, '#particles'), 1200);
       assert.equal(await readout(page, '#constraints'), 4592);
@@ -356,17 +359,15 @@ describe('index.html', () => {
 
     for (const [id, bad, good] of [['mass', '0', '1'], ['timeStepSize', '-1', '0.005'], ['stiffness', 'abc', '500'], ['iterations', '2.5', '7']]) {
       it(`${id} ${JSON.stringify(bad)}: error next to ${id}, the old value stays; ${good} then applies when entered`, async () => {
-        const old = await page.evaluate((name) => window.clothDemo.simulation[name], id);
+        const old = (await inspect(page, DEMO)).parameters[id];
         await enter(page, id, bad);
         await expectFieldError(page, id);
         await expectStillRunning({ [id]: old });
         await enter(page, id, good);
         await expectNoFieldError(page, id);
-        await page.waitForFunction(
-          ([name, value]) => Math.abs(window.clothDemo.simulation[name] - value) < 1e-9,
-          [id, Number(good)],
-          { timeout: WAIT },
-        );
+        await waitForInspection(page, DEMO, (seen) => Math.abs(seen.parameters[id] - Number(good)) < 1e-9, {
+          message: `${id} ${good} applied`,
+        });
       });
     }
 
@@ -376,7 +377,9 @@ describe('index.html', () => {
     let opened;
     let page;
     before(async () => {
-      opened = await openDemo(browser, server);
+      // The page's fields and commit logic are the same wherever the cloth runs; these
+      // tests watch the setters of the page's own Simulation, so the cloth runs there.
+      opened = await openDemo(browser, server, '?worker=off');
       page = opened.page;
       // every value the page hands these Simulation setters, refused or not, lands in window.__sets
       await page.evaluate((names) => {
@@ -497,9 +500,9 @@ describe('index.html', () => {
   it('names an object inherits (constructor, __proto__, toString, …) are not options: in the URL they are ignored, restart and set refuse them, and String(clothDemo.options) works', async () => {
     const query = '?constructor=1&__proto__=x&toString=1&valueOf=1&hasOwnProperty=1&isPrototypeOf=1&stiffness=500';
     await withDemo(browser, server, query, async ({ page }) => {
+      const cloth = (await inspect(page, DEMO)).cloth;
       const outcome = await page.evaluate(() => {
         const demo = window.clothDemo;
-        const simulation = demo.simulation;
         const refusals = [];
         const refuse = (call, pattern, what) => {
           try {
@@ -518,14 +521,14 @@ describe('index.html', () => {
           refusals,
           shown: String(demo.options),
           plain: Object.getPrototypeOf(demo.options) === Object.prototype,
-          same: demo.simulation === simulation,
           paused: demo.paused,
-          stiffness: demo.simulation.stiffness,
-          particles: demo.simulation.numParticles,
+          particles: demo.diagnostics().numParticles,
           errors: Array.from(document.querySelectorAll('.field-error'), (e) => e.textContent.trim()).filter(Boolean),
           status: document.getElementById('status').textContent,
         };
       });
+      const seen = await inspect(page, DEMO);
+      Object.assign(outcome, { same: seen.cloth === cloth, stiffness: seen.parameters.stiffness });
       assert.deepEqual(outcome.refusals, []);
       assert.deepEqual(
         { shown: outcome.shown, plain: outcome.plain, same: outcome.same, paused: outcome.paused },
@@ -540,37 +543,34 @@ describe('index.html', () => {
 
   it('window.clothDemo: set() validates and applies, options reflects, restart(opts) rebuilds', async () => {
     await withDemo(browser, server, '', async ({ page }) => {
-      const result = await page.evaluate(() => {
-        const demo = window.clothDemo;
-        const throws = (f) => {
+      // (in a worker, set() and restart() answer later: the test awaits the answer and `ready`)
+      // (a restart the worker's Simulation refuses rejects `ready` with the Error)
+      const throwsIn = (call) =>
+        page.evaluate(async (name) => {
           try {
-            f();
+            if (name === 'badRestart') await window.clothDemo.restart({ width: 0 }).ready;
+            else window.clothDemo.set(...{ badMass: ['mass', -1], badName: ['nonsense', 1], widthLive: ['width', 10] }[name]);
             return null;
           } catch (error) {
             return String(error.message);
           }
-        };
+        }, call);
+      const result = await page.evaluate(async () => {
+        const demo = window.clothDemo;
         const before = demo.options;
-        demo.set('gravity', -3);
-        const badMass = throws(() => demo.set('mass', -1));
-        const badName = throws(() => demo.set('nonsense', 1));
-        const widthLive = throws(() => demo.set('width', 10));
-        const after = demo.options;
-        demo.restart({ width: 10, height: 5, fixed: 1 });
-        const s = demo.simulation;
-        const badRestart = throws(() => demo.restart({ width: 0 }));
-        return {
-          before: [before.width, before.height, before.fixed, before.mass],
-          gravity: demo.simulation.gravity,
-          after: [after.gravity, after.mass],
-          badMass,
-          badName,
-          widthLive,
-          restarted: [s.numParticles, s.isPinned(0), s.isPinned(9), s.gravity],
-          kept: demo.simulation === s && demo.simulation.numParticles === 50,
-          badRestart,
-        };
+        await demo.set('gravity', -3);
+        return { before: [before.width, before.height, before.fixed, before.mass] };
       });
+      result.gravity = (await inspect(page, DEMO)).parameters.gravity;
+      for (const name of ['badMass', 'badName', 'widthLive']) result[name] = await throwsIn(name);
+      const after = await page.evaluate(() => window.clothDemo.options);
+      result.after = [after.gravity, after.mass];
+      await page.evaluate(() => window.clothDemo.restart({ width: 10, height: 5, fixed: 1 }).ready.then(() => null));
+      const s = await inspect(page, DEMO);
+      result.restarted = [s.numParticles, s.pinned.includes(0), s.pinned.includes(9), s.parameters.gravity];
+      result.badRestart = await throwsIn('badRestart');
+      const kept = await inspect(page, DEMO);
+      result.kept = kept.cloth === s.cloth && kept.numParticles === 50;
       assert.deepEqual(result.before, [40, 30, 2, 0.5]);
       assert.equal(result.gravity, -3);
       assert.deepEqual(result.after, [-3, 0.5], 'a refused set() keeps the old mass');
@@ -606,20 +606,20 @@ describe('index.html', () => {
       await twoFrames(page);
       assert.equal(await simTime(page), stopped, 'a diverged cloth stops');
       assert.ok(
-        await page.evaluate(() => Array.from(window.clothDemo.simulation.positions()).every(Number.isFinite)),
+        (await readPositions(page, DEMO)).every(Number.isFinite),
         'positions stay finite',
       );
       await enterAll(page, CALM_SETTINGS);
-      const old = await page.evaluateHandle(() => window.clothDemo.simulation);
+      const old = (await inspect(page, DEMO)).cloth;
       await page.click('#diverged-restart');
-      await page.waitForFunction((o) => window.clothDemo.simulation !== o, old, { timeout: WAIT });
+      await waitForInspection(page, DEMO, (seen) => seen.cloth !== old, { message: 'a new cloth' });
       await page.locator('#diverged').waitFor({ state: 'hidden', timeout: WAIT });
       await page.waitForFunction(
-        () => window.clothDemo.simulation.isFinite && window.clothDemo.simulation.time > 0.1,
+        () => window.clothDemo.diagnostics().isFinite && window.clothDemo.diagnostics().time > 0.1,
         null,
         { timeout: WAIT },
       );
-      assert.equal(await page.evaluate(() => window.clothDemo.simulation.numParticles), 1200);
+      assert.equal(await page.evaluate(() => window.clothDemo.diagnostics().numParticles), 1200);
     });
   });
 
@@ -641,7 +641,7 @@ describe('index.html', () => {
             cssHeight: rect.height - px('borderTopWidth') - px('borderBottomWidth') - px('paddingTop') - px('paddingBottom'),
           };
         });
-      await page.waitForFunction(() => window.clothDemo.simulation.time > 0.5, null, { timeout: WAIT });
+      await page.waitForFunction(() => window.clothDemo.diagnostics().time > 0.5, null, { timeout: WAIT });
       const b = await backing();
       assert.ok(Math.abs(b.width - 2 * b.cssWidth) <= 2, `backing store width is 2× CSS: ${JSON.stringify(b)}`);
       assert.ok(Math.abs(b.height - 2 * b.cssHeight) <= 2, `backing store height is 2× CSS: ${JSON.stringify(b)}`);
@@ -715,12 +715,14 @@ describe('index.html', () => {
       for (let spread = 25; spread <= 80; spread += 5) await touch('touchMove', spread);
       await touch('touchEnd', 0);
       await until(async () => (await pixelsPerMetre(page)) > 1.5 * before, { message: 'the pinch to zoom in' });
-      assert.equal(await page.evaluate(() => window.clothDemo.simulation.grabbed), -1, 'no particle held');
+      assert.equal((await inspect(page, DEMO)).grabbed, -1, 'no particle held');
     }, { hasTouch: true });
   });
 
   it('restarting 100 times keeps wasm memory bounded and frees the old simulations', async () => {
-    await withDemo(browser, server, '', async ({ page }) => {
+    // The page's own Simulations and wasm memory: the cloth runs on the page (worker.test.mjs
+    // counts workers and memory over mounts and destroys in a worker).
+    await withDemo(browser, server, '?worker=off', async ({ page }) => {
       const result = await page.evaluate(async () => {
         const demo = window.clothDemo;
         const first = demo.simulation;
@@ -734,7 +736,7 @@ describe('index.html', () => {
         } catch {
           firstFreed = true;
         }
-        return { after10, after100, firstFreed, same: first === demo.simulation, n: demo.simulation.numParticles };
+        return { after10, after100, firstFreed, same: first === demo.simulation, n: demo.diagnostics().numParticles };
       });
       assert.ok(result.after10 > 0, `wasmMemoryBytes is a size: ${JSON.stringify(result)}`);
       assert.ok(result.after100 < 2 * result.after10, `memory bounded: ${JSON.stringify(result)}`);

@@ -16,6 +16,7 @@ import {
   openApiHarness,
   openDemo,
   readPositions,
+  waitForInspection,
   touchInput,
   twoFrames,
   useBrowserAndServer,
@@ -111,13 +112,14 @@ async function expectPresetShown(page, name) {
 
 /** Where every collider of the demo's Simulation is, with its client position and pixels per metre. */
 function collidersOnScreen(page) {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
     const c = window.clothDemo;
     const a = c.worldToClient(0, 0);
     const b = c.worldToClient(1, 0);
+    const { colliders } = await c.inspect();
     return {
       pixelsPerMetre: b.x - a.x,
-      colliders: c.simulation.colliders().map((collider) => ({ ...collider, client: c.worldToClient(collider.x ?? 0, collider.y) })),
+      colliders: colliders.map((collider) => ({ ...collider, client: c.worldToClient(collider.x ?? 0, collider.y) })),
     };
   });
 }
@@ -156,9 +158,9 @@ function colourNear(image, rect, at, colour, radius = 2) {
  */
 async function dragColliderInto(page, input, id, to) {
   const before = await readPositions(page, DEMO);
-  const start = await page.evaluate((k) => {
+  const start = await page.evaluate(async (k) => {
     const c = window.clothDemo;
-    const collider = c.simulation.colliders().find((each) => each.id === k);
+    const collider = (await c.inspect()).colliders.find((each) => each.id === k);
     return c.worldToClient(collider.x, collider.y);
   }, id);
   const target = await page.evaluate(([x, y]) => window.clothDemo.worldToClient(x, y), [to.x, to.y]);
@@ -168,18 +170,19 @@ async function dragColliderInto(page, input, id, to) {
   // made is undone no faster than the depenetration speed (docs/physics.md,
   // MAX_DEPENETRATION_SPEED in src/contacts/velocity.rs), so wait as long as the
   // deepest overlap the collider can make takes at that speed, and a little more.
-  const reach = await page.evaluate((k) => {
-    const c = window.clothDemo;
-    const collider = c.simulation.colliders().find((each) => each.id === k);
+  const reach = await page.evaluate(async (k) => {
+    const seen = await window.clothDemo.inspect();
+    const collider = seen.colliders.find((each) => each.id === k);
     const size = collider.shape === 'circle' ? collider.radius : Math.max(collider.width, collider.height) / 2;
-    return size + c.simulation.particleRadius;
+    return size + seen.particleRadius;
   }, id);
   await expectTimeAdvances(page, 0.3 + reach / DEPENETRATION_SPEED);
-  const held = await page.evaluate(([k, cx, cy]) => {
+  const held = await page.evaluate(async ([k, cx, cy]) => {
     const c = window.clothDemo;
     c.pause();
-    const collider = c.simulation.colliders().find((each) => each.id === k);
-    return { collider, pointer: c.clientToWorld(cx, cy), grabbed: c.simulation.grabbed, radius: c.simulation.particleRadius };
+    const seen = await c.inspect();
+    const collider = seen.colliders.find((each) => each.id === k);
+    return { collider, pointer: c.clientToWorld(cx, cy), grabbed: seen.grabbed, radius: seen.particleRadius };
   }, [id, target.x, target.y]);
   const after = await readPositions(page, DEMO);
   await input.release();
@@ -220,7 +223,7 @@ describe('scenes on the demo page', () => {
         const facts = await expectPresetShown(page, name);
         if (name === 'cloth') continue;
         await page.reload({ waitUntil: 'load' });
-        await page.waitForFunction(() => window.clothDemo?.simulation?.time > 0, null, { timeout: WAIT });
+        await page.waitForFunction(() => window.clothDemo?.diagnostics().time > 0, null, { timeout: WAIT });
         const reloaded = await expectPresetShown(page, name);
         assert.deepEqual(reloaded, facts, `${name}: the reloaded page runs the same scene`);
       }
@@ -268,8 +271,8 @@ describe('scenes on the demo page', () => {
       const { colliders } = await collidersOnScreen(page);
       const circle = colliders.find((c) => c.shape === 'circle');
       // the middle of the cloth, which hangs still without gravity
-      const middle = await page.evaluate(() => {
-        const p = window.clothDemo.simulation.positions();
+      const middle = await page.evaluate(async () => {
+        const p = await window.clothDemo.readPositions();
         let [x, y] = [0, 0];
         for (let k = 0; k < p.length; k += 2) [x, y] = [x + p[k], y + p[k + 1]];
         return { x: (2 * x) / p.length, y: (2 * y) / p.length };
@@ -283,7 +286,8 @@ describe('scenes on the demo page', () => {
     await withDemo(
       browser,
       server,
-      '?gravity=0',
+      // the box is added through the page's own Simulation (addCollider): the cloth runs on the page
+      '?gravity=0&worker=off',
       async ({ page, context }) => {
         const { id, middle } = await page.evaluate(() => {
           const s = window.clothDemo.simulation;
@@ -307,19 +311,13 @@ describe('scenes on the demo page', () => {
 
   it('flag: changing the windX field turns the flag round', async () => {
     await withDemo(browser, server, '?preset=flag', async ({ page }) => {
-      const meanX = () =>
-        page.evaluate(() => {
-          const p = window.clothDemo.simulation.positions();
-          let sum = 0;
-          for (let k = 0; k < p.length; k += 2) sum += p[k];
-          return (2 * sum) / p.length;
-        });
-      const flies = (sign) => page.waitForFunction((s) => {
-        const p = window.clothDemo.simulation.positions();
+      const mean = (p) => {
         let sum = 0;
         for (let k = 0; k < p.length; k += 2) sum += p[k];
-        return s * (2 * sum) / p.length > 2;
-      }, sign);
+        return (2 * sum) / p.length;
+      };
+      const meanX = async () => mean(await readPositions(page, DEMO));
+      const flies = (sign) => waitForInspection(page, DEMO, ({ positions }) => sign * mean(positions) > 2, { message: `the flag flies to ${sign}` });
       assert.equal(await page.locator('#windX').inputValue(), '8', 'the flag brings its wind of 8 m/s');
       await flies(1);
       await page.locator('#scene-details summary').click();
@@ -388,12 +386,12 @@ describe('scenes through mountCloth, restart and <xpbd-cloth>', () => {
         const pick = (o) => ({ preset: o.preset, width: o.width, height: o.height, windX: o.windX, bendingStiffness: o.bendingStiffness, substeps: o.substeps, iterations: o.iterations });
         const flagTime = c.diagnostics().time;
         await wait(300);
-        const flag = { ...pick(c.options), particles: c.simulation.numParticles, runs: c.diagnostics().time > flagTime };
-        c.restart({ preset: 'rope' });
+        const flag = { ...pick(c.options), particles: c.diagnostics().numParticles, runs: c.diagnostics().time > flagTime };
+        await c.restart({ preset: 'rope' }).ready;
         const ropeTime = c.diagnostics().time;
         await wait(300);
-        const rope = { ...pick(c.options), particles: c.simulation.numParticles, runs: c.diagnostics().time > ropeTime };
-        c.restart({ substeps: 4 });
+        const rope = { ...pick(c.options), particles: c.diagnostics().numParticles, runs: c.diagnostics().time > ropeTime };
+        await c.restart({ substeps: 4 }).ready;
         const sameScene = pick(c.options);
         c.destroy();
         return { flag, rope, sameScene };
@@ -417,19 +415,21 @@ describe('scenes through mountCloth, restart and <xpbd-cloth>', () => {
         }
         const describeError = (error) => ({ message: error.message, code: error.code });
         const mounted = await window.mountCloth(document.getElementById('scratch'), { scene: bad }).then(() => 'mounted', describeError);
-        const c = await window.mountCloth(document.getElementById('cloth'), { preset: 'balloon' });
-        const simulation = c.simulation;
+        const told = []; // in a worker, a refused restart is told to onError too (api.md)
+        const c = await window.mountCloth(document.getElementById('cloth'), { preset: 'balloon', onError: (error) => told.push(error.code) });
+        const cloth = (await c.inspect()).cloth;
         const options = JSON.stringify(c.options);
         let restarted;
         try {
-          c.restart({ scene: bad });
+          await c.restart({ scene: bad }).ready; // in a worker, `ready` rejects with the worker's Error
           restarted = 'accepted';
         } catch (error) {
           restarted = describeError(error);
         }
         const t = c.diagnostics().time;
         await new Promise((done) => setTimeout(done, 300));
-        const result = { expected, mounted, restarted, same: c.simulation === simulation && JSON.stringify(c.options) === options, runs: c.diagnostics().time > t };
+        const same = (await c.inspect()).cloth === cloth && JSON.stringify(c.options) === options;
+        const result = { expected, mounted, restarted, same, runs: c.diagnostics().time > t, told, runsIn: c.runsIn };
         c.destroy();
         return result;
       });
@@ -439,6 +439,7 @@ describe('scenes through mountCloth, restart and <xpbd-cloth>', () => {
       assert.deepEqual(outcome.restarted, outcome.expected, 'restart throws the Simulation\'s Error');
       assert.equal(outcome.same, true, 'the running cloth keeps its Simulation and options');
       assert.equal(outcome.runs, true, 'and runs on');
+      assert.deepEqual(outcome.told, outcome.runsIn === 'worker' ? ['invalid_scene'] : [], 'onError hears of it where the refusal came from the worker');
     });
   });
 
@@ -455,16 +456,17 @@ describe('scenes through mountCloth, restart and <xpbd-cloth>', () => {
         await wait(300);
         const balloon = {
           preset: c.options.preset,
-          particles: c.simulation.numParticles,
-          colliders: c.simulation.colliders().map((k) => k.shape),
+          particles: c.diagnostics().numParticles,
+          colliders: (await c.inspect()).colliders.map((k) => k.shape),
           time: c.diagnostics().time,
         };
         // a pinned particle and two free ones on a line: the free ones swing down
         element.scene = { positions: [0, 0, 0.5, 0, 1, 0], masses: [0, 1, 1], distances: [0, 1, 1, 2] };
-        const start = element.controller.simulation.time;
+        await element.controller.ready; // in a worker, the new scene runs once the worker answers
+        const start = element.controller.diagnostics().time;
         await wait(300);
-        const s = element.controller.simulation;
-        const own = { particles: s.numParticles, constraints: s.numConstraints, runs: s.time > start, tipY: s.positions()[5] };
+        const s = await element.controller.inspect();
+        const own = { particles: s.numParticles, constraints: s.numConstraints, runs: s.time > start, tipY: s.positions[5] };
         element.remove();
         return { balloon, own };
       });

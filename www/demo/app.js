@@ -424,13 +424,20 @@ async function copyLink() {
 function applyLiveField(controller, id, writeBack = true) {
   const value = readField(id);
   if (value === undefined) return;
+  let answer;
   try {
-    controller.set(id, value);
+    answer = controller.set(id, value);
     clearFieldError(id);
   } catch (error) {
     showFieldError(id, fieldMessage(id, error, byId(id).value));
     return;
   }
+  // in a worker, what only the Simulation refuses comes back later; the worker's
+  // state (the last good value) arrives first
+  Promise.resolve(answer).catch((error) => {
+    showFieldError(id, fieldMessage(id, error, byId(id).value));
+    if (writeBack) writeUrl(controller);
+  });
   if (id === 'strainColors') showStrainLegend(controller);
   if (writeBack) writeUrl(controller);
 }
@@ -455,12 +462,8 @@ function restart(controller, plot, extra = {}) {
   try {
     controller.restart(changes);
   } catch (error) {
-    // out of memory is about the whole cloth, not a field: the old one keeps running
-    const field = fieldOf(error);
-    if (codeOf(error) === 'out_of_memory') showStatus(`Not restarted, the cloth keeps running: ${error.message}`);
-    else if (RESTART_FIELDS.includes(field)) showFieldError(field, fieldMessage(field, error, byId(field).value));
-    else if (field === 'backend') throw error;
-    else showStatus(error.message);
+    if (fieldOf(error) === 'backend') throw error;
+    showRestartError(error);
     return;
   }
   RESTART_FIELDS.forEach(clearFieldError);
@@ -480,7 +483,25 @@ function restart(controller, plot, extra = {}) {
     showScene();
     showController(controller, plot);
     writeUrl(controller);
-  }, () => {});
+  }, (error) => {
+    // in a worker, the cloth refuses a restart in its answer (onError has told the
+    // status already); a backend that cannot start is onError's alone
+    if (fieldOf(error) === 'backend') return;
+    showRestartError(error);
+    showScene();
+    writeUrl(controller);
+  });
+}
+
+/** Shows why a restart was refused: under the field its Error names, or as the status; the old cloth keeps running. */
+function showRestartError(error) {
+  // out of memory is about the whole cloth, not a field
+  const field = fieldOf(error);
+  if (codeOf(error) === 'out_of_memory') showStatus(`Not restarted, the cloth keeps running: ${error.message}`);
+  else if (RESTART_FIELDS.includes(field)) {
+    showStatus('');
+    showFieldError(field, fieldMessage(field, error, byId(field).value));
+  } else showStatus(error.message);
 }
 
 // ---------------------------------------------------------------- backend

@@ -30,7 +30,7 @@ globalThis.cancelAnimationFrame ??= (handle) => clearTimeout(handle);
 /** The controller methods the page may call; the getters travel in the state. */
 const CALLS = new Set([
   'pause', 'resume', 'restart', 'set', 'fit', 'setView', 'readPositions', 'snapshot', 'exportState', 'importState',
-  'refreshTheme',
+  'refreshTheme', 'inspect',
 ]);
 
 let canvas = null; // the OffscreenCanvas, kept for a mount that failed and is tried again
@@ -71,7 +71,11 @@ async function mount({ canvas: given, settings, given: givenNames, reducedMotion
       if (controller) postState(true, diagnostics);
       else postMessage({ type: 'state', frame: true, diagnostics });
     },
-    onError: (error) => postMessage({ type: 'error', error: errorToData(error) }),
+    // the state first: the page's onError reads it (`diverged` above all)
+    onError: (error) => {
+      postState();
+      postMessage({ type: 'error', error: errorToData(error) });
+    },
   };
   try {
     controller = await startCloth(() => made, { ...settings, ...callbacks }, new Set(givenNames), reducedMotion);

@@ -135,6 +135,33 @@ export interface ClothDiagnostics {
   backend: 'webgpu' | 'cpu';
 }
 
+/** `inspect()`'s answer: the diagnostics, and what only the Simulation knows. */
+export interface ClothInspection extends ClothDiagnostics {
+  /** A copy of the positions [x0, y0, …] in metres. */
+  positions: Float32Array;
+  /**
+   * A number for the Simulation object: the same while setters change it, another
+   * once the cloth is rebuilt (`restart`, `importState`); 0 on the WebGPU backend.
+   */
+  cloth: number;
+  /** The wasm build the cloth's thread runs (`simd`, the `.wasm`'s `url`) and the `.wasm` files that thread fetched. */
+  wasm: { simd: boolean; url: string; fetched: string[] };
+  /** The value of every parameter of the table the Simulation holds (none on the WebGPU backend), by name. */
+  parameters: Partial<ParameterValues>;
+  /** The held particle's index, or -1 (always -1 on the WebGPU backend). */
+  grabbed: number;
+  /** The indices of the pinned particles, in order (none on the WebGPU backend). */
+  pinned: number[];
+  /** Copies of `constraints()`, `restLengths()` and `constraintForces()` (empty on the WebGPU backend). */
+  constraints: Uint32Array;
+  restLengths: Float32Array;
+  constraintForces: Float32Array;
+  /** The particles' contact radius in metres (0 on the WebGPU backend). */
+  particleRadius: number;
+  /** The scene's colliders as `Simulation.colliders()` gives them (none on the WebGPU backend). */
+  colliders: object[];
+}
+
 /** The effective value of every option (solver values as the Simulation holds them). */
 export type EffectiveClothOptions = ParameterValues &
   Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden' | 'respectReducedMotion' | 'simd' | 'backend' | 'allowFallbackAdapter' | 'worker'>> &
@@ -262,6 +289,12 @@ export interface ClothController {
   set<K extends LiveParameterName>(name: K, value: LiveParameterValues[K]): void | Promise<void>;
   set(name: string, value: number | string | boolean): void | Promise<void>;
   diagnostics(): ClothDiagnostics;
+  /**
+   * What the Simulation holds now, as plain data, in both modes (a Promise: in a
+   * worker the answer comes from there): for tests and debugging tools, where
+   * `simulation` is null.
+   */
+  inspect(): Promise<ClothInspection>;
   /**
    * What the canvas shows now: `{ x, y, scale }` (see `ClothOptions.view`), and
    * `fitted`: true while it shows the scene's fit (no zoom or pan by the user,

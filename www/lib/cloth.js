@@ -14,7 +14,7 @@
 // WebGPU, which answer the same calls (`Backend` in backend.d.ts), so the
 // controller never asks which one it holds.
 
-import { loadWasm, wasmMemoryBytes, presetShape } from './wasm.js';
+import { loadWasm, wasmMemoryBytes, presetShape, simdEnabled, loadedWasmUrl } from './wasm.js';
 import { PARAMETERS } from './parameters.js';
 import { worldToCanvas, canvasToWorld } from './renderer.js';
 import { SceneCamera } from './camera.js';
@@ -137,6 +137,53 @@ function nextTask() {
  * input. The public members are the controller of cloth.d.ts; everything else
  * is private.
  */
+/** The indices of the particles `simulation` pins, in order. */
+function pinnedOf(simulation) {
+  const pinned = [];
+  for (let i = 0; i < simulation.numParticles; i++) if (simulation.isPinned(i)) pinned.push(i);
+  return pinned;
+}
+
+/** Which wasm build this thread runs (`simd`, the `.wasm`'s `url`) and the `.wasm` files it fetched. */
+function wasmBuildOf() {
+  const fetched = performance.getEntriesByType('resource').map(({ name }) => name).filter((name) => name.endsWith('.wasm'));
+  return { simd: simdEnabled(), url: String(loadedWasmUrl()), fetched };
+}
+
+const clothNumbers = new WeakMap(); // Simulation → the number inspect() gives it
+let lastClothNumber = 0;
+
+/** A number of its own for each Simulation object inspected (0: none, on WebGPU): a rebuilt cloth gets a new one. */
+function clothNumber(simulation) {
+  if (!simulation) return 0;
+  if (!clothNumbers.has(simulation)) clothNumbers.set(simulation, ++lastClothNumber);
+  return clothNumbers.get(simulation);
+}
+
+/** The value of every parameter of the table that `simulation` holds, by name. */
+function simulationParameters(simulation) {
+  const held = PARAMETERS.filter(({ name }) => name in simulation);
+  return Object.fromEntries(held.map(({ name }) => [name, simulation[name]]));
+}
+
+/** ClothInspection (cloth.d.ts) of `simulation` (null on the WebGPU backend: no held particle, no colliders). */
+function inspection(simulation, diagnostics, positions) {
+  return {
+    ...diagnostics,
+    positions,
+    cloth: clothNumber(simulation),
+    wasm: wasmBuildOf(),
+    parameters: simulation ? simulationParameters(simulation) : {},
+    grabbed: simulation ? simulation.grabbed : -1,
+    pinned: simulation ? pinnedOf(simulation) : [],
+    constraints: simulation ? simulation.constraints().slice() : new Uint32Array(0),
+    restLengths: simulation ? simulation.restLengths().slice() : new Float32Array(0),
+    constraintForces: simulation ? simulation.constraintForces().slice() : new Float32Array(0),
+    particleRadius: simulation ? simulation.particleRadius : 0,
+    colliders: simulation ? simulation.colliders() : [],
+  };
+}
+
 class ClothController {
   #settings;
   #backend; // the CPU's or WebGPU's (backend.d.ts); null once destroyed
@@ -176,7 +223,7 @@ class ClothController {
     // when the controller was a plain object of closures.
     for (const name of [
       'pause', 'resume', 'restart', 'set', 'diagnostics', 'worldToClient', 'clientToWorld', 'destroy', 'readPositions',
-      'snapshot', 'record', 'exportState', 'importState', 'refreshTheme', 'fit', 'setView',
+      'snapshot', 'record', 'exportState', 'importState', 'refreshTheme', 'fit', 'setView', 'inspect',
     ]) {
       this[name] = this[name].bind(this);
     }
@@ -316,6 +363,16 @@ class ClothController {
     const backend = this.#backend;
     const positions = await backend.readPositions();
     return backend === this.#backend ? positions : this.#backend.positions().slice();
+  }
+
+  /**
+   * What the cloth's Simulation holds now, as plain data (cloth.d.ts' ClothInspection):
+   * a Promise here as in a worker, so tests and tools read both modes one way.
+   */
+  async inspect() {
+    this.#assertAlive();
+    const positions = await this.readPositions();
+    return inspection(this.#backend.simulation, this.diagnostics(), positions);
   }
 
   pause() {

@@ -25,6 +25,8 @@ export class WorkerClothController {
   #nextCall = 1;
   #ready;
   #recordingFrames = null; // the page canvas a recording draws the worker's frames on
+  #setting = new Map(); // name → { id, value }: set() calls the worker has not answered yet
+  #workerOptions = {}; // the options of the worker's last state
   #onDestroy;
 
   /** `settings`: the options mounted with; `state`: the worker's first (cloth-worker.js' stateOf). */
@@ -34,10 +36,11 @@ export class WorkerClothController {
     this.#onDestroy = onDestroy;
     this.#callbacks = { onFrame: settings.onFrame, onError: settings.onError };
     this.#state = state;
+    this.#workerOptions = state.options;
     this.#ready = Promise.resolve(this);
     for (const name of [
       'pause', 'resume', 'restart', 'set', 'diagnostics', 'worldToClient', 'clientToWorld', 'destroy', 'readPositions',
-      'snapshot', 'record', 'exportState', 'importState', 'refreshTheme', 'fit', 'setView',
+      'snapshot', 'record', 'exportState', 'importState', 'refreshTheme', 'fit', 'setView', 'inspect',
     ]) {
       this[name] = this[name].bind(this);
     }
@@ -59,7 +62,10 @@ export class WorkerClothController {
   }
 
   #onState({ state, frame, diagnostics }) {
-    if (state) this.#state = state;
+    if (state) {
+      this.#workerOptions = state.options;
+      this.#state = { ...state, options: this.#optionsSetting() };
+    }
     else this.#state = { ...this.#state, diagnostics };
     this.#link.checkPixelRatio();
     if (!frame || !this.#callbacks.onFrame) return;
@@ -87,6 +93,12 @@ export class WorkerClothController {
     if (target.width !== bitmap.width) target.width = bitmap.width;
     if (target.height !== bitmap.height) target.height = bitmap.height;
     target.getContext('bitmaprenderer').transferFromImageBitmap(bitmap);
+  }
+
+  /** The worker's last options, with the values of the set() calls it has not answered yet (its state may predate them). */
+  #optionsSetting() {
+    const setting = Object.fromEntries([...this.#setting].map(([name, { value }]) => [name, value]));
+    return { ...this.#workerOptions, ...setting };
   }
 
   #report(error) {
@@ -172,6 +184,11 @@ export class WorkerClothController {
     return this.#call('readPositions');
   }
 
+  /** What the worker's Simulation holds now (cloth.d.ts' ClothInspection). */
+  inspect() {
+    return this.#call('inspect');
+  }
+
   pause() {
     this.#assertAlive();
     this.#state = { ...this.#state, paused: true };
@@ -201,7 +218,16 @@ export class WorkerClothController {
     const parameter = liveParameter(name, value);
     checkRule(value, name);
     this.#state = { ...this.#state, options: { ...this.#state.options, [parameter.name]: value } };
-    return this.#call('set', name, value);
+    const id = this.#nextCall;
+    this.#setting.set(parameter.name, { id, value });
+    const answered = () => {
+      if (this.#setting.get(parameter.name)?.id !== id) return;
+      this.#setting.delete(parameter.name);
+      this.#state = { ...this.#state, options: this.#optionsSetting() };
+    };
+    const answer = this.#call('set', name, value);
+    answer.then(answered, answered);
+    return answer;
   }
 
   diagnostics() {
