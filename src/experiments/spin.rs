@@ -22,7 +22,7 @@ pub(super) static DEFINITION: Definition = Definition {
     title: "Resting bodies that turn",
     claim: "A soft body and a balloon resting on the ground start to rotate by themselves, and shuffling the constraints does not stop it (the report's open question: its author could not find why).",
     source: "the course report on XPBD soft bodies (its open question); the PBD tutorial's remark that corrections along ∇C conserve angular momentum",
-    method: "The \"soft-body\" and \"balloon\" presets run with each sweep order in three cases: resting on the ground with the preset's friction, on the ground without friction, and floating with the ground removed and gravity off (no contact: only the body's own constraints act; a falling body is no control, as single precision's rounding grows with the distance fallen). Measured: the rotation rate about the centre of mass, ω = L/I (angular momentum over moment of inertia of the free particles), over time, and its mean over the second half.",
+    method: "The \"soft-body\" and \"balloon\" presets run with each sweep order without air drag (velocityDamping 0, as in the report; the balloon preset's own air drag lets it come to rest) in three cases: resting on the ground with the preset's friction, on the ground without friction, and floating with the ground removed and gravity off (no contact: only the body's own constraints act; a falling body is no control, as single precision's rounding grows with the distance fallen). Measured: the rotation rate about the centre of mass, ω = L/I (angular momentum over moment of inertia of the free particles), over time, and its mean over the second half.",
     rule: "A body spins when its rotation rate over the second half exceeds 1°/s (a minute turns it by 60°, plain to see). Holds when some body resting on the ground spins; the table shows in which cases, which is where the spin comes from. Does not hold when no resting body spins.",
     settings: &[
         Setting { name: "friction", label: "Friction on the ground", unit: "", min: 0.0, max: 10.0, whole: false, default: 0.3 },
@@ -50,6 +50,8 @@ fn body(preset: &str, order: SolverOrder, friction: Option<f64>) -> Result<Cloth
         &[
             ("solverOrder", Value::Word(order.name())),
             ("friction", Value::Number(friction.unwrap_or(0.0))),
+            // as in the report: no air drag (the balloon preset's own drag stops the rocking)
+            ("velocityDamping", Value::Number(0.0)),
             (
                 "gravity",
                 Value::Number(if friction.is_some() { -9.81 } else { 0.0 }),
