@@ -39,7 +39,7 @@ export const PAIRS = Object.freeze([
     scene: 'cloth',
     left: { iterations: 5, stiffness: 0, pbdCoefficient: 0.1 },
     right: { iterations: 50, stiffness: 0, pbdCoefficient: 0.1 },
-    look: 'Plain PBD with a soft coefficient k = 0.1: its stiffness is not k but 1 − (1 − k)ⁿ per step, so the same constraints sag with 5 iterations and hang nearly taut with 50 (Müller et al. 2007, section 3.3).',
+    look: 'Plain PBD with a soft coefficient k = 0.1: its stiffness is not k but 1 − (1 − k)ⁿ per step, so the same constraints sag with 5 iterations and hang far tauter with 50 (Müller et al. 2007, section 3.3).',
   },
   {
     id: 'xpbd-iterations',
