@@ -125,3 +125,32 @@ fn refused_coefficients_name_the_field_and_change_nothing() {
     cloth.set_pbd_coefficient(1e-4).unwrap();
     cloth.set_pbd_coefficient(1.0).unwrap();
 }
+
+#[test]
+fn a_soft_coefficient_counts_the_one_by_one_sweep_against_the_work_limit() {
+    // the most iterations the coloured sweep may run on a large cloth in PBD
+    let mut cloth = Cloth::new(
+        GridSize {
+            width: 200,
+            height: 200,
+        },
+        FixedPreset::Two,
+    );
+    cloth.set_stiffness(0.0).unwrap();
+    let most = (1..=1000u32)
+        .rev()
+        .find(|&n| cloth.set_iterations(n).is_ok())
+        .expect("some count fits");
+    assert!(most < 1000, "the limit binds on this cloth");
+    // a soft coefficient sweeps one by one, several times the cost: refused
+    let error = cloth.set_pbd_coefficient(0.5).unwrap_err();
+    assert_eq!(error.field(), "pbdCoefficient");
+    assert_eq!(cloth.params().pbd_coefficient, 1.0, "nothing changed");
+    // in XPBD the coefficient does not apply, so it is accepted; going back
+    // to PBD with it is then what the limit refuses
+    cloth.set_stiffness(1000.0).unwrap();
+    cloth.set_pbd_coefficient(0.5).unwrap();
+    let error = cloth.set_stiffness(0.0).unwrap_err();
+    assert_eq!(error.field(), "stiffness");
+    assert_eq!(cloth.params().stiffness, 1000.0, "nothing changed");
+}
