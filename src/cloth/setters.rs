@@ -61,8 +61,18 @@ impl Cloth {
 
     /// Sets the stiffness in N/m (0..=1e15; 0 is PBD).
     pub fn set_stiffness(&mut self, value: f64) -> Result<(), ClothError> {
-        self.params.stiffness = params::STIFFNESS.check_number(value)?;
-        Ok(())
+        let value = params::STIFFNESS.check_number(value)?;
+        // stiffness 0 with a PBD coefficient below 1 sweeps one by one
+        self.change_within_work_limit("stiffness", &Number(value), |p| p.stiffness = value)
+    }
+
+    /// Sets plain PBD's stiffness coefficient k (0 < k <= 1; 1 is full PBD),
+    /// which scales the corrections of rigid distance constraints only.
+    pub fn set_pbd_coefficient(&mut self, value: f64) -> Result<(), ClothError> {
+        let value = params::PBD_COEFFICIENT.check_number(value)?;
+        self.change_within_work_limit("pbdCoefficient", &Number(value), |p| {
+            p.pbd_coefficient = value
+        })
     }
 
     /// Sets gravity in m/s² (-1e6..=1e6; negative pulls down).

@@ -46,6 +46,9 @@ pub(super) struct Substep {
     pub(super) gamma: f32,
     /// Sweeps over the constraints.
     pub(super) iterations: u32,
+    /// Plain PBD's stiffness coefficient of the distance constraints (1:
+    /// full PBD, or XPBD).
+    pub(super) pbd_coefficient: f32,
     /// Constraint damping is on: the sweeps run on the scalar damped path.
     pub(super) damped: bool,
     /// The constraint damping coefficient `β`, N·s/m.
@@ -67,6 +70,7 @@ impl Substep {
             alpha_tilde: solver::alpha_tilde(p.compliance(), h),
             gamma: solver::gamma(p.compliance(), p.damping, h),
             iterations: p.iterations,
+            pbd_coefficient: p.pbd_scale() as f32,
             damped: p.damping > 0.0,
             damping: p.damping,
             velocity_damping: p.velocity_damping,
@@ -134,6 +138,7 @@ impl Cloth {
     /// positions split into x and y (else on the scalar path, in place).
     pub(super) fn sweeps_colored(&self, s: &Substep) -> bool {
         !s.damped
+            && s.pbd_coefficient == 1.0
             && self.compliances.is_none()
             && self.constraints.order() == SolverOrder::Colored
             && !self.constraints.is_empty()
@@ -156,7 +161,8 @@ impl Cloth {
     /// on the split positions), or single constraints of the scalar path. The
     /// original order is a serial chain and runs one by one; damping needs
     /// the previous positions and stays on that scalar path too, as do
-    /// constraints of their own stiffness.
+    /// constraints of their own stiffness and plain PBD with a coefficient
+    /// below 1.
     pub(super) fn solve_distance_constraints(
         &mut self,
         s: &Substep,
@@ -183,9 +189,13 @@ impl Cloth {
                 creation: &creation[pieces.clone()],
                 h: s.h,
                 damping: s.damping,
+                pbd_coefficient: self.params.pbd_coefficient,
             };
             let constraints = constraints.slice(pieces);
             solver::solve_sweep_compliances(positions, previous, w, constraints, compliances);
+        } else if s.pbd_coefficient < 1.0 {
+            let constraints = constraints.slice(pieces);
+            solver::solve_sweep_pbd(positions, w, constraints, s.pbd_coefficient);
         } else {
             let gamma = if s.damped { s.gamma } else { 0.0 };
             let constraints = constraints.slice(pieces);

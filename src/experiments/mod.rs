@@ -33,7 +33,7 @@ mod long_run;
 mod measure;
 mod momentum;
 mod momentum_measure;
-mod pbd;
+pub mod pbd;
 mod setup;
 mod spin;
 mod static_equilibrium;

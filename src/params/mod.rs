@@ -81,6 +81,17 @@ impl Params {
         compliance(self.stiffness)
     }
 
+    /// Plain PBD's stiffness coefficient for the distance constraints of
+    /// `stiffness`: [`Params::pbd_coefficient`] in PBD mode (stiffness 0),
+    /// else 1 (XPBD's constraints ignore it).
+    pub fn pbd_scale(&self) -> f64 {
+        if self.stiffness == 0.0 {
+            self.pbd_coefficient
+        } else {
+            1.0
+        }
+    }
+
     /// Whether wind acts: a drag above 0 and a wind velocity other than
     /// zero, gusts or turbulence.
     pub fn wind_blows(&self) -> bool {

@@ -104,6 +104,24 @@ pub const STIFFNESS: Parameter = Parameter {
     group: Group::Solver,
 };
 
+/// The stiffness coefficient of plain PBD.
+pub const PBD_COEFFICIENT: Parameter = Parameter {
+    name: "pbdCoefficient",
+    attribute: "pbd-coefficient",
+    label: "PBD coefficient",
+    unit: "",
+    meaning: "Plain PBD's stiffness coefficient k (0 < k ≤ 1): scales each correction of a rigid distance constraint (stiffness 0, or a scene constraint of compliance 0), so n iterations close 1 − (1 − k)ⁿ of a lone constraint's error; 1 is full PBD. XPBD constraints (stiffness > 0) ignore it.",
+    remark: "only at stiffness 0",
+    rule: Rule::Positive {
+        min: 1e-4,
+        max: 1.0,
+        what: "a PBD coefficient",
+    },
+    default: Value::Number(1.0),
+    applies: Applies::Simulation,
+    group: Group::Solver,
+};
+
 /// Gravity.
 pub const GRAVITY: Parameter = Parameter {
     name: "gravity",
@@ -465,6 +483,7 @@ pub const PARAMETERS: &[Parameter] = &[
     TIME_STEP,
     ITERATIONS,
     STIFFNESS,
+    PBD_COEFFICIENT,
     GRAVITY,
     MASS,
     SUBSTEPS,
@@ -499,6 +518,7 @@ macro_rules! with_solver_parameters {
             time_step: f64 = TIME_STEP, timeStepSize / set_time_step_size (set_time_step), "number";
             iterations: u32 = ITERATIONS, iterations / set_iterations (set_iterations), "number";
             stiffness: f64 = STIFFNESS, stiffness / set_stiffness (set_stiffness), "number";
+            pbd_coefficient: f64 = PBD_COEFFICIENT, pbdCoefficient / set_pbd_coefficient (set_pbd_coefficient), "number";
             gravity: f64 = GRAVITY, gravity / set_gravity (set_gravity), "number";
             mass: f64 = MASS, mass / set_mass (set_mass), "number";
             substeps: u32 = SUBSTEPS, substeps / set_substeps (set_substeps), "number";

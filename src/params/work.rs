@@ -135,7 +135,8 @@ pub const MAX_WORK_PER_CALL: u64 = 3 * MAX_WORK_PER_STEP;
 pub enum SweepPath {
     /// Four constraints at a time with SIMD ([`SolverOrder::Colored`], no damping).
     Colored,
-    /// One by one in creation order ([`SolverOrder::Original`], no damping).
+    /// One by one in creation order ([`SolverOrder::Original`], no damping),
+    /// or in either order for plain PBD with a coefficient below 1.
     Original,
     /// One by one with constraint damping (`damping > 0`, either order).
     Damped,
@@ -146,7 +147,7 @@ impl SweepPath {
     pub fn of(p: &Params) -> SweepPath {
         if p.damping > 0.0 {
             SweepPath::Damped
-        } else if p.solver_order == SolverOrder::Original {
+        } else if p.solver_order == SolverOrder::Original || p.pbd_scale() < 1.0 {
             SweepPath::Original
         } else {
             SweepPath::Colored

@@ -68,8 +68,22 @@ pub fn solve_sweep(
     alpha_tilde: f32,
     gamma: f32,
 ) {
-    let each = std::iter::repeat((alpha_tilde, gamma));
+    let each = std::iter::repeat((alpha_tilde, gamma, 1.0));
     sweep(positions, previous, inverse_mass, constraints, each);
+}
+
+/// [`solve_sweep`] of rigid constraints in plain PBD with stiffness
+/// coefficient `k` (0 < k <= 1): each correction is scaled by `k`, so `n`
+/// sweeps close `1 - (1 - k)^n` of a lone constraint's error.
+#[inline(never)]
+pub fn solve_sweep_pbd(
+    positions: &mut [f32],
+    inverse_mass: &[f32],
+    constraints: Constraints,
+    k: f32,
+) {
+    let each = std::iter::repeat((0.0, 0.0, k));
+    sweep(positions, &[], inverse_mass, constraints, each);
 }
 
 /// Each constraint's own compliance, for [`solve_sweep_compliances`].
@@ -82,6 +96,8 @@ pub struct Compliances<'a> {
     pub h: f64,
     /// Constraint damping coefficient, N·s/m (0: none).
     pub damping: f64,
+    /// Plain PBD's stiffness coefficient for the rigid ones (compliance 0).
+    pub pbd_coefficient: f64,
 }
 
 /// [`solve_sweep`] with each constraint's own compliance (and damping
@@ -98,23 +114,31 @@ pub fn solve_sweep_compliances(
         creation,
         h,
         damping,
+        pbd_coefficient,
     } = compliances;
     let each = creation.iter().map(|&created| {
         let compliance = of_created[created as usize];
-        (alpha_tilde(compliance, h), gamma(compliance, damping, h))
+        let k = if compliance == 0.0 {
+            pbd_coefficient
+        } else {
+            1.0
+        };
+        let (alpha, gamma) = (alpha_tilde(compliance, h), gamma(compliance, damping, h));
+        (alpha, gamma, k as f32)
     });
     sweep(positions, previous, inverse_mass, constraints, each);
 }
 
 /// The scalar sweep: each of `constraints` in order, solved with its
-/// `(alpha_tilde, gamma)` from `each`.
+/// `(alpha_tilde, gamma, k)` from `each` (`k` scales the correction: plain
+/// PBD's coefficient, 1 otherwise; `gamma` is 0 wherever `k` is below 1).
 #[inline(always)]
 fn sweep(
     positions: &mut [f32],
     previous: &[f32],
     inverse_mass: &[f32],
     constraints: Constraints,
-    each: impl Iterator<Item = (f32, f32)>,
+    each: impl Iterator<Item = (f32, f32, f32)>,
 ) {
     let Constraints {
         ids,
@@ -122,14 +146,14 @@ fn sweep(
         lambdas,
     } = constraints;
     let pairs = ids.chunks_exact(2).zip(rest_lengths);
-    for (((ids, &rest_length), lambda), (alpha_tilde, gamma)) in
+    for (((ids, &rest_length), lambda), (alpha_tilde, gamma, k)) in
         pairs.zip(lambdas.iter_mut()).zip(each)
     {
         let (a, b) = (ids[0] as usize, ids[1] as usize);
         let pair = Pair { a, b, rest_length };
         // the undamped solve exactly when `gamma` is 0: the original loop
         *lambda += if gamma == 0.0 {
-            solve_distance(positions, inverse_mass, pair, *lambda, alpha_tilde)
+            solve_pair(positions, inverse_mass, pair, *lambda, alpha_tilde, None, k)
         } else {
             solve_damped_distance(
                 positions,
@@ -189,7 +213,15 @@ pub fn solve_distance<P: Points + ?Sized>(
     lambda: f32,
     alpha_tilde: f32,
 ) -> f32 {
-    solve_pair(positions, inverse_mass, pair, lambda, alpha_tilde, None)
+    solve_pair(
+        positions,
+        inverse_mass,
+        pair,
+        lambda,
+        alpha_tilde,
+        None,
+        1.0,
+    )
 }
 
 /// [`solve_distance`] with XPBD damping `gamma`: also resists the relative
@@ -206,7 +238,15 @@ pub fn solve_damped_distance(
     gamma: f32,
 ) -> f32 {
     let damping = Some((previous, gamma));
-    solve_pair(positions, inverse_mass, pair, lambda, alpha_tilde, damping)
+    solve_pair(
+        positions,
+        inverse_mass,
+        pair,
+        lambda,
+        alpha_tilde,
+        damping,
+        1.0,
+    )
 }
 
 /// The one distance solve behind [`solve_distance`] and
@@ -221,6 +261,7 @@ fn solve_pair<P: Points + ?Sized>(
     lambda: f32,
     alpha_tilde: f32,
     damping: Option<(&[f32], f32)>,
+    k: f32,
 ) -> f32 {
     let (dx, dy, distance) = separation(positions, a, b);
     if distance <= MIN_SOLVE_LENGTH {
@@ -247,7 +288,8 @@ fn solve_pair<P: Points + ?Sized>(
         let stretching = (dx * moved_x + dy * moved_y) / distance;
         residual += gamma * stretching;
     }
-    let delta_lambda = -residual / denominator;
+    // `k` is 1 but in plain PBD with a softer coefficient (x * 1 is x exactly)
+    let delta_lambda = -residual / denominator * k;
     let scale = delta_lambda / distance;
     correct_pair(positions, (a, w_a), (b, w_b), scale, (dx, dy));
     delta_lambda

@@ -63,7 +63,7 @@ pub mod runs;
 
 pub use distance::{
     pair_stretch, solve_damped_distance, solve_distance, solve_sweep, solve_sweep_compliances,
-    stretch, Compliances, Constraints, Pair, MIN_SOLVE_LENGTH,
+    solve_sweep_pbd, stretch, Compliances, Constraints, Pair, MIN_SOLVE_LENGTH,
 };
 pub use integrate::{damp_velocities, predict, update_velocities};
 pub use points::{Points, Split};

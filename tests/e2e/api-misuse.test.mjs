@@ -109,6 +109,7 @@ function runMisuseInPage({ only, properties }) {
     timeStepSize: numberCases([0, -0.01, 1.5, 1e-7, Number.MIN_VALUE, 1e300, -1e300]),
     iterations: numberCases([0, -1, 2.5, 1001, 1e300, 2 ** 32 + 5, 2 ** 53]),
     stiffness: numberCases([-1, -Number.MIN_VALUE, 1.1e15, 1e300]),
+    pbdCoefficient: numberCases([0, -Number.MIN_VALUE, -0.5, 0.00009, 1.0000001, 2, 1e300]),
     gravity: numberCases([1e6 + 1, -1e7, 1e300, -1e300]),
     mass: numberCases([0, -1, 1e-7, 1.1e6, 1e300]),
     substeps: numberCases([0, -1, 1.5, 101, 1e300, 2 ** 32 + 1]),

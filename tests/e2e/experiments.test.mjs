@@ -397,7 +397,7 @@ describe('experiments page', () => {
     await inPage(opened, async ({ page }) => {
       await page.locator('#left-canvas').scrollIntoViewIfNeeded();
       const options = await page.$$eval('#side-pair option', (o) => o.map((e) => e.value));
-      assert.deepEqual(options.slice(0, 3), ['pbd-iterations', 'xpbd-iterations', 'iterations-substeps']);
+      assert.deepEqual(options.slice(0, 4), ['pbd-iterations', 'soft-pbd-iterations', 'xpbd-iterations', 'iterations-substeps']);
       const both = (expression) => page.evaluate((e) => [window.leftCloth, window.rightCloth].map((c) => c.simulation[e]), expression);
       const settled = async (seconds) => {
         for (const ref of ['window.leftCloth', 'window.rightCloth']) await waitForTime(page, ref, seconds, 0, 60_000);
@@ -407,6 +407,15 @@ describe('experiments page', () => {
       const [pbdFew, pbdMany] = await both('maxStretch');
       assert.ok(pbdFew > 5 * pbdMany, `PBD max stretch: 2 iterations ${pbdFew}, 50 iterations ${pbdMany}`);
       assert.match(await page.textContent('#side-look'), /rubber/);
+      // plain PBD with k = 0.1: its stiffness grows with the iteration count
+      await page.selectOption('#side-pair', 'soft-pbd-iterations');
+      assert.deepEqual(await both('pbdCoefficient'), [0.1, 0.1]);
+      assert.deepEqual(await both('iterations'), [5, 50]);
+      assert.deepEqual([await page.inputValue('#left-pbdCoefficient'), await page.inputValue('#right-pbdCoefficient')], ['0.1', '0.1']);
+      await settled(3);
+      const [softFew, softMany] = await both('maxStretch');
+      assert.ok(softFew > 4 * softMany, `PBD k = 0.1 max stretch: 5 iterations ${softFew}, 50 iterations ${softMany}`);
+      assert.match(await page.textContent('#side-look'), /1 − \(1 − k\)ⁿ/);
       // XPBD: the stiffness set, whatever the count (once both have settled)
       await page.selectOption('#side-pair', 'xpbd-iterations');
       assert.deepEqual(await both('stiffness'), [2000, 2000]);

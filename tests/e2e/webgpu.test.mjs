@@ -599,6 +599,7 @@ describe('mountCloth with the WebGPU backend', () => {
           stiffness: await refusal({ stiffness: -1 }),
           original: await refusal({ solverOrder: 'original' }),
           tearing: await refusal({ tearStretch: 1.5 }),
+          softPbd: await refusal({ stiffness: 0, pbdCoefficient: 0.1 }),
           sweeps: await refusal({ substeps: 100, iterations: 100 }),
           fine: await refusal({ substeps: 4, iterations: 10 }),
         };
@@ -606,6 +607,7 @@ describe('mountCloth with the WebGPU backend', () => {
       assert.match(result.stiffness, /^stiffness\/invalid_value/);
       assert.match(result.original, /^backend\/unsupported: .*solverOrder/);
       assert.match(result.tearing, /^backend\/unsupported: .*tearStretch/);
+      assert.match(result.softPbd, /^backend\/unsupported: .*pbdCoefficient/);
       assert.match(result.sweeps, /^backend\/unsupported: .*2000 sweeps/);
       assert.equal(result.fine, 'mounted');
     } finally {

@@ -39,6 +39,8 @@ export interface ParameterValues {
   iterations: number;
   /** Constraint stiffness k; compliance α = 1/k, and 0 means rigid (plain PBD). Unit: N/m. Accepts 0..1e15. Default 1000. Applies at once. */
   stiffness: number;
+  /** Plain PBD's stiffness coefficient k (0 < k ≤ 1): scales each correction of a rigid distance constraint (stiffness 0, or a scene constraint of compliance 0), so n iterations close 1 − (1 − k)ⁿ of a lone constraint's error; 1 is full PBD. XPBD constraints (stiffness > 0) ignore it. Accepts 1e-4..1. Default 1. Applies at once. */
+  pbdCoefficient: number;
   /** Vertical acceleration, y up (Earth is negative). Unit: m/s². Accepts -1e6..1e6. Default -9.81. Applies at once. */
   gravity: number;
   /** Mass of every free particle (inverse mass 1/mass); a scene with its own masses reads their mean here, and setting it scales them all alike. Unit: kg. Accepts 1e-6..1e6. Default 0.5. Applies at once. */
@@ -87,7 +89,7 @@ export interface ParameterValues {
 export type ParameterName = keyof ParameterValues;
 
 /** The parameters `set` changes on a running cloth. */
-export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'bendingStiffness' | 'tethers' | 'friction' | 'restitution' | 'particleRadius' | 'selfCollision' | 'windX' | 'windY' | 'windDrag' | 'windGust' | 'windTurbulence' | 'stepsPerFrame' | 'strainColors' | 'renderer';
+export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'pbdCoefficient' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'bendingStiffness' | 'tethers' | 'friction' | 'restitution' | 'particleRadius' | 'selfCollision' | 'windX' | 'windY' | 'windDrag' | 'windGust' | 'windTurbulence' | 'stepsPerFrame' | 'strainColors' | 'renderer';
 
 /** The <xpbd-cloth> attribute of each parameter. */
-export type ElementAttribute = 'preset' | 'width' | 'height' | 'fixed' | 'time-step' | 'iterations' | 'stiffness' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocity-damping' | 'tear-stretch' | 'solver-order' | 'bending-stiffness' | 'tethers' | 'friction' | 'restitution' | 'particle-radius' | 'self-collision' | 'wind-x' | 'wind-y' | 'wind-drag' | 'wind-gust' | 'wind-turbulence' | 'steps-per-frame' | 'strain-colors' | 'renderer';
+export type ElementAttribute = 'preset' | 'width' | 'height' | 'fixed' | 'time-step' | 'iterations' | 'stiffness' | 'pbd-coefficient' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocity-damping' | 'tear-stretch' | 'solver-order' | 'bending-stiffness' | 'tethers' | 'friction' | 'restitution' | 'particle-radius' | 'self-collision' | 'wind-x' | 'wind-y' | 'wind-drag' | 'wind-gust' | 'wind-turbulence' | 'steps-per-frame' | 'strain-colors' | 'renderer';

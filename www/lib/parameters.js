@@ -43,6 +43,11 @@ export const PARAMETERS = Object.freeze([
     type: 'number', rule: { kind: 'range', min: 0, max: 1000000000000000 }, defaultValue: 1000, appliesOn: 'simulation', group: 'solver',
   },
   {
+    name: "pbdCoefficient", attribute: "pbd-coefficient", label: "PBD coefficient", unit: "", remark: "only at stiffness 0",
+    meaning: "Plain PBD's stiffness coefficient k (0 < k ≤ 1): scales each correction of a rigid distance constraint (stiffness 0, or a scene constraint of compliance 0), so n iterations close 1 − (1 − k)ⁿ of a lone constraint's error; 1 is full PBD. XPBD constraints (stiffness > 0) ignore it.",
+    type: 'number', rule: { kind: 'positive', min: 0.0001, max: 1 }, defaultValue: 1, appliesOn: 'simulation', group: 'solver',
+  },
+  {
     name: "gravity", attribute: "gravity", label: "Gravity", unit: "m/s²", remark: "",
     meaning: "Vertical acceleration, y up (Earth is negative).",
     type: 'number', rule: { kind: 'range', min: -1000000, max: 1000000 }, defaultValue: -9.81, appliesOn: 'simulation', group: 'solver',
