@@ -42,6 +42,35 @@ pub(super) fn hanging_trial(
     ))
 }
 
+/// One hanging cloth per substep count, 1 iteration each, at the `stiffness`,
+/// `mass` and `timeStep` settings: the counts of `fixed` below the
+/// `maxSubsteps` setting, then `maxSubsteps` itself, each measured by a probe
+/// that `probe` makes.
+pub(super) fn substep_trials(
+    settings: &Settings,
+    fixed: &[u32],
+    probe: fn() -> Probe,
+) -> Result<Vec<Trial>, ClothError> {
+    let max = settings.count("maxSubsteps");
+    let mut counts: Vec<u32> = fixed.iter().copied().filter(|&n| n < max).collect();
+    counts.push(max);
+    counts
+        .into_iter()
+        .map(|substeps| {
+            let params = Params {
+                stiffness: settings.get("stiffness"),
+                substeps,
+                iterations: 1,
+                mass: settings.get("mass"),
+                time_step: settings.get("timeStep"),
+                ..Params::default()
+            };
+            let label = super::words::count(substeps, "substep", "substeps");
+            hanging_trial(settings, label, substeps as f64, params, probe())
+        })
+        .collect()
+}
+
 // The settings several experiments share, with the same range and default.
 
 /// The cloth's width.

@@ -1,12 +1,11 @@
 //! Substeps without damping: does the cloth explode?
 
 use super::measure::total_energy;
-use super::setup::{self, hanging_trial};
+use super::setup;
 use super::{
     series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial, Verdict,
 };
 use crate::error::ClothError;
-use crate::params::Params;
 
 /// The substep counts tried, up to `maxSubsteps` (and it); 1 is the reference
 /// the others are compared with.
@@ -37,34 +36,10 @@ pub(super) static DEFINITION: Definition = Definition {
     report,
 };
 
-fn counts(settings: &Settings) -> Vec<u32> {
-    let max = settings.count("maxSubsteps");
-    let mut counts: Vec<u32> = COUNTS.iter().copied().filter(|&n| n < max).collect();
-    counts.push(max);
-    counts
-}
-
 fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
-    counts(settings)
-        .into_iter()
-        .map(|substeps| {
-            let params = Params {
-                stiffness: settings.get("stiffness"),
-                substeps,
-                iterations: 1,
-                mass: settings.get("mass"),
-                time_step: settings.get("timeStep"),
-                ..Params::default()
-            };
-            hanging_trial(
-                settings,
-                super::words::count(substeps, "substep", "substeps"),
-                substeps as f64,
-                params,
-                Box::new(|c| vec![c.time(), total_energy(c), c.max_stretch()]),
-            )
-        })
-        .collect()
+    setup::substep_trials(settings, &COUNTS, || {
+        Box::new(|c| vec![c.time(), total_energy(c), c.max_stretch()])
+    })
 }
 
 /// What the total energy did when nothing exploded: its rise with the fewest
