@@ -15,6 +15,7 @@
 import { loadWasm } from '../lib/wasm.js';
 import { parseNumber } from '../lib/cloth.js';
 import { drawChart } from './chart.js';
+import { element } from './element.js';
 import { tableCsv } from './csv.js';
 import { connectRunner } from './client.js';
 import { formatDuration, formatNumber, readableText } from './format.js';
@@ -27,17 +28,6 @@ const NO_VALUE = 'none in this run';
 
 /** The words shown for each verdict status: findings, not errors. */
 const STATUS_WORDS = Object.freeze({ holds: 'Holds', partly: 'Holds in part', 'does-not-hold': 'Does not hold here' });
-
-function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name === 'text') node.textContent = value;
-    else if (name === 'className') node.className = value;
-    else node.setAttribute(name, value);
-  }
-  node.append(...children);
-  return node;
-}
 
 /** Saves `blob` as a file called `name`. */
 function download(blob, name) {

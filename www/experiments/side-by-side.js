@@ -6,6 +6,7 @@
 // URL: `pair=ID`, `scene=preset`, `left.name=value`, `right.name=value`.
 
 import { mountCloth, parseNumber, PARAMETERS } from '../lib/cloth.js';
+import { element } from './element.js';
 
 /** The settings each side-by-side cloth offers. */
 const SIDE_FIELDS = Object.freeze([
@@ -73,17 +74,6 @@ const SIDE_CLOTH_PRESET = 'cloth';
 
 /** Pointer events forwarded to the other cloth get their own pointer ids. */
 const MIRRORED_POINTER_OFFSET = 1000;
-
-function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name === 'text') node.textContent = value;
-    else if (name === 'className') node.className = value;
-    else node.setAttribute(name, value);
-  }
-  node.append(...children);
-  return node;
-}
 
 /** The values of `side` ('left' or 'right') in the pair `pair`. */
 function pairValues(pair, side) {
