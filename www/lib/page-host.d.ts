@@ -29,18 +29,9 @@ export interface ClothHost {
   stop(): void;
 }
 
-export declare class PageHost implements ClothHost {
+/** ClothHost's members, declared once: the class below adds its own. */
+export interface PageHost extends ClothHost {}
+export declare class PageHost {
   constructor(canvas: HTMLCanvasElement);
   readonly context: CanvasRenderingContext2D;
-  readTheme(): ClothStyle;
-  screenBox(): ScreenBox;
-  watchSize(onResize: (box: CanvasSize) => void): { checkPixelRatio(): void; stop(): void };
-  watchVisibility(signal: AbortSignal, onChange: (visible: boolean) => void): () => void;
-  watchStyle(onChange: () => void): () => void;
-  attachInput(signal: AbortSignal, actions: PointerActions<any>): { reset(): void };
-  readonly canRecord: boolean;
-  record(seconds: number, keepDrawing: () => void): Promise<Blob>;
-  encodePng(): Promise<Blob>;
-  drew(): void;
-  stop(): void;
 }

@@ -28,20 +28,11 @@ export interface ForwardedPointerEvent {
   time: number;
 }
 
-export declare class WorkerHost implements ClothHost {
+/** ClothHost's members, declared once: the class below adds its own. */
+export interface WorkerHost extends ClothHost {}
+export declare class WorkerHost {
   constructor(canvas: OffscreenCanvas, page: PageMeasurements);
   readonly context: OffscreenCanvasRenderingContext2D;
-  readTheme(): ClothStyle;
-  screenBox(): ScreenBox;
-  watchSize(onResize: (box: CanvasSize) => void): { checkPixelRatio(): void; stop(): void };
-  watchVisibility(signal: AbortSignal, onChange: (visible: boolean) => void): () => void;
-  watchStyle(onChange: () => void): () => void;
-  attachInput(signal: AbortSignal, actions: PointerActions<any>): { reset(): void };
-  readonly canRecord: boolean;
-  record(seconds: number, keepDrawing: () => void): Promise<Blob>;
-  encodePng(): Promise<Blob>;
-  drew(): void;
-  stop(): void;
   resize(size: { box: CanvasSize; width: number; height: number }): void;
   setVisible(visible: boolean): void;
   setStyle(style: ClothStyle): void;
