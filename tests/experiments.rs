@@ -40,6 +40,16 @@ fn verdict(report: &Report) -> (Status, String) {
     )
 }
 
+/// The defaults' report of experiment `id`, its verdict's status and text,
+/// with the text and the table's rows printed (what a failing test shows).
+fn printed_report(id: &str) -> (Report, Status, String) {
+    let report = default_report(id);
+    let (status, message) = verdict(&report);
+    let rows: Vec<String> = report.table.rows.iter().map(|r| format!("{r:?}")).collect();
+    println!("{message}\n{}", rows.join("\n"));
+    (report, status, message)
+}
+
 #[test]
 fn pbd_stiffens_with_iterations_and_xpbd_does_not() {
     let report = default_report("iterations");
@@ -690,10 +700,7 @@ fn the_equilibrium_verdict_holds_in_f64() {
 
 #[test]
 fn forces_from_multipliers_are_the_tensions_until_f32_limits_them() {
-    let report = default_report("forces");
-    let (status, message) = verdict(&report);
-    let rows: Vec<String> = report.table.rows.iter().map(|r| format!("{r:?}")).collect();
-    println!("{message}\n{}", rows.join("\n"));
+    let (report, status, message) = printed_report("forces");
     assert_eq!(status, Status::Partly, "{message}");
     assert!(report.number("iterationsError") <= 0.01, "{message}");
 }
@@ -746,10 +753,7 @@ fn forces_from_multipliers_are_exact_in_f64_and_only_f32_limits_them() {
 
 #[test]
 fn where_a_resting_body_spin_comes_from() {
-    let report = default_report("spin");
-    let (status, message) = verdict(&report);
-    let rows: Vec<String> = report.table.rows.iter().map(|r| format!("{r:?}")).collect();
-    println!("{message}\n{}", rows.join("\n"));
+    let (report, status, message) = printed_report("spin");
     // A finding: the balloon turns on the ground without friction, the same
     // in both sweep orders; floating with no contact it does not, and
     // friction holds it.
@@ -777,10 +781,7 @@ fn where_a_resting_body_spin_comes_from() {
 
 #[test]
 fn the_solve_keeps_momentum_and_pins_and_contacts_break_it() {
-    let report = default_report("momentum");
-    let (status, message) = verdict(&report);
-    let rows: Vec<String> = report.table.rows.iter().map(|r| format!("{r:?}")).collect();
-    println!("{message}\n{}", rows.join("\n"));
+    let (report, status, message) = printed_report("momentum");
     // A finding: the solve keeps the linear momentum, but the angular
     // momentum of a spinning cloth falls (in f64 as well: see below)
     assert_eq!(status, Status::Partly, "{message}");
@@ -957,10 +958,7 @@ fn the_time_step_verdict_holds_in_f64() {
 
 #[test]
 fn long_runs_drift_less_with_substeps_until_f32_stops_it() {
-    let report = default_report("long-run");
-    let (status, message) = verdict(&report);
-    let rows: Vec<String> = report.table.rows.iter().map(|r| format!("{r:?}")).collect();
-    println!("{message}\n{}", rows.join("\n"));
+    let (report, status, message) = printed_report("long-run");
     // A finding: a few substeps lower the drift, more of one iteration raise
     // it again (in f64 as well: see below)
     assert_eq!(status, Status::Partly, "{message}");
@@ -1085,10 +1083,7 @@ fn the_cord_verdict_holds_in_f64_over_nearby_starts() {
 
 #[test]
 fn at_equal_work_units_substeps_still_straighten_the_cloth() {
-    let report = default_report("equal-cost");
-    let (status, message) = verdict(&report);
-    let rows: Vec<String> = report.table.rows.iter().map(|r| format!("{r:?}")).collect();
-    println!("{message}\n{}", rows.join("\n"));
+    let (report, status, message) = printed_report("equal-cost");
     // a benchmark, printed and never asserted: the wall-clock time of each
     // run's steps natively (the work units estimate the wasm build's)
     for row in &report.table.rows {
