@@ -20,13 +20,17 @@ import { fieldError } from '../errors.js';
 import { DEFAULT_STYLE } from '../style.js';
 import { particleRadius } from '../renderer.js';
 import { describeScene } from '../scene-reach.js';
-import { Simulation, gridLayout, substepValues, strainRamp } from '../wasm.js';
+import { Simulation, gridLayout, strainRamp } from '../wasm.js';
 import { gpuRefusal, gpuRefusalOf } from './gpu-refusal.js';
 import { loadShaders, loadedShaders } from './gpu-device.js';
 import { GpuPainter } from './gpu-painter.js';
+import { createResources } from './gpu-resources.js';
+import { GpuRenderer, renderPixels } from './gpu-render.js';
+import { MAX_DISPATCHES_PER_CALL, MAX_DISPATCHES_PER_FRAME, dispatchesPerStep, encodeSteps, substepUniform } from './gpu-stepping.js';
+import { decodeReadBack, submitReadBack } from './gpu-readback.js';
+import { pickNearest, pickOnDevice } from './gpu-pick.js';
+import { grabVelocity, newGrab, readGrabbedPosition, sampleDrag } from './gpu-grab.js';
 
-/** Invocations per workgroup (WORKGROUP in solver.wgsl). */
-const WORKGROUP = 64;
 /**
  * Between two reads of the mirror for cloths above MIRROR_EVERY_FRAME particles:
  * reading 16 bytes a particle every frame would cost a large cloth more than its
@@ -34,29 +38,6 @@ const WORKGROUP = 64;
  */
 const MIRROR_INTERVAL_MS = 250;
 const MIRROR_EVERY_FRAME = 100_000;
-/**
- * The most dispatches the frame loop encodes in one frame (encoding costs
- * JavaScript time on the main thread); heavier settings run fewer steps a frame.
- */
-const MAX_DISPATCHES_PER_FRAME = 20_000;
-/** The most dispatches one `steps(n)` call encodes (about a second of JavaScript). */
-const MAX_DISPATCHES_PER_CALL = 1_000_000;
-/** Size of the View uniform of render.wgsl, bytes. */
-const VIEW_BYTES = 272;
-
-/** `count` invocations as a dispatch of WORKGROUP-wide groups, 2D beyond the 1D limit. */
-function dispatchSize(count, maxPerDimension) {
-  const groups = Math.max(1, Math.ceil(count / WORKGROUP));
-  if (groups <= maxPerDimension) return [groups, 1];
-  const x = maxPerDimension;
-  return [x, Math.ceil(groups / x)];
-}
-
-function rgba(hex) {
-  const value = parseInt(hex.slice(1), 16);
-  return [(value >> 16) & 255, (value >> 8) & 255, value & 255].map((c) => c / 255).concat(1);
-}
-
 /**
  * The grid cloth on a GPU device, up to the table's 1000 × 1000. Construct with
  * `GpuSimulation.create`. Parameter properties check values as the wasm
@@ -70,10 +51,8 @@ export class GpuSimulation {
   #n;
   #m;
   #buffers = {};
-  #pipelines = {};
-  #bindGroups = {};
-  #renderPipelines = new Map();
-  #renderBindGroup = null;
+  #resources; // { buffers, pipelines, bindGroups, renderBindGroup } from createResources
+  #renderer;
   #inverseMass;
   #pinned;
   #grab = null;
@@ -135,7 +114,8 @@ export class GpuSimulation {
       for (const k of grid.pinned) this.#pinned[k] = 1;
       this.#inverseMass = new Float32Array(this.#n);
       this.#mirror = { positions: grid.positions.slice(), velocities: new Float32Array(2 * this.#n), time: 0 };
-      this.#createBuffers(shaderCode.solver, shaderCode.render);
+      this.#resources = { buffers: this.#buffers, ...createResources(this.#device, grid, this.#inverseMass, shaderCode, this.#buffers) };
+      this.#renderer = new GpuRenderer(this.#device, this.#resources);
       this.#updateInverseMasses();
       /** The scene as built, which the camera frames (camera.js). */
       this.builtScene = describeScene(this);
@@ -197,79 +177,6 @@ export class GpuSimulation {
 
   // -- the buffers and pipelines
 
-  #createBuffers(solverCode, renderCode) {
-    const device = this.#device;
-    const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
-    const buffer = (label, data, usage = STORAGE) => {
-      const created = device.createBuffer({ label, size: Math.max(16, data.byteLength), usage });
-      device.queue.writeBuffer(created, 0, data);
-      return created;
-    };
-    const n = this.#n;
-    const m = this.#m;
-    const b = this.#buffers;
-    b.params = device.createBuffer({ label: 'params', size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    b.positions = buffer('positions', this.#grid.positions);
-    b.previous = buffer('previous', this.#grid.positions);
-    b.velocities = buffer('velocities', new Float32Array(2 * n));
-    b.inverseMass = buffer('inverse masses', this.#inverseMass);
-    b.ends = buffer('constraint ends', this.#grid.ends);
-    b.restLengths = buffer('rest lengths', this.#grid.restLengths);
-    b.lambdas = buffer('multipliers', new Float32Array(m));
-    b.status = buffer('status', new Uint32Array(4));
-    b.readback = device.createBuffer({ label: 'readback', size: 16 * n + 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    b.view = device.createBuffer({ label: 'view', size: VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-
-    const module = device.createShaderModule({ label: 'solver.wgsl', code: solverCode });
-    const layout = device.createBindGroupLayout({
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
-        ...[1, 2, 3].map((binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } })),
-        ...[4, 5, 6].map((binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'read-only-storage' } })),
-        ...[7, 8].map((binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } })),
-      ],
-    });
-    const rangeLayout = device.createBindGroupLayout({
-      entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } }],
-    });
-    const pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [layout, rangeLayout] });
-    for (const entryPoint of ['predict', 'solve', 'update_velocities', 'pick', 'measure']) {
-      this.#pipelines[entryPoint] = device.createComputePipeline({ layout: pipelineLayout, compute: { module, entryPoint } });
-    }
-    this.#bindGroups.main = device.createBindGroup({
-      layout,
-      entries: ['params', 'positions', 'previous', 'velocities', 'inverseMass', 'ends', 'restLengths', 'lambdas', 'status']
-        .map((name, binding) => ({ binding, resource: { buffer: b[name] } })),
-    });
-    const offsets = this.#grid.colorOffsets;
-    this.#bindGroups.colors = Array.from({ length: this.#grid.colors }, (_, color) => {
-      const range = buffer(`colour ${color}`, new Uint32Array([offsets[color], offsets[color + 1] - offsets[color], 0, 0]), GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
-      return { group: device.createBindGroup({ layout: rangeLayout, entries: [{ binding: 0, resource: { buffer: range } }] }), count: offsets[color + 1] - offsets[color] };
-    });
-    this.#bindGroups.all = device.createBindGroup({
-      layout: rangeLayout,
-      entries: [{ binding: 0, resource: { buffer: buffer('all constraints', new Uint32Array([0, m, 0, 0]), GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST) } }],
-    });
-    b.pickQuery = device.createBuffer({ label: 'pick query', size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    this.#bindGroups.pick = device.createBindGroup({ layout: rangeLayout, entries: [{ binding: 0, resource: { buffer: b.pickQuery } }] });
-    this.#bindGroups.empty = device.createBindGroup({
-      layout: rangeLayout,
-      entries: [{ binding: 0, resource: { buffer: buffer('no range', new Uint32Array(4), GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST) } }],
-    });
-
-    this.#pipelines.renderModule = device.createShaderModule({ label: 'render.wgsl', code: renderCode });
-    this.#pipelines.renderLayout = device.createBindGroupLayout({
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: 'uniform' } },
-        ...[1, 2, 3].map((binding) => ({ binding, visibility: GPUShaderStage.VERTEX, buffer: { type: 'read-only-storage' } })),
-      ],
-    });
-    this.#renderBindGroup = device.createBindGroup({
-      layout: this.#pipelines.renderLayout,
-      entries: ['view', 'positions', 'ends', 'restLengths'].map((name, binding) => ({ binding, resource: { buffer: b[name] } })),
-    });
-  }
-
   #updateInverseMasses() {
     const free = Math.fround(1 / this.#values.mass);
     for (let k = 0; k < this.#n; k += 1) {
@@ -285,52 +192,11 @@ export class GpuSimulation {
 
   /** The substep's values, as the CPU solver computes them (substepValues of the wasm module). */
   #writeParams() {
-    const v = this.#values;
-    const [h, alphaTilde, gamma, factor] = substepValues(v.timeStepSize, v.substeps, v.stiffness, v.damping, v.velocityDamping);
-    const data = new ArrayBuffer(32);
-    new Float32Array(data, 0, 5).set([h, v.gravity, alphaTilde, gamma, factor]);
-    new Uint32Array(data, 20, 1)[0] = this.#n;
-    this.#device.queue.writeBuffer(this.#buffers.params, 0, data);
+    this.#device.queue.writeBuffer(this.#buffers.params, 0, substepUniform(this.#values, this.#n));
     this.#paramsDirty = false;
   }
 
   // -- stepping
-
-  /**
-   * Encodes `steps` steps: per substep a pass that predicts, the multipliers
-   * cleared, and a pass of `iterations` sweeps (one dispatch per colour) and the
-   * velocity update.
-   */
-  #encodeSteps(encoder, steps) {
-    const v = this.#values;
-    const maxPerDimension = this.#device.limits.maxComputeWorkgroupsPerDimension;
-    const particles = dispatchSize(this.#n, maxPerDimension);
-    const colors = this.#bindGroups.colors
-      .filter(({ count }) => count > 0)
-      .map(({ group, count }) => ({ group, size: dispatchSize(count, maxPerDimension) }));
-    for (let substep = 0; substep < steps * v.substeps; substep += 1) {
-      const predict = encoder.beginComputePass({ label: 'predict' });
-      predict.setBindGroup(0, this.#bindGroups.main);
-      predict.setBindGroup(1, this.#bindGroups.empty);
-      predict.setPipeline(this.#pipelines.predict);
-      predict.dispatchWorkgroups(...particles);
-      predict.end();
-      encoder.clearBuffer(this.#buffers.lambdas);
-      const sweeps = encoder.beginComputePass({ label: 'sweeps' });
-      sweeps.setBindGroup(0, this.#bindGroups.main);
-      sweeps.setPipeline(this.#pipelines.solve);
-      for (let iteration = 0; iteration < v.iterations; iteration += 1) {
-        for (const { group, size } of colors) {
-          sweeps.setBindGroup(1, group);
-          sweeps.dispatchWorkgroups(...size);
-        }
-      }
-      sweeps.setBindGroup(1, this.#bindGroups.empty);
-      sweeps.setPipeline(this.#pipelines.update_velocities);
-      sweeps.dispatchWorkgroups(...particles);
-      sweeps.end();
-    }
-  }
 
   /**
    * Runs `steps` steps on the GPU (queued; they finish on the GPU's time).
@@ -341,7 +207,7 @@ export class GpuSimulation {
     if (this.#diverged || steps <= 0) return;
     if (this.#paramsDirty) this.#writeParams();
     const encoder = this.#device.createCommandEncoder({ label: 'steps' });
-    this.#encodeSteps(encoder, steps);
+    encodeSteps(encoder, this.#device, this.#resources, this.#n, this.#values, steps);
     this.#device.queue.submit([encoder.finish()]);
     this.#time += steps * this.#values.timeStepSize;
     this.#workDone += steps;
@@ -378,8 +244,7 @@ export class GpuSimulation {
       this.#readMirror();
       return 0;
     }
-    const v = this.#values;
-    const perStep = v.substeps * (this.#grid.colors * v.iterations + 2);
+    const perStep = dispatchesPerStep(this.#values, this.#grid.colors);
     const steps = Math.min(maxSteps, Math.max(1, Math.floor(MAX_DISPATCHES_PER_FRAME / perStep)));
     this.stepNow(steps);
     this.#readMirror();
@@ -397,8 +262,7 @@ export class GpuSimulation {
 
   /** The most steps `steps(n)` takes: the Simulation's most (10000), fewer when a step needs many dispatches. */
   get maxStepsPerCall() {
-    const v = this.#values;
-    const perStep = v.substeps * (this.#grid.colors * v.iterations + 2);
+    const perStep = dispatchesPerStep(this.#values, this.#grid.colors);
     return Math.min(this.#grid.maxStepsPerCall, Math.floor(MAX_DISPATCHES_PER_CALL / perStep));
   }
 
@@ -427,32 +291,14 @@ export class GpuSimulation {
     const now = performance.now();
     if (!force && (!this.#mirrorDirty || (this.#n > MIRROR_EVERY_FRAME && now - this.#lastRead < MIRROR_INTERVAL_MS))) return null;
     this.#lastRead = now;
-    const n = this.#n;
-    const b = this.#buffers;
-    this.#device.queue.writeBuffer(b.status, 8, new Uint32Array(1)); // the largest stretch starts at 0
+    const { readback } = this.#buffers;
     if (this.#paramsDirty) this.#writeParams();
-    const encoder = this.#device.createCommandEncoder({ label: 'read back' });
-    if (this.#m > 0) {
-      const pass = encoder.beginComputePass({ label: 'measure' });
-      pass.setBindGroup(0, this.#bindGroups.main);
-      pass.setBindGroup(1, this.#bindGroups.all);
-      pass.setPipeline(this.#pipelines.measure);
-      pass.dispatchWorkgroups(...dispatchSize(this.#m, this.#device.limits.maxComputeWorkgroupsPerDimension));
-      pass.end();
-    }
-    encoder.copyBufferToBuffer(b.positions, 0, b.readback, 0, 8 * n);
-    encoder.copyBufferToBuffer(b.velocities, 0, b.readback, 8 * n, 8 * n);
-    encoder.copyBufferToBuffer(b.status, 0, b.readback, 16 * n, 16);
-    this.#device.queue.submit([encoder.finish()]);
+    submitReadBack(this.#device, this.#resources, this.#n, this.#m);
     const time = this.#time;
     this.#mirrorDirty = false;
-    this.#reading = b.readback.mapAsync(GPUMapMode.READ).then(() => {
-      const bytes = b.readback.getMappedRange();
-      const [status, , stretchBits] = new Uint32Array(bytes, 16 * n, 4);
-      const maxStretch = new Float32Array(new Uint32Array([stretchBits]).buffer)[0];
-      const positions = new Float32Array(bytes, 0, 2 * n).slice();
-      const velocities = new Float32Array(bytes, 8 * n, 2 * n).slice();
-      b.readback.unmap();
+    this.#reading = readback.mapAsync(GPUMapMode.READ).then(() => {
+      const { status, maxStretch, positions, velocities } = decodeReadBack(readback.getMappedRange(), this.#n);
+      readback.unmap();
       if (status !== 0 || !positions.every((p) => Math.abs(p) <= this.#divergenceLimit)) {
         this.#divergedAt();
       } else {
@@ -554,7 +400,7 @@ export class GpuSimulation {
       kineticEnergy += 0.5 * mass * (velocities[2 * k] ** 2 + velocities[2 * k + 1] ** 2);
     }
     if (this.#grab) {
-      const [vx, vy] = this.#grabVelocity();
+      const [vx, vy] = grabVelocity(this.#grab, this.#time);
       kineticEnergy += 0.5 * mass * (vx * vx + vy * vy);
     }
     this.#derived = { kineticEnergy };
@@ -584,15 +430,7 @@ export class GpuSimulation {
 
   /** The particle nearest to (x, y) within `radius` metres in the mirror, or −1. */
   pick(x, y, radius) {
-    const positions = this.#mirror.positions;
-    const limit = radius * radius;
-    let best = -1;
-    let bestDistance = Infinity;
-    for (let k = 0; k < this.#n; k += 1) {
-      const d2 = (positions[2 * k] - x) ** 2 + (positions[2 * k + 1] - y) ** 2;
-      if (d2 <= limit && d2 < bestDistance) [best, bestDistance] = [k, d2];
-    }
-    return best;
+    return pickNearest(this.#mirror.positions, this.#n, x, y, radius);
   }
 
   /**
@@ -603,29 +441,8 @@ export class GpuSimulation {
    */
   async pickOnGpu(x, y, radius) {
     this.#alive();
-    const device = this.#device;
-    const query = new Float32Array([x, y, radius * radius, 0]);
-    device.queue.writeBuffer(this.#buffers.pickQuery, 0, query);
-    device.queue.writeBuffer(this.#buffers.status, 4, new Uint32Array([0xffffffff]));
     if (this.#paramsDirty) this.#writeParams();
-    const result = device.createBuffer({ size: 4, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-    const encoder = device.createCommandEncoder({ label: 'pick' });
-    const pass = encoder.beginComputePass({ label: 'pick' });
-    pass.setBindGroup(0, this.#bindGroups.main);
-    pass.setBindGroup(1, this.#bindGroups.pick);
-    pass.setPipeline(this.#pipelines.pick);
-    pass.dispatchWorkgroups(...dispatchSize(this.#n, device.limits.maxComputeWorkgroupsPerDimension));
-    pass.end();
-    encoder.copyBufferToBuffer(this.#buffers.status, 4, result, 0, 4);
-    device.queue.submit([encoder.finish()]);
-    try {
-      await result.mapAsync(GPUMapMode.READ);
-      const key = new Uint32Array(result.getMappedRange())[0];
-      result.unmap();
-      return key === 0xffffffff ? -1 : key & 0xfffff;
-    } finally {
-      result.destroy();
-    }
+    return pickOnDevice(this.#device, this.#resources, this.#n, x, y, radius);
   }
 
   #index(index) {
@@ -639,30 +456,11 @@ export class GpuSimulation {
     const k = this.#index(index);
     this.release();
     const at = [this.#mirror.positions[2 * k], this.#mirror.positions[2 * k + 1]];
-    const grab = { index: k, samplePosition: at, sampleTime: this.#time, sampleInterval: 0, velocity: [0, 0] };
+    const grab = newGrab(k, at, this.#time);
     this.#grab = grab;
     this.#device.queue.writeBuffer(this.#buffers.velocities, 8 * k, new Float32Array(2));
     this.#updateInverseMass(k);
-    this.#readGrabbedPosition(grab);
-  }
-
-  /**
-   * The mirror may be a frame old: read where the grabbed particle really is
-   * (8 bytes) and take that as the first sample of the drag velocity, as the CPU
-   * does, unless a drag has sampled since.
-   */
-  #readGrabbedPosition(grab) {
-    const buffer = this.#device.createBuffer({ size: 8, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-    const encoder = this.#device.createCommandEncoder({ label: 'read the grabbed particle' });
-    encoder.copyBufferToBuffer(this.#buffers.positions, 8 * grab.index, buffer, 0, 8);
-    this.#device.queue.submit([encoder.finish()]);
-    const sampled = { ...grab };
-    this.#grabRead = buffer.mapAsync(GPUMapMode.READ).then(() => {
-      const [x, y] = new Float32Array(buffer.getMappedRange());
-      if (grab.sampleTime === sampled.sampleTime && grab.samplePosition === sampled.samplePosition) {
-        grab.samplePosition = [x, y];
-      }
-    }).catch(() => {}).finally(() => buffer.destroy());
+    this.#grabRead = readGrabbedPosition(this.#device, this.#buffers.positions, grab);
   }
 
   drag(x, y) {
@@ -681,21 +479,8 @@ export class GpuSimulation {
     this.#device.queue.writeBuffer(this.#buffers.positions, 8 * grab.index, new Float32Array([fx, fy]));
     this.#mirror.positions[2 * grab.index] = fx;
     this.#mirror.positions[2 * grab.index + 1] = fy;
-    const elapsed = this.#time - grab.sampleTime;
-    if (elapsed > 0) {
-      const seconds = Math.fround(elapsed);
-      grab.velocity = [Math.fround((fx - grab.samplePosition[0]) / seconds), Math.fround((fy - grab.samplePosition[1]) / seconds)];
-      grab.samplePosition = [fx, fy];
-      grab.sampleTime = this.#time;
-      grab.sampleInterval = elapsed;
-    }
+    sampleDrag(grab, fx, fy, this.#time);
     this.#derived = null;
-  }
-
-  #grabVelocity() {
-    const grab = this.#grab;
-    const resting = this.#time - grab.sampleTime > 2 * grab.sampleInterval + 1e-12;
-    return resting ? [0, 0] : grab.velocity;
   }
 
   /** Lets go of the held particle (and of a grab still waiting for the GPU's pick). */
@@ -704,7 +489,7 @@ export class GpuSimulation {
     this.#pendingGrab = null;
     const grab = this.#grab;
     if (!grab) return;
-    const velocity = this.#pinned[grab.index] ? [0, 0] : this.#grabVelocity();
+    const velocity = this.#pinned[grab.index] ? [0, 0] : grabVelocity(grab, this.#time);
     this.#grab = null;
     this.#device.queue.writeBuffer(this.#buffers.velocities, 8 * grab.index, new Float32Array(velocity));
     this.#mirror.velocities.set(velocity, 2 * grab.index);
@@ -739,27 +524,6 @@ export class GpuSimulation {
 
   // -- drawing
 
-  #renderPipeline(format) {
-    if (!this.#renderPipelines.has(format)) {
-      const device = this.#device;
-      const module = this.#pipelines.renderModule;
-      const layout = device.createPipelineLayout({ bindGroupLayouts: [this.#pipelines.renderLayout] });
-      const make = (entryPoint) => device.createRenderPipeline({
-        layout,
-        vertex: { module, entryPoint },
-        fragment: { module, entryPoint: 'fill', targets: [{ format }] },
-        primitive: { topology: 'triangle-list' },
-      });
-      this.#renderPipelines.set(format, {
-        axes: make('axis_vertex'),
-        constraints: make('constraint_vertex'),
-        particles: make('particle_vertex'),
-        grabbed: make('grabbed_vertex'),
-      });
-    }
-    return this.#renderPipelines.get(format);
-  }
-
   /**
    * Draws the cloth into `texture` (a render attachment of `format`) with
    * `view` = { originX, originY, scale, pixelRatio, particleRadius, strainColors,
@@ -767,48 +531,8 @@ export class GpuSimulation {
    */
   render(texture, format, view, style = DEFAULT_STYLE) {
     this.#alive();
-    const ratio = view.pixelRatio || 1;
-    const data = new ArrayBuffer(VIEW_BYTES);
-    const f = new Float32Array(data);
-    const u = new Uint32Array(data);
-    f.set([view.originX * ratio, view.originY * ratio, view.scale * ratio, style.constraintWidth * ratio, texture.width, texture.height, view.particleRadius * ratio, style.grabbedRadius * ratio], 0);
-    f.set(rgba(style.constraintColor), 8);
-    f.set(rgba(style.particleColor), 12);
-    f.set(rgba(style.grabbedColor), 16);
-    f.set(rgba(style.xAxisColor), 20);
-    f.set(rgba(style.yAxisColor), 24);
-    f.set([style.axisLength * ratio, style.axisWidth * ratio], 28);
-    const ramp = view.ramp ?? [[0, '#000000']];
-    u.set([this.#grab ? this.#grab.index : 0xffffffff, view.strainColors ? 1 : 0, Math.min(8, ramp.length)], 30);
-    ramp.slice(0, 8).forEach(([stretch, hex], s) => {
-      f.set([stretch, ...rgba(hex).slice(0, 3).map((c) => Math.round(c * 255))], 36 + 4 * s);
-    });
-    const device = this.#device;
-    device.queue.writeBuffer(this.#buffers.view, 0, data);
-    const pipelines = this.#renderPipeline(format);
-    const background = rgba(style.background);
-    const encoder = device.createCommandEncoder({ label: 'draw' });
-    const pass = encoder.beginRenderPass({
-      colorAttachments: [{
-        view: texture.createView(),
-        clearValue: { r: background[0], g: background[1], b: background[2], a: 1 },
-        loadOp: 'clear',
-        storeOp: 'store',
-      }],
-    });
-    pass.setBindGroup(0, this.#renderBindGroup);
-    pass.setPipeline(pipelines.axes);
-    pass.draw(6, 2);
-    pass.setPipeline(pipelines.constraints);
-    pass.draw(6, this.#m);
-    pass.setPipeline(pipelines.particles);
-    pass.draw(6, this.#n);
-    if (this.#grab) {
-      pass.setPipeline(pipelines.grabbed);
-      pass.draw(6, 1);
-    }
-    pass.end();
-    device.queue.submit([encoder.finish()]);
+    const counts = { particles: this.#n, constraints: this.#m, grabbed: this.#grab ? this.#grab.index : -1 };
+    this.#renderer.render(texture, format, view, style, counts);
   }
 
   /**
@@ -817,26 +541,7 @@ export class GpuSimulation {
    * to bottom. For tests: what the GPU draws, without a screenshot.
    */
   async renderPixels(width, height, view, style = DEFAULT_STYLE) {
-    const device = this.#device;
-    const texture = device.createTexture({
-      size: [width, height],
-      format: 'rgba8unorm',
-      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
-    });
-    this.render(texture, 'rgba8unorm', view, style);
-    const bytesPerRow = Math.ceil((4 * width) / 256) * 256;
-    const buffer = device.createBuffer({ size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-    const encoder = device.createCommandEncoder();
-    encoder.copyTextureToBuffer({ texture }, { buffer, bytesPerRow }, [width, height]);
-    device.queue.submit([encoder.finish()]);
-    await buffer.mapAsync(GPUMapMode.READ);
-    const rows = new Uint8Array(buffer.getMappedRange());
-    const pixels = new Uint8Array(4 * width * height);
-    for (let y = 0; y < height; y += 1) pixels.set(rows.subarray(y * bytesPerRow, y * bytesPerRow + 4 * width), 4 * width * y);
-    buffer.unmap();
-    buffer.destroy();
-    texture.destroy();
-    return pixels;
+    return renderPixels(this.#device, width, height, (texture, format) => this.render(texture, format, view, style));
   }
 
   // -- the rest of Backend (www/lib/backend.d.ts)
