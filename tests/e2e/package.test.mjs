@@ -88,6 +88,8 @@ const REQUIRED_FILES = [
   'www/lib/gpu/gpu-pick.d.ts',
   'www/lib/gpu/gpu-grab.js',
   'www/lib/gpu/gpu-grab.d.ts',
+  'www/lib/gpu/gpu-parameters.js',
+  'www/lib/gpu/gpu-parameters.d.ts',
   'www/lib/gpu/solver.wgsl',
   'www/lib/gpu/render.wgsl',
   'www/lib/theme.js',

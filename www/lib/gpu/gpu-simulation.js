@@ -13,15 +13,19 @@
 // Positions, velocities and multipliers live on the GPU. A copy of positions and
 // velocities (the *mirror*) is read back asynchronously, one read in flight at a
 // time, for picking, diagnostics, `readPositions()` and the fall-back to the CPU.
+//
+// The class keeps the state and answers the calls; each part of the work has its
+// module: gpu-parameters.js, gpu-resources.js, gpu-stepping.js,
+// gpu-readback.js, gpu-pick.js, gpu-grab.js and gpu-render.js.
 
-import { PARAMETERS } from '../parameters.js';
 import { checkRule, describe } from '../options.js';
 import { fieldError } from '../errors.js';
 import { DEFAULT_STYLE } from '../style.js';
 import { particleRadius } from '../renderer.js';
 import { describeScene } from '../scene-reach.js';
-import { Simulation, gridLayout, strainRamp } from '../wasm.js';
-import { gpuRefusal, gpuRefusalOf } from './gpu-refusal.js';
+import { gridLayout, strainRamp } from '../wasm.js';
+import { gpuRefusalOf } from './gpu-refusal.js';
+import { GpuParameters, defineParameterProperties } from './gpu-parameters.js';
 import { loadShaders, loadedShaders } from './gpu-device.js';
 import { GpuPainter } from './gpu-painter.js';
 import { createResources } from './gpu-resources.js';
@@ -38,6 +42,7 @@ import { grabVelocity, newGrab, readGrabbedPosition, sampleDrag } from './gpu-gr
  */
 const MIRROR_INTERVAL_MS = 250;
 const MIRROR_EVERY_FRAME = 100_000;
+
 /**
  * The grid cloth on a GPU device, up to the table's 1000 × 1000. Construct with
  * `GpuSimulation.create`. Parameter properties check values as the wasm
@@ -46,7 +51,7 @@ const MIRROR_EVERY_FRAME = 100_000;
 export class GpuSimulation {
   #gpu;
   #device;
-  #values = {};
+  #parameters; // GpuParameters: the values, checked
   #grid;
   #n;
   #m;
@@ -67,11 +72,9 @@ export class GpuSimulation {
   #workDone = 0;
   #diverged = false;
   #freed = false;
-  #paramsDirty = true;
   #derived = null;
   #readError = null;
   #maxStretch = 0; // measured on the GPU with the last read-back
-  #validator;
   #divergenceLimit; // metres: a coordinate beyond it means the cloth diverged
   #pendingGrab = null; // grabNear's grab while the GPU picks again: { at, cancelled }
   #painter = null; // the GpuPainter that draws this cloth on a page's canvas
@@ -96,15 +99,8 @@ export class GpuSimulation {
     if (refusal) throw fieldError('backend', 'unsupported', refusal);
     this.#gpu = gpu;
     this.#device = gpu.device;
-    // The wasm Simulation checks every value (its messages, its rules); a small
-    // one stands by for that.
-    this.#validator = new Simulation(2, 2, 1);
+    this.#parameters = new GpuParameters(options);
     try {
-      for (const { name, appliesOn, defaultValue } of PARAMETERS) {
-        if (appliesOn !== 'simulation') continue;
-        this.#validator[name] = options[name] ?? defaultValue;
-        this.#values[name] = this.#validator[name];
-      }
       const grid = gridLayout(options.width, options.height, options.fixed);
       this.#grid = grid;
       this.#divergenceLimit = grid.divergenceLimit;
@@ -120,7 +116,7 @@ export class GpuSimulation {
       /** The scene as built, which the camera frames (camera.js). */
       this.builtScene = describeScene(this);
     } catch (error) {
-      this.#validator.free();
+      this.#parameters.free();
       for (const buffer of Object.values(this.#buffers)) buffer.destroy?.();
       throw error;
     }
@@ -129,24 +125,13 @@ export class GpuSimulation {
   // -- parameters: properties like the Simulation's
 
   static {
-    for (const { name, appliesOn } of PARAMETERS) {
-      if (appliesOn !== 'simulation') continue;
-      Object.defineProperty(GpuSimulation.prototype, name, {
-        get() {
-          return this.parameter(name);
-        },
-        set(value) {
-          this.setParameter(name, value);
-        },
-        enumerable: true,
-      });
-    }
+    defineParameterProperties(GpuSimulation.prototype);
   }
 
   /** A parameter's value. */
   parameter(name) {
     this.#alive();
-    return this.#values[name];
+    return this.#parameters.values[name];
   }
 
   /** Sets a parameter: throws, changing nothing, for a value the table refuses or the GPU does not run. */
@@ -154,15 +139,13 @@ export class GpuSimulation {
     this.#alive();
     const refusal = this.refusal(name, value);
     if (refusal) throw fieldError(name, 'unsupported', `invalid ${name}: got ${describe(value)}; ${refusal}`);
-    this.#values[name] = value;
-    this.#paramsDirty = true;
+    this.#parameters.set(name, value);
     if (name === 'mass') this.#updateInverseMasses();
   }
 
   /** Throws the Simulation's Error, changing nothing, unless `value` is valid for the parameter `name` (on any backend). */
   validate(name, value) {
-    this.#validator[name] = value;
-    this.#validator[name] = this.#values[name];
+    this.#parameters.validate(name, value);
   }
 
   /**
@@ -171,14 +154,13 @@ export class GpuSimulation {
    * gpuRefusal), or null.
    */
   refusal(name, value) {
-    this.validate(name, value);
-    return gpuRefusal(name, value, this.#values);
+    return this.#parameters.refusal(name, value);
   }
 
-  // -- the buffers and pipelines
+  // -- what the GPU's masses and params uniform mirror
 
   #updateInverseMasses() {
-    const free = Math.fround(1 / this.#values.mass);
+    const free = Math.fround(1 / this.#parameters.values.mass);
     for (let k = 0; k < this.#n; k += 1) {
       this.#inverseMass[k] = this.#pinned[k] || this.#grab?.index === k ? 0 : free;
     }
@@ -186,14 +168,14 @@ export class GpuSimulation {
   }
 
   #updateInverseMass(k) {
-    this.#inverseMass[k] = this.#pinned[k] || this.#grab?.index === k ? 0 : Math.fround(1 / this.#values.mass);
+    this.#inverseMass[k] = this.#pinned[k] || this.#grab?.index === k ? 0 : Math.fround(1 / this.#parameters.values.mass);
     this.#device.queue.writeBuffer(this.#buffers.inverseMass, 4 * k, this.#inverseMass, k, 1);
   }
 
   /** The substep's values, as the CPU solver computes them (substepValues of the wasm module). */
   #writeParams() {
-    this.#device.queue.writeBuffer(this.#buffers.params, 0, substepUniform(this.#values, this.#n));
-    this.#paramsDirty = false;
+    this.#device.queue.writeBuffer(this.#buffers.params, 0, substepUniform(this.#parameters.values, this.#n));
+    this.#parameters.dirty = false;
   }
 
   // -- stepping
@@ -205,11 +187,11 @@ export class GpuSimulation {
   stepNow(steps) {
     this.#alive();
     if (this.#diverged || steps <= 0) return;
-    if (this.#paramsDirty) this.#writeParams();
+    if (this.#parameters.dirty) this.#writeParams();
     const encoder = this.#device.createCommandEncoder({ label: 'steps' });
-    encodeSteps(encoder, this.#device, this.#resources, this.#n, this.#values, steps);
+    encodeSteps(encoder, this.#device, this.#resources, this.#n, this.#parameters.values, steps);
     this.#device.queue.submit([encoder.finish()]);
-    this.#time += steps * this.#values.timeStepSize;
+    this.#time += steps * this.#parameters.values.timeStepSize;
     this.#workDone += steps;
     this.#mirrorDirty = true;
     const started = performance.now();
@@ -244,7 +226,7 @@ export class GpuSimulation {
       this.#readMirror();
       return 0;
     }
-    const perStep = dispatchesPerStep(this.#values, this.#grid.colors);
+    const perStep = dispatchesPerStep(this.#parameters.values, this.#grid.colors);
     const steps = Math.min(maxSteps, Math.max(1, Math.floor(MAX_DISPATCHES_PER_FRAME / perStep)));
     this.stepNow(steps);
     this.#readMirror();
@@ -262,7 +244,7 @@ export class GpuSimulation {
 
   /** The most steps `steps(n)` takes: the Simulation's most (10000), fewer when a step needs many dispatches. */
   get maxStepsPerCall() {
-    const perStep = dispatchesPerStep(this.#values, this.#grid.colors);
+    const perStep = dispatchesPerStep(this.#parameters.values, this.#grid.colors);
     return Math.min(this.#grid.maxStepsPerCall, Math.floor(MAX_DISPATCHES_PER_CALL / perStep));
   }
 
@@ -292,7 +274,7 @@ export class GpuSimulation {
     if (!force && (!this.#mirrorDirty || (this.#n > MIRROR_EVERY_FRAME && now - this.#lastRead < MIRROR_INTERVAL_MS))) return null;
     this.#lastRead = now;
     const { readback } = this.#buffers;
-    if (this.#paramsDirty) this.#writeParams();
+    if (this.#parameters.dirty) this.#writeParams();
     submitReadBack(this.#device, this.#resources, this.#n, this.#m);
     const time = this.#time;
     this.#mirrorDirty = false;
@@ -393,7 +375,7 @@ export class GpuSimulation {
   #measure() {
     if (this.#derived) return this.#derived;
     const { velocities } = this.#mirror;
-    const mass = this.#values.mass;
+    const mass = this.#parameters.values.mass;
     let kineticEnergy = 0;
     for (let k = 0; k < this.#n; k += 1) {
       if (this.#inverseMass[k] === 0) continue;
@@ -441,7 +423,7 @@ export class GpuSimulation {
    */
   async pickOnGpu(x, y, radius) {
     this.#alive();
-    if (this.#paramsDirty) this.#writeParams();
+    if (this.#parameters.dirty) this.#writeParams();
     return pickOnDevice(this.#device, this.#resources, this.#n, x, y, radius);
   }
 
@@ -663,7 +645,7 @@ export class GpuSimulation {
   free() {
     if (this.#freed) return;
     this.#freed = true;
-    this.#validator.free();
+    this.#parameters.free();
     for (const buffer of Object.values(this.#buffers)) buffer.destroy?.();
   }
 
