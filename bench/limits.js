@@ -10,23 +10,30 @@
 //      order, damping, velocity damping, tearing, substeps and iterations pushed
 //      to the limit, intact or with every constraint torn) for the slowest
 //      `step()`, then times `steps(maxStepsPerCall)` for the slowest ones;
-//   3. the other surfaces (bench/worst-surfaces.js): self-collision with
-//      adversarial positions, tethers with tearing, deriving bending pairs,
-//      building scenes and presets: the slowest accepted call of each kind.
-// Every time is the fastest of a few rounds: the machine is shared, and the
-// fastest round is the one least disturbed by other work.
-// Results land in `window.benchResults` ({ report, calibration, steps, calls })
+//   3. the other surfaces: stepping with self-collision in adversarial
+//      positions, tethers, colliders, bending and wind, and saved states
+//      (bench/worst-surfaces.js); the constructors at their limits: cloths,
+//      bending derivation, scenes, presets (bench/worst-builds.js); the
+//      experiments (bench/worst-experiments.js);
+//   4. for every kind of work, the slowest accepted call found, its work units
+//      and the bound the docs state for it.
+// Times are medians of a few rounds: the machine is shared, and other work
+// inflates them (the report prints the fastest rounds of the other surfaces too).
+// Results land in `window.benchResults` ({ report, calibration, steps, calls, surfaces, slowest })
 // and in #report; scripts/bench-browser.mjs --worst-case drives it headless.
 
 import init, { Simulation } from '../pkg/xpbd_cloth.js';
 import { largestAccepted } from './largest-accepted.js';
-import { searchSurfaces, timeSurfaceCall } from './worst-surfaces.js';
+import { timeRounds } from './rounds.js';
+import { buildCases } from './worst-builds.js';
+import { searchExperiments } from './worst-experiments.js';
+import { steppingCases, timeSavedStates, timeStep, timeWholeCalls as timeCaseCalls } from './worst-surfaces.js';
 
 const params = new URLSearchParams(location.search);
 const QUICK = params.has('quick') && params.get('quick') !== '0';
 
-/** The core's limits (MAX_WORK_PER_STEP, MAX_WORK_PER_CALL in src/params/work.rs) and the times they stand for. */
-export const LIMITS = { step: 500_000_000, call: 1_500_000_000, stepMs: 500, callMs: 1500 };
+/** The core's limits (MAX_WORK_PER_STEP, MAX_WORK_PER_CALL in src/params/work.rs), the times they stand for, and a main-thread task's budget. */
+export const LIMITS = { step: 500_000_000, call: 1_500_000_000, stepMs: 500, callMs: 1500, taskMs: 100 };
 
 const statusElement = document.getElementById('status');
 const reportElement = document.getElementById('report');
@@ -41,18 +48,9 @@ function yieldToBrowser() {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/**
- * Milliseconds `run` takes: the fastest of `rounds` runs, the one least disturbed
- * by other work on a shared machine (a step's own time varies little).
- */
+/** Milliseconds `run` takes: the median of `rounds` runs. */
 function timeMs(run, rounds = 3) {
-  let fastest = Infinity;
-  for (let r = 0; r < rounds; r++) {
-    const started = performance.now();
-    run();
-    fastest = Math.min(fastest, performance.now() - started);
-  }
-  return fastest;
+  return timeRounds(run, rounds).ms;
 }
 
 /** Builds a `width × height` cloth, torn apart completely when `torn`. */
@@ -223,7 +221,7 @@ async function searchWorstSteps(sizes) {
   return rows;
 }
 
-/** Times `steps(maxStepsPerCall)` for the given rows' settings (one call each). */
+/** Times `steps(maxStepsPerCall)` and `advance(10000, 1.5e9)` for the given rows' settings. */
 async function timeWholeCalls(rows) {
   const out = [];
   for (const row of rows) {
@@ -232,8 +230,9 @@ async function timeWholeCalls(rows) {
       configure(sim, row.config);
       const n = sim.maxStepsPerCall;
       const units = n * sim.workPerStep;
-      const ms = timeMs(() => sim.steps(n), QUICK ? 1 : 2);
-      out.push({ ...row, steps: n, callUnits: units, callMs: ms });
+      const ms = timeMs(() => sim.steps(n), QUICK ? 1 : 3);
+      const advanceMs = timeMs(() => sim.advance(10_000, LIMITS.call), QUICK ? 1 : 3);
+      out.push({ ...row, steps: n, callUnits: units, callMs: ms, advanceMs });
       progress(`steps(${n}): ${row.size}${row.torn ? ' torn' : ''} ${label(row.config)}: ${ms.toFixed(0)} ms`);
       await yieldToBrowser();
     } finally {
@@ -241,6 +240,64 @@ async function timeWholeCalls(rows) {
     }
   }
   return out;
+}
+
+// ---------------------------------------------------------------- 3. the other surfaces
+
+/** Every other surface's rows: stepping kinds, saved states, constructors, experiments. */
+async function searchOtherSurfaces() {
+  const rounds = QUICK ? 1 : 3;
+  const rows = [];
+  const slowest = new Map(); // kind → [case, ms]
+  for (const c of steppingCases(QUICK)) {
+    const row = timeStep(c, rounds);
+    rows.push(row);
+    if (!slowest.has(c.kind) || slowest.get(c.kind)[1] < row.ms) slowest.set(c.kind, [c, row.ms]);
+    progress(`${row.kind} ${row.what}: ${row.ms.toFixed(0)} ms`);
+    await yieldToBrowser();
+  }
+  for (const [c] of slowest.values()) {
+    rows.push(...timeCaseCalls(c));
+    progress(`${c.kind} ${c.what}: whole calls ${rows.at(-2).ms.toFixed(0)}, ${rows.at(-1).ms.toFixed(0)} ms`);
+    await yieldToBrowser();
+  }
+  rows.push(...timeSavedStates(QUICK, rounds));
+  progress('saved states done; the constructors');
+  await yieldToBrowser();
+  rows.push(...buildCases(QUICK));
+  rows.push(...(await searchExperiments(QUICK, progress, yieldToBrowser)));
+  return rows;
+}
+
+/** What a call is, without its numbers: rows of one kind of work and call are compared. */
+const callFamily = (call) => call.split(':')[0].replace(/^steps\(\d+\)/, 'steps(maxStepsPerCall)');
+
+/** The bound the docs state for a call (ms): a step, a whole call, or one main-thread task. */
+function boundMs(family) {
+  if (family === 'step()') return LIMITS.stepMs;
+  if (family.startsWith('steps(') || family.startsWith('advance(10000') || family === 'advance(1.5e9)') return LIMITS.callMs;
+  return LIMITS.taskMs;
+}
+
+/** For every kind of work and call, the slowest row (by median). */
+function slowestByKind(rows) {
+  const best = new Map();
+  for (const row of rows) {
+    const key = `${row.kind}\u0000${callFamily(row.call)}`;
+    if (!best.has(key) || best.get(key).ms < row.ms) best.set(key, row);
+  }
+  return [...best.values()].map((row) => ({ ...row, family: callFamily(row.call), bound: boundMs(callFamily(row.call)) }));
+}
+
+/** The grid's rows in the surfaces' form, for the summary. */
+function gridRows(steps, calls) {
+  const rows = steps.map((r) => ({ kind: 'grid cloth', call: 'step()', what: describeRow(r).slice(0, 3).join(' '), units: r.units, ms: r.ms, fastest: r.ms }));
+  for (const r of calls) {
+    const what = describeRow(r).slice(0, 3).join(' ');
+    rows.push({ kind: 'grid cloth', call: `steps(${r.steps})`, what, units: r.callUnits, ms: r.callMs, fastest: r.callMs });
+    rows.push({ kind: 'grid cloth', call: 'advance(10000, 1.5e9)', what, units: LIMITS.call, ms: r.advanceMs, fastest: r.advanceMs });
+  }
+  return rows;
 }
 
 // ---------------------------------------------------------------- report
@@ -270,7 +327,7 @@ function report(results) {
   ]));
   out.push('');
   const steps = [...results.steps].sort((a, b) => b.ms - a.ms);
-  out.push(`One step(): the ${Math.min(12, steps.length)} slowest of ${steps.length} accepted settings (substeps × iterations pushed to the limit; fastest of 3 rounds)`);
+  out.push(`One step(): the ${Math.min(12, steps.length)} slowest of ${steps.length} accepted settings (substeps × iterations pushed to the limit; median of 3 rounds)`);
   out.push(table([
     ['cloth', 'switches', 'sub×it', 'Munits', 'ms/step', 'ns/unit'],
     ...steps.slice(0, 12).map((r) => [...describeRow(r), r.ms.toFixed(1), ((r.ms * 1e6) / r.units).toFixed(2)]),
@@ -281,22 +338,41 @@ function report(results) {
     out.push(`  most ns per unit (steps over 5 ms): ${describeRow(r).join(' ')}: ${((r.ms * 1e6) / r.units).toFixed(2)} ns/unit`);
   }
   out.push('');
-  out.push('One steps(maxStepsPerCall) call, for the slowest settings (fastest of 2 rounds):');
+  out.push('One steps(maxStepsPerCall) and one advance(10000, 1.5e9) call, for the slowest settings (median of 3 rounds):');
   out.push(table([
-    ['cloth', 'switches', 'sub×it', 'Munits/step', 'steps', 'ms/call'],
-    ...results.calls.map((r) => [...describeRow(r), r.steps, r.callMs.toFixed(0)]),
+    ['cloth', 'switches', 'sub×it', 'Munits/step', 'steps', 'ms/call', 'ms/advance'],
+    ...results.calls.map((r) => [...describeRow(r), r.steps, r.callMs.toFixed(0), r.advanceMs.toFixed(0)]),
   ]));
   out.push('');
-  out.push('The other surfaces: for every kind of work, each accepted call found (fastest of 3 rounds; a refusal is timed too)');
-  out.push(table([
-    ['work', 'call', 'setting', 'Munits', 'ms'],
-    ...results.surfaces.map((r) => [r.kind, r.call, r.what, (r.units / 1e6).toFixed(1), r.ms.toFixed(1)]),
-  ]));
+  out.push('The other surfaces: each call timed (median and fastest of 3 rounds, 1 for whole calls and the experiments; a refusal is timed too)');
+  out.push(surfaceTable(results.surfaces));
+  out.push('');
+  out.push('SLOWEST ACCEPTED CALL OF EVERY KIND OF WORK (median ms; bound: 500 ms a step, 1500 ms a whole call, 100 ms a main-thread task)');
+  out.push(surfaceTable(results.slowest, true));
   out.push('');
   out.push(`WORST step(): ${results.worst.stepMs.toFixed(0)} ms (${results.worst.step})`);
-  out.push(`WORST steps(n): ${results.worst.callMs.toFixed(0)} ms (${results.worst.call})`);
+  out.push(`WORST steps(n) or advance: ${results.worst.callMs.toFixed(0)} ms (${results.worst.call})`);
   out.push(`Page time ${results.totalSeconds.toFixed(0)} s.`);
   return out.join('\n');
+}
+
+/** Rows of the other surfaces as a table; `bounds` adds each row's bound and whether it is over. */
+function surfaceTable(rows, bounds = false) {
+  return table([
+    ['work', 'call', 'setting', 'Munits', 'ms', 'fastest', ...(bounds ? ['bound', ''] : [])],
+    ...rows.map((r) => [
+      r.kind, bounds ? r.family : r.call, r.what, (r.units / 1e6).toFixed(1), r.ms.toFixed(1), r.fastest.toFixed(1),
+      ...(bounds ? [r.bound, r.ms > r.bound ? 'OVER' : 'ok'] : []),
+    ]),
+  ]);
+}
+
+/** The slowest step() and whole call of `slowest` (the summary rows), for the driver's check. */
+function worstOf(slowest) {
+  const pick = (test) => slowest.filter((r) => test(r.family)).reduce((a, b) => (a.ms >= b.ms ? a : b));
+  const step = pick((f) => f === 'step()');
+  const call = pick((f) => boundMs(f) === LIMITS.callMs);
+  return { stepMs: step.ms, step: `${step.kind} ${step.what}`, callMs: call.ms, call: `${call.kind} ${call.what}, ${call.family}` };
 }
 
 // ---------------------------------------------------------------- main
@@ -321,17 +397,8 @@ async function main() {
   const chosen = [...new Set([...byStep.slice(0, QUICK ? 1 : 3), ...byUnit.slice(0, QUICK ? 1 : 3)])];
   const calls = await timeWholeCalls(chosen);
   progress('the other surfaces');
-  const surfaces = searchSurfaces(QUICK, progress);
-  const surfaceCall = timeSurfaceCall(surfaces);
-  surfaces.push(surfaceCall);
-  const slowestSurfaceStep = surfaces.filter((r) => r.call === 'step()').sort((a, b) => b.ms - a.ms)[0];
-  if (slowestSurfaceStep.ms > byStep[0].ms) {
-    byStep.unshift({ ms: slowestSurfaceStep.ms, surface: slowestSurfaceStep });
-  }
-  const worstCall = calls.reduce((a, b) => (a.callMs >= b.callMs ? a : b));
-  const callWorst = surfaceCall.ms > worstCall.callMs
-    ? { callMs: surfaceCall.ms, call: `${surfaceCall.kind} ${surfaceCall.what}, ${surfaceCall.call}` }
-    : { callMs: worstCall.callMs, call: `${describeRow(worstCall).join(' ')}, ${worstCall.steps} steps` };
+  const surfaces = await searchOtherSurfaces();
+  const slowest = slowestByKind([...gridRows(steps, calls), ...surfaces]);
   const results = {
     date: new Date().toISOString().slice(0, 10),
     userAgent: navigator.userAgent,
@@ -341,11 +408,8 @@ async function main() {
     steps,
     calls,
     surfaces,
-    worst: {
-      stepMs: byStep[0].ms,
-      step: byStep[0].surface ? `${byStep[0].surface.kind} ${byStep[0].surface.what}` : describeRow(byStep[0]).join(' '),
-      ...callWorst,
-    },
+    slowest,
+    worst: worstOf(slowest),
     totalSeconds: (performance.now() - started) / 1000,
   };
   results.report = report(results);

@@ -1,29 +1,23 @@
-// The worst cases of the surfaces beyond the grid cloth's sweeps, for the
-// work-limits page (bench/limits.js): self-collision with adversarial
+// The worst cases of the stepping surfaces beyond the grid cloth's sweeps, for
+// the work-limits page (bench/limits.js): self-collision with adversarial
 // positions (a cloth crumpled onto one spot, particles far from the origin at
 // the smallest radius, a lattice laid out along the hash table), tethers with
-// tearing (their anchors found again every substep), deriving bending pairs
-// (`bending: "auto"` at the most comparisons accepted, and a refused hub),
-// and building the largest scenes and presets. For each kind of work it times
-// the slowest accepted call it finds: one step() with the work pushed to the
-// limit, one steps(maxStepsPerCall), or one constructor.
+// tearing (their anchors found again every substep), the most colliders with
+// every particle in contact, bending and wind, and saved states of the largest
+// cloth (`saveState`, `restoreState`, `setState`). Each stepping kind has its
+// work pushed to the limit (the most iterations or substeps accepted); its
+// step() is timed, then one steps(maxStepsPerCall) and one advance with the
+// largest budget accepted. Rows: { kind, call, what, units, ms (median),
+// fastest }.
 
 import { Simulation } from '../pkg/xpbd_cloth.js';
 import { largestAccepted } from './largest-accepted.js';
+import { timeRounds } from './rounds.js';
 
 /** Smallest accepted particle radius (the table's rule), metres. */
 const SMALLEST_RADIUS = 1e-4;
-
-/** Milliseconds of the fastest of `rounds` runs of `run`. */
-function fastestMs(run, rounds) {
-  let fastest = Infinity;
-  for (let r = 0; r < rounds; r++) {
-    const started = performance.now();
-    run();
-    fastest = Math.min(fastest, performance.now() - started);
-  }
-  return fastest;
-}
+/** The largest `advance` accepts: maxSteps, workBudget (MAX_WORK_PER_CALL). */
+const ADVANCE = [10_000, 1_500_000_000];
 
 /** Particle positions of `n` particles, laid out adversarially as `layout` says. */
 function adversarialPositions(layout, n) {
@@ -45,125 +39,172 @@ function adversarialPositions(layout, n) {
   return positions;
 }
 
+/** A self-collision case: a cloth free of its pins, put into `layout` before every timed call. */
+function selfCollision(width, height, layout) {
+  let positions;
+  return {
+    kind: 'self-collision',
+    what: `${width}×${height} ${layout}`,
+    build() {
+      const sim = new Simulation(width, height, 2);
+      for (let k = 0; k < width * height; k++) sim.setPinned(k, false);
+      sim.particleRadius = layout === 'crumpled' ? 0.05 : SMALLEST_RADIUS;
+      sim.selfCollision = true;
+      largestAccepted(sim, 'iterations', 1, 1000);
+      positions = adversarialPositions(layout, sim.numParticles);
+      return sim;
+    },
+    before: (sim) => sim.setState(positions, new Float32Array(positions.length), 0),
+  };
+}
+
+/** Tethers with tearing (anchors found again every substep), substeps pushed to the limit. */
+function tethers(width, height) {
+  return {
+    kind: 'tethers with tearing',
+    what: `${width}×${height}`,
+    build() {
+      const sim = new Simulation(width, height, 4);
+      sim.tearStretch = 1000;
+      sim.tethers = true;
+      largestAccepted(sim, 'substeps', 1, 100);
+      return sim;
+    },
+  };
+}
+
+/** The bounding box of `sim`'s particles: [minX, minY, maxX, maxY]. */
+function extent(sim) {
+  const p = sim.positions();
+  const box = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let k = 0; k < p.length; k += 2) {
+    box[0] = Math.min(box[0], p[k]);
+    box[1] = Math.min(box[1], p[k + 1]);
+    box[2] = Math.max(box[2], p[k]);
+    box[3] = Math.max(box[3], p[k + 1]);
+  }
+  return box;
+}
+
 /**
- * Self-collision on a `width × height` cloth put into `layout`, with the
- * most iterations accepted; returns the row of its slowest step().
+ * The most colliders accepted (64 at most; fewer on a large cloth, whose
+ * contacts cost more), each holding every particle inside it, then the most
+ * iterations.
  */
-function selfCollisionCase(width, height, layout, rounds) {
-  const sim = new Simulation(width, height, 2);
-  try {
-    for (let k = 0; k < width * height; k++) sim.setPinned(k, false);
-    sim.particleRadius = layout === 'crumpled' ? 0.05 : SMALLEST_RADIUS;
-    sim.selfCollision = true;
-    largestAccepted(sim, 'iterations', 1, 1000);
-    const n = sim.numParticles;
-    const positions = adversarialPositions(layout, n);
-    const velocities = new Float32Array(2 * n);
-    const ms = fastestMs(() => {
-      sim.setState(positions, velocities, 0);
-      sim.step();
-    }, rounds);
-    const what = `${width}×${height} ${layout}, ${sim.iterations} iterations`;
-    return { kind: 'self-collision', call: 'step()', what, units: sim.workPerStep, ms, setting: { width, height, layout } };
-  } finally {
-    sim.free();
-  }
+function colliders(width, height) {
+  const c = {
+    kind: 'colliders',
+    what: `${width}×${height}, colliders around every particle`,
+    build() {
+      const sim = new Simulation(width, height, 2);
+      const [x0, y0, x1, y1] = extent(sim);
+      const [cx, cy, size] = [(x0 + x1) / 2, (y0 + y1) / 2, Math.max(x1 - x0, y1 - y0) + 1];
+      sim.iterations = 1;
+      let k = 0;
+      try {
+        for (; k < 64; k++) {
+          if (k % 3 === 0) sim.addCollider({ shape: 'ground', y: y1 + 0.01 * k });
+          else if (k % 3 === 1) sim.addCollider({ shape: 'circle', x: cx, y: cy, radius: size });
+          else sim.addCollider({ shape: 'box', x: cx, y: cy, width: 2 * size, height: 2 * size });
+        }
+      } catch {
+        // the work limit: as many as a step may take
+      }
+      c.what = `${width}×${height}, ${k} colliders around every particle`;
+      largestAccepted(sim, 'iterations', 1, 1000);
+      return sim;
+    },
+  };
+  return c;
 }
 
-/** Tethers with tearing on a `width × height` cloth, substeps pushed to the limit. */
-function tethersCase(width, height, rounds) {
-  const sim = new Simulation(width, height, 4);
-  try {
-    sim.tearStretch = 1000;
-    sim.tethers = true;
-    largestAccepted(sim, 'substeps', 1, 100);
-    sim.step();
-    const ms = fastestMs(() => sim.step(), rounds);
-    return { kind: 'tethers with tearing', call: 'step()', what: `${width}×${height}, ${sim.substeps} substeps`, units: sim.workPerStep, ms };
-  } finally {
-    sim.free();
-  }
+/** Bending of the grid and wind on every constraint, then the most iterations. */
+function bendingAndWind(width, height) {
+  return {
+    kind: 'bending and wind',
+    what: `${width}×${height}`,
+    build() {
+      const sim = new Simulation(width, height, 2);
+      sim.bendingStiffness = 1000;
+      sim.windX = 20;
+      largestAccepted(sim, 'iterations', 1, 1000);
+      return sim;
+    },
+  };
 }
 
-/** `n` particles on a circle, each joined to the `reach` next ones (SceneSpec). */
-function circulant(n, reach, bending) {
-  const positions = [];
-  const distances = [];
-  for (let k = 0; k < n; k++) {
-    const angle = (2 * Math.PI * k) / n;
-    positions.push(n * Math.cos(angle), n * Math.sin(angle));
-    for (let d = 1; d <= reach; d++) distances.push(k, (k + d) % n);
-  }
-  return { positions, distances, bending };
-}
-
-/** Times building `make()` (freed after); a refusal is timed too, and said. */
-function buildCase(kind, what, make, rounds) {
-  let outcome = 'accepted';
-  const ms = fastestMs(() => {
-    try {
-      make().free();
-    } catch (error) {
-      outcome = `refused (${error.code} ${error.field})`;
-    }
-  }, rounds);
-  return { kind, call: 'constructor', what: `${what}: ${outcome}`, units: 0, ms };
-}
-
-/** The construction cases: bending derivation, the largest scene and presets. */
-function buildCases(quick) {
-  const rounds = quick ? 1 : 2;
-  // 2800 particles of 120 edges: 2e7 comparisons, the most accepted
-  const crowded = circulant(quick ? 800 : 2790, 60, 'auto');
-  const hub = { positions: [0, 0], distances: [] };
-  for (let k = 1; k <= 200_000; k++) {
-    hub.positions.push(Math.cos(k), Math.sin(k));
-    hub.distances.push(0, k);
-  }
-  hub.bending = 'auto';
-  const side = quick ? 100 : 500;
-  const grid = circulant(side * side, 4, 'auto');
-  return [
-    buildCase('bending derivation', `${crowded.positions.length / 2} particles of 120 edges, bending "auto"`, () => Simulation.fromScene(crowded), rounds),
-    buildCase('bending derivation', 'a hub of 200000 edges, bending "auto"', () => Simulation.fromScene(hub), rounds),
-    buildCase('scene', `${side * side} particles of 8 edges, bending "auto"`, () => Simulation.fromScene(grid), rounds),
-    buildCase('preset', 'soft-body 100×100', () => Simulation.preset('soft-body', { width: 100, height: 100 }), rounds),
-    buildCase('preset', `cloth-over-ball ${side}×${side}`, () => Simulation.preset('cloth-over-ball', { width: side, height: side }), rounds),
-  ];
-}
-
-/** Every case, slowest first within each kind of work. */
-export function searchSurfaces(quick, progress) {
-  const rounds = quick ? 1 : 3;
+/** The stepping cases, heaviest cloth first. */
+export function steppingCases(quick) {
   const sizes = quick ? [[60, 60]] : [[500, 500], [200, 200]];
-  const rows = [];
+  const cases = [];
   for (const [width, height] of sizes) {
-    for (const layout of ['crumpled', 'far', 'lattice']) {
-      rows.push(selfCollisionCase(width, height, layout, rounds));
-      progress(`self-collision ${width}×${height} ${layout}: ${rows.at(-1).ms.toFixed(0)} ms`);
-    }
-    rows.push(tethersCase(width, height, rounds));
-    progress(`tethers ${width}×${height}: ${rows.at(-1).ms.toFixed(0)} ms`);
+    for (const layout of ['crumpled', 'far', 'lattice']) cases.push(selfCollision(width, height, layout));
   }
-  rows.push(...buildCases(quick));
-  return rows.sort((a, b) => a.kind.localeCompare(b.kind) || b.ms - a.ms);
+  const [width, height] = sizes[0];
+  cases.push(tethers(width, height), colliders(width, height), bendingAndWind(width, height));
+  return cases;
 }
 
-/** One `steps(maxStepsPerCall)` call at the slowest self-collision setting of `rows`. */
-export function timeSurfaceCall(rows) {
-  const slowest = rows.filter((r) => r.kind === 'self-collision').sort((a, b) => b.ms - a.ms)[0];
-  const { width, height, layout } = slowest.setting;
+/** Builds `c`, runs `use(sim)` on it and frees it; a row the setting cannot produce says why. */
+function withCase(c, use) {
+  const sim = c.build();
+  try {
+    sim.step(); // warm up, and settle the setting
+    return use(sim, (sub) => ({ kind: c.kind, what: `${c.what}, ${sim.substeps}×${sim.iterations}`, ...sub }));
+  } finally {
+    sim.free();
+  }
+}
+
+/** One step() of `c`, median of `rounds`. */
+export function timeStep(c, rounds) {
+  return withCase(c, (sim, row) => {
+    const time = timeRounds(() => sim.step(), rounds, () => c.before?.(sim));
+    return row({ call: 'step()', units: sim.workPerStep, ...time, finite: sim.isFinite });
+  });
+}
+
+/** One steps(maxStepsPerCall) and one advance(10000, 1.5e9) of `c`. */
+export function timeWholeCalls(c) {
+  return withCase(c, (sim, row) => {
+    const n = sim.maxStepsPerCall;
+    const units = n * sim.workPerStep;
+    const steps = row({ call: `steps(${n})`, units, ...timeRounds(() => sim.steps(n), 1, () => c.before?.(sim)) });
+    let finished = 0;
+    const advance = timeRounds(() => {
+      finished = sim.advance(...ADVANCE);
+    }, 1, () => c.before?.(sim));
+    return [steps, row({ call: `advance(10000, 1.5e9): ${finished} steps`, units: ADVANCE[1], ...advance })];
+  });
+}
+
+/** Saved states of the largest cloth with the most colliders it accepts: save, restore, setState. */
+export function timeSavedStates(quick, rounds) {
+  const [width, height] = quick ? [60, 60] : [500, 500];
   const sim = new Simulation(width, height, 2);
   try {
-    for (let k = 0; k < width * height; k++) sim.setPinned(k, false);
-    sim.particleRadius = layout === 'crumpled' ? 0.05 : SMALLEST_RADIUS;
-    sim.selfCollision = true;
-    largestAccepted(sim, 'iterations', 1, 1000);
-    const n = sim.numParticles;
-    sim.setState(adversarialPositions(layout, n), new Float32Array(2 * n), 0);
-    const steps = sim.maxStepsPerCall;
-    const ms = fastestMs(() => sim.steps(steps), 1);
-    return { kind: 'self-collision', call: `steps(${steps})`, what: slowest.what, units: steps * sim.workPerStep, ms };
+    sim.iterations = 1;
+    let k = 0;
+    try {
+      for (; k < 64; k++) sim.addCollider({ shape: 'circle', x: 100 + k, y: -100, radius: 0.4 });
+    } catch {
+      // the work limit: as many as a step may take
+    }
+    sim.step();
+    const what = `${width}×${height}, ${sim.numConstraints} constraints, ${k} colliders`;
+    let state;
+    const save = timeRounds(() => {
+      state = sim.saveState();
+    }, rounds);
+    const restore = timeRounds(() => sim.restoreState(state), rounds);
+    const positions = sim.positions().slice();
+    const velocities = new Float32Array(positions.length);
+    const set = timeRounds(() => sim.setState(positions, velocities, 1), rounds);
+    return [
+      { kind: 'saved states', call: 'saveState()', what, units: 0, ...save },
+      { kind: 'saved states', call: 'restoreState(state)', what, units: 0, ...restore },
+      { kind: 'saved states', call: 'setState(positions, velocities, time)', what, units: 0, ...set },
+    ];
   } finally {
     sim.free();
   }

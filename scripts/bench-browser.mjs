@@ -11,15 +11,16 @@
 //   node scripts/bench-browser.mjs --worst-case
 //                                             runs bench/limits.html instead: the
 //                                             work model's calibration and the slowest
-//                                             accepted step() and steps(n) (about 5
-//                                             minutes; with --quick a small smoke run)
+//                                             accepted call of every kind of work
+//                                             (docs/limits.md, "The worst cases"; 2 to
+//                                             6 minutes; with --quick a small smoke run)
 //   --json FILE                               also write the raw results as JSON
 //
 // Exit status: 0 when the benchmark ran (missed targets are reported, not errors);
 // 1 when the page failed, timed out, or plain JS and wasm disagree by ≥ 1e-3 m
 // (then the comparison would not be of the same algorithm), or, with
 // --worst-case, when an accepted setting takes more than 4× its documented bound
-// (0.5 s for step(), 1.5 s for steps(n)). Needs pkg/ built (scripts/bench.sh
+// (0.5 s for step(), 1.5 s for steps(n) or advance). Needs pkg/ built (scripts/bench.sh
 // builds it) and node_modules (npm ci).
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';

@@ -1066,6 +1066,71 @@ fn from_scene_errors_name_the_entry() {
             "positions",
             "wrong_type",
         ),
+        // arrays long enough to be copied in bulk: what the copy would convert
+        // silently is refused naming the entry
+        (
+            "spec.positions = [0, 0, 1, '1', ...Array(96).fill(1)]",
+            "invalid positions[3]: got a value of type string, expected a number",
+            "positions",
+            "wrong_type",
+        ),
+        (
+            "spec.positions = [0, 0, 1, , ...Array(96).fill(1)]",
+            "invalid positions[3]: got a value of type undefined, expected a number",
+            "positions",
+            "wrong_type",
+        ),
+        (
+            "spec.positions = [0, 0, 1, { valueOf: () => 1 }, ...Array(96).fill(1)]",
+            "invalid positions[3]: got a value of type object, expected a number",
+            "positions",
+            "wrong_type",
+        ),
+        (
+            "spec.distances = [0, 1, null, 2, ...Array(96).fill(0)]",
+            "invalid distances[2]: got a value of type object, expected a number",
+            "distances",
+            "wrong_type",
+        ),
+        (
+            "spec.masses = [0, 1, true, 1, ...Array(96).fill(1)]",
+            "invalid masses[2]: got a value of type boolean, expected a number",
+            "masses",
+            "wrong_type",
+        ),
+        (
+            "spec.positions = [0, 0, 1, Infinity, ...Array(96).fill(1)]",
+            "invalid scene: positions[3] is Infinity",
+            "positions",
+            "invalid_scene",
+        ),
+        (
+            "spec.positions = new Float32Array([0, 0, 1, NaN, ...Array(96).fill(1)])",
+            "invalid scene: positions[3] is NaN",
+            "positions",
+            "invalid_scene",
+        ),
+        (
+            "spec.positions = new Proxy([0, 0, 1, 0, ...Array(96).fill(1)], { get: (t, k) => { if (k === '3') throw new Error('x'); return t[k]; } })",
+            "invalid positions[3]: got a value of type undefined, expected a number",
+            "positions",
+            "wrong_type",
+        ),
+        // too many colliders or areas are refused by their count, before any
+        // entry is read (an entry read here throws, and would be refused as
+        // wrong_type naming it)
+        (
+            "spec.colliders = new Proxy(new Array(100), { get: (t, k) => { if (/^[0-9]+$/.test(String(k))) throw new Error('read'); return t[k]; } })",
+            "invalid scene: colliders has 100 entries, at most 64 are allowed",
+            "colliders",
+            "invalid_scene",
+        ),
+        (
+            "spec.areas = new Proxy(new Array(400000), { get: (t, k) => { if (/^[0-9]+$/.test(String(k))) throw new Error('read'); return t[k]; } })",
+            "invalid scene: areas has 400000 entries, at most 333333 are allowed",
+            "areas",
+            "invalid_scene",
+        ),
         (
             "spec.masses = [0, 1, 1]",
             "invalid scene: masses has 3 entries",

@@ -78,9 +78,12 @@ pub const TETHER_RECOMPUTE: u64 = 90;
 /// neighbour lists that tell which bending pairs a tear has cut.
 pub const TOPOLOGY_REBUILD: u64 = 20;
 /// Per particle per collider per contact pass (a pass after each sweep
-/// and one at the end of the substep); measured natively 1.8 ns on a
-/// 100 × 100 cloth with 8 circles.
-pub const COLLIDER_CONTACT: u64 = 4;
+/// and one at the end of the substep). Its worst case, every particle
+/// inside every collider (64 grounds, circles and boxes around the whole
+/// cloth: two depth tests, the push, friction and its record each time),
+/// measured 23 to 26 ns in V8's wasm, against under 3 ns for a
+/// particle outside (`node scripts/bench-browser.mjs --worst-case`).
+pub const COLLIDER_CONTACT: u64 = 28;
 /// Per particle per substep while any contact is on: the speed limit.
 pub const MAX_SPEED: u64 = 1;
 /// Per particle per substep while any contact is on: the contact velocity

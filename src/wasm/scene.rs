@@ -8,9 +8,10 @@ use wasm_bindgen::prelude::*;
 use super::convert::{cloth_error, error, property, room, string_start, type_name, wrong_type};
 use super::interaction::shape_named;
 use super::reentry::Reading;
-use super::typed_arrays::is_array;
+use super::typed_arrays::{is_array, numbers_in_bulk, own_typed_length};
 use super::Simulation;
 use crate::cloth::Cloth;
+use crate::contacts::MAX_COLLIDERS;
 use crate::error::{self, ClothError, Number};
 use crate::model::scene::mass_range;
 use crate::model::scene::MAX_SCENE_CONSTRAINTS;
@@ -61,6 +62,9 @@ export type PresetName = "cloth" | "rope" | "double-pendulum" | "balloon" | "sof
 /// is copied.
 const MAX_SCENE_ARRAY: usize = 2 * MAX_SCENE_CONSTRAINTS;
 
+/// Arrays of at least this many entries are copied in bulk.
+const BULK_FROM: usize = 64;
+
 fn scene_error(field: &'static str, index: Option<usize>, problem: String) -> JsValue {
     cloth_error(ClothError::InvalidScene {
         field,
@@ -87,22 +91,31 @@ fn within_limit(field: &'static str, length: f64) -> Result<usize, JsValue> {
 
 /// Reads a plain array of numbers or any typed array of numbers as `f64`s;
 /// `what` is said in the wrong-type message. Refuses a non-number element
-/// naming it (`positions[3]`).
+/// naming it (`positions[3]`). The numbers are copied in bulk where they can
+/// be ([`numbers_in_bulk`]), else one by one.
 fn numbers(field: &'static str, value: &JsValue) -> Result<Vec<f64>, JsValue> {
     let expected = "an array of numbers or a typed array";
-    let length = if is_array(value) || js_sys::ArrayBuffer::is_view(value) {
+    let typed = js_sys::ArrayBuffer::is_view(value);
+    let length = if typed {
+        own_typed_length(value).unwrap_or(0.0)
+    } else if is_array(value) {
         property(value, "length").as_f64().unwrap_or(0.0)
     } else {
         return Err(wrong_type(field, value, expected));
     };
-    if value.is_instance_of::<js_sys::DataView>()
-        || value.is_instance_of::<js_sys::BigInt64Array>()
-        || value.is_instance_of::<js_sys::BigUint64Array>()
+    if typed
+        && (value.is_instance_of::<js_sys::DataView>()
+            || value.is_instance_of::<js_sys::BigInt64Array>()
+            || value.is_instance_of::<js_sys::BigUint64Array>())
     {
         return Err(wrong_type(field, value, expected));
     }
     let length = within_limit(field, length)?;
     let mut values = room(field, length)?;
+    // a short array is read faster element by element than set up for a copy
+    if length >= BULK_FROM && numbers_in_bulk(value, typed, length, &mut values).is_some() {
+        return Ok(values);
+    }
     for i in 0..length {
         let item = Reflect::get_u32(value, i as u32).unwrap_or(JsValue::UNDEFINED);
         match item.as_f64() {
@@ -164,14 +177,15 @@ fn indices(
     Ok(result)
 }
 
-/// A number property of a scene's entry, or `default` when absent.
+/// A number property of a scene's entry, or `default` when absent; `key`
+/// is `name` as a JavaScript string, made once for every entry.
 fn entry_number(
     object: &JsValue,
-    name: &str,
+    (name, key): (&str, &JsValue),
     field: &'static str,
     default: Option<f64>,
 ) -> Result<f64, JsValue> {
-    let value = property(object, name);
+    let value = Reflect::get(object, key).unwrap_or(JsValue::UNDEFINED);
     match (value.as_f64(), default) {
         (Some(v), _) => Ok(v),
         (None, Some(d)) if value.is_undefined() => Ok(d),
@@ -179,8 +193,20 @@ fn entry_number(
     }
 }
 
-/// The entries of an optional array of objects (`areas`, `colliders`).
-pub(super) fn objects(field: &'static str, value: &JsValue) -> Result<Vec<JsValue>, JsValue> {
+/// `name` and the JavaScript string of it, for [`entry_number`].
+fn key(name: &str) -> (&str, JsValue) {
+    (name, JsValue::from_str(name))
+}
+
+/// The entries of an optional array of objects (`areas`, `colliders`); an
+/// array of more than `most` entries is refused by `too_many` (given its
+/// length) before any entry is read.
+pub(super) fn objects(
+    field: &'static str,
+    value: &JsValue,
+    most: usize,
+    too_many: &dyn Fn(f64) -> JsValue,
+) -> Result<Vec<JsValue>, JsValue> {
     if value.is_undefined() {
         return Ok(Vec::new());
     }
@@ -188,6 +214,9 @@ pub(super) fn objects(field: &'static str, value: &JsValue) -> Result<Vec<JsValu
         return Err(wrong_type(field, value, "an array of objects"));
     }
     let length = property(value, "length").as_f64().unwrap_or(0.0);
+    if length > most as f64 {
+        return Err(too_many(length));
+    }
     let length = within_limit(field, length)?;
     let mut items = Vec::new();
     for i in 0..length as u32 {
@@ -198,6 +227,18 @@ pub(super) fn objects(field: &'static str, value: &JsValue) -> Result<Vec<JsValu
         items.push(item);
     }
     Ok(items)
+}
+
+/// The refusal of a scene's array `field` of `length` entries, more than
+/// `most`, before any entry is read.
+fn too_many(field: &'static str, most: usize, why: &'static str) -> impl Fn(f64) -> JsValue {
+    move |length| {
+        let problem = format!(
+            "has {} entries, at most {most} are allowed{why}",
+            Number(length)
+        );
+        scene_error(field, None, problem)
+    }
 }
 
 /// Reads a `SceneSpec` (see the TypeScript types) into a [`Scene`]; the
@@ -265,8 +306,13 @@ fn read_stiffness(stiffness: &JsValue) -> Result<DistanceStiffness, JsValue> {
 /// `pressure`.
 fn read_areas(value: &JsValue) -> Result<Vec<AreaSpec>, JsValue> {
     let mut areas = Vec::new();
-    for (i, area) in objects("areas", value)?.iter().enumerate() {
-        let particles = property(area, "particles");
+    // each area has at least 3 corners, and a scene at most MAX_SCENE_CONSTRAINTS
+    let most = MAX_SCENE_CONSTRAINTS / 3;
+    let refuse = too_many("areas", most, " (3 corners or more each)");
+    // the property names as JavaScript strings once, not once per area
+    let [particles_key, stiffness, pressure] = ["particles", "stiffness", "pressure"].map(key);
+    for (i, area) in objects("areas", value, most, &refuse)?.iter().enumerate() {
+        let particles = Reflect::get(area, &particles_key.1).unwrap_or(JsValue::UNDEFINED);
         if particles.is_undefined() {
             return Err(scene_error(
                 "areas",
@@ -276,8 +322,8 @@ fn read_areas(value: &JsValue) -> Result<Vec<AreaSpec>, JsValue> {
         }
         areas.push(AreaSpec {
             particles: indices("areas", &particles, |_| i)?,
-            stiffness: entry_number(area, "stiffness", "areas", Some(0.0))?,
-            pressure: entry_number(area, "pressure", "areas", Some(1.0))?,
+            stiffness: entry_number(area, (stiffness.0, &stiffness.1), "areas", Some(0.0))?,
+            pressure: entry_number(area, (pressure.0, &pressure.1), "areas", Some(1.0))?,
         });
     }
     Ok(areas)
@@ -303,12 +349,16 @@ fn read_bending(bending: &JsValue) -> Result<Bending, JsValue> {
 /// Reads a scene's `colliders` (their numbers are checked with the scene).
 fn read_colliders(value: &JsValue) -> Result<Vec<Shape>, JsValue> {
     let mut colliders = Vec::new();
-    for (i, collider) in objects("colliders", value)?.iter().enumerate() {
+    let refuse = too_many("colliders", MAX_COLLIDERS, "");
+    for (i, collider) in objects("colliders", value, MAX_COLLIDERS, &refuse)?
+        .iter()
+        .enumerate()
+    {
         let name = property(collider, "shape").as_string().unwrap_or_default();
         // checked as given, in f64, before they are stored as f32
         let number =
             |name: &'static str, check: fn(&'static str, f64) -> Result<f32, ClothError>| {
-                let v = entry_number(collider, name, "colliders", None)?;
+                let v = entry_number(collider, (name, &name.into()), "colliders", None)?;
                 check(name, v).map_err(|e| scene_error("colliders", Some(i), shape_problem(e)))
             };
         let coordinate = |name| number(name, params::validate_coordinate);

@@ -156,17 +156,18 @@ impl Simulation {
         let Some(time) = time.as_f64() else {
             return Err(wrong_type("time", &time, "a number"));
         };
-        let colliders = objects("colliders", &read("colliders", &state, "colliders")?)?;
-        if colliders.len() > MAX_COLLIDERS {
-            return Err(cloth_error(ClothError::InvalidState {
+        let too_many = |length: f64| {
+            cloth_error(ClothError::InvalidState {
                 field: "colliders",
                 index: None,
                 problem: format!(
                     "has {} entries, expected at most {MAX_COLLIDERS}",
-                    colliders.len()
+                    crate::error::Number(length)
                 ),
-            }));
-        }
+            })
+        };
+        let given = read("colliders", &state, "colliders")?;
+        let colliders = objects("colliders", &given, MAX_COLLIDERS, &too_many)?;
         let mut shapes = Vec::with_capacity(colliders.len());
         for collider in &colliders {
             shapes.push((

@@ -5,7 +5,9 @@
 //! back into the same object is refused with an `Error` naming the field,
 //! and the object called stays usable.
 
-use js_sys::{Array, ArrayBuffer, Float32Array, Function, Reflect, Uint32Array};
+use js_sys::{
+    Array, ArrayBuffer, Float32Array, Float64Array, Function, Object, Reflect, Uint32Array,
+};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{room, unreadable, wrong_type};
@@ -117,4 +119,64 @@ pub(super) fn copy_typed<A: TypedArray>(
     fill_from(ours.as_ref(), value).map_err(|_| unreadable(field))?;
     ours.copy_into(&mut values);
     Ok(values)
+}
+
+/// The length a typed array really has: `%TypedArray%.prototype.length`'s
+/// getter applied to it, not a `length` property it may have been given; 0
+/// when its buffer is detached, `None` when it is no typed array.
+pub(super) fn own_typed_length(value: &JsValue) -> Option<f64> {
+    let ours: JsValue = Float64Array::new_with_length(0).into();
+    let typed_prototype = Object::get_prototype_of(&Object::get_prototype_of(&ours));
+    let descriptor =
+        Object::get_own_property_descriptor(&typed_prototype, &JsValue::from_str("length"));
+    let getter = Reflect::get(&descriptor, &JsValue::from_str("get")).ok()?;
+    let getter = getter.dyn_into::<Function>().ok()?;
+    Reflect::apply(&getter, value, &Array::new()).ok()?.as_f64()
+}
+
+/// Whether every element of the array `value` is a finite number:
+/// `Array.prototype.every(Number.isFinite)` through `Reflect.apply`, which
+/// converts nothing and catches what a Proxy or getter throws (false then).
+fn every_finite_number(value: &JsValue) -> bool {
+    let every = Reflect::get(&Array::new(), &JsValue::from_str("every"));
+    let number = Reflect::get(&js_sys::global(), &JsValue::from_str("Number"));
+    let is_finite = number.and_then(|n| Reflect::get(&n, &JsValue::from_str("isFinite")));
+    match (every.map(JsCast::dyn_into::<Function>), is_finite) {
+        (Ok(Ok(every)), Ok(is_finite)) => Reflect::apply(&every, value, &Array::of1(&is_finite))
+            .map(|all| all.as_bool() == Some(true))
+            .unwrap_or(false),
+        _ => false,
+    }
+}
+
+/// Reads `length` numbers of `value` into `values` (empty, with room for
+/// them) in one copy by the engine (a typed array of ours filled with `set`)
+/// instead of one call per element: for a typed array of numbers, or a plain
+/// array whose every element is a finite number. `None`, with `values` left
+/// empty, when the copy threw or cannot be trusted (a hole, a string or an
+/// object that `set` would convert, a Proxy whose length changed): the caller
+/// then reads element by element and names what it refuses.
+pub(super) fn numbers_in_bulk(
+    value: &JsValue,
+    typed: bool,
+    length: usize,
+    values: &mut Vec<f64>,
+) -> Option<()> {
+    if !typed && !every_finite_number(value) {
+        return None;
+    }
+    let ours = Float64Array::new_with_length(length as u32);
+    if !typed {
+        // what `set` leaves unwritten stays NaN, and is refused below
+        ours.fill(f64::NAN, 0, length as u32);
+    }
+    fill_from(ours.as_ref(), value).ok()?;
+    values.resize(length, 0.0);
+    ours.copy_to(values);
+    // a hole of a plain array passes `every` and becomes NaN
+    if !typed && values.iter().any(|v| !v.is_finite()) {
+        values.clear();
+        return None;
+    }
+    Some(())
 }
