@@ -1,5 +1,5 @@
 // The page side of a cloth that runs on the page's main thread: the canvas
-// element itself. The cloth's controller (cloth.js) asks its host for what
+// element itself. The cloth's controller (cloth-controller.js) asks its host for what
 // only the page knows (the 2D context, the size and place of the canvas on
 // screen, the theme, whether it can be seen, the pointer) so that the same
 // controller runs in a worker too, on a host made of messages (worker-host.js).
