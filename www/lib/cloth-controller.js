@@ -106,6 +106,9 @@ export class ClothController {
   #view;
   #lastDiagnostics = null;
   #steppingMs = 0; // what the last stepping task took, counted into the next frame
+  #shownEarly = false; // the canvas shows the state the pending frame would draw (drawn at a drag move)
+  #undrawnDrag = NaN; // the time (ms since the epoch) of the latest drag move not drawn yet
+  #dragDrawn = { eventTime: NaN, latencyMs: NaN }; // the latest drag move drawn, and how long it waited
   #stepper = new Stepper();
   #frameTimes = new RollingAverage(AVERAGED_SAMPLES);
   #listeners = new AbortController();
@@ -192,12 +195,14 @@ export class ClothController {
         else this.#settle(this.#backend.grabNear(target.particle, this.#lastPick));
         this.#requestFrame();
       },
-      dragTo: (clientX, clientY) => {
+      dragTo: (clientX, clientY, time) => {
         const at = this.clientToWorld(clientX, clientY);
         const held = this.#heldCollider;
         if (held) this.#backend.moveCollider(held.collider, at.x + held.offsetX, at.y + held.offsetY);
         else this.#backend.drag(at.x, at.y);
+        this.#undrawnDrag = time;
         this.#requestFrame();
+        this.#drawOnInput();
       },
       release: () => {
         if (this.#heldCollider) this.#heldCollider = null;
@@ -465,6 +470,8 @@ export class ClothController {
       capped: this.#stepper.capped,
       stepsLastFrame: this.#stepper.stepsLastFrame,
       backend: backend.name,
+      dragEventTime: this.#dragDrawn.eventTime,
+      dragLatencyMs: this.#dragDrawn.latencyMs,
     };
     return { ...this.#lastDiagnostics };
   }
@@ -655,7 +662,25 @@ export class ClothController {
   }
 
   #requestFrame() {
+    this.#shownEarly = false; // something changed: the frame draws it
     if (!this.#destroyed && this.#isOnScreen()) this.#scheduler.requestFrame();
+  }
+
+  /**
+   * A drag move on a host that draws on input (a worker's: its animation frames
+   * keep a phase of their own, up to a frame after the page's input) is drawn at
+   * once, and the pending frame then draws only if something else changed
+   * meanwhile: one drawing per state, the held particle under the pointer as soon
+   * as the move arrives. Stepping keeps the frames' pace. The CPU's backend only.
+   */
+  #drawOnInput() {
+    if (!this.#host.drawsOnInput || this.#backend.name !== 'cpu' || !this.#scheduler.framePending) return;
+    try {
+      this.#draw();
+      this.#shownEarly = true;
+    } catch (error) {
+      this.#halt(error);
+    }
   }
 
   /**
@@ -691,7 +716,8 @@ export class ClothController {
       const started = performance.now();
       this.#canvasSize.checkPixelRatio();
       if (!this.#isStepping()) this.#stepper.idle();
-      this.#draw();
+      if (!this.#shownEarly) this.#draw();
+      this.#shownEarly = false;
       this.#frameTimes.add(performance.now() - started + this.#steppingMs);
       this.#steppingMs = 0;
     } catch (error) {
@@ -705,6 +731,11 @@ export class ClothController {
 
   #draw() {
     const drewWith = this.#backend.draw(this.#painter, this.#view, this.#settings, this.#style);
+    if (!Number.isNaN(this.#undrawnDrag)) {
+      const eventTime = this.#undrawnDrag;
+      this.#dragDrawn = { eventTime, latencyMs: performance.timeOrigin + performance.now() - eventTime };
+      this.#undrawnDrag = NaN;
+    }
     this.#host.drew();
     // a canvas bigger than the wasm rasterizer draws: canvas 2D can, from now on
     if (drewWith !== this.#settings.renderer) this.#settings = { ...this.#settings, renderer: drewWith };

@@ -133,6 +133,14 @@ export interface ClothDiagnostics {
   stepsLastFrame: number;
   /** The backend that ran the frame: "webgpu" or "cpu". */
   backend: 'webgpu' | 'cpu';
+  /**
+   * The latest drag move drawn: its pointer event's time, in ms since the epoch
+   * (`performance.timeOrigin` + the event's `timeStamp`), and the ms from it to
+   * the end of the drawing that showed it, on the thread that draws (the page's,
+   * or the worker's). NaN before any drag.
+   */
+  dragEventTime: number;
+  dragLatencyMs: number;
 }
 
 /** `inspect()`'s answer: the diagnostics, and what only the Simulation knows. */

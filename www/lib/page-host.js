@@ -93,6 +93,11 @@ export class PageHost {
   /** Called after every frame drawn. */
   drew() {}
 
+  /** false: the page's pointer events come just before its animation frames, which draw them. */
+  get drawsOnInput() {
+    return false;
+  }
+
   stop() {
     this.#canvas.style.touchAction = this.#previousTouchAction;
   }

@@ -81,6 +81,14 @@ export class WorkerHost {
     if (send) createImageBitmap(this.#context.canvas).then(send, () => {});
   }
 
+  /**
+   * true: the worker's animation frames keep a phase of their own, up to a frame
+   * after the page's pointer event; the controller draws a drag move at once.
+   */
+  get drawsOnInput() {
+    return true;
+  }
+
   stop() {}
 
   // -- what the page says (cloth-worker.js passes its messages on)
