@@ -107,6 +107,7 @@ export class ClothController {
   #lastDiagnostics = null;
   #steppingMs = 0; // what the last stepping task took, counted into the next frame
   #shownEarly = false; // the canvas shows the state the pending frame would draw (drawn at a drag move)
+  #earlyDrawMs = 0; // what drawing at drag moves took, counted into the next frame
   #undrawnDrag = NaN; // the time (ms since the epoch) of the latest drag move not drawn yet
   #dragDrawn = { eventTime: NaN, latencyMs: NaN }; // the latest drag move drawn, and how long it waited
   #stepper = new Stepper();
@@ -676,8 +677,10 @@ export class ClothController {
   #drawOnInput() {
     if (!this.#host.drawsOnInput || this.#backend.name !== 'cpu' || !this.#scheduler.framePending) return;
     try {
+      const started = performance.now();
       this.#draw();
       this.#shownEarly = true;
+      this.#earlyDrawMs += performance.now() - started;
     } catch (error) {
       this.#halt(error);
     }
@@ -718,8 +721,9 @@ export class ClothController {
       if (!this.#isStepping()) this.#stepper.idle();
       if (!this.#shownEarly) this.#draw();
       this.#shownEarly = false;
-      this.#frameTimes.add(performance.now() - started + this.#steppingMs);
+      this.#frameTimes.add(performance.now() - started + this.#steppingMs + this.#earlyDrawMs);
       this.#steppingMs = 0;
+      this.#earlyDrawMs = 0;
     } catch (error) {
       this.#halt(error);
       return;
