@@ -108,6 +108,7 @@ export class ClothController {
   #steppingMs = 0; // what the last stepping task took, counted into the next frame
   #shownEarly = false; // the canvas shows the state the pending frame would draw (drawn at a drag move)
   #earlyDrawMs = 0; // what drawing at drag moves took, counted into the next frame
+  #inputDrawing = 0; // the timer of the task that draws the drag moves that arrived
   #undrawnDrag = NaN; // the time (ms since the epoch) of the latest drag move not drawn yet
   #dragDrawn = { eventTime: NaN, latencyMs: NaN }; // the latest drag move drawn, and how long it waited
   #stepper = new Stepper();
@@ -528,6 +529,7 @@ export class ClothController {
     this.#scheduler.cancelFrame();
     this.#scheduler.cancelStepping();
     clearTimeout(this.#framing);
+    clearTimeout(this.#inputDrawing);
     this.#listeners.abort();
     this.#stopWatchingStyle();
     this.#canvasSize.stop();
@@ -669,13 +671,23 @@ export class ClothController {
 
   /**
    * A drag move on a host that draws on input (a worker's: its animation frames
-   * keep a phase of their own, up to a frame after the page's input) is drawn at
-   * once, and the pending frame then draws only if something else changed
-   * meanwhile: one drawing per state, the held particle under the pointer as soon
-   * as the move arrives. Stepping keeps the frames' pace. The CPU's backend only.
+   * keep a phase of their own, up to a frame after the page's input) is drawn in
+   * the next task, after the moves already queued (a burst of them is drawn
+   * once, at the latest), and the pending frame then draws only if something
+   * else changed meanwhile: one drawing per state, the held particle under the
+   * pointer as soon as the moves arrive. Stepping keeps the frames' pace. The
+   * CPU's backend only.
    */
   #drawOnInput() {
-    if (!this.#host.drawsOnInput || this.#backend.name !== 'cpu' || !this.#scheduler.framePending) return;
+    if (this.#inputDrawing || !this.#host.drawsOnInput) return;
+    this.#inputDrawing = setTimeout(() => {
+      this.#inputDrawing = 0;
+      this.#drawInputNow();
+    }, 0);
+  }
+
+  #drawInputNow() {
+    if (this.#destroyed || this.#shownEarly || this.#backend.name !== 'cpu' || !this.#scheduler.framePending) return;
     try {
       const started = performance.now();
       this.#draw();
