@@ -1,15 +1,17 @@
 // The page scripts/bench-worker.mjs measures: one cloth, nothing else, mounted
 // with the options in the URL (`?options=<JSON>`, `worker` among them). It counts
-// the frames the cloth reports (onFrame) and times a drag: from a pointermove's
-// event time to the first frame reported after it (the step that moved the held
-// particle; the pixels follow in the next animation frame, in either mode).
+// the frames the cloth reports (onFrame) and times a drag move two ways: from the
+// pointermove's event time to the end of the drawing that showed it, on the
+// thread that draws (`diagnostics().dragLatencyMs`), and to the first frame
+// reported on the page after it (onFrame: a step after that drawing, and in a
+// worker the message that brings the diagnostics back).
 // With `count` above 1, more cloths of the same options run beside it.
 
 import { mountCloth } from '../www/lib/cloth.js';
 import { loadWasm, Simulation } from '../www/lib/wasm.js';
 import { largestAccepted } from './largest-accepted.js';
 
-const bench = { frames: 0, afterFrame: null };
+const bench = { frames: 0, afterFrame: [] };
 window.bench = bench;
 
 /** The heaviest settings a `width × height` cloth accepts (as tests/e2e/long-tasks.test.mjs finds them). */
@@ -28,18 +30,49 @@ window.heaviestSettings = async (width, height) => {
 /** The longest wait for a frame after a move; NaN then (a cloth that stopped, say). */
 const LATENCY_TIMEOUT_MS = 10_000;
 
-/** Resolves to the ms from the next pointermove on the canvas to the first frame reported after it (NaN after LATENCY_TIMEOUT_MS). */
+/**
+ * Resolves to `{ drawn, reported }` for the next pointermove on the canvas: the ms
+ * from its event time to the end of the drawing that showed it, and to the first
+ * frame reported after it (NaN after LATENCY_TIMEOUT_MS).
+ */
 window.nextMoveLatency = () =>
   new Promise((resolve) => {
-    setTimeout(() => resolve(NaN), LATENCY_TIMEOUT_MS);
+    const latency = { drawn: NaN, reported: NaN };
+    setTimeout(() => resolve(latency), LATENCY_TIMEOUT_MS);
     document.querySelector('#cloth').addEventListener(
       'pointermove',
       (event) => {
-        bench.afterFrame = () => resolve(performance.now() - event.timeStamp);
+        const eventTime = performance.timeOrigin + event.timeStamp;
+        const onFrame = (diagnostics) => {
+          if (Number.isNaN(latency.reported)) latency.reported = performance.now() - event.timeStamp;
+          if (diagnostics.dragEventTime < eventTime) return false; // drawn later: wait for another frame
+          latency.drawn = diagnostics.dragLatencyMs;
+          resolve(latency);
+          return true;
+        };
+        bench.afterFrame.push(onFrame);
       },
       { once: true },
     );
   });
+
+/**
+ * The longest stall of the page's main thread since the last reset, in ms: a
+ * chain of `setTimeout(0)` turns (about every 4 ms when idle) and the longest
+ * gap between two. Started only by the engines without long-task entries
+ * (scripts/bench-worker.mjs), since its turns are main-thread tasks too.
+ */
+window.stallProbe = { longest: 0 };
+window.startStallProbe = () => {
+  let last = performance.now();
+  const turn = () => {
+    const now = performance.now();
+    window.stallProbe.longest = Math.max(window.stallProbe.longest, now - last);
+    last = now;
+    setTimeout(turn, 0);
+  };
+  setTimeout(turn, 0);
+};
 
 /** Mounts `count` more cloths beside the first, each on a canvas of its own; resolves to their controllers. */
 async function mountMore(count, options) {
@@ -57,11 +90,9 @@ const { mount = true, count = 1, ...options } = JSON.parse(new URLSearchParams(w
 if (mount) {
   window.cloth = await mountCloth(document.querySelector('#cloth'), {
     ...options,
-    onFrame: () => {
+    onFrame: (diagnostics) => {
       bench.frames += 1;
-      const after = bench.afterFrame;
-      bench.afterFrame = null;
-      after?.();
+      bench.afterFrame = bench.afterFrame.filter((waiting) => !waiting(diagnostics));
     },
   });
   window.moreCloths = await mountMore(count - 1, options);

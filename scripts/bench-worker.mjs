@@ -1,26 +1,35 @@
 // The cloth in a worker against the cloth on the page's main thread, in headless
-// Debian Chromium (bench/worker.html: one cloth, nothing else). For 40 × 30,
+// Debian Chromium, Firefox ESR or WebKitGTK's MiniBrowser (`--engine`; the browsers
+// and drivers of tests/e2e/engines.mjs; WebKit under `xvfb-run -a`), on
+// bench/worker.html (one cloth, nothing else). For 40 × 30,
 // 100 × 100, 300 × 300 and the heaviest accepted setting (500 × 500 with every
 // switch that adds work on and iterations at the limit, as
 // tests/e2e/long-tasks.test.mjs finds it), with `worker` "on" and "off", it prints:
 //
 //   main ms/frame   the page's main-thread busy time per cloth frame: the DevTools
 //                   protocol's TaskDuration (all the renderer main thread's tasks)
-//                   over the frames the cloth reported
-//   longest task    the longest main-thread task (PerformanceObserver 'longtask',
-//                   tasks over 50 ms; "-" when none)
+//                   over the frames the cloth reported (Chromium only: "-" elsewhere)
+//   longest task    Chromium: the longest main-thread task (PerformanceObserver
+//                   'longtask', tasks over 50 ms; "-" when none). Firefox and WebKit,
+//                   which have no long-task entries: the longest stall of a timer
+//                   chain on the main thread (setTimeout 0, a turn every ~4 ms when
+//                   idle), the longest the page could run nothing
 //   cloth ms/frame  where the cloth runs (worker or main thread): its own mean of
 //                   stepping + drawing per frame, `diagnostics().frameMs`
 //   fps             frames the cloth reported per second
-//   drag ms         median of 10 pointer moves during a drag of the particle
-//                   nearest the canvas' centre: from the event's time
-//                   to the first frame reported after it (the step that moved the
-//                   held particle; its pixels come with the next animation frame)
+//   drag → drawn    median of 10 pointer moves during a drag of the particle
+//                   nearest the canvas' centre: from the event's time to the end
+//                   of the drawing that showed the held particle there, on the
+//                   thread that draws (`diagnostics().dragLatencyMs`)
+//   drag → reported the same moves, to the first frame reported on the page after
+//                   each (onFrame: after a step, and in a worker after the message
+//                   that brings the diagnostics back)
 //
 // and, for 4 cloths of 100 × 100 on one page, one worker each against all on the
 // main thread: their wasm memory, the first cloth's fps, the main thread's ms/frame.
 //
-//   node scripts/bench-worker.mjs [--seconds N]   (default 3 s of measuring per case)
+//   node scripts/bench-worker.mjs [--seconds N] [--engine chromium|firefox|webkit]
+//   (default 3 s of measuring per case, Chromium; WebKit: xvfb-run -a node ...)
 //
 // Times are printed, never checked: the machine is shared. Needs pkg/ built.
 import { existsSync } from 'node:fs';
@@ -29,13 +38,16 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from './static-server.mjs';
 import { launchBrowser } from '../tests/e2e/helpers.mjs';
+import { ENGINE_NAMES, launchEngine, serveForEngines } from '../tests/e2e/engines.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const secondsAt = args.indexOf('--seconds');
 const SECONDS = secondsAt >= 0 ? Number(args[secondsAt + 1]) : 3;
-if (!(SECONDS > 0)) {
-  console.error('usage: bench-worker.mjs [--seconds N]');
+const engineAt = args.indexOf('--engine');
+const ENGINE = engineAt >= 0 ? args[engineAt + 1] : 'chromium';
+if (!(SECONDS > 0) || !ENGINE_NAMES.includes(ENGINE)) {
+  console.error('usage: bench-worker.mjs [--seconds N] [--engine chromium|firefox|webkit]');
   process.exit(2);
 }
 if (!existsSync(join(ROOT, 'pkg', 'xpbd_cloth_bg.wasm'))) {
@@ -49,7 +61,7 @@ const median = (values) => {
   return sorted.length ? sorted[Math.floor(sorted.length / 2)] : NaN;
 };
 
-/** Records long tasks in the page from its start. */
+/** Records long tasks in the page from its start (Chromium). */
 function longTaskRecorder() {
   window.__longTasks = [];
   if (!PerformanceObserver.supportedEntryTypes?.includes('longtask')) return;
@@ -58,31 +70,89 @@ function longTaskRecorder() {
   }).observe({ type: 'longtask', buffered: true });
 }
 
-async function openBench(browser, url, options) {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 700 }, deviceScaleFactor: 1 });
-  await context.addInitScript(longTaskRecorder);
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  await page.goto(`${url}bench/worker.html?options=${encodeURIComponent(JSON.stringify(options))}`);
-  await page.waitForFunction(() => window.benchReady === true, null, { timeout: 120_000 });
-  return { context, page, problems };
-}
-
-/** The main thread's task time so far, in ms (DevTools protocol Performance.getMetrics). */
-async function mainThreadMs(cdp) {
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  return 1000 * metrics.find((metric) => metric.name === 'TaskDuration').value;
-}
+const benchPath = (options) => `bench/worker.html?options=${encodeURIComponent(JSON.stringify(options))}`;
 
 /**
- * Ten moves of a drag of the particle nearest the canvas' centre (a large cloth
- * sags below the canvas within seconds; none on the canvas: a pan); the median latency.
+ * Chromium through Playwright and the DevTools protocol: `open(options)` resolves
+ * to a session { page (evaluate), mouse, mainMs(), longest(), resetLongest(), close() }.
  */
-async function dragLatency(page) {
+async function chromiumBench() {
+  const { server, url } = await startServer({ port: 0, root: ROOT });
+  const browser = await launchBrowser();
+  return {
+    name: 'Chromium',
+    async open(options) {
+      const context = await browser.newContext({ viewport: { width: 1000, height: 700 }, deviceScaleFactor: 1 });
+      await context.addInitScript(longTaskRecorder);
+      const page = await context.newPage();
+      const problems = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      await page.goto(url + benchPath(options));
+      await page.waitForFunction(() => window.benchReady === true, null, { timeout: 120_000 });
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Performance.enable');
+      return {
+        page,
+        mouse: {
+          press: async (x, y) => {
+            await page.mouse.move(x, y);
+            await page.mouse.down();
+          },
+          move: (x, y) => page.mouse.move(x, y),
+          release: () => page.mouse.up(),
+        },
+        // the main thread's task time so far, in ms (DevTools protocol Performance.getMetrics)
+        mainMs: async () => 1000 * (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value,
+        longest: () => page.evaluate(() => Math.max(0, ...window.__longTasks)),
+        resetLongest: () => page.evaluate(() => {
+          window.__longTasks.length = 0;
+        }),
+        problems: async () => problems,
+        close: () => context.close(),
+      };
+    },
+    async close() {
+      await browser.close();
+      server.closeAllConnections?.();
+      server.close();
+    },
+  };
+}
+
+/** Firefox or WebKit through tests/e2e/engines.mjs: the same session, with the stall probe for `longest`. */
+async function engineBench(name) {
+  const server = await serveForEngines(ROOT, { workerMode: 'auto' });
+  const engine = await launchEngine(name);
+  return {
+    name: { firefox: 'Firefox', webkit: 'WebKit' }[name],
+    async open(options) {
+      const page = await engine.openPage(server.url + benchPath(options), { viewport: { width: 1000, height: 700 } });
+      await page.waitFor(() => window.benchReady === true, null, { timeout: 120_000, message: 'the bench page' });
+      await page.evaluate(() => window.startStallProbe());
+      return {
+        page,
+        mouse: page.pointer('mouse'),
+        mainMs: async () => NaN,
+        longest: () => page.evaluate(() => window.stallProbe.longest),
+        resetLongest: () => page.evaluate(() => {
+          window.stallProbe.longest = 0;
+        }),
+        problems: () => page.errors(),
+        close: () => page.close(),
+      };
+    },
+    async close() {
+      await engine.close();
+      await server.close();
+    },
+  };
+}
+
+/** Presses on the particle nearest the canvas' centre; resolves to where, and whether it holds a particle. */
+async function pressNearCentre({ page, mouse }) {
   const start = await page.evaluate(async () => {
     const p = await window.cloth.readPositions();
     const rect = document.querySelector('#cloth').getBoundingClientRect();
@@ -97,40 +167,58 @@ async function dragLatency(page) {
     const inside = (value, low, high) => Math.min(Math.max(value, low + 20), high - 120);
     return { x: inside(best.x, rect.left, rect.right), y: inside(best.y, rect.top, rect.bottom) };
   });
-  await page.mouse.move(start.x, start.y);
-  await page.mouse.down();
+  await mouse.press(start.x, start.y);
+  return { start, held: (await page.evaluate(async () => (await window.cloth.inspect()).grabbed)) >= 0 };
+}
+
+/** Presses before a drag: a swinging cloth may move off the point between reading it and pressing. */
+const PRESS_TRIES = 5;
+
+/**
+ * Ten moves of a drag of the particle nearest the canvas' centre (a large cloth
+ * sags below the canvas within seconds; none on the canvas after PRESS_TRIES
+ * presses: a pan, which draws no drag move: "-"); the medians of both latencies.
+ */
+async function dragLatency(session) {
+  const { page, mouse } = session;
+  let pressed = await pressNearCentre(session);
+  for (let tries = 1; tries < PRESS_TRIES && !pressed.held; tries += 1) {
+    await mouse.release();
+    pressed = await pressNearCentre(session);
+  }
+  const { start } = pressed;
   const latencies = [];
   for (let move = 1; move <= 10; move += 1) {
     await page.evaluate(() => {
       window.__latency = window.nextMoveLatency();
     });
-    await page.mouse.move(start.x + 6 * move, start.y + 9 * move);
+    await mouse.move(start.x + 6 * move, start.y + 9 * move);
     latencies.push(await page.evaluate(() => window.__latency));
   }
-  await page.mouse.up();
-  return median(latencies);
+  await mouse.release();
+  return { drawn: median(latencies.map(({ drawn }) => drawn)), reported: median(latencies.map(({ reported }) => reported)) };
 }
 
-async function measure(browser, url, { name, width, height, extra }, worker) {
+/** Frames, main-thread ms and the clock now, in `session`. */
+async function mark(session) {
+  return { main: await session.mainMs(), frames: await session.page.evaluate(() => window.bench.frames), at: Date.now() };
+}
+
+async function measure(bench, { name, width, height, extra }, worker) {
   const options = { width, height, fixed: 2, worker, pauseWhenHidden: false, respectReducedMotion: false, ...extra };
-  const { context, page, problems } = await openBench(browser, url, options);
+  const session = await bench.open(options);
   try {
-    const runsIn = await page.evaluate(() => window.cloth.runsIn);
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Performance.enable');
+    const runsIn = await session.page.evaluate(() => window.cloth.runsIn);
     await sleep(1000); // warm up: the module's optimising tiers, the rate estimate
-    const before = { main: await mainThreadMs(cdp), frames: await page.evaluate(() => window.bench.frames), at: Date.now() };
-    await page.evaluate(() => {
-      window.__longTasks.length = 0;
-    });
+    const before = await mark(session);
+    await session.resetLongest();
     await sleep(SECONDS * 1000);
-    const after = { main: await mainThreadMs(cdp), frames: await page.evaluate(() => window.bench.frames), at: Date.now() };
+    const after = await mark(session);
     const frames = after.frames - before.frames;
-    const { frameMs, longest } = await page.evaluate(() => ({
-      frameMs: window.cloth.diagnostics().frameMs,
-      longest: Math.max(0, ...window.__longTasks),
-    }));
-    const drag = await dragLatency(page);
+    const frameMs = await session.page.evaluate(() => window.cloth.diagnostics().frameMs);
+    const longest = await session.longest();
+    const drag = await dragLatency(session);
+    const problems = await session.problems();
     if (problems.length) throw new Error(`${name} ${worker}: ${problems.join('; ')}`);
     return {
       name, worker, runsIn,
@@ -140,7 +228,7 @@ async function measure(browser, url, { name, width, height, extra }, worker) {
       drag,
     };
   } finally {
-    await context.close();
+    await session.close();
   }
 }
 
@@ -151,50 +239,49 @@ const SEVERAL = 4;
  * `SEVERAL` cloths of 100 × 100 on one page: their wasm memory (each worker's
  * own module, or the one module the main thread shares) and the first cloth's fps.
  */
-async function several(browser, url, worker) {
+async function several(bench, worker) {
   const options = { width: 100, height: 100, fixed: 2, worker, count: SEVERAL, pauseWhenHidden: false, respectReducedMotion: false };
-  const { context, page, problems } = await openBench(browser, url, options);
+  const session = await bench.open(options);
   try {
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Performance.enable');
     await sleep(1000);
-    const before = { main: await mainThreadMs(cdp), frames: await page.evaluate(() => window.bench.frames), at: Date.now() };
+    const before = await mark(session);
     await sleep(SECONDS * 1000);
-    const after = { main: await mainThreadMs(cdp), frames: await page.evaluate(() => window.bench.frames), at: Date.now() };
-    const wasmBytes = await page.evaluate((inWorkers) => {
+    const after = await mark(session);
+    const wasmBytes = await session.page.evaluate((inWorkers) => {
       const all = [window.cloth, ...window.moreCloths].map((cloth) => cloth.diagnostics().wasmMemoryBytes);
       return inWorkers ? all.reduce((a, b) => a + b, 0) : all[0]; // on the main thread they share one memory
     }, worker === 'on');
+    const problems = await session.problems();
     if (problems.length) throw new Error(`several ${worker}: ${problems.join('; ')}`);
     const frames = after.frames - before.frames;
     return { wasmBytes, fps: (1000 * frames) / (after.at - before.at), mainMsPerFrame: (after.main - before.main) / frames };
   } finally {
-    await context.close();
+    await session.close();
   }
 }
 
-const { server, url } = await startServer({ port: 0, root: ROOT });
-const browser = await launchBrowser();
+const f = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+const bench = ENGINE === 'chromium' ? await chromiumBench() : await engineBench(ENGINE);
 try {
-  const probe = await openBench(browser, url, { mount: false });
-  const heaviest = await probe.page.evaluate(() => window.heaviestSettings(500, 500));
-  await probe.context.close();
+  const probe = await bench.open({ mount: false });
+  const heaviest = await probe.page.evaluate((size) => window.heaviestSettings(size, size), 500);
+  await probe.close();
   const CASES = [
     { name: '40 × 30', width: 40, height: 30 },
     { name: '100 × 100', width: 100, height: 100 },
     { name: '300 × 300', width: 300, height: 300 },
     { name: `heaviest (500 × 500, ${heaviest.iterations} it.)`, width: 500, height: 500, extra: heaviest },
   ];
-  console.log(`Chromium, ${SECONDS} s per case, load average ${loadavg()[0].toFixed(1)} at the start`);
-  console.log('| case | worker | runs in | main ms/frame | longest main task ms | cloth ms/frame | fps | drag ms (median) |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  const longestLabel = ENGINE === 'chromium' ? 'longest main task ms' : 'longest main stall ms';
+  console.log(`${bench.name}, ${SECONDS} s per case, load average ${loadavg()[0].toFixed(1)} at the start`);
+  console.log(`| case | worker | runs in | main ms/frame | ${longestLabel} | cloth ms/frame | fps | drag → drawn ms | drag → reported ms |`);
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const testCase of CASES) {
     for (const worker of ['on', 'off']) {
-      const r = await measure(browser, url, testCase, worker);
-      const f = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+      const r = await measure(bench, testCase, worker);
       console.log(
         `| ${r.name} | ${r.worker} | ${r.runsIn} | ${f(r.mainMsPerFrame, 2)} | ${r.longest > 0 ? f(r.longest, 0) : '-'} | ` +
-          `${f(r.frameMs)} | ${f(r.fps)} | ${f(r.drag)} |`,
+          `${f(r.frameMs)} | ${f(r.fps)} | ${f(r.drag.drawn)} | ${f(r.drag.reported)} |`,
       );
     }
   }
@@ -203,12 +290,10 @@ try {
   console.log('| worker | wasm memory, all cloths (MiB) | first cloth fps | page main ms/frame |');
   console.log('| --- | --- | --- | --- |');
   for (const worker of ['on', 'off']) {
-    const r = await several(browser, url, worker);
-    console.log(`| ${worker} | ${(r.wasmBytes / 2 ** 20).toFixed(1)} | ${r.fps.toFixed(1)} | ${r.mainMsPerFrame.toFixed(2)} |`);
+    const r = await several(bench, worker);
+    console.log(`| ${worker} | ${(r.wasmBytes / 2 ** 20).toFixed(1)} | ${r.fps.toFixed(1)} | ${f(r.mainMsPerFrame, 2)} |`);
   }
   console.log(`load average ${loadavg()[0].toFixed(1)} at the end`);
 } finally {
-  await browser.close();
-  server.closeAllConnections?.();
-  server.close();
+  await bench.close();
 }

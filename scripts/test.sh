@@ -59,7 +59,13 @@ else
   node --test --test-concurrency=1 tests/e2e/
 fi
 
-log "the demo page and embedding suites again with the cloths in workers (XPBD_WORKER=on; Chromium)"
+log "the page, embedding, features, scenes, users and engines suites again with the cloths in workers (XPBD_WORKER=on)"
 # The run above hides OffscreenCanvas from the pages (XPBD_WORKER=off), so the cloths run on
-# the main thread; this one leaves the engine as it is and every cloth steps and draws in a worker.
-XPBD_WORKER=on node --test --test-concurrency=1 tests/e2e/page.test.mjs tests/e2e/embed.test.mjs
+# the main thread; this one leaves the engine as it is and every cloth steps and draws in a worker
+# (users and engines in $XPBD_ENGINES, the others in Chromium).
+WORKER_FILES=(tests/e2e/{page,embed,features,scenes,users,engines}.test.mjs)
+if engine_selected webkit; then
+  XPBD_WORKER=on xvfb-run -a node --test --test-concurrency=1 "${WORKER_FILES[@]}"
+else
+  XPBD_WORKER=on node --test --test-concurrency=1 "${WORKER_FILES[@]}"
+fi

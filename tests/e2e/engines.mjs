@@ -140,6 +140,10 @@ export async function serveForEngines(root = process.env.XPBD_E2E_ROOT || ROOT, 
         routes.set(path, answer.type.startsWith('text/html') ? { ...answer, body: inject(answer.body) } : answer);
       }
     },
+    /** Serves the files at `paths` again (undoes addRoutes). */
+    removeRoutes(paths) {
+      for (const path of paths) routes.delete(path);
+    },
     badResponses: () => [...bad],
     clearLog() {
       bad.length = 0;

@@ -6,6 +6,8 @@
 import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEMO, EXPECTED_RUNS_IN, ROOT, dragParticle, requireBuild, waitForTime } from './helpers.mjs';
 import { expectDrawn, launchEngine, selectedEngines, serveForEngines, wasmBuild } from './engines.mjs';
 
@@ -40,6 +42,9 @@ async function wasmPositionBits(order) {
     simulation.free();
   }
 }
+
+/** The URL path of the cloth's worker script (worker-client.js starts it). */
+const WORKER_SCRIPT = '/www/lib/cloth-worker.js';
 
 /** Runs before the page's scripts: the engine "lacks" wasm SIMD (validate says no to any v128 type). */
 function withoutSimdScript() {
@@ -290,16 +295,27 @@ for (const engineName of selectedEngines()) {
     });
 
     it('an engine without wasm SIMD gets the scalar build without being told', async () => {
-      await inEnginePage(
-        'index.html',
-        async (page) => {
-          await waitForTime(page, DEMO, 0.2);
-          assert.equal(await page.evaluate(async () => (await import('/www/lib/wasm.js')).engineSupportsSimd()), false);
-          const build = await page.evaluate(wasmBuild);
-          assert.deepEqual(build, { simd: false, loaded: '/pkg/xpbd_cloth_scalar_bg.wasm', fetched: ['/pkg/xpbd_cloth_scalar_bg.wasm'] });
-        },
-        { initScripts: [withoutSimdScript] },
-      );
+      // The engine without SIMD for the page's scripts (an init script) and for the
+      // cloth's worker, whose script is served with the same patch first: each
+      // thread chooses its build, and the test checks both choices.
+      const workerScript = readFileSync(join(process.env.XPBD_E2E_ROOT || ROOT, 'www', 'lib', 'cloth-worker.js'), 'utf8');
+      server.addRoutes({ [WORKER_SCRIPT]: { type: 'text/javascript; charset=utf-8', body: `(${withoutSimdScript})();\n${workerScript}` } });
+      try {
+        await inEnginePage(
+          'index.html',
+          async (page) => {
+            await waitForTime(page, DEMO, 0.2);
+            if (EXPECTED_RUNS_IN) assert.equal(await page.evaluate(() => window.clothDemo.runsIn), EXPECTED_RUNS_IN, 'XPBD_WORKER: no fallback');
+            assert.equal(await page.evaluate(async () => (await import('/www/lib/wasm.js')).engineSupportsSimd()), false);
+            const scalar = { simd: false, loaded: '/pkg/xpbd_cloth_scalar_bg.wasm', fetched: ['/pkg/xpbd_cloth_scalar_bg.wasm'] };
+            assert.deepEqual(await page.evaluate(wasmBuild), scalar, "the page's module");
+            assert.deepEqual(await page.evaluate(wasmBuild, ['/www/lib/wasm.js', DEMO]), scalar, "the cloth's module (in a worker, the worker's own)");
+          },
+          { initScripts: [withoutSimdScript] },
+        );
+      } finally {
+        server.removeRoutes([WORKER_SCRIPT]);
+      }
     });
 
     it('<xpbd-cloth simd="off"> and mountCloth({ simd: "off" }) load the scalar build', async () => {

@@ -5,12 +5,18 @@
 // and the element start paused with a note and a Start button), and theming
 // through --xpbd-cloth-* custom properties in both renderers.
 //
+// The cloths run where XPBD_WORKER says (helpers.mjs): on the page's main
+// thread or in workers. The tests read them one way in both: the controller's
+// promise API (`inspect()`, `exportState()`), and the canvas' pixels as the
+// PNG `snapshot()` gives them where the canvas is a worker's (its own pixels
+// are the worker's then; on the main thread they are read as well).
+//
 // prefers-reduced-motion is set by a script run before the page's own, which
 // makes matchMedia answer "reduce": WebDriver classic (WebKit) and BiDi
 // (Firefox) have no media emulation, so every engine gets it this way.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEMO, requireBuild, waitForTime } from './helpers.mjs';
+import { DEMO, EXPECTED_RUNS_IN, requireBuild, waitForTime } from './helpers.mjs';
 import { launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
 
 /** Runs before the page's scripts: the system asks for reduced motion. */
@@ -80,14 +86,18 @@ window.mountedMoving = await mountCloth(document.querySelector('#mounted-moving'
 
 // ---------------------------------------------------------------- in the page
 
-/** In the page: the PNG snapshot decoded, compared with the canvas it came from. */
+/**
+ * In the page: the PNG snapshot decoded; where the page can read the canvas (on
+ * the main thread), compared with it pixel by pixel; in both modes, compared with
+ * the positions (how many particles have ink within 2 px in the PNG).
+ */
 async function snapshotCheck() {
   const controller = window.clothDemo;
   controller.pause();
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   const blob = await controller.snapshot();
   const canvas = document.querySelector('#cloth-canvas');
-  const live = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  const live = controller.runsIn === 'worker' ? null : canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
   const bitmap = await createImageBitmap(blob);
   const copy = document.createElement('canvas');
   copy.width = bitmap.width;
@@ -99,15 +109,34 @@ async function snapshotCheck() {
   let same = 0;
   let ink = 0;
   let sampled = 0;
-  for (let i = 0; i < Math.min(live.length, decoded.length); i += 4 * 7) {
+  for (let i = 0; i < decoded.length; i += 4 * 7) {
     sampled++;
-    const close = Math.abs(live[i] - decoded[i]) + Math.abs(live[i + 1] - decoded[i + 1]) + Math.abs(live[i + 2] - decoded[i + 2]) <= 6;
+    const close = live && Math.abs(live[i] - decoded[i]) + Math.abs(live[i + 1] - decoded[i + 1]) + Math.abs(live[i + 2] - decoded[i + 2]) <= 6;
     if (close) same++;
     if (decoded[i] + decoded[i + 1] + decoded[i + 2] < 600) ink++; // not the white background
   }
+  const inked = (x, y) => {
+    const i = (y * copy.width + x) * 4;
+    return decoded[i] + decoded[i + 1] + decoded[i + 2] < 600;
+  };
+  const positions = await controller.readPositions();
+  const rect = canvas.getBoundingClientRect();
+  let inside = 0;
+  let covered = 0;
+  for (let k = 0; k < positions.length; k += 2) {
+    const q = controller.worldToClient(positions[k], positions[k + 1]);
+    const x = Math.round(((q.x - rect.left) * copy.width) / rect.width);
+    const y = Math.round(((q.y - rect.top) * copy.height) / rect.height);
+    if (x < 2 || y < 2 || x >= copy.width - 2 || y >= copy.height - 2) continue;
+    inside++;
+    let near = false;
+    for (let dy = -2; dy <= 2 && !near; dy++) for (let dx = -2; dx <= 2 && !near; dx++) near = inked(x + dx, y + dy);
+    if (near) covered++;
+  }
   return {
-    type: blob.type, size: blob.size, header, width: bitmap.width, height: bitmap.height,
-    canvas: [canvas.width, canvas.height], same: same / sampled, ink: ink / sampled,
+    type: blob.type, size: blob.size, header, width: bitmap.width, height: bitmap.height, runsIn: controller.runsIn,
+    canvas: [canvas.width, canvas.height], same: live ? same / sampled : null, ink: ink / sampled,
+    particles: positions.length / 2, inside, covered,
   };
 }
 
@@ -127,12 +156,21 @@ async function recordingCheck(seconds) {
   return { canRecord: true, ui, type: blob.type, size: blob.size, head, badSeconds };
 }
 
-/** In the page: a torn-up, pinned, collided cloth of `preset`, paused, released, between steps. */
+/**
+ * In the page: a torn-up, pinned, collided cloth of `preset` (at its own sizes,
+ * as `restart({ preset, tearStretch: 1.4 })` builds it), released, between
+ * steps, worked on a Simulation of the page's own (the reference the test
+ * continues beside the demo's cloth, kept as `window.__reference`), and its
+ * state file: what the demo's Export state gives for such a cloth.
+ */
 async function workedCloth(preset) {
-  const controller = window.clothDemo;
-  controller.pause();
-  controller.restart({ preset, tearStretch: 1.4 });
-  const simulation = controller.simulation;
+  const { loadWasm, presetShape, Simulation } = await import('/www/lib/wasm.js');
+  const { encodeState } = await import('/www/lib/state-file.js');
+  await loadWasm();
+  window.__reference?.simulation.free();
+  const sizes = presetShape(preset);
+  const simulation = Simulation.preset(preset, sizes);
+  simulation.tearStretch = 1.4;
   simulation.addCollider({ shape: 'circle', x: 0.3, y: -2, radius: 0.4 });
   simulation.steps(10);
   const n = simulation.numParticles;
@@ -143,15 +181,35 @@ async function workedCloth(preset) {
   simulation.release();
   simulation.setPinned(1, true);
   simulation.steps(3);
-  return { torn: simulation.tornCount, particles: n };
+  const scene = { preset, sizes };
+  window.__reference = { simulation, scene, encodeState };
+  return { torn: simulation.tornCount, particles: n, text: JSON.stringify(encodeState(simulation.saveState(), scene)) };
 }
 
-/** In the page: positions and velocities (base64 of their bytes) after `n` more steps, and the torn count. */
-function continueBits(n) {
+/**
+ * In the page: the demo's cloth, running from a loaded state, paused after some
+ * frames; the page's reference (workedCloth) stepped one step at a time to the
+ * same time. Positions and velocities (base64 of their bytes), torn constraints
+ * and time of both.
+ */
+async function continueBits() {
   const controller = window.clothDemo;
-  controller.simulation.steps(n);
-  const file = controller.exportState();
-  return { positions: file.positions, velocities: file.velocities, torn: file.torn, time: file.time };
+  const before = controller.diagnostics().time;
+  controller.resume();
+  for (let tries = 0; tries < 200 && controller.diagnostics().time < before + 0.2; tries++) {
+    await new Promise((done) => setTimeout(done, 25));
+  }
+  controller.pause();
+  const file = await controller.exportState(); // a step in progress is finished first
+  const { simulation, scene, encodeState } = window.__reference;
+  let steps = 0;
+  while (simulation.time < file.time && steps < 10_000) {
+    simulation.steps(1);
+    steps++;
+  }
+  const reference = encodeState(simulation.saveState(), scene);
+  const bits = ({ positions, velocities, torn, time }) => ({ positions, velocities, torn, time });
+  return { demo: bits(file), reference: bits(reference), steps };
 }
 
 /**
@@ -161,7 +219,7 @@ function continueBits(n) {
 async function hostileCheck() {
   const controller = window.clothDemo;
   controller.pause();
-  const good = controller.exportState();
+  const good = await controller.exportState();
   const text = JSON.stringify(good);
   const base64Floats = (values) => {
     const bytes = new Uint8Array(new Float32Array(values).buffer);
@@ -222,19 +280,19 @@ async function hostileCheck() {
     'collider of radius 0': [variant((f) => { f.colliders = [{ id: 1, shape: 'circle', x: 0, y: 0, radius: 0 }]; }), /radius/],
     'colliders with one id twice': [variant((f) => { f.colliders = [{ id: 3, shape: 'ground', y: -5 }, { id: 3, shape: 'ground', y: -6 }]; }), /invalid state: colliders\[1\] has id 3/],
   };
-  const simulation = controller.simulation;
-  const before = Array.from(simulation.positions());
-  const beforeTime = simulation.time;
+  // the running cloth, as inspect() sees it in both modes: the Simulation's number, its time and positions
+  const before = await controller.inspect();
   const results = {};
   for (const [name, [fileText, expected]] of Object.entries(cases)) {
     const loaded = await window.clothDemoLoadState(fileText);
     const said = document.querySelector('#export-status').textContent;
+    const now = await controller.inspect();
     results[name] = {
       loaded,
       said,
       named: expected.test(said),
-      kept: controller.simulation === simulation && simulation.time === beforeTime &&
-        simulation.positions().every((v, i) => Object.is(v, before[i])),
+      kept: now.cloth === before.cloth && now.time === before.time && now.positions.length === before.positions.length &&
+        now.positions.every((v, i) => Object.is(v, before.positions[i])),
     };
   }
   results.polluted = Object.prototype.polluted ?? null;
@@ -306,11 +364,22 @@ async function parseColours(cases) {
   return { parsed, warned };
 }
 
-/** In the page: pixel colour counts of `canvas` near each of `colours` (sum of channel differences ≤ `tolerance`). */
-function colourCounts([selector, colours, tolerance]) {
-  const host = document.querySelector(selector);
-  const canvas = host instanceof HTMLCanvasElement ? host : host.canvas;
-  const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+/**
+ * In the page: pixel colour counts of the canvas of cloth `ref` (`canvasSelector`,
+ * or null: the element's own) near each of `colours` (sum of channel differences
+ * ≤ `tolerance`). The pixels as drawn: read from the canvas on the main thread;
+ * where a worker draws it they are the worker's, and come as its PNG snapshot.
+ */
+async function colourCounts([ref, canvasSelector, colours, tolerance]) {
+  const controller = window.__controller(ref);
+  const canvas = canvasSelector ? document.querySelector(canvasSelector) : document.querySelector(ref).canvas;
+  let source = canvas;
+  if (controller.runsIn === 'worker') {
+    const bitmap = await createImageBitmap(await controller.snapshot());
+    source = Object.assign(document.createElement('canvas'), { width: bitmap.width, height: bitmap.height });
+    source.getContext('2d').drawImage(bitmap, 0, 0);
+  }
+  const data = source.getContext('2d').getImageData(0, 0, source.width, source.height).data;
   const counts = colours.map(() => 0);
   let total = 0;
   for (let i = 0; i < data.length; i += 4) {
@@ -358,10 +427,13 @@ for (const engineName of selectedEngines()) {
       await inEnginePage('index.html', async (p) => {
         await waitForTime(p, DEMO, 0.2);
         const shot = await p.evaluate(snapshotCheck);
+        if (EXPECTED_RUNS_IN) assert.equal(shot.runsIn, EXPECTED_RUNS_IN, 'XPBD_WORKER: the cloth runs where it says (no fallback)');
         assert.equal(shot.type, 'image/png');
         assert.deepEqual(shot.header, [137, 80, 78, 71, 13, 10, 26, 10], 'the PNG signature');
         assert.deepEqual([shot.width, shot.height], shot.canvas, 'the size of the canvas');
-        assert.ok(shot.same > 0.99, `the snapshot shows what the canvas shows: ${JSON.stringify(shot)}`);
+        // the canvas' own pixels are readable on the main thread only (in a worker they are the worker's)
+        if (shot.runsIn === 'main') assert.ok(shot.same > 0.99, `the snapshot shows what the canvas shows: ${JSON.stringify(shot)}`);
+        assert.ok(shot.inside > 0.9 * shot.particles && shot.covered > 0.9 * shot.inside, `the snapshot shows the particles where they are: ${JSON.stringify(shot)}`);
         assert.ok(shot.ink > 0.002 && shot.ink < 0.6, `a cloth, not a blank picture: ${JSON.stringify(shot)}`);
         await p.click('#snapshot');
         await p.waitFor(() => /^Snapshot saved \(\d+ KiB PNG\)\.$/.test(document.querySelector('#export-status').textContent), null, { message: 'the snapshot status' });
@@ -392,23 +464,27 @@ for (const engineName of selectedEngines()) {
       await inEnginePage('index.html', async (p) => {
         await waitForTime(p, DEMO, 0.05);
         for (const [saved, runningBefore] of [['cloth', 'flag'], ['flag', 'cloth']]) {
+          // another scene runs, paused; loading brings the saved one
+          await p.evaluate((preset) => {
+            window.clothDemo.pause();
+            window.clothDemo.restart({ preset });
+            return window.clothDemo.ready.then(() => true);
+          }, runningBefore);
           const worked = await p.evaluate(workedCloth, saved);
-          assert.ok(worked.torn > 0, `${saved}: the cloth tore (${JSON.stringify(worked)})`);
-          const text = await p.evaluate(() => JSON.stringify(window.clothDemo.exportState()));
+          assert.ok(worked.torn > 0, `${saved}: the cloth tore (${JSON.stringify({ ...worked, text: undefined })})`);
+          const { text } = worked;
           const file = JSON.parse(text);
           assert.equal(file.scene.preset, saved);
           assert.equal(file.torn.length, worked.torn);
           assert.ok(file.pinned.includes(1));
           assert.equal(file.colliders.length >= 1, true);
-          const expected = await p.evaluate(continueBits, 40);
-          // another scene runs meanwhile; loading brings the saved one back
-          await p.evaluate((preset) => window.clothDemo.restart({ preset }), runningBefore);
           assert.equal(await p.evaluate((t) => window.clothDemoLoadState(t), text), true);
           assert.equal(await p.evaluate(() => document.querySelector('#export-status').textContent), 'State loaded.');
           assert.equal(await p.evaluate(() => window.clothDemo.options.preset), saved);
-          assert.equal(await p.evaluate(() => JSON.stringify(window.clothDemo.exportState())), text, `${saved}: saved again, the same file`);
-          const actual = await p.evaluate(continueBits, 40);
-          assert.deepEqual(actual, expected, `${saved}: the loaded cloth continues bit for bit`);
+          assert.equal(await p.evaluate(async () => JSON.stringify(await window.clothDemo.exportState())), text, `${saved}: saved again, the same file`);
+          const { demo, reference, steps } = await p.evaluate(continueBits);
+          assert.ok(steps >= 10, `${saved}: the loaded cloth ran (${steps} steps)`);
+          assert.deepEqual(demo, reference, `${saved}: the loaded cloth continues bit for bit`);
         }
       });
     });
@@ -417,7 +493,8 @@ for (const engineName of selectedEngines()) {
       await inEnginePage('index.html', async (p) => {
         await waitForTime(p, DEMO, 0.05);
         const worked = await p.evaluate(workedCloth, 'cloth');
-        assert.ok(worked.torn > 1, `a torn cloth to save: ${JSON.stringify(worked)}`);
+        assert.ok(worked.torn > 1, `a torn cloth to save: ${JSON.stringify({ ...worked, text: undefined })}`);
+        assert.equal(await p.evaluate((t) => window.clothDemoLoadState(t), worked.text), true, 'the torn cloth runs');
         const results = await p.evaluate(hostileCheck);
         const { polluted, good, ...cases } = results;
         assert.ok(Object.keys(cases).length >= 35);
@@ -439,7 +516,7 @@ for (const engineName of selectedEngines()) {
         const state = await p.evaluate(() => ({
           paused: window.clothDemo.paused,
           reducedMotion: window.clothDemo.reducedMotion,
-          time: window.clothDemo.simulation.time,
+          time: window.clothDemo.diagnostics().time,
           note: !document.querySelector('#reduced-motion').hidden,
           text: document.querySelector('#reduced-motion').textContent,
           pauseLabel: document.querySelector('#pause').textContent,
@@ -474,9 +551,9 @@ for (const engineName of selectedEngines()) {
             return !element.hidden && getComputedStyle(element).display !== 'none';
           };
           return {
-            respecting: [document.querySelector('#respecting').controller.paused, document.querySelector('#respecting').controller.simulation.time, note('#respecting')],
+            respecting: [document.querySelector('#respecting').controller.paused, document.querySelector('#respecting').controller.diagnostics().time, note('#respecting')],
             ignoring: [document.querySelector('#ignoring').controller.paused, note('#ignoring')],
-            mounted: [window.mounted.paused, window.mounted.reducedMotion, window.mounted.simulation.time],
+            mounted: [window.mounted.paused, window.mounted.reducedMotion, window.mounted.diagnostics().time],
             mountedMoving: [window.mountedMoving.paused, window.mountedMoving.reducedMotion],
           };
         });
@@ -523,8 +600,8 @@ for (const engineName of selectedEngines()) {
         assert.equal(await p.evaluate(() => window.mounted.options.renderer), 'wasm');
         assert.equal(await p.evaluate(() => document.querySelector('#canvas2d').controller.options.renderer), 'canvas');
         const colours = [THEME.background, THEME.particle, THEME.line, [255, 255, 255]];
-        for (const selector of ['#wasm', '#canvas2d', '#mounted']) {
-          const { counts, total } = await p.evaluate(colourCounts, [selector, colours, 12]);
+        for (const [selector, ref] of [['#wasm', '#wasm'], ['#canvas2d', '#canvas2d'], ['#mounted', 'window.mounted']]) {
+          const { counts, total } = await p.evaluate(colourCounts, [ref, ref === selector ? null : selector, colours, 12]);
           const [background, particle, line, white] = counts;
           const summary = `${selector}: ${JSON.stringify({ counts, total })}`;
           assert.ok(background > 0.5 * total, `the themed background fills the canvas, ${summary}`);
@@ -537,7 +614,7 @@ for (const engineName of selectedEngines()) {
         await p.waitFor(() => document.querySelector('#wasm').controller.theme.background === '#400000', null, { message: 'the new background read' });
         let drawn;
         for (let tries = 0; tries < 50; tries++) {
-          drawn = await p.evaluate(colourCounts, ['#wasm', [[64, 0, 0]], 4]);
+          drawn = await p.evaluate(colourCounts, ['#wasm', null, [[64, 0, 0]], 4]);
           if (drawn.counts[0] > 0.5 * drawn.total) break;
           await new Promise((done) => setTimeout(done, 100));
         }

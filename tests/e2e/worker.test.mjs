@@ -178,6 +178,12 @@ for (const engineName of selectedEngines()) {
           const p = await window.clothDemo.readPositions();
           return { world: { x: p[2 * i], y: p[2 * i + 1] }, client: window.clothDemo.worldToClient(p[2 * i], p[2 * i + 1]) };
         }, k);
+        await page.evaluate(() => {
+          window.__lastMove = NaN;
+          document.querySelector('#cloth-canvas').addEventListener('pointermove', (event) => {
+            window.__lastMove = performance.timeOrigin + event.timeStamp;
+          });
+        });
         const pointer = page.pointer('mouse');
         await pointer.press(start.client.x, start.client.y);
         await page.evaluate(() => window.clothDemo.resume());
@@ -192,6 +198,17 @@ for (const engineName of selectedEngines()) {
           [k, under.x, under.y],
           { message: 'the held particle under the pointer' },
         );
+        // the worker drew the page's last move: its event's time (a clock both share), and how long it waited
+        const drawn = await page.waitFor(
+          () => {
+            const { dragEventTime, dragLatencyMs } = window.clothDemo.diagnostics();
+            return dragEventTime === window.__lastMove && { dragLatencyMs };
+          },
+          null,
+          { message: "the last move's drawing in the diagnostics" },
+        );
+        // ≥ 0 up to the clocks' granularity (Firefox coarsens performance.now to a millisecond)
+        assert.ok(Number.isFinite(drawn.dragLatencyMs) && drawn.dragLatencyMs > -2, JSON.stringify(drawn));
         await pointer.release();
       });
     });

@@ -22,7 +22,7 @@ export interface HandOver {
 }
 
 /**
- * A cloth on one backend, as the controller (www/lib/cloth.js) drives it: the
+ * A cloth on one backend, as the controller (www/lib/cloth-controller.js) drives it: the
  * CPU's `CpuBackend` (the wasm Simulation, www/lib/cpu-backend.js) and the
  * WebGPU `GpuSimulation` (www/lib/gpu/gpu-cloth.js) answer every call alike.
  * A call a backend cannot do (saved states on WebGPU) throws an Error with

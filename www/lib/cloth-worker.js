@@ -18,7 +18,7 @@
 //
 // Errors cross as data (errors.js' errorToData) so they keep `field` and `code`.
 
-import { startCloth } from './cloth.js';
+import { startCloth } from './cloth-controller.js';
 import { WorkerHost } from './worker-host.js';
 import { errorToData } from './errors.js';
 

@@ -133,6 +133,14 @@ export interface ClothDiagnostics {
   stepsLastFrame: number;
   /** The backend that ran the frame: "webgpu" or "cpu". */
   backend: 'webgpu' | 'cpu';
+  /**
+   * The latest drag move drawn: its pointer event's time, in ms since the epoch
+   * (`performance.timeOrigin` + the event's `timeStamp`), and the ms from it to
+   * the end of the drawing that showed it, on the thread that draws (the page's,
+   * or the worker's). NaN before any drag.
+   */
+  dragEventTime: number;
+  dragLatencyMs: number;
 }
 
 /** `inspect()`'s answer: the diagnostics, and what only the Simulation knows. */
@@ -336,18 +344,8 @@ export interface ClothController {
  */
 export declare function mountCloth(canvas: HTMLCanvasElement, options?: ClothOptions): Promise<ClothController>;
 
-/**
- * The controller of a cloth on the host `makeHost()` gives (page-host.js on the
- * main thread, worker-host.js in a worker), from checked `settings`
- * (mergeOptionsGiven's `options` and `given`): what mountCloth and the cloth's
- * worker both run.
- */
-export declare function startCloth(
-  makeHost: () => import('./page-host.js').ClothHost,
-  settings: ClothOptions,
-  given: Set<string>,
-  reducedMotion: boolean,
-): Promise<ClothController>;
+/** Whether the user asked the system to reduce motion (`prefers-reduced-motion: reduce`). */
+export declare function prefersReducedMotion(): boolean;
 
 /** Every cloth parameter, one entry each, in display order (generated from src/params/table.rs). */
 export declare const PARAMETERS: readonly Parameter[];

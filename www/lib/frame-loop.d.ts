@@ -30,6 +30,8 @@ export class Stepper {
 
 export class FrameScheduler {
   constructor(onFrame: () => void, onStep: () => void);
+  /** Whether an animation frame is requested and has not come yet. */
+  readonly framePending: boolean;
   requestFrame(): void;
   cancelFrame(): void;
   scheduleStepping(): void;

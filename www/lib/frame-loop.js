@@ -134,6 +134,11 @@ export class FrameScheduler {
     this.#onStep = onStep;
   }
 
+  /** Whether an animation frame is requested and has not come yet. */
+  get framePending() {
+    return this.#frameRequest !== 0;
+  }
+
   requestFrame() {
     if (this.#frameRequest) return;
     this.#frameRequest = requestAnimationFrame(() => {

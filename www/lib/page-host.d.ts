@@ -26,6 +26,8 @@ export interface ClothHost {
   record(seconds: number, keepDrawing: () => void): Promise<Blob>;
   encodePng(): Promise<Blob>;
   drew(): void;
+  /** Whether a drag move is drawn at once rather than in the next animation frame (a worker's frames keep their own phase). */
+  readonly drawsOnInput: boolean;
   stop(): void;
 }
 

@@ -1,5 +1,5 @@
 // The page side of a cloth that runs on the page's main thread: the canvas
-// element itself. The cloth's controller (cloth.js) asks its host for what
+// element itself. The cloth's controller (cloth-controller.js) asks its host for what
 // only the page knows (the 2D context, the size and place of the canvas on
 // screen, the theme, whether it can be seen, the pointer) so that the same
 // controller runs in a worker too, on a host made of messages (worker-host.js).
@@ -92,6 +92,11 @@ export class PageHost {
 
   /** Called after every frame drawn. */
   drew() {}
+
+  /** false: the page's pointer events come just before its animation frames, which draw them. */
+  get drawsOnInput() {
+    return false;
+  }
 
   stop() {
     this.#canvas.style.touchAction = this.#previousTouchAction;

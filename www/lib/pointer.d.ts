@@ -10,7 +10,8 @@ export interface PointerActions<Target = unknown> {
   pick(clientX: number, clientY: number): Target | null;
   /** Starts dragging what `pick` returned. */
   grab(target: Target): void;
-  dragTo(clientX: number, clientY: number): void;
+  /** Moves what was grabbed to the client point; `time`: the event's (see eventTime). */
+  dragTo(clientX: number, clientY: number, time: number): void;
   release(): void;
   /** Zooms by `factor` keeping the world point under the client point (clientX, clientY) where it is. */
   zoomBy(factor: number, clientX: number, clientY: number): void;
@@ -19,6 +20,9 @@ export interface PointerActions<Target = unknown> {
   /** Gets what a handler threw. */
   fail(error: unknown): void;
 }
+
+/** When `event` happened, in ms since the epoch (`performance.timeOrigin` + its `timeStamp`, or the `time` a worker's copy carries). */
+export function eventTime(event: Event & { time?: number }): number;
 
 /**
  * `canvas`: the element, or (in a worker) any EventTarget with

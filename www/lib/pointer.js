@@ -16,11 +16,20 @@ export function wheelPixels(event, pageHeight) {
 }
 
 /**
+ * When `event` happened, in ms since the epoch (`performance.timeOrigin` + its
+ * `timeStamp`), a clock the page and its workers share: an event a worker
+ * re-dispatches carries the page's as `time`.
+ */
+export function eventTime(event) {
+  return event.time ?? performance.timeOrigin + event.timeStamp;
+}
+
+/**
  * Pointer Events on `canvas`: one pointer on something draggable drags it,
  * elsewhere it pans; two pointers pinch-zoom about their midpoint and pan as
  * it moves (a second finger lets go of what the first held); the wheel zooms
  * about the pointer. `actions`: pick(clientX, clientY) → a target or null,
- * grab(target), dragTo(clientX, clientY), release(), zoomBy(factor, clientX,
+ * grab(target), dragTo(clientX, clientY, time), release(), zoomBy(factor, clientX,
  * clientY), panBy(dx, dy) (client px), fail(error). Listeners go away with
  * `signal`. Returns `{ reset() }`.
  */
@@ -83,7 +92,7 @@ class PointerInput {
       if (target != null) {
         this.#dragPointerId = event.pointerId;
         this.#actions.grab(target);
-        this.#actions.dragTo(event.clientX, event.clientY);
+        this.#actions.dragTo(event.clientX, event.clientY, eventTime(event));
       } else {
         this.#panPointerId = event.pointerId;
       }
@@ -112,7 +121,7 @@ class PointerInput {
       if (pinch.distance > 0 && now.distance > 0) this.#actions.zoomBy(now.distance / pinch.distance, now.x, now.y);
       this.#pinch = now;
     } else if (event.pointerId === this.#dragPointerId) {
-      this.#actions.dragTo(event.clientX, event.clientY);
+      this.#actions.dragTo(event.clientX, event.clientY, eventTime(event));
     } else if (event.pointerId === this.#panPointerId) {
       this.#actions.panBy(dx, dy);
     }

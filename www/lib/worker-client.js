@@ -10,7 +10,7 @@ import { fieldError, errorFromData } from './errors.js';
 import { cloneableOptions } from './options.js';
 import { watchCanvasSize } from './renderer.js';
 import { watchVisibility } from './frame-loop.js';
-import { wheelPixels } from './pointer.js';
+import { wheelPixels, eventTime } from './pointer.js';
 import { readTheme } from './theme.js';
 import { recordingType } from './recording.js';
 import { measureScreenBox } from './page-host.js';
@@ -222,7 +222,7 @@ export class PageLink {
       type: 'pointer',
       event: {
         type: event.type, pointerId: event.pointerId, pointerType: event.pointerType, button: event.button,
-        clientX: at.x, clientY: at.y, time: performance.timeOrigin + event.timeStamp,
+        clientX: at.x, clientY: at.y, time: eventTime(event),
       },
     });
   }
@@ -231,6 +231,6 @@ export class PageLink {
     event.preventDefault(); // zoom the cloth, not scroll the page
     const at = this.toCanvas(event.clientX, event.clientY);
     const deltaY = wheelPixels(event, innerHeight);
-    this.post({ type: 'pointer', event: { type: 'wheel', clientX: at.x, clientY: at.y, deltaY, time: performance.timeOrigin + event.timeStamp } });
+    this.post({ type: 'pointer', event: { type: 'wheel', clientX: at.x, clientY: at.y, deltaY, time: eventTime(event) } });
   }
 }

@@ -1,5 +1,5 @@
 // The controller of a cloth that runs in a worker (worker-client.js starts it):
-// the same calls as the main-thread controller of cloth.js. What it can check
+// the same calls as the main-thread controller of cloth-controller.js. What it can check
 // at once (an option's name, type and range) it checks on the page and throws
 // as there; what needs the simulation goes to the worker and comes back as a
 // Promise (an Error with its `field` and `code`). The getters read the state

@@ -1,7 +1,7 @@
 // The page side of a cloth, as a worker sees it: the OffscreenCanvas it draws
 // on and what the page tells it (worker-client.js measures and forwards): the
 // canvas' size and pixel ratio, the theme, whether it can be seen, the pointer.
-// It answers the controller (cloth.js) what page-host.js answers on the main
+// It answers the controller (cloth-controller.js) what page-host.js answers on the main
 // thread. Pointer positions arrive in CSS px from the canvas' border-box corner,
 // so the screen box here is the identity.
 
@@ -79,6 +79,14 @@ export class WorkerHost {
   drew() {
     const send = this.#streamFrames;
     if (send) createImageBitmap(this.#context.canvas).then(send, () => {});
+  }
+
+  /**
+   * true: the worker's animation frames keep a phase of their own, up to a frame
+   * after the page's pointer event; the controller draws a drag move at once.
+   */
+  get drawsOnInput() {
+    return true;
   }
 
   stop() {}

@@ -1,0 +1,26 @@
+// Types for www/lib/cloth-controller.js: the controller of one cloth on the
+// thread that runs it (the page's main thread, or the cloth's worker).
+
+import type { ClothController as ClothControllerApi, ClothOptions } from './cloth.js';
+import type { ClothHost } from './page-host.js';
+import type { GpuDevice } from './gpu/gpu-cloth.js';
+
+/**
+ * The controller of a cloth on the host `makeHost()` gives (page-host.js on the
+ * main thread, worker-host.js in a worker), from checked `settings`
+ * (mergeOptionsGiven's `options` and `given`): what mountCloth and the cloth's
+ * worker both run.
+ */
+export declare function startCloth(
+  makeHost: () => ClothHost,
+  settings: ClothOptions,
+  given: Set<string>,
+  reducedMotion: boolean,
+): Promise<ClothControllerApi>;
+
+/** ClothControllerApi's members (cloth.d.ts), declared once: the class adds its constructor. */
+export interface ClothController extends ClothControllerApi {}
+export declare class ClothController {
+  constructor(host: ClothHost, settings: ClothOptions, gpu?: GpuDevice | null, given?: Set<string>, pausedForReducedMotion?: boolean);
+  readonly runsIn: 'main';
+}
