@@ -1124,47 +1124,45 @@ fn the_cord_verdict_holds_in_f64_over_nearby_starts() {
 #[test]
 fn at_equal_work_units_substeps_still_straighten_the_cloth() {
     let (report, status, message) = printed_report("equal-cost");
-    // a benchmark, printed and never asserted: the wall-clock time of each
-    // run's steps natively (the work units estimate the wasm build's)
-    for row in &report.table.rows {
-        let label = format!("{:?}", row[0]);
-        let digits: Vec<u32> = label
-            .split(|c: char| !c.is_ascii_digit())
-            .filter(|s| !s.is_empty())
-            .map(|s| s.parse().unwrap())
-            .collect();
-        let mut cloth = xpbd_cloth::Cloth::new(
-            xpbd_cloth::GridSize {
-                width: 20,
-                height: 15,
-            },
-            Default::default(),
-        );
-        cloth
-            .set_params(xpbd_cloth::Params {
-                stiffness: 0.0,
-                mass: 0.1,
-                iterations: digits[0],
-                substeps: digits[1],
-                ..Default::default()
-            })
+    // a benchmark, printed and never asserted: the run times its own trials,
+    // as the page does in its worker (natively; the work units estimate the
+    // wasm build's)
+    let d = definition("equal-cost").unwrap();
+    let mut run = d.start(d.defaults()).unwrap();
+    loop {
+        let trial = run.current_trial();
+        let start = std::time::Instant::now();
+        let done = run.advance(2_000_000);
+        run.add_wall_time(trial as f64, start.elapsed().as_secs_f64())
             .unwrap();
-        let mut times: Vec<f64> = (0..5)
-            .map(|_| {
-                let start = std::time::Instant::now();
-                for _ in 0..100 {
-                    cloth.step();
-                }
-                start.elapsed().as_secs_f64() / 100.0
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
-        println!(
-            "{label}: {} work units, median {:.1} µs per step natively",
-            number(&row[1]),
-            1e6 * times[2]
-        );
+        if done {
+            break;
+        }
     }
+    let timed = run.report();
+    println!(
+        "measured natively on {} {} ({} threads available), under whatever load the machine has:",
+        std::env::consts::OS,
+        std::env::consts::ARCH,
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+    println!("{:?}", timed.table.columns);
+    for row in &timed.table.rows {
+        println!("{row:?}");
+    }
+    // the clock never reaches the verdict or its numbers
+    assert_eq!(timed.numbers, report.numbers);
+    assert_eq!(timed.verdict, report.verdict);
+    let wall = timed
+        .table
+        .columns
+        .iter()
+        .position(|c| c.starts_with("wall-clock per step"));
+    assert!(timed
+        .table
+        .rows
+        .iter()
+        .all(|row| number(&row[wall.unwrap()]) > 0.0));
     assert!(report.number("equalWorkSubsteps") >= 2.0, "{message}");
     assert_eq!(status, Status::Holds, "{message}");
 }

@@ -46,6 +46,13 @@ pub struct Trial {
     steps_done: u32,
     /// The cloth diverged (a step was undone and it stopped).
     pub diverged: bool,
+    /// Wall-clock seconds spent stepping it, as the caller of [`Run::advance`]
+    /// measured and reported them ([`Run::add_wall_time`]); 0 when untimed.
+    /// Never part of a verdict: a clock is not deterministic.
+    ///
+    /// [`Run::advance`]: super::Run::advance
+    /// [`Run::add_wall_time`]: super::Run::add_wall_time
+    pub wall_seconds: f64,
     pub(super) finished: bool,
 }
 
@@ -69,6 +76,7 @@ impl Trial {
             samples: Vec::new(),
             steps_done: 0,
             diverged: false,
+            wall_seconds: 0.0,
             finished: false,
         }
     }
@@ -102,6 +110,11 @@ impl Trial {
             then_work_per_step: then_work,
         });
         Ok(self)
+    }
+
+    /// The steps of its plan taken so far (its warm-up not counted).
+    pub fn steps_done(&self) -> u32 {
+        self.steps_done
     }
 
     /// The work units its warm-up and its plan take, estimated before it runs.
