@@ -44,6 +44,9 @@ pub struct Settings {
     pub coloured: bool,
     /// Plain PBD with this stiffness coefficient instead of XPBD.
     pub pbd_k: Option<f64>,
+    /// Bending stiffness, N/m, of the `bends` (distance constraints between
+    /// the particles two apart along rows and columns of a grid).
+    pub bending: f64,
 }
 
 impl Default for Settings {
@@ -58,6 +61,7 @@ impl Default for Settings {
             gravity: -9.81,
             coloured: true,
             pbd_k: None,
+            bending: 0.0,
         }
     }
 }
@@ -73,6 +77,8 @@ pub struct Ring {
 pub struct Reference {
     pub particles: Vec<Particle>,
     pub links: Vec<Link>,
+    /// Bending pairs, solved after each sweep of the links, in their order.
+    pub bends: Vec<Link>,
     pub rings: Vec<Ring>,
     pub s: Settings,
     pub time: f64,
@@ -133,6 +139,7 @@ impl Reference {
         Reference {
             particles,
             links,
+            bends: Vec::new(),
             rings: Vec::new(),
             s,
             time: 0.0,
@@ -166,6 +173,7 @@ impl Reference {
         Reference {
             particles,
             links,
+            bends: Vec::new(),
             rings: Vec::new(),
             s,
             time: 0.0,
@@ -189,6 +197,7 @@ impl Reference {
             self.predict(h);
             for _ in 0..self.s.iterations {
                 self.sweep(&order, h);
+                self.solve_bends(h);
                 self.solve_rings();
             }
             self.finish(h);
@@ -205,7 +214,7 @@ impl Reference {
             p.x[0] += h * p.v[0];
             p.x[1] += h * p.v[1];
         }
-        for c in &mut self.links {
+        for c in self.links.iter_mut().chain(&mut self.bends) {
             c.lambda = 0.0;
         }
     }
@@ -230,31 +239,54 @@ impl Reference {
         };
         let alpha_tilde = alpha / (h * h);
         let gamma = alpha * self.s.damping / h;
+        let pbd_k = self.s.pbd_k;
         for &c in order {
-            let link = self.links[c];
-            let (pa, pb) = (self.particles[link.a], self.particles[link.b]);
-            let d = [pa.x[0] - pb.x[0], pa.x[1] - pb.x[1]];
-            let length = d[0].hypot(d[1]);
-            let w = pa.w + pb.w;
-            if length <= SHORTEST || w == 0.0 {
-                continue;
-            }
-            let n = [d[0] / length, d[1] / length];
-            let error = length - link.rest;
-            let delta = match self.s.pbd_k {
-                Some(k) => -k * error / w,
-                None => {
-                    let moved = (pa.x[0] - pa.x_old[0] - pb.x[0] + pb.x_old[0]) * n[0]
-                        + (pa.x[1] - pa.x_old[1] - pb.x[1] + pb.x_old[1]) * n[1];
-                    -(error + alpha_tilde * link.lambda + gamma * moved)
-                        / ((1.0 + gamma) * w + alpha_tilde)
+            solve_link(
+                &mut self.particles,
+                &mut self.links[c],
+                alpha_tilde,
+                gamma,
+                pbd_k,
+            );
+        }
+    }
+
+    /// One pass over the bending pairs: each an XPBD distance constraint of
+    /// compliance `1/bending`, undamped.
+    fn solve_bends(&mut self, h: f64) {
+        if self.s.bending <= 0.0 {
+            return;
+        }
+        let alpha_tilde = 1.0 / (self.s.bending * h * h);
+        for bend in &mut self.bends {
+            solve_link(&mut self.particles, bend, alpha_tilde, 0.0, None);
+        }
+    }
+
+    /// Bending pairs for a `width × height` grid: for each particle in order,
+    /// its left and right neighbours, then those above and below it.
+    pub fn add_grid_bending(&mut self, width: usize, height: usize) {
+        for i in 0..height {
+            for j in 0..width {
+                let k = i * width + j;
+                if j >= 1 && j + 1 < width {
+                    self.bends.push(self.bend(k - 1, k + 1));
                 }
-            };
-            self.links[c].lambda += delta;
-            for (axis, n_axis) in n.iter().enumerate() {
-                self.particles[link.a].x[axis] += pa.w * delta * n_axis;
-                self.particles[link.b].x[axis] -= pb.w * delta * n_axis;
+                if i >= 1 && i + 1 < height {
+                    self.bends.push(self.bend(k - width, k + width));
+                }
             }
+        }
+    }
+
+    fn bend(&self, a: usize, b: usize) -> Link {
+        let (pa, pb) = (self.particles[a].x, self.particles[b].x);
+        Link {
+            a,
+            b,
+            rest: (pa[0] - pb[0]).hypot(pa[1] - pb[1]),
+            lambda: 0.0,
+            colour: 0,
         }
     }
 
@@ -366,5 +398,38 @@ impl Reference {
                 a[1] + t * (b[1] - a[1]) - p[1]
             })
             .fold(0.0, f64::max)
+    }
+}
+
+/// One distance constraint's XPBD solve (plain PBD with `pbd_k`), with
+/// constraint damping `gamma`: updates its multiplier and moves its ends.
+fn solve_link(
+    particles: &mut [Particle],
+    link: &mut Link,
+    alpha_tilde: f64,
+    gamma: f64,
+    pbd_k: Option<f64>,
+) {
+    let (pa, pb) = (particles[link.a], particles[link.b]);
+    let d = [pa.x[0] - pb.x[0], pa.x[1] - pb.x[1]];
+    let length = d[0].hypot(d[1]);
+    let w = pa.w + pb.w;
+    if length <= SHORTEST || w == 0.0 {
+        return;
+    }
+    let n = [d[0] / length, d[1] / length];
+    let error = length - link.rest;
+    let delta = match pbd_k {
+        Some(k) => -k * error / w,
+        None => {
+            let moved = (pa.x[0] - pa.x_old[0] - pb.x[0] + pb.x_old[0]) * n[0]
+                + (pa.x[1] - pa.x_old[1] - pb.x[1] + pb.x_old[1]) * n[1];
+            -(error + alpha_tilde * link.lambda + gamma * moved) / ((1.0 + gamma) * w + alpha_tilde)
+        }
+    };
+    link.lambda += delta;
+    for (axis, n_axis) in n.iter().enumerate() {
+        particles[link.a].x[axis] += pa.w * delta * n_axis;
+        particles[link.b].x[axis] -= pb.w * delta * n_axis;
     }
 }
