@@ -74,8 +74,32 @@ pub struct Ring {
     pub target: f64,
 }
 
+/// A ground line as the project defines its contacts (rigid, plain PBD):
+/// a free particle of radius `radius` below `y + radius` is pushed up to it,
+/// an overlap it already had when its substep began no faster than
+/// `MAX_DEPENETRATION` m/s; of its sideways motion over the substep up to
+/// `friction` times its upward pushes of the substep so far is cancelled
+/// (Coulomb friction on positions); after the velocity update its upward
+/// velocity loses what the pushes gave it, but never goes below 0
+/// (restitution 0); before each substep speeds are clamped to
+/// `MAX_TRAVEL · radius / h` less the substep's gravity.
+#[derive(Clone, Copy, Debug)]
+pub struct Ground {
+    pub y: f64,
+    pub radius: f64,
+    pub friction: f64,
+}
+
+/// Fastest a contact undoes an overlap its particle began the substep with, m/s.
+const MAX_DEPENETRATION: f64 = 0.25;
+/// Most a free particle moves in a substep with contacts, in particle radii.
+const MAX_TRAVEL: f64 = 0.5;
+
 pub struct Reference {
     pub particles: Vec<Particle>,
+    /// The ground, if any, and each particle's upward push this substep.
+    pub ground: Option<Ground>,
+    pub pushed: Vec<f64>,
     pub links: Vec<Link>,
     /// Bending pairs, solved after each sweep of the links, in their order.
     pub bends: Vec<Link>,
@@ -137,6 +161,8 @@ impl Reference {
             }
         }
         Reference {
+            ground: None,
+            pushed: vec![0.0; particles.len()],
             particles,
             links,
             bends: Vec::new(),
@@ -149,7 +175,7 @@ impl Reference {
     /// Particles at `points` with `masses` (0 = pinned) joined in a chain,
     /// each link `rest` metres long at rest.
     pub fn chain(points: &[[f64; 2]], masses: &[f64], rest: f64, s: Settings) -> Reference {
-        let particles = points
+        let particles: Vec<Particle> = points
             .iter()
             .zip(masses)
             .map(|(&x, &m)| Particle {
@@ -171,6 +197,8 @@ impl Reference {
             })
             .collect();
         Reference {
+            ground: None,
+            pushed: vec![0.0; particles.len()],
             particles,
             links,
             bends: Vec::new(),
@@ -194,12 +222,15 @@ impl Reference {
         let h = self.s.dt / self.s.substeps as f64;
         let order = self.order();
         for _ in 0..self.s.substeps {
+            self.limit_speeds(h);
             self.predict(h);
             for _ in 0..self.s.iterations {
                 self.sweep(&order, h);
                 self.solve_bends(h);
                 self.solve_rings();
+                self.solve_ground(h);
             }
+            self.solve_ground(h);
             self.finish(h);
         }
         self.time += self.s.dt;
@@ -219,14 +250,63 @@ impl Reference {
         }
     }
 
-    /// Velocities from positions, then velocity damping.
+    /// Velocities from positions, the ground's velocity pass, then velocity
+    /// damping.
     pub fn finish(&mut self, h: f64) {
         let keep = (1.0 - self.s.velocity_damping * h).max(0.0);
+        for (p, pushed) in self.particles.iter_mut().zip(&self.pushed) {
+            if p.w == 0.0 {
+                continue;
+            }
+            let mut v = [(p.x[0] - p.x_old[0]) / h, (p.x[1] - p.x_old[1]) / h];
+            if *pushed > 0.0 {
+                v[1] = (v[1] - pushed / h).max(0.0);
+            }
+            p.v = [keep * v[0], keep * v[1]];
+        }
+    }
+
+    /// With a ground: clamps speeds before the prediction, and clears the
+    /// substep's pushes.
+    fn limit_speeds(&mut self, h: f64) {
+        let Some(ground) = self.ground else {
+            return;
+        };
+        self.pushed.iter_mut().for_each(|p| *p = 0.0);
+        let limit = (MAX_TRAVEL * ground.radius / h - self.s.gravity.abs() * h).max(0.0);
         for p in self.particles.iter_mut().filter(|p| p.w > 0.0) {
-            p.v = [
-                keep * (p.x[0] - p.x_old[0]) / h,
-                keep * (p.x[1] - p.x_old[1]) / h,
-            ];
+            let speed = p.v[0].hypot(p.v[1]);
+            if speed > limit {
+                p.v = [p.v[0] * limit / speed, p.v[1] * limit / speed];
+            }
+        }
+    }
+
+    /// One pass of the ground's contacts, with friction.
+    fn solve_ground(&mut self, h: f64) {
+        let Some(ground) = self.ground else {
+            return;
+        };
+        let surface = ground.y + ground.radius;
+        for (p, pushed) in self.particles.iter_mut().zip(&mut self.pushed) {
+            let depth = surface - p.x[1];
+            if p.w == 0.0 || depth <= 0.0 {
+                continue;
+            }
+            let overlap = (surface - p.x_old[1]).max(0.0);
+            let push = depth - (overlap - MAX_DEPENETRATION * h).max(0.0);
+            if push <= 0.0 {
+                continue;
+            }
+            *pushed += push;
+            p.x[1] += push;
+            let slide = p.x[0] - p.x_old[0];
+            let limit = ground.friction * pushed.max(push);
+            if slide.abs() <= limit {
+                p.x[0] = p.x_old[0];
+            } else {
+                p.x[0] -= slide * limit / slide.abs();
+            }
         }
     }
 
