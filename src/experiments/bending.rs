@@ -271,28 +271,11 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         ]);
     }
     let ratio = on / off;
-    let status = if ratio <= MAX_RATIO {
-        Status::Holds
-    } else if ratio < 1.0 {
-        Status::Partly
-    } else {
-        Status::DoesNotHold
-    };
-    let text = format!(
-        "{}: over {} nearby starts each row's curvature changes sign {off:.2} times on average without bending ({off_lo:.2} to {off_hi:.2} from start to start) and {on:.2} times with it ({on_lo:.2} to {on_hi:.2}): {:.0} % of it; {} the {:.0} % allowed for \"removes\". The mean turning angle, which also counts the overall curve the squeeze forces on any cloth, is {:.2}° without and {:.2}° with bending.",
-        status.name(),
+    let verdict = verdict(
+        [(off, off_lo, off_hi), (on, on_lo, on_hi)],
         values[0].len(),
-        100.0 * ratio,
-        if ratio <= MAX_RATIO { "within" } else { "beyond" },
-        100.0 * MAX_RATIO,
-        angles[0],
-        angles[1],
+        angles,
     );
-    let advice = if ratio <= MAX_RATIO {
-        "Turn bending on (at or below the cloth's stiffness) for smooth folds instead of small wrinkles."
-    } else {
-        "Bending here does not smooth the small wrinkles away: keep bendingStiffness at or below the stiffness, and expect folds either way."
-    };
     Report {
         charts: vec![chart, shape],
         table,
@@ -305,10 +288,39 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("turningOff", angles[0]),
             ("turningOn", angles[1]),
         ],
-        verdict: Some(Verdict {
-            status,
-            text,
-            advice: advice.into(),
-        }),
+        verdict: Some(verdict),
+    }
+}
+
+/// The verdict from the wrinkles without and with bending (mean, lowest and
+/// highest over `starts` starts) and the mean turning angles.
+fn verdict(wrinkles: [(f64, f64, f64); 2], starts: usize, angles: [f64; 2]) -> Verdict {
+    let [(off, off_lo, off_hi), (on, on_lo, on_hi)] = wrinkles;
+    let ratio = on / off;
+    let status = if ratio <= MAX_RATIO {
+        Status::Holds
+    } else if ratio < 1.0 {
+        Status::Partly
+    } else {
+        Status::DoesNotHold
+    };
+    let text = format!(
+        "{}: over {starts} nearby starts each row's curvature changes sign {off:.2} times on average without bending ({off_lo:.2} to {off_hi:.2} from start to start) and {on:.2} times with it ({on_lo:.2} to {on_hi:.2}): {:.0} % of it; {} the {:.0} % allowed for \"removes\". The mean turning angle, which also counts the overall curve the squeeze forces on any cloth, is {:.2}° without and {:.2}° with bending.",
+        status.name(),
+        100.0 * ratio,
+        if ratio <= MAX_RATIO { "within" } else { "beyond" },
+        100.0 * MAX_RATIO,
+        angles[0],
+        angles[1],
+    );
+    let advice = if ratio <= MAX_RATIO {
+        "Turn bending on (at or below the cloth's stiffness) for smooth folds instead of small wrinkles."
+    } else {
+        "Bending here does not smooth the small wrinkles away: keep bendingStiffness at or below the stiffness, and expect folds either way."
+    };
+    Verdict {
+        status,
+        text,
+        advice: advice.into(),
     }
 }
