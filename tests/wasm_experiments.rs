@@ -145,10 +145,10 @@ fn wall_clock_times_are_checked_and_shown_beside_the_work_units() {
         (JsValue::from(0.0), JsValue::from(f64::NAN), "seconds"),
         (JsValue::from(0.0), JsValue::from(-1.0), "seconds"),
     ] {
-        let error = run.add_wall_time(trial, seconds).err().expect("refused");
+        let error = run.add_wall_time(trial, seconds).expect_err("refused");
         assert_eq!(field_and_code(error), (Some(field.into()), invalid.clone()));
     }
-    let (_, code) = field_and_code(run.add_wall_time("0".into(), 0.1.into()).err().unwrap());
+    let (_, code) = field_and_code(run.add_wall_time("0".into(), 0.1.into()).unwrap_err());
     assert!(code.is_some(), "a string is refused with a code");
     // time each trial as the page's runner does: a call steps one trial
     loop {
