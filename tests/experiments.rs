@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-use xpbd_cloth::experiments::{definition, definitions, Report, Status};
+use xpbd_cloth::experiments::{definition, definitions, Cell, Report, Status};
 
 /// The report of the default run of `id`, computed once per test binary.
 fn default_report(id: &str) -> Report {
@@ -132,6 +132,117 @@ fn bending_does_not_remove_the_wrinkles_here() {
     assert_eq!(status, Status::DoesNotHold, "{message}");
     // there are wrinkles to remove: more than a smooth drape's one or two
     assert!(report.number("wrinklesOff") > 2.0, "{message}");
+}
+
+/// The wrinkles of a `width × height` grid's rows, counted as the bending
+/// experiment defines them (its rule): the times each row's turning angle
+/// changes sign, turns under 1° ignored, per row. Written again here in f64.
+fn wrinkles_f64(r: &Reference, width: usize, height: usize) -> f64 {
+    let mut changes = 0;
+    for i in 0..height {
+        let at = |j: usize| r.particles[i * width + j].x;
+        let mut sign = 0.0;
+        for j in 1..width - 1 {
+            let (a, b, c) = (at(j - 1), at(j), at(j + 1));
+            let (u, v) = ([b[0] - a[0], b[1] - a[1]], [c[0] - b[0], c[1] - b[1]]);
+            let turn = (u[0] * v[1] - u[1] * v[0]).atan2(u[0] * v[0] + u[1] * v[1]);
+            if turn.abs() < 1f64.to_radians() {
+                continue;
+            }
+            if sign != 0.0 && turn.signum() != sign {
+                changes += 1;
+            }
+            sign = turn.signum();
+        }
+    }
+    changes as f64 / height as f64
+}
+
+/// The bending experiment's cloth at its defaults in f64, its start moved by
+/// `nudge` metres (a different small offset for each particle): its mean
+/// wrinkles over the second half, with `bending` N/m (0: none).
+fn bending_run_f64(d: &xpbd_cloth::experiments::Settings, bending: f64, nudge: f64) -> f64 {
+    let (width, height) = (d.count("width") as usize, d.count("height") as usize);
+    let s = F64 {
+        dt: d.get("timeStep"),
+        iterations: d.count("iterations") as usize,
+        stiffness: d.get("stiffness"),
+        velocity_damping: d.get("velocityDamping"),
+        bending,
+        ..F64::default()
+    };
+    let mut r = Reference::grid(width, height, 2, d.get("mass"), s);
+    r.add_grid_bending(width, height);
+    for (k, p) in r
+        .particles
+        .iter_mut()
+        .enumerate()
+        .filter(|(_, p)| p.w > 0.0)
+    {
+        p.x[1] += nudge * (((k * 7919) % 13) as f64 / 6.0 - 1.0);
+        p.x_old = p.x;
+    }
+    // the right corner dragged in over the first second, then left pinned
+    let (corner, x0) = (width - 1, 0.2 * (width - 1) as f64);
+    let (duration, dt) = (d.get("duration"), s.dt);
+    let mut samples = Vec::new();
+    while r.time < duration - 0.5 * dt {
+        if r.time < 1.0 {
+            let f = ((r.time + dt) / 1.0).min(1.0);
+            r.particles[corner].x = [x0 * (1.0 - d.get("squeeze") * f), 0.0];
+        }
+        r.step();
+        samples.push([r.time, wrinkles_f64(&r, width, height)]);
+    }
+    mean_from(&samples, duration / 2.0)
+}
+
+#[test]
+fn the_bending_verdict_holds_in_f64_over_nearby_starts() {
+    // A crumpling cloth buckles where round-off tips it: one start's count
+    // moves by a few tenths with it. The experiment measures the mean over
+    // nearby starts (each free particle's height moved by up to 2.5e-6 m more
+    // per start, the same pattern here); the f64 reference runs the same
+    // starts, its verdict from its means must be the project's, and the
+    // project's means lie within the f64 starts' spread widened by its width.
+    let report = default_report("bending");
+    let d = definition("bending").unwrap().defaults();
+    let (status, message) = verdict(&report);
+    let (mut offs, mut ons) = (Vec::new(), Vec::new());
+    for start in 0..d.count("starts") {
+        let nudge = 2.5e-6 * start as f64;
+        offs.push(bending_run_f64(&d, 0.0, nudge));
+        ons.push(bending_run_f64(&d, d.get("bendingStiffness"), nudge));
+        println!(
+            "f64 start {start}: wrinkles {:.2} without, {:.2} with bending",
+            offs[offs.len() - 1],
+            ons[ons.len() - 1]
+        );
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let ratio = mean(&ons) / mean(&offs);
+    let f64_status = if ratio <= 0.5 {
+        Status::Holds
+    } else if ratio < 1.0 {
+        Status::Partly
+    } else {
+        Status::DoesNotHold
+    };
+    println!("f64 means: ratio {ratio:.3}: {}", f64_status.name());
+    assert_eq!(status, f64_status, "{message}");
+    for (name, spread) in [("wrinklesOff", &offs), ("wrinklesOn", &ons)] {
+        let (lo, hi) = spread
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(l, h), &v| (l.min(v), h.max(v)));
+        // at least one sign change in one row: the count's own step
+        let width = (hi - lo).max(1.0 / d.get("height"));
+        let value = report.number(name);
+        println!("{name}: f32 mean {value:.3}, f64 starts {lo:.3} to {hi:.3}");
+        assert!(
+            (lo - width..=hi + width).contains(&value),
+            "{name} {value} outside f64's {lo}..{hi}: {message}"
+        );
+    }
 }
 
 #[test]
@@ -423,8 +534,11 @@ fn the_convergence_verdict_and_numbers_hold_in_f64() {
     let iterations = d.count("iterations") as usize;
     let residuals = |coloured: bool| {
         let mut r = Reference {
+            ground: None,
+            pushed: vec![0.0; fallen.particles.len()],
             particles: fallen.particles.clone(),
             links: fallen.links.clone(),
+            bends: Vec::new(),
             rings: Vec::new(),
             s: F64 { coloured, ..s },
             time: 0.0,
@@ -699,64 +813,115 @@ fn the_equilibrium_verdict_holds_in_f64() {
 }
 
 #[test]
-fn forces_from_multipliers_are_the_tensions_until_f32_limits_them() {
+fn forces_from_multipliers_are_the_tensions_where_f32_resolves_them() {
     let (report, status, message) = printed_report("forces");
-    assert_eq!(status, Status::Partly, "{message}");
+    assert_eq!(status, Status::Holds, "{message}");
     assert!(report.number("iterationsError") <= 0.01, "{message}");
+    // the precision limit is a finding: at the defaults the smallest substeps
+    // are beyond f32, and the rule reports them apart
+    assert!(report.number("beyondF32Runs") >= 1.0, "{message}");
 }
 
-#[test]
-fn forces_from_multipliers_are_exact_in_f64_and_only_f32_limits_them() {
-    // In f64 every run's forces are the tensions: the claim holds for the
-    // method. The project's verdict differs from f64's on purpose, and only
-    // in the runs where one f32 rounding of a position, read as a force
-    // through 1/h², exceeds the 1 % the rule allows: that is what the
-    // experiment shows.
-    let report = default_report("forces");
-    let d = definition("forces").unwrap().defaults();
+/// The forces' largest relative error in the f64 reference, for the run at
+/// substep `h`: the rigid chain of the defaults, settled as the project's.
+fn forces_error_f64(d: &xpbd_cloth::experiments::Settings, iterations: usize, h: f64) -> f64 {
     let (n, m, dt) = (d.count("links") as usize, d.get("mass"), d.get("timeStep"));
     let start: Vec<[f64; 2]> = (0..=n).map(|k| [0.0, -0.1 * k as f64]).collect();
     let masses: Vec<f64> = (0..=n).map(|k| if k == 0 { 0.0 } else { m }).collect();
-    for (i, row) in report.table.rows.iter().enumerate() {
-        let substeps = (dt / number(&row[1])).round() as usize;
-        let s = F64 {
-            dt,
-            substeps,
-            iterations: if i == 0 { d.count("work") as usize } else { 1 },
-            stiffness: d.get("stiffness"),
-            velocity_damping: d.get("velocityDamping"),
-            coloured: false,
-            ..F64::default()
-        };
-        let mut r = Reference::chain(&start, &masses, 0.1, s);
-        let h = dt / substeps as f64;
-        let error = |r: &Reference| {
-            r.links
-                .iter()
-                .map(|c| {
-                    let tension = (n - c.a) as f64 * m * 9.81;
-                    (-c.lambda / (h * h) - tension).abs() / tension
-                })
-                .fold(0.0, f64::max)
-        };
-        let samples = run_f64(&mut r, d.get("duration"), error);
-        let f64_error = mean_from(&samples, 0.75 * d.get("duration"));
-        let (f32_error, f32_limit) = (number(&row[2]) / 100.0, number(&row[3]) / 100.0);
-        println!("h = {h:.3e} s: error f32 {f32_error:.2e}, f64 {f64_error:.2e}, one f32 rounding {f32_limit:.2e}");
-        assert!(f64_error <= 0.01, "f64 error {f64_error} at h = {h}");
-        assert!(
-            f32_error <= 0.01 || f32_limit > 0.01,
-            "f32 error {f32_error} at h = {h} beyond what one rounding explains ({f32_limit})"
-        );
+    let s = F64 {
+        dt,
+        substeps: (dt / h).round() as usize,
+        iterations,
+        stiffness: d.get("stiffness"),
+        velocity_damping: d.get("velocityDamping"),
+        coloured: false,
+        ..F64::default()
+    };
+    let mut r = Reference::chain(&start, &masses, 0.1, s);
+    let error = |r: &Reference| {
+        r.links
+            .iter()
+            .map(|c| {
+                let tension = (n - c.a) as f64 * m * 9.81;
+                (-c.lambda / (h * h) - tension).abs() / tension
+            })
+            .fold(0.0, f64::max)
+    };
+    let samples = run_f64(&mut r, d.get("duration"), error);
+    mean_from(&samples, 0.75 * d.get("duration"))
+}
+
+#[test]
+fn the_forces_verdict_holds_in_f64_and_f32_resolution_is_known_before_the_run() {
+    // The rule judges the method where the format can resolve 1 %: the f32
+    // resolution ε·length/(g·h²) of each run is computed here from the set-up
+    // alone (f32::EPSILON, the chain's length, g, h), never from a result.
+    // In f64 its resolution is finer than 1 % for every run, so every run is
+    // judged; the two verdicts must agree.
+    let definition = definition("forces").unwrap();
+    // the defaults, and a longer chain at a shorter step whose substeps are
+    // mostly beyond f32
+    for given in [
+        &[][..],
+        &[("links", 30.0), ("timeStep", 0.01), ("maxSubsteps", 20.0)][..],
+    ] {
+        let d = definition.settings(given).unwrap();
+        let report = definition.run(d.clone()).unwrap();
+        forces_verdict_matches_f64(&report, &d);
     }
+}
+
+fn forces_verdict_matches_f64(report: &Report, d: &xpbd_cloth::experiments::Settings) {
+    let length = 0.1 * d.get("links");
+    let (mut f64_all, mut f64_judged) = (Vec::new(), Vec::new());
+    for (i, row) in report.table.rows.iter().enumerate() {
+        let h = number(&row[1]);
+        let resolution = f32::EPSILON as f64 * length / (9.81 * h * h);
+        let f64_resolution = f64::EPSILON * length / (9.81 * h * h);
+        assert!(
+            (number(&row[3]) / 100.0 - resolution).abs() <= 1e-9 * resolution,
+            "the page's f32 resolution at h = {h}"
+        );
+        let judged = resolution <= 0.01;
+        let label = if judged { "yes" } else { "no: beyond f32" };
+        assert!(matches!(&row[4], Cell::Text(t) if t == label), "{row:?}");
+        let iterations = if i == 0 { d.count("work") as usize } else { 1 };
+        let f64_error = forces_error_f64(d, iterations, h);
+        let f32_error = number(&row[2]) / 100.0;
+        println!("h = {h:.3e} s: error f32 {f32_error:.2e}, f64 {f64_error:.2e}, f32 resolution {resolution:.2e}, judged {judged}");
+        assert!(f64_resolution <= 0.01);
+        f64_all.push(f64_error <= 0.01);
+        if judged {
+            f64_judged.push(f64_error <= 0.01);
+        } else {
+            // beyond f32: the method still gives the tension (f64), and the
+            // f32 error stays within the a-priori resolution
+            assert!(f64_error <= 0.01, "f64 error {f64_error} at h = {h}");
+            assert!(
+                f32_error <= resolution,
+                "f32 error {f32_error} at h = {h} beyond {resolution}"
+            );
+        }
+    }
+    let rule = |within: &[bool]| {
+        if within.iter().all(|&w| w) {
+            Status::Holds
+        } else if within.iter().any(|&w| w) {
+            Status::Partly
+        } else {
+            Status::DoesNotHold
+        }
+    };
+    let (status, message) = verdict(report);
+    assert_eq!(status, rule(&f64_all), "{message}");
+    assert_eq!(status, rule(&f64_judged), "{message}");
 }
 
 #[test]
 fn where_a_resting_body_spin_comes_from() {
     let (report, status, message) = printed_report("spin");
-    // A finding: the balloon turns on the ground without friction, the same
-    // in both sweep orders; floating with no contact it does not, and
-    // friction holds it.
+    // A finding: the balloon turns on the ground, with friction and without,
+    // the same in both sweep orders; floating with no contact it does not.
     assert_eq!(status, Status::Holds, "{message}");
     assert_eq!(report.number("spinningFloating"), 0.0, "{message}");
     let rate = |label: &str| {
@@ -774,7 +939,7 @@ fn where_a_resting_body_spin_comes_from() {
     );
     assert!(original.abs() > 1.0 && coloured.abs() > 1.0, "{message}");
     assert!(
-        rate("balloon, colored order, ground, friction").abs() < 1.0,
+        rate("balloon, colored order, ground, friction").abs() > 1.0,
         "{message}"
     );
 }
@@ -1084,47 +1249,45 @@ fn the_cord_verdict_holds_in_f64_over_nearby_starts() {
 #[test]
 fn at_equal_work_units_substeps_still_straighten_the_cloth() {
     let (report, status, message) = printed_report("equal-cost");
-    // a benchmark, printed and never asserted: the wall-clock time of each
-    // run's steps natively (the work units estimate the wasm build's)
-    for row in &report.table.rows {
-        let label = format!("{:?}", row[0]);
-        let digits: Vec<u32> = label
-            .split(|c: char| !c.is_ascii_digit())
-            .filter(|s| !s.is_empty())
-            .map(|s| s.parse().unwrap())
-            .collect();
-        let mut cloth = xpbd_cloth::Cloth::new(
-            xpbd_cloth::GridSize {
-                width: 20,
-                height: 15,
-            },
-            Default::default(),
-        );
-        cloth
-            .set_params(xpbd_cloth::Params {
-                stiffness: 0.0,
-                mass: 0.1,
-                iterations: digits[0],
-                substeps: digits[1],
-                ..Default::default()
-            })
+    // a benchmark, printed and never asserted: the run times its own trials,
+    // as the page does in its worker (natively; the work units estimate the
+    // wasm build's)
+    let d = definition("equal-cost").unwrap();
+    let mut run = d.start(d.defaults()).unwrap();
+    loop {
+        let trial = run.current_trial();
+        let start = std::time::Instant::now();
+        let done = run.advance(2_000_000);
+        run.add_wall_time(trial as f64, start.elapsed().as_secs_f64())
             .unwrap();
-        let mut times: Vec<f64> = (0..5)
-            .map(|_| {
-                let start = std::time::Instant::now();
-                for _ in 0..100 {
-                    cloth.step();
-                }
-                start.elapsed().as_secs_f64() / 100.0
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
-        println!(
-            "{label}: {} work units, median {:.1} µs per step natively",
-            number(&row[1]),
-            1e6 * times[2]
-        );
+        if done {
+            break;
+        }
     }
+    let timed = run.report();
+    println!(
+        "measured natively on {} {} ({} threads available), under whatever load the machine has:",
+        std::env::consts::OS,
+        std::env::consts::ARCH,
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+    println!("{:?}", timed.table.columns);
+    for row in &timed.table.rows {
+        println!("{row:?}");
+    }
+    // the clock never reaches the verdict or its numbers
+    assert_eq!(timed.numbers, report.numbers);
+    assert_eq!(timed.verdict, report.verdict);
+    let wall = timed
+        .table
+        .columns
+        .iter()
+        .position(|c| c.starts_with("wall-clock per step"));
+    assert!(timed
+        .table
+        .rows
+        .iter()
+        .all(|row| number(&row[wall.unwrap()]) > 0.0));
     assert!(report.number("equalWorkSubsteps") >= 2.0, "{message}");
     assert_eq!(status, Status::Holds, "{message}");
 }
@@ -1172,15 +1335,13 @@ fn the_equal_cost_verdict_holds_in_f64() {
     );
 }
 
-#[test]
-fn the_floating_balloon_keeps_still_in_f64_too() {
-    // The balloon preset without its ground and gravity, rebuilt in f64: a ring of 32
-    // particles of 0.02 kg on a circle √1.5 × 0.5 m, edges of 1000 N/m whose
-    // rest lengths are the sides of the 0.5 m ring (even edges first, then
-    // odd, as the preset creates them), and a rigid area constraint holding
-    // the start area; 10 substeps of 5 iterations, Δt = 0.01 s.
-    let report = default_report("spin");
-    let d = definition("spin").unwrap().defaults();
+/// The balloon preset rebuilt in f64: a ring of 32 particles of 0.02 kg on a
+/// circle √1.5 × 0.5 m around (0, 1.5), edges of 1000 N/m whose rest lengths
+/// are the sides of the 0.5 m ring (even edges first, then odd, as the preset
+/// creates them), and a rigid area constraint holding the start area; 10
+/// substeps of 5 iterations, Δt = 0.01 s, no air drag; with `ground` (or
+/// none) and `gravity`.
+fn balloon_f64(ground: Option<common::reference_f64::Ground>, gravity: f64) -> Reference {
     let n = 32;
     // the start exactly as the preset computes it in f32 (a circle rounded:
     // a perfect circle in f64 could not start turning by symmetry)
@@ -1194,7 +1355,7 @@ fn the_floating_balloon_keeps_still_in_f64_too() {
     let side = (2.0 * 0.5f32 * (std::f32::consts::PI / n as f32).sin()) as f64;
     let s = F64 {
         substeps: 10,
-        gravity: 0.0,
+        gravity,
         iterations: 5,
         coloured: false,
         ..F64::default()
@@ -1218,27 +1379,96 @@ fn the_floating_balloon_keeps_still_in_f64_too() {
         corners: (0..n).collect(),
         target: area,
     });
-    let rate = |r: &Reference| {
-        let c = r.particles.iter().fold([0.0; 2], |c, p| {
-            [c[0] + p.x[0] / n as f64, c[1] + p.x[1] / n as f64]
-        });
-        let (mut l, mut i) = (0.0, 0.0);
-        for p in &r.particles {
-            let (dx, dy) = (p.x[0] - c[0], p.x[1] - c[1]);
-            l += dx * p.v[1] - dy * p.v[0];
-            i += dx * dx + dy * dy;
-        }
-        (l / i).to_degrees()
-    };
-    let samples = run_f64(&mut r, d.get("duration"), rate);
-    let f64_rate = mean_from(&samples, d.get("duration") / 2.0);
-    let f32_rate = report
+    r.ground = ground;
+    r
+}
+
+/// The rotation rate about the centre of mass, °/s: `L / I` of its particles
+/// (equal masses).
+fn spin_rate_f64(r: &Reference) -> f64 {
+    let n = r.particles.len() as f64;
+    let c = r
+        .particles
+        .iter()
+        .fold([0.0; 2], |c, p| [c[0] + p.x[0] / n, c[1] + p.x[1] / n]);
+    let (mut l, mut i) = (0.0, 0.0);
+    for p in &r.particles {
+        let (dx, dy) = (p.x[0] - c[0], p.x[1] - c[1]);
+        l += dx * p.v[1] - dy * p.v[0];
+        i += dx * dx + dy * dy;
+    }
+    (l / i).to_degrees()
+}
+
+/// The spin experiment's f32 rate for the row labelled `label`.
+fn spin_row(report: &Report, label: &str) -> f64 {
+    report
         .table
         .rows
         .iter()
-        .find(|row| matches!(&row[0], xpbd_cloth::experiments::Cell::Text(t) if t == "balloon, original order, floating (no ground, no gravity)"))
+        .find(|row| matches!(&row[0], Cell::Text(t) if t == label))
         .map(|row| number(&row[1]))
-        .unwrap();
+        .unwrap_or_else(|| panic!("no row {label}"))
+}
+
+#[test]
+fn the_balloon_on_the_ground_spins_in_f64_as_in_f32() {
+    // The resting cases that decide the verdict, rebuilt in f64 with the
+    // ground as the project defines its contacts (tests/common/reference_f64.rs,
+    // `Ground`): the balloon lands from its start and rocks, with friction
+    // and without. At the defaults and over a longer run, each case must be
+    // classed alike (spins above 1°/s or not) in f64 and f32, so the verdict,
+    // which asks whether some resting body spins, is the same.
+    let d = definition("spin").unwrap();
+    for duration in [d.defaults().get("duration"), 20.0] {
+        let settings = d.settings(&[("duration", duration)]).unwrap();
+        let report = d.run(settings.clone()).unwrap();
+        let (status, message) = verdict(&report);
+        let mut f64_spins = false;
+        for (case, friction) in [
+            ("ground, friction", settings.get("friction")),
+            ("ground, no friction", 0.0),
+        ] {
+            let ground = common::reference_f64::Ground {
+                y: 0.0,
+                radius: 0.05,
+                friction,
+            };
+            let mut r = balloon_f64(Some(ground), -9.81);
+            let samples = run_f64(&mut r, duration, spin_rate_f64);
+            let f64_rate = mean_from(&samples, duration / 2.0);
+            let f32_rate = spin_row(&report, &format!("balloon, original order, {case}"));
+            println!("{duration} s, balloon, {case}: ω f64 {f64_rate:.3}°/s, f32 {f32_rate:.3}°/s");
+            assert_eq!(
+                f64_rate.abs() > 1.0,
+                f32_rate.abs() > 1.0,
+                "{duration} s, {case}: f64 {f64_rate}, f32 {f32_rate}"
+            );
+            f64_spins |= f64_rate.abs() > 1.0;
+        }
+        // the soft body keeps still in f32 (below 1e-3°/s, far from the
+        // threshold), so the balloon decides the verdict
+        let f64_status = if f64_spins {
+            Status::Holds
+        } else {
+            Status::DoesNotHold
+        };
+        assert_eq!(status, f64_status, "{duration} s: {message}");
+    }
+}
+
+#[test]
+fn the_floating_balloon_keeps_still_in_f64_too() {
+    // The balloon preset without its ground and gravity, rebuilt in f64.
+    let report = default_report("spin");
+    let d = definition("spin").unwrap().defaults();
+    let mut r = balloon_f64(None, 0.0);
+    let samples = run_f64(&mut r, d.get("duration"), spin_rate_f64);
+    let f64_rate = mean_from(&samples, d.get("duration") / 2.0);
+    let f32_rate = spin_row(
+        &report,
+        "balloon, original order, floating (no ground, no gravity)",
+    );
     println!("floating balloon: ω f64 {f64_rate:.3e}°/s, f32 {f32_rate:.3e}°/s");
     // the same verdict for this case: no spin (within 1°/s) in either
     assert!(

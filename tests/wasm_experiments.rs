@@ -124,3 +124,75 @@ fn a_key_number_not_reached_is_null_in_the_wasm_report_as_in_the_native_one() {
     let advice = Reflect::get(&verdict, &"advice".into()).unwrap();
     assert!(advice.as_string().is_some_and(|a| !a.is_empty()), "advice");
 }
+
+#[wasm_bindgen_test]
+fn wall_clock_times_are_checked_and_shown_beside_the_work_units() {
+    let settings = settings(&[
+        ("duration", 0.5.into()),
+        ("width", 5.0.into()),
+        ("height", 4.0.into()),
+    ]);
+    let mut run = ExperimentRun::new("equal-cost".into(), settings).unwrap();
+    let field_and_code = |error: JsValue| {
+        let text = |name: &str| Reflect::get(&error, &name.into()).unwrap().as_string();
+        (text("field"), text("code"))
+    };
+    let invalid = Some("invalid_value".to_string());
+    for (trial, seconds, field) in [
+        (JsValue::from(3.0), JsValue::from(0.1), "trial"),
+        (JsValue::from(0.5), JsValue::from(0.1), "trial"),
+        (JsValue::from(-1.0), JsValue::from(0.1), "trial"),
+        (JsValue::from(0.0), JsValue::from(f64::NAN), "seconds"),
+        (JsValue::from(0.0), JsValue::from(-1.0), "seconds"),
+    ] {
+        let error = run.add_wall_time(trial, seconds).expect_err("refused");
+        assert_eq!(field_and_code(error), (Some(field.into()), invalid.clone()));
+    }
+    let (_, code) = field_and_code(run.add_wall_time("0".into(), 0.1.into()).unwrap_err());
+    assert!(code.is_some(), "a string is refused with a code");
+    // time each trial as the page's runner does: a call steps one trial
+    loop {
+        let trial = run.current_trial();
+        let done = run.advance(200_000.0.into()).unwrap();
+        run.add_wall_time(trial.into(), 0.001.into()).unwrap();
+        if done {
+            break;
+        }
+    }
+    let report = JSON::parse(&run.report(JsValue::UNDEFINED).unwrap()).unwrap();
+    let table = Reflect::get(&report, &"table".into()).unwrap();
+    let columns: Vec<String> =
+        js_sys::Array::from(&Reflect::get(&table, &"columns".into()).unwrap())
+            .iter()
+            .map(|c| c.as_string().unwrap())
+            .collect();
+    let wall = columns
+        .iter()
+        .position(|c| c == "wall-clock per step (ms)")
+        .expect("a wall-clock column");
+    let rows = js_sys::Array::from(&Reflect::get(&table, &"rows".into()).unwrap());
+    for row in rows.iter() {
+        let cell = js_sys::Array::from(&row).get(wall as u32);
+        assert!(cell.as_f64().is_some_and(|ms| ms > 0.0), "{cell:?}");
+    }
+    // the refusals changed nothing: the times are only what was added
+    let native = definition("equal-cost").unwrap();
+    let plain = native
+        .run(
+            native
+                .settings(&[("duration", 0.5), ("width", 5.0), ("height", 4.0)])
+                .unwrap(),
+        )
+        .unwrap();
+    let numbers = Reflect::get(&report, &"numbers".into()).unwrap();
+    for (name, value) in &plain.numbers {
+        let got = Reflect::get(&numbers, &(*name).into())
+            .unwrap()
+            .as_f64()
+            .unwrap();
+        assert_eq!(
+            got, *value,
+            "{name}: the clock never reaches the key numbers"
+        );
+    }
+}

@@ -22,11 +22,11 @@ pub(super) static DEFINITION: Definition = Definition {
     title: "Resting bodies that turn",
     claim: "A soft body and a balloon resting on the ground start to rotate by themselves, and shuffling the constraints does not stop it (the report's open question: its author could not find why).",
     source: "the course report on XPBD soft bodies (its open question); the PBD tutorial's remark that corrections along ∇C conserve angular momentum",
-    method: "The \"soft-body\" and \"balloon\" presets run with each sweep order without air drag (velocityDamping 0, as in the report; the balloon preset's own air drag lets it come to rest) in three cases: resting on the ground with the preset's friction, on the ground without friction, and floating with the ground removed and gravity off (no contact: only the body's own constraints act; a falling body is no control, as single precision's rounding grows with the distance fallen). Measured: the rotation rate about the centre of mass, ω = L/I (angular momentum over moment of inertia of the free particles), over time, and its mean over the second half.",
+    method: "The \"soft-body\" and \"balloon\" presets run with each sweep order without air drag (velocityDamping 0, as in the report; the balloon preset's own air drag lets it come to rest) in three cases: resting on the ground with the preset's friction, on the ground without friction, and floating with the ground removed and gravity off (no contact: only the body's own constraints act; a falling body is no control, as single precision's rounding grows with the distance fallen). Measured: the rotation rate about the centre of mass, ω = L/I (angular momentum over moment of inertia of the free particles), over time, and its mean over the second half. The runs last 10 s: a landed balloon's roll builds up over seconds, and a shorter window catches only its onset, whose timing single precision shifts.",
     rule: "A body spins when its rotation rate over the second half exceeds 1°/s (a minute turns it by 60°, plain to see). Holds when some body resting on the ground spins; the table shows in which cases, which is where the spin comes from. Does not hold when no resting body spins.",
     settings: &[
         Setting { name: "friction", label: "Friction on the ground", unit: "", min: 0.0, max: 10.0, whole: false, default: 0.3 },
-        Setting { name: "duration", label: "Simulated time per run", unit: "s", min: 0.5, max: 30.0, whole: false, default: 5.0 },
+        Setting { name: "duration", label: "Simulated time per run", unit: "s", min: 0.5, max: 30.0, whole: false, default: 10.0 },
     ],
     build,
     report,
@@ -142,8 +142,11 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             )
         },
     );
+    let with_friction = spinning.iter().filter(|(_, k, _)| *k == 0.0).count();
     let advice = if floating > 0 {
         "The spin comes from the constraint solve itself (bodies turn with no contact at all); friction with the ground holds it, so keep some friction on resting bodies."
+    } else if with_friction > 0 {
+        "A resting body that turns is the contacts' doing, not the constraints' (it keeps still floating), and friction does not stop a round body rocking into a roll: give it air drag (velocityDamping, as the balloon preset's 1/s) so that it comes to rest."
     } else if resting > 0 {
         "A resting body that turns is the contacts' doing, not the constraints': keep friction on."
     } else {

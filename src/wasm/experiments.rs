@@ -85,6 +85,28 @@ impl ExperimentRun {
         Ok(self.run.advance(budget as u64))
     }
 
+    /// The index of the trial the next `advance` steps (a call steps one
+    /// trial only), for timing it.
+    #[wasm_bindgen(getter, js_name = currentTrial)]
+    pub fn current_trial(&self) -> u32 {
+        self.run.current_trial() as u32
+    }
+
+    /// Adds `seconds` of wall-clock time, measured around `advance` calls
+    /// (`performance.now()`), to trial `trial`; shown beside the work units by
+    /// the experiments that report times, never read by a verdict. A trial
+    /// that does not exist or a time that is not a finite number of at least
+    /// 0 is refused, naming it, and nothing changes.
+    #[wasm_bindgen(js_name = addWallTime)]
+    pub fn add_wall_time(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] trial: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] seconds: JsValue,
+    ) -> Result<(), JsValue> {
+        let (trial, seconds) = (number("trial", &trial)?, number("seconds", &seconds)?);
+        self.run.add_wall_time(trial, seconds).map_err(cloth_error)
+    }
+
     /// The fraction done, 0..1.
     #[wasm_bindgen(getter)]
     pub fn progress(&self) -> f64 {

@@ -44,6 +44,9 @@ pub struct Settings {
     pub coloured: bool,
     /// Plain PBD with this stiffness coefficient instead of XPBD.
     pub pbd_k: Option<f64>,
+    /// Bending stiffness, N/m, of the `bends` (distance constraints between
+    /// the particles two apart along rows and columns of a grid).
+    pub bending: f64,
 }
 
 impl Default for Settings {
@@ -58,6 +61,7 @@ impl Default for Settings {
             gravity: -9.81,
             coloured: true,
             pbd_k: None,
+            bending: 0.0,
         }
     }
 }
@@ -70,9 +74,35 @@ pub struct Ring {
     pub target: f64,
 }
 
+/// A ground line as the project defines its contacts (rigid, plain PBD):
+/// a free particle of radius `radius` below `y + radius` is pushed up to it,
+/// an overlap it already had when its substep began no faster than
+/// `MAX_DEPENETRATION` m/s; of its sideways motion over the substep up to
+/// `friction` times its upward pushes of the substep so far is cancelled
+/// (Coulomb friction on positions); after the velocity update its upward
+/// velocity loses what the pushes gave it, but never goes below 0
+/// (restitution 0); before each substep speeds are clamped to
+/// `MAX_TRAVEL · radius / h` less the substep's gravity.
+#[derive(Clone, Copy, Debug)]
+pub struct Ground {
+    pub y: f64,
+    pub radius: f64,
+    pub friction: f64,
+}
+
+/// Fastest a contact undoes an overlap its particle began the substep with, m/s.
+const MAX_DEPENETRATION: f64 = 0.25;
+/// Most a free particle moves in a substep with contacts, in particle radii.
+const MAX_TRAVEL: f64 = 0.5;
+
 pub struct Reference {
     pub particles: Vec<Particle>,
+    /// The ground, if any, and each particle's upward push this substep.
+    pub ground: Option<Ground>,
+    pub pushed: Vec<f64>,
     pub links: Vec<Link>,
+    /// Bending pairs, solved after each sweep of the links, in their order.
+    pub bends: Vec<Link>,
     pub rings: Vec<Ring>,
     pub s: Settings,
     pub time: f64,
@@ -131,8 +161,11 @@ impl Reference {
             }
         }
         Reference {
+            ground: None,
+            pushed: vec![0.0; particles.len()],
             particles,
             links,
+            bends: Vec::new(),
             rings: Vec::new(),
             s,
             time: 0.0,
@@ -142,7 +175,7 @@ impl Reference {
     /// Particles at `points` with `masses` (0 = pinned) joined in a chain,
     /// each link `rest` metres long at rest.
     pub fn chain(points: &[[f64; 2]], masses: &[f64], rest: f64, s: Settings) -> Reference {
-        let particles = points
+        let particles: Vec<Particle> = points
             .iter()
             .zip(masses)
             .map(|(&x, &m)| Particle {
@@ -164,8 +197,11 @@ impl Reference {
             })
             .collect();
         Reference {
+            ground: None,
+            pushed: vec![0.0; particles.len()],
             particles,
             links,
+            bends: Vec::new(),
             rings: Vec::new(),
             s,
             time: 0.0,
@@ -186,11 +222,15 @@ impl Reference {
         let h = self.s.dt / self.s.substeps as f64;
         let order = self.order();
         for _ in 0..self.s.substeps {
+            self.limit_speeds(h);
             self.predict(h);
             for _ in 0..self.s.iterations {
                 self.sweep(&order, h);
+                self.solve_bends(h);
                 self.solve_rings();
+                self.solve_ground(h);
             }
+            self.solve_ground(h);
             self.finish(h);
         }
         self.time += self.s.dt;
@@ -205,19 +245,68 @@ impl Reference {
             p.x[0] += h * p.v[0];
             p.x[1] += h * p.v[1];
         }
-        for c in &mut self.links {
+        for c in self.links.iter_mut().chain(&mut self.bends) {
             c.lambda = 0.0;
         }
     }
 
-    /// Velocities from positions, then velocity damping.
+    /// Velocities from positions, the ground's velocity pass, then velocity
+    /// damping.
     pub fn finish(&mut self, h: f64) {
         let keep = (1.0 - self.s.velocity_damping * h).max(0.0);
+        for (p, pushed) in self.particles.iter_mut().zip(&self.pushed) {
+            if p.w == 0.0 {
+                continue;
+            }
+            let mut v = [(p.x[0] - p.x_old[0]) / h, (p.x[1] - p.x_old[1]) / h];
+            if *pushed > 0.0 {
+                v[1] = (v[1] - pushed / h).max(0.0);
+            }
+            p.v = [keep * v[0], keep * v[1]];
+        }
+    }
+
+    /// With a ground: clamps speeds before the prediction, and clears the
+    /// substep's pushes.
+    fn limit_speeds(&mut self, h: f64) {
+        let Some(ground) = self.ground else {
+            return;
+        };
+        self.pushed.iter_mut().for_each(|p| *p = 0.0);
+        let limit = (MAX_TRAVEL * ground.radius / h - self.s.gravity.abs() * h).max(0.0);
         for p in self.particles.iter_mut().filter(|p| p.w > 0.0) {
-            p.v = [
-                keep * (p.x[0] - p.x_old[0]) / h,
-                keep * (p.x[1] - p.x_old[1]) / h,
-            ];
+            let speed = p.v[0].hypot(p.v[1]);
+            if speed > limit {
+                p.v = [p.v[0] * limit / speed, p.v[1] * limit / speed];
+            }
+        }
+    }
+
+    /// One pass of the ground's contacts, with friction.
+    fn solve_ground(&mut self, h: f64) {
+        let Some(ground) = self.ground else {
+            return;
+        };
+        let surface = ground.y + ground.radius;
+        for (p, pushed) in self.particles.iter_mut().zip(&mut self.pushed) {
+            let depth = surface - p.x[1];
+            if p.w == 0.0 || depth <= 0.0 {
+                continue;
+            }
+            let overlap = (surface - p.x_old[1]).max(0.0);
+            let push = depth - (overlap - MAX_DEPENETRATION * h).max(0.0);
+            if push <= 0.0 {
+                continue;
+            }
+            *pushed += push;
+            p.x[1] += push;
+            let slide = p.x[0] - p.x_old[0];
+            let limit = ground.friction * pushed.max(push);
+            if slide.abs() <= limit {
+                p.x[0] = p.x_old[0];
+            } else {
+                p.x[0] -= slide * limit / slide.abs();
+            }
         }
     }
 
@@ -230,31 +319,54 @@ impl Reference {
         };
         let alpha_tilde = alpha / (h * h);
         let gamma = alpha * self.s.damping / h;
+        let pbd_k = self.s.pbd_k;
         for &c in order {
-            let link = self.links[c];
-            let (pa, pb) = (self.particles[link.a], self.particles[link.b]);
-            let d = [pa.x[0] - pb.x[0], pa.x[1] - pb.x[1]];
-            let length = d[0].hypot(d[1]);
-            let w = pa.w + pb.w;
-            if length <= SHORTEST || w == 0.0 {
-                continue;
-            }
-            let n = [d[0] / length, d[1] / length];
-            let error = length - link.rest;
-            let delta = match self.s.pbd_k {
-                Some(k) => -k * error / w,
-                None => {
-                    let moved = (pa.x[0] - pa.x_old[0] - pb.x[0] + pb.x_old[0]) * n[0]
-                        + (pa.x[1] - pa.x_old[1] - pb.x[1] + pb.x_old[1]) * n[1];
-                    -(error + alpha_tilde * link.lambda + gamma * moved)
-                        / ((1.0 + gamma) * w + alpha_tilde)
+            solve_link(
+                &mut self.particles,
+                &mut self.links[c],
+                alpha_tilde,
+                gamma,
+                pbd_k,
+            );
+        }
+    }
+
+    /// One pass over the bending pairs: each an XPBD distance constraint of
+    /// compliance `1/bending`, undamped.
+    fn solve_bends(&mut self, h: f64) {
+        if self.s.bending <= 0.0 {
+            return;
+        }
+        let alpha_tilde = 1.0 / (self.s.bending * h * h);
+        for bend in &mut self.bends {
+            solve_link(&mut self.particles, bend, alpha_tilde, 0.0, None);
+        }
+    }
+
+    /// Bending pairs for a `width × height` grid: for each particle in order,
+    /// its left and right neighbours, then those above and below it.
+    pub fn add_grid_bending(&mut self, width: usize, height: usize) {
+        for i in 0..height {
+            for j in 0..width {
+                let k = i * width + j;
+                if j >= 1 && j + 1 < width {
+                    self.bends.push(self.bend(k - 1, k + 1));
                 }
-            };
-            self.links[c].lambda += delta;
-            for (axis, n_axis) in n.iter().enumerate() {
-                self.particles[link.a].x[axis] += pa.w * delta * n_axis;
-                self.particles[link.b].x[axis] -= pb.w * delta * n_axis;
+                if i >= 1 && i + 1 < height {
+                    self.bends.push(self.bend(k - width, k + width));
+                }
             }
+        }
+    }
+
+    fn bend(&self, a: usize, b: usize) -> Link {
+        let (pa, pb) = (self.particles[a].x, self.particles[b].x);
+        Link {
+            a,
+            b,
+            rest: (pa[0] - pb[0]).hypot(pa[1] - pb[1]),
+            lambda: 0.0,
+            colour: 0,
         }
     }
 
@@ -366,5 +478,38 @@ impl Reference {
                 a[1] + t * (b[1] - a[1]) - p[1]
             })
             .fold(0.0, f64::max)
+    }
+}
+
+/// One distance constraint's XPBD solve (plain PBD with `pbd_k`), with
+/// constraint damping `gamma`: updates its multiplier and moves its ends.
+fn solve_link(
+    particles: &mut [Particle],
+    link: &mut Link,
+    alpha_tilde: f64,
+    gamma: f64,
+    pbd_k: Option<f64>,
+) {
+    let (pa, pb) = (particles[link.a], particles[link.b]);
+    let d = [pa.x[0] - pb.x[0], pa.x[1] - pb.x[1]];
+    let length = d[0].hypot(d[1]);
+    let w = pa.w + pb.w;
+    if length <= SHORTEST || w == 0.0 {
+        return;
+    }
+    let n = [d[0] / length, d[1] / length];
+    let error = length - link.rest;
+    let delta = match pbd_k {
+        Some(k) => -k * error / w,
+        None => {
+            let moved = (pa.x[0] - pa.x_old[0] - pb.x[0] + pb.x_old[0]) * n[0]
+                + (pa.x[1] - pa.x_old[1] - pb.x[1] + pb.x_old[1]) * n[1];
+            -(error + alpha_tilde * link.lambda + gamma * moved) / ((1.0 + gamma) * w + alpha_tilde)
+        }
+    };
+    link.lambda += delta;
+    for (axis, n_axis) in n.iter().enumerate() {
+        particles[link.a].x[axis] += pa.w * delta * n_axis;
+        particles[link.b].x[axis] -= pb.w * delta * n_axis;
     }
 }

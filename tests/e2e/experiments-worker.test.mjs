@@ -105,6 +105,34 @@ describe('experiments page: where the experiments run (Chromium)', () => {
     }
   });
 
+  it('times each run of equal cost where it runs, shown beside the work units with the machine', async () => {
+    for (const [query, where] of [['', /in a worker of /], ['&worker=off', /in the page of /]]) {
+      const opened = await openPage(browser, `${server.url}www/experiments/?experiment=equal-cost${query}`);
+      await inPage(opened, async ({ page }) => {
+        await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT });
+        assert.equal(await page.isHidden(`${section('equal-cost')} .timing`), true, 'no timing before a run');
+        await runToEnd(page, 'equal-cost');
+        const { columns, cells } = await page.$eval(`${section('equal-cost')} table.results`, (table) => {
+          const heads = [...table.querySelectorAll('th')].map((th) => th.textContent);
+          const column = heads.indexOf('wall-clock per step (ms)');
+          return { columns: heads, cells: [...table.querySelectorAll('tbody tr')].map((tr) => tr.cells[column]?.textContent) };
+        });
+        assert.ok(columns.includes('work units per step'), columns.join(' | '));
+        assert.equal(cells.length, 3, columns.join(' | '));
+        for (const cell of cells) assert.ok(Number(cell) > 0, `a measured time per step, not ${cell}`);
+        const note = await page.textContent(`${section('equal-cost')} .timing`);
+        assert.match(note, where, note);
+        assert.match(note, /the verdict reads only the work units/, note);
+        // the table's CSV names the machine in a last column
+        const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${section('equal-cost')} button.table-csv`)]);
+        const { readFileSync } = await import('node:fs');
+        const lines = readFileSync(await download.path(), 'utf8').trim().split('\n');
+        assert.match(lines[0], /,measured$/, lines[0]);
+        assert.equal(lines.length, 4, lines.join('\n'));
+      });
+    }
+  });
+
   it('completes the longest accepted cord run and plots it on an axis that ends with its data', async () => {
     // 60 s at 1 ms: 60 000 steps and as many points per series
     const opened = await openPage(browser, `${server.url}www/experiments/?experiment=cord&cord.timeStep=0.001&cord.duration=60`);

@@ -29,6 +29,17 @@ const NO_VALUE = 'none in this run';
 /** The words shown for each verdict status: findings, not errors. */
 const STATUS_WORDS = Object.freeze({ holds: 'Holds', partly: 'Holds in part', 'does-not-hold': 'Does not hold here' });
 
+/** Whether a report's table holds wall-clock times (columns named `wall-clock …`). */
+function isTimed(table) {
+  return table.columns.some((column) => column.startsWith('wall-clock'));
+}
+
+/** `table` with the machine its wall-clock times were measured on as a last column, when it has times. */
+function timedTable(table, machine) {
+  if (!machine || !isTimed(table)) return table;
+  return { columns: [...table.columns, 'measured'], rows: table.rows.map((row) => [...row, machine]) };
+}
+
 /** Saves `blob` as a file called `name`. */
 function download(blob, name) {
   const url = URL.createObjectURL(blob);
@@ -60,6 +71,7 @@ class ExperimentSection {
   #fields = new Map(); // name → { input, error }
   #running = false;
   #report = null;
+  #machine = null; // where the finished run measured its wall-clock times
   #figures = [];
 
   constructor(definition, runner) {
@@ -85,6 +97,7 @@ class ExperimentSection {
     this.charts = element('div', { className: 'charts' });
     this.table = element('table', { className: 'results' });
     this.tableCsvButton = element('button', { type: 'button', className: 'table-csv', text: 'Table as CSV', disabled: '' });
+    this.timing = element('p', { className: 'timing', hidden: '' });
     this.numbers = element('dl', { className: 'numbers' });
     this.root = element(
       'section',
@@ -101,13 +114,14 @@ class ExperimentSection {
       this.advice,
       this.charts,
       this.table,
+      this.timing,
       element('p', { className: 'buttons' }, this.tableCsvButton),
       element('details', { className: 'key-numbers' }, element('summary', { text: 'Key numbers (what the verdict is computed from)' }), this.numbers),
     );
     this.runButton.addEventListener('click', () => this.start());
     this.cancelButton.addEventListener('click', () => this.cancel());
     this.tableCsvButton.addEventListener('click', () => {
-      if (this.#report) download(new Blob([tableCsv(this.#report.table)], { type: 'text/csv' }), `${id}-table.csv`);
+      if (this.#report) download(new Blob([tableCsv(timedTable(this.#report.table, this.#machine))], { type: 'text/csv' }), `${id}-table.csv`);
     });
     this.#updateLink();
   }
@@ -227,6 +241,7 @@ class ExperimentSection {
         if (message.report) this.#show(JSON.parse(message.report));
         return undefined;
       case 'done':
+        this.#machine = message.machine ?? null;
         this.#show(JSON.parse(message.report));
         this.progress.value = 1;
         this.root.dataset.state = 'done';
@@ -247,6 +262,7 @@ class ExperimentSection {
   }
 
   #started() {
+    this.#machine = null;
     this.cancelButton.disabled = false;
     this.root.dataset.state = 'running';
     this.#setVerdict('none', 'Running', 'Running…');
@@ -278,6 +294,9 @@ class ExperimentSection {
     this.#report = report;
     this.#showCharts(report.charts);
     this.#showTable(report.table);
+    const timed = Boolean(this.#machine) && isTimed(report.table);
+    this.timing.hidden = !timed;
+    this.timing.textContent = timed ? `Wall-clock times measured by this run ${this.#machine}. They vary with the machine and its load; the verdict reads only the work units, which are the same everywhere.` : '';
     this.tableCsvButton.disabled = false;
     this.numbers.replaceChildren(
       ...Object.entries(report.numbers).flatMap(([name, value]) => [

@@ -3,7 +3,8 @@
 //
 // It speaks in messages. To the runner:
 //   { type: 'check', ticket, id, settings }   → { type: 'checked', ticket, error }
-//   { type: 'start', id, settings }           → 'started', then 'progress'… and 'done', 'cancelled' or 'failed'
+//   { type: 'start', id, settings }           → 'started', then 'progress'… and 'done' (with `ms` and the
+//                                                `machine` its wall-clock times were measured on), 'cancelled' or 'failed'
 //   { type: 'cancel', id }
 //   { type: 'chartCsv', ticket, id, index }    → { type: 'csv', ticket, text } (every point of the finished run's chart)
 // Errors travel as { message, field, code } (an Error does not survive postMessage
@@ -32,6 +33,13 @@ function nextTask() {
     };
     channel.port2.postMessage(null);
   });
+}
+
+/** Where the run's wall-clock times were measured: the browser, its cores, worker or page. */
+function machine() {
+  const where = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope ? 'a worker' : 'the page';
+  const cores = navigator.hardwareConcurrency ? `${navigator.hardwareConcurrency} logical cores` : 'cores unknown';
+  return `in ${where} of ${navigator.userAgent} (${cores})`;
 }
 
 /** An error as plain data: its message, and the `field` and `code` the wasm gives. */
@@ -112,19 +120,38 @@ class Runner {
     }
   }
 
+  /**
+   * Steps `run` for about `sliceMs`; returns whether it is done. The time of
+   * each stretch of calls on one trial (a call never steps two) goes to that
+   * trial (`addWallTime`): the run's own wall-clock measure, shown beside its
+   * work units and never part of a verdict.
+   */
+  #slice(run) {
+    const sliceStart = performance.now();
+    let [done, trial, since] = [false, run.currentTrial, sliceStart];
+    while (!done && performance.now() - sliceStart < this.#sliceMs) {
+      done = run.advance(WORK_PER_CALL);
+      if (done || run.currentTrial !== trial) {
+        const now = performance.now();
+        run.addWallTime(trial, (now - since) / 1000);
+        [trial, since] = [run.currentTrial, now];
+      }
+    }
+    if (!done) run.addWallTime(trial, (performance.now() - since) / 1000);
+    return done;
+  }
+
   /** Steps `run` in slices until it is done or cancelled, reporting as it goes. */
   async #loop(run, id, state) {
     const started = performance.now();
     let drawn = started;
     for (;;) {
-      const sliceStart = performance.now();
-      let done = false;
-      while (!done && performance.now() - sliceStart < this.#sliceMs) done = run.advance(WORK_PER_CALL);
+      const done = this.#slice(run);
       const now = performance.now();
       if (done) {
         this.#finished.get(id)?.free();
         this.#finished.set(id, run);
-        this.#post({ type: 'done', id, report: run.report(PLOT_POINTS), ms: now - started });
+        this.#post({ type: 'done', id, report: run.report(PLOT_POINTS), ms: now - started, machine: machine() });
         return;
       }
       const redraw = now - drawn > this.#redrawMs;

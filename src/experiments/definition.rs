@@ -1,0 +1,68 @@
+//! What an experiment is: its claim and source, its method and rule, its
+//! settings, how its trials are built and how its report is computed; and
+//! how a run of it starts.
+
+use super::{words, Report, Run, Setting, Settings, Trial};
+use crate::error::ClothError;
+
+/// An experiment: what it claims, what it accepts, how it runs and how it judges.
+pub struct Definition {
+    /// Short name, used in the URL (`?experiment=iterations`).
+    pub id: &'static str,
+    pub title: &'static str,
+    /// The claim, in one sentence.
+    pub claim: &'static str,
+    /// Where the claim comes from.
+    pub source: &'static str,
+    /// What is set up and what is measured, in a sentence or two.
+    pub method: &'static str,
+    /// The verdict's rule, fixed before any number: the measure, its
+    /// threshold and why that threshold.
+    pub rule: &'static str,
+    pub settings: &'static [Setting],
+    pub(super) build: fn(&Settings) -> Result<Vec<Trial>, ClothError>,
+    pub(super) report: fn(&Settings, &[Trial]) -> Report,
+}
+
+impl Definition {
+    /// The defaults of every setting.
+    pub fn defaults(&self) -> Settings {
+        Settings::defaults(self.settings)
+    }
+
+    /// Settings from `given` (name, value) pairs, the defaults for the rest;
+    /// an unknown name or a value out of range is refused, naming it.
+    pub fn settings(&self, given: &[(&str, f64)]) -> Result<Settings, ClothError> {
+        Settings::given(self.id, self.settings, given)
+    }
+
+    /// A run of this experiment with `settings`, its trials built and none stepped.
+    /// Refused when the trials would need more than [`MAX_RUN_WORK`] work units.
+    pub fn start(&'static self, settings: Settings) -> Result<Run, ClothError> {
+        let trials = (self.build)(&settings)?;
+        let total_work: f64 = trials.iter().map(Trial::work).sum();
+        if total_work > MAX_RUN_WORK {
+            let first = self.settings.first().map_or("settings", |s| s.name);
+            return Err(ClothError::InvalidValue {
+                field: first,
+                value: format!("{}", settings.get(first)),
+                allowed: format!(
+                    "settings whose run takes at most {} work units (about a minute); these need {}",
+                    words::number(MAX_RUN_WORK),
+                    words::number(total_work)
+                ),
+            });
+        }
+        Ok(Run::new(self, settings, trials, total_work))
+    }
+
+    /// Runs this experiment with `settings` to the end (the native tests do).
+    pub fn run(&'static self, settings: Settings) -> Result<Report, ClothError> {
+        let mut run = self.start(settings)?;
+        while !run.advance(u64::MAX) {}
+        Ok(run.report())
+    }
+}
+
+/// The most work units one run may take: about a minute of the wasm build.
+pub const MAX_RUN_WORK: f64 = 6e10;
