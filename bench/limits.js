@@ -18,7 +18,9 @@
 // Results land in `window.benchResults` ({ report, calibration, steps, calls })
 // and in #report; scripts/bench-browser.mjs --worst-case drives it headless.
 
-import init, { Simulation } from '../pkg/xpbd_cloth.js';
+import init from '../pkg/xpbd_cloth.js';
+// wasm.js gives Simulation its parameter properties (sim.stiffness = ...)
+import { Simulation } from '../www/lib/wasm.js';
 import { largestAccepted } from './largest-accepted.js';
 import { searchSurfaces, timeSurfaceCall } from './worst-surfaces.js';
 

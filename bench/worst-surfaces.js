@@ -8,7 +8,7 @@
 // the slowest accepted call it finds: one step() with the work pushed to the
 // limit, one steps(maxStepsPerCall), or one constructor.
 
-import { Simulation } from '../pkg/xpbd_cloth.js';
+import { Simulation } from '../www/lib/wasm.js';
 import { largestAccepted } from './largest-accepted.js';
 
 /** Smallest accepted particle radius (the table's rule), metres. */
