@@ -38,6 +38,8 @@ const REQUIRED_FILES = [
   'pkg/xpbd_cloth_scalar_bg.wasm',
   'www/lib/wasm.js',
   'www/lib/wasm.d.ts',
+  'www/lib/parameter-properties.js',
+  'www/lib/parameter-properties.d.ts',
   'www/lib/renderer.js',
   'www/lib/renderer.d.ts',
   'www/lib/cloth.js',

@@ -22,23 +22,15 @@ import init, {
   wasmMemoryBytes as moduleMemoryBytes,
 } from '../../pkg/xpbd_cloth.js';
 import { PARAMETERS } from './parameters.js';
+import { defineParameterProperties } from './parameter-properties.js';
 
 export { Simulation, strainColor, strainRamp, presetShape, gridLayout, substepValues, pathsFromPins };
 
-// The module exports one getter and one setter for every solver parameter
-// (smaller than a pair each); each parameter becomes a property of Simulation
-// here, an accessor like the ones wasm-bindgen writes for a class.
-for (const { name } of PARAMETERS.filter((p) => p.appliesOn === 'simulation')) {
-  Object.defineProperty(Simulation.prototype, name, {
-    get() {
-      return this.parameterValue(name);
-    },
-    set(value) {
-      this.setParameterValue(name, value);
-    },
-    configurable: true,
-  });
-}
+// `sim.stiffness = 5` and the like: every parameter that applies to a Simulation.
+defineParameterProperties(
+  Simulation.prototype,
+  PARAMETERS.filter((p) => p.appliesOn === 'simulation').map((p) => p.name),
+);
 
 /** Where the SIMD build lives when the caller does not say: next to the glue. */
 export const DEFAULT_WASM_URL = new URL('../../pkg/xpbd_cloth_bg.wasm', import.meta.url);
