@@ -17,7 +17,9 @@
 // contestant A for a while and then B would charge the drift to one of them;
 // alternating them round by round and taking medians spreads it evenly.
 
-import init, { Simulation } from '../pkg/xpbd_cloth.js';
+import init from '../pkg/xpbd_cloth.js';
+// wasm.js gives Simulation its parameter properties (sim.solverOrder = ...)
+import { Simulation } from '../www/lib/wasm.js';
 import { DEFAULT_STYLE, drawCloth, particleRadius } from '../www/lib/renderer.js';
 import { drawClothNaive } from './draw-naive.js';
 import { PlainXpbdCloth } from './plain-xpbd.js';

@@ -22,7 +22,9 @@
 // Results land in `window.benchResults` ({ report, calibration, steps, calls, surfaces, slowest })
 // and in #report; scripts/bench-browser.mjs --worst-case drives it headless.
 
-import init, { Simulation } from '../pkg/xpbd_cloth.js';
+import init from '../pkg/xpbd_cloth.js';
+// wasm.js gives Simulation its parameter properties (sim.stiffness = ...)
+import { Simulation } from '../www/lib/wasm.js';
 import { largestAccepted } from './largest-accepted.js';
 import { timeRounds } from './rounds.js';
 import { buildCases } from './worst-builds.js';

@@ -10,7 +10,7 @@
 // largest budget accepted. Rows: { kind, call, what, units, ms (median),
 // fastest }.
 
-import { Simulation } from '../pkg/xpbd_cloth.js';
+import { Simulation } from '../www/lib/wasm.js';
 import { largestAccepted } from './largest-accepted.js';
 import { timeRounds } from './rounds.js';
 

@@ -27,10 +27,11 @@ log "running wasm-bindgen into pkg/"
 wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/release/xpbd_cloth.wasm
 optimize pkg/xpbd_cloth_bg.wasm
 
-# RUSTFLAGS replaces the config's target rustflags, so +simd128 is off here.
+# The config's target rustflags (.cargo/config.toml) with SIMD turned off again:
+# a --config array comes after the file's, and the later target-feature wins.
 log "building the release wasm (scalar, no SIMD)"
-RUSTFLAGS="-C target-feature=-simd128" \
-  cargo build --release --target wasm32-unknown-unknown --lib --target-dir target/scalar
+cargo build --release --target wasm32-unknown-unknown --lib --target-dir target/scalar \
+  --config 'target.wasm32-unknown-unknown.rustflags = ["-C", "target-feature=-simd128"]'
 scalar_out="target/scalar/bindgen"
 rm -rf "$scalar_out"
 wasm-bindgen --target web --out-dir "$scalar_out" target/scalar/wasm32-unknown-unknown/release/xpbd_cloth.wasm

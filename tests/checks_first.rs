@@ -223,6 +223,17 @@ fn a_preset_past_its_size_limits_names_the_size_given() {
             "{name} {width} × {height}: {error}"
         );
     }
+    // the message names the preset, quoted, and the work limit it passed
+    let options = [
+        ("width", Value::Number(400.0)),
+        ("height", Value::Number(400.0)),
+    ];
+    let message = refusal(Cloth::from_preset("soft-body", &options)).to_string();
+    assert!(
+        message.contains("400 (160000 particles)")
+            && message.contains("a smaller \"soft-body\" preset: at this size "),
+        "{message}"
+    );
     // at the largest accepted sizes, each builds
     for (name, width, height) in [("soft-body", 100.0, 100.0), ("flag", 500.0, 500.0)] {
         let options = [

@@ -9,6 +9,7 @@
 use js_sys::{Float32Array, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
+use xpbd_cloth::params::{Applies, PARAMETERS};
 use xpbd_cloth::wasm::Simulation;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -36,7 +37,27 @@ fn args(values: &[JsValue]) -> js_sys::Array {
 
 /// A default 40 × 30 cloth, handed to JavaScript.
 fn js_sim(w: f64, h: f64, fixed: f64) -> JsValue {
-    JsValue::from(Simulation::new(num(w), num(h), num(fixed)).expect("valid grid"))
+    let sim = JsValue::from(Simulation::new(num(w), num(h), num(fixed)).expect("valid grid"));
+    with_parameter_properties(&sim);
+    sim
+}
+
+#[wasm_bindgen(module = "/www/lib/parameter-properties.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = defineParameterProperties)]
+    fn define_parameter_properties(prototype: &JsValue, names: &js_sys::Array);
+}
+
+/// Gives the class of `sim` its parameter properties (`sim.stiffness`), as
+/// `www/lib/wasm.js` does on a page, from the same table.
+fn with_parameter_properties(sim: &JsValue) {
+    let names: js_sys::Array = PARAMETERS
+        .iter()
+        .filter(|p| p.applies == Applies::Simulation)
+        .map(|p| JsValue::from_str(p.name))
+        .collect();
+    let prototype = js_sys::Object::get_prototype_of(sim);
+    define_parameter_properties(&prototype, &names);
 }
 
 fn get(sim: &JsValue, name: &str) -> JsValue {

@@ -118,9 +118,11 @@ fn swing(sim: &mut Simulation, steps: usize) -> Vec<f32> {
 fn a_scenes_own_masses_are_kept_through_the_mass_setter_and_saved_states() {
     let mut alone = Simulation::from_scene(chain_spec(MASSES)).unwrap();
     let mut reset = Simulation::from_scene(chain_spec(MASSES)).unwrap();
-    let mean = reset.mass().as_f64().unwrap();
+    let mean = reset.parameter_value("mass").unwrap().as_f64().unwrap();
     assert!((mean - 0.45).abs() < 1e-6, "mass reads the mean: {mean}");
-    reset.set_mass(JsValue::from_f64(mean)).unwrap();
+    reset
+        .set_parameter_value("mass", JsValue::from_f64(mean))
+        .unwrap();
     let expected = swing(&mut alone, 200);
     assert_eq!(swing(&mut reset, 200), expected);
     let mut equal = Simulation::from_scene(chain_spec([mean; 4])).unwrap();
@@ -131,8 +133,13 @@ fn a_scenes_own_masses_are_kept_through_the_mass_setter_and_saved_states() {
     );
     // twice the mean: as the chain of twice the masses
     let mut scaled = Simulation::from_scene(chain_spec(MASSES)).unwrap();
-    scaled.set_mass(JsValue::from_f64(2.0 * mean)).unwrap();
-    assert_eq!(scaled.mass().as_f64(), Some(2.0 * mean));
+    scaled
+        .set_parameter_value("mass", JsValue::from_f64(2.0 * mean))
+        .unwrap();
+    assert_eq!(
+        scaled.parameter_value("mass").unwrap().as_f64(),
+        Some(2.0 * mean)
+    );
     let saved = scaled.save_state().unwrap();
     let mut doubled = Simulation::from_scene(chain_spec(MASSES.map(|m| 2.0 * m))).unwrap();
     let (got, want) = (swing(&mut scaled, 200), swing(&mut doubled, 200));
@@ -145,8 +152,13 @@ fn a_scenes_own_masses_are_kept_through_the_mass_setter_and_saved_states() {
     // the state saved at twice the mean, restored into a fresh chain
     let mut restored = Simulation::from_scene(chain_spec(MASSES)).unwrap();
     restored.restore_state(saved).unwrap();
-    assert_eq!(restored.mass().as_f64(), Some(2.0 * mean));
+    assert_eq!(
+        restored.parameter_value("mass").unwrap().as_f64(),
+        Some(2.0 * mean)
+    );
     let mut again = Simulation::from_scene(chain_spec(MASSES)).unwrap();
-    again.set_mass(JsValue::from_f64(2.0 * mean)).unwrap();
+    again
+        .set_parameter_value("mass", JsValue::from_f64(2.0 * mean))
+        .unwrap();
     assert_eq!(swing(&mut restored, 100), swing(&mut again, 100));
 }

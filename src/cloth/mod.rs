@@ -36,7 +36,7 @@ pub use state::ClothState;
 use std::collections::TryReserveError;
 
 use crate::contacts::Contacts;
-use crate::error::{ClothError, Shortest};
+use crate::error::{quote, ClothError, Shortest};
 use crate::extras::Extras;
 use crate::memory;
 use crate::model::presets::{self, Preset};
@@ -323,7 +323,7 @@ fn too_large(
     ClothError::InvalidValue {
         field: params::WIDTH.name,
         value: format!("{width} ({} particles)", cloth.num_particles()),
-        allowed: format!("a smaller {name:?} preset: at this size {error}"),
+        allowed: format!("a smaller {} preset: at this size {error}", quote(name)),
     }
 }
 

@@ -146,6 +146,7 @@ pub struct Contact {
 
 /// The contact of a point `(x, y)` of radius `radius` with `shape`, if it is
 /// inside (depth above 0).
+#[inline(always)]
 pub fn depth(shape: &Shape, radius: f32, x: f32, y: f32) -> Option<Contact> {
     match *shape {
         Shape::Ground { y: g } => {
@@ -211,6 +212,7 @@ pub fn depth(shape: &Shape, radius: f32, x: f32, y: f32) -> Option<Contact> {
 /// substep `h` cut by up to `friction · pushed`, `pushed` being how far the
 /// contacts have pushed it along the normal this substep, this push
 /// included (at least the depth).
+#[inline(always)]
 pub fn resolve(
     p: [f32; 2],
     before: [f32; 2],

@@ -206,13 +206,6 @@ impl Frame {
         let major_size = if steep { self.height } else { self.width } as f32;
         let start = x0.round().max(-1.0);
         let end = x1.round().min(major_size);
-        let plot = |major: i32, minor: i32, coverage: f32, frame: &mut Frame| {
-            if steep {
-                frame.blend(minor, major, color, coverage)
-            } else {
-                frame.blend(major, minor, color, coverage)
-            }
-        };
         // Count in integers: `x += 1.0` stops growing at 2^24, and `start` and
         // `end` lie within -1..=size (at most MAX_FRAME_PIXELS), exact in f32.
         for major in start as i32..=end as i32 {
@@ -220,8 +213,25 @@ impl Frame {
             let y = y0 + gradient * (x - x0);
             let floor = y.floor();
             let fraction = y - floor;
-            plot(major, floor as i32, 1.0 - fraction, self);
-            plot(major, (floor as i32).saturating_add(1), fraction, self);
+            self.plot(steep, major, floor as i32, color, 1.0 - fraction);
+            self.plot(
+                steep,
+                major,
+                (floor as i32).saturating_add(1),
+                color,
+                fraction,
+            );
+        }
+    }
+
+    /// Blends `color` at `coverage` into pixel `(major, minor)` of a line
+    /// walked along x, or along y when `steep` (the two then swap).
+    #[inline(always)]
+    fn plot(&mut self, steep: bool, major: i32, minor: i32, color: Rgba, coverage: f32) {
+        if steep {
+            self.blend(minor, major, color, coverage)
+        } else {
+            self.blend(major, minor, color, coverage)
         }
     }
 

@@ -101,6 +101,7 @@ fn store_pairs(s: &mut [f32], a: F4, b: F4) {
 
 /// `(rest lengths, multipliers)` of each group of four of `constraints` (the
 /// grouped part of a run, a multiple of four).
+#[inline(always)]
 fn groups<'a>(
     constraints: &'a mut Constraints,
 ) -> impl Iterator<Item = (&'a [f32], &'a mut [f32])> {
@@ -110,6 +111,7 @@ fn groups<'a>(
 
 /// The `a` stretch `[a0, a0 + count)` and the `b` stretch `[b0, b0 + count)` of
 /// one array, as two slices (`b0 >= a0 + count`).
+#[inline(always)]
 fn two_stretches(
     values: &mut [f32],
     a0: usize,

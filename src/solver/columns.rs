@@ -50,10 +50,12 @@ impl<'a, T: Word> Column<'a, T> {
         Column { data, stride, lane }
     }
 
+    #[inline(always)]
     fn get(&self, c: usize) -> T {
         self.data[self.stride * c + self.lane]
     }
 
+    #[inline(always)]
     fn set(&mut self, c: usize, value: T) {
         self.data[self.stride * c + self.lane] = value;
     }

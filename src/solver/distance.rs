@@ -33,6 +33,7 @@ impl Constraints<'_> {
     }
 
     /// Constraints `range` of these, as a view of their own.
+    #[inline(always)]
     pub fn slice(&mut self, range: Range<usize>) -> Constraints<'_> {
         Constraints {
             ids: &self.ids[2 * range.start..2 * range.end],
@@ -227,7 +228,7 @@ pub fn solve_distance<P: Points + ?Sized>(
 /// [`solve_distance`] with XPBD damping `gamma`: also resists the relative
 /// velocity of the endpoints along the constraint since `previous`, the
 /// positions at the start of this (sub)step.
-#[inline]
+#[inline(always)]
 pub fn solve_damped_distance(
     positions: &mut [f32],
     inverse_mass: &[f32],

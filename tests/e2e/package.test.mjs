@@ -38,6 +38,8 @@ const REQUIRED_FILES = [
   'pkg/xpbd_cloth_scalar_bg.wasm',
   'www/lib/wasm.js',
   'www/lib/wasm.d.ts',
+  'www/lib/parameter-properties.js',
+  'www/lib/parameter-properties.d.ts',
   'www/lib/renderer.js',
   'www/lib/renderer.d.ts',
   'www/lib/cloth.js',
@@ -164,6 +166,8 @@ describe('the npm package', () => {
     assert.ok(Array.isArray(manifest.files) && manifest.files.includes('pkg') && manifest.files.includes('www/lib'), 'ships the folders pkg/ and www/lib/');
     assert.ok(Array.isArray(manifest.sideEffects) && manifest.sideEffects.includes('./element.js'));
     assert.ok(!manifest.sideEffects.includes('./index.js'), 'the main entry has no side effects');
+    // wasm.js defines Simulation's parameter properties when it loads: a bundler must keep it
+    assert.ok(manifest.sideEffects.includes('./www/lib/wasm.js'), 'wasm.js is kept for its side effect');
     assert.equal(manifest.dependencies, undefined, 'no runtime dependencies');
     assert.ok(!manifest.private, 'publishable');
   });

@@ -21,8 +21,16 @@ import init, {
   simdEnabled as moduleSimdEnabled,
   wasmMemoryBytes as moduleMemoryBytes,
 } from '../../pkg/xpbd_cloth.js';
+import { PARAMETERS } from './parameters.js';
+import { defineParameterProperties } from './parameter-properties.js';
 
 export { Simulation, strainColor, strainRamp, presetShape, gridLayout, substepValues, pathsFromPins };
+
+// `sim.stiffness = 5` and the like: every parameter that applies to a Simulation.
+defineParameterProperties(
+  Simulation.prototype,
+  PARAMETERS.filter((p) => p.appliesOn === 'simulation').map((p) => p.name),
+);
 
 /** Where the SIMD build lives when the caller does not say: next to the glue. */
 export const DEFAULT_WASM_URL = new URL('../../pkg/xpbd_cloth_bg.wasm', import.meta.url);
