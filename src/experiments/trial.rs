@@ -28,6 +28,14 @@ pub type Driver = Box<dyn FnMut(&mut Cloth)>;
 /// stiffness coefficient, say); it must advance the cloth's clock by one step.
 pub type Stepper = Box<dyn FnMut(&mut Cloth)>;
 
+/// The work units of a step taken by a [`Stepper`], per work unit of the
+/// cloth's own step: plain PBD's stepper copies the cloth's arrays each step
+/// and sweeps in the original order without SIMD, and the worst-case search
+/// (`node scripts/bench-browser.mjs --worst-case`) measured it at 1.8 times
+/// the cloth's time per unit. Counted at 2, a budget bounds its time as it
+/// bounds the cloth's.
+const STEPPER_WORK_FACTOR: u64 = 2;
+
 /// One cloth of an experiment, stepped by a [`Plan`] and measured by a probe.
 pub struct Trial {
     /// What distinguishes it (`"XPBD, 10 iterations"`).
@@ -117,14 +125,28 @@ impl Trial {
         self.steps_done
     }
 
+    /// The work units of one step of its plan at the cloth's present parameters.
+    fn step_work(&self) -> u64 {
+        self.cloth.work_per_step() * self.stepper_factor()
+    }
+
+    /// [`STEPPER_WORK_FACTOR`] for a trial stepped by a [`Stepper`], else 1.
+    fn stepper_factor(&self) -> u64 {
+        if self.stepper.is_some() {
+            STEPPER_WORK_FACTOR
+        } else {
+            1
+        }
+    }
+
     /// The work units its warm-up and its plan take, estimated before it runs.
     pub(super) fn work(&self) -> f64 {
         let (warmup, per_step) = match self.warmup {
             Some(w) => (
                 w.left as f64 * w.work_per_step as f64,
-                w.then_work_per_step as f64,
+                (w.then_work_per_step * self.stepper_factor()) as f64,
             ),
-            None => (0.0, self.cloth.work_per_step() as f64),
+            None => (0.0, self.step_work() as f64),
         };
         warmup
             + match self.plan {
@@ -185,7 +207,7 @@ impl Trial {
                     let (finished, spent) = match self.stepper.as_mut() {
                         Some(stepper) => {
                             stepper(&mut self.cloth);
-                            (1, self.cloth.work_per_step())
+                            (1, self.step_work())
                         }
                         None => self.cloth.advance(1, budget.saturating_sub(work)),
                     };
