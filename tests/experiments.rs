@@ -221,13 +221,7 @@ fn the_bending_verdict_holds_in_f64_over_nearby_starts() {
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     let ratio = mean(&ons) / mean(&offs);
-    let f64_status = if ratio <= 0.5 {
-        Status::Holds
-    } else if ratio < 1.0 {
-        Status::Partly
-    } else {
-        Status::DoesNotHold
-    };
+    let f64_status = halving_rule(ratio);
     println!("f64 means: ratio {ratio:.3}: {}", f64_status.name());
     assert_eq!(status, f64_status, "{message}");
     for (name, spread) in [("wrinklesOff", &offs), ("wrinklesOn", &ons)] {
@@ -766,14 +760,7 @@ fn the_equilibrium_verdict_holds_in_f64() {
     let mut f64_gaps = Vec::new();
     for row in &report.table.rows {
         let dt = number(&row[0]);
-        let s = F64 {
-            dt,
-            iterations: d.count("iterations") as usize,
-            stiffness: d.get("stiffness"),
-            velocity_damping: d.get("velocityDamping"),
-            coloured: false,
-            ..F64::default()
-        };
+        let s = chain_f64(&d, dt, 1, d.count("iterations") as usize);
         let mut r = Reference::chain(&start, &masses, 0.1, s);
         let gap = |r: &Reference| {
             let sum: f64 = r
@@ -822,21 +809,47 @@ fn forces_from_multipliers_are_the_tensions_where_f32_resolves_them() {
     assert!(report.number("beyondF32Runs") >= 1.0, "{message}");
 }
 
+/// The rule the bending, hanging-cloth and equal-cost experiments state for a
+/// ratio of two measures (with bending over without, substeps over
+/// iterations), applied to the f64 reference's ratio: at most a half holds,
+/// below one holds in part.
+fn halving_rule(ratio: f64) -> Status {
+    if ratio <= 0.5 {
+        Status::Holds
+    } else if ratio < 1.0 {
+        Status::Partly
+    } else {
+        Status::DoesNotHold
+    }
+}
+
+/// The f64 reference's settings for a chain experiment's settings `d` (its
+/// stiffness and velocity damping) at time step `dt`, with `substeps` substeps
+/// of `iterations` iterations in the original sweep order.
+fn chain_f64(
+    d: &xpbd_cloth::experiments::Settings,
+    dt: f64,
+    substeps: usize,
+    iterations: usize,
+) -> F64 {
+    F64 {
+        dt,
+        substeps,
+        iterations,
+        stiffness: d.get("stiffness"),
+        velocity_damping: d.get("velocityDamping"),
+        coloured: false,
+        ..F64::default()
+    }
+}
+
 /// The forces' largest relative error in the f64 reference, for the run at
 /// substep `h`: the rigid chain of the defaults, settled as the project's.
 fn forces_error_f64(d: &xpbd_cloth::experiments::Settings, iterations: usize, h: f64) -> f64 {
     let (n, m, dt) = (d.count("links") as usize, d.get("mass"), d.get("timeStep"));
     let start: Vec<[f64; 2]> = (0..=n).map(|k| [0.0, -0.1 * k as f64]).collect();
     let masses: Vec<f64> = (0..=n).map(|k| if k == 0 { 0.0 } else { m }).collect();
-    let s = F64 {
-        dt,
-        substeps: (dt / h).round() as usize,
-        iterations,
-        stiffness: d.get("stiffness"),
-        velocity_damping: d.get("velocityDamping"),
-        coloured: false,
-        ..F64::default()
-    };
+    let s = chain_f64(d, dt, (dt / h).round() as usize, iterations);
     let mut r = Reference::chain(&start, &masses, 0.1, s);
     let error = |r: &Reference| {
         r.links
@@ -1054,13 +1067,7 @@ fn the_hanging_verdict_and_numbers_hold_in_f64() {
     );
     let (status, message) = verdict(&report);
     let ratio = substeps / iterations;
-    let f64_status = if ratio <= 0.5 {
-        Status::Holds
-    } else if ratio < 1.0 {
-        Status::Partly
-    } else {
-        Status::DoesNotHold
-    };
+    let f64_status = halving_rule(ratio);
     assert_eq!(status, f64_status, "{message}");
     // a sag is a position difference: f32 round-off of 4 m coordinates over
     // the run's solves
@@ -1318,13 +1325,7 @@ fn the_equal_cost_verdict_holds_in_f64() {
         report.number("sagEqualWork")
     );
     let ratio = substeps / iterations;
-    let f64_status = if ratio <= 0.5 {
-        Status::Holds
-    } else if ratio < 1.0 {
-        Status::Partly
-    } else {
-        Status::DoesNotHold
-    };
+    let f64_status = halving_rule(ratio);
     let (status, message) = verdict(&report);
     assert_eq!(status, f64_status, "{message}");
     let steps = d.get("duration") / d.get("timeStep");
