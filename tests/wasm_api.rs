@@ -42,22 +42,26 @@ fn js_sim(w: f64, h: f64, fixed: f64) -> JsValue {
     sim
 }
 
-#[wasm_bindgen(module = "/www/lib/parameter-properties.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = defineParameterProperties)]
-    fn define_parameter_properties(prototype: &JsValue, names: &js_sys::Array);
-}
-
-/// Gives the class of `sim` its parameter properties (`sim.stiffness`), as
-/// `www/lib/wasm.js` does on a page, from the same table.
+/// Gives the class of `sim` its parameter properties (`sim.stiffness`), each an
+/// accessor calling `parameterValue(name)` and `setParameterValue(name,
+/// value)`, as `www/lib/parameter-properties.js` defines them on a page from
+/// the same table (the end-to-end tests load that file itself; this file binds
+/// one JavaScript module only, `tests/wasm_harness.rs` says why).
 fn with_parameter_properties(sim: &JsValue) {
-    let names: js_sys::Array = PARAMETERS
+    let accessor = js_sys::Function::new_with_args(
+        "name",
+        "return { get() { return this.parameterValue(name); }, \
+         set(value) { this.setParameterValue(name, value); }, configurable: true };",
+    );
+    let prototype = js_sys::Object::get_prototype_of(sim);
+    for p in PARAMETERS
         .iter()
         .filter(|p| p.applies == Applies::Simulation)
-        .map(|p| JsValue::from_str(p.name))
-        .collect();
-    let prototype = js_sys::Object::get_prototype_of(sim);
-    define_parameter_properties(&prototype, &names);
+    {
+        let name = JsValue::from_str(p.name);
+        let descriptor = accessor.call1(&JsValue::NULL, &name).unwrap();
+        js_sys::Object::define_property(&prototype, &name.into(), &descriptor.into());
+    }
 }
 
 fn get(sim: &JsValue, name: &str) -> JsValue {
