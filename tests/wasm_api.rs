@@ -60,7 +60,7 @@ fn with_parameter_properties(sim: &JsValue) {
     {
         let name = JsValue::from_str(p.name);
         let descriptor = accessor.call1(&JsValue::NULL, &name).unwrap();
-        js_sys::Object::define_property(&prototype, &name.into(), &descriptor.into());
+        js_sys::Object::define_property(&prototype, &name, &descriptor.into());
     }
 }
 
