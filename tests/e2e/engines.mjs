@@ -466,8 +466,12 @@ async function launchWebKit() {
     throw new Error('WebKit needs an X display: run the tests under xvfb-run -a (scripts/test.sh does)');
   }
   const port = await freePort();
+  // Its own process group, with the MiniBrowsers it starts: close() ends them all,
+  // even a browser whose session died (it would otherwise hold the driver's
+  // stderr pipe open, and this process with it).
   const driver = spawn('/usr/bin/WebKitWebDriver', [`--port=${port}`, '--host=127.0.0.1'], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
   });
   let driverLog = '';
   driver.stderr.on('data', (chunk) => {
@@ -527,7 +531,12 @@ async function launchWebKit() {
     },
     async close() {
       for (const prefix of sessions) await request('DELETE', prefix).catch(() => {});
-      driver.kill();
+      try {
+        process.kill(-driver.pid, 'SIGKILL');
+      } catch {
+        driver.kill('SIGKILL'); // the group is gone already
+      }
+      driver.stderr.destroy();
     },
   };
 }
