@@ -624,7 +624,8 @@ for (const engineName of selectedEngines()) {
           document.querySelector('#mounted').classList.remove('themed');
           window.mounted.refreshTheme();
         });
-        assert.equal(await p.evaluate(() => window.mounted.theme.background), '#ffffff');
+        // in a worker the getter reads the state the worker posts back: at most a frame old (docs/api.md)
+        await p.waitFor(() => window.mounted.theme.background === '#ffffff', null, { message: 'the default background read again' });
       }, { allowWarnings: true });
     });
   });
