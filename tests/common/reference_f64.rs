@@ -160,6 +160,11 @@ impl Reference {
                 add(k + 1, k + width, diagonal, 6 + i % 2);
             }
         }
+        Reference::of(particles, links, s)
+    }
+
+    /// `particles` joined by `links`, at time 0, with nothing else added.
+    fn of(particles: Vec<Particle>, links: Vec<Link>, s: Settings) -> Reference {
         Reference {
             ground: None,
             pushed: vec![0.0; particles.len()],
@@ -196,16 +201,7 @@ impl Reference {
                 colour: 0,
             })
             .collect();
-        Reference {
-            ground: None,
-            pushed: vec![0.0; particles.len()],
-            particles,
-            links,
-            bends: Vec::new(),
-            rings: Vec::new(),
-            s,
-            time: 0.0,
-        }
+        Reference::of(particles, links, s)
     }
 
     /// The links in the order a sweep visits them.
