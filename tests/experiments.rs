@@ -429,6 +429,16 @@ fn f32_stretch_tolerance(extent: f64, rest: f64, solves: f64) -> f64 {
 
 /// Runs `r` for `duration` seconds, sampled as the experiments sample (at the
 /// start and about 400 times): `(time, probe)` pairs.
+/// Asserts that the report's number `name` (computed in f32) is within
+/// `tolerance` of the f64 reference's `value`.
+fn assert_matches_f64(report: &Report, name: &str, value: f64, tolerance: f64, context: &str) {
+    let got = report.number(name);
+    assert!(
+        (got - value).abs() <= tolerance,
+        "{name}: f32 {got} against f64 {value}, tolerance {tolerance}\n{context}"
+    );
+}
+
 fn run_f64(r: &mut Reference, duration: f64, probe: impl Fn(&Reference) -> f64) -> Vec<[f64; 2]> {
     let total = (duration / r.s.dt).round().max(1.0) as usize;
     let every = (total / 400).max(1);
@@ -503,11 +513,7 @@ fn the_iterations_verdict_and_numbers_hold_in_f64() {
         ("xpbdStretchMax", xpbd_max, max),
     ] {
         let tolerance = 100.0 * f32_stretch_tolerance(4.0, 0.2, steps * n as f64 * 8.0);
-        let got = report.number(name);
-        assert!(
-            (got - f64_value).abs() <= tolerance,
-            "{name}: f32 {got} against f64 {f64_value}, tolerance {tolerance}\n{message}"
-        );
+        assert_matches_f64(&report, name, f64_value, tolerance, &message);
     }
 }
 
@@ -629,12 +635,13 @@ fn the_damping_verdict_and_numbers_hold_in_f64() {
     );
     // the undamped late energy: a sum over 300 particles of energies whose
     // positions carry f32 round-off
-    let undamped = report.number("undampedEnergy");
     let tolerance = scale * f32_stretch_tolerance(4.0, 0.2, 400.0 * 10.0 * 8.0);
-    assert!(
-        (undamped - runs[0].0).abs() <= tolerance,
-        "undamped late energy: f32 {undamped} against f64 {}, tolerance {tolerance}",
-        runs[0].0
+    assert_matches_f64(
+        &report,
+        "undampedEnergy",
+        runs[0].0,
+        tolerance,
+        "the undamped late energy",
     );
 }
 
@@ -1074,11 +1081,7 @@ fn the_hanging_verdict_and_numbers_hold_in_f64() {
     let steps = d.get("duration") / d.get("timeStep");
     for (name, value) in [("sagIterations", iterations), ("sagSubsteps", substeps)] {
         let tolerance = 0.2 * f32_stretch_tolerance(4.0, 0.2, steps * n as f64 * 8.0);
-        let got = report.number(name);
-        assert!(
-            (got - value).abs() <= tolerance,
-            "{name}: f32 {got}, f64 {value}, tolerance {tolerance}"
-        );
+        assert_matches_f64(&report, name, value, tolerance, &message);
     }
 }
 
@@ -1120,11 +1123,7 @@ fn the_time_step_verdict_holds_in_f64() {
         };
         let solves = d.get("duration") / dt * d.get("iterations") * 8.0;
         let tolerance = 100.0 * f32_stretch_tolerance(4.0, 0.2, solves);
-        let got = report.number(name);
-        assert!(
-            (got - value).abs() <= tolerance,
-            "{name}: f32 {got}, f64 {value}, tolerance {tolerance}"
-        );
+        assert_matches_f64(&report, name, value, tolerance, "");
     }
 }
 
@@ -1330,10 +1329,7 @@ fn the_equal_cost_verdict_holds_in_f64() {
     assert_eq!(status, f64_status, "{message}");
     let steps = d.get("duration") / d.get("timeStep");
     let tolerance = 0.2 * f32_stretch_tolerance(4.0, 0.2, steps * 20.0 * 8.0);
-    assert!(
-        (report.number("sagEqualWork") - substeps).abs() <= tolerance,
-        "{message}"
-    );
+    assert_matches_f64(&report, "sagEqualWork", substeps, tolerance, &message);
 }
 
 /// The balloon preset rebuilt in f64: a ring of 32 particles of 0.02 kg on a
