@@ -8,6 +8,7 @@
 //! they apply to (see [`Preset`]), every solver parameter (`stiffness`,
 //! `substeps`, `windX`, ...) overrides the preset's choice.
 
+use super::circle;
 use super::grid::{self, SPACING};
 use super::scene::{AreaSpec, Bending, DistanceStiffness, Scene, MAX_SCENE_CONSTRAINTS};
 use super::shape::Shape;
@@ -248,9 +249,10 @@ fn rope(particles: usize) -> Choices {
 fn double_pendulum() -> Choices {
     let mut scene = empty();
     let (length, tilt) = (0.5f32, 0.1f32);
+    let (sin, cos) = circle::sin_cos(tilt);
     let pivot = scene.add_particle(0.0, 0.0, 0.0);
-    let first = scene.add_particle(length * tilt.sin(), length * tilt.cos(), 1.0);
-    let second = scene.add_particle(2.0 * length * tilt.sin(), 2.0 * length * tilt.cos(), 1.0);
+    let first = scene.add_particle(length * sin, length * cos, 1.0);
+    let second = scene.add_particle(2.0 * length * sin, 2.0 * length * cos, 1.0);
     scene.add_distance(pivot, first);
     scene.add_distance(first, second);
     scene.distance_stiffness = DistanceStiffness::Uniform(0.0);
@@ -280,14 +282,14 @@ fn balloon(particles: usize) -> Choices {
     let (rest_radius, pressure, centre_y) = (0.5f32, 1.5f32, 1.5f32);
     let radius = rest_radius * pressure.sqrt();
     for k in 0..count {
-        let angle = std::f32::consts::TAU * k as f32 / count as f32;
-        scene.add_particle(radius * angle.cos(), centre_y + radius * angle.sin(), 0.02);
+        let (sin, cos) = circle::sin_cos(std::f32::consts::TAU * k as f32 / count as f32);
+        scene.add_particle(radius * cos, centre_y + radius * sin, 0.02);
     }
     let n = count as u32;
     for k in (0..n).step_by(2).chain((1..n).step_by(2)) {
         scene.add_distance(k, (k + 1) % n);
     }
-    let side = 2.0 * rest_radius * (std::f32::consts::PI / count as f32).sin();
+    let side = 2.0 * rest_radius * circle::sin_cos(std::f32::consts::PI / count as f32).0;
     scene.rest_lengths = Some(vec![side; count]);
     scene.areas.push(AreaSpec {
         particles: (0..n).collect(),
