@@ -279,22 +279,7 @@ impl Scene {
                     format!("has {count} particles, expected at least 3"),
                 ));
             }
-            for &k in &area.particles {
-                if k as usize >= n {
-                    return Err(at(
-                        "areas",
-                        i,
-                        format!("names particle {k}, expected an index from 0 to {}", n - 1),
-                    ));
-                }
-                if named[k as usize] {
-                    return Err(at("areas", i, format!("names particle {k} twice")));
-                }
-                named[k as usize] = true;
-            }
-            for &k in &area.particles {
-                named[k as usize] = false;
-            }
+            check_corners(i, &area.particles, &mut named)?;
             if params::STIFFNESS.check_number(area.stiffness).is_err() {
                 return Err(at(
                     "areas",
@@ -332,6 +317,30 @@ impl Scene {
         }
         Ok(())
     }
+}
+
+/// Checks the corners of area `i`: each a particle of the scene (`named`
+/// has one flag per particle, all clear) and none named twice. Leaves the
+/// flags clear again.
+fn check_corners(i: usize, particles: &[u32], named: &mut [bool]) -> Result<(), ClothError> {
+    let n = named.len();
+    for &k in particles {
+        if k as usize >= n {
+            return Err(at(
+                "areas",
+                i,
+                format!("names particle {k}, expected an index from 0 to {}", n - 1),
+            ));
+        }
+        if named[k as usize] {
+            return Err(at("areas", i, format!("names particle {k} twice")));
+        }
+        named[k as usize] = true;
+    }
+    for &k in particles {
+        named[k as usize] = false;
+    }
+    Ok(())
 }
 
 fn stiffness_problem(k: f64) -> String {
