@@ -38,7 +38,7 @@ pub struct Preset {
 }
 
 /// A preset's scene and its parameter choices, by table name.
-type Choices = (Scene, Vec<(&'static str, Value)>);
+type Choices = (Scene, &'static [(&'static str, Value)]);
 
 /// The options a preset's geometry reads; the rest are solver parameters.
 struct Shaping<'a> {
@@ -170,12 +170,12 @@ pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothErro
         GridSize::new(whole(&params::WIDTH)?, whole(&params::HEIGHT)?)
     };
     let mut grid_size = None;
-    let (scene, choices) = match word {
+    let (scene, choices): Choices = match word {
         "cloth" => {
             let size = size()?;
             let fixed = FixedPreset::from_count(whole(&params::FIXED)?)?;
             grid_size = Some(size);
-            (grid::scene(size, fixed)?, Vec::new())
+            (grid::scene(size, fixed)?, &[])
         }
         "rope" => rope(whole(&params::WIDTH)?),
         "double-pendulum" => double_pendulum(),
@@ -189,7 +189,7 @@ pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothErro
     };
     s.check_names()?;
     Ok(Preset {
-        params: s.params(&choices),
+        params: s.params(choices),
         scene,
         grid: grid_size,
     })
@@ -235,7 +235,7 @@ fn rope(particles: usize) -> Choices {
         scene.add_distance(k - 1, k);
     }
     scene.distance_stiffness = DistanceStiffness::Uniform(1e5);
-    let choices = vec![
+    let choices = &[
         ("substeps", Value::Number(10.0)),
         ("iterations", Value::Number(2.0)),
     ];
@@ -256,7 +256,7 @@ fn double_pendulum() -> Choices {
     scene.add_distance(pivot, first);
     scene.add_distance(first, second);
     scene.distance_stiffness = DistanceStiffness::Uniform(0.0);
-    let choices = vec![
+    let choices = &[
         ("substeps", Value::Number(50.0)),
         ("iterations", Value::Number(1.0)),
     ];
@@ -297,7 +297,7 @@ fn balloon(particles: usize) -> Choices {
         pressure: 1.0,
     });
     scene.colliders.push(Shape::Ground { y: 0.0 });
-    let choices = vec![
+    let choices = &[
         ("substeps", Value::Number(10.0)),
         ("velocityDamping", Value::Number(BALLOON_AIR_DRAG)),
     ];
@@ -370,7 +370,7 @@ fn soft_body(size: GridSize, radius: f64) -> Choices {
     }
     scene.distance_stiffness = DistanceStiffness::Uniform(5000.0);
     scene.colliders.push(Shape::Ground { y: 0.0 });
-    let choices = vec![("substeps", Value::Number(10.0))];
+    let choices = &[("substeps", Value::Number(10.0))];
     (scene, choices)
 }
 
@@ -388,7 +388,7 @@ fn flag(size: GridSize) -> Result<Choices, ClothError> {
         };
     }
     scene.bending = Bending::Auto;
-    let choices = vec![
+    let choices = &[
         ("bendingStiffness", Value::Number(50.0)),
         ("windX", Value::Number(8.0)),
         ("windDrag", Value::Number(1.0)),
@@ -413,6 +413,6 @@ fn cloth_over_ball(size: GridSize) -> Result<Choices, ClothError> {
     scene.colliders.push(Shape::Ground {
         y: y - radius - 1.0,
     });
-    let choices = vec![("friction", Value::Number(0.5))];
+    let choices = &[("friction", Value::Number(0.5))];
     Ok((scene, choices))
 }
