@@ -56,7 +56,7 @@ pub fn as_typed(value: f32) -> f64 {
         for m in [nearest - 1.0, nearest, nearest + 1.0] {
             let point = if fine { m / power } else { m * power };
             let distance = (m - steps).abs();
-            if point as f32 == target && typed.map_or(true, |(d, _)| distance <= d) {
+            if point as f32 == target && typed.is_none_or(|(d, _)| distance <= d) {
                 typed = Some((distance, point));
             }
         }

@@ -18,7 +18,7 @@ pub const MAX_ANGLE: f32 = 4.0 * std::f32::consts::PI;
 /// `π/2` as the sum of two `f64`: the first has 33 significant bits, so its
 /// product with a quadrant count below 2^20 is exact.
 const HALF_PI_HIGH: f64 = 1.570_796_326_734_125_6;
-const HALF_PI_LOW: f64 = 6.077_100_506_506_192_6e-11;
+const HALF_PI_LOW: f64 = 6.077_100_506_506_192e-11;
 
 /// `(sin x, cos x)` of `x` within [`MAX_ANGLE`] either way, each rounded to
 /// `f32` from a double-precision value (so equal to `x.sin()`, `x.cos()` of a
