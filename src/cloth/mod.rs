@@ -36,7 +36,7 @@ pub use state::ClothState;
 use std::collections::TryReserveError;
 
 use crate::contacts::Contacts;
-use crate::error::{quote, ClothError, Shortest};
+use crate::error::{self, quote, ClothError};
 use crate::extras::Extras;
 use crate::memory;
 use crate::model::presets::{self, Preset};
@@ -368,7 +368,7 @@ fn own_masses(masses: &[f32], params: &mut Params) -> Result<Option<Vec<f32>>, T
     if free.all(|&m| Some(m) == first) {
         if let Some(mass) = first {
             // the f32 as typed (0.05, not 0.05000000074505806)
-            params.mass = Shortest::of_f32(mass).to_f64().unwrap_or(mass as f64);
+            params.mass = error::as_typed(mass);
         }
         return Ok(None);
     }

@@ -285,7 +285,7 @@ impl Cloth {
         macro_rules! set_by_name {
             ($($field:ident: $ty:ty = $entry:ident, $js:ident / $js_setter:ident ($setter:ident), $ts:literal;)*) => {
                 match name {
-                    $(n if n == params::$entry.name => {
+                    $(n if params::is_named(n, params::$entry.name) => {
                         let typed = <$ty as ParameterValue>::from_value(&params::$entry, value)?;
                         self.$setter(typed)
                     })*

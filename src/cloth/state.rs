@@ -49,8 +49,14 @@ impl Cloth {
         };
         let live = self.constraints.len();
         let creation = self.constraints.creation();
-        let mut torn = memory::copied(&creation[live..]).map_err(out_of_memory)?;
-        torn.sort_unstable();
+        // ascending: each torn constraint marked by its creation index, then
+        // the marks read off in order (a pass over the constraints, no sort)
+        let mut is_torn = memory::filled(creation.len(), false).map_err(out_of_memory)?;
+        for &c in &creation[live..] {
+            is_torn[c as usize] = true;
+        }
+        let torn_ids = (0..creation.len() as u32).filter(|&c| is_torn[c as usize]);
+        let torn = memory::collect(creation.len() - live, torn_ids).map_err(out_of_memory)?;
         let pinned = (0..self.num_particles())
             .filter(|&k| self.pinned[k])
             .map(|k| k as u32);

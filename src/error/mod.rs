@@ -11,9 +11,11 @@ use std::fmt;
 
 mod number;
 mod quote;
+mod typed;
 
 pub use number::{Number, Plain, Shortest};
 pub use quote::{quote, quoted, ECHO_CHARS};
+pub use typed::as_typed;
 
 /// Everything that can go wrong when driving a cloth.
 ///

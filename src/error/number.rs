@@ -64,12 +64,6 @@ impl Shortest {
         Shortest::parse(ryu::Buffer::new().format_finite(value))
     }
 
-    /// The shortest digits of a finite `f32` that read back as the same `f32`:
-    /// the number as it was typed (`0.05`, not `0.05000000074505806`).
-    pub fn of_f32(value: f32) -> Shortest {
-        Shortest::parse(ryu::Buffer::new().format_finite(value))
-    }
-
     /// Reads ryu's output: `-`, digits with at most one `.`, then `e` and a
     /// signed exponent (`1.5e-8`, `123.0`, `-0.0`).
     fn parse(text: &str) -> Shortest {
@@ -156,26 +150,6 @@ impl Shortest {
         }
         write!(f, "e{}", self.exponent + self.count as i32 - 1)
     }
-
-    /// The `f64` nearest to these digits, when one multiplication or division
-    /// finds it exactly (at most 15 digits, exponent within ±22: both factors
-    /// are exact `f64`s, so the one rounding is the correct one); `None` otherwise.
-    pub fn to_f64(&self) -> Option<f64> {
-        if self.count > 15 || self.exponent.abs() > 22 {
-            return None;
-        }
-        let mantissa = self
-            .digits()
-            .bytes()
-            .fold(0u64, |m, d| m * 10 + u64::from(d - b'0'));
-        let scale = (0..self.exponent.abs()).fold(1.0f64, |p, _| p * 10.0);
-        let magnitude = if self.exponent >= 0 {
-            mantissa as f64 * scale
-        } else {
-            mantissa as f64 / scale
-        };
-        Some(if self.negative { -magnitude } else { magnitude })
-    }
 }
 
 /// A decimal exponent as ryu writes it (`-8`, `21`); 0 for anything else.
@@ -249,15 +223,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn f32_digits_as_typed() {
-        let read = |v: f32| Shortest::of_f32(v).to_f64();
-        assert_eq!(read(0.05), Some(0.05));
-        assert_eq!(read(1.0), Some(1.0));
-        assert_eq!(read(-3.25e-5), Some(-3.25e-5));
-        assert_eq!(read(1e30), None, "beyond the exact range");
-    }
-
     /// Arbitrary inputs (proptest runs natively only).
     #[cfg(not(target_arch = "wasm32"))]
     mod arbitrary {
@@ -288,19 +253,6 @@ mod tests {
             fn scaled_numbers_read_as_std_shows_them(m in -1_000_000i64..1_000_000, e in -30i32..30) {
                 let v = m as f64 * 10f64.powi(e);
                 prop_assert!(same_number(&Number(v).to_string(), &std_shown(v), v));
-            }
-
-            #[test]
-            fn f32_digits_read_back_as_the_f32(bits in any::<u32>()) {
-                let v = f32::from_bits(bits);
-                prop_assume!(v.is_finite());
-                let typed = format!("{v}");
-                if let Some(read) = Shortest::of_f32(v).to_f64() {
-                    prop_assert_eq!(read as f32, v);
-                    // as many digits as std's shortest form, and the same number but in a tie
-                    let exact = typed.parse::<f64>().unwrap();
-                    prop_assert!(read == exact || Number(read).to_string().len() == Number(exact).to_string().len());
-                }
             }
         }
     }

@@ -6,9 +6,11 @@
 //! * [`shape`]: a collider's [`Shape`] (what colliders do is
 //!   [`crate::contacts`]'s);
 //! * [`grid`]: the original demo's grid cloth as a scene, in its order;
-//! * [`presets`]: the ready-made scenes of `Simulation.preset`;
+//! * [`presets`]: the ready-made scenes of `Simulation.preset` ([`circle`]:
+//!   the sine and cosine of their rings);
 //! * [`footprint`]: what a grid cloth costs in memory.
 
+pub mod circle;
 pub mod coloring;
 pub mod footprint;
 pub mod grid;

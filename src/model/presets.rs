@@ -8,6 +8,7 @@
 //! they apply to (see [`Preset`]), every solver parameter (`stiffness`,
 //! `substeps`, `windX`, ...) overrides the preset's choice.
 
+use super::circle;
 use super::grid::{self, SPACING};
 use super::scene::{AreaSpec, Bending, DistanceStiffness, Scene, MAX_SCENE_CONSTRAINTS};
 use super::shape::Shape;
@@ -37,7 +38,7 @@ pub struct Preset {
 }
 
 /// A preset's scene and its parameter choices, by table name.
-type Choices = (Scene, Vec<(&'static str, Value)>);
+type Choices = (Scene, &'static [(&'static str, Value)]);
 
 /// The options a preset's geometry reads; the rest are solver parameters.
 struct Shaping<'a> {
@@ -169,12 +170,12 @@ pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothErro
         GridSize::new(whole(&params::WIDTH)?, whole(&params::HEIGHT)?)
     };
     let mut grid_size = None;
-    let (scene, choices) = match word {
+    let (scene, choices): Choices = match word {
         "cloth" => {
             let size = size()?;
             let fixed = FixedPreset::from_count(whole(&params::FIXED)?)?;
             grid_size = Some(size);
-            (grid::scene(size, fixed)?, Vec::new())
+            (grid::scene(size, fixed)?, &[])
         }
         "rope" => rope(whole(&params::WIDTH)?),
         "double-pendulum" => double_pendulum(),
@@ -188,7 +189,7 @@ pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothErro
     };
     s.check_names()?;
     Ok(Preset {
-        params: s.params(&choices),
+        params: s.params(choices),
         scene,
         grid: grid_size,
     })
@@ -234,7 +235,7 @@ fn rope(particles: usize) -> Choices {
         scene.add_distance(k - 1, k);
     }
     scene.distance_stiffness = DistanceStiffness::Uniform(1e5);
-    let choices = vec![
+    let choices = &[
         ("substeps", Value::Number(10.0)),
         ("iterations", Value::Number(2.0)),
     ];
@@ -248,13 +249,14 @@ fn rope(particles: usize) -> Choices {
 fn double_pendulum() -> Choices {
     let mut scene = empty();
     let (length, tilt) = (0.5f32, 0.1f32);
+    let (sin, cos) = circle::sin_cos(tilt);
     let pivot = scene.add_particle(0.0, 0.0, 0.0);
-    let first = scene.add_particle(length * tilt.sin(), length * tilt.cos(), 1.0);
-    let second = scene.add_particle(2.0 * length * tilt.sin(), 2.0 * length * tilt.cos(), 1.0);
+    let first = scene.add_particle(length * sin, length * cos, 1.0);
+    let second = scene.add_particle(2.0 * length * sin, 2.0 * length * cos, 1.0);
     scene.add_distance(pivot, first);
     scene.add_distance(first, second);
     scene.distance_stiffness = DistanceStiffness::Uniform(0.0);
-    let choices = vec![
+    let choices = &[
         ("substeps", Value::Number(50.0)),
         ("iterations", Value::Number(1.0)),
     ];
@@ -280,14 +282,14 @@ fn balloon(particles: usize) -> Choices {
     let (rest_radius, pressure, centre_y) = (0.5f32, 1.5f32, 1.5f32);
     let radius = rest_radius * pressure.sqrt();
     for k in 0..count {
-        let angle = std::f32::consts::TAU * k as f32 / count as f32;
-        scene.add_particle(radius * angle.cos(), centre_y + radius * angle.sin(), 0.02);
+        let (sin, cos) = circle::sin_cos(std::f32::consts::TAU * k as f32 / count as f32);
+        scene.add_particle(radius * cos, centre_y + radius * sin, 0.02);
     }
     let n = count as u32;
     for k in (0..n).step_by(2).chain((1..n).step_by(2)) {
         scene.add_distance(k, (k + 1) % n);
     }
-    let side = 2.0 * rest_radius * (std::f32::consts::PI / count as f32).sin();
+    let side = 2.0 * rest_radius * circle::sin_cos(std::f32::consts::PI / count as f32).0;
     scene.rest_lengths = Some(vec![side; count]);
     scene.areas.push(AreaSpec {
         particles: (0..n).collect(),
@@ -295,7 +297,7 @@ fn balloon(particles: usize) -> Choices {
         pressure: 1.0,
     });
     scene.colliders.push(Shape::Ground { y: 0.0 });
-    let choices = vec![
+    let choices = &[
         ("substeps", Value::Number(10.0)),
         ("velocityDamping", Value::Number(BALLOON_AIR_DRAG)),
     ];
@@ -368,7 +370,7 @@ fn soft_body(size: GridSize, radius: f64) -> Choices {
     }
     scene.distance_stiffness = DistanceStiffness::Uniform(5000.0);
     scene.colliders.push(Shape::Ground { y: 0.0 });
-    let choices = vec![("substeps", Value::Number(10.0))];
+    let choices = &[("substeps", Value::Number(10.0))];
     (scene, choices)
 }
 
@@ -386,7 +388,7 @@ fn flag(size: GridSize) -> Result<Choices, ClothError> {
         };
     }
     scene.bending = Bending::Auto;
-    let choices = vec![
+    let choices = &[
         ("bendingStiffness", Value::Number(50.0)),
         ("windX", Value::Number(8.0)),
         ("windDrag", Value::Number(1.0)),
@@ -411,6 +413,6 @@ fn cloth_over_ball(size: GridSize) -> Result<Choices, ClothError> {
     scene.colliders.push(Shape::Ground {
         y: y - radius - 1.0,
     });
-    let choices = vec![("friction", Value::Number(0.5))];
+    let choices = &[("friction", Value::Number(0.5))];
     Ok((scene, choices))
 }

@@ -260,6 +260,16 @@ impl Scene {
                 ),
             ));
         }
+        // which particles the ring being checked has named so far (cleared
+        // after each ring): a repeated corner is found in one pass
+        let mut named = if self.areas.is_empty() {
+            Vec::new()
+        } else {
+            memory::filled(n, false).map_err(|_| ClothError::OutOfMemory {
+                field: "areas",
+                what: format!("checking the corners of areas among {n} particles"),
+            })?
+        };
         for (i, area) in self.areas.iter().enumerate() {
             let count = area.particles.len();
             if count < 3 {
@@ -269,23 +279,7 @@ impl Scene {
                     format!("has {count} particles, expected at least 3"),
                 ));
             }
-            for (j, &k) in area.particles.iter().enumerate() {
-                if k as usize >= n {
-                    return Err(at(
-                        "areas",
-                        i,
-                        format!("names particle {k}, expected an index from 0 to {}", n - 1),
-                    ));
-                }
-                if area.particles[..j].contains(&k) && count <= 64 {
-                    return Err(at("areas", i, format!("names particle {k} twice")));
-                }
-            }
-            if count > 64 {
-                if let Some(k) = duplicate(&area.particles)? {
-                    return Err(at("areas", i, format!("names particle {k} twice")));
-                }
-            }
+            check_corners(i, &area.particles, &mut named)?;
             if params::STIFFNESS.check_number(area.stiffness).is_err() {
                 return Err(at(
                     "areas",
@@ -325,15 +319,28 @@ impl Scene {
     }
 }
 
-/// An index that occurs twice, if any (for long rings: sorts a copy, the
-/// ring's own size).
-fn duplicate(particles: &[u32]) -> Result<Option<u32>, ClothError> {
-    let mut sorted = memory::copied(particles).map_err(|_| ClothError::OutOfMemory {
-        field: "areas",
-        what: format!("checking a ring of {} particles", particles.len()),
-    })?;
-    sorted.sort_unstable();
-    Ok(sorted.windows(2).find(|w| w[0] == w[1]).map(|w| w[0]))
+/// Checks the corners of area `i`: each a particle of the scene (`named`
+/// has one flag per particle, all clear) and none named twice. Leaves the
+/// flags clear again.
+fn check_corners(i: usize, particles: &[u32], named: &mut [bool]) -> Result<(), ClothError> {
+    let n = named.len();
+    for &k in particles {
+        if k as usize >= n {
+            return Err(at(
+                "areas",
+                i,
+                format!("names particle {k}, expected an index from 0 to {}", n - 1),
+            ));
+        }
+        if named[k as usize] {
+            return Err(at("areas", i, format!("names particle {k} twice")));
+        }
+        named[k as usize] = true;
+    }
+    for &k in particles {
+        named[k as usize] = false;
+    }
+    Ok(())
 }
 
 fn stiffness_problem(k: f64) -> String {
