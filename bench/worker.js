@@ -31,13 +31,14 @@ window.heaviestSettings = async (width, height) => {
 const LATENCY_TIMEOUT_MS = 10_000;
 
 /**
- * Resolves to `{ drawn, reported }` for the next pointermove on the canvas: the ms
- * from its event time to the end of the drawing that showed it, and to the first
- * frame reported after it (NaN after LATENCY_TIMEOUT_MS).
+ * Resolves to `{ drawn, drawnAt, reported }` for the next pointermove on the
+ * canvas: the ms from its event time to the end of the drawing that showed it,
+ * that end in ms since the epoch, and the ms to the first frame reported after it
+ * (NaN after LATENCY_TIMEOUT_MS).
  */
 window.nextMoveLatency = () =>
   new Promise((resolve) => {
-    const latency = { drawn: NaN, reported: NaN };
+    const latency = { drawn: NaN, drawnAt: NaN, reported: NaN };
     setTimeout(() => resolve(latency), LATENCY_TIMEOUT_MS);
     document.querySelector('#cloth').addEventListener(
       'pointermove',
@@ -47,6 +48,7 @@ window.nextMoveLatency = () =>
           if (Number.isNaN(latency.reported)) latency.reported = performance.now() - event.timeStamp;
           if (diagnostics.dragEventTime < eventTime) return false; // drawn later: wait for another frame
           latency.drawn = diagnostics.dragLatencyMs;
+          latency.drawnAt = diagnostics.dragEventTime + diagnostics.dragLatencyMs; // ms since the epoch
           resolve(latency);
           return true;
         };

@@ -21,6 +21,12 @@
 //                   nearest the canvas' centre among those on the canvas: from the event's time to the end
 //                   of the drawing that showed the held particle there, on the
 //                   thread that draws (`diagnostics().dragLatencyMs`)
+//   sent → drawn    the same moves, from the moment this script sends each to the
+//                   browser (its clock, Date.now(), against the page's epoch clock
+//                   in the same machine) to the end of that drawing: unlike the
+//                   event's time, it counts a wait for a busy main thread before
+//                   the event is made (Firefox's WebDriver BiDi makes its input
+//                   events on the page's main thread, timed when dispatched)
 //   drag → reported the same moves, to the first frame reported on the page after
 //                   each (onFrame: after a step, and in a worker after the message
 //                   that brings the diagnostics back)
@@ -208,11 +214,16 @@ async function dragLatency(session) {
     await page.evaluate(() => {
       window.__latency = window.nextMoveLatency();
     });
+    const sent = Date.now();
     await mouse.move(start.x + 6 * move, start.y + 9 * move);
-    latencies.push(await page.evaluate(() => window.__latency));
+    latencies.push({ ...(await page.evaluate(() => window.__latency)), sent });
   }
   await mouse.release();
-  return { drawn: median(latencies.map(({ drawn }) => drawn)), reported: median(latencies.map(({ reported }) => reported)) };
+  return {
+    drawn: median(latencies.map(({ drawn }) => drawn)),
+    sentToDrawn: median(latencies.map(({ drawnAt, sent }) => drawnAt - sent)),
+    reported: median(latencies.map(({ reported }) => reported)),
+  };
 }
 
 /** Frames reported and the clock now, in `session`. */
@@ -293,14 +304,14 @@ try {
   ];
   const longestLabel = ENGINE === 'chromium' ? 'longest main task ms' : 'longest main stall ms';
   console.log(`${bench.name}, ${SECONDS} s per case, load average ${loadavg()[0].toFixed(1)} at the start`);
-  console.log(`| case | worker | runs in | main ms/frame | ${longestLabel} | cloth ms/frame | fps | drag → drawn ms | drag → reported ms |`);
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log(`| case | worker | runs in | main ms/frame | ${longestLabel} | cloth ms/frame | fps | drag → drawn ms | sent → drawn ms | drag → reported ms |`);
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const testCase of CASES) {
     for (const worker of ['on', 'off']) {
       const r = await measure(bench, testCase, worker);
       console.log(
         `| ${r.name} | ${r.worker} | ${r.runsIn} | ${f(r.mainMsPerFrame, 2)} | ${r.longest > 0 ? f(r.longest, 0) : '-'} | ` +
-          `${f(r.frameMs)} | ${f(r.fps)} | ${f(r.drag.drawn)} | ${f(r.drag.reported)} |`,
+          `${f(r.frameMs)} | ${f(r.fps)} | ${f(r.drag.drawn)} | ${f(r.drag.sentToDrawn)} | ${f(r.drag.reported)} |`,
       );
     }
   }
