@@ -531,7 +531,7 @@ export class ClothController {
     }
     this.#destroyed = true;
     this.#scheduler.cancelFrame();
-    this.#scheduler.cancelStepping(true);
+    this.#scheduler.cancelStepping();
     clearTimeout(this.#framing);
     clearTimeout(this.#inputDrawing);
     this.#listeners.abort();

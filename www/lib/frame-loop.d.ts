@@ -49,8 +49,7 @@ export class FrameScheduler {
   requestFrame(): void;
   cancelFrame(): void;
   scheduleStepping(): void;
-  /** Drops the pending stepping task; `close` also frees its MessageChannel. */
-  cancelStepping(close?: boolean): void;
+  cancelStepping(): void;
 }
 
 export function watchVisibility(

@@ -50,9 +50,12 @@ export const FRAME_WORK_BUDGET_MS = 40;
 /**
  * Milliseconds of work in one slice of a frame's stepping. Between two slices
  * the thread handles what arrived (a drag move is drawn at once), so input
- * waits for at most one slice, not for the frame's whole budget.
+ * waits for at most one slice, not for the frame's whole budget. A frame's
+ * budget takes 5 slices: browsers clamp a chain of `setTimeout(0)` to 4 ms from
+ * its sixth nested call on (HTML's timer nesting level), which more, shorter
+ * slices would reach every frame.
  */
-export const SLICE_WORK_MS = 4;
+export const SLICE_WORK_MS = 8;
 
 /**
  * Work units per millisecond to start from: the core's cost model counts about
@@ -188,15 +191,15 @@ export class Stepper {
 /**
  * At most one animation frame and one stepping task pending at a time: the frame
  * draws, the stepping tasks (tasks of their own, after the frame) step. A
- * stepping task is a message to this scheduler's own MessageChannel: unlike a
- * nested setTimeout(0), it is not clamped to 4 ms, and it queues behind the
- * input and messages that came first.
+ * stepping task is a `setTimeout(0)`: a frame's chain of them, begun by the
+ * frame, stays within the nesting depth that browsers run without a 4 ms clamp
+ * (SLICE_WORK_MS). Not a MessageChannel: in Firefox and WebKit a worker stepping
+ * through one stepped less while the page blocked its main thread
+ * (docs/limits.md, "Main-thread budget").
  */
 export class FrameScheduler {
   #frameRequest = 0;
-  #stepQueued = false;
-  #stepGeneration = 0; // a cancelled stepping task's message finds the generation moved on
-  #channel = null;
+  #stepTimer = 0;
   #onFrame;
   #onStep;
 
@@ -224,28 +227,16 @@ export class FrameScheduler {
   }
 
   scheduleStepping() {
-    if (this.#stepQueued) return;
-    this.#stepQueued = true;
-    if (!this.#channel) {
-      this.#channel = new MessageChannel();
-      this.#channel.port1.onmessage = ({ data }) => {
-        if (data !== this.#stepGeneration || !this.#stepQueued) return;
-        this.#stepQueued = false;
-        this.#onStep();
-      };
-    }
-    this.#channel.port2.postMessage(this.#stepGeneration);
+    if (this.#stepTimer) return;
+    this.#stepTimer = setTimeout(() => {
+      this.#stepTimer = 0;
+      this.#onStep();
+    }, 0);
   }
 
-  /** Drops the pending stepping task; `close` also frees the channel (the loop is over). */
-  cancelStepping(close = false) {
-    this.#stepQueued = false;
-    this.#stepGeneration += 1;
-    if (close && this.#channel) {
-      this.#channel.port1.close();
-      this.#channel.port2.close();
-      this.#channel = null;
-    }
+  cancelStepping() {
+    clearTimeout(this.#stepTimer);
+    this.#stepTimer = 0;
   }
 }
 
