@@ -10,7 +10,11 @@
 //                   (`RunTask`) of the page's renderer main thread in a DevTools
 //                   trace (category devtools.timeline) of the measuring seconds,
 //                   over the frames the cloth reported (Chromium only: "-" elsewhere)
-//   longest task    Chromium: the longest of those tasks, whatever its length.
+//   main CPU ms/frame  the same tasks' thread time (the trace's `tdur`): what the
+//                   page's thread ran, without the waits of a loaded machine that
+//                   stretch a task's duration (Chromium only)
+//   longest task    Chromium: the longest of those tasks, whatever its length, and
+//                   "CPU": the most thread time one took.
 //                   Firefox and WebKit, which have no such trace here: the longest
 //                   stall of a timer chain on the main thread (setTimeout 0, a turn
 //                   every ~4 ms when idle), the longest the page could run nothing
@@ -71,9 +75,10 @@ const median = (values) => {
 const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
 
 /**
- * The main thread's tasks in a Chromium trace (`traceEvents`): the durations in
- * ms of the `RunTask` events of the renderer main thread (`CrRendererMain`) that
- * ran the most tasks, the page's (each case has a renderer of its own).
+ * The main thread's tasks in a Chromium trace (`traceEvents`): `{ wall, cpu }`,
+ * the duration and the thread time in ms of each `RunTask` event of the renderer
+ * main thread (`CrRendererMain`) that ran the most tasks, the page's (each case
+ * has a renderer of its own).
  */
 function mainThreadTasks(traceEvents) {
   const mainThreads = new Set();
@@ -85,7 +90,7 @@ function mainThreadTasks(traceEvents) {
     const thread = `${event.pid}:${event.tid}`;
     if (event.ph !== 'X' || event.name !== 'RunTask' || !mainThreads.has(thread)) continue;
     if (!tasks.has(thread)) tasks.set(thread, []);
-    tasks.get(thread).push(event.dur / 1000);
+    tasks.get(thread).push({ wall: event.dur / 1000, cpu: (event.tdur ?? NaN) / 1000 });
   }
   return [...tasks.values()].sort((a, b) => b.length - a.length)[0] ?? [];
 }
@@ -94,7 +99,9 @@ const benchPath = (options) => `bench/worker.html?options=${encodeURIComponent(J
 
 /**
  * Chromium through Playwright and the DevTools protocol: `open(options)` resolves
- * to a session { page (evaluate), mouse, mainMs(), longest(), resetLongest(), close() }.
+ * to a session { page (evaluate), mouse, startWatch(), stopWatch(), mainMs(), mainCpuMs(),
+ * longest(), longestCpu(), problems(), close() }; the main-thread numbers are those of
+ * the last watch.
  */
 async function chromiumBench() {
   const { server, url } = await startServer({ port: 0, root: ROOT });
@@ -127,8 +134,10 @@ async function chromiumBench() {
           tasks = mainThreadTasks(JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents);
         },
         // the main thread's task time over the watched seconds, in ms
-        mainMs: async () => tasks.reduce((sum, ms) => sum + ms, 0),
-        longest: async () => Math.max(0, ...tasks),
+        mainMs: async () => tasks.reduce((sum, { wall }) => sum + wall, 0),
+        mainCpuMs: async () => tasks.reduce((sum, { cpu }) => sum + cpu, 0),
+        longest: async () => Math.max(0, ...tasks.map(({ wall }) => wall)),
+        longestCpu: async () => Math.max(0, ...tasks.map(({ cpu }) => cpu)),
         problems: async () => problems,
         close: () => context.close(),
       };
@@ -159,6 +168,8 @@ async function engineBench(name) {
         }),
         stopWatch: async () => {},
         mainMs: async () => NaN,
+        mainCpuMs: async () => NaN,
+        longestCpu: async () => NaN,
         longest: () => page.evaluate(() => window.stallProbe.longest),
         problems: () => page.errors(),
         close: () => page.close(),
@@ -251,7 +262,8 @@ async function measure(bench, { name, width, height, extra }, worker) {
     return {
       name, worker, runsIn,
       mainMsPerFrame: frames > 0 ? (await session.mainMs()) / frames : NaN,
-      longest, frameMs,
+      mainCpuMsPerFrame: frames > 0 ? (await session.mainCpuMs()) / frames : NaN,
+      longest, longestCpu: await session.longestCpu(), frameMs,
       fps: (1000 * frames) / (after.at - before.at),
       drag,
     };
@@ -304,13 +316,17 @@ try {
   ];
   const longestLabel = ENGINE === 'chromium' ? 'longest main task ms' : 'longest main stall ms';
   console.log(`${bench.name}, ${SECONDS} s per case, load average ${loadavg()[0].toFixed(1)} at the start`);
-  console.log(`| case | worker | runs in | main ms/frame | ${longestLabel} | cloth ms/frame | fps | drag → drawn ms | sent → drawn ms | drag → reported ms |`);
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log(
+    `| case | worker | runs in | main ms/frame | main CPU ms/frame | ${longestLabel} | cloth ms/frame | fps | ` +
+      'drag → drawn ms | sent → drawn ms | drag → reported ms |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const testCase of CASES) {
     for (const worker of ['on', 'off']) {
       const r = await measure(bench, testCase, worker);
       console.log(
-        `| ${r.name} | ${r.worker} | ${r.runsIn} | ${f(r.mainMsPerFrame, 2)} | ${r.longest > 0 ? f(r.longest, 0) : '-'} | ` +
+        `| ${r.name} | ${r.worker} | ${r.runsIn} | ${f(r.mainMsPerFrame, 2)} | ${f(r.mainCpuMsPerFrame, 2)} | ` +
+          `${r.longest > 0 ? f(r.longest, 0) : '-'}${r.longestCpu >= 0 ? ` (CPU ${f(r.longestCpu, 0)})` : ''} | ` +
           `${f(r.frameMs)} | ${f(r.fps)} | ${f(r.drag.drawn)} | ${f(r.drag.sentToDrawn)} | ${f(r.drag.reported)} |`,
       );
     }
