@@ -31,13 +31,14 @@ window.heaviestSettings = async (width, height) => {
 const LATENCY_TIMEOUT_MS = 10_000;
 
 /**
- * Resolves to `{ drawn, reported }` for the next pointermove on the canvas: the ms
- * from its event time to the end of the drawing that showed it, and to the first
- * frame reported after it (NaN after LATENCY_TIMEOUT_MS).
+ * Resolves to `{ drawn, drawnAt, reported }` for the next pointermove on the
+ * canvas: the ms from its event time to the end of the drawing that showed it,
+ * that end in ms since the epoch, and the ms to the first frame reported after it
+ * (NaN after LATENCY_TIMEOUT_MS).
  */
 window.nextMoveLatency = () =>
   new Promise((resolve) => {
-    const latency = { drawn: NaN, reported: NaN };
+    const latency = { drawn: NaN, drawnAt: NaN, reported: NaN };
     setTimeout(() => resolve(latency), LATENCY_TIMEOUT_MS);
     document.querySelector('#cloth').addEventListener(
       'pointermove',
@@ -47,6 +48,7 @@ window.nextMoveLatency = () =>
           if (Number.isNaN(latency.reported)) latency.reported = performance.now() - event.timeStamp;
           if (diagnostics.dragEventTime < eventTime) return false; // drawn later: wait for another frame
           latency.drawn = diagnostics.dragLatencyMs;
+          latency.drawnAt = diagnostics.dragEventTime + diagnostics.dragLatencyMs; // ms since the epoch
           resolve(latency);
           return true;
         };
@@ -74,6 +76,27 @@ window.startStallProbe = () => {
   setTimeout(turn, 0);
 };
 
+/** How much taller than the cloth at rest the view is: it sags below its pinned row. */
+const VIEW_HEIGHTS = 1.8;
+
+/**
+ * Shows `cloth` hanging from its pinned row: its width centred, its top row
+ * near the canvas' top, VIEW_HEIGHTS times its height in view. The fit of where
+ * a large cloth can move is framed at the smallest scale with the pins above
+ * the canvas, where no press would find a particle.
+ */
+async function viewHanging(cloth, canvas) {
+  const p = await cloth.readPositions();
+  let [minX, maxX, minY, maxY] = [Infinity, -Infinity, Infinity, -Infinity];
+  for (let k = 0; k < p.length; k += 2) {
+    [minX, maxX] = [Math.min(minX, p[k]), Math.max(maxX, p[k])];
+    [minY, maxY] = [Math.min(minY, p[k + 1]), Math.max(maxY, p[k + 1])];
+  }
+  const height = Math.max(maxY - minY, maxX - minX);
+  const scale = canvas.clientHeight / (VIEW_HEIGHTS * height);
+  cloth.setView({ x: (minX + maxX) / 2, y: maxY - (VIEW_HEIGHTS / 2 - 0.1) * height, scale });
+}
+
 /** Mounts `count` more cloths beside the first, each on a canvas of its own; resolves to their controllers. */
 async function mountMore(count, options) {
   const more = [];
@@ -95,6 +118,7 @@ if (mount) {
       bench.afterFrame = bench.afterFrame.filter((waiting) => !waiting(diagnostics));
     },
   });
+  await viewHanging(window.cloth, document.querySelector('#cloth'));
   window.moreCloths = await mountMore(count - 1, options);
 }
 window.benchReady = true;

@@ -6,21 +6,31 @@
 // switch that adds work on and iterations at the limit, as
 // tests/e2e/long-tasks.test.mjs finds it), with `worker` "on" and "off", it prints:
 //
-//   main ms/frame   the page's main-thread busy time per cloth frame: the DevTools
-//                   protocol's TaskDuration (all the renderer main thread's tasks)
+//   main ms/frame   the page's main-thread busy time per cloth frame: the tasks
+//                   (`RunTask`) of the page's renderer main thread in a DevTools
+//                   trace (category devtools.timeline) of the measuring seconds,
 //                   over the frames the cloth reported (Chromium only: "-" elsewhere)
-//   longest task    Chromium: the longest main-thread task (PerformanceObserver
-//                   'longtask', tasks over 50 ms; "-" when none). Firefox and WebKit,
-//                   which have no long-task entries: the longest stall of a timer
-//                   chain on the main thread (setTimeout 0, a turn every ~4 ms when
-//                   idle), the longest the page could run nothing
+//   main CPU ms/frame  the same tasks' thread time (the trace's `tdur`): what the
+//                   page's thread ran, without the waits of a loaded machine that
+//                   stretch a task's duration (Chromium only)
+//   longest task    Chromium: the longest of those tasks, whatever its length, and
+//                   "CPU": the most thread time one took.
+//                   Firefox and WebKit, which have no such trace here: the longest
+//                   stall of a timer chain on the main thread (setTimeout 0, a turn
+//                   every ~4 ms when idle), the longest the page could run nothing
 //   cloth ms/frame  where the cloth runs (worker or main thread): its own mean of
 //                   stepping + drawing per frame, `diagnostics().frameMs`
 //   fps             frames the cloth reported per second
 //   drag → drawn    median of 10 pointer moves during a drag of the particle
-//                   nearest the canvas' centre: from the event's time to the end
+//                   nearest the canvas' centre among those on the canvas: from the event's time to the end
 //                   of the drawing that showed the held particle there, on the
 //                   thread that draws (`diagnostics().dragLatencyMs`)
+//   sent → drawn    the same moves, from the moment this script sends each to the
+//                   browser (its clock, Date.now(), against the page's epoch clock
+//                   in the same machine) to the end of that drawing: unlike the
+//                   event's time, it counts a wait for a busy main thread before
+//                   the event is made (Firefox's WebDriver BiDi makes its input
+//                   events on the page's main thread, timed when dispatched)
 //   drag → reported the same moves, to the first frame reported on the page after
 //                   each (onFrame: after a step, and in a worker after the message
 //                   that brings the diagnostics back)
@@ -61,20 +71,37 @@ const median = (values) => {
   return sorted.length ? sorted[Math.floor(sorted.length / 2)] : NaN;
 };
 
-/** Records long tasks in the page from its start (Chromium). */
-function longTaskRecorder() {
-  window.__longTasks = [];
-  if (!PerformanceObserver.supportedEntryTypes?.includes('longtask')) return;
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
-  }).observe({ type: 'longtask', buffered: true });
+/** Trace categories that record every task of every thread (`RunTask`, with its duration). */
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
+
+/**
+ * The main thread's tasks in a Chromium trace (`traceEvents`): `{ wall, cpu }`,
+ * the duration and the thread time in ms of each `RunTask` event of the renderer
+ * main thread (`CrRendererMain`) that ran the most tasks, the page's (each case
+ * has a renderer of its own).
+ */
+function mainThreadTasks(traceEvents) {
+  const mainThreads = new Set();
+  for (const event of traceEvents) {
+    if (event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain') mainThreads.add(`${event.pid}:${event.tid}`);
+  }
+  const tasks = new Map();
+  for (const event of traceEvents) {
+    const thread = `${event.pid}:${event.tid}`;
+    if (event.ph !== 'X' || event.name !== 'RunTask' || !mainThreads.has(thread)) continue;
+    if (!tasks.has(thread)) tasks.set(thread, []);
+    tasks.get(thread).push({ wall: event.dur / 1000, cpu: (event.tdur ?? NaN) / 1000 });
+  }
+  return [...tasks.values()].sort((a, b) => b.length - a.length)[0] ?? [];
 }
 
 const benchPath = (options) => `bench/worker.html?options=${encodeURIComponent(JSON.stringify(options))}`;
 
 /**
  * Chromium through Playwright and the DevTools protocol: `open(options)` resolves
- * to a session { page (evaluate), mouse, mainMs(), longest(), resetLongest(), close() }.
+ * to a session { page (evaluate), mouse, startWatch(), stopWatch(), mainMs(), mainCpuMs(),
+ * longest(), longestCpu(), problems(), close() }; the main-thread numbers are those of
+ * the last watch.
  */
 async function chromiumBench() {
   const { server, url } = await startServer({ port: 0, root: ROOT });
@@ -83,17 +110,15 @@ async function chromiumBench() {
     name: 'Chromium',
     async open(options) {
       const context = await browser.newContext({ viewport: { width: 1000, height: 700 }, deviceScaleFactor: 1 });
-      await context.addInitScript(longTaskRecorder);
       const page = await context.newPage();
       const problems = [];
       page.on('pageerror', (error) => problems.push(error.message));
       page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(message.text());
+        if (message.type() === 'error') problems.push(`${message.text()} (${message.location()?.url})`);
       });
       await page.goto(url + benchPath(options));
       await page.waitForFunction(() => window.benchReady === true, null, { timeout: 120_000 });
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Performance.enable');
+      let tasks = [];
       return {
         page,
         mouse: {
@@ -104,12 +129,15 @@ async function chromiumBench() {
           move: (x, y) => page.mouse.move(x, y),
           release: () => page.mouse.up(),
         },
-        // the main thread's task time so far, in ms (DevTools protocol Performance.getMetrics)
-        mainMs: async () => 1000 * (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value,
-        longest: () => page.evaluate(() => Math.max(0, ...window.__longTasks)),
-        resetLongest: () => page.evaluate(() => {
-          window.__longTasks.length = 0;
-        }),
+        startWatch: () => browser.startTracing(page, { categories: TRACE_CATEGORIES }),
+        stopWatch: async () => {
+          tasks = mainThreadTasks(JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents);
+        },
+        // the main thread's task time over the watched seconds, in ms
+        mainMs: async () => tasks.reduce((sum, { wall }) => sum + wall, 0),
+        mainCpuMs: async () => tasks.reduce((sum, { cpu }) => sum + cpu, 0),
+        longest: async () => Math.max(0, ...tasks.map(({ wall }) => wall)),
+        longestCpu: async () => Math.max(0, ...tasks.map(({ cpu }) => cpu)),
         problems: async () => problems,
         close: () => context.close(),
       };
@@ -135,11 +163,14 @@ async function engineBench(name) {
       return {
         page,
         mouse: page.pointer('mouse'),
-        mainMs: async () => NaN,
-        longest: () => page.evaluate(() => window.stallProbe.longest),
-        resetLongest: () => page.evaluate(() => {
+        startWatch: () => page.evaluate(() => {
           window.stallProbe.longest = 0;
         }),
+        stopWatch: async () => {},
+        mainMs: async () => NaN,
+        mainCpuMs: async () => NaN,
+        longestCpu: async () => NaN,
+        longest: () => page.evaluate(() => window.stallProbe.longest),
         problems: () => page.errors(),
         close: () => page.close(),
       };
@@ -151,21 +182,24 @@ async function engineBench(name) {
   };
 }
 
-/** Presses on the particle nearest the canvas' centre; resolves to where, and whether it holds a particle. */
-async function pressNearCentre({ page, mouse }) {
+/**
+ * Presses on the particle nearest the canvas' centre among those on it, clear
+ * of its edges by the drag's moves (a large cloth sags below the canvas within
+ * seconds; its upper rows stay); resolves to where, and whether it holds a particle.
+ */
+async function pressOnCloth({ page, mouse }) {
   const start = await page.evaluate(async () => {
     const p = await window.cloth.readPositions();
     const rect = document.querySelector('#cloth').getBoundingClientRect();
     const centre = { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+    const clear = (at) => at.x > rect.left + 20 && at.x < rect.right - 80 && at.y > rect.top + 20 && at.y < rect.bottom - 110;
     let best = null;
     for (let k = 0; k < p.length; k += 2) {
       const at = window.cloth.worldToClient(p[k], p[k + 1]);
       const d = Math.hypot(at.x - centre.x, at.y - centre.y);
-      if (!best || d < best.d) best = { ...at, d };
+      if (clear(at) && (!best || d < best.d)) best = { ...at, d };
     }
-    // a cloth all off the canvas: the press pans from inside it instead
-    const inside = (value, low, high) => Math.min(Math.max(value, low + 20), high - 120);
-    return { x: inside(best.x, rect.left, rect.right), y: inside(best.y, rect.top, rect.bottom) };
+    return best ?? centre; // no particle on the canvas: the press pans
   });
   await mouse.press(start.x, start.y);
   return { start, held: (await page.evaluate(async () => (await window.cloth.inspect()).grabbed)) >= 0 };
@@ -175,16 +209,15 @@ async function pressNearCentre({ page, mouse }) {
 const PRESS_TRIES = 5;
 
 /**
- * Ten moves of a drag of the particle nearest the canvas' centre (a large cloth
- * sags below the canvas within seconds; none on the canvas after PRESS_TRIES
+ * Ten moves of a drag of a particle on the canvas (none held after PRESS_TRIES
  * presses: a pan, which draws no drag move: "-"); the medians of both latencies.
  */
 async function dragLatency(session) {
   const { page, mouse } = session;
-  let pressed = await pressNearCentre(session);
+  let pressed = await pressOnCloth(session);
   for (let tries = 1; tries < PRESS_TRIES && !pressed.held; tries += 1) {
     await mouse.release();
-    pressed = await pressNearCentre(session);
+    pressed = await pressOnCloth(session);
   }
   const { start } = pressed;
   const latencies = [];
@@ -192,16 +225,21 @@ async function dragLatency(session) {
     await page.evaluate(() => {
       window.__latency = window.nextMoveLatency();
     });
+    const sent = Date.now();
     await mouse.move(start.x + 6 * move, start.y + 9 * move);
-    latencies.push(await page.evaluate(() => window.__latency));
+    latencies.push({ ...(await page.evaluate(() => window.__latency)), sent });
   }
   await mouse.release();
-  return { drawn: median(latencies.map(({ drawn }) => drawn)), reported: median(latencies.map(({ reported }) => reported)) };
+  return {
+    drawn: median(latencies.map(({ drawn }) => drawn)),
+    sentToDrawn: median(latencies.map(({ drawnAt, sent }) => drawnAt - sent)),
+    reported: median(latencies.map(({ reported }) => reported)),
+  };
 }
 
-/** Frames, main-thread ms and the clock now, in `session`. */
+/** Frames reported and the clock now, in `session`. */
 async function mark(session) {
-  return { main: await session.mainMs(), frames: await session.page.evaluate(() => window.bench.frames), at: Date.now() };
+  return { frames: await session.page.evaluate(() => window.bench.frames), at: Date.now() };
 }
 
 async function measure(bench, { name, width, height, extra }, worker) {
@@ -210,10 +248,11 @@ async function measure(bench, { name, width, height, extra }, worker) {
   try {
     const runsIn = await session.page.evaluate(() => window.cloth.runsIn);
     await sleep(1000); // warm up: the module's optimising tiers, the rate estimate
+    await session.startWatch();
     const before = await mark(session);
-    await session.resetLongest();
     await sleep(SECONDS * 1000);
     const after = await mark(session);
+    await session.stopWatch();
     const frames = after.frames - before.frames;
     const frameMs = await session.page.evaluate(() => window.cloth.diagnostics().frameMs);
     const longest = await session.longest();
@@ -222,8 +261,9 @@ async function measure(bench, { name, width, height, extra }, worker) {
     if (problems.length) throw new Error(`${name} ${worker}: ${problems.join('; ')}`);
     return {
       name, worker, runsIn,
-      mainMsPerFrame: frames > 0 ? (after.main - before.main) / frames : NaN,
-      longest, frameMs,
+      mainMsPerFrame: frames > 0 ? (await session.mainMs()) / frames : NaN,
+      mainCpuMsPerFrame: frames > 0 ? (await session.mainCpuMs()) / frames : NaN,
+      longest, longestCpu: await session.longestCpu(), frameMs,
       fps: (1000 * frames) / (after.at - before.at),
       drag,
     };
@@ -244,9 +284,11 @@ async function several(bench, worker) {
   const session = await bench.open(options);
   try {
     await sleep(1000);
+    await session.startWatch();
     const before = await mark(session);
     await sleep(SECONDS * 1000);
     const after = await mark(session);
+    await session.stopWatch();
     const wasmBytes = await session.page.evaluate((inWorkers) => {
       const all = [window.cloth, ...window.moreCloths].map((cloth) => cloth.diagnostics().wasmMemoryBytes);
       return inWorkers ? all.reduce((a, b) => a + b, 0) : all[0]; // on the main thread they share one memory
@@ -254,7 +296,7 @@ async function several(bench, worker) {
     const problems = await session.problems();
     if (problems.length) throw new Error(`several ${worker}: ${problems.join('; ')}`);
     const frames = after.frames - before.frames;
-    return { wasmBytes, fps: (1000 * frames) / (after.at - before.at), mainMsPerFrame: (after.main - before.main) / frames };
+    return { wasmBytes, fps: (1000 * frames) / (after.at - before.at), mainMsPerFrame: (await session.mainMs()) / frames };
   } finally {
     await session.close();
   }
@@ -274,14 +316,18 @@ try {
   ];
   const longestLabel = ENGINE === 'chromium' ? 'longest main task ms' : 'longest main stall ms';
   console.log(`${bench.name}, ${SECONDS} s per case, load average ${loadavg()[0].toFixed(1)} at the start`);
-  console.log(`| case | worker | runs in | main ms/frame | ${longestLabel} | cloth ms/frame | fps | drag → drawn ms | drag → reported ms |`);
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log(
+    `| case | worker | runs in | main ms/frame | main CPU ms/frame | ${longestLabel} | cloth ms/frame | fps | ` +
+      'drag → drawn ms | sent → drawn ms | drag → reported ms |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const testCase of CASES) {
     for (const worker of ['on', 'off']) {
       const r = await measure(bench, testCase, worker);
       console.log(
-        `| ${r.name} | ${r.worker} | ${r.runsIn} | ${f(r.mainMsPerFrame, 2)} | ${r.longest > 0 ? f(r.longest, 0) : '-'} | ` +
-          `${f(r.frameMs)} | ${f(r.fps)} | ${f(r.drag.drawn)} | ${f(r.drag.reported)} |`,
+        `| ${r.name} | ${r.worker} | ${r.runsIn} | ${f(r.mainMsPerFrame, 2)} | ${f(r.mainCpuMsPerFrame, 2)} | ` +
+          `${r.longest > 0 ? f(r.longest, 0) : '-'}${r.longestCpu >= 0 ? ` (CPU ${f(r.longestCpu, 0)})` : ''} | ` +
+          `${f(r.frameMs)} | ${f(r.fps)} | ${f(r.drag.drawn)} | ${f(r.drag.sentToDrawn)} | ${f(r.drag.reported)} |`,
       );
     }
   }

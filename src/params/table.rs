@@ -435,7 +435,7 @@ pub const STEPS_PER_FRAME: Parameter = Parameter {
     attribute: "steps-per-frame",
     label: "Steps per frame",
     unit: "",
-    meaning: "Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in a task of its own; past that fewer steps run and diagnostics().capped is true.",
+    meaning: "Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in tasks of about 8 ms; past that fewer steps run and diagnostics().capped is true.",
     remark: "",
     rule: Rule::Whole {
         min: 0.0,

@@ -14,6 +14,15 @@ import { launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
 
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:";
 const MOUNTS = 100;
+/** A cloth whose frames never finish their steps within the frame's budget: each frame steps in many slices. */
+const HEAVY = { width: 200, height: 150, fixed: 2, iterations: 60, stepsPerFrame: 8 };
+/**
+ * The slices a heavy frame's stepping takes at least, in the median frame:
+ * FRAME_WORK_BUDGET_MS over SLICE_WORK_MS is 5, fewer when a loaded machine
+ * makes slices run slower than the rate estimate (the frame ends after 40 ms).
+ */
+const HEAVY_FRAME_SLICES = 3;
+const DRAG_MOVES = 8;
 /**
  * Engines where a worker that draws on a transferred OffscreenCanvas gets
  * (almost) no animation frame while the page's main thread is blocked
@@ -66,6 +75,24 @@ window.mountAndDestroy = async (count) => {
   return { where: [...where], pageWasmBytes: wasmMemoryBytes() };
 };
 window.pageReady = true;`,
+  },
+  '/__worker__/heavy.html': {
+    type: 'text/html; charset=utf-8',
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}"><link rel="icon" href="data:,">
+<title>a heavy cloth</title><script type="module" src="/__worker__/heavy.js"></script></head>
+<body><canvas id="heavy"></canvas></body></html>`,
+  },
+  '/__worker__/heavy.js': {
+    type: 'text/javascript; charset=utf-8',
+    body: `import { mountCloth } from '/www/lib/cloth.js';
+const canvas = document.querySelector('#heavy');
+Object.assign(canvas.style, { width: '600px', height: '450px' });
+window.lastMove = NaN;
+canvas.addEventListener('pointermove', (event) => {
+  window.lastMove = performance.timeOrigin + event.timeStamp;
+});
+window.cloth = await mountCloth(canvas, { ...${JSON.stringify(HEAVY)}, worker: 'on', pauseWhenHidden: false, respectReducedMotion: false });`,
   },
 };
 
@@ -210,6 +237,59 @@ for (const engineName of selectedEngines()) {
         // ≥ 0 up to the clocks' granularity (Firefox coarsens performance.now to a millisecond)
         assert.ok(Number.isFinite(drawn.dragLatencyMs) && drawn.dragLatencyMs > -2, JSON.stringify(drawn));
         await pointer.release();
+      });
+    });
+
+    it('a drag move on a heavy cloth is drawn before the next slice of stepping, not after the frame\'s', async () => {
+      await inEnginePage('__worker__/heavy.html', async (page) => {
+        await page.waitFor(
+          (least) => {
+            const d = window.cloth?.diagnostics();
+            return d?.capped && d.slicesLastFrame >= least && d;
+          },
+          HEAVY_FRAME_SLICES,
+          { message: 'a capped frame stepped in slices', timeout: 60_000 },
+        );
+        assert.equal(await page.evaluate(() => window.cloth.runsIn), 'worker');
+        // a particle on the canvas, clear of its edges by the moves, nearest its centre
+        const start = await page.evaluate(async () => {
+          const p = await window.cloth.readPositions();
+          const rect = document.querySelector('#heavy').getBoundingClientRect();
+          let best = null;
+          for (let k = 0; k < p.length; k += 2) {
+            const at = window.cloth.worldToClient(p[k], p[k + 1]);
+            const d = Math.hypot(at.x - (rect.left + rect.right) / 2, at.y - (rect.top + rect.bottom) / 2);
+            const clear = at.x > rect.left + 20 && at.x < rect.right - 100 && at.y > rect.top + 20 && at.y < rect.bottom - 100;
+            if (clear && (!best || d < best.d)) best = { x: at.x, y: at.y, d };
+          }
+          return best;
+        });
+        assert.ok(start, 'a particle on the canvas');
+        const pointer = page.pointer('mouse');
+        await pointer.press(start.x, start.y);
+        assert.ok((await page.evaluate(async () => (await window.cloth.inspect()).grabbed)) >= 0, 'the press holds a particle');
+        const drawn = [];
+        for (let move = 1; move <= DRAG_MOVES; move += 1) {
+          await pointer.move(start.x + 8 * move, start.y + 8 * move);
+          drawn.push(
+            await page.waitFor(
+              () => {
+                const d = window.cloth.diagnostics();
+                return d.dragEventTime === window.lastMove && { waited: d.dragWaitSlices, frameSlices: d.slicesLastFrame, capped: d.capped };
+              },
+              null,
+              { message: `move ${move} drawn`, timeout: 30_000 },
+            ),
+          );
+        }
+        await pointer.release();
+        console.log(`${engineName}: slices each move waited for its drawing ${drawn.map((d) => d.waited).join(', ')}; slices a frame took ${drawn.map((d) => d.frameSlices).join(', ')}`);
+        const slices = drawn.map((d) => d.frameSlices).sort((a, b) => a - b);
+        assert.ok(slices[Math.floor(slices.length / 2)] >= HEAVY_FRAME_SLICES, `the frames step in slices: ${slices}`);
+        for (const d of drawn) {
+          assert.ok(d.capped, `the cloth is too heavy for a frame: ${JSON.stringify(d)}`);
+          assert.ok(d.waited <= 1, `a move waits for at most one slice: ${JSON.stringify(drawn)}`);
+        }
       });
     });
 

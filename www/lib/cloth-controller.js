@@ -105,12 +105,13 @@ export class ClothController {
   #framing = 0; // the timer of the task working out a large scene's bounds
   #view;
   #lastDiagnostics = null;
-  #steppingMs = 0; // what the last stepping task took, counted into the next frame
+  #steppingMs = 0; // what stepping took since the last frame, counted into the next one
   #shownEarly = false; // the canvas shows the state the pending frame would draw (drawn at a drag move)
   #earlyDrawMs = 0; // what drawing at drag moves took, counted into the next frame
   #inputDrawing = 0; // the timer of the task that draws the drag moves that arrived
   #undrawnDrag = NaN; // the time (ms since the epoch) of the latest drag move not drawn yet
-  #dragDrawn = { eventTime: NaN, latencyMs: NaN }; // the latest drag move drawn, and how long it waited
+  #undrawnSince = 0; // the stepper's slice clock when the oldest drag move not drawn yet arrived
+  #dragDrawn = { eventTime: NaN, latencyMs: NaN, slices: NaN }; // the latest drag move drawn, how long and how many slices it waited
   #stepper = new Stepper();
   #frameTimes = new RollingAverage(AVERAGED_SAMPLES);
   #listeners = new AbortController();
@@ -202,6 +203,7 @@ export class ClothController {
         const held = this.#heldCollider;
         if (held) this.#backend.moveCollider(held.collider, at.x + held.offsetX, at.y + held.offsetY);
         else this.#backend.drag(at.x, at.y);
+        if (Number.isNaN(this.#undrawnDrag)) this.#undrawnSince = this.#stepper.slicesRun;
         this.#undrawnDrag = time;
         this.#requestFrame();
         this.#drawOnInput();
@@ -471,9 +473,11 @@ export class ClothController {
       tornCount: backend.tornCount,
       capped: this.#stepper.capped,
       stepsLastFrame: this.#stepper.stepsLastFrame,
+      slicesLastFrame: this.#stepper.slicesLastFrame,
       backend: backend.name,
       dragEventTime: this.#dragDrawn.eventTime,
       dragLatencyMs: this.#dragDrawn.latencyMs,
+      dragWaitSlices: this.#dragDrawn.slices,
     };
     return { ...this.#lastDiagnostics };
   }
@@ -699,19 +703,27 @@ export class ClothController {
   }
 
   /**
-   * Steps after a frame has drawn, as a task of its own; hands out the fresh
-   * diagnostics and asks for the next frame, which draws this state. The frame
-   * also comes when stepping stopped meanwhile (paused, say): it shows the last
-   * state and its readouts.
+   * Steps after a frame has drawn, in slices, each a task of its own: a drag
+   * move that arrived during a slice is drawn before the next one. Once the
+   * frame's stepping is done, hands out the fresh diagnostics and asks for the
+   * next frame, which draws this state. The frame also comes when stepping
+   * stopped meanwhile (paused, say): it shows the last state and its readouts.
    */
   #stepTask() {
     if (this.#destroyed) return;
+    if (this.#inputDrawing) {
+      clearTimeout(this.#inputDrawing);
+      this.#inputDrawing = 0;
+      this.#drawInputNow();
+    }
     if (!this.#isStepping()) {
+      this.#stepper.end(this.#backend);
       this.#requestFrame();
       return;
     }
     try {
-      this.#steppingMs = this.#stepper.advance(this.#backend, this.#settings.stepsPerFrame);
+      if (!this.#stepper.stepping) this.#stepper.begin(this.#backend, this.#settings.stepsPerFrame);
+      this.#steppingMs += this.#stepper.slice(this.#backend);
       if (!this.#backend.isFinite) {
         this.#diverged = true;
         this.#report(new Error(DIVERGED_MESSAGE));
@@ -721,6 +733,11 @@ export class ClothController {
       return;
     }
     if (this.#destroyed) return; // an onError callback may have destroyed the cloth
+    if (!this.#stepper.frameDone && this.#isStepping()) {
+      this.#scheduler.scheduleStepping();
+      return;
+    }
+    this.#stepper.end(this.#backend);
     this.#emitFrame();
     this.#requestFrame();
   }
@@ -749,7 +766,8 @@ export class ClothController {
     const drewWith = this.#backend.draw(this.#painter, this.#view, this.#settings, this.#style);
     if (!Number.isNaN(this.#undrawnDrag)) {
       const eventTime = this.#undrawnDrag;
-      this.#dragDrawn = { eventTime, latencyMs: performance.timeOrigin + performance.now() - eventTime };
+      const latencyMs = performance.timeOrigin + performance.now() - eventTime;
+      this.#dragDrawn = { eventTime, latencyMs, slices: this.#stepper.slicesRun - this.#undrawnSince };
       this.#undrawnDrag = NaN;
     }
     this.#host.drew();

@@ -13,6 +13,7 @@
 //                  { type: 'mounted', state } | { type: 'mountFailed', error }
 //                  { type: 'answer', id, value } | { type: 'answer', id, error }
 //                  { type: 'state', state, frame }      what the page's getters read
+//                  { type: 'state', view }              after pointer input: the view alone
 //                  { type: 'error', error }             onError
 //                  { type: 'bitmap', bitmap }           a frame while the page records
 //
@@ -37,29 +38,46 @@ let canvas = null; // the OffscreenCanvas, kept for a mount that failed and is t
 let host = null;
 let controller = null;
 
-/** What the page's getters read, posted after every message and every frame. */
+/** The camera and the world → canvas mapping, all that pointer input changes on the page's side. */
+function viewOf(cloth) {
+  const origin = cloth.worldToClient(0, 0);
+  const unit = cloth.worldToClient(1, 1);
+  return {
+    view: { ...cloth.view },
+    // world → canvas CSS px is affine and axis-aligned: x ↦ ax + bx·x, y ↦ ay + by·y
+    mapping: { ax: origin.x, bx: unit.x - origin.x, ay: origin.y, by: unit.y - origin.y },
+  };
+}
+
+/** What the page's getters read, posted after every frame and every message but pointer input. */
 function stateOf(cloth, diagnostics = cloth.diagnostics()) {
   const options = cloth.options;
   delete options.onFrame;
   delete options.onError;
-  const origin = cloth.worldToClient(0, 0);
-  const unit = cloth.worldToClient(1, 1);
   return {
     diagnostics,
     options,
     paused: cloth.paused,
     diverged: cloth.diverged,
     backend: cloth.backend,
-    view: { ...cloth.view },
     theme: cloth.theme,
     reducedMotion: cloth.reducedMotion,
-    // world → canvas CSS px is affine and axis-aligned: x ↦ ax + bx·x, y ↦ ay + by·y
-    mapping: { ax: origin.x, bx: unit.x - origin.x, ay: origin.y, by: unit.y - origin.y },
+    ...viewOf(cloth),
   };
 }
 
 function postState(frame = false, diagnostics = undefined) {
   if (controller && !controller.destroyed) postMessage({ type: 'state', state: stateOf(controller, diagnostics), frame });
+}
+
+/**
+ * After pointer input, the view alone: a wheel or a pinch zooms, a drag on
+ * empty space pans. The diagnostics (whose energy and stretch cost a pass over
+ * the cloth) come with the frame that draws the input, so a drag's many moves
+ * cost the worker no such pass each, and the page no message beyond one a move.
+ */
+function postView() {
+  if (controller && !controller.destroyed) postMessage({ type: 'state', view: viewOf(controller) });
 }
 
 async function mount({ canvas: given, settings, given: givenNames, reducedMotion, page }) {
@@ -119,7 +137,8 @@ addEventListener('message', ({ data }) => {
     } catch (error) {
       postMessage({ type: 'error', error: errorToData(error) });
     }
-    postState();
+    if (data.type === 'pointer') postView();
+    else postState();
   }
 });
 

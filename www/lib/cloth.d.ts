@@ -131,6 +131,11 @@ export interface ClothDiagnostics {
    * of a step in progress (fractional while one step spans several frames).
    */
   stepsLastFrame: number;
+  /**
+   * The slices the last frame's stepping ran in: tasks of at most a few ms of
+   * work each, between which input is handled (0 before any stepping).
+   */
+  slicesLastFrame: number;
   /** The backend that ran the frame: "webgpu" or "cpu". */
   backend: 'webgpu' | 'cpu';
   /**
@@ -141,6 +146,12 @@ export interface ClothDiagnostics {
    */
   dragEventTime: number;
   dragLatencyMs: number;
+  /**
+   * Stepping slices that ran between the oldest drag move not yet drawn being
+   * handled and its drawing (NaN before any drag): a move is drawn before the
+   * next slice, so 0 unless the drawing itself was held back.
+   */
+  dragWaitSlices: number;
 }
 
 /** `inspect()`'s answer: the diagnostics, and what only the Simulation knows. */

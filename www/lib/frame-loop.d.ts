@@ -18,14 +18,28 @@ export class RollingAverage {
 export const AVERAGED_SAMPLES: number;
 /** Milliseconds of stepping per animation frame. */
 export const FRAME_WORK_BUDGET_MS: number;
+/** Milliseconds of work in one slice of a frame's stepping (input is handled between slices). */
+export const SLICE_WORK_MS: number;
 
+/** A frame's stepping is `begin`, `slice` until `frameDone`, then `end`. */
 export class Stepper {
   readonly capped: boolean;
   readonly stepsLastFrame: number;
+  /** The slices the last frame's stepping took. */
+  readonly slicesLastFrame: number;
+  /** Slices run since this Stepper was made. */
+  readonly slicesRun: number;
   readonly stepMs: number;
+  /** Whether a frame's stepping has begun and not ended. */
+  readonly stepping: boolean;
+  /** Whether the frame's stepping is over (its steps ran, its budget is spent, or no progress). */
+  readonly frameDone: boolean;
   idle(): void;
   clear(): void;
-  advance(simulation: Steppable, wanted: number): number;
+  begin(simulation: Steppable, wanted: number): void;
+  /** One slice of at most SLICE_WORK_MS of work; returns the milliseconds it took. */
+  slice(simulation: Steppable): number;
+  end(simulation: Steppable): void;
 }
 
 export class FrameScheduler {

@@ -1,7 +1,7 @@
 // The stepping loop's parts: a rolling average for timings, the per-frame budget
-// of work handed to `Simulation.advance` with its running estimate of how fast
-// work units go, the scheduling of frames and stepping tasks, and whether the
-// canvas can be seen at all.
+// of work handed to `Simulation.advance` in slices, with its running estimate of
+// how fast work units go, the scheduling of frames and stepping tasks, and
+// whether the canvas can be seen at all.
 
 /** Mean of the last `capacity` samples. */
 export class RollingAverage {
@@ -41,10 +41,21 @@ export const AVERAGED_SAMPLES = 50;
  * of work units worth this long (`Simulation.advance`), which stops at the first
  * chunk boundary after it (a fraction of a millisecond), mid-step if need be,
  * and goes on from there next frame; fewer steps than asked then run
- * (diagnostics say `capped`). Stepping runs as a task of its own, after the
- * frame that drew, so the page waits for stepping or for drawing, never both.
+ * (diagnostics say `capped`). Stepping runs after the frame that drew, in
+ * slices of SLICE_WORK_MS, each a task of its own, so the page waits for
+ * stepping or for drawing, never both, and its input is handled between slices.
  */
 export const FRAME_WORK_BUDGET_MS = 40;
+
+/**
+ * Milliseconds of work in one slice of a frame's stepping. Between two slices
+ * the thread handles what arrived (a drag move is drawn at once), so input
+ * waits for at most one slice, not for the frame's whole budget. A frame's
+ * budget takes 5 slices: browsers clamp a chain of `setTimeout(0)` to 4 ms from
+ * its sixth nested call on (HTML's timer nesting level), which more, shorter
+ * slices would reach every frame.
+ */
+export const SLICE_WORK_MS = 8;
 
 /**
  * Work units per millisecond to start from: the core's cost model counts about
@@ -53,19 +64,30 @@ export const FRAME_WORK_BUDGET_MS = 40;
 const CALIBRATED_UNITS_PER_MS = 1e6;
 /** Rates the estimate stays within (a stalled or a very fast frame says little). */
 const UNITS_PER_MS_RANGE = [1e4, 1e8];
-/** A frame that stepped for less than this says little about the rate (timer granularity). */
+/** Stepping timed for less than this says little about the rate (timer granularity). */
 const MIN_TIMED_MS = 4;
 
+/** The work units per ms that `work` done in `elapsed` ms measure, or NaN if they say little. */
+function measuredRate(work, elapsed) {
+  if (!(elapsed >= MIN_TIMED_MS) || !(work > 0)) return NaN;
+  return Math.min(Math.max(work / elapsed, UNITS_PER_MS_RANGE[0]), UNITS_PER_MS_RANGE[1]);
+}
+
 /**
- * Steps a Simulation within the frame's budget and keeps the numbers about it:
- * the measured rate of work units, the mean time a step takes, whether the last
- * frame ran fewer steps than asked (`capped`) and how many it ran.
+ * Steps a Simulation within the frame's budget, in slices, and keeps the
+ * numbers about it: the measured rate of work units, the mean time a step
+ * takes, whether the last frame ran fewer steps than asked (`capped`), how many
+ * steps it ran and in how many slices. A frame's stepping is `begin`, `slice`
+ * until `frameDone`, then `end`.
  */
 export class Stepper {
   #unitsPerMs = CALIBRATED_UNITS_PER_MS; // measured speed of the core's work units
   #stepTimes = new RollingAverage(AVERAGED_SAMPLES);
   #capped = false; // the last frame ran fewer steps than asked, to stay responsive
   #stepsLastFrame = 0; // steps' worth of work in the last frame (fractional while a step spans frames)
+  #slicesLastFrame = 0;
+  #slicesRun = 0; // slices since this Stepper was made
+  #frame = null; // the frame being stepped: { wanted, budget, progressBefore, finished, work, elapsed, slices, stalled }
 
   get capped() {
     return this.#capped;
@@ -75,9 +97,31 @@ export class Stepper {
     return this.#stepsLastFrame;
   }
 
+  /** The slices the last frame's stepping took. */
+  get slicesLastFrame() {
+    return this.#slicesLastFrame;
+  }
+
+  /** Slices run since this Stepper was made (a clock in slices). */
+  get slicesRun() {
+    return this.#slicesRun;
+  }
+
   /** Milliseconds per step, averaged over the last AVERAGED_SAMPLES steps. */
   get stepMs() {
     return this.#stepTimes.mean;
+  }
+
+  /** Whether a frame's stepping has begun and not ended. */
+  get stepping() {
+    return this.#frame !== null;
+  }
+
+  /** Whether the frame's stepping is over: its steps ran, its budget is spent or the simulation made no progress. */
+  get frameDone() {
+    const frame = this.#frame;
+    if (!frame) return true;
+    return frame.stalled || frame.finished >= frame.wanted || frame.work >= frame.budget || frame.elapsed >= FRAME_WORK_BUDGET_MS;
   }
 
   /** A frame without stepping is not capped. */
@@ -85,9 +129,10 @@ export class Stepper {
     this.#capped = false;
   }
 
-  /** Forgets the step times (a new cloth steps at its own pace). */
+  /** Forgets the step times and the frame being stepped (a new cloth steps at its own pace). */
   clear() {
     this.#stepTimes.clear();
+    this.#frame = null;
   }
 
   /**
@@ -95,33 +140,62 @@ export class Stepper {
    * frame must not be repeated), up gradually.
    */
   #updateRate(work, elapsed) {
-    if (!(elapsed >= MIN_TIMED_MS) || !(work > 0)) return;
-    const measured = Math.min(Math.max(work / elapsed, UNITS_PER_MS_RANGE[0]), UNITS_PER_MS_RANGE[1]);
+    const measured = measuredRate(work, elapsed);
+    if (!(measured > 0)) return;
     this.#unitsPerMs = measured < this.#unitsPerMs ? measured : 0.8 * this.#unitsPerMs + 0.2 * measured;
   }
 
-  /** Steps `simulation` up to `wanted` steps within this frame's budget; returns the milliseconds it took. */
-  advance(simulation, wanted) {
-    // The core steps in slices: it stops once the frame's budget of work is
-    // spent, mid-step if need be, and goes on from there next frame. A heavy
-    // setting slows the cloth down instead of blocking the page.
+  /** A frame's stepping of `simulation` begins: up to `wanted` steps within FRAME_WORK_BUDGET_MS. */
+  begin(simulation, wanted) {
     const budget = Math.round(FRAME_WORK_BUDGET_MS * this.#unitsPerMs);
-    const progressBefore = simulation.stepProgress;
+    const zero = { finished: 0, work: 0, elapsed: 0, slices: 0, stalled: false };
+    this.#frame = { wanted, budget, progressBefore: simulation.stepProgress, ...zero };
+  }
+
+  /**
+   * One slice of the frame's stepping: SLICE_WORK_MS of work at most (the core
+   * stops at the first chunk boundary after it). Returns the milliseconds it took.
+   */
+  slice(simulation) {
+    const frame = this.#frame;
+    const sliceBudget = Math.round(SLICE_WORK_MS * this.#unitsPerMs);
+    const budget = Math.max(1, Math.min(frame.budget - frame.work, sliceBudget));
     const workBefore = simulation.workDone;
     const started = performance.now();
-    const finished = simulation.advance(wanted, budget);
+    const finished = simulation.advance(frame.wanted - frame.finished, budget);
     const elapsed = performance.now() - started;
-    this.#updateRate(simulation.workDone - workBefore, elapsed);
-    this.#stepsLastFrame = Math.max(0, Math.round(100 * (finished + simulation.stepProgress - progressBefore)) / 100);
-    this.#capped = finished < wanted && simulation.isFinite;
-    if (this.#stepsLastFrame > 0) this.#stepTimes.add(elapsed / this.#stepsLastFrame, Math.max(1, finished));
+    const work = simulation.workDone - workBefore;
+    Object.assign(frame, { finished: frame.finished + finished, work: frame.work + work, elapsed: frame.elapsed + elapsed });
+    frame.slices += 1;
+    frame.stalled = finished === 0 && !(work > 0); // a busy GPU, a diverged cloth
+    this.#slicesRun += 1;
+    // a slice slower than the estimate lowers it at once: the next slices stay short
+    if (measuredRate(work, elapsed) < this.#unitsPerMs) this.#updateRate(work, elapsed);
     return elapsed;
+  }
+
+  /** The frame's stepping ends: its numbers become the last frame's. */
+  end(simulation) {
+    const frame = this.#frame;
+    if (!frame) return;
+    this.#frame = null;
+    this.#updateRate(frame.work, frame.elapsed);
+    const steps = frame.finished + simulation.stepProgress - frame.progressBefore;
+    this.#stepsLastFrame = Math.max(0, Math.round(100 * steps) / 100);
+    this.#slicesLastFrame = frame.slices;
+    this.#capped = frame.finished < frame.wanted && simulation.isFinite;
+    if (this.#stepsLastFrame > 0) this.#stepTimes.add(frame.elapsed / this.#stepsLastFrame, Math.max(1, frame.finished));
   }
 }
 
 /**
  * At most one animation frame and one stepping task pending at a time: the frame
- * draws, the stepping task (a task of its own, after the frame) steps.
+ * draws, the stepping tasks (tasks of their own, after the frame) step. A
+ * stepping task is a `setTimeout(0)`: a frame's chain of them, begun by the
+ * frame, stays within the nesting depth that browsers run without a 4 ms clamp
+ * (SLICE_WORK_MS). Not a MessageChannel: in Firefox and WebKit a worker stepping
+ * through one stepped less while the page blocked its main thread
+ * (docs/limits.md, "Main-thread budget").
  */
 export class FrameScheduler {
   #frameRequest = 0;

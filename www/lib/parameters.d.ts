@@ -77,7 +77,7 @@ export interface ParameterValues {
   windGust: number;
   /** Turbulence: eddies of about 1 m, carried by the wind and changing within half a second, add up to this much wind in any direction; seeded noise, so every run is the same; 0 turns it off. Unit: m/s. Accepts 0..1000. Default 0. Applies at once. */
   windTurbulence: number;
-  /** Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in a task of its own; past that fewer steps run and diagnostics().capped is true. Accepts whole, 0..10000. Default 8. Applies at once. */
+  /** Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in tasks of about 8 ms; past that fewer steps run and diagnostics().capped is true. Accepts whole, 0..10000. Default 8. Applies at once. */
   stepsPerFrame: number;
   /** Paint each constraint by its relative stretch (see strainRamp()). Accepts true or false. Default false. Applies at once. */
   strainColors: boolean;

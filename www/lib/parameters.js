@@ -139,7 +139,7 @@ export const PARAMETERS = Object.freeze([
   },
   {
     name: "stepsPerFrame", attribute: "steps-per-frame", label: "Steps per frame", unit: "", remark: "",
-    meaning: "Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in a task of its own; past that fewer steps run and diagnostics().capped is true.",
+    meaning: "Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in tasks of about 8 ms; past that fewer steps run and diagnostics().capped is true.",
     type: 'number', rule: { kind: 'whole', min: 0, max: 10000 }, defaultValue: 8, appliesOn: 'loop', group: '',
   },
   {

@@ -61,11 +61,11 @@ export class WorkerClothController {
     else if (data.type === 'bitmap') this.#onBitmap(data.bitmap);
   }
 
-  #onState({ state, frame, diagnostics }) {
+  #onState({ state, frame, diagnostics, view }) {
     if (state) {
       this.#workerOptions = state.options;
       this.#state = { ...state, options: this.#optionsSetting() };
-    }
+    } else if (view) this.#state = { ...this.#state, ...view };
     else this.#state = { ...this.#state, diagnostics };
     this.#link.checkPixelRatio();
     if (!frame || !this.#callbacks.onFrame) return;
