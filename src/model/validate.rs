@@ -23,6 +23,20 @@ pub(super) fn at(field: &'static str, index: usize, problem: String) -> ClothErr
     refuse(field, Some(index), problem)
 }
 
+/// Checks that a scene's areas have `corners` corners in all, at most
+/// [`MAX_SCENE_CONSTRAINTS`]; reading a scene checks it before it reads the
+/// corners.
+pub fn check_corners(corners: usize) -> Result<(), ClothError> {
+    if corners > MAX_SCENE_CONSTRAINTS {
+        return Err(refuse(
+            "areas",
+            None,
+            format!("have {corners} corners in all, at most {MAX_SCENE_CONSTRAINTS} are allowed"),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks particle coordinate `i` of a scene's `positions`, `v` metres as
 /// given (before it is stored as `f32`): finite, within ±1e6 m.
 pub fn check_position(i: usize, v: f64) -> Result<(), ClothError> {
@@ -250,16 +264,7 @@ impl Scene {
     /// particle of the scene and named once, a valid stiffness and pressure,
     /// and a start area of at least [`MIN_AREA`].
     fn validate_areas(&self, n: usize) -> Result<(), ClothError> {
-        let corners: usize = self.areas.iter().map(|a| a.particles.len()).sum();
-        if corners > MAX_SCENE_CONSTRAINTS {
-            return Err(refuse(
-                "areas",
-                None,
-                format!(
-                    "have {corners} corners in all, at most {MAX_SCENE_CONSTRAINTS} are allowed"
-                ),
-            ));
-        }
+        check_corners(self.areas.iter().map(|a| a.particles.len()).sum())?;
         for (i, area) in self.areas.iter().enumerate() {
             let count = area.particles.len();
             if count < 3 {

@@ -5,6 +5,7 @@
 use js_sys::{JsString, Reflect};
 use wasm_bindgen::prelude::*;
 
+use super::areas::read_areas;
 use super::convert::{cloth_error, error, property, room, string_start, type_name, wrong_type};
 use super::interaction::shape_named;
 use super::reentry::Reading;
@@ -16,7 +17,7 @@ use crate::error::{self, ClothError, Number};
 use crate::model::scene::mass_range;
 use crate::model::scene::MAX_SCENE_CONSTRAINTS;
 use crate::model::validate::{check_mass, check_position, shape_problem};
-use crate::model::{presets, shape, AreaSpec, Bending, DistanceStiffness, Scene, Shape};
+use crate::model::{presets, shape, Bending, DistanceStiffness, Scene, Shape};
 use crate::params::{self, Value};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -65,7 +66,7 @@ const MAX_SCENE_ARRAY: usize = 2 * MAX_SCENE_CONSTRAINTS;
 /// Arrays of at least this many entries are copied in bulk.
 const BULK_FROM: usize = 64;
 
-fn scene_error(field: &'static str, index: Option<usize>, problem: String) -> JsValue {
+pub(super) fn scene_error(field: &'static str, index: Option<usize>, problem: String) -> JsValue {
     cloth_error(ClothError::InvalidScene {
         field,
         index,
@@ -152,9 +153,15 @@ fn floats(
     Ok(result)
 }
 
-/// Numbers as particle indices: whole numbers from 0 to 2³² - 1; `entry`
-/// says which entry of `field` index `i` belongs to (`i / 2` for pairs).
-fn indices(
+/// `v` as a particle index: a whole number from 0 to 2³² - 1.
+pub(super) fn index(v: f64) -> Option<u32> {
+    let whole = v.is_finite() && v.fract() == 0.0 && v >= 0.0 && v <= u32::MAX as f64;
+    whole.then_some(v as u32)
+}
+
+/// Numbers as particle indices ([`index`]); `entry` says which entry of
+/// `field` index `i` belongs to (`i / 2` for pairs).
+pub(super) fn indices(
     field: &'static str,
     value: &JsValue,
     entry: impl Fn(usize) -> usize,
@@ -162,7 +169,7 @@ fn indices(
     let values = numbers(field, value)?;
     let mut result = room(field, values.len())?;
     for (i, v) in values.into_iter().enumerate() {
-        if !(v.is_finite() && v.fract() == 0.0 && v >= 0.0 && v <= u32::MAX as f64) {
+        let Some(k) = index(v) else {
             return Err(scene_error(
                 field,
                 Some(entry(i)),
@@ -171,15 +178,15 @@ fn indices(
                     Number(v)
                 ),
             ));
-        }
-        result.push(v as u32);
+        };
+        result.push(k);
     }
     Ok(result)
 }
 
 /// A number property of a scene's entry, or `default` when absent; `key`
 /// is `name` as a JavaScript string, made once for every entry.
-fn entry_number(
+pub(super) fn entry_number(
     object: &JsValue,
     (name, key): (&str, &JsValue),
     field: &'static str,
@@ -194,7 +201,7 @@ fn entry_number(
 }
 
 /// `name` and the JavaScript string of it, for [`entry_number`].
-fn key(name: &str) -> (&str, JsValue) {
+pub(super) fn key(name: &str) -> (&str, JsValue) {
     (name, JsValue::from_str(name))
 }
 
@@ -207,19 +214,9 @@ pub(super) fn objects(
     most: usize,
     too_many: &dyn Fn(f64) -> JsValue,
 ) -> Result<Vec<JsValue>, JsValue> {
-    if value.is_undefined() {
-        return Ok(Vec::new());
-    }
-    if !is_array(value) {
-        return Err(wrong_type(field, value, "an array of objects"));
-    }
-    let length = property(value, "length").as_f64().unwrap_or(0.0);
-    if length > most as f64 {
-        return Err(too_many(length));
-    }
-    let length = within_limit(field, length)?;
+    let count = entry_count(field, value, most, too_many)?;
     let mut items = Vec::new();
-    for i in 0..length as u32 {
+    for i in 0..count as u32 {
         let item = Reflect::get_u32(value, i).unwrap_or(JsValue::UNDEFINED);
         if !item.is_object() {
             return Err(wrong_type(&format!("{field}[{i}]"), &item, "an object"));
@@ -229,9 +226,34 @@ pub(super) fn objects(
     Ok(items)
 }
 
+/// How many entries the optional array of objects `value` has (0 when it is
+/// absent), as [`objects`] checks it before reading any entry.
+pub(super) fn entry_count(
+    field: &'static str,
+    value: &JsValue,
+    most: usize,
+    too_many: &dyn Fn(f64) -> JsValue,
+) -> Result<usize, JsValue> {
+    if value.is_undefined() {
+        return Ok(0);
+    }
+    if !is_array(value) {
+        return Err(wrong_type(field, value, "an array of objects"));
+    }
+    let length = property(value, "length").as_f64().unwrap_or(0.0);
+    if length > most as f64 {
+        return Err(too_many(length));
+    }
+    within_limit(field, length)
+}
+
 /// The refusal of a scene's array `field` of `length` entries, more than
 /// `most`, before any entry is read.
-fn too_many(field: &'static str, most: usize, why: &'static str) -> impl Fn(f64) -> JsValue {
+pub(super) fn too_many(
+    field: &'static str,
+    most: usize,
+    why: &'static str,
+) -> impl Fn(f64) -> JsValue {
     move |length| {
         let problem = format!(
             "has {} entries, at most {most} are allowed{why}",
@@ -300,33 +322,6 @@ fn read_stiffness(stiffness: &JsValue) -> Result<DistanceStiffness, JsValue> {
             "a number or an array of numbers",
         ))
     }
-}
-
-/// Reads a scene's `areas`: objects of `particles`, `stiffness` and
-/// `pressure`.
-fn read_areas(value: &JsValue) -> Result<Vec<AreaSpec>, JsValue> {
-    let mut areas = Vec::new();
-    // each area has at least 3 corners, and a scene at most MAX_SCENE_CONSTRAINTS
-    let most = MAX_SCENE_CONSTRAINTS / 3;
-    let refuse = too_many("areas", most, " (3 corners or more each)");
-    // the property names as JavaScript strings once, not once per area
-    let [particles_key, stiffness, pressure] = ["particles", "stiffness", "pressure"].map(key);
-    for (i, area) in objects("areas", value, most, &refuse)?.iter().enumerate() {
-        let particles = Reflect::get(area, &particles_key.1).unwrap_or(JsValue::UNDEFINED);
-        if particles.is_undefined() {
-            return Err(scene_error(
-                "areas",
-                Some(i),
-                "has no particles, expected an array of at least 3 particle indices".into(),
-            ));
-        }
-        areas.push(AreaSpec {
-            particles: indices("areas", &particles, |_| i)?,
-            stiffness: entry_number(area, (stiffness.0, &stiffness.1), "areas", Some(0.0))?,
-            pressure: entry_number(area, (pressure.0, &pressure.1), "areas", Some(1.0))?,
-        });
-    }
-    Ok(areas)
 }
 
 /// Reads a scene's `bending`: `"auto"`, `"none"` (or absent), or pairs.
