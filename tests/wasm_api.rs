@@ -1154,7 +1154,7 @@ fn from_scene_errors_name_the_entry() {
         ),
         (
             "spec.areas = new Proxy(new Array(400000), { get: (t, k) => { if (/^[0-9]+$/.test(String(k))) throw new Error('read'); return t[k]; } })",
-            "invalid scene: areas has 400000 entries, at most 333333 are allowed",
+            "invalid scene: areas has 400000 entries, at most 100000 are allowed",
             "areas",
             "invalid_scene",
         ),
@@ -1791,4 +1791,39 @@ fn too_many_corners_are_refused_before_they_are_read() {
             assert!(message.contains("corners in all"), "{message}");
         }
     }
+}
+
+/// A scene of `MAX_SCENE_AREAS` areas is built; one more is refused by the
+/// count, before any area is read.
+#[wasm_bindgen_test]
+fn the_most_areas_are_built_and_one_more_is_refused_unread() {
+    let class = simulation_class();
+    let most = xpbd_cloth::model::scene::MAX_SCENE_AREAS;
+    let outcome = area_outcome(
+        &class,
+        most as u32,
+        "spec.areas = counter.counted(spec.areas)",
+    );
+    assert!(
+        get(&outcome, "bits").is_string(),
+        "{:?}",
+        get(&outcome, "message").as_string()
+    );
+    assert_eq!(
+        get(&outcome, "reads").as_f64(),
+        Some(most as f64),
+        "each area read once"
+    );
+    let change = "spec.areas.push(spec.areas[0]); spec.areas = counter.counted(spec.areas)";
+    let outcome = area_outcome(&class, most as u32, change);
+    let (message, field, code) = refused_with(&outcome);
+    let expected = format!(
+        "invalid scene: areas has {} entries, at most {most} are allowed",
+        most + 1
+    );
+    assert_eq!(
+        (message, field.as_str(), code.as_str()),
+        (expected, "areas", "invalid_scene")
+    );
+    assert_eq!(get(&outcome, "reads").as_f64(), Some(0.0), "no area read");
 }

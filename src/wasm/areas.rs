@@ -16,7 +16,7 @@ use super::scene::{
     entry_count, entry_number, index, indices, key, objects, scene_error, too_many,
 };
 use super::typed_arrays::{is_array, joined_numbers, typed_numbers, TypedLength, JOIN_AT_ONCE};
-use crate::model::scene::MAX_SCENE_CONSTRAINTS;
+use crate::model::scene::MAX_SCENE_AREAS;
 use crate::model::validate::check_corners;
 use crate::model::AreaSpec;
 
@@ -26,9 +26,8 @@ type Keys = [(&'static str, JsValue); 3];
 /// Reads a scene's `areas`: objects of `particles`, `stiffness` and
 /// `pressure`.
 pub(super) fn read_areas(value: &JsValue) -> Result<Vec<AreaSpec>, JsValue> {
-    // each area has at least 3 corners, and a scene at most MAX_SCENE_CONSTRAINTS
-    let most = MAX_SCENE_CONSTRAINTS / 3;
-    let refuse = too_many("areas", most, " (3 corners or more each)");
+    let most = MAX_SCENE_AREAS;
+    let refuse = too_many("areas", most);
     // the property names as JavaScript strings once, not once per area
     let keys: Keys = ["particles", "stiffness", "pressure"].map(key);
     let count = entry_count("areas", value, most, &refuse)?;
