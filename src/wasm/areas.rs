@@ -1,21 +1,22 @@
-//! A scene's `areas` from JavaScript: hundreds of thousands of small objects,
-//! each with a short array of corners. Read one property and one corner at a
-//! time, an area costs some twenty calls across the boundary; read in bulk,
-//! the corners of every area come over in one copy by the engine and an area
-//! costs ten calls. Anything the bulk reading cannot take as it is (a typed
-//! array of corners, a hole, a value of the wrong type, a getter that
-//! throws) sends the whole list back to the reading one by one, which names
-//! the entry it refuses. Both count the corners before they read them: more
-//! than a scene may have are refused before they are copied.
+//! A scene's `areas` from JavaScript: up to [`MAX_SCENE_AREAS`] small
+//! objects, each with a short array of corners. Read one property and one
+//! corner at a time, an area costs some twenty calls across the boundary;
+//! read in bulk, the corners of every area come over in a few copies by the
+//! engine and an area costs about ten calls. Anything the bulk reading cannot
+//! take as it is (a hole, a value of the wrong type, an array `concat` does
+//! not spread, a getter that throws) sends the whole list back to the reading
+//! one by one, which names the entry it refuses. Both count the corners
+//! before they copy them: more than a scene may have are refused unread.
 
-use js_sys::{Array, ArrayBuffer, Reflect};
+use js_sys::{Array, ArrayBuffer, DataView, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::convert::cloth_error;
 use super::scene::{
-    entry_count, entry_number, index, indices, key, objects, scene_error, too_many,
+    entry_count, entry_number, index, indices, indices_of, key, numbers, objects, scene_error,
+    too_many,
 };
-use super::typed_arrays::{is_array, joined_numbers, typed_numbers, TypedLength, JOIN_AT_ONCE};
+use super::typed_arrays::is_array;
 use crate::model::scene::MAX_SCENE_AREAS;
 use crate::model::validate::check_corners;
 use crate::model::AreaSpec;
@@ -33,7 +34,7 @@ pub(super) fn read_areas(value: &JsValue) -> Result<Vec<AreaSpec>, JsValue> {
     let count = entry_count("areas", value, most, &refuse)?;
     match areas_in_bulk(value, count, &keys) {
         Some(Ok(areas)) => Ok(areas),
-        Some(Err(corners)) => Err(cloth_error(check_corners(corners).unwrap_err())),
+        Some(Err(refusal)) => Err(refusal),
         None => areas_one_by_one(&objects("areas", value, most, &refuse)?, &keys),
     }
 }
@@ -53,7 +54,7 @@ fn areas_one_by_one(items: &[JsValue], keys: &Keys) -> Result<Vec<AreaSpec>, JsV
                 "has no particles, expected an array of at least 3 particle indices".into(),
             ));
         }
-        let particles = indices("areas", &particles, |_| i)?;
+        let particles = indices("areas", &particles, &|_| i)?;
         // the corners so far: past the most, the rest is not read
         corners += particles.len();
         check_corners(corners).map_err(cloth_error)?;
@@ -66,113 +67,129 @@ fn areas_one_by_one(items: &[JsValue], keys: &Keys) -> Result<Vec<AreaSpec>, JsV
     Ok(areas)
 }
 
-/// Where the corners of an area are: a plain array, joined with the others
-/// in one copy, or a typed array, copied on its own.
-enum Corners {
-    Plain,
-    Typed(JsValue),
-}
+/// Arrays per call of `concat` in [`joined_numbers`]: well below the number
+/// of arguments an engine takes in one call.
+const JOIN_AT_ONCE: usize = 8192;
 
-/// What the first pass of [`areas_in_bulk`] found: each area's corners, their
-/// count, stiffness and pressure; the plain arrays in chunks for
-/// [`joined_numbers`] and how many there are; the number of corners in plain
-/// and in typed arrays.
+/// What the first pass of [`areas_in_bulk`] found: each area's number of
+/// corners, stiffness and pressure; its array of corners in chunks for
+/// [`joined_numbers`]; the number of corners in all.
 #[derive(Default)]
 struct Found {
-    areas: Vec<(Corners, usize, f64, f64)>,
+    areas: Vec<(usize, f64, f64)>,
     chunks: Vec<Array>,
-    arrays: usize,
-    plain: usize,
-    typed: usize,
+    corners: usize,
 }
 
 /// The `count` areas of the array `value` when every one is plain: an
 /// object whose `particles` is a plain or typed array of whole-number
 /// indices and whose `stiffness` and `pressure` are numbers or absent. Per
 /// area it reads the three properties and the array's length
-/// ([`find_areas`]); the corners of all plain arrays are then copied at once
-/// ([`joined_numbers`]), those of typed arrays one `set` each
-/// ([`typed_numbers`]). `Err` with the number of corners when there are more
-/// than a scene may have (none of them copied); `None` when anything is not
-/// plain or a read threw: the caller reads one by one.
+/// ([`find_areas`]); the corners of all areas are then copied at once
+/// ([`joined_numbers`]). `Err`, the scene's refusal, when there are more
+/// corners than a scene may have (none of them copied); `None` when anything
+/// is not plain or a read threw: the caller reads one by one.
 fn areas_in_bulk(
     value: &JsValue,
     count: usize,
     keys: &Keys,
-) -> Option<Result<Vec<AreaSpec>, usize>> {
+) -> Option<Result<Vec<AreaSpec>, JsValue>> {
     let found = find_areas(value, count, keys)?;
-    let corners = found.plain.saturating_add(found.typed);
-    if check_corners(corners).is_err() {
-        return Some(Err(corners));
+    if let Err(too_many_corners) = check_corners(found.corners) {
+        return Some(Err(cloth_error(too_many_corners)));
     }
-    let plain = joined_numbers(&found.chunks, found.plain)?;
-    let typed: Vec<(&JsValue, usize)> = (found.areas.iter())
-        .filter_map(|(corners, length, ..)| match corners {
-            Corners::Typed(array) => Some((array, *length)),
-            Corners::Plain => None,
-        })
-        .collect();
-    let typed = typed_numbers(&typed, found.typed)?;
-    let (mut plain, mut typed) = (&plain[..], &typed[..]);
+    let corners = joined_numbers(&found.chunks, found.corners)?;
+    let mut rest = &corners[..];
     let mut areas = Vec::new();
     areas.try_reserve_exact(count).ok()?;
-    for (corners, length, stiffness, pressure) in &found.areas {
-        let from = match corners {
-            Corners::Plain => &mut plain,
-            Corners::Typed(_) => &mut typed,
+    for (i, (length, stiffness, pressure)) in found.areas.into_iter().enumerate() {
+        // the refusal the reading one by one would give: every area before
+        // is plain, and its corners numbers
+        let particles = match indices_of("areas", rest.get(..length)?, &|_| i) {
+            Ok(particles) => particles,
+            Err(error) => return Some(Err(error)),
         };
-        let (these, rest) = from.split_at(*length);
-        *from = rest;
+        rest = rest.get(length..)?;
         areas.push(AreaSpec {
-            particles: these.iter().map(|&v| index(v)).collect::<Option<_>>()?,
-            stiffness: *stiffness,
-            pressure: *pressure,
+            particles,
+            stiffness,
+            pressure,
         });
     }
     Some(Ok(areas))
 }
 
 /// The first pass of [`areas_in_bulk`]: reads each area's properties and
-/// the length of its array of corners; `None` when an area is not plain.
+/// the length of its array of corners (a typed array's elements first made a
+/// plain array by `Array.from`); `None` when an area is not plain.
 fn find_areas(value: &JsValue, count: usize, keys: &Keys) -> Option<Found> {
     let [particles_key, stiffness_key, pressure_key] = keys;
     let length_key = JsValue::from_str("length");
-    let typed_length = TypedLength::new()?;
-    let number = |area: &JsValue, key: &JsValue, default: f64| {
-        let value = Reflect::get(area, key).ok()?;
-        if value.is_undefined() {
-            Some(default)
-        } else {
-            value.as_f64()
-        }
-    };
+    let array_from = Reflect::get(&Array::new().constructor(), &"from".into()).ok()?;
+    let array_from = array_from.dyn_into::<Function>().ok()?;
     let mut found = Found::default();
     found.areas.try_reserve_exact(count).ok()?;
     for i in 0..count {
         // throws (caught: `None`) for an entry that is no object
         let area = Reflect::get_u32(value, i as u32).ok()?;
-        let particles = Reflect::get(&area, &particles_key.1).ok()?;
-        let (corners, length) = if is_array(&particles) {
-            let length = Reflect::get(&particles, &length_key).ok()?;
-            let length = index(length.as_f64()?)? as usize;
-            if found.arrays % JOIN_AT_ONCE == 0 {
-                found.chunks.push(Array::new());
-            }
-            found.chunks.last()?.push(&particles);
-            found.arrays += 1;
-            found.plain = found.plain.saturating_add(length);
-            (Corners::Plain, length)
-        } else if ArrayBuffer::is_view(&particles) {
-            // throws (caught: `None`) for a DataView
-            let length = index(typed_length.of(&particles)?)? as usize;
-            found.typed = found.typed.saturating_add(length);
-            (Corners::Typed(particles), length)
+        let particles = get(&area, &particles_key.1)?;
+        let particles = if is_array(&particles) {
+            particles
+        } else if ArrayBuffer::is_view(&particles) && !particles.is_instance_of::<DataView>() {
+            // throws (caught: `None`) for a detached buffer
+            Reflect::apply(&array_from, &JsValue::UNDEFINED, &Array::of1(&particles)).ok()?
         } else {
             return None;
         };
-        let stiffness = number(&area, &stiffness_key.1, 0.0)?;
-        let pressure = number(&area, &pressure_key.1, 1.0)?;
-        found.areas.push((corners, length, stiffness, pressure));
+        let length = index(get(&particles, &length_key)?.as_f64()?)? as usize;
+        if i % JOIN_AT_ONCE == 0 {
+            found.chunks.push(Array::new());
+        }
+        found.chunks.last()?.push(&particles);
+        found.corners = found.corners.saturating_add(length);
+        let stiffness = number_or(&area, &stiffness_key.1, 0.0)?;
+        found
+            .areas
+            .push((length, stiffness, number_or(&area, &pressure_key.1, 1.0)?));
     }
     Some(found)
+}
+
+/// `object[key]`; `None` when reading it threw. One call, not one copy of
+/// the reading in each place (the shipped module's size).
+#[inline(never)]
+fn get(object: &JsValue, key: &JsValue) -> Option<JsValue> {
+    Reflect::get(object, key).ok()
+}
+
+/// The number `area[key]`, or `default` when it is absent; `None` for a
+/// value of another type or a read that threw.
+#[inline(never)]
+fn number_or(area: &JsValue, key: &JsValue, default: f64) -> Option<f64> {
+    let value = get(area, key)?;
+    if value.is_undefined() {
+        Some(default)
+    } else {
+        value.as_f64()
+    }
+}
+
+/// The elements of the plain arrays in `chunks` (each of at most
+/// [`JOIN_AT_ONCE`] arrays), one after another, as `total` numbers:
+/// `Array.prototype.concat` applied to each chunk and then to the results,
+/// through `Reflect.apply` (which catches what a Proxy or getter throws),
+/// then read as any long array of a scene is ([`numbers`]). `None` when the
+/// joined list is not `total` numbers (an array that does not spread, a hole,
+/// a value of another type) or a read threw.
+fn joined_numbers(chunks: &[Array], total: usize) -> Option<Vec<f64>> {
+    let concat = get(&Array::new(), &"concat".into())?
+        .dyn_into::<Function>()
+        .ok()?;
+    let parts = Array::new();
+    for chunk in chunks {
+        parts.push(&Reflect::apply(&concat, &Array::new(), chunk).ok()?);
+    }
+    let joined = Reflect::apply(&concat, &Array::new(), &parts).ok()?;
+    let values = numbers("areas", &joined).ok()?;
+    (values.len() == total).then_some(values)
 }

@@ -94,7 +94,7 @@ fn within_limit(field: &'static str, length: f64) -> Result<usize, JsValue> {
 /// `what` is said in the wrong-type message. Refuses a non-number element
 /// naming it (`positions[3]`). The numbers are copied in bulk where they can
 /// be ([`numbers_in_bulk`]), else one by one.
-fn numbers(field: &'static str, value: &JsValue) -> Result<Vec<f64>, JsValue> {
+pub(super) fn numbers(field: &'static str, value: &JsValue) -> Result<Vec<f64>, JsValue> {
     let expected = "an array of numbers or a typed array";
     let typed = js_sys::ArrayBuffer::is_view(value);
     let length = if typed {
@@ -164,11 +164,19 @@ pub(super) fn index(v: f64) -> Option<u32> {
 pub(super) fn indices(
     field: &'static str,
     value: &JsValue,
-    entry: impl Fn(usize) -> usize,
+    entry: &dyn Fn(usize) -> usize,
 ) -> Result<Vec<u32>, JsValue> {
-    let values = numbers(field, value)?;
+    indices_of(field, &numbers(field, value)?, entry)
+}
+
+/// `values` as particle indices, each refused as [`indices`] says.
+pub(super) fn indices_of(
+    field: &'static str,
+    values: &[f64],
+    entry: &dyn Fn(usize) -> usize,
+) -> Result<Vec<u32>, JsValue> {
     let mut result = room(field, values.len())?;
-    for (i, v) in values.into_iter().enumerate() {
+    for (i, &v) in values.iter().enumerate() {
         let Some(k) = index(v) else {
             return Err(scene_error(
                 field,
@@ -275,7 +283,7 @@ fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
     };
     let distances = match property(spec, "distances") {
         v if v.is_undefined() => Vec::new(),
-        v => indices("distances", &v, |k| k / 2)?,
+        v => indices("distances", &v, &|k| k / 2)?,
     };
     let rest_lengths = match property(spec, "restLengths") {
         v if v.is_undefined() => None,
@@ -330,7 +338,7 @@ fn read_bending(bending: &JsValue) -> Result<Bending, JsValue> {
                 "\"auto\", \"none\" or an array of particle index pairs",
             ))
         }
-        None => Bending::Pairs(indices("bending", bending, |k| k / 2)?),
+        None => Bending::Pairs(indices("bending", bending, &|k| k / 2)?),
     })
 }
 

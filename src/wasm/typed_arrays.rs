@@ -125,27 +125,13 @@ pub(super) fn copy_typed<A: TypedArray>(
 /// getter applied to it, not a `length` property it may have been given; 0
 /// when its buffer is detached, `None` when it is no typed array.
 pub(super) fn own_typed_length(value: &JsValue) -> Option<f64> {
-    TypedLength::new()?.of(value)
-}
-
-/// `%TypedArray%.prototype.length`'s getter, found once for many arrays.
-pub(super) struct TypedLength(Function);
-
-impl TypedLength {
-    /// The getter, from a typed array of ours.
-    pub(super) fn new() -> Option<TypedLength> {
-        let ours: JsValue = Float64Array::new_with_length(0).into();
-        let typed_prototype = Object::get_prototype_of(&Object::get_prototype_of(&ours));
-        let descriptor =
-            Object::get_own_property_descriptor(&typed_prototype, &JsValue::from_str("length"));
-        let getter = Reflect::get(&descriptor, &JsValue::from_str("get")).ok()?;
-        getter.dyn_into::<Function>().ok().map(TypedLength)
-    }
-
-    /// The length of the typed array `value` (see [`own_typed_length`]).
-    pub(super) fn of(&self, value: &JsValue) -> Option<f64> {
-        Reflect::apply(&self.0, value, &Array::new()).ok()?.as_f64()
-    }
+    let ours: JsValue = Float64Array::new_with_length(0).into();
+    let typed_prototype = Object::get_prototype_of(&Object::get_prototype_of(&ours));
+    let descriptor =
+        Object::get_own_property_descriptor(&typed_prototype, &JsValue::from_str("length"));
+    let getter = Reflect::get(&descriptor, &JsValue::from_str("get")).ok()?;
+    let getter = getter.dyn_into::<Function>().ok()?;
+    Reflect::apply(&getter, value, &Array::new()).ok()?.as_f64()
 }
 
 /// Whether every element of the array `value` is a finite number:
@@ -193,55 +179,4 @@ pub(super) fn numbers_in_bulk(
         return None;
     }
     Some(())
-}
-
-/// Arrays per call of `concat` in [`joined_numbers`]: well below the number
-/// of arguments an engine takes in one call.
-pub(super) const JOIN_AT_ONCE: usize = 8192;
-
-/// The elements of the plain arrays in `chunks` (each of at most
-/// [`JOIN_AT_ONCE`] arrays), one after another, as `total` finite numbers:
-/// `Array.prototype.concat` applied to each chunk and then to the results,
-/// through `Reflect.apply` (which catches what a Proxy or getter throws),
-/// then [`numbers_in_bulk`]. `None` when the joined list is not `total`
-/// finite numbers (an array that does not spread, a hole) or a read threw.
-pub(super) fn joined_numbers(chunks: &[Array], total: usize) -> Option<Vec<f64>> {
-    let concat = Reflect::get(&Array::new(), &JsValue::from_str("concat")).ok()?;
-    let concat = concat.dyn_into::<Function>().ok()?;
-    let parts = Array::new();
-    for chunk in chunks {
-        parts.push(&Reflect::apply(&concat, &Array::new(), chunk).ok()?);
-    }
-    let joined = Reflect::apply(&concat, &Array::new(), &parts).ok()?;
-    let length = Reflect::get(&joined, &JsValue::from_str("length")).ok()?;
-    if length.as_f64() != Some(total as f64) {
-        return None;
-    }
-    let mut values = Vec::new();
-    values.try_reserve_exact(total).ok()?;
-    numbers_in_bulk(&joined, false, total, &mut values)?;
-    Some(values)
-}
-
-/// The elements of the typed arrays `arrays`, each of the length given,
-/// one after another, as `total` numbers: each copied by the engine into one
-/// `Float64Array` of ours (`set` at its offset, through `Reflect.apply`,
-/// which catches a detached buffer or a `BigInt64Array`). `None` when a copy
-/// threw or left a place unwritten (an array that shrank meanwhile).
-pub(super) fn typed_numbers(arrays: &[(&JsValue, usize)], total: usize) -> Option<Vec<f64>> {
-    let ours = Float64Array::new_with_length(u32::try_from(total).ok()?);
-    ours.fill(f64::NAN, 0, total as u32);
-    let set = Reflect::get(&ours, &JsValue::from_str("set")).ok()?;
-    let set = set.dyn_into::<Function>().ok()?;
-    let mut offset = 0;
-    for &(array, length) in arrays {
-        let at = JsValue::from_f64(offset as f64);
-        Reflect::apply(&set, &ours, &Array::of2(array, &at)).ok()?;
-        offset += length;
-    }
-    let mut values = Vec::new();
-    values.try_reserve_exact(total).ok()?;
-    values.resize(total, 0.0);
-    ours.copy_to(&mut values);
-    values.iter().all(|v| !v.is_nan()).then_some(values)
 }

@@ -14,11 +14,11 @@ const EXPERIMENTS_WASM = new URL('../../pkg/experiments/xpbd_cloth_bg.wasm', imp
 
 /**
  * The most either flavour of the embedding module may weigh, in bytes, as is and
- * gzipped (level 9): its size with wasm-opt plus about 2 % (docs/limits.md), so
+ * gzipped (level 9): its size with wasm-opt plus a little (docs/limits.md), so
  * that any growth is a decision.
  */
-const MAX_BYTES = 309_700;
-const MAX_GZIP_BYTES = 129_000;
+const MAX_BYTES = 310_600;
+const MAX_GZIP_BYTES = 129_800;
 
 /** Reads an unsigned LEB128 number at `offset`: [value, next offset]. */
 function leb(bytes, offset) {
