@@ -121,12 +121,12 @@ fn areas_in_bulk(
 
 /// The first pass of [`areas_in_bulk`]: reads each area's properties and
 /// the length of its array of corners (a typed array's elements first made a
-/// plain array by `Array.from`); `None` when an area is not plain.
+/// plain array by `Array.of`); `None` when an area is not plain.
 fn find_areas(value: &JsValue, count: usize, keys: &Keys) -> Option<Found> {
     let [particles_key, stiffness_key, pressure_key] = keys;
     let length_key = JsValue::from_str("length");
-    let array_from = Reflect::get(&Array::new().constructor(), &"from".into()).ok()?;
-    let array_from = array_from.dyn_into::<Function>().ok()?;
+    let array_of = get(&Array::new().constructor(), &"of".into())?;
+    let array_of = array_of.dyn_into::<Function>().ok()?;
     let mut found = Found::default();
     found.areas.try_reserve_exact(count).ok()?;
     for i in 0..count {
@@ -136,8 +136,12 @@ fn find_areas(value: &JsValue, count: usize, keys: &Keys) -> Option<Found> {
         let particles = if is_array(&particles) {
             particles
         } else if ArrayBuffer::is_view(&particles) && !particles.is_instance_of::<DataView>() {
-            // throws (caught: `None`) for a detached buffer
-            Reflect::apply(&array_from, &JsValue::UNDEFINED, &Array::of1(&particles)).ok()?
+            // `Array.of(...particles)`: `Reflect.apply` takes any array-like
+            // as the arguments and reads a typed array's elements directly
+            // (a detached one has none; one too long to be arguments throws,
+            // caught: `None`)
+            let elements = particles.unchecked_ref::<Array>();
+            Reflect::apply(&array_of, &JsValue::UNDEFINED, elements).ok()?
         } else {
             return None;
         };
