@@ -1154,7 +1154,7 @@ fn from_scene_errors_name_the_entry() {
         ),
         (
             "spec.areas = new Proxy(new Array(400000), { get: (t, k) => { if (/^[0-9]+$/.test(String(k))) throw new Error('read'); return t[k]; } })",
-            "invalid scene: areas has 400000 entries, at most 100000 are allowed",
+            "invalid scene: areas has 400000 entries, at most 70000 are allowed",
             "areas",
             "invalid_scene",
         ),

@@ -85,13 +85,13 @@ pub const MAX_SCENE_CONSTRAINTS: usize = 4 * MAX_PARTICLES;
 
 /// Most area constraints a scene read from JavaScript (`fromScene`) may
 /// have; more are refused by their count before any is read. Each is an
-/// object read across the wasm boundary, about 0.5 µs with its array of
-/// corners, and built in about 0.15 µs more: the largest such scene then
-/// takes about 70 ms, within one main-thread task's 100 ms (docs/limits.md,
-/// "Reading a scene", has the measure and the command that made it). A
+/// object read across the wasm boundary and built, about 0.5 µs with its
+/// corners in a plain array and 0.9 µs in a typed one: the largest such
+/// scene then takes about 70 ms, within one main-thread task's 100 ms
+/// (docs/limits.md, "Reading a scene", has the measure and its command). A
 /// preset builds its areas in Rust, without reading objects, and is bounded
 /// by its size alone.
-pub const MAX_SCENE_AREAS: usize = 100_000;
+pub const MAX_SCENE_AREAS: usize = 70_000;
 
 /// Smallest start area of an area constraint, m²: below it the polygon is
 /// degenerate (its corners in a line) and its gradient says nothing.

@@ -47,7 +47,7 @@ export interface SceneSpec {
   distanceStiffness?: number | ArrayLike<number>;
   /** Rest length of each distance constraint, metres. Default: the distance between the start positions. */
   restLengths?: ArrayLike<number>;
-  /** Area constraints: at most 100000, with 1000000 corners in all. Default: none. */
+  /** Area constraints: at most 70000, with 1000000 corners in all. Default: none. */
   areas?: AreaSpec[];
   /** Bending constraints: "auto" (between the two neighbours on opposite sides of a particle, for a grid two apart along rows and columns), flat pairs, or "none" (the default). Their stiffness is `bendingStiffness`. */
   bending?: "auto" | "none" | ArrayLike<number>;
