@@ -2,9 +2,11 @@
 // the largest grid cloths, deriving bending pairs (`bending: "auto"` at the
 // most comparisons accepted, and a hub of 200 000 edges, refused before any
 // comparison), the largest scenes (the most particles and constraints, as
-// plain and as typed arrays; the most areas; too many colliders or areas,
-// refused before they are read) and every preset at the largest size it
-// accepts. Each is one main-thread task where the cloth is not in a worker.
+// plain and as typed arrays; the most areas, their corners in plain and in
+// typed arrays; too many colliders or areas, refused before they are read)
+// and every preset at the largest size it accepts, with `restoreState` and
+// `setState` of the largest soft body and of the largest area scene. Each is
+// one main-thread task where the cloth is not in a worker.
 // Rows: { kind, call, what, units: 0, ms (median), fastest }.
 
 import { Simulation, presetShape } from '../pkg/xpbd_cloth.js';
@@ -22,8 +24,8 @@ function circulant(n, reach, bending) {
   return { positions, distances, bending };
 }
 
-/** A `side × side` lattice with `count` triangles as area constraints (a SceneSpec). */
-function triangles(side, count) {
+/** A `side × side` lattice with `count` triangles as area constraints (a SceneSpec), their corners in `Uint32Array`s when `typed`. */
+function triangles(side, count, typed = false) {
   const positions = [];
   const areas = [];
   for (let i = 0; i < side; i++) for (let j = 0; j < side; j++) positions.push(0.01 * j, 0.01 * i);
@@ -33,7 +35,38 @@ function triangles(side, count) {
       areas.push({ particles: [a, a + 1, a + side + 1] }, { particles: [a, a + side + 1, a + side] });
     }
   }
-  return { positions, areas: areas.slice(0, count) };
+  const some = areas.slice(0, count);
+  if (typed) for (const area of some) area.particles = new Uint32Array(area.particles);
+  return { positions, areas: some };
+}
+
+/** The most areas a scene may have, as the refusal of 2 000 000 (by their count, none read) states it. */
+function mostAreas() {
+  try {
+    Simulation.fromScene({ positions: [0, 0], areas: new Array(2_000_000) }).free();
+  } catch (error) {
+    const most = /at most (\d+) are allowed/.exec(error.message);
+    if (most) return Number(most[1]);
+  }
+  throw new Error('fromScene did not refuse 2000000 areas by their count');
+}
+
+/** `restoreState(saveState())` and `setState(positions, velocities, time)` of `sim` (freed after), as rows. */
+function stateRows(what, sim, rounds) {
+  try {
+    sim.step();
+    const state = sim.saveState();
+    const positions = sim.positions().slice();
+    const velocities = new Float32Array(positions.length);
+    const restore = timeRounds(() => sim.restoreState(state), rounds);
+    const set = timeRounds(() => sim.setState(positions, velocities, 1), rounds);
+    return [
+      { kind: 'saved states', call: 'restoreState(state)', what, units: 0, ...restore },
+      { kind: 'saved states', call: 'setState(positions, velocities, time)', what, units: 0, ...set },
+    ];
+  } finally {
+    sim.free();
+  }
 }
 
 /** Times building `make()` (freed after); a refusal is timed too, and said. */
@@ -64,7 +97,7 @@ function largestSize(build) {
   return low;
 }
 
-/** Every preset with a size at the largest square size it accepts. */
+/** Every preset with a size at the largest square size it accepts; the soft body's saved states. */
 function presetRows(rounds) {
   const rows = [];
   for (const name of ['cloth', 'rope', 'balloon', 'soft-body', 'flag', 'cloth-over-ball']) {
@@ -73,6 +106,10 @@ function presetRows(rounds) {
     const size = largestSize((s) => Simulation.preset(name, options(s)));
     const what = `${name} ${'height' in shape ? `${size}×${size}` : size}`;
     rows.push(buildRow('preset', what, () => Simulation.preset(name, options(size)), rounds));
+    if (name === 'soft-body') {
+      const sim = Simulation.preset(name, options(size));
+      rows.push(...stateRows(`${what}, ${sim.numConstraints} constraints`, sim, rounds));
+    }
   }
   return rows;
 }
@@ -83,13 +120,16 @@ function sceneRows(quick, rounds) {
   const largest = circulant(n, 4, 'auto');
   const typed = { ...largest, positions: new Float64Array(largest.positions), distances: new Uint32Array(largest.distances) };
   const side = quick ? 100 : 500;
-  const most = quick ? 10_000 : 333_333; // 1e6 corners at most, 3 a triangle
+  const most = quick ? 10_000 : mostAreas();
   const areas = triangles(side, most);
+  const typedAreas = triangles(side, most, true);
   const many = Array.from({ length: 2_000_000 }, () => ({ shape: 'circle', x: 0, y: -10, radius: 0.1 }));
   return [
     buildRow('scene', `${n} particles of 8 edges, bending "auto", plain arrays`, () => Simulation.fromScene(largest), rounds),
-    buildRow('scene', `the same, typed arrays`, () => Simulation.fromScene(typed), rounds),
-    buildRow('scene', `${most} area triangles on ${side * side} particles`, () => Simulation.fromScene(areas), rounds),
+    buildRow('scene', `${n} particles of 8 edges, bending "auto", typed arrays`, () => Simulation.fromScene(typed), rounds),
+    buildRow('scene', `${most} area triangles on ${side * side} particles, plain arrays`, () => Simulation.fromScene(areas), rounds),
+    buildRow('scene', `${most} area triangles on ${side * side} particles, typed arrays`, () => Simulation.fromScene(typedAreas), rounds),
+    ...stateRows(`${most} area triangles on ${side * side} particles`, Simulation.fromScene(areas), rounds),
     buildRow('scene', '2000000 colliders', () => Simulation.fromScene({ positions: [0, 0], colliders: many }), rounds),
     buildRow('scene', '2000000 areas', () => Simulation.fromScene({ positions: [0, 0], areas: many }), rounds),
   ];

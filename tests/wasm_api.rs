@@ -978,6 +978,8 @@ fn numbers_no_count_or_index_holds_are_refused_with_the_cores_wording() {
 extern "C" {
     #[wasm_bindgen(js_name = sceneOutcome)]
     fn scene_outcome(class: &JsValue, change: &str) -> JsValue;
+    #[wasm_bindgen(js_name = areaOutcome)]
+    fn area_outcome(class: &JsValue, count: u32, change: &str) -> JsValue;
     #[wasm_bindgen(js_name = presetOutcome)]
     fn preset_outcome(class: &JsValue, name: &JsValue, options: &JsValue) -> JsValue;
 }
@@ -1152,7 +1154,7 @@ fn from_scene_errors_name_the_entry() {
         ),
         (
             "spec.areas = new Proxy(new Array(400000), { get: (t, k) => { if (/^[0-9]+$/.test(String(k))) throw new Error('read'); return t[k]; } })",
-            "invalid scene: areas has 400000 entries, at most 333333 are allowed",
+            "invalid scene: areas has 400000 entries, at most 70000 are allowed",
             "areas",
             "invalid_scene",
         ),
@@ -1627,4 +1629,201 @@ fn save_and_restore_state_continue_bit_for_bit_and_refuse_what_does_not_fit() {
         "{}",
         text(&out, "shortHex")
     );
+}
+
+/// Areas are read in bulk when every one is plain, else one by one: both
+/// readings build the same cloth bit for bit, and each refusal of the bulk
+/// reading's list is the one the reading one by one gives, naming the area.
+#[wasm_bindgen_test]
+fn areas_read_in_bulk_or_one_by_one_alike() {
+    let class = simulation_class();
+    let plain = area_outcome(&class, 200, "");
+    let bits = get(&plain, "bits").as_string().expect("built");
+    // read in bulk (typed arrays, Proxies of arrays, getters, inherited
+    // properties) or one by one (an array that `concat` does not spread)
+    for change in [
+        "for (const a of spec.areas) a.particles = new Uint32Array(a.particles)",
+        "spec.areas[150].particles = new Float64Array(spec.areas[150].particles)",
+        "for (const a of spec.areas) a.particles = counter.counted(a.particles)",
+        "spec.areas[150].particles[Symbol.isConcatSpreadable] = false",
+        "const p = spec.areas[150].particles; Object.defineProperty(spec.areas[150], 'particles', { get: () => p })",
+        "spec.areas[150] = Object.create(spec.areas[150])",
+        "for (const a of spec.areas) { a.stiffness = 0; a.pressure = 1; }",
+        "spec.areas = counter.counted(spec.areas)",
+    ] {
+        let outcome = area_outcome(&class, 200, change);
+        assert_eq!(
+            get(&outcome, "bits").as_string().as_deref(),
+            Some(bits.as_str()),
+            "{change}: {:?}",
+            get(&outcome, "message").as_string()
+        );
+    }
+    let refusals = [
+        (
+            "spec.areas[150].particles = [75, , 177]",
+            "invalid areas[1]: got a value of type undefined, expected a number",
+            "areas",
+            "wrong_type",
+        ),
+        (
+            "spec.areas[150].particles = [75, -1, 177]",
+            "invalid scene: areas[150] names particle -1, expected a whole-number particle index",
+            "areas",
+            "invalid_scene",
+        ),
+        (
+            "spec.areas[150].particles = [75, 76.5, 177]",
+            "invalid scene: areas[150] names particle 76.5",
+            "areas",
+            "invalid_scene",
+        ),
+        (
+            "spec.areas[150].particles = [75, '76', 177]",
+            "invalid areas[1]: got a value of type string, expected a number",
+            "areas",
+            "wrong_type",
+        ),
+        (
+            "spec.areas[150].particles = [[75], 76, 177]",
+            "invalid areas[0]: got a value of type object, expected a number",
+            "areas",
+            "wrong_type",
+        ),
+        (
+            "spec.areas[150].particles = { length: 3, 0: 75, 1: 76, 2: 177, [Symbol.isConcatSpreadable]: true }",
+            "invalid areas: got a value of type object, expected an array of numbers or a typed array",
+            "areas",
+            "wrong_type",
+        ),
+        (
+            "spec.areas[150].particles = 75",
+            "invalid areas: got a value of type number, expected an array of numbers or a typed array",
+            "areas",
+            "wrong_type",
+        ),
+        (
+            "delete spec.areas[150].particles",
+            "invalid scene: areas[150] has no particles",
+            "areas",
+            "invalid_scene",
+        ),
+        (
+            "spec.areas[150] = 7",
+            "invalid areas[150]: got a value of type number, expected an object",
+            "areas[150]",
+            "wrong_type",
+        ),
+        (
+            "spec.areas[150].stiffness = null",
+            "invalid areas.stiffness: got a value of type object, expected a number",
+            "areas.stiffness",
+            "wrong_type",
+        ),
+        (
+            "spec.areas[150].pressure = '2'",
+            "invalid areas.pressure: got a value of type string",
+            "areas.pressure",
+            "wrong_type",
+        ),
+        (
+            "spec.areas[150].particles = [75, 76, 500]",
+            "invalid scene: areas[150] names particle 500",
+            "areas",
+            "invalid_scene",
+        ),
+        (
+            "Object.defineProperty(spec.areas[150], 'particles', { get() { throw new Error('no'); } })",
+            "invalid scene: areas[150] has no particles",
+            "areas",
+            "invalid_scene",
+        ),
+    ];
+    for (change, message, field, code) in refusals {
+        let (got, got_field, got_code) = refused_with(&area_outcome(&class, 200, change));
+        assert!(
+            got.starts_with(message),
+            "{change}: got {got:?}, expected {message:?}"
+        );
+        assert_eq!(
+            (got_field.as_str(), got_code.as_str()),
+            (field, code),
+            "{change}"
+        );
+    }
+}
+
+/// More corners than a scene may have are refused by their count: the bulk
+/// reading reads no corner, the reading one by one (a typed array makes the
+/// list not plain) none past the area that crosses the limit.
+#[wasm_bindgen_test]
+fn too_many_corners_are_refused_before_they_are_read() {
+    let class = simulation_class();
+    let most = xpbd_cloth::model::scene::MAX_SCENE_CONSTRAINTS;
+    // 200 areas of 6000 corners each: 1.2 million, counted as they are read
+    let counted = "const big = Array.from({ length: 6000 }, (_, k) => k % 200); \
+        for (const a of spec.areas) a.particles = counter.counted(big);";
+    let expected =
+        format!("invalid scene: areas have 1200000 corners in all, at most {most} are allowed");
+    for (change, most_reads) in [
+        (counted.to_string(), 0.0),
+        (
+            format!("{counted} spec.areas[0].particles = new Uint32Array([0, 1, 102]);"),
+            // every and set read each element of an area once each
+            (2 * (most + 6000)) as f64,
+        ),
+    ] {
+        let outcome = area_outcome(&class, 200, &change);
+        let reads = get(&outcome, "reads").as_f64().unwrap();
+        let (message, field, code) = refused_with(&outcome);
+        assert_eq!(
+            (field.as_str(), code.as_str()),
+            ("areas", "invalid_scene"),
+            "{message}"
+        );
+        assert!(
+            reads <= most_reads,
+            "{change}: {reads} corners read, at most {most_reads}"
+        );
+        if most_reads == 0.0 {
+            assert_eq!(message, expected);
+        } else {
+            assert!(message.contains("corners in all"), "{message}");
+        }
+    }
+}
+
+/// A scene of `MAX_SCENE_AREAS` areas is built; one more is refused by the
+/// count, before any area is read.
+#[wasm_bindgen_test]
+fn the_most_areas_are_built_and_one_more_is_refused_unread() {
+    let class = simulation_class();
+    let most = xpbd_cloth::model::scene::MAX_SCENE_AREAS;
+    let outcome = area_outcome(
+        &class,
+        most as u32,
+        "spec.areas = counter.counted(spec.areas)",
+    );
+    assert!(
+        get(&outcome, "bits").is_string(),
+        "{:?}",
+        get(&outcome, "message").as_string()
+    );
+    assert_eq!(
+        get(&outcome, "reads").as_f64(),
+        Some(most as f64),
+        "each area read once"
+    );
+    let change = "spec.areas.push(spec.areas[0]); spec.areas = counter.counted(spec.areas)";
+    let outcome = area_outcome(&class, most as u32, change);
+    let (message, field, code) = refused_with(&outcome);
+    let expected = format!(
+        "invalid scene: areas has {} entries, at most {most} are allowed",
+        most + 1
+    );
+    assert_eq!(
+        (message, field.as_str(), code.as_str()),
+        (expected, "areas", "invalid_scene")
+    );
+    assert_eq!(get(&outcome, "reads").as_f64(), Some(0.0), "no area read");
 }

@@ -83,6 +83,16 @@ pub enum Bending {
 /// than any grid of [`MAX_PARTICLES`] particles has.
 pub const MAX_SCENE_CONSTRAINTS: usize = 4 * MAX_PARTICLES;
 
+/// Most area constraints a scene read from JavaScript (`fromScene`) may
+/// have; more are refused by their count before any is read. Each is an
+/// object read across the wasm boundary and built, about 0.5 µs with its
+/// corners in a plain array and 0.9 µs in a typed one: the largest such
+/// scene then takes about 70 ms, within one main-thread task's 100 ms
+/// (docs/limits.md, "Reading a scene", has the measure and its command). A
+/// preset builds its areas in Rust, without reading objects, and is bounded
+/// by its size alone.
+pub const MAX_SCENE_AREAS: usize = 70_000;
+
 /// Smallest start area of an area constraint, m²: below it the polygon is
 /// degenerate (its corners in a line) and its gradient says nothing.
 pub const MIN_AREA: f64 = 1e-8;

@@ -23,6 +23,20 @@ pub(super) fn at(field: &'static str, index: usize, problem: String) -> ClothErr
     refuse(field, Some(index), problem)
 }
 
+/// Checks that a scene's areas have `corners` corners in all, at most
+/// [`MAX_SCENE_CONSTRAINTS`]; reading a scene checks it before it reads the
+/// corners.
+pub fn check_corners(corners: usize) -> Result<(), ClothError> {
+    if corners > MAX_SCENE_CONSTRAINTS {
+        return Err(refuse(
+            "areas",
+            None,
+            format!("have {corners} corners in all, at most {MAX_SCENE_CONSTRAINTS} are allowed"),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks particle coordinate `i` of a scene's `positions`, `v` metres as
 /// given (before it is stored as `f32`): finite, within ±1e6 m.
 pub fn check_position(i: usize, v: f64) -> Result<(), ClothError> {
@@ -250,16 +264,7 @@ impl Scene {
     /// particle of the scene and named once, a valid stiffness and pressure,
     /// and a start area of at least [`MIN_AREA`].
     fn validate_areas(&self, n: usize) -> Result<(), ClothError> {
-        let corners: usize = self.areas.iter().map(|a| a.particles.len()).sum();
-        if corners > MAX_SCENE_CONSTRAINTS {
-            return Err(refuse(
-                "areas",
-                None,
-                format!(
-                    "have {corners} corners in all, at most {MAX_SCENE_CONSTRAINTS} are allowed"
-                ),
-            ));
-        }
+        check_corners(self.areas.iter().map(|a| a.particles.len()).sum())?;
         // which particles the ring being checked has named so far (cleared
         // after each ring): a repeated corner is found in one pass
         let mut named = if self.areas.is_empty() {
@@ -279,7 +284,7 @@ impl Scene {
                     format!("has {count} particles, expected at least 3"),
                 ));
             }
-            check_corners(i, &area.particles, &mut named)?;
+            check_ring(i, &area.particles, &mut named)?;
             if params::STIFFNESS.check_number(area.stiffness).is_err() {
                 return Err(at(
                     "areas",
@@ -319,10 +324,10 @@ impl Scene {
     }
 }
 
-/// Checks the corners of area `i`: each a particle of the scene (`named`
+/// Checks the ring of area `i`: each corner a particle of the scene (`named`
 /// has one flag per particle, all clear) and none named twice. Leaves the
 /// flags clear again.
-fn check_corners(i: usize, particles: &[u32], named: &mut [bool]) -> Result<(), ClothError> {
+fn check_ring(i: usize, particles: &[u32], named: &mut [bool]) -> Result<(), ClothError> {
     let n = named.len();
     for &k in particles {
         if k as usize >= n {

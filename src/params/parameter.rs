@@ -149,17 +149,8 @@ impl Parameter {
 
     /// The unit as it follows a number in a message: `" s"`, with the remark
     /// in parentheses.
-    fn unit_suffix(&self) -> String {
-        let unit = if self.unit.is_empty() {
-            String::new()
-        } else {
-            format!(" {}", self.unit)
-        };
-        if self.remark.is_empty() {
-            unit
-        } else {
-            format!("{unit} ({})", self.remark)
-        }
+    fn unit_suffix(&self) -> UnitSuffix<'_> {
+        UnitSuffix(self)
     }
 
     /// Checks a number against [`Parameter::rule`]; the error names the
@@ -283,5 +274,22 @@ fn one_of(items: impl Iterator<Item = String>) -> String {
     match items.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         _ => items.concat(),
+    }
+}
+
+/// What follows a parameter's range in a refusal: its unit and remark
+/// (` m/s²`, ` (0 = rigid)`), written only when a refusal is.
+struct UnitSuffix<'a>(&'a Parameter);
+
+impl std::fmt::Display for UnitSuffix<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Parameter { unit, remark, .. } = self.0;
+        if !unit.is_empty() {
+            write!(f, " {unit}")?;
+        }
+        if !remark.is_empty() {
+            write!(f, " ({remark})")?;
+        }
+        Ok(())
     }
 }

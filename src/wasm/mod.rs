@@ -45,6 +45,7 @@
 //! copying. A view dies when wasm memory grows (any call that allocates: building
 //! a new `Simulation`, for instance), so fetch a fresh one each frame.
 
+mod areas;
 mod convert;
 mod draw;
 #[cfg(feature = "experiments")]

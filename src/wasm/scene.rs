@@ -5,6 +5,7 @@
 use js_sys::{JsString, Reflect};
 use wasm_bindgen::prelude::*;
 
+use super::areas::read_areas;
 use super::convert::{cloth_error, error, property, room, string_start, type_name, wrong_type};
 use super::interaction::shape_named;
 use super::reentry::Reading;
@@ -16,7 +17,7 @@ use crate::error::{self, ClothError, Number};
 use crate::model::scene::mass_range;
 use crate::model::scene::MAX_SCENE_CONSTRAINTS;
 use crate::model::validate::{check_mass, check_position, shape_problem};
-use crate::model::{presets, shape, AreaSpec, Bending, DistanceStiffness, Scene, Shape};
+use crate::model::{presets, shape, Bending, DistanceStiffness, Scene, Shape};
 use crate::params::{self, Value};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -46,7 +47,7 @@ export interface SceneSpec {
   distanceStiffness?: number | ArrayLike<number>;
   /** Rest length of each distance constraint, metres. Default: the distance between the start positions. */
   restLengths?: ArrayLike<number>;
-  /** Area constraints. Default: none. */
+  /** Area constraints: at most 70000, with 1000000 corners in all. Default: none. */
   areas?: AreaSpec[];
   /** Bending constraints: "auto" (between the two neighbours on opposite sides of a particle, for a grid two apart along rows and columns), flat pairs, or "none" (the default). Their stiffness is `bendingStiffness`. */
   bending?: "auto" | "none" | ArrayLike<number>;
@@ -65,7 +66,7 @@ const MAX_SCENE_ARRAY: usize = 2 * MAX_SCENE_CONSTRAINTS;
 /// Arrays of at least this many entries are copied in bulk.
 const BULK_FROM: usize = 64;
 
-fn scene_error(field: &'static str, index: Option<usize>, problem: String) -> JsValue {
+pub(super) fn scene_error(field: &'static str, index: Option<usize>, problem: String) -> JsValue {
     cloth_error(ClothError::InvalidScene {
         field,
         index,
@@ -93,7 +94,7 @@ fn within_limit(field: &'static str, length: f64) -> Result<usize, JsValue> {
 /// `what` is said in the wrong-type message. Refuses a non-number element
 /// naming it (`positions[3]`). The numbers are copied in bulk where they can
 /// be ([`numbers_in_bulk`]), else one by one.
-fn numbers(field: &'static str, value: &JsValue) -> Result<Vec<f64>, JsValue> {
+pub(super) fn numbers(field: &'static str, value: &JsValue) -> Result<Vec<f64>, JsValue> {
     let expected = "an array of numbers or a typed array";
     let typed = js_sys::ArrayBuffer::is_view(value);
     let length = if typed {
@@ -152,17 +153,31 @@ fn floats(
     Ok(result)
 }
 
-/// Numbers as particle indices: whole numbers from 0 to 2³² - 1; `entry`
-/// says which entry of `field` index `i` belongs to (`i / 2` for pairs).
-fn indices(
+/// `v` as a particle index: a whole number from 0 to 2³² - 1.
+pub(super) fn index(v: f64) -> Option<u32> {
+    let whole = v.is_finite() && v.fract() == 0.0 && v >= 0.0 && v <= u32::MAX as f64;
+    whole.then_some(v as u32)
+}
+
+/// Numbers as particle indices ([`index`]); `entry` says which entry of
+/// `field` index `i` belongs to (`i / 2` for pairs).
+pub(super) fn indices(
     field: &'static str,
     value: &JsValue,
-    entry: impl Fn(usize) -> usize,
+    entry: &dyn Fn(usize) -> usize,
 ) -> Result<Vec<u32>, JsValue> {
-    let values = numbers(field, value)?;
+    indices_of(field, &numbers(field, value)?, entry)
+}
+
+/// `values` as particle indices, each refused as [`indices`] says.
+pub(super) fn indices_of(
+    field: &'static str,
+    values: &[f64],
+    entry: &dyn Fn(usize) -> usize,
+) -> Result<Vec<u32>, JsValue> {
     let mut result = room(field, values.len())?;
-    for (i, v) in values.into_iter().enumerate() {
-        if !(v.is_finite() && v.fract() == 0.0 && v >= 0.0 && v <= u32::MAX as f64) {
+    for (i, &v) in values.iter().enumerate() {
+        let Some(k) = index(v) else {
             return Err(scene_error(
                 field,
                 Some(entry(i)),
@@ -171,15 +186,15 @@ fn indices(
                     Number(v)
                 ),
             ));
-        }
-        result.push(v as u32);
+        };
+        result.push(k);
     }
     Ok(result)
 }
 
 /// A number property of a scene's entry, or `default` when absent; `key`
 /// is `name` as a JavaScript string, made once for every entry.
-fn entry_number(
+pub(super) fn entry_number(
     object: &JsValue,
     (name, key): (&str, &JsValue),
     field: &'static str,
@@ -194,7 +209,7 @@ fn entry_number(
 }
 
 /// `name` and the JavaScript string of it, for [`entry_number`].
-fn key(name: &str) -> (&str, JsValue) {
+pub(super) fn key(name: &str) -> (&str, JsValue) {
     (name, JsValue::from_str(name))
 }
 
@@ -207,19 +222,9 @@ pub(super) fn objects(
     most: usize,
     too_many: &dyn Fn(f64) -> JsValue,
 ) -> Result<Vec<JsValue>, JsValue> {
-    if value.is_undefined() {
-        return Ok(Vec::new());
-    }
-    if !is_array(value) {
-        return Err(wrong_type(field, value, "an array of objects"));
-    }
-    let length = property(value, "length").as_f64().unwrap_or(0.0);
-    if length > most as f64 {
-        return Err(too_many(length));
-    }
-    let length = within_limit(field, length)?;
+    let count = entry_count(field, value, most, too_many)?;
     let mut items = Vec::new();
-    for i in 0..length as u32 {
+    for i in 0..count as u32 {
         let item = Reflect::get_u32(value, i).unwrap_or(JsValue::UNDEFINED);
         if !item.is_object() {
             return Err(wrong_type(&format!("{field}[{i}]"), &item, "an object"));
@@ -229,14 +234,32 @@ pub(super) fn objects(
     Ok(items)
 }
 
+/// How many entries the optional array of objects `value` has (0 when it is
+/// absent), as [`objects`] checks it before reading any entry.
+pub(super) fn entry_count(
+    field: &'static str,
+    value: &JsValue,
+    most: usize,
+    too_many: &dyn Fn(f64) -> JsValue,
+) -> Result<usize, JsValue> {
+    if value.is_undefined() {
+        return Ok(0);
+    }
+    if !is_array(value) {
+        return Err(wrong_type(field, value, "an array of objects"));
+    }
+    let length = property(value, "length").as_f64().unwrap_or(0.0);
+    if length > most as f64 {
+        return Err(too_many(length));
+    }
+    within_limit(field, length)
+}
+
 /// The refusal of a scene's array `field` of `length` entries, more than
 /// `most`, before any entry is read.
-fn too_many(field: &'static str, most: usize, why: &'static str) -> impl Fn(f64) -> JsValue {
+pub(super) fn too_many(field: &'static str, most: usize) -> impl Fn(f64) -> JsValue {
     move |length| {
-        let problem = format!(
-            "has {} entries, at most {most} are allowed{why}",
-            Number(length)
-        );
+        let problem = format!("has {} entries, at most {most} are allowed", Number(length));
         scene_error(field, None, problem)
     }
 }
@@ -260,7 +283,7 @@ fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
     };
     let distances = match property(spec, "distances") {
         v if v.is_undefined() => Vec::new(),
-        v => indices("distances", &v, |k| k / 2)?,
+        v => indices("distances", &v, &|k| k / 2)?,
     };
     let rest_lengths = match property(spec, "restLengths") {
         v if v.is_undefined() => None,
@@ -302,33 +325,6 @@ fn read_stiffness(stiffness: &JsValue) -> Result<DistanceStiffness, JsValue> {
     }
 }
 
-/// Reads a scene's `areas`: objects of `particles`, `stiffness` and
-/// `pressure`.
-fn read_areas(value: &JsValue) -> Result<Vec<AreaSpec>, JsValue> {
-    let mut areas = Vec::new();
-    // each area has at least 3 corners, and a scene at most MAX_SCENE_CONSTRAINTS
-    let most = MAX_SCENE_CONSTRAINTS / 3;
-    let refuse = too_many("areas", most, " (3 corners or more each)");
-    // the property names as JavaScript strings once, not once per area
-    let [particles_key, stiffness, pressure] = ["particles", "stiffness", "pressure"].map(key);
-    for (i, area) in objects("areas", value, most, &refuse)?.iter().enumerate() {
-        let particles = Reflect::get(area, &particles_key.1).unwrap_or(JsValue::UNDEFINED);
-        if particles.is_undefined() {
-            return Err(scene_error(
-                "areas",
-                Some(i),
-                "has no particles, expected an array of at least 3 particle indices".into(),
-            ));
-        }
-        areas.push(AreaSpec {
-            particles: indices("areas", &particles, |_| i)?,
-            stiffness: entry_number(area, (stiffness.0, &stiffness.1), "areas", Some(0.0))?,
-            pressure: entry_number(area, (pressure.0, &pressure.1), "areas", Some(1.0))?,
-        });
-    }
-    Ok(areas)
-}
-
 /// Reads a scene's `bending`: `"auto"`, `"none"` (or absent), or pairs.
 fn read_bending(bending: &JsValue) -> Result<Bending, JsValue> {
     Ok(match bending.as_string().as_deref() {
@@ -342,14 +338,14 @@ fn read_bending(bending: &JsValue) -> Result<Bending, JsValue> {
                 "\"auto\", \"none\" or an array of particle index pairs",
             ))
         }
-        None => Bending::Pairs(indices("bending", bending, |k| k / 2)?),
+        None => Bending::Pairs(indices("bending", bending, &|k| k / 2)?),
     })
 }
 
 /// Reads a scene's `colliders` (their numbers are checked with the scene).
 fn read_colliders(value: &JsValue) -> Result<Vec<Shape>, JsValue> {
     let mut colliders = Vec::new();
-    let refuse = too_many("colliders", MAX_COLLIDERS, "");
+    let refuse = too_many("colliders", MAX_COLLIDERS);
     for (i, collider) in objects("colliders", value, MAX_COLLIDERS, &refuse)?
         .iter()
         .enumerate()

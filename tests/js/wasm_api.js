@@ -138,6 +138,36 @@ export function sceneOutcome(Simulation, change) {
   new Function('spec', change)(spec);
   return madeOutcome(() => Simulation.fromScene(spec));
 }
+/**
+ * A strip of `count` triangles as area constraints (pinned along its bottom
+ * row), changed by `change(spec, counter)`, where `counter.reads` counts the
+ * elements read of any array made with `counter.counted`; the outcome, with
+ * the bits of its positions after 20 steps when it was built.
+ */
+export function areaOutcome(Simulation, count, change) {
+  const columns = count / 2 + 1;
+  const positions = [];
+  for (let row = 0; row < 2; row++) for (let j = 0; j < columns; j++) positions.push(0.1 * j, 0.1 * row);
+  const areas = [];
+  for (let j = 0; j + 1 < columns; j++) {
+    areas.push({ particles: [j, j + 1, columns + j + 1] }, { particles: [j, columns + j + 1, columns + j] });
+  }
+  const masses = positions.map((_, k) => (k < 2 * columns ? 0 : 0.1)).filter((_, k) => k % 2 === 0);
+  const spec = { positions, masses, areas };
+  const counter = { reads: 0 };
+  counter.counted = (array) => new Proxy(array, {
+    get: (t, k) => { if (/^[0-9]+$/.test(String(k))) counter.reads++; return t[k]; },
+  });
+  new Function('spec', 'counter', change)(spec, counter);
+  const outcome = madeOutcome(() => Simulation.fromScene(spec));
+  outcome.reads = counter.reads;
+  if (outcome.sim) {
+    outcome.sim.steps(20);
+    outcome.bits = Array.from(new Uint32Array(Float32Array.from(outcome.sim.positions()).buffer)).join();
+    outcome.sim.free();
+  }
+  return outcome;
+}
 export function presetOutcome(Simulation, name, options) {
   return madeOutcome(() => Simulation.preset(name, options));
 }
