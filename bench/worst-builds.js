@@ -3,7 +3,7 @@
 // most comparisons accepted, and a hub of 200 000 edges, refused before any
 // comparison), the largest scenes (the most particles and constraints, as
 // plain and as typed arrays; the most areas, their corners in plain and in
-// typed arrays; too many colliders or areas, refused before they are read)
+// typed arrays and read one by one; too many colliders or areas, refused before they are read)
 // and every preset at the largest size it accepts, with `restoreState` and
 // `setState` of the largest soft body and of the largest area scene. Each is
 // one main-thread task where the cloth is not in a worker.
@@ -123,12 +123,16 @@ function sceneRows(quick, rounds) {
   const most = quick ? 10_000 : mostAreas();
   const areas = triangles(side, most);
   const typedAreas = triangles(side, most, true);
+  // one array that `concat` does not spread: the whole list is read one property at a time
+  const oneByOne = triangles(side, most);
+  oneByOne.areas[0].particles[Symbol.isConcatSpreadable] = false;
   const many = Array.from({ length: 2_000_000 }, () => ({ shape: 'circle', x: 0, y: -10, radius: 0.1 }));
   return [
     buildRow('scene', `${n} particles of 8 edges, bending "auto", plain arrays`, () => Simulation.fromScene(largest), rounds),
     buildRow('scene', `${n} particles of 8 edges, bending "auto", typed arrays`, () => Simulation.fromScene(typed), rounds),
     buildRow('scene', `${most} area triangles on ${side * side} particles, plain arrays`, () => Simulation.fromScene(areas), rounds),
     buildRow('scene', `${most} area triangles on ${side * side} particles, typed arrays`, () => Simulation.fromScene(typedAreas), rounds),
+    buildRow('scene', `${most} area triangles on ${side * side} particles, read one by one`, () => Simulation.fromScene(oneByOne), rounds),
     ...stateRows(`${most} area triangles on ${side * side} particles`, Simulation.fromScene(areas), rounds),
     buildRow('scene', '2000000 colliders', () => Simulation.fromScene({ positions: [0, 0], colliders: many }), rounds),
     buildRow('scene', '2000000 areas', () => Simulation.fromScene({ positions: [0, 0], areas: many }), rounds),

@@ -1154,7 +1154,7 @@ fn from_scene_errors_name_the_entry() {
         ),
         (
             "spec.areas = new Proxy(new Array(400000), { get: (t, k) => { if (/^[0-9]+$/.test(String(k))) throw new Error('read'); return t[k]; } })",
-            "invalid scene: areas has 400000 entries, at most 70000 are allowed",
+            "invalid scene: areas has 400000 entries, at most 20000 are allowed",
             "areas",
             "invalid_scene",
         ),
@@ -1759,8 +1759,8 @@ fn areas_read_in_bulk_or_one_by_one_alike() {
 #[wasm_bindgen_test]
 fn too_many_corners_are_refused_before_they_are_read() {
     let class = simulation_class();
-    let most = xpbd_cloth::model::scene::MAX_SCENE_CONSTRAINTS;
-    // 200 areas of 6000 corners each: 1.2 million, counted as they are read
+    let most = xpbd_cloth::model::scene::MAX_SCENE_CORNERS;
+    // 200 areas of 6000 corners each: 1.2 million, counted before they are read
     let counted = "const big = Array.from({ length: 6000 }, (_, k) => k % 200); \
         for (const a of spec.areas) a.particles = counter.counted(big);";
     let expected =
@@ -1791,6 +1791,29 @@ fn too_many_corners_are_refused_before_they_are_read() {
             assert!(message.contains("corners in all"), "{message}");
         }
     }
+}
+
+/// A scene of more particles than allowed is refused by their count before
+/// any other array (its areas here) is read.
+#[wasm_bindgen_test]
+fn too_many_particles_are_refused_before_the_areas_are_read() {
+    let class = simulation_class();
+    let most = xpbd_cloth::params::MAX_PARTICLES;
+    let change = format!(
+        "spec.positions = new Float64Array({}); spec.areas = counter.counted(spec.areas)",
+        2 * (most + 1)
+    );
+    let outcome = area_outcome(&class, 1000, &change);
+    let (message, field, code) = refused_with(&outcome);
+    let expected = format!(
+        "invalid scene: positions has {} particles, at most {most} are allowed",
+        most + 1
+    );
+    assert_eq!(
+        (message, field.as_str(), code.as_str()),
+        (expected, "positions", "invalid_scene")
+    );
+    assert_eq!(get(&outcome, "reads").as_f64(), Some(0.0), "no area read");
 }
 
 /// A scene of `MAX_SCENE_AREAS` areas is built; one more is refused by the

@@ -86,12 +86,20 @@ pub const MAX_SCENE_CONSTRAINTS: usize = 4 * MAX_PARTICLES;
 /// Most area constraints a scene read from JavaScript (`fromScene`) may
 /// have; more are refused by their count before any is read. Each is an
 /// object read across the wasm boundary and built, about 0.5 µs with its
-/// corners in a plain array and 0.9 µs in a typed one: the largest such
-/// scene then takes about 70 ms, within one main-thread task's 100 ms
+/// corners in a plain array, 0.9 µs in a typed one and 2.9 µs when the list
+/// must be read one property at a time: the largest such scene then takes
+/// about 60 ms at the slowest, within one main-thread task's 100 ms
 /// (docs/limits.md, "Reading a scene", has the measure and its command). A
 /// preset builds its areas in Rust, without reading objects, and is bounded
 /// by its size alone.
-pub const MAX_SCENE_AREAS: usize = 70_000;
+pub const MAX_SCENE_AREAS: usize = 20_000;
+
+/// Most corners in all of the areas of a scene read from JavaScript: three
+/// for each of the most areas. Corners read one at a time (a list the bulk
+/// reading cannot take) cost about half a microsecond each, so the slowest
+/// accepted reading stays within one main-thread task (docs/limits.md,
+/// "Reading a scene"). Presets are bounded by their size alone.
+pub const MAX_SCENE_CORNERS: usize = 3 * MAX_SCENE_AREAS;
 
 /// Smallest start area of an area constraint, m²: below it the polygon is
 /// degenerate (its corners in a line) and its gradient says nothing.

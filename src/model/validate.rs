@@ -24,17 +24,47 @@ pub(super) fn at(field: &'static str, index: usize, problem: String) -> ClothErr
 }
 
 /// Checks that a scene's areas have `corners` corners in all, at most
-/// [`MAX_SCENE_CONSTRAINTS`]; reading a scene checks it before it reads the
-/// corners.
-pub fn check_corners(corners: usize) -> Result<(), ClothError> {
-    if corners > MAX_SCENE_CONSTRAINTS {
+/// `most`: [`MAX_SCENE_CONSTRAINTS`] for any scene, and
+/// [`MAX_SCENE_CORNERS`](crate::model::scene::MAX_SCENE_CORNERS) for one read
+/// from JavaScript, which checks it before it reads the corners.
+pub fn check_corners(corners: usize, most: usize) -> Result<(), ClothError> {
+    if corners > most {
         return Err(refuse(
             "areas",
             None,
-            format!("have {corners} corners in all, at most {MAX_SCENE_CONSTRAINTS} are allowed"),
+            format!("have {corners} corners in all, at most {most} are allowed"),
         ));
     }
     Ok(())
+}
+
+/// Checks that a scene's `positions` of `length` numbers are x and y of at
+/// least one and at most [`MAX_PARTICLES`] particles; returns their count.
+/// Reading a scene checks it before it reads anything else.
+pub fn check_particle_count(length: usize) -> Result<usize, ClothError> {
+    if length % 2 != 0 {
+        return Err(refuse(
+            "positions",
+            None,
+            format!("has {length} numbers, expected an even count (x and y of each particle)"),
+        ));
+    }
+    let n = length / 2;
+    if n == 0 {
+        return Err(refuse(
+            "positions",
+            None,
+            "is empty, expected at least one particle".into(),
+        ));
+    }
+    if n > MAX_PARTICLES {
+        return Err(refuse(
+            "positions",
+            None,
+            format!("has {n} particles, at most {MAX_PARTICLES} are allowed"),
+        ));
+    }
+    Ok(n)
 }
 
 /// Checks particle coordinate `i` of a scene's `positions`, `v` metres as
@@ -158,29 +188,7 @@ impl Scene {
     }
 
     fn validate_particles(&self) -> Result<(), ClothError> {
-        let length = self.positions.len();
-        if length % 2 != 0 {
-            return Err(refuse(
-                "positions",
-                None,
-                format!("has {length} numbers, expected an even count (x and y of each particle)"),
-            ));
-        }
-        let n = length / 2;
-        if n == 0 {
-            return Err(refuse(
-                "positions",
-                None,
-                "is empty, expected at least one particle".into(),
-            ));
-        }
-        if n > MAX_PARTICLES {
-            return Err(refuse(
-                "positions",
-                None,
-                format!("has {n} particles, at most {MAX_PARTICLES} are allowed"),
-            ));
-        }
+        let n = check_particle_count(self.positions.len())?;
         for (i, &v) in self.positions.iter().enumerate() {
             check_position(i, v.into())?;
         }
@@ -264,7 +272,8 @@ impl Scene {
     /// particle of the scene and named once, a valid stiffness and pressure,
     /// and a start area of at least [`MIN_AREA`].
     fn validate_areas(&self, n: usize) -> Result<(), ClothError> {
-        check_corners(self.areas.iter().map(|a| a.particles.len()).sum())?;
+        let corners = self.areas.iter().map(|a| a.particles.len()).sum();
+        check_corners(corners, MAX_SCENE_CONSTRAINTS)?;
         // which particles the ring being checked has named so far (cleared
         // after each ring): a repeated corner is found in one pass
         let mut named = if self.areas.is_empty() {

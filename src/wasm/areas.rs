@@ -13,11 +13,11 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::cloth_error;
 use super::scene::{
-    entry_count, entry_number, index, indices, indices_of, key, numbers, objects, scene_error,
-    too_many,
+    counted_numbers, entry_count, entry_number, index, indices_of, key, numbers, objects,
+    scene_error, too_many,
 };
 use super::typed_arrays::is_array;
-use crate::model::scene::MAX_SCENE_AREAS;
+use crate::model::scene::{MAX_SCENE_AREAS, MAX_SCENE_CORNERS};
 use crate::model::validate::check_corners;
 use crate::model::AreaSpec;
 
@@ -54,10 +54,15 @@ fn areas_one_by_one(items: &[JsValue], keys: &Keys) -> Result<Vec<AreaSpec>, JsV
                 "has no particles, expected an array of at least 3 particle indices".into(),
             ));
         }
-        let particles = indices("areas", &particles, &|_| i)?;
-        // the corners so far: past the most, the rest is not read
+        // the corners so far and this area's, counted before they are read:
+        // past the most, none of them is read
+        let count = |length| check_corners(corners + length, MAX_SCENE_CORNERS);
+        let particles = indices_of(
+            "areas",
+            &counted_numbers("areas", &particles, &count)?,
+            &|_| i,
+        )?;
         corners += particles.len();
-        check_corners(corners).map_err(cloth_error)?;
         areas.push(AreaSpec {
             particles,
             stiffness: entry_number(area, (stiffness.0, &stiffness.1), "areas", Some(0.0))?,
@@ -95,7 +100,7 @@ fn areas_in_bulk(
     keys: &Keys,
 ) -> Option<Result<Vec<AreaSpec>, JsValue>> {
     let found = find_areas(value, count, keys)?;
-    if let Err(too_many_corners) = check_corners(found.corners) {
+    if let Err(too_many_corners) = check_corners(found.corners, MAX_SCENE_CORNERS) {
         return Some(Err(cloth_error(too_many_corners)));
     }
     let corners = joined_numbers(&found.chunks, found.corners)?;

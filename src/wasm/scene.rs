@@ -16,7 +16,7 @@ use crate::contacts::MAX_COLLIDERS;
 use crate::error::{self, ClothError, Number};
 use crate::model::scene::mass_range;
 use crate::model::scene::MAX_SCENE_CONSTRAINTS;
-use crate::model::validate::{check_mass, check_position, shape_problem};
+use crate::model::validate::{self, check_mass, check_position, shape_problem};
 use crate::model::{presets, shape, Bending, DistanceStiffness, Scene, Shape};
 use crate::params::{self, Value};
 
@@ -47,7 +47,7 @@ export interface SceneSpec {
   distanceStiffness?: number | ArrayLike<number>;
   /** Rest length of each distance constraint, metres. Default: the distance between the start positions. */
   restLengths?: ArrayLike<number>;
-  /** Area constraints: at most 70000, with 1000000 corners in all. Default: none. */
+  /** Area constraints: at most 20000, with 60000 corners in all. Default: none. */
   areas?: AreaSpec[];
   /** Bending constraints: "auto" (between the two neighbours on opposite sides of a particle, for a grid two apart along rows and columns), flat pairs, or "none" (the default). Their stiffness is `bendingStiffness`. */
   bending?: "auto" | "none" | ArrayLike<number>;
@@ -95,6 +95,16 @@ fn within_limit(field: &'static str, length: f64) -> Result<usize, JsValue> {
 /// naming it (`positions[3]`). The numbers are copied in bulk where they can
 /// be ([`numbers_in_bulk`]), else one by one.
 pub(super) fn numbers(field: &'static str, value: &JsValue) -> Result<Vec<f64>, JsValue> {
+    counted_numbers(field, value, &|_| Ok(()))
+}
+
+/// [`numbers`], with `count` checking the array's length before any entry
+/// is read.
+pub(super) fn counted_numbers(
+    field: &'static str,
+    value: &JsValue,
+    count: &dyn Fn(usize) -> Result<(), ClothError>,
+) -> Result<Vec<f64>, JsValue> {
     let expected = "an array of numbers or a typed array";
     let typed = js_sys::ArrayBuffer::is_view(value);
     let length = if typed {
@@ -112,6 +122,7 @@ pub(super) fn numbers(field: &'static str, value: &JsValue) -> Result<Vec<f64>, 
         return Err(wrong_type(field, value, expected));
     }
     let length = within_limit(field, length)?;
+    count(length).map_err(cloth_error)?;
     let mut values = room(field, length)?;
     // a short array is read faster element by element than set up for a copy
     if length >= BULK_FROM && numbers_in_bulk(value, typed, length, &mut values).is_some() {
@@ -144,7 +155,18 @@ fn floats(
     value: &JsValue,
     check: &dyn Fn(usize, f64) -> Result<(), ClothError>,
 ) -> Result<Vec<f32>, JsValue> {
-    let values = numbers(field, value)?;
+    counted_floats(field, value, &|_| Ok(()), check)
+}
+
+/// [`floats`], with `count` checking the array's length before any entry is
+/// read.
+fn counted_floats(
+    field: &'static str,
+    value: &JsValue,
+    count: &dyn Fn(usize) -> Result<(), ClothError>,
+    check: &dyn Fn(usize, f64) -> Result<(), ClothError>,
+) -> Result<Vec<f32>, JsValue> {
+    let values = counted_numbers(field, value, count)?;
     let mut result = room(field, values.len())?;
     for (i, v) in values.into_iter().enumerate() {
         check(i, v).map_err(cloth_error)?;
@@ -274,7 +296,15 @@ fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
             "an object { positions, masses, distances, ... }",
         ));
     }
-    let positions = floats("positions", &property(spec, "positions"), &check_position)?;
+    // the particles are counted before anything else is read: a scene with
+    // too many is refused before its other arrays are copied
+    let count = |length| validate::check_particle_count(length).map(|_| ());
+    let positions = counted_floats(
+        "positions",
+        &property(spec, "positions"),
+        &count,
+        &check_position,
+    )?;
     let masses = match property(spec, "masses") {
         v if v.is_undefined() => {
             vec![params::MASS.default_number() as f32; positions.len() / 2]
