@@ -67,6 +67,29 @@ describe('camera math', () => {
     assert.equal(fitCamera({ minX: 0, minY: 0, maxX: 1e9, maxY: 1 }, W, H).scale, MIN_SCALE);
   });
 
+  it('fitCamera keeps where the scene starts in view when its box is too large to show whole', () => {
+    // a cloth 100 m wide at the top of a box 2400 m deep: at MIN_SCALE the box's centre shows none of it
+    const bounds = { minX: -10, minY: -2400, maxX: 110, maxY: 0 };
+    const keep = { minX: 0, minY: -100, maxX: 100, maxY: 0 };
+    const centred = fitCamera(bounds, W, H);
+    assert.equal(centred.scale, MIN_SCALE);
+    const shows = (camera, box) => {
+      const view = viewOf(camera, W, H);
+      const [left, right] = [view.originX + box.minX * view.scale, view.originX + box.maxX * view.scale];
+      const [top, bottom] = [view.originY - box.maxY * view.scale, view.originY - box.minY * view.scale];
+      return left >= 0 && right <= W && top >= 0 && bottom <= H;
+    };
+    assert.equal(shows(centred, keep), false, 'centred, the start is out of view');
+    const kept = fitCamera(bounds, W, H, FIT_MARGIN, keep);
+    assert.equal(kept.scale, MIN_SCALE);
+    assert.ok(shows(kept, keep), `the start in view: ${JSON.stringify(kept)}`);
+    close(kept.x, centred.x, 1e-9, 'x: the box is narrow enough, the centre stays');
+    close(kept.y, keep.maxY - (H * (0.5 - FIT_MARGIN)) / MIN_SCALE, 1e-9, 'y: moved just far enough, the top FIT_MARGIN from the edge');
+    // a box that fits is centred whatever keep says
+    const small = { minX: 0, minY: 0, maxX: 10, maxY: 5 };
+    assert.deepEqual(fitCamera(small, W, H, FIT_MARGIN, { minX: 0, minY: 0, maxX: 1, maxY: 1 }), fitCamera(small, W, H));
+  });
+
   it('zoomAbout keeps the world point under the canvas point, within MIN_SCALE..MAX_SCALE', () => {
     const camera = { x: 3, y: -2, scale: 40 };
     for (const [factor, px, py] of [[1.5, 100, 50], [0.3, 900, 600], [2, W / 2, H / 2], [1e9, 10, 10], [1e-9, 700, 20]]) {

@@ -24,8 +24,12 @@ export declare const FRAME_SLICES: number;
 
 /** The renderers' view of `camera` on a `cssWidth × cssHeight` canvas. */
 export declare function viewOf(camera: Camera, cssWidth: number, cssHeight: number, pixelRatio?: number): View;
-/** The camera that shows `bounds` whole and centred, `margin` (default FIT_MARGIN) from the edges. */
-export declare function fitCamera(bounds: Bounds, cssWidth: number, cssHeight: number, margin?: number): Camera;
+/**
+ * The camera that shows `bounds` whole and centred, `margin` (default FIT_MARGIN)
+ * from the edges; a box too large to show whole at MIN_SCALE is shown in part,
+ * with `keep` (where the scene starts), when given, in view.
+ */
+export declare function fitCamera(bounds: Bounds, cssWidth: number, cssHeight: number, margin?: number, keep?: Bounds | null): Camera;
 /** `camera` zoomed by `factor` about the canvas point (px, py): the world point under it stays under it. */
 export declare function zoomAbout(camera: Camera, cssWidth: number, cssHeight: number, factor: number, px: number, py: number): Camera;
 /** `camera` moved so that the picture moves by (dx, dy) CSS px. */

@@ -31,17 +31,33 @@ export function viewOf(camera, cssWidth, cssHeight, pixelRatio = 1) {
   };
 }
 
-/** The camera that shows `bounds` ({ minX, minY, maxX, maxY }, metres) whole and centred, FIT_MARGIN from the edges. */
-export function fitCamera(bounds, cssWidth, cssHeight, margin = FIT_MARGIN) {
+/**
+ * The camera that shows `bounds` ({ minX, minY, maxX, maxY }, metres) whole and
+ * centred, FIT_MARGIN from the edges. A box too large to show whole even at
+ * MIN_SCALE is shown in part: then `keep` (a box within it, where the scene
+ * starts), when given, stays in view, the camera moved from the box's centre
+ * only as far as that takes.
+ */
+export function fitCamera(bounds, cssWidth, cssHeight, margin = FIT_MARGIN, keep = null) {
   const width = Math.max(bounds.maxX - bounds.minX, MIN_EXTENT);
   const height = Math.max(bounds.maxY - bounds.minY, MIN_EXTENT);
   const usable = 1 - 2 * margin;
   const fit = Math.min((cssWidth * usable) / width, (cssHeight * usable) / height);
+  const scale = clampScale(fit > 0 ? fit : MIN_SCALE); // a collapsed canvas: any scale will do
+  const camera = { x: (bounds.minX + bounds.maxX) / 2, y: (bounds.minY + bounds.maxY) / 2, scale };
+  if (!keep || !(fit > 0 && fit < MIN_SCALE)) return camera;
+  const half = (size) => (size * (0.5 - margin)) / scale; // metres from the centre to the margin
   return {
-    x: (bounds.minX + bounds.maxX) / 2,
-    y: (bounds.minY + bounds.maxY) / 2,
-    scale: clampScale(fit > 0 ? fit : MIN_SCALE), // a collapsed canvas: any scale will do
+    x: nearestShowing(camera.x, keep.minX, keep.maxX, half(cssWidth)),
+    y: nearestShowing(camera.y, keep.minY, keep.maxY, half(cssHeight)),
+    scale,
   };
+}
+
+/** The centre nearest `centre` within `half` of which [min, max] lies whole (its middle if none is). */
+function nearestShowing(centre, min, max, half) {
+  if (max - min >= 2 * half) return (min + max) / 2;
+  return Math.min(Math.max(centre, max - half), min + half);
 }
 
 /**
@@ -152,6 +168,7 @@ export class SceneCamera {
   #width;
   #height;
   #bounds = nothingToShow();
+  #start = nothingToShow(); // where the scene starts: kept in view when #bounds is too large to show whole
   #camera;
   #fitted = true; // the camera follows the fit of #bounds
   #work = null; // the rest of sceneBoundsInSlices for a large scene
@@ -159,7 +176,7 @@ export class SceneCamera {
   constructor(cssWidth, cssHeight) {
     this.#width = cssWidth;
     this.#height = cssHeight;
-    this.#place(fitCamera(this.#bounds, cssWidth, cssHeight));
+    this.#place(fitCamera(this.#bounds, cssWidth, cssHeight, FIT_MARGIN, this.#start));
   }
 
   /** The camera { x, y, scale }, and `fitted`: whether it shows the scene's fit (no zoom, pan or view given since). */
@@ -193,6 +210,7 @@ export class SceneCamera {
     const work = sceneBoundsInSlices(scene);
     this.#work = null;
     this.#bounds = startBounds(scene);
+    this.#start = this.#bounds;
     if (fixed) this.show(fixed);
     else this.#fitted = true;
     this.#continue(work, FRAME_SLICES);
@@ -210,26 +228,26 @@ export class SceneCamera {
       if (done) {
         this.#work = null;
         this.#bounds = value;
-        if (this.#fitted) this.#place(fitCamera(value, this.#width, this.#height));
+        if (this.#fitted) this.#place(fitCamera(value, this.#width, this.#height, FIT_MARGIN, this.#start));
         return;
       }
     }
     this.#work = work;
-    if (this.#fitted) this.#place(fitCamera(this.#bounds, this.#width, this.#height));
+    if (this.#fitted) this.#place(fitCamera(this.#bounds, this.#width, this.#height, FIT_MARGIN, this.#start));
   }
 
   /** The canvas has a new size: a fitted camera fits it; a moved one keeps its centre and scale. */
   resize(cssWidth, cssHeight) {
     this.#width = cssWidth;
     this.#height = cssHeight;
-    if (this.#fitted) this.#place(fitCamera(this.#bounds, cssWidth, cssHeight));
+    if (this.#fitted) this.#place(fitCamera(this.#bounds, cssWidth, cssHeight, FIT_MARGIN, this.#start));
     else this.#place(this.#camera);
   }
 
   /** Shows the scene's fit again (and follows it). */
   fit() {
     this.#fitted = true;
-    this.#place(fitCamera(this.#bounds, this.#width, this.#height));
+    this.#place(fitCamera(this.#bounds, this.#width, this.#height, FIT_MARGIN, this.#start));
   }
 
   /** Shows `view` ({ x, y, scale }; throws with `field` and `code` when it is not one). */
