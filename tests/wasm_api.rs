@@ -1793,6 +1793,25 @@ fn too_many_corners_are_refused_before_they_are_read() {
     }
 }
 
+/// Typed arrays of corners are counted before any is copied: 2000 areas
+/// sharing one array of 60 000 corners are refused by the count, where
+/// copying each (120 million corners) would run the page out of memory.
+#[wasm_bindgen_test]
+fn too_many_corners_in_typed_arrays_are_refused_before_they_are_copied() {
+    let class = simulation_class();
+    let most = xpbd_cloth::model::scene::MAX_SCENE_CORNERS;
+    let change =
+        "const big = new Uint32Array(60000); for (const a of spec.areas) a.particles = big;";
+    let outcome = area_outcome(&class, 2000, change);
+    let (message, field, code) = refused_with(&outcome);
+    let expected =
+        format!("invalid scene: areas have 120000000 corners in all, at most {most} are allowed");
+    assert_eq!(
+        (message, field.as_str(), code.as_str()),
+        (expected, "areas", "invalid_scene")
+    );
+}
+
 /// A scene of more particles than allowed is refused by their count before
 /// any other array (its areas here) is read.
 #[wasm_bindgen_test]

@@ -125,8 +125,9 @@ fn areas_in_bulk(
 }
 
 /// The first pass of [`areas_in_bulk`]: reads each area's properties and
-/// the length of its array of corners (a typed array's elements first made a
-/// plain array by `Array.of`); `None` when an area is not plain.
+/// the length of its array of corners (a typed array's elements then made a
+/// plain array by `Array.of`, while the corners so far are within
+/// [`MAX_SCENE_CORNERS`]); `None` when an area is not plain.
 fn find_areas(value: &JsValue, count: usize, keys: &Keys) -> Option<Found> {
     let [particles_key, stiffness_key, pressure_key] = keys;
     let length_key = JsValue::from_str("length");
@@ -138,9 +139,19 @@ fn find_areas(value: &JsValue, count: usize, keys: &Keys) -> Option<Found> {
         // throws (caught: `None`) for an entry that is no object
         let area = Reflect::get_u32(value, i as u32).ok()?;
         let particles = get(&area, &particles_key.1)?;
-        let particles = if is_array(&particles) {
-            particles
-        } else if ArrayBuffer::is_view(&particles) && !particles.is_instance_of::<DataView>() {
+        let typed = ArrayBuffer::is_view(&particles) && !particles.is_instance_of::<DataView>();
+        if !typed && !is_array(&particles) {
+            return None;
+        }
+        // counted before anything is copied: past the most, the areas' lengths
+        // are still read (the refusal says how many corners there are in all),
+        // their corners never
+        let length = index(get(&particles, &length_key)?.as_f64()?)? as usize;
+        found.corners = found.corners.saturating_add(length);
+        if found.corners > MAX_SCENE_CORNERS {
+            continue;
+        }
+        let particles = if typed {
             // `Array.of(...particles)`: `Reflect.apply` takes any array-like
             // as the arguments and reads a typed array's elements directly
             // (a detached one has none; one too long to be arguments throws,
@@ -148,14 +159,12 @@ fn find_areas(value: &JsValue, count: usize, keys: &Keys) -> Option<Found> {
             let elements = particles.unchecked_ref::<Array>();
             Reflect::apply(&array_of, &JsValue::UNDEFINED, elements).ok()?
         } else {
-            return None;
+            particles
         };
-        let length = index(get(&particles, &length_key)?.as_f64()?)? as usize;
         if i % JOIN_AT_ONCE == 0 {
             found.chunks.push(Array::new());
         }
         found.chunks.last()?.push(&particles);
-        found.corners = found.corners.saturating_add(length);
         let stiffness = number_or(&area, &stiffness_key.1, 0.0)?;
         found
             .areas
