@@ -414,6 +414,48 @@ fn draw_into_refuses_bad_contexts_and_views_and_stays_usable() {
 
 #[wasm_bindgen(module = "/tests/js/wasm_api.js")]
 extern "C" {
+    #[wasm_bindgen(js_name = piecesChecks)]
+    fn pieces_checks(sim: &JsValue) -> JsValue;
+}
+
+/// `drawInto` with `maxShapes` draws the same picture as one call, leaves the
+/// canvas alone until its last piece, starts over when the cloth or the view
+/// changed between pieces, and refuses what is not a whole number from 1.
+#[wasm_bindgen_test]
+fn draw_into_in_pieces_is_the_whole_picture_and_starts_over_on_a_change() {
+    let sim = js_sim(3.0, 3.0, 2.0);
+    let out = pieces_checks(&sim);
+    let total = get_f64(&out, "total");
+    assert_eq!(get_f64(&out, "wholeLeft"), 0.0);
+    let lefts: Vec<f64> = js_sys::Array::from(&get(&out, "lefts"))
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    let expected: Vec<f64> = (1..=(total / 100.0).ceil() as usize)
+        .map(|k| (total - 100.0 * k as f64).max(0.0))
+        .collect();
+    assert_eq!(lefts, expected, "{total} shapes, 100 a piece");
+    assert_eq!(get(&out, "blankUntilLast"), JsValue::TRUE);
+    assert_eq!(get(&out, "piecesMatch"), JsValue::TRUE);
+    assert_eq!(get_f64(&out, "afterChange"), total - 100.0, "started over");
+    assert_eq!(get_f64(&out, "finished"), 0.0);
+    assert_eq!(get(&out, "changedMatch"), JsValue::TRUE);
+    assert_eq!(get_f64(&out, "otherView"), total - 100.0, "started over");
+    assert_eq!(get(&out, "viewMatch"), JsValue::TRUE);
+    let refusals = get(&out, "refusals");
+    for case in ["zero", "fraction", "negative", "string", "nan", "huge"] {
+        let said = get(&refusals, case).as_string().unwrap_or_default();
+        assert!(
+            said.starts_with("view.maxShapes invalid_value invalid view.maxShapes: got")
+                || said.starts_with("view.maxShapes wrong_type"),
+            "{case}: {said}"
+        );
+    }
+    assert_eq!(get(&out, "stepsAfter"), JsValue::TRUE);
+}
+
+#[wasm_bindgen(module = "/tests/js/wasm_api.js")]
+extern "C" {
     #[wasm_bindgen(js_name = setOutcome)]
     fn set_outcome(sim: &JsValue, name: &str, value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = callOutcome)]

@@ -110,23 +110,184 @@ pub struct Cloth<'a> {
 /// grabbed particle, like the original demo. Returns the rectangle it drew in,
 /// so the next frame needs to clear and copy only that area and its own.
 pub fn draw(frame: &mut Frame, cloth: &Cloth, view: View, style: &Style) -> Rect {
-    let origin = (view.origin_x, view.origin_y);
-    let mut min = (origin.0, origin.1 - style.axis_length);
-    let mut max = (origin.0 + style.axis_length, origin.1);
-    for p in cloth.positions.chunks_exact(2) {
-        let (x, y) = view.to_pixels(p[0], p[1]);
-        min = (min.0.min(x), min.1.min(y));
-        max = (max.0.max(x), max.1.max(y));
+    let mut drawing = Drawing::start(frame, cloth, view, style);
+    drawing.draw_some(frame, cloth, view, style, usize::MAX);
+    drawing.drawn()
+}
+
+/// Where a picture drawn in pieces stands, so that a long drawing can leave
+/// its thread free between pieces: the same shapes in the same order as one
+/// [`draw`], each piece at most so many of them. Every piece must see the same
+/// cloth, view and style (the caller starts over when one changed).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Drawing {
+    /// What to draw next.
+    stage: Stage,
+    /// The next constraint or particle of `stage`.
+    next: usize,
+    /// The rectangle the whole picture draws in, colliders included once drawn.
+    drawn: Rect,
+}
+
+/// The parts of a picture, in the order they are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    /// Colliders and axes, under the cloth: one shape in all.
+    Backdrop,
+    /// A line per constraint.
+    Lines,
+    /// A disc per particle.
+    Discs,
+    /// The held particle's larger disc.
+    Grabbed,
+    Done,
+}
+
+impl Drawing {
+    /// A picture of `cloth` about to be drawn onto `frame`; nothing drawn yet.
+    pub fn start(frame: &Frame, cloth: &Cloth, view: View, style: &Style) -> Drawing {
+        let origin = (view.origin_x, view.origin_y);
+        let mut min = (origin.0, origin.1 - style.axis_length);
+        let mut max = (origin.0 + style.axis_length, origin.1);
+        for p in cloth.positions.chunks_exact(2) {
+            let (x, y) = view.to_pixels(p[0], p[1]);
+            min = (min.0.min(x), min.1.min(y));
+            max = (max.0.max(x), max.1.max(y));
+        }
+        let margin = style
+            .grabbed_radius
+            .max(style.particle_radius)
+            .max(style.line_width)
+            + 3.0;
+        Drawing {
+            stage: Stage::Backdrop,
+            next: 0,
+            drawn: Rect::around(min, max, margin, frame.width(), frame.height()),
+        }
     }
-    let margin = style
-        .grabbed_radius
-        .max(style.particle_radius)
-        .max(style.line_width)
-        + 3.0;
-    let drawn = Rect::around(min, max, margin, frame.width(), frame.height());
-    let drawn = cloth.colliders.iter().fold(drawn, |drawn, shape| {
-        drawn.union(draw_collider(frame, shape, view, style))
-    });
+
+    /// The rectangle the picture draws in (so far: colliders count once drawn).
+    pub fn drawn(&self) -> Rect {
+        self.drawn
+    }
+
+    /// Whether every shape is drawn.
+    pub fn is_done(&self) -> bool {
+        self.stage == Stage::Done
+    }
+
+    /// The shapes left to draw: a line per constraint, a disc per particle
+    /// (none when `style` draws no particles), and one each for the backdrop
+    /// and the held particle while they are.
+    pub fn shapes_left(&self, cloth: &Cloth, style: &Style) -> usize {
+        let left = |stage: Stage, count: usize| match self.stage {
+            now if now == stage => count.saturating_sub(self.next),
+            now if now < stage => count,
+            _ => 0,
+        };
+        left(Stage::Backdrop, 1)
+            + left(Stage::Lines, line_count(cloth))
+            + left(Stage::Discs, disc_count(cloth, style))
+            + left(Stage::Grabbed, 1)
+    }
+
+    /// Draws the next shapes, at most `most` of them (at least one while any
+    /// is left); returns how many it drew.
+    pub fn draw_some(
+        &mut self,
+        frame: &mut Frame,
+        cloth: &Cloth,
+        view: View,
+        style: &Style,
+        most: usize,
+    ) -> usize {
+        let most = most.max(1);
+        let mut drew = 0;
+        while drew < most && self.stage != Stage::Done {
+            let room = most - drew;
+            match self.stage {
+                Stage::Backdrop => {
+                    self.drawn = self.drawn.union(draw_backdrop(frame, cloth, view, style));
+                    drew += 1;
+                    self.enter(Stage::Lines);
+                }
+                Stage::Lines => {
+                    let end = self.next.saturating_add(room).min(line_count(cloth));
+                    for k in self.next..end {
+                        draw_line(frame, cloth, k, view, style);
+                    }
+                    drew += end - self.next;
+                    self.next = end;
+                    if end == line_count(cloth) {
+                        self.enter(Stage::Discs);
+                    }
+                }
+                Stage::Discs => {
+                    let end = self.next.saturating_add(room).min(disc_count(cloth, style));
+                    for p in cloth.positions.chunks_exact(2).take(end).skip(self.next) {
+                        frame.disc(
+                            view.to_pixels(p[0], p[1]),
+                            style.particle_radius,
+                            style.particle,
+                        );
+                    }
+                    drew += end - self.next;
+                    self.next = end;
+                    if end == disc_count(cloth, style) {
+                        self.enter(Stage::Grabbed);
+                    }
+                }
+                Stage::Grabbed => {
+                    if let Some(center) = cloth.grabbed.and_then(|k| point(cloth, view, k)) {
+                        frame.disc(center, style.grabbed_radius, style.grabbed);
+                    }
+                    drew += 1;
+                    self.enter(Stage::Done);
+                }
+                Stage::Done => {}
+            }
+        }
+        drew
+    }
+
+    fn enter(&mut self, stage: Stage) {
+        self.stage = stage;
+        self.next = 0;
+    }
+}
+
+/// The constraints drawn: each with its two ends and its rest length.
+fn line_count(cloth: &Cloth) -> usize {
+    (cloth.constraint_ids.len() / 2).min(cloth.rest_lengths.len())
+}
+
+/// The particles drawn as discs: all of them, or none at a radius of 0.
+fn disc_count(cloth: &Cloth, style: &Style) -> usize {
+    if style.particle_radius > 0.0 {
+        cloth.positions.len() / 2
+    } else {
+        0
+    }
+}
+
+/// Where particle `k` is in the image; `None` for an index that names no
+/// particle (indices come from the caller: such a one draws nothing).
+fn point(cloth: &Cloth, view: View, k: usize) -> Option<(f32, f32)> {
+    let i = k.checked_mul(2)?;
+    let p = cloth.positions.get(i..i.checked_add(2)?)?;
+    Some(view.to_pixels(p[0], p[1]))
+}
+
+/// The colliders and the axes, under the cloth; returns the rectangle the
+/// colliders drew in (the axes are within the picture's own).
+fn draw_backdrop(frame: &mut Frame, cloth: &Cloth, view: View, style: &Style) -> Rect {
+    let drawn = cloth
+        .colliders
+        .iter()
+        .fold(Rect::default(), |drawn, shape| {
+            drawn.union(draw_collider(frame, shape, view, style))
+        });
+    let origin = (view.origin_x, view.origin_y);
     let axis = style.axis_length;
     frame.line(
         origin,
@@ -140,40 +301,26 @@ pub fn draw(frame: &mut Frame, cloth: &Cloth, view: View, style: &Style) -> Rect
         style.axes.1,
         style.axis_width,
     );
-
-    // Indices come from the caller: one that names no particle draws nothing.
-    let point = |k: usize| {
-        let i = k.checked_mul(2)?;
-        let p = cloth.positions.get(i..i.checked_add(2)?)?;
-        Some(view.to_pixels(p[0], p[1]))
-    };
-    let pairs = cloth.constraint_ids.chunks_exact(2);
-    for (pair, &rest_length) in pairs.zip(cloth.rest_lengths) {
-        let (Some(pa), Some(pb)) = (point(pair[0] as usize), point(pair[1] as usize)) else {
-            continue;
-        };
-        let color = if style.strain_colors {
-            let metres = view.scale.max(1e-12);
-            let length = ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt() / metres;
-            strain_color((length - rest_length) / rest_length)
-        } else {
-            style.constraint
-        };
-        frame.line(pa, pb, color, style.line_width);
-    }
-    if style.particle_radius > 0.0 {
-        for p in cloth.positions.chunks_exact(2) {
-            frame.disc(
-                view.to_pixels(p[0], p[1]),
-                style.particle_radius,
-                style.particle,
-            );
-        }
-    }
-    if let Some(center) = cloth.grabbed.and_then(point) {
-        frame.disc(center, style.grabbed_radius, style.grabbed);
-    }
     drawn
+}
+
+/// Constraint `k`'s line, in its strain colour or the constraint colour.
+fn draw_line(frame: &mut Frame, cloth: &Cloth, k: usize, view: View, style: &Style) {
+    let (Some(pa), Some(pb)) = (
+        point(cloth, view, cloth.constraint_ids[2 * k] as usize),
+        point(cloth, view, cloth.constraint_ids[2 * k + 1] as usize),
+    ) else {
+        return;
+    };
+    let color = if style.strain_colors {
+        let rest_length = cloth.rest_lengths[k];
+        let metres = view.scale.max(1e-12);
+        let length = ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt() / metres;
+        strain_color((length - rest_length) / rest_length)
+    } else {
+        style.constraint
+    };
+    frame.line(pa, pb, color, style.line_width);
 }
 
 #[cfg(test)]
@@ -427,5 +574,105 @@ mod tests {
             drawn.x1 - drawn.x0 < 80 && drawn.y1 - drawn.y0 < 50,
             "{drawn:?}"
         );
+    }
+
+    /// A cloth of `n × n` particles 0.1 m apart with its grid constraints.
+    fn grid(n: usize) -> (Vec<f32>, Vec<u32>, Vec<f32>) {
+        let mut positions = Vec::new();
+        for row in 0..n {
+            for col in 0..n {
+                positions.extend([
+                    col as f32 * 0.1,
+                    -(row as f32) * 0.1 + 0.05 * (col % 3) as f32,
+                ]);
+            }
+        }
+        let mut ids = Vec::new();
+        for row in 0..n {
+            for col in 0..n {
+                let k = (row * n + col) as u32;
+                if col + 1 < n {
+                    ids.extend([k, k + 1]);
+                }
+                if row + 1 < n {
+                    ids.extend([k, k + n as u32]);
+                }
+            }
+        }
+        let rest = vec![0.1; ids.len() / 2];
+        (positions, ids, rest)
+    }
+
+    #[test]
+    fn a_drawing_in_pieces_is_the_drawing_in_one() {
+        let (positions, constraint_ids, rest_lengths) = grid(9);
+        let cloth = Cloth {
+            positions: &positions,
+            constraint_ids: &constraint_ids,
+            rest_lengths: &rest_lengths,
+            grabbed: Some(40),
+            colliders: &[Shape::Circle {
+                x: 0.4,
+                y: -0.4,
+                radius: 0.15,
+            }],
+        };
+        let view = View {
+            origin_x: 10.0,
+            origin_y: 15.0,
+            scale: 90.0,
+        };
+        for strain_colors in [false, true] {
+            let mut style = Style::with_pixel_ratio(1.0, 2.5);
+            style.strain_colors = strain_colors;
+            let mut whole = frame(100, 100);
+            let drawn = draw(&mut whole, &cloth, view, &style);
+            for most in [1, 2, 7, 144, 145, 1000] {
+                let mut pieces = frame(100, 100);
+                let mut drawing = Drawing::start(&pieces, &cloth, view, &style);
+                let total = drawing.shapes_left(&cloth, &style);
+                assert_eq!(total, 1 + 144 + 81 + 1);
+                let mut calls = 0;
+                while !drawing.is_done() {
+                    let left = drawing.shapes_left(&cloth, &style);
+                    let drew = drawing.draw_some(&mut pieces, &cloth, view, &style, most);
+                    assert_eq!(drew, most.min(left), "most {most}");
+                    assert_eq!(drawing.shapes_left(&cloth, &style), left - drew);
+                    calls += 1;
+                }
+                assert_eq!(calls, total.div_ceil(most), "most {most}");
+                assert_eq!(drawing.drawn(), drawn, "most {most}");
+                assert!(pieces.bytes() == whole.bytes(), "most {most}: other pixels");
+                assert_eq!(
+                    drawing.draw_some(&mut pieces, &cloth, view, &style, most),
+                    0
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn no_particle_discs_are_no_shapes() {
+        let (positions, constraint_ids, rest_lengths) = grid(3);
+        let cloth = Cloth {
+            positions: &positions,
+            constraint_ids: &constraint_ids,
+            rest_lengths: &rest_lengths,
+            grabbed: None,
+            colliders: &[],
+        };
+        let style = Style::with_pixel_ratio(1.0, 0.0);
+        let f = frame(20, 20);
+        let drawing = Drawing::start(
+            &f,
+            &cloth,
+            View {
+                origin_x: 1.0,
+                origin_y: 1.0,
+                scale: 10.0,
+            },
+            &style,
+        );
+        assert_eq!(drawing.shapes_left(&cloth, &style), 1 + 12 + 1);
     }
 }

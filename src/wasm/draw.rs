@@ -1,7 +1,8 @@
 //! `drawInto`: the cloth rasterized in wasm (see [`crate::raster`]) and copied
-//! onto a canvas in one `putImageData`, and the strain colours for other
-//! renderers. Everything about a call (the context, the canvas' size, the
-//! view, the colours) is read and checked before anything is drawn.
+//! onto a canvas in one `putImageData`, whole or in pieces, and the strain
+//! colours for other renderers. Everything about a call (the context, the
+//! canvas' size, the view, the colours) is read and checked before anything
+//! is drawn.
 
 use js_sys::{JsString, Reflect};
 use wasm_bindgen::prelude::*;
@@ -14,7 +15,7 @@ use super::Simulation;
 use crate::contacts::MAX_COLLIDERS;
 use crate::error::{quoted, Number, Plain};
 use crate::model::Shape;
-use crate::raster::{self, Rect, Style, View, MAX_FRAME_PIXELS};
+use crate::raster::{self, Drawing, Rect, Style, View, MAX_FRAME_PIXELS};
 
 /// Largest `view.pixelRatio` (backing-store pixels per CSS pixel).
 const MAX_PIXEL_RATIO: f64 = 16.0;
@@ -33,7 +34,17 @@ impl Simulation {
     /// backing-store pixels per CSS pixel, `particleRadius` in CSS pixels.
     /// Between calls only the area the cloth covered changes on the canvas; pass
     /// `full: true` when something else has drawn on it (or cleared it) since.
-    /// May grow wasm memory: re-fetch views afterwards.
+    ///
+    /// In pieces: with `maxShapes` (a whole number from 1), a call draws at
+    /// most that many shapes (a line per constraint, a disc per particle) and
+    /// returns how many are left; the next calls with the same context and
+    /// view go on, and the one that draws the last puts the picture on the
+    /// canvas and returns 0. Until then the canvas shows the last picture. A
+    /// call after anything changed the simulation (a step, a drag, a setter)
+    /// or with another context, canvas size, view or colours starts the
+    /// picture over, so it never mixes two states. Without `maxShapes` a call
+    /// draws everything left (the picture in progress, if it can go on) and
+    /// returns 0. May grow wasm memory: re-fetch views afterwards.
     #[wasm_bindgen(js_name = drawInto)]
     pub fn draw_into(
         &mut self,
@@ -42,18 +53,18 @@ impl Simulation {
         )]
         ctx: JsValue,
         #[wasm_bindgen(
-            unchecked_param_type = "{ originX: number; originY: number; scale: number; pixelRatio?: number; particleRadius?: number; strainColors?: boolean; full?: boolean }"
+            unchecked_param_type = "{ originX: number; originY: number; scale: number; pixelRatio?: number; particleRadius?: number; strainColors?: boolean; full?: boolean; maxShapes?: number }"
         )]
         view: JsValue,
-    ) -> Result<(), JsValue> {
+    ) -> Result<u32, JsValue> {
         // An exception thrown by JavaScript in the middle of this call would leave
         // the simulation borrowed for good, so check everything before calling out.
         let reading = Reading::begin("view")?;
         let request = DrawRequest::read(&ctx, &view)?;
         drop(reading);
         match request {
-            Some(request) => self.present(&request),
-            None => Ok(()), // a canvas without pixels: nothing to draw
+            Some(request) => self.present(&request, &ctx),
+            None => Ok(0), // a canvas without pixels: nothing to draw
         }
     }
 }
@@ -69,6 +80,8 @@ struct DrawRequest<'a> {
     view: View,
     style: Style,
     full: bool,
+    /// `maxShapes`: the most shapes this call draws; all that are left if `None`.
+    most: Option<usize>,
 }
 
 impl<'a> DrawRequest<'a> {
@@ -106,6 +119,7 @@ impl<'a> DrawRequest<'a> {
                 .unwrap_or(false)
         };
         let (strain, full) = (flag("strainColors"), flag("full"));
+        let most = read_max_shapes(view)?;
         let Some((width, height)) = canvas_size(ctx)? else {
             return Ok(None); // a canvas without pixels
         };
@@ -121,7 +135,63 @@ impl<'a> DrawRequest<'a> {
             },
             style,
             full,
+            most,
         }))
+    }
+}
+
+/// The largest `view.maxShapes`.
+const MAX_SHAPES: f64 = u32::MAX as f64;
+
+/// `view.maxShapes`: a whole number from 1 to 2^32 - 1, or `None` when absent.
+fn read_max_shapes(view: &JsValue) -> Result<Option<usize>, JsValue> {
+    let value = Reflect::get(view, &JsValue::from_str("maxShapes")).unwrap_or(JsValue::UNDEFINED);
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    let most = view_number(view, "view.maxShapes", None, (1.0, MAX_SHAPES))?;
+    if most.fract() != 0.0 {
+        return Err(error(
+            "view.maxShapes",
+            "invalid_value",
+            &format!(
+                "invalid view.maxShapes: got {}, expected a whole number from 1 to {}",
+                Number(most),
+                Plain(MAX_SHAPES)
+            ),
+        ));
+    }
+    Ok(Some(most as usize))
+}
+
+/// A picture being drawn in pieces: what it was begun with, and where it stands.
+pub(super) struct Pending {
+    /// The context it is for (compared with `===`).
+    ctx: JsValue,
+    width: usize,
+    height: usize,
+    view: View,
+    style: Style,
+    /// Begun over a frame repainted whole.
+    full: bool,
+    /// The cloth's change count when it began.
+    changes: u64,
+    /// What the canvas must have copied again with it: where the last picture was.
+    stale: Rect,
+    drawing: Drawing,
+}
+
+impl Pending {
+    /// Whether a call of `request` on `ctx`, the cloth at `changes`, goes on
+    /// with this picture: nothing it was begun with differs, and no full
+    /// repaint is asked of one begun without.
+    fn goes_on_with(&self, request: &DrawRequest, ctx: &JsValue, changes: u64) -> bool {
+        self.ctx == *ctx
+            && (self.width, self.height) == (request.width, request.height)
+            && self.view == request.view
+            && self.style == request.style
+            && (self.full || !request.full)
+            && self.changes == changes
     }
 }
 
@@ -231,16 +301,19 @@ fn view_color(
 }
 
 impl Simulation {
-    /// Rasterizes the cloth as `request` says into the frame and copies the
-    /// part that changed since the last frame onto the canvas.
-    fn present(&mut self, request: &DrawRequest) -> Result<(), JsValue> {
+    /// Draws the cloth as `request` says into the frame, in one piece or the
+    /// next piece of a picture in progress (see `drawInto`), and once the
+    /// picture is whole copies the part that changed since the last one onto
+    /// the canvas. Returns the shapes left to draw.
+    fn present(&mut self, request: &DrawRequest, ctx: &JsValue) -> Result<u32, JsValue> {
         let DrawRequest {
-            ctx,
+            ctx: context,
             width,
             height,
             view,
             ref style,
             full,
+            most,
         } = *request;
         // the shapes on the stack: drawing allocates nothing but its frame
         let mut shapes = [Shape::Ground { y: 0.0 }; MAX_COLLIDERS];
@@ -255,28 +328,62 @@ impl Simulation {
             grabbed: self.cloth.grabbed(),
             colliders: &shapes[..colliders.len().min(MAX_COLLIDERS)],
         };
-        // Only what the last frame and this one cover changes on the canvas:
-        // clear and copy that, not the whole image (the copy is most of the cost).
-        let resized = (self.frame.width(), self.frame.height()) != (width, height);
-        let stale = if resized || full {
-            self.frame
-                .reset(width, height, style.background)
-                .map_err(|e| error(e.field(), e.code(), &format!("drawInto: {e}")))?;
-            Rect {
-                x0: 0,
-                y0: 0,
-                x1: width,
-                y1: height,
+        let changes = self.cloth.changes();
+        let goes_on = self
+            .pending
+            .as_ref()
+            .is_some_and(|pending| pending.goes_on_with(request, ctx, changes));
+        let mut pending = match self.pending.take() {
+            Some(pending) if goes_on => pending,
+            abandoned => {
+                // Only what the last picture and this one cover changes on the
+                // canvas: clear and copy that, not the whole image (the copy is
+                // most of the cost). A picture left unfinished is cleared from
+                // the frame; the canvas never saw it.
+                let resized = (self.frame.width(), self.frame.height()) != (width, height);
+                let stale = if resized || full {
+                    self.frame
+                        .reset(width, height, style.background)
+                        .map_err(|e| error(e.field(), e.code(), &format!("drawInto: {e}")))?;
+                    Rect {
+                        x0: 0,
+                        y0: 0,
+                        x1: width,
+                        y1: height,
+                    }
+                } else {
+                    let stale = abandoned.as_ref().map_or(self.last_drawn, |p| p.stale);
+                    let partial = abandoned.map_or(Rect::default(), |p| p.drawing.drawn());
+                    self.frame.clear(stale.union(partial), style.background);
+                    stale
+                };
+                Pending {
+                    ctx: ctx.clone(),
+                    width,
+                    height,
+                    view,
+                    style: *style,
+                    full: full || resized,
+                    changes,
+                    stale,
+                    drawing: Drawing::start(&self.frame, &cloth, view, style),
+                }
             }
-        } else {
-            self.frame.clear(self.last_drawn, style.background);
-            self.last_drawn
         };
-        let drawn = raster::draw(&mut self.frame, &cloth, view, style);
+        let most = most.unwrap_or(usize::MAX);
+        pending
+            .drawing
+            .draw_some(&mut self.frame, &cloth, view, style, most);
+        if !pending.drawing.is_done() {
+            let left = pending.drawing.shapes_left(&cloth, style);
+            self.pending = Some(pending);
+            return Ok(u32::try_from(left).unwrap_or(u32::MAX));
+        }
+        let drawn = pending.drawing.drawn();
         self.last_drawn = drawn;
-        let dirty = stale.union(drawn);
+        let dirty = pending.stale.union(drawn);
         if dirty.is_empty() {
-            return Ok(());
+            return Ok(0);
         }
         let image = ImageData::new_with_u8_clamped_array_and_sh(
             Clamped(self.frame.bytes()),
@@ -290,16 +397,18 @@ impl Simulation {
                 "drawInto: could not make an ImageData",
             )
         })?;
-        ctx.put_image_data_with_dirty_x_and_dirty_y_and_dirty_width_and_dirty_height(
-            &image,
-            0.0,
-            0.0,
-            dirty.x0 as f64,
-            dirty.y0 as f64,
-            (dirty.x1 - dirty.x0) as f64,
-            (dirty.y1 - dirty.y0) as f64,
-        )
-        .map_err(|_| error("ctx", "draw_failed", "drawInto: putImageData failed"))
+        context
+            .put_image_data_with_dirty_x_and_dirty_y_and_dirty_width_and_dirty_height(
+                &image,
+                0.0,
+                0.0,
+                dirty.x0 as f64,
+                dirty.y0 as f64,
+                (dirty.x1 - dirty.x0) as f64,
+                (dirty.y1 - dirty.y0) as f64,
+            )
+            .map_err(|_| error("ctx", "draw_failed", "drawInto: putImageData failed"))?;
+        Ok(0)
     }
 }
 

@@ -12,6 +12,8 @@
 //! * `views.rs`: typed-array views of the arrays, diagnostics;
 //! * `interaction.rs`: pick, grab, drag, pins and colliders;
 //! * `draw.rs`: `drawInto` and the strain colours;
+//! * `changes.rs`: the cloth behind a change counter, which a drawing in
+//!   pieces checks before it goes on;
 //! * `scene.rs`: `fromScene` and `preset`, reading a scene or options object;
 //! * `state.rs`: `saveState`, `restoreState` and `setState`;
 //! * `scene_reach.rs`: `pathsFromPins`, the shortest paths from the pins the
@@ -46,6 +48,7 @@
 //! a new `Simulation`, for instance), so fetch a fresh one each frame.
 
 mod areas;
+mod changes;
 mod convert;
 mod draw;
 #[cfg(feature = "experiments")]
@@ -68,24 +71,31 @@ use crate::cloth::{self, Cloth};
 use crate::error::Number;
 use crate::params::{self, FixedPreset, GridSize};
 use crate::raster::{Frame, Rect};
+use changes::Tracked;
+use draw::Pending;
 
 /// An XPBD cloth for JavaScript. Free it with `free()` when done.
 #[wasm_bindgen]
 pub struct Simulation {
-    cloth: Cloth,
+    /// The cloth; every mutable borrow of it counts as a change (`changes.rs`).
+    cloth: Tracked<Cloth>,
     /// The pixel buffer `drawInto` draws into, kept between frames.
     frame: Frame,
-    /// Where the last `drawInto` drew: cleared and copied again by the next.
+    /// Where the last picture `drawInto` put on the canvas lies: cleared and
+    /// copied again by the next.
     last_drawn: Rect,
+    /// A picture drawn in pieces (`maxShapes`) and not yet on the canvas.
+    pending: Option<Pending>,
 }
 
 impl Simulation {
     /// The simulation of `cloth`, with nothing drawn yet.
     fn of(cloth: Cloth) -> Simulation {
         Simulation {
-            cloth,
+            cloth: Tracked::new(cloth),
             frame: Frame::default(),
             last_drawn: Rect::default(),
+            pending: None,
         }
     }
 }

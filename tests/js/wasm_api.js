@@ -224,3 +224,75 @@ export function savedStateChecks(Simulation) {
   sim.free(); copy.free();
   return out;
 }
+
+/**
+ * `drawInto` in pieces against whole, on twin cloths of `sim`'s class (20 × 15,
+ * stepped alike): the pieces' answers, what the canvas showed meanwhile, and
+ * whether the pictures match byte for byte.
+ */
+export function piecesChecks(sim) {
+  const Simulation = sim.constructor;
+  const view = { originX: 60, originY: 10, scale: 22, particleRadius: 2 };
+  const twin = () => {
+    const s = new Simulation(20, 15, 2);
+    s.steps(30);
+    return s;
+  };
+  const canvas = () => {
+    const c = document.createElement('canvas');
+    c.width = 120; c.height = 90;
+    return c.getContext('2d');
+  };
+  const pixels = (ctx) => Array.from(ctx.getImageData(0, 0, 120, 90).data);
+  const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+  const out = {};
+  const whole = twin();
+  const reference = canvas();
+  out.wholeLeft = whole.drawInto(reference, view);
+  const pieces = twin();
+  const ctx = canvas();
+  const blank = pixels(ctx);
+  out.lefts = [];
+  out.blankUntilLast = true;
+  for (let calls = 0; calls < 100; calls += 1) {
+    const left = pieces.drawInto(ctx, { ...view, maxShapes: 100 });
+    out.lefts.push(left);
+    if (left === 0) break;
+    if (!same(pixels(ctx), blank)) out.blankUntilLast = false;
+  }
+  out.piecesMatch = same(pixels(ctx), pixels(reference));
+  // a change between pieces starts the picture over: it shows the new state
+  pieces.drawInto(ctx, { ...view, maxShapes: 100 });
+  pieces.drawInto(ctx, { ...view, maxShapes: 100 });
+  pieces.grab(25);
+  pieces.drag(1, -1);
+  whole.grab(25);
+  whole.drag(1, -1);
+  whole.drawInto(reference, view);
+  out.afterChange = pieces.drawInto(ctx, { ...view, maxShapes: 100 });
+  out.finished = pieces.drawInto(ctx, view); // the rest, whole
+  out.changedMatch = same(pixels(ctx), pixels(reference));
+  // another view between pieces starts over too
+  pieces.drawInto(ctx, { ...view, maxShapes: 100 });
+  out.otherView = pieces.drawInto(ctx, { ...view, originX: 61, maxShapes: 100 });
+  pieces.drawInto(ctx, view);
+  whole.drawInto(reference, { ...view, originX: 61 });
+  whole.drawInto(reference, view);
+  out.viewMatch = same(pixels(ctx), pixels(reference));
+  out.total = pieces.numConstraints + pieces.numParticles + 2;
+  // refusals of maxShapes
+  out.refusals = {};
+  for (const [name, value] of [['zero', 0], ['fraction', 2.5], ['negative', -3], ['string', '10'], ['nan', NaN], ['huge', 2 ** 32]]) {
+    try {
+      pieces.drawInto(ctx, { ...view, maxShapes: value });
+      out.refusals[name] = 'returned';
+    } catch (error) {
+      out.refusals[name] = `${error.field} ${error.code} ${error.message}`;
+    }
+  }
+  pieces.step();
+  out.stepsAfter = pieces.time > 0;
+  whole.free();
+  pieces.free();
+  return out;
+}
