@@ -4,10 +4,11 @@
 // moves from its start), its numbers (steps, slices, capped) add up over the
 // slices and across frames with a step in progress, a simulation that makes no
 // progress (a busy GPU) ends the frame, and the FrameScheduler's stepping task
-// runs once and not after it was cancelled.
+// runs once and not after it was cancelled, and so does its drawing task; the
+// PiecePacer sizes pieces of drawing from the rates it is told.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FRAME_WORK_BUDGET_MS, SLICE_WORK_MS, Stepper, FrameScheduler } from '../../www/lib/frame-loop.js';
+import { FRAME_WORK_BUDGET_MS, SLICE_WORK_MS, Stepper, FrameScheduler, PiecePacer } from '../../www/lib/frame-loop.js';
 
 /** The rate the Stepper starts from (frame-loop.js): work units per ms. */
 const START_RATE = 1e6;
@@ -142,5 +143,78 @@ describe('FrameScheduler: stepping tasks', () => {
     scheduler.scheduleStepping();
     await settle();
     assert.equal(steps, 2, 'scheduled again after a cancel');
+  });
+});
+
+describe('FrameScheduler: drawing tasks', () => {
+  const settle = () => new Promise((done) => setTimeout(done, 20));
+
+  it('runs one drawing task however often it is asked for, none once cancelled, none after stop()', async () => {
+    let pieces = 0;
+    const scheduler = new FrameScheduler(() => {}, () => {}, () => {
+      pieces += 1;
+    });
+    scheduler.scheduleDrawing();
+    scheduler.scheduleDrawing();
+    await settle();
+    assert.equal(pieces, 1);
+    scheduler.scheduleDrawing();
+    scheduler.cancelDrawing();
+    await settle();
+    assert.equal(pieces, 1, 'a cancelled task does not run');
+    scheduler.scheduleDrawing();
+    await settle();
+    assert.equal(pieces, 2, 'scheduled again after a cancel');
+    scheduler.scheduleDrawing();
+    scheduler.stop();
+    await settle();
+    assert.equal(pieces, 2, 'stop() cancels it');
+  });
+
+  it('runs a drawing task before a stepping task asked for at the same time (no timer clamp in between)', async () => {
+    const ran = [];
+    const scheduler = new FrameScheduler(() => {}, () => ran.push('step'), () => ran.push('draw'));
+    scheduler.scheduleStepping();
+    scheduler.scheduleDrawing();
+    await settle();
+    assert.deepEqual(ran.sort(), ['draw', 'step']);
+    scheduler.stop();
+  });
+});
+
+describe('PiecePacer', () => {
+  /** The rate the pacer starts from (frame-loop.js): shapes per ms. */
+  const START = 1e4;
+
+  it('starts at SLICE_WORK_MS of drawing at its calibrated rate', () => {
+    assert.equal(new PiecePacer().maxShapes, SLICE_WORK_MS * START);
+  });
+
+  it('follows a slower rate at once and a faster one gradually', () => {
+    const pacer = new PiecePacer();
+    pacer.measured(SLICE_WORK_MS * START, 4 * SLICE_WORK_MS); // four times slower
+    assert.equal(pacer.maxShapes, (SLICE_WORK_MS * START) / 4);
+    pacer.measured(SLICE_WORK_MS * START, SLICE_WORK_MS / 2 + 4); // faster: a fifth of the way there
+    const rate = (SLICE_WORK_MS * START) / (SLICE_WORK_MS / 2 + 4);
+    assert.equal(pacer.maxShapes, Math.round(SLICE_WORK_MS * (0.8 * (START / 4) + 0.2 * rate)));
+  });
+
+  it('adds up pieces too short to time until they are long enough, so a slow start does not stick', () => {
+    const pacer = new PiecePacer();
+    pacer.measured(100_000, 100); // a slow start: 1000 shapes a ms
+    assert.equal(pacer.maxShapes, SLICE_WORK_MS * 1000);
+    for (let k = 0; k < 3; k += 1) {
+      pacer.measured(8000, 1); // 8000 shapes a ms, but 1 ms says little alone
+      assert.equal(pacer.maxShapes, SLICE_WORK_MS * 1000, 'not timed yet');
+    }
+    pacer.measured(8000, 1); // 4 ms in all: timed
+    assert.equal(pacer.maxShapes, Math.round(SLICE_WORK_MS * (0.8 * 1000 + 0.2 * 8000)));
+  });
+
+  it('never asks for less than one shape, and stays within its range', () => {
+    const pacer = new PiecePacer();
+    pacer.measured(1, 1e9);
+    assert.ok(pacer.maxShapes >= 1);
+    assert.equal(pacer.maxShapes, SLICE_WORK_MS * 1e2);
   });
 });

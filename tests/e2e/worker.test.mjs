@@ -15,7 +15,8 @@ import { launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:";
 const MOUNTS = 100;
 /** A cloth whose frames never finish their steps within the frame's budget: each frame steps in many slices. */
-const HEAVY = { width: 200, height: 150, fixed: 2, iterations: 60, stepsPerFrame: 8 };
+/** A cloth whose frames cannot step all their steps, and whose picture is drawn in several pieces. */
+const HEAVY = { width: 400, height: 300, fixed: 2, iterations: 20, stepsPerFrame: 8 };
 /**
  * The slices a heavy frame's stepping takes at least, in the median frame:
  * FRAME_WORK_BUDGET_MS over SLICE_WORK_MS is 5, fewer when a loaded machine
@@ -92,7 +93,15 @@ window.lastMove = NaN;
 canvas.addEventListener('pointermove', (event) => {
   window.lastMove = performance.timeOrigin + event.timeStamp;
 });
-window.cloth = await mountCloth(canvas, { ...${JSON.stringify(HEAVY)}, worker: 'on', pauseWhenHidden: false, respectReducedMotion: false });`,
+const cloth = await mountCloth(canvas, { ...${JSON.stringify(HEAVY)}, worker: 'on', pauseWhenHidden: false, respectReducedMotion: false });
+// the cloth hanging from its pins, filling the canvas: the fit of where so large a
+// cloth can move shows it a few dozen pixels wide, where a press hardly finds it
+const p = await cloth.readPositions();
+let [minX, maxX, maxY] = [Infinity, -Infinity, -Infinity];
+for (let k = 0; k < p.length; k += 2) [minX, maxX, maxY] = [Math.min(minX, p[k]), Math.max(maxX, p[k]), Math.max(maxY, p[k + 1])];
+const width = maxX - minX;
+cloth.setView({ x: (minX + maxX) / 2, y: maxY - 0.45 * width, scale: canvas.clientWidth / (1.1 * width) });
+window.cloth = cloth;`,
   },
 };
 
@@ -240,7 +249,7 @@ for (const engineName of selectedEngines()) {
       });
     });
 
-    it('a drag move on a heavy cloth is drawn before the next slice of stepping, not after the frame\'s', async () => {
+    it('a drag move on a heavy cloth is drawn before the next slice of stepping or piece of drawing, not after the frame\'s', async () => {
       await inEnginePage('__worker__/heavy.html', async (page) => {
         await page.waitFor(
           (least) => {
@@ -275,7 +284,10 @@ for (const engineName of selectedEngines()) {
             await page.waitFor(
               () => {
                 const d = window.cloth.diagnostics();
-                return d.dragEventTime === window.lastMove && { waited: d.dragWaitSlices, frameSlices: d.slicesLastFrame, capped: d.capped };
+                return (
+                  d.dragEventTime === window.lastMove &&
+                  { waited: d.dragWaitSlices, waitedPieces: d.dragWaitPieces, frameSlices: d.slicesLastFrame, pieces: d.piecesLastFrame, capped: d.capped }
+                );
               },
               null,
               { message: `move ${move} drawn`, timeout: 30_000 },
@@ -283,12 +295,19 @@ for (const engineName of selectedEngines()) {
           );
         }
         await pointer.release();
-        console.log(`${engineName}: slices each move waited for its drawing ${drawn.map((d) => d.waited).join(', ')}; slices a frame took ${drawn.map((d) => d.frameSlices).join(', ')}`);
+        console.log(
+          `${engineName}: slices each move waited for its drawing ${drawn.map((d) => d.waited).join(', ')}; ` +
+            `pieces of an older picture ${drawn.map((d) => d.waitedPieces).join(', ')}; ` +
+            `slices a frame took ${drawn.map((d) => d.frameSlices).join(', ')}; pieces a picture took ${drawn.map((d) => d.pieces).join(', ')}`,
+        );
         const slices = drawn.map((d) => d.frameSlices).sort((a, b) => a - b);
         assert.ok(slices[Math.floor(slices.length / 2)] >= HEAVY_FRAME_SLICES, `the frames step in slices: ${slices}`);
+        const pieces = drawn.map((d) => d.pieces).sort((a, b) => a - b);
+        assert.ok(pieces[Math.floor(pieces.length / 2)] >= 2, `the pictures are drawn in pieces: ${pieces}`);
         for (const d of drawn) {
           assert.ok(d.capped, `the cloth is too heavy for a frame: ${JSON.stringify(d)}`);
           assert.ok(d.waited <= 1, `a move waits for at most one slice: ${JSON.stringify(drawn)}`);
+          assert.equal(d.waitedPieces, 0, `a move waits for no piece of an older picture: ${JSON.stringify(drawn)}`);
         }
       });
     });

@@ -87,8 +87,18 @@ export interface Backend {
   drag(x: number, y: number): void;
   release(): void;
 
-  /** Draws the cloth on `painter`'s canvas; returns the renderer that drew ("wasm" or "canvas"). */
-  draw(painter: Painter, view: View, settings: { renderer: string; strainColors: boolean }, style: ClothStyle): string;
+  /**
+   * Draws the cloth on `painter`'s canvas, the CPU's in pieces of at most
+   * `maxShapes` shapes if given (Painter.paint); returns the renderer that drew
+   * ("wasm" or "canvas") and the shapes left to draw (0: the canvas shows it).
+   */
+  draw(
+    painter: Painter,
+    view: View,
+    settings: { renderer: string; strainColors: boolean },
+    style: ClothStyle,
+    maxShapes?: number,
+  ): { renderer: string; left: number };
 
   /** The state as the Simulation saves it; WebGPU refuses. */
   saveState(): SavedState;

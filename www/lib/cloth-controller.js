@@ -12,7 +12,7 @@ import { worldToCanvas, canvasToWorld } from './renderer.js';
 import { SceneCamera } from './camera.js';
 import { mergeOptionsGiven, checkRule, liveParameter } from './options.js';
 import { PICK_RADIUS_PX } from './pointer.js';
-import { RollingAverage, AVERAGED_SAMPLES, Stepper, FrameScheduler } from './frame-loop.js';
+import { RollingAverage, AVERAGED_SAMPLES, Stepper, FrameScheduler, PiecePacer } from './frame-loop.js';
 import { Painter } from './painter.js';
 import { fieldError, fieldOf, codeOf } from './errors.js';
 import { acquireGpu, wantsGpu, needsProbe, probeAdapters, gpuToKeep, createBackend } from './backend.js';
@@ -106,12 +106,19 @@ export class ClothController {
   #view;
   #lastDiagnostics = null;
   #steppingMs = 0; // what stepping took since the last frame, counted into the next one
+  #drawingMs = 0; // what drawing the frame's picture took, in all its pieces
+  #picture = null; // the frame's picture while it is drawn in pieces: { stale, done, pieces }
+  #pacer = new PiecePacer(); // how many shapes a piece draws
+  #piecesRun = 0; // pieces drawn since this controller was made (a clock in pieces)
+  #piecesLastFrame = 0; // the pieces the last frame's picture took
   #shownEarly = false; // the canvas shows the state the pending frame would draw (drawn at a drag move)
   #earlyDrawMs = 0; // what drawing at drag moves took, counted into the next frame
   #inputDrawing = 0; // the timer of the task that draws the drag moves that arrived
   #undrawnDrag = NaN; // the time (ms since the epoch) of the latest drag move not drawn yet
-  #undrawnSince = 0; // the stepper's slice clock when the oldest drag move not drawn yet arrived
-  #dragDrawn = { eventTime: NaN, latencyMs: NaN, slices: NaN }; // the latest drag move drawn, how long and how many slices it waited
+  // the slice and piece clocks when the oldest drag move not drawn yet arrived, and
+  // the pieces of older pictures it waited for once a picture that shows it began
+  #undrawnSince = { slices: 0, pieces: 0, waitedPieces: NaN };
+  #dragDrawn = { eventTime: NaN, latencyMs: NaN, slices: NaN, pieces: NaN }; // the latest drag move drawn, how long and how many slices and pieces it waited
   #stepper = new Stepper();
   #frameTimes = new RollingAverage(AVERAGED_SAMPLES);
   #listeners = new AbortController();
@@ -153,7 +160,7 @@ export class ClothController {
     this.#box = { cssWidth: canvas.width, cssHeight: canvas.height, pixelRatio: 1, offsetX: 0, offsetY: 0 };
     this.#camera = new SceneCamera(canvas.width, canvas.height);
     this.#frameScene(this.#backend.builtScene);
-    this.#scheduler = new FrameScheduler(() => this.#frame(), () => this.#stepTask());
+    this.#scheduler = new FrameScheduler(() => this.#frame(), () => this.#stepTask(), () => this.#drawTask());
     this.#input = this.#attachInput(host);
 
     this.#canvasSize = host.watchSize((measured) => {
@@ -203,7 +210,7 @@ export class ClothController {
         const held = this.#heldCollider;
         if (held) this.#backend.moveCollider(held.collider, at.x + held.offsetX, at.y + held.offsetY);
         else this.#backend.drag(at.x, at.y);
-        if (Number.isNaN(this.#undrawnDrag)) this.#undrawnSince = this.#stepper.slicesRun;
+        if (Number.isNaN(this.#undrawnDrag)) this.#undrawnSince = { slices: this.#stepper.slicesRun, pieces: this.#piecesRun, waitedPieces: NaN };
         this.#undrawnDrag = time;
         this.#requestFrame();
         this.#drawOnInput();
@@ -478,6 +485,8 @@ export class ClothController {
       dragEventTime: this.#dragDrawn.eventTime,
       dragLatencyMs: this.#dragDrawn.latencyMs,
       dragWaitSlices: this.#dragDrawn.slices,
+      piecesLastFrame: this.#piecesLastFrame,
+      dragWaitPieces: this.#dragDrawn.pieces,
     };
     return { ...this.#lastDiagnostics };
   }
@@ -530,8 +539,8 @@ export class ClothController {
       // an unusable Simulation: the numbers of its last good frame stay
     }
     this.#destroyed = true;
-    this.#scheduler.cancelFrame();
-    this.#scheduler.cancelStepping();
+    this.#scheduler.stop();
+    this.#picture = null;
     clearTimeout(this.#framing);
     clearTimeout(this.#inputDrawing);
     this.#listeners.abort();
@@ -670,6 +679,8 @@ export class ClothController {
 
   #requestFrame() {
     this.#shownEarly = false; // something changed: the frame draws it
+    // and a picture being drawn in pieces draws the rest of it, whole, of the new state
+    if (this.#picture) Object.assign(this.#picture, { stale: true, done: false });
     if (!this.#destroyed && this.#isOnScreen()) this.#scheduler.requestFrame();
   }
 
@@ -692,6 +703,7 @@ export class ClothController {
 
   #drawInputNow() {
     if (this.#destroyed || this.#shownEarly || this.#backend.name !== 'cpu' || !this.#scheduler.framePending) return;
+    if (this.#picture) return; // the picture being drawn draws the move in its next piece
     try {
       const started = performance.now();
       this.#draw();
@@ -742,36 +754,108 @@ export class ClothController {
     this.#requestFrame();
   }
 
+  /**
+   * An animation frame: draws the state (unless a drag move's drawing already
+   * showed it), then steps. A large picture is drawn in pieces of SLICE_WORK_MS,
+   * the first here and the others in tasks of their own (#drawTask), so that
+   * what arrives meanwhile is handled between them: a drag move, above all,
+   * which the next piece then draws, the rest of the picture whole and of the
+   * moved cloth, rather than after the picture it came too late for.
+   */
   #frame() {
-    if (this.#destroyed) return;
+    if (this.#destroyed || this.#picture) return; // a picture in pieces draws what the frame would
     try {
-      const started = performance.now();
       this.#canvasSize.checkPixelRatio();
       if (!this.#isStepping()) this.#stepper.idle();
-      if (!this.#shownEarly) this.#draw();
-      this.#shownEarly = false;
-      this.#frameTimes.add(performance.now() - started + this.#steppingMs + this.#earlyDrawMs);
-      this.#steppingMs = 0;
-      this.#earlyDrawMs = 0;
+      if (this.#shownEarly) this.#piecesLastFrame = 0; // a drag move's drawing showed this state
+      else {
+        this.#picture = { stale: false, done: false, pieces: 0 };
+        // a drag move not drawn yet is in this picture: its pieces are not a wait
+        const since = this.#undrawnSince;
+        if (!Number.isNaN(this.#undrawnDrag) && Number.isNaN(since.waitedPieces)) since.waitedPieces = this.#piecesRun - since.pieces;
+        if (this.#drawPiece()) return;
+      }
     } catch (error) {
+      this.#picture = null;
       this.#halt(error);
       return;
     }
+    this.#frameDrawn();
+  }
+
+  /** The next piece of the frame's picture, in a task of its own; then, once it is whole, stepping. */
+  #drawTask() {
+    if (this.#destroyed || !this.#picture) return;
+    try {
+      if (this.#drawPiece()) return;
+    } catch (error) {
+      this.#picture = null;
+      this.#halt(error);
+      return;
+    }
+    // the canvas shows the state now: a frame asked for meanwhile has nothing left to draw
+    this.#scheduler.cancelFrame();
+    this.#frameDrawn();
+  }
+
+  /**
+   * Draws a piece of the frame's picture: at most the pacer's shapes, or, once
+   * the state changed since the picture began, the rest whole (a picture
+   * started over at every drag move would never end). Returns whether more
+   * pieces are left, and schedules the next one then.
+   */
+  #drawPiece() {
+    const picture = this.#picture;
+    if (!picture.done) {
+      const maxShapes = picture.stale ? undefined : this.#pacer.maxShapes;
+      const started = performance.now();
+      const left = this.#draw(maxShapes);
+      const elapsed = performance.now() - started;
+      this.#drawingMs += elapsed;
+      this.#piecesRun += 1;
+      picture.pieces += 1;
+      if (left > 0) {
+        this.#pacer.measured(maxShapes, elapsed);
+        this.#scheduler.scheduleDrawing();
+        return true;
+      }
+    }
+    this.#piecesLastFrame = picture.pieces;
+    this.#picture = null;
+    return false;
+  }
+
+  /** The frame's picture is on the canvas: its time is counted, and stepping follows (or the readouts). */
+  #frameDrawn() {
+    this.#shownEarly = false;
+    this.#frameTimes.add(this.#drawingMs + this.#steppingMs + this.#earlyDrawMs);
+    this.#drawingMs = 0;
+    this.#steppingMs = 0;
+    this.#earlyDrawMs = 0;
     // while stepping, the stepping task hands out the diagnostics of what it did
     if (this.#isStepping()) this.#scheduler.scheduleStepping();
     else this.#emitFrame();
   }
 
-  #draw() {
-    const drewWith = this.#backend.draw(this.#painter, this.#view, this.#settings, this.#style);
+  /**
+   * Draws the state: whole, or at most `maxShapes` shapes of the picture in
+   * progress. Returns the shapes left to draw, 0 once the canvas shows the state.
+   */
+  #draw(maxShapes = undefined) {
+    const { renderer: drewWith, left } = this.#backend.draw(this.#painter, this.#view, this.#settings, this.#style, maxShapes);
+    if (left > 0) return left;
+    if (this.#picture) this.#picture.done = true; // a whole drawing (a snapshot's) finished the picture too
     if (!Number.isNaN(this.#undrawnDrag)) {
       const eventTime = this.#undrawnDrag;
       const latencyMs = performance.timeOrigin + performance.now() - eventTime;
-      this.#dragDrawn = { eventTime, latencyMs, slices: this.#stepper.slicesRun - this.#undrawnSince };
+      const since = this.#undrawnSince;
+      const pieces = Number.isNaN(since.waitedPieces) ? this.#piecesRun - since.pieces : since.waitedPieces;
+      this.#dragDrawn = { eventTime, latencyMs, slices: this.#stepper.slicesRun - since.slices, pieces };
       this.#undrawnDrag = NaN;
     }
     this.#host.drew();
     // a canvas bigger than the wasm rasterizer draws: canvas 2D can, from now on
     if (drewWith !== this.#settings.renderer) this.#settings = { ...this.#settings, renderer: drewWith };
+    return 0;
   }
 }

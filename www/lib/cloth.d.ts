@@ -152,6 +152,18 @@ export interface ClothDiagnostics {
    * next slice, so 0 unless the drawing itself was held back.
    */
   dragWaitSlices: number;
+  /**
+   * The pieces the last frame's picture was drawn in: tasks of a few ms of
+   * drawing each (a large cloth's picture; 1 for a small one, 0 when a drag
+   * move's drawing showed the state before the frame came).
+   */
+  piecesLastFrame: number;
+  /**
+   * Pieces of a picture begun before the oldest drag move not yet drawn that
+   * were drawn after that move was handled (NaN before any drag): the next
+   * piece draws the moved cloth, whole, so 0.
+   */
+  dragWaitPieces: number;
 }
 
 /** `inspect()`'s answer: the diagnostics, and what only the Simulation knows. */

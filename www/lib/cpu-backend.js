@@ -104,8 +104,8 @@ export class CpuBackend {
     this.#simulation.grab(index);
   }
 
-  draw(painter, view, settings, style) {
-    return painter.paint(this.#simulation, view, settings, style);
+  draw(painter, view, settings, style, maxShapes) {
+    return painter.paint(this.#simulation, view, settings, style, maxShapes);
   }
 
   /** Saved states are the CPU's own. */

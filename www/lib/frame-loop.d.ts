@@ -42,14 +42,27 @@ export class Stepper {
   end(simulation: Steppable): void;
 }
 
+/** The size of the pieces a large picture is drawn in: SLICE_WORK_MS of drawing at the measured rate. */
+export class PiecePacer {
+  /** The shapes (lines, discs) the next piece may draw. */
+  readonly maxShapes: number;
+  /** A piece that drew `shapes` took `elapsed` ms. */
+  measured(shapes: number, elapsed: number): void;
+}
+
 export class FrameScheduler {
-  constructor(onFrame: () => void, onStep: () => void);
+  constructor(onFrame: () => void, onStep: () => void, onDraw?: () => void);
   /** Whether an animation frame is requested and has not come yet. */
   readonly framePending: boolean;
   requestFrame(): void;
   cancelFrame(): void;
   scheduleStepping(): void;
   cancelStepping(): void;
+  /** A drawing task (the next piece of a picture): a message on a channel of the scheduler's own. */
+  scheduleDrawing(): void;
+  cancelDrawing(): void;
+  /** Cancels everything pending and closes the drawing channel. */
+  stop(): void;
 }
 
 export function watchVisibility(

@@ -1,7 +1,8 @@
 // The stepping loop's parts: a rolling average for timings, the per-frame budget
 // of work handed to `Simulation.advance` in slices, with its running estimate of
-// how fast work units go, the scheduling of frames and stepping tasks, and
-// whether the canvas can be seen at all.
+// how fast work units go, the size of the pieces a picture is drawn in, the
+// scheduling of frames, drawing and stepping tasks, and whether the canvas can
+// be seen at all.
 
 /** Mean of the last `capacity` samples. */
 export class RollingAverage {
@@ -188,24 +189,73 @@ export class Stepper {
   }
 }
 
+/** Shapes (lines, discs) per millisecond of drawing to start from, below what this machine's slowest engine draws. */
+const CALIBRATED_SHAPES_PER_MS = 1e4;
+/** Drawing rates the estimate stays within. */
+const SHAPES_PER_MS_RANGE = [1e2, 1e7];
+
 /**
- * At most one animation frame and one stepping task pending at a time: the frame
- * draws, the stepping tasks (tasks of their own, after the frame) step. A
+ * The size of the pieces a large picture is drawn in (`Simulation.drawInto`
+ * with `maxShapes`): SLICE_WORK_MS of drawing at the measured rate of shapes
+ * per millisecond, followed as the Stepper follows its work units (down at
+ * once, up gradually). Between two pieces the thread handles what arrived: a
+ * drag move that comes while a frame is drawn waits for one piece, not for
+ * the whole picture.
+ */
+export class PiecePacer {
+  #shapesPerMs = CALIBRATED_SHAPES_PER_MS;
+  #untimed = { shapes: 0, elapsed: 0 }; // pieces too short to time alone, added up
+
+  /** The shapes the next piece may draw. */
+  get maxShapes() {
+    return Math.max(1, Math.round(SLICE_WORK_MS * this.#shapesPerMs));
+  }
+
+  /**
+   * A piece that drew `shapes` took `elapsed` ms (a last piece, which also
+   * copies the picture, says less). Pieces shorter than the timer says much
+   * about are added up until they are long enough: pieces made small by a slow
+   * start (the module's first, unoptimised calls) must still raise the rate.
+   */
+  measured(shapes, elapsed) {
+    if (!(shapes > 0) || !(elapsed >= 0)) return;
+    const untimed = this.#untimed;
+    untimed.shapes += shapes;
+    untimed.elapsed += elapsed;
+    if (!(untimed.elapsed >= MIN_TIMED_MS)) return;
+    const rate = Math.min(Math.max(untimed.shapes / untimed.elapsed, SHAPES_PER_MS_RANGE[0]), SHAPES_PER_MS_RANGE[1]);
+    this.#untimed = { shapes: 0, elapsed: 0 };
+    this.#shapesPerMs = rate < this.#shapesPerMs ? rate : 0.8 * this.#shapesPerMs + 0.2 * rate;
+  }
+}
+
+/**
+ * At most one animation frame, one drawing task and one stepping task pending
+ * at a time: the frame draws (the first piece of a large picture, the drawing
+ * tasks the rest), the stepping tasks (tasks of their own, after the picture) step. A
  * stepping task is a `setTimeout(0)`: a frame's chain of them, begun by the
  * frame, stays within the nesting depth that browsers run without a 4 ms clamp
  * (SLICE_WORK_MS). Not a MessageChannel: in Firefox and WebKit a worker stepping
  * through one stepped less while the page blocked its main thread
  * (docs/limits.md, "Main-thread budget").
+ *
+ * A drawing task is a message on a channel of its own: it adds nothing to the
+ * timers' nesting, so the stepping after a picture drawn in pieces still runs
+ * its frame's slices unclamped.
  */
 export class FrameScheduler {
   #frameRequest = 0;
   #stepTimer = 0;
+  #drawChannel = null; // made at the first drawing task
+  #drawPending = false;
   #onFrame;
   #onStep;
+  #onDraw;
 
-  constructor(onFrame, onStep) {
+  constructor(onFrame, onStep, onDraw = () => {}) {
     this.#onFrame = onFrame;
     this.#onStep = onStep;
+    this.#onDraw = onDraw;
   }
 
   /** Whether an animation frame is requested and has not come yet. */
@@ -237,6 +287,34 @@ export class FrameScheduler {
   cancelStepping() {
     clearTimeout(this.#stepTimer);
     this.#stepTimer = 0;
+  }
+
+  scheduleDrawing() {
+    if (this.#drawPending) return;
+    this.#drawPending = true;
+    if (!this.#drawChannel) {
+      this.#drawChannel = new MessageChannel();
+      this.#drawChannel.port1.onmessage = () => {
+        if (!this.#drawPending) return; // cancelled meanwhile
+        this.#drawPending = false;
+        this.#onDraw();
+      };
+    }
+    this.#drawChannel.port2.postMessage(null);
+  }
+
+  cancelDrawing() {
+    this.#drawPending = false;
+  }
+
+  /** Cancels everything pending and closes the drawing channel. */
+  stop() {
+    this.cancelFrame();
+    this.cancelStepping();
+    this.cancelDrawing();
+    this.#drawChannel?.port1.close();
+    this.#drawChannel?.port2.close();
+    this.#drawChannel = null;
   }
 }
 

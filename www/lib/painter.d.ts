@@ -10,5 +10,22 @@ export class Painter {
   /** The canvas' 2D context. */
   readonly context: CanvasRenderingContext2D;
   repaintAll(): void;
-  paint(simulation: Simulation, view: View, settings: { renderer: RendererName; strainColors: boolean }, style?: ClothStyle): RendererName;
+  /**
+   * Draws the cloth; with `maxShapes`, the wasm rasterizer draws at most that
+   * many shapes of the picture (the rest at the next calls: Simulation.drawInto).
+   * `left`: the shapes left to draw, 0 once the canvas shows the picture.
+   */
+  paint(
+    simulation: Simulation,
+    view: View,
+    settings: { renderer: RendererName; strainColors: boolean },
+    style?: ClothStyle,
+    maxShapes?: number,
+  ): Painted;
+}
+
+/** What a paint call did: the renderer that drew, and the shapes left to draw. */
+export interface Painted {
+  renderer: RendererName;
+  left: number;
 }

@@ -36,21 +36,26 @@ export class Painter {
 
   /**
    * Draws `simulation` in `view` with `renderer` ('wasm' or 'canvas') in the
-   * colours of `style` (DEFAULT_STYLE's fields, see www/lib/theme.js); returns the
-   * renderer that drew: 'canvas' once the wasm rasterizer refused this canvas.
+   * colours of `style` (DEFAULT_STYLE's fields, see www/lib/theme.js). With
+   * `maxShapes`, the wasm rasterizer draws at most that many shapes of the
+   * picture and the next calls go on with it (`Simulation.drawInto`); canvas 2D
+   * draws it whole. Returns `{ renderer, left }`: the renderer that drew
+   * ('canvas' once the wasm rasterizer refused this canvas) and the shapes left
+   * to draw, 0 once the canvas shows the picture.
    */
-  paint(simulation, view, { renderer, strainColors }, style = DEFAULT_STYLE) {
+  paint(simulation, view, { renderer, strainColors }, style = DEFAULT_STYLE, maxShapes = undefined) {
     if (renderer === 'wasm') {
       try {
-        simulation.drawInto(this.#context, {
+        const left = simulation.drawInto(this.#context, {
           ...view,
           particleRadius: particleRadius(view, style),
           ...drawColors(style),
           strainColors,
-          full: this.#repaintAll,
+          full: this.#repaintAll, // the same for every piece of a picture
+          maxShapes,
         });
-        this.#repaintAll = false;
-        return renderer;
+        if (left === 0) this.#repaintAll = false;
+        return { renderer, left };
       } catch (error) {
         if (!FALL_BACK_CODES.has(error?.code)) throw error;
         console.warn(`xpbd-cloth: ${error.message}; drawing with canvas 2D from now on`);
@@ -63,6 +68,6 @@ export class Painter {
       simulation.colliders(),
     );
     this.#repaintAll = true;
-    return 'canvas';
+    return { renderer: 'canvas', left: 0 };
   }
 }

@@ -45,7 +45,7 @@ export class GpuSimulation implements Backend {
   colliders(): [];
   moveCollider(id: number, x: number, y: number): never;
   grabNear(index: number, near: { x: number; y: number; radius: number }): Promise<void>;
-  draw(painter: import('../painter.js').Painter, view: import('../renderer.js').View, settings: { renderer: string; strainColors: boolean }, style: ClothStyle): string;
+  draw(painter: import('../painter.js').Painter, view: import('../renderer.js').View, settings: { renderer: string; strainColors: boolean }, style: ClothStyle): { renderer: string; left: number };
   saveState(): never;
   checkSavedStates(what: string): never;
   handOver(): HandOver;

@@ -592,7 +592,7 @@ export class GpuSimulation {
     this.#painter ??= new GpuPainter(this.#device);
     this.#painter.paint(this, painter.context, { ...view, particleRadius: particleRadius(view), strainColors, ramp: strainRamp() }, style);
     painter.repaintAll();
-    return renderer;
+    return { renderer, left: 0 };
   }
 
   /** Saved states are the CPU Simulation's. */
