@@ -458,6 +458,10 @@ function webDriverError(what, value) {
   return new Error(`WebKitWebDriver ${what}: ${value?.error ?? 'error'}: ${value?.message ?? JSON.stringify(value)}`);
 }
 
+/** How long a new WebKit session may take to start, and how many tries it gets. */
+const SESSION_WAIT_MS = 60_000;
+const SESSION_TRIES = 3;
+
 async function launchWebKit() {
   const binary = miniBrowserPath();
   requireExecutable(binary, "Debian's libwebkit2gtk-4.1-0 (MiniBrowser)");
@@ -478,11 +482,12 @@ async function launchWebKit() {
     driverLog = (driverLog + chunk).slice(-4000);
   });
   const base = `http://127.0.0.1:${port}`;
-  const request = async (method, path, body) => {
+  const request = async (method, path, body, signal = undefined) => {
     const response = await fetch(base + path, {
       method,
       headers: { 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
     });
     const json = await response.json();
     if (!response.ok) throw webDriverError(`${method} ${path}`, json.value);
@@ -498,19 +503,35 @@ async function launchWebKit() {
     }
   }
   const sessions = new Set();
+  /**
+   * A new session. WebKitWebDriver now and then starts no MiniBrowser for one and
+   * never answers (seen on this loaded machine after a page closed, a few times
+   * in a full run): such a request is given up after SESSION_WAIT_MS and made
+   * again, at most SESSION_TRIES times, with the driver's last words on stderr.
+   */
+  const newSession = async () => {
+    for (let tries = 1; ; tries += 1) {
+      try {
+        return await request('POST', '/session', {
+          capabilities: {
+            alwaysMatch: {
+              browserName: 'MiniBrowser',
+              'webkitgtk:browserOptions': { binary, args: ['--automation'] },
+            },
+          },
+        }, AbortSignal.timeout(SESSION_WAIT_MS));
+      } catch (error) {
+        if (tries >= SESSION_TRIES) throw new Error(`WebKitWebDriver gave no session in ${tries} tries: ${error.message}\n${driverLog}`);
+        console.error(`webkit: no session after ${SESSION_WAIT_MS} ms (${error.message}); trying again. The driver said:\n${driverLog.slice(-1000)}`);
+      }
+    }
+  };
   return {
     name: 'webkit',
     async openPage(url, { viewport = { width: 1280, height: 900 } } = {}) {
       // One MiniBrowser (one session) per page: pages never share state, as with
       // the other engines' fresh contexts.
-      const session = await request('POST', '/session', {
-        capabilities: {
-          alwaysMatch: {
-            browserName: 'MiniBrowser',
-            'webkitgtk:browserOptions': { binary, args: ['--automation'] },
-          },
-        },
-      });
+      const session = await newSession();
       const prefix = `/session/${session.sessionId}`;
       sessions.add(prefix);
       const call = (method, path, body) => request(method, prefix + path, body);

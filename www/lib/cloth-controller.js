@@ -722,7 +722,10 @@ export class ClothController {
    * stopped meanwhile (paused, say): it shows the last state and its readouts.
    */
   #stepTask() {
-    if (this.#destroyed) return;
+    // A frame that came meanwhile (asked for by a drag move) is drawing its
+    // picture in pieces: stepping now would change the cloth under it. The
+    // picture, once whole, schedules the frame's stepping again.
+    if (this.#destroyed || this.#picture) return;
     if (this.#inputDrawing) {
       clearTimeout(this.#inputDrawing);
       this.#inputDrawing = 0;
