@@ -15,7 +15,7 @@ use super::Simulation;
 use crate::contacts::MAX_COLLIDERS;
 use crate::error::{quoted, Number, Plain};
 use crate::model::Shape;
-use crate::raster::{self, Drawing, Rect, Style, View, MAX_FRAME_PIXELS};
+use crate::raster::{self, Drawing, Frame, Rect, Style, View, MAX_FRAME_PIXELS};
 
 /// Largest `view.pixelRatio` (backing-store pixels per CSS pixel).
 const MAX_PIXEL_RATIO: f64 = 16.0;
@@ -308,12 +308,10 @@ impl Simulation {
     fn present(&mut self, request: &DrawRequest, ctx: &JsValue) -> Result<u32, JsValue> {
         let DrawRequest {
             ctx: context,
-            width,
-            height,
             view,
             ref style,
-            full,
             most,
+            ..
         } = *request;
         // the shapes on the stack: drawing allocates nothing but its frame
         let mut shapes = [Shape::Ground { y: 0.0 }; MAX_COLLIDERS];
@@ -335,40 +333,15 @@ impl Simulation {
             .is_some_and(|pending| pending.goes_on_with(request, ctx, changes));
         let mut pending = match self.pending.take() {
             Some(pending) if goes_on => pending,
-            abandoned => {
-                // Only what the last picture and this one cover changes on the
-                // canvas: clear and copy that, not the whole image (the copy is
-                // most of the cost). A picture left unfinished is cleared from
-                // the frame; the canvas never saw it.
-                let resized = (self.frame.width(), self.frame.height()) != (width, height);
-                let stale = if resized || full {
-                    self.frame
-                        .reset(width, height, style.background)
-                        .map_err(|e| error(e.field(), e.code(), &format!("drawInto: {e}")))?;
-                    Rect {
-                        x0: 0,
-                        y0: 0,
-                        x1: width,
-                        y1: height,
-                    }
-                } else {
-                    let stale = abandoned.as_ref().map_or(self.last_drawn, |p| p.stale);
-                    let partial = abandoned.map_or(Rect::default(), |p| p.drawing.drawn());
-                    self.frame.clear(stale.union(partial), style.background);
-                    stale
-                };
-                Pending {
-                    ctx: ctx.clone(),
-                    width,
-                    height,
-                    view,
-                    style: *style,
-                    full: full || resized,
-                    changes,
-                    stale,
-                    drawing: Drawing::start(&self.frame, &cloth, view, style),
-                }
-            }
+            abandoned => begin_picture(
+                &mut self.frame,
+                self.last_drawn,
+                abandoned,
+                request,
+                ctx,
+                &cloth,
+                changes,
+            )?,
         };
         let most = most.unwrap_or(usize::MAX);
         pending
@@ -385,31 +358,80 @@ impl Simulation {
         if dirty.is_empty() {
             return Ok(0);
         }
-        let image = ImageData::new_with_u8_clamped_array_and_sh(
-            Clamped(self.frame.bytes()),
-            width as u32,
-            height as u32,
-        )
-        .map_err(|_| {
-            error(
-                "ctx",
-                "draw_failed",
-                "drawInto: could not make an ImageData",
-            )
-        })?;
-        context
-            .put_image_data_with_dirty_x_and_dirty_y_and_dirty_width_and_dirty_height(
-                &image,
-                0.0,
-                0.0,
-                dirty.x0 as f64,
-                dirty.y0 as f64,
-                (dirty.x1 - dirty.x0) as f64,
-                (dirty.y1 - dirty.y0) as f64,
-            )
-            .map_err(|_| error("ctx", "draw_failed", "drawInto: putImageData failed"))?;
+        put(context, &self.frame, dirty)?;
         Ok(0)
     }
+}
+
+/// A new picture for `request` on `ctx`, the cloth at `changes`: the frame is
+/// repainted whole (a new size, or `full`), or cleared where the canvas shows
+/// the last picture and where an `abandoned` one drew (the canvas never saw it).
+/// Only what the last picture and this one cover changes on the canvas: that
+/// is cleared and copied, not the whole image (the copy is most of the cost).
+fn begin_picture(
+    frame: &mut Frame,
+    last_drawn: Rect,
+    abandoned: Option<Pending>,
+    request: &DrawRequest,
+    ctx: &JsValue,
+    cloth: &raster::Cloth,
+    changes: u64,
+) -> Result<Pending, JsValue> {
+    let (width, height, style) = (request.width, request.height, &request.style);
+    let resized = (frame.width(), frame.height()) != (width, height);
+    let stale = if resized || request.full {
+        frame
+            .reset(width, height, style.background)
+            .map_err(|e| error(e.field(), e.code(), &format!("drawInto: {e}")))?;
+        Rect {
+            x0: 0,
+            y0: 0,
+            x1: width,
+            y1: height,
+        }
+    } else {
+        let stale = abandoned.as_ref().map_or(last_drawn, |p| p.stale);
+        let partial = abandoned.map_or(Rect::default(), |p| p.drawing.drawn());
+        frame.clear(stale.union(partial), style.background);
+        stale
+    };
+    Ok(Pending {
+        ctx: ctx.clone(),
+        width,
+        height,
+        view: request.view,
+        style: *style,
+        full: request.full || resized,
+        changes,
+        stale,
+        drawing: Drawing::start(frame, cloth, request.view, style),
+    })
+}
+
+/// Copies the `dirty` rectangle of `frame` onto the canvas of `ctx`.
+fn put(ctx: &CanvasRenderingContext2d, frame: &Frame, dirty: Rect) -> Result<(), JsValue> {
+    let image = ImageData::new_with_u8_clamped_array_and_sh(
+        Clamped(frame.bytes()),
+        frame.width() as u32,
+        frame.height() as u32,
+    )
+    .map_err(|_| {
+        error(
+            "ctx",
+            "draw_failed",
+            "drawInto: could not make an ImageData",
+        )
+    })?;
+    ctx.put_image_data_with_dirty_x_and_dirty_y_and_dirty_width_and_dirty_height(
+        &image,
+        0.0,
+        0.0,
+        dirty.x0 as f64,
+        dirty.y0 as f64,
+        (dirty.x1 - dirty.x0) as f64,
+        (dirty.y1 - dirty.y0) as f64,
+    )
+    .map_err(|_| error("ctx", "draw_failed", "drawInto: putImageData failed"))
 }
 
 /// Reads `field` (`"view.scale"`, ...) of the view object: a number from
