@@ -124,54 +124,42 @@ describe('Stepper: a frame stepped in slices', () => {
   });
 });
 
-describe('FrameScheduler: stepping tasks', () => {
+/** A FrameScheduler whose stepping or drawing tasks (`kind`) count their runs in `ran.count`. */
+function countingScheduler(kind) {
+  const ran = { count: 0 };
+  const count = () => (ran.count += 1);
+  const scheduler = kind === 'stepping' ? new FrameScheduler(() => {}, count) : new FrameScheduler(() => {}, () => {}, count);
+  return { scheduler, ran };
+}
+
+describe('FrameScheduler: stepping and drawing tasks', () => {
   const settle = () => new Promise((done) => setTimeout(done, 20));
 
-  it('runs one stepping task however often it is asked for before it runs, and none once cancelled', async () => {
-    let steps = 0;
-    const scheduler = new FrameScheduler(() => {}, () => {
-      steps += 1;
+  for (const [kind, schedule, cancel] of [
+    ['stepping', 'scheduleStepping', 'cancelStepping'],
+    ['drawing', 'scheduleDrawing', 'cancelDrawing'],
+  ]) {
+    it(`runs one ${kind} task however often it is asked for before it runs, none once cancelled, none after stop()`, async () => {
+      const { scheduler, ran } = countingScheduler(kind);
+      scheduler[schedule]();
+      scheduler[schedule]();
+      await settle();
+      assert.equal(ran.count, 1);
+      scheduler[schedule]();
+      scheduler[cancel]();
+      await settle();
+      assert.equal(ran.count, 1, 'a cancelled task does not run');
+      scheduler[schedule]();
+      await settle();
+      assert.equal(ran.count, 2, 'scheduled again after a cancel');
+      scheduler[schedule]();
+      scheduler.stop();
+      await settle();
+      assert.equal(ran.count, 2, 'stop() cancels it');
     });
-    scheduler.scheduleStepping();
-    scheduler.scheduleStepping();
-    await settle();
-    assert.equal(steps, 1);
-    scheduler.scheduleStepping();
-    scheduler.cancelStepping();
-    await settle();
-    assert.equal(steps, 1, 'a cancelled task does not run');
-    scheduler.scheduleStepping();
-    await settle();
-    assert.equal(steps, 2, 'scheduled again after a cancel');
-  });
-});
+  }
 
-describe('FrameScheduler: drawing tasks', () => {
-  const settle = () => new Promise((done) => setTimeout(done, 20));
-
-  it('runs one drawing task however often it is asked for, none once cancelled, none after stop()', async () => {
-    let pieces = 0;
-    const scheduler = new FrameScheduler(() => {}, () => {}, () => {
-      pieces += 1;
-    });
-    scheduler.scheduleDrawing();
-    scheduler.scheduleDrawing();
-    await settle();
-    assert.equal(pieces, 1);
-    scheduler.scheduleDrawing();
-    scheduler.cancelDrawing();
-    await settle();
-    assert.equal(pieces, 1, 'a cancelled task does not run');
-    scheduler.scheduleDrawing();
-    await settle();
-    assert.equal(pieces, 2, 'scheduled again after a cancel');
-    scheduler.scheduleDrawing();
-    scheduler.stop();
-    await settle();
-    assert.equal(pieces, 2, 'stop() cancels it');
-  });
-
-  it('runs a drawing task before a stepping task asked for at the same time (no timer clamp in between)', async () => {
+  it('runs a drawing task and a stepping task asked for at the same time, each once', async () => {
     const ran = [];
     const scheduler = new FrameScheduler(() => {}, () => ran.push('step'), () => ran.push('draw'));
     scheduler.scheduleStepping();
