@@ -145,11 +145,11 @@ const MAX_SHAPES: f64 = u32::MAX as f64;
 
 /// `view.maxShapes`: a whole number from 1 to 2^32 - 1, or `None` when absent.
 fn read_max_shapes(view: &JsValue) -> Result<Option<usize>, JsValue> {
-    let value = Reflect::get(view, &JsValue::from_str("maxShapes")).unwrap_or(JsValue::UNDEFINED);
-    if value.is_undefined() {
+    // NaN stands for absent: a NaN given is refused by `view_number`
+    let most = view_number(view, "view.maxShapes", Some(f64::NAN), (1.0, MAX_SHAPES))?;
+    if most.is_nan() {
         return Ok(None);
     }
-    let most = view_number(view, "view.maxShapes", None, (1.0, MAX_SHAPES))?;
     if most.fract() != 0.0 {
         return Err(error(
             "view.maxShapes",
