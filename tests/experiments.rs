@@ -11,20 +11,21 @@ use std::sync::OnceLock;
 
 use xpbd_cloth::experiments::{definition, definitions, Cell, Report, Status};
 
-/// The report of the default run of `id`, computed once per test binary.
+/// The report of the default run of `id`, computed once per test binary
+/// (each experiment on its own, so tests of different experiments compute
+/// theirs side by side).
 fn default_report(id: &str) -> Report {
-    static REPORTS: OnceLock<Vec<(&'static str, Report)>> = OnceLock::new();
-    let reports = REPORTS.get_or_init(|| {
-        definitions()
-            .iter()
-            .map(|d| (d.id, d.run(d.defaults()).expect("the defaults are valid")))
-            .collect()
-    });
-    reports
+    const NONE: OnceLock<Report> = OnceLock::new();
+    static REPORTS: [OnceLock<Report>; 32] = [NONE; 32];
+    let index = definitions()
         .iter()
-        .find(|(i, _)| *i == id)
-        .expect("an experiment")
-        .1
+        .position(|d| d.id == id)
+        .expect("an experiment");
+    REPORTS[index]
+        .get_or_init(|| {
+            let d = definitions()[index];
+            d.run(d.defaults()).expect("the defaults are valid")
+        })
         .clone()
 }
 
@@ -374,9 +375,19 @@ fn writes_the_native_numbers_for_the_page_test() {
             let report = default_report(d.id);
             if let Some(v) = &report.verdict {
                 println!(
-                    "{}: {}\n  {}\n  {:?}\n",
+                    "{}: {}\n  {}\n  {:?}",
                     d.id, v.text, v.advice, report.numbers
                 );
+                for c in &report.checks {
+                    println!(
+                        "  check: {} → {} ({} = {})",
+                        c.perturbation,
+                        c.status.map_or("not run", |s| s.name()),
+                        d.key,
+                        c.key
+                    );
+                }
+                println!();
             }
             format!("\"{}\":{}", d.id, report.to_json())
         })

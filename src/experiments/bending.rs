@@ -34,11 +34,15 @@ pub(super) static DEFINITION: Definition = Definition {
         Setting { name: "bendingStiffness", label: "Bending stiffness", unit: "N/m", min: 1e-3, max: 1e9, whole: false, default: 1000.0 },
         Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.5 },
         setup::TIME_STEP,
-        Setting { name: "iterations", label: "Iterations", unit: "", min: 1.0, max: 100.0, whole: true, default: 5.0 },
+        Setting { name: "iterations", label: "Iterations", unit: "", min: 1.0, max: 1000.0, whole: true, default: 5.0 },
         setup::DURATION,
         Setting { name: "starts", label: "Nearby starts", unit: "", min: 1.0, max: 10.0, whole: true, default: 5.0 },
         setup::VELOCITY_DAMPING,
+        setup::ORDER,
     ],
+    key: "ratio",
+    choices: &[setup::THE_OTHER_ORDER, setup::TEN_TIMES_THE_ITERATIONS, setup::TWICE_THE_TIME],
+    explain: None,
     build,
     report,
 };
@@ -277,6 +281,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         angles,
     );
     Report {
+        checks: Vec::new(),
         charts: vec![chart, shape],
         table,
         numbers: vec![
@@ -319,6 +324,7 @@ fn verdict(wrinkles: [(f64, f64, f64); 2], starts: usize, angles: [f64; 2]) -> V
         "Bending here does not smooth the small wrinkles away: keep bendingStiffness at or below the stiffness, and expect folds either way."
     };
     Verdict {
+        depends_on: Vec::new(),
         status,
         text,
         advice: advice.into(),

@@ -4,16 +4,14 @@ use super::measure::{grid_cloth, rms_residual};
 use super::setup;
 use super::words::quantity;
 use super::{
-    series, Cell, Chart, Definition, Plan, Report, Setting, Settings, Status, Table, Trial, Verdict,
+    series, Cell, Change, Chart, Choice, Definition, Plan, Report, Setting, Settings, Status,
+    Table, Trial, Verdict,
 };
 use crate::error::ClothError;
 use crate::params::{FixedPreset, Params, SolverOrder};
 
-/// The level the residual must reach, as a fraction of its value after the
-/// prediction: three orders of magnitude, far above single precision's floor.
-pub const LEVEL: f64 = 1e-3;
 /// The coloured order may need at most this many times the original's
-/// iterations to reach [`LEVEL`] for the two to "converge alike".
+/// iterations to reach the `level` setting for the two to "converge alike".
 pub const MAX_FACTOR: f64 = 1.25;
 /// Within this factor the claim holds in part.
 pub const PARTLY_FACTOR: f64 = 2.0;
@@ -23,8 +21,8 @@ pub(super) static DEFINITION: Definition = Definition {
     title: "Convergence of the sweep orders",
     claim: "Solving independent constraints together (graph colouring, which makes the fast SIMD sweep possible) changes the order of the Gauss–Seidel sweep but not how fast it converges.",
     source: "this project's README (Solver order); colouring for parallel Gauss–Seidel as in Fratarcangeli, Tibaldo and Pellacini, \"Vivace\" (2016)",
-    method: "A cloth falls for a while from its rest shape; from that same state one step runs in the original order and one in the coloured order. Measured: the root mean square of the constraints' residual C + α̃λ (C alone for rigid constraints) after the prediction and after every iteration, and how many iterations each order needs to bring it down to a thousandth of its value after the prediction.",
-    rule: "Holds when the coloured order needs at most 1.25 × the original order's iterations to bring the RMS residual down to 1/1000 of its value after the prediction; in part within 2 ×; does not hold beyond, or when it never gets there. The level is three orders of magnitude down, far above single precision's floor (the residual a sweep cannot lower, about 1e-8 m here), so the rule compares convergence, not round-off; 1.25 × is the difference between 8 and 10 iterations, less than the step a user changes the count by.",
+    method: "A cloth falls for a while from its rest shape; from that same state one step runs in the original order and one in the coloured order. Measured: the root mean square of the constraints' residual C + α̃λ (C alone for rigid constraints) after the prediction and after every iteration, and how many iterations each order needs to bring it down to the level below (a fraction of its value after the prediction).",
+    rule: "Holds when the coloured order needs at most 1.25 × the original order's iterations to bring the RMS residual down to the level (1/1000 of its value after the prediction); in part within 2 ×; does not hold beyond, or when it never gets there. 1/1000 is three orders of magnitude down, far above single precision's floor (the residual a sweep cannot lower, about 1e-8 m here), so the rule compares convergence, not round-off; 1.25 × is the difference between 8 and 10 iterations, less than the step a user changes the count by. The level is a choice: the verdict is checked at 1e-2, 1e-4 and 1e-5 too (1e-6 of the start is single precision's floor).",
     settings: &[
         setup::WIDTH,
         setup::HEIGHT,
@@ -33,7 +31,26 @@ pub(super) static DEFINITION: Definition = Definition {
         setup::TIME_STEP,
         Setting { name: "iterations", label: "Iterations", unit: "", min: 1.0, max: 500.0, whole: true, default: 50.0 },
         Setting { name: "warmup", label: "Falling time before", unit: "s", min: 0.0, max: 5.0, whole: false, default: 0.5 },
+        Setting { name: "level", label: "Residual level", unit: "× the residual after the prediction", min: 1e-7, max: 0.5, whole: false, default: 1e-3 },
     ],
+    key: "factor",
+    choices: &[
+        Choice::measure(
+            &["level"],
+            "the residual level",
+            Change::Values(&[1e-2, 1e-4, 1e-5]),
+            "A verdict that changes with the level rests on where the two convergence curves are compared, not on how fast they converge overall.",
+            "Compare the orders at the accuracy you need: the coloured order's extra iterations vary with it.",
+        ),
+        Choice::run(
+            &["warmup"],
+            "the falling time",
+            Change::Times(2.0),
+            "A verdict that changes with the falling time rests on the state the measured step starts from.",
+            "",
+        ),
+    ],
+    explain: None,
     build,
     report,
 };
@@ -90,14 +107,14 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
 }
 
 /// The first iteration after which `residuals` (after the prediction, then
-/// after each iteration) are at most [`LEVEL`] × the first; NaN if never.
-pub fn iterations_to_level(residuals: &[f64]) -> f64 {
+/// after each iteration) are at most `level` × the first; NaN if never.
+pub fn iterations_to_level(residuals: &[f64], level: f64) -> f64 {
     let Some(&start) = residuals.first() else {
         return f64::NAN;
     };
     residuals
         .iter()
-        .position(|&r| r <= LEVEL * start)
+        .position(|&r| r <= level * start)
         .map_or(f64::NAN, |k| k as f64)
 }
 
@@ -160,9 +177,10 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
     });
     let table = table(trials, iterations);
     let residuals = |t: usize| -> Vec<f64> { trials[t].samples.iter().map(|r| r[1]).collect() };
+    let level = settings.get("level");
     let (original_n, colored_n) = (
-        iterations_to_level(&residuals(0)),
-        iterations_to_level(&residuals(1)),
+        iterations_to_level(&residuals(0), level),
+        iterations_to_level(&residuals(1), level),
     );
     let factor = colored_n / original_n;
     let (original, colored) = (value(0, iterations), value(1, iterations));
@@ -175,9 +193,9 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         Status::DoesNotHold
     };
     let text = format!(
-        "{}: to bring the residual down to 1/{:.0} of its value after the prediction the original order needs {original_n} iterations and the coloured order {colored_n}, {factor:.2} times as many ({} the {MAX_FACTOR} allowed). After 10 iterations the coloured residual is {:.2} times the original's; after {iterations} both sit near single precision's floor ({} and {}), where comparing them says nothing.",
+        "{}: to bring the residual down to {} of its value after the prediction the original order needs {original_n} iterations and the coloured order {colored_n}, {factor:.2} times as many ({} the {MAX_FACTOR} allowed). After 10 iterations the coloured residual is {:.2} times the original's; after {iterations} both sit near single precision's floor ({} and {}), where comparing them says nothing.",
         status.name(),
-        1.0 / LEVEL,
+        super::words::number(level),
         if factor <= MAX_FACTOR { "within" } else { "beyond" },
         value(1, 10.min(iterations)) / value(0, 10.min(iterations)),
         quantity(original, "m"),
@@ -188,6 +206,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         (100.0 * (factor - 1.0)).max(0.0)
     );
     Report {
+        checks: Vec::new(),
         charts: vec![chart, ratio],
         table,
         numbers: vec![
@@ -204,6 +223,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("coloredStart", colored_start),
         ],
         verdict: Some(Verdict {
+            depends_on: Vec::new(),
             status,
             text,
             advice,

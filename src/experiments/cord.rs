@@ -1,8 +1,9 @@
 //! The three-particle cord: iterations against substeps against the hybrid, at equal work.
 
+use super::setup::TWICE_THE_TIME;
 use super::{
-    mean_after, series, Cell, Chart, Definition, Plan, Report, Series, Setting, Settings, Status,
-    Table, Trial, Verdict,
+    mean_after, series, Cell, Change, Chart, Choice, Definition, Plan, Report, Series, Setting,
+    Settings, Status, Table, Trial, Verdict,
 };
 use crate::cloth::Cloth;
 use crate::error::ClothError;
@@ -11,8 +12,6 @@ use crate::params::Value;
 /// Substeps must keep at least this many times the energy iterations keep
 /// (over the last seconds of the run) for "far more".
 pub const MIN_RATIO: f64 = 2.0;
-/// The window at the end of the run the kept energy is averaged over, seconds.
-const LATE_WINDOW: f64 = 2.0;
 
 pub(super) static DEFINITION: Definition = Definition {
     id: "cord",
@@ -20,13 +19,26 @@ pub(super) static DEFINITION: Definition = Definition {
     claim: "At equal work, substeps keep far more energy than iterations: a three-particle cord released near vertical with 20 iterations per frame quickly comes to rest, with 20 substeps it swings chaotically much longer, and 4 substeps × 5 iterations sits between.",
     source: "Macklin et al., \"Small Steps in Physics Simulation\" (2019), section 4 and its double-pendulum figure; the course notes",
     method: "The \"double-pendulum\" preset (a pinned pivot and two 1 kg particles on rigid 0.5 m links, released 0.1 rad off upright) runs three times with the same constraint solves per frame: n iterations × 1 substep, n/s iterations × s substeps (the hybrid) and 1 iteration × n substeps. Measured: the energy above the hanging rest state, as a fraction of the start's, over time, and the path of the end particle.",
-    rule: "Holds when, over the last 2 s, 1 iteration × n substeps keeps at least 2 × the share of its start energy that n iterations × 1 substep keep (\"far more\": at least double) and the hybrid keeps an amount between the two; in part when substeps keep more but not double, or the hybrid is out of order; does not hold when substeps keep no more. The cord is chaotic: its energy, not its path, is compared.",
+    rule: "Holds when, over the last 2 s (the window below), 1 iteration × n substeps keeps at least 2 × the share of its start energy that n iterations × 1 substep keep (\"far more\": at least double) and the hybrid keeps an amount between the two; in part when substeps keep more but not double, or the hybrid is out of order; does not hold when substeps keep no more. The cord is chaotic: its energy, not its path, is compared.",
     settings: &[
         Setting { name: "timeStep", label: "Frame time step", unit: "s", min: 1e-3, max: 0.05, whole: false, default: 0.0167 },
         Setting { name: "work", label: "Solves per frame n", unit: "", min: 2.0, max: 100.0, whole: true, default: 20.0 },
         Setting { name: "hybridSubsteps", label: "Hybrid substeps s", unit: "", min: 2.0, max: 50.0, whole: true, default: 4.0 },
         Setting { name: "duration", label: "Simulated time", unit: "s", min: 1.0, max: 60.0, whole: false, default: 10.0 },
+        Setting { name: "window", label: "Late window (at most half the run)", unit: "s", min: 0.1, max: 30.0, whole: false, default: 2.0 },
     ],
+    key: "keptRatio",
+    choices: &[
+        Choice::measure(
+            &["window"],
+            "the late window",
+            Change::Times(2.0),
+            "A verdict that changes with the window rests on what a chaotic cord happened to do in it.",
+            "Read the energies over more than one window.",
+        ),
+        TWICE_THE_TIME,
+    ],
+    explain: None,
     build,
     report,
 };
@@ -102,7 +114,8 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
 }
 
 fn report(settings: &Settings, trials: &[Trial]) -> Report {
-    let late = settings.get("duration") - LATE_WINDOW.min(settings.get("duration") / 2.0);
+    let late =
+        settings.get("duration") - settings.get("window").min(settings.get("duration") / 2.0);
     let mut energy = Chart::new(
         "Energy kept over time",
         "time (s)",
@@ -158,14 +171,17 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         if hybrid > iterations && hybrid < substeps { "lies" } else { "does not lie" },
     );
     Report {
+        checks: Vec::new(),
         charts: vec![energy, traces],
         table,
         numbers: vec![
             ("keptIterations", iterations),
             ("keptHybrid", hybrid),
             ("keptSubsteps", substeps),
+            ("keptRatio", substeps / iterations),
         ],
         verdict: Some(Verdict {
+            depends_on: Vec::new(),
             status,
             text,
             advice: "For lively motion (ropes, chains, pendulums) spend the solves on substeps, not iterations; iterations damp the motion away.".into(),

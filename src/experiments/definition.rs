@@ -2,7 +2,7 @@
 //! settings, how its trials are built and how its report is computed; and
 //! how a run of it starts.
 
-use super::{words, Report, Run, Setting, Settings, Trial};
+use super::{words, Choice, Report, Run, Setting, Settings, Trial};
 use crate::error::ClothError;
 
 /// An experiment: what it claims, what it accepts, how it runs and how it judges.
@@ -20,6 +20,17 @@ pub struct Definition {
     /// threshold and why that threshold.
     pub rule: &'static str,
     pub settings: &'static [Setting],
+    /// The name of the key number (one of the report's `numbers`) the
+    /// verdict turns on: the f64 reference reproduces it, and every check of
+    /// a choice reports it.
+    pub key: &'static str,
+    /// The choices the verdict depends on, each checked under a perturbation
+    /// (see [`Choice`]).
+    pub choices: &'static [Choice],
+    /// Words from the checks of the choices, for an experiment whose
+    /// verdict reads them (which way a key number moved under a
+    /// perturbation, say): called on the finished report, its checks in.
+    pub(super) explain: Option<fn(&Settings, &mut Report)>,
     pub(super) build: fn(&Settings) -> Result<Vec<Trial>, ClothError>,
     pub(super) report: fn(&Settings, &[Trial]) -> Report,
 }
@@ -36,12 +47,15 @@ impl Definition {
         Settings::given(self.id, self.settings, given)
     }
 
-    /// A run of this experiment with `settings`, its trials built and none stepped.
-    /// Refused when the trials would need more than [`MAX_RUN_WORK`] work units.
+    /// A run of this experiment with `settings`, its trials built and none
+    /// stepped, and those of the perturbations of its choices that fit in
+    /// [`MAX_RUN_WORK`] work units with them. Refused when its own trials
+    /// would need more.
     pub fn start(&'static self, settings: Settings) -> Result<Run, ClothError> {
-        let trials = (self.build)(&settings)?;
-        let total_work: f64 = trials.iter().map(Trial::work).sum();
+        let run = Run::new(self, settings)?;
+        let total_work = run.own_work();
         if total_work > MAX_RUN_WORK {
+            let settings = run.settings();
             let first = self.settings.first().map_or("settings", |s| s.name);
             return Err(ClothError::InvalidValue {
                 field: first,
@@ -53,7 +67,17 @@ impl Definition {
                 ),
             });
         }
-        Ok(Run::new(self, settings, trials, total_work))
+        Ok(run)
+    }
+
+    /// The trials of `settings`, built (nothing stepped).
+    pub(super) fn trials(&self, settings: &Settings) -> Result<Vec<Trial>, ClothError> {
+        (self.build)(settings)
+    }
+
+    /// The report of `trials` run with `settings`.
+    pub(super) fn report_of(&self, settings: &Settings, trials: &[Trial]) -> Report {
+        (self.report)(settings, trials)
     }
 
     /// Runs this experiment with `settings` to the end (the native tests do).

@@ -30,13 +30,18 @@ pub(super) static DEFINITION: Definition = Definition {
         Setting { name: "work", label: "Iterations n", unit: "", min: 2.0, max: 100.0, whole: true, default: 20.0 },
         setup::DURATION,
         setup::VELOCITY_DAMPING,
+        setup::ORDER,
     ],
+    key: "sagRatio",
+    choices: &[setup::TWICE_THE_TIME, setup::THE_OTHER_ORDER],
+    explain: None,
     build,
     report,
 };
 
 fn params(settings: &Settings, iterations: u32, substeps: u32) -> Params {
     Params {
+        solver_order: setup::order(settings),
         stiffness: settings.get("stiffness"),
         iterations,
         substeps,
@@ -163,6 +168,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         "At equal cost substeps do not win here: keep the iterations, or compare with the settings you use."
     };
     Report {
+        checks: Vec::new(),
         charts: vec![chart],
         table,
         numbers: vec![
@@ -173,6 +179,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("sagRatio", ratio),
         ],
         verdict: Some(Verdict {
+            depends_on: Vec::new(),
             status,
             text,
             advice: advice.into(),

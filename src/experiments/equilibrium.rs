@@ -86,7 +86,9 @@ fn springs_of<'a>(s: &'a Springs) -> impl Iterator<Item = (usize, usize, f64)> +
         .map(|(p, &l)| (p[0] as usize, p[1] as usize, l))
 }
 
-fn energy(s: &Springs, x: &[f64]) -> f64 {
+/// The energy of `s` at `x`: elastic `Σ ½k(l − L)²` plus gravitational
+/// `−Σ m g y`, joules.
+pub fn energy(s: &Springs, x: &[f64]) -> f64 {
     let mut e = 0.0;
     for (a, b, rest) in springs_of(s) {
         let l = (x[2 * a] - x[2 * b]).hypot(x[2 * a + 1] - x[2 * b + 1]);

@@ -31,7 +31,11 @@ pub(super) static DEFINITION: Definition = Definition {
         Setting { name: "work", label: "Solves per step n", unit: "", min: 2.0, max: 100.0, whole: true, default: 20.0 },
         setup::DURATION,
         setup::VELOCITY_DAMPING,
+        setup::ORDER,
     ],
+    key: "sagRatio",
+    choices: &[setup::TWICE_THE_TIME, setup::THE_OTHER_ORDER],
+    explain: None,
     build,
     report,
 };
@@ -135,6 +139,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         100.0 * MAX_SAG_RATIO,
     );
     Report {
+        checks: Vec::new(),
         charts: vec![sag, shape],
         table,
         numbers: vec![
@@ -144,6 +149,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("edgeLength", edge),
         ],
         verdict: Some(Verdict {
+            depends_on: Vec::new(),
             status,
             text,
             advice: "To make a cloth look stiffer at the same cost, move solves from iterations to substeps.".into(),

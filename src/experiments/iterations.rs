@@ -35,6 +35,9 @@ pub(super) static DEFINITION: Definition = Definition {
         stiffness_sweep::SETTLING_DURATION,
         stiffness_sweep::SETTLING_DAMPING,
     ],
+    key: "xpbdChange",
+    choices: &[setup::TWICE_THE_TIME],
+    explain: None,
     build,
     report,
 };

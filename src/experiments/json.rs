@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::thin::thin;
-use super::{Cell, Chart, Definition, Report, Setting};
+use super::{Cell, Change, Chart, Check, Choice, Definition, Report, Setting, Status};
 
 /// A JSON string literal.
 pub fn string(text: &str) -> String {
@@ -53,20 +53,66 @@ fn setting(s: &Setting) -> String {
     )
 }
 
-/// Every definition: id, title, claim, source, method, rule and settings.
+fn choice(c: &Choice) -> String {
+    let change = match c.change {
+        Change::Times(factor) => format!("{{\"times\":{}}}", number(factor)),
+        Change::Values(values) => format!("{{\"values\":{}}}", list(values, |v| number(*v))),
+        Change::Other => "{\"other\":true}".into(),
+    };
+    format!(
+        "{{\"settings\":{},\"name\":{},\"change\":{change},\"measureOnly\":{},\"meaning\":{},\"advice\":{}}}",
+        list(c.settings, |s| string(s)),
+        string(c.name),
+        c.measure_only,
+        string(c.meaning),
+        string(c.advice)
+    )
+}
+
+/// Every definition: id, title, claim, source, method, rule, settings, the
+/// key number's name and the choices the verdict depends on.
 pub fn definitions(definitions: &[&Definition]) -> String {
     list(definitions, |d| {
         format!(
-            "{{\"id\":{},\"title\":{},\"claim\":{},\"source\":{},\"method\":{},\"rule\":{},\"settings\":{}}}",
+            "{{\"id\":{},\"title\":{},\"claim\":{},\"source\":{},\"method\":{},\"rule\":{},\"settings\":{},\"key\":{},\"choices\":{}}}",
             string(d.id),
             string(d.title),
             string(d.claim),
             string(d.source),
             string(d.method),
             string(d.rule),
-            list(d.settings, setting)
+            list(d.settings, setting),
+            string(d.key),
+            list(d.choices, choice)
         )
     })
+}
+
+/// A status as the page names it.
+fn status(s: Status) -> &'static str {
+    match s {
+        Status::Holds => "holds",
+        Status::Partly => "partly",
+        Status::DoesNotHold => "does-not-hold",
+    }
+}
+
+/// A check of a choice: the perturbation, its status (`null` when it could
+/// not run, `note` saying why), its key number and whether it flips the
+/// verdict of `verdict_status`.
+fn check(c: &Check, verdict_status: Option<Status>) -> String {
+    format!(
+        "{{\"choice\":{},\"settings\":{},\"perturbation\":{},\"value\":{},\"perturbed\":{},\"status\":{},\"key\":{},\"flips\":{},\"note\":{}}}",
+        string(c.choice),
+        list(c.settings, |s| string(s)),
+        string(&c.perturbation),
+        number(c.value),
+        number(c.perturbed),
+        c.status.map_or("null".into(), |s| string(status(s))),
+        number(c.key),
+        verdict_status.is_some_and(|v| c.flips(v)),
+        string(&c.note)
+    )
 }
 
 /// A chart with at most `max_points` points per series (see [`thin`]).
@@ -99,22 +145,21 @@ fn cell(c: &Cell) -> String {
 }
 
 /// A report: charts (at most `max_points` points per series), table, key
-/// numbers and the verdict (`null` while running).
+/// numbers, the verdict (`null` while running, with `dependsOn`, the choices
+/// whose perturbation changes it) and the checks of its choices.
 pub fn report(r: &Report, max_points: usize) -> String {
     let verdict = r.verdict.as_ref().map_or("null".into(), |v| {
         format!(
-            "{{\"status\":{},\"text\":{},\"advice\":{}}}",
-            string(match v.status {
-                super::Status::Holds => "holds",
-                super::Status::Partly => "partly",
-                super::Status::DoesNotHold => "does-not-hold",
-            }),
+            "{{\"status\":{},\"text\":{},\"advice\":{},\"dependsOn\":{}}}",
+            string(status(v.status)),
             string(&v.text),
-            string(&v.advice)
+            string(&v.advice),
+            list(&v.depends_on, |name| string(name))
         )
     });
+    let verdict_status = r.verdict.as_ref().map(|v| v.status);
     format!(
-        "{{\"charts\":{},\"table\":{{\"columns\":{},\"rows\":{}}},\"numbers\":{{{}}},\"verdict\":{}}}",
+        "{{\"charts\":{},\"table\":{{\"columns\":{},\"rows\":{}}},\"numbers\":{{{}}},\"verdict\":{},\"checks\":{}}}",
         list(&r.charts, |c| chart(c, max_points)),
         list(&r.table.columns, |c| string(c)),
         list(&r.table.rows, |row| list(row, cell)),
@@ -123,7 +168,8 @@ pub fn report(r: &Report, max_points: usize) -> String {
             .map(|(name, value)| format!("{}:{}", string(name), number(*value)))
             .collect::<Vec<_>>()
             .join(","),
-        verdict
+        verdict,
+        list(&r.checks, |c| check(c, verdict_status))
     )
 }
 

@@ -16,6 +16,7 @@
 
 mod bending;
 mod chain;
+mod choice;
 mod convergence;
 mod cord;
 mod damping;
@@ -45,6 +46,7 @@ mod time_step;
 mod trial;
 pub mod words;
 
+pub use choice::{Change, Check, Choice};
 pub use definition::{Definition, MAX_RUN_WORK};
 pub use measure::{mean_stretch, rms_residual, top_edge_sag, total_energy};
 pub use report::{Cell, Chart, Report, Series, Status, Table, Verdict};

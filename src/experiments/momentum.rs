@@ -4,7 +4,7 @@
 
 use super::measure::grid_cloth;
 use super::momentum_measure::{angular, centre, linear};
-use super::setup::steps_for;
+use super::setup::{self, steps_for};
 use super::words::number;
 use super::{
     series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial, Verdict,
@@ -23,7 +23,7 @@ pub(super) static DEFINITION: Definition = Definition {
     title: "Momentum through the solve",
     claim: "\"If the corrections are along the gradient ∇C weighted by the inverse masses, linear and angular momentum are conserved\": the solve moves no body as a whole and spins none.",
     source: "Müller, Heidelberger, Hennix and Ratcliff, \"Position Based Dynamics\" (2007), section 3.3, as the PBD tutorial quotes it",
-    method: "A 10 × 6 grid cloth (distance constraints only, 1000 N/m, 10 iterations) with gravity off and nothing pinned is stretched to 1.2 times its size about its centre of mass and set spinning at the angular velocity below while drifting sideways, so every constraint pulls from the first step. It runs free in each sweep order, then with one particle pinned, with a ground line just below it (no friction), and with the ground and friction. Measured: the change of the linear momentum (relative to the start's size of momentum, M·(|v₀| + ωR)) and of the angular momentum about the centre of mass (relative to its start), over time.",
+    method: "A 10 × 6 grid cloth (distance constraints only, 1000 N/m, the iterations below) with gravity off and nothing pinned is stretched to 1.2 times its size about its centre of mass and set spinning at the angular velocity below while drifting sideways, so every constraint pulls from the first step. It runs free in each sweep order, then with one particle pinned, with a ground line just below it (no friction), and with the ground and friction. Measured: the change of the linear momentum (relative to the start's size of momentum, M·(|v₀| + ωR)) and of the angular momentum about the centre of mass (relative to its start), over time.",
     rule: "Holds when both free runs keep their linear and angular momentum within 1e-4 of the start (1e-4: a thousand times single precision's rounding, which the run's few thousand solves per particle can add up to; a solve that did not conserve them would change them by the size of its corrections, 1e-2 or more). The pinned and contact runs show what breaks it; they are not judged.",
     settings: &[
         Setting { name: "stretch", label: "Stretched to", unit: "× size", min: 1.0, max: 2.0, whole: false, default: 1.2 },
@@ -31,7 +31,11 @@ pub(super) static DEFINITION: Definition = Definition {
         Setting { name: "drift", label: "Sideways speed", unit: "m/s", min: 0.0, max: 10.0, whole: false, default: 0.5 },
         Setting { name: "friction", label: "Friction on the ground", unit: "", min: 0.0, max: 10.0, whole: false, default: 0.5 },
         Setting { name: "duration", label: "Simulated time per run", unit: "s", min: 0.5, max: 20.0, whole: false, default: 3.0 },
+        Setting { name: "iterations", label: "Iterations", unit: "", min: 1.0, max: 1000.0, whole: true, default: 10.0 },
     ],
+    key: "freeAngular",
+    choices: &[setup::TEN_TIMES_THE_ITERATIONS, setup::TWICE_THE_TIME],
+    explain: None,
     build,
     report,
 };
@@ -63,7 +67,7 @@ fn body(
     let params = Params {
         gravity: 0.0,
         mass: 0.1,
-        iterations: 10,
+        iterations: settings.count("iterations"),
         solver_order: order,
         friction: ground.unwrap_or(0.0),
         ..Params::default()
@@ -191,6 +195,7 @@ fn report(_settings: &Settings, trials: &[Trial]) -> Report {
     );
     let advice = "Momentum only changes where something outside the constraints acts (a pin, a contact, friction): a body that drifts or spins by itself points at those, not at the solve.";
     Report {
+        checks: Vec::new(),
         charts: vec![linear_chart, angular_chart],
         table,
         numbers: vec![
@@ -201,6 +206,7 @@ fn report(_settings: &Settings, trials: &[Trial]) -> Report {
             ("frictionAngular", largest[4].1),
         ],
         verdict: Some(Verdict {
+            depends_on: Vec::new(),
             status,
             text,
             advice: advice.into(),

@@ -1,6 +1,7 @@
 //! What a run shows: plots, a table, the key numbers and the verdict.
 
 use super::json;
+use super::Check;
 
 /// What a run shows: plots, a table, the key numbers and the verdict.
 #[derive(Debug, Clone, PartialEq)]
@@ -11,6 +12,9 @@ pub struct Report {
     pub numbers: Vec<(&'static str, f64)>,
     /// `None` while the run is going on.
     pub verdict: Option<Verdict>,
+    /// The verdict judged again under a perturbation of each of the
+    /// experiment's choices (empty while the run is going on).
+    pub checks: Vec<Check>,
 }
 
 impl Report {
@@ -89,6 +93,9 @@ pub struct Verdict {
     pub text: String,
     /// What this means for you: which setting to choose, in one line.
     pub advice: String,
+    /// The choices (their names) under whose perturbation the status
+    /// changes: the verdict depends on them.
+    pub depends_on: Vec<&'static str>,
 }
 
 /// The verdict's kind.

@@ -1,40 +1,108 @@
-//! An experiment running: its trials stepped in slices of a work budget,
-//! its progress, and its report so far.
+//! An experiment running: its trials and those of every perturbation of its
+//! choices, stepped in slices of a work budget, its progress, and its report
+//! so far.
 
-use super::{Definition, Report, Settings, Trial};
+use std::ops::Range;
+
+use super::choice::{self, Check};
+use super::{words, Definition, Report, Settings, Trial, MAX_RUN_WORK};
 use crate::error::ClothError;
 
 /// An experiment running: its trials, stepped in slices.
 pub struct Run {
     definition: &'static Definition,
     settings: Settings,
+    /// The run's own trials first, then those of each perturbation that runs
+    /// trials of its own.
     trials: Vec<Trial>,
+    /// How many of `trials` are the run's own.
+    own: usize,
+    perturbations: Vec<Perturbation>,
     current: usize,
     total_work: f64,
     work_done: f64,
 }
 
+/// One perturbation of a choice: its settings and the trials it reads (the
+/// run's own for a choice of measure), or why it cannot run; and, once those
+/// trials are done, its outcome.
+struct Perturbation {
+    choice: usize,
+    words: String,
+    settings: Result<Settings, String>,
+    trials: Range<usize>,
+    outcome: Option<Check>,
+}
+
 impl Run {
-    /// A run of `definition` whose `trials` need `total_work` work units.
+    /// A run of `definition` with `settings`: its trials and every
+    /// perturbation's, built (nothing stepped). A perturbation whose trials
+    /// would take the run past [`MAX_RUN_WORK`] is not run (its check says
+    /// so); the run's own trials are never left out (the caller refuses a
+    /// run whose own trials are too long).
     pub(super) fn new(
         definition: &'static Definition,
         settings: Settings,
-        trials: Vec<Trial>,
-        total_work: f64,
-    ) -> Run {
-        Run {
+    ) -> Result<Run, ClothError> {
+        let mut trials = definition.trials(&settings)?;
+        let own = trials.len();
+        let mut work: f64 = trials.iter().map(Trial::work).sum();
+        let mut perturbations = Vec::new();
+        for (index, choice) in definition.choices.iter().enumerate() {
+            for (words, perturbed) in choice.perturbations(definition.settings, &settings) {
+                let mut range = 0..own;
+                let perturbed = match perturbed {
+                    Ok(perturbed) if !choice.measure_only => match definition.trials(&perturbed) {
+                        Ok(more) => {
+                            let more_work: f64 = more.iter().map(Trial::work).sum();
+                            if work + more_work > MAX_RUN_WORK {
+                                Err(format!(
+                                        "not run: its trials would take {} more work units, past the {} a run may take",
+                                        words::number(more_work),
+                                        words::number(MAX_RUN_WORK)
+                                    ))
+                            } else {
+                                work += more_work;
+                                range = trials.len()..trials.len() + more.len();
+                                trials.extend(more);
+                                Ok(perturbed)
+                            }
+                        }
+                        Err(error) => Err(error.to_string()),
+                    },
+                    other => other,
+                };
+                perturbations.push(Perturbation {
+                    choice: index,
+                    words,
+                    settings: perturbed,
+                    trials: range,
+                    outcome: None,
+                });
+            }
+        }
+        let total_work = work;
+        Ok(Run {
             definition,
             settings,
             trials,
+            own,
+            perturbations,
             current: 0,
             total_work: total_work.max(1.0),
             work_done: 0.0,
-        }
+        })
+    }
+
+    /// The work units the run's own trials are estimated to take.
+    pub(super) fn own_work(&self) -> f64 {
+        self.own_trials().iter().map(Trial::work).sum()
     }
 
     /// Steps the current trial until `budget` work units are spent (at least
     /// one piece of work) or it is done; the next call steps the next trial.
-    /// Returns whether all are done.
+    /// The call that finishes the last trial a perturbation reads also judges
+    /// that perturbation. Returns whether all are done.
     pub fn advance(&mut self, budget: u64) -> bool {
         let mut spent = 0u64;
         while self.current < self.trials.len() && (spent == 0 || spent < budget) {
@@ -43,11 +111,51 @@ impl Run {
             if trial.finished {
                 // a call never steps two trials, so its time is one trial's
                 self.current += 1;
+                self.judge_finished();
                 break;
             }
         }
         self.work_done += spent as f64;
         self.is_done()
+    }
+
+    /// Judges every perturbation whose trials are all done and that has no
+    /// outcome yet.
+    fn judge_finished(&mut self) {
+        let definition = self.definition;
+        for index in 0..self.perturbations.len() {
+            let p = &self.perturbations[index];
+            if p.outcome.is_some() || p.trials.end > self.current {
+                continue;
+            }
+            let choice = &definition.choices[p.choice];
+            let first = choice.settings[0];
+            let (report, note, perturbed) = match &p.settings {
+                Ok(settings) => (
+                    Some(definition.report_of(settings, &self.trials[p.trials.clone()])),
+                    String::new(),
+                    settings.get(first),
+                ),
+                Err(reason) => (None, reason.clone(), f64::NAN),
+            };
+            let outcome = Check {
+                choice: choice.name,
+                settings: choice.settings,
+                perturbation: p.words.clone(),
+                value: self.settings.get(first),
+                perturbed,
+                status: report
+                    .as_ref()
+                    .and_then(|r| r.verdict.as_ref().map(|v| v.status)),
+                key: report
+                    .as_ref()
+                    .map_or(f64::NAN, |r| r.number(definition.key)),
+                numbers: report.as_ref().map_or(Vec::new(), |r| r.numbers.clone()),
+                table: report.map(|r| r.table).unwrap_or_default(),
+                note,
+            };
+            self.perturbations[index].outcome = Some(outcome);
+        }
     }
 
     /// The index of the trial the next [`Run::advance`] steps: a call steps
@@ -99,9 +207,15 @@ impl Run {
         self.work_done
     }
 
-    /// The trials, as far as they have run.
+    /// Every trial, the run's own first, then the perturbations', as far as
+    /// they have run.
     pub fn trials(&self) -> &[Trial] {
         &self.trials
+    }
+
+    /// The run's own trials (those its report shows).
+    pub fn own_trials(&self) -> &[Trial] {
+        &self.trials[..self.own]
     }
 
     pub fn definition(&self) -> &'static Definition {
@@ -112,13 +226,51 @@ impl Run {
         &self.settings
     }
 
+    /// The outcome of every perturbation judged so far.
+    pub fn checks(&self) -> Vec<Check> {
+        self.perturbations
+            .iter()
+            .filter_map(|p| p.outcome.clone())
+            .collect()
+    }
+
     /// The report from what has been measured so far; its verdict only once
-    /// every trial is done.
+    /// every trial is done, with the checks of its choices and, when one
+    /// changes the verdict, what it depends on.
     pub fn report(&self) -> Report {
-        let mut report = (self.definition.report)(&self.settings, &self.trials);
+        let definition = self.definition;
+        let mut report = definition.report_of(&self.settings, self.own_trials());
         if !self.is_done() {
             report.verdict = None;
+            return report;
+        }
+        report.checks = self.checks();
+        if let Some(verdict) = report.verdict.as_mut() {
+            let (names, words, advice) = choice::depends_on(
+                definition.settings,
+                definition.choices,
+                verdict.status,
+                &report.checks,
+            );
+            if !names.is_empty() {
+                verdict.text = format!("{} {}", verdict.text, capitalised(&words));
+                if !advice.is_empty() {
+                    verdict.advice = format!("{} {advice}", verdict.advice);
+                }
+            }
+            verdict.depends_on = names;
+        }
+        if let Some(explain) = definition.explain {
+            explain(&self.settings, &mut report);
         }
         report
     }
+}
+
+/// `text` with its first letter upper case.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
 }

@@ -64,6 +64,11 @@ impl Settings {
             .map_or(0.0, |(_, v)| *v)
     }
 
+    /// Whether the experiment has a setting `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.values.iter().any(|(n, _)| *n == name)
+    }
+
     /// [`Settings::get`] as a count.
     pub fn count(&self, name: &str) -> u32 {
         self.get(name) as u32
@@ -72,6 +77,30 @@ impl Settings {
     /// Every setting and its value, in the definition's order.
     pub fn values(&self) -> &[(&'static str, f64)] {
         &self.values
+    }
+
+    /// Sets `name` to `value`, checked as [`Setting::check`] checks it
+    /// against its definition among `definitions`; an unknown name or a
+    /// refused value leaves the settings as they were.
+    pub(super) fn set(
+        &mut self,
+        definitions: &[Setting],
+        name: &str,
+        value: f64,
+    ) -> Result<(), ClothError> {
+        let index = self.values.iter().position(|(n, _)| *n == name);
+        let definition = definitions.iter().find(|s| s.name == name);
+        match (index, definition) {
+            (Some(index), Some(definition)) => {
+                self.values[index].1 = definition.check(value)?;
+                Ok(())
+            }
+            _ => Err(ClothError::InvalidValue {
+                field: "settings",
+                value: format!("\"{name}\""),
+                allowed: "a setting of the experiment".into(),
+            }),
+        }
     }
 
     /// The defaults of every one of `settings`.

@@ -1,10 +1,14 @@
 //! The set-up most experiments share: a grid cloth held by its two top
 //! corners, stepped for a simulated time and sampled along the way.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::equilibrium::{self, Springs};
 use super::measure::grid_cloth;
-use super::{Plan, Probe, Setting, Settings, Trial};
+use super::{Change, Choice, Plan, Probe, Setting, Settings, Trial};
 use crate::error::ClothError;
-use crate::params::{FixedPreset, Params};
+use crate::params::{FixedPreset, Params, SolverOrder};
 
 /// About how many times a trial's probe runs over its steps.
 const SAMPLES: u32 = 400;
@@ -18,8 +22,9 @@ pub(super) fn steps_for(duration: f64, time_step: f64) -> Plan {
 }
 
 /// A trial on a cloth of the `width × height` settings held by its two top
-/// corners, with `params`, stepped for the `duration` setting and measured
-/// by `probe`.
+/// corners, with `params` (in the sweep order of the `order` setting, if the
+/// experiment has one), stepped for the `duration` setting and measured by
+/// `probe`.
 pub(super) fn hanging_trial(
     settings: &Settings,
     label: impl Into<String>,
@@ -27,6 +32,10 @@ pub(super) fn hanging_trial(
     params: Params,
     probe: Probe,
 ) -> Result<Trial, ClothError> {
+    let params = Params {
+        solver_order: order(settings),
+        ..params
+    };
     let cloth = grid_cloth(
         settings.count("width"),
         settings.count("height"),
@@ -145,7 +154,7 @@ pub(super) const ITERATIONS: Setting = Setting {
     label: "Iterations",
     unit: "",
     min: 1.0,
-    max: 100.0,
+    max: 1000.0,
     whole: true,
     default: 10.0,
 };
@@ -161,11 +170,180 @@ pub(super) const XPBD_STIFFNESS: Setting = Setting {
     default: 1000.0,
 };
 
-/// The energy gravity can release from a hanging cloth of the settings: every
-/// free particle dropping to the depth of the bottom row, joules (the scale
-/// energy errors are measured against).
-pub(super) fn gravity_scale(settings: &Settings) -> f64 {
-    let depth = (settings.get("height") - 1.0) * crate::model::grid::SPACING as f64;
-    let particles = settings.get("width") * settings.get("height") - 2.0;
-    particles * settings.get("mass") * 9.81 * depth
+/// The sweep order: 0 = coloured (the cloth's default), 1 = original.
+pub(super) const ORDER: Setting = Setting {
+    name: "order",
+    label: "Sweep order",
+    unit: "0 = coloured, 1 = original",
+    min: 0.0,
+    max: 1.0,
+    whole: true,
+    default: 0.0,
+};
+
+/// The sweep order of the `order` setting ([`ORDER`]), or the cloth's
+/// default for an experiment without one.
+pub(super) fn order(settings: &Settings) -> SolverOrder {
+    if settings.has("order") && settings.get("order") == 1.0 {
+        SolverOrder::Original
+    } else if settings.has("order") {
+        SolverOrder::Colored
+    } else {
+        Params::default().solver_order
+    }
+}
+
+// The choices several experiments declare, with what a verdict that changes
+// under their perturbation means.
+
+/// Twice the simulated time: where a window is a share of the run, twice the
+/// window as well.
+pub(super) const TWICE_THE_TIME: Choice = Choice::run(
+    &["duration"],
+    "the simulated time",
+    Change::Times(2.0),
+    "A verdict that changes when the run lasts twice as long rests on a run too short to settle, or on a transient it happened to catch.",
+    "Run it longer before relying on the verdict.",
+);
+
+/// The other sweep order.
+pub(super) const THE_OTHER_ORDER: Choice = Choice::run(
+    &["order"],
+    "the sweep order",
+    Change::Other,
+    "A verdict that changes with the sweep order rests on a solve that had not converged, whose result depends on the order it visits the constraints.",
+    "Check the result in the other sweep order (solverOrder) before relying on it.",
+);
+
+/// Ten times the iterations of the `iterations` setting.
+pub(super) const TEN_TIMES_THE_ITERATIONS: Choice = Choice::run(
+    &["iterations"],
+    "the iteration count",
+    Change::Times(10.0),
+    "A verdict that changes with ten times the iterations rests on a solve that had not converged: it measures too few iterations, not the method.",
+    "Raise the iterations until the result stops changing before relying on it.",
+);
+
+/// The stiffness the static equilibrium of a rigid cloth (stiffness 0) is
+/// found with, and the largest one used: a stand-in whose stretches
+/// (about weight / k) and energy differ from the rigid limit's by about a
+/// millionth of the energies measured.
+const RIGID_STAND_IN: f64 = 1e7;
+
+/// The exact static equilibrium of a hanging cloth of an experiment's
+/// settings (Newton's method in f64), and what the experiments read from it.
+pub(super) struct Hanging {
+    /// `[a0, b0, …]`: the constraints' particles, as the cloth has them.
+    pub pairs: Vec<u32>,
+    pub rest_lengths: Vec<f64>,
+    /// The stiffness the equilibrium is of (see [`RIGID_STAND_IN`]).
+    pub stiffness: f64,
+    /// The equilibrium's positions.
+    pub exact: Vec<f64>,
+    /// The energy the cloth can release: the rest shape's total energy less
+    /// the equilibrium's, joules.
+    pub releasable: f64,
+}
+
+impl Hanging {
+    /// Each constraint's force at equilibrium, `k(l − L)`, newtons (a
+    /// tension positive).
+    pub fn forces(&self) -> Vec<f64> {
+        let x = &self.exact;
+        self.pairs
+            .chunks_exact(2)
+            .zip(&self.rest_lengths)
+            .map(|(p, &rest)| {
+                let (a, b) = (p[0] as usize, p[1] as usize);
+                let l = (x[2 * a] - x[2 * b]).hypot(x[2 * a + 1] - x[2 * b + 1]);
+                self.stiffness * (l - rest)
+            })
+            .collect()
+    }
+}
+
+/// An equilibrium found: (width, height, stiffness, mass) as bits, and the
+/// equilibrium (`None`: the cloth was refused).
+type Found = ([u64; 4], Option<Rc<Hanging>>);
+
+thread_local! {
+    /// The equilibria already found, the most recent last.
+    static HANGING: RefCell<Vec<Found>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The exact static equilibrium of a cloth of the settings (`width ×
+/// height`, held by its two top corners, `stiffness`, `mass`), found once
+/// per set-up and kept (`None` if the settings make no cloth).
+pub(super) fn hanging(settings: &Settings) -> Option<Rc<Hanging>> {
+    let key = [
+        settings.get("width").to_bits(),
+        settings.get("height").to_bits(),
+        settings.get("stiffness").to_bits(),
+        settings.get("mass").to_bits(),
+    ];
+    if let Some(found) = HANGING.with(|r| {
+        r.borrow()
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|e| e.1.clone())
+    }) {
+        return found;
+    }
+    let found = solve_hanging(settings).ok().map(Rc::new);
+    HANGING.with(|r| {
+        let mut r = r.borrow_mut();
+        if r.len() >= 16 {
+            r.remove(0);
+        }
+        r.push((key, found.clone()));
+    });
+    found
+}
+
+/// The energy a hanging cloth of the settings can release, joules: its total
+/// energy in its rest shape less that of its exact static equilibrium, the
+/// most it can lose by coming to rest in its plane (see [`hanging`]); the
+/// scale its energy errors are measured against. NaN if the settings make no
+/// cloth.
+pub(super) fn releasable_energy(settings: &Settings) -> f64 {
+    hanging(settings).map_or(f64::NAN, |h| h.releasable)
+}
+
+fn solve_hanging(settings: &Settings) -> Result<Hanging, ClothError> {
+    let params = Params {
+        mass: settings.get("mass"),
+        ..Params::default()
+    };
+    let cloth = grid_cloth(
+        settings.count("width"),
+        settings.count("height"),
+        FixedPreset::Two,
+        params,
+    )?;
+    let k = settings.get("stiffness");
+    let stiffness = if k == 0.0 {
+        RIGID_STAND_IN
+    } else {
+        k.min(RIGID_STAND_IN)
+    };
+    let rest: Vec<f64> = cloth.positions().iter().map(|&v| v as f64).collect();
+    let inverse_masses: Vec<f64> = cloth.inverse_masses().iter().map(|&v| v as f64).collect();
+    let rest_lengths: Vec<f64> = cloth.rest_lengths().iter().map(|&v| v as f64).collect();
+    let springs = Springs {
+        positions: &rest,
+        inverse_masses: &inverse_masses,
+        pairs: cloth.constraint_ids(),
+        rest_lengths: &rest_lengths,
+        stiffness,
+        gravity: params.gravity,
+    };
+    let exact = equilibrium::solve(&springs).positions;
+    let releasable = equilibrium::energy(&springs, &rest) - equilibrium::energy(&springs, &exact);
+    Ok(Hanging {
+        pairs: cloth.constraint_ids().to_vec(),
+        rest_lengths,
+        stiffness,
+        exact,
+        releasable,
+    })
 }

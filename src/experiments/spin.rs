@@ -3,31 +3,109 @@
 //! on the ground with and without friction, and floating with no contact.
 
 use super::momentum_measure::spin_rate;
-use super::setup::steps_for;
+use super::setup::{steps_for, TWICE_THE_TIME};
 use super::words::number;
 use super::{
-    mean_after, series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial,
-    Verdict,
+    mean_after, series, Cell, Change, Chart, Choice, Definition, Report, Series, Setting, Settings,
+    Status, Table, Trial, Verdict,
 };
 use crate::cloth::Cloth;
 use crate::error::ClothError;
 use crate::params::{SolverOrder, Value};
 
-/// A body spins when its rotation rate over the second half of the run
-/// exceeds this many degrees per second.
+/// A window's mean rotation rate above this many degrees per second counts
+/// as turning (a minute turns the body by 60°, plain to see).
 pub const SPINS: f64 = 1.0;
+
+/// How a body turned over the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Turning {
+    /// The same sign and above [`SPINS`] in every window of the second half.
+    Spins,
+    /// Above [`SPINS`] in some window, but not spinning.
+    Rocks,
+    Still,
+}
+
+impl Turning {
+    pub fn name(self) -> &'static str {
+        match self {
+            Turning::Spins => "spins",
+            Turning::Rocks => "rocks",
+            Turning::Still => "keeps still",
+        }
+    }
+}
+
+/// The mean rotation rate (°/s) over each whole window of `window` seconds
+/// from the start of `samples` (`[time, rate]` rows), with each window's start.
+pub fn window_means(samples: &[Vec<f64>], window: f64) -> Vec<(f64, f64)> {
+    let end = samples.last().map_or(0.0, |r| r[0]);
+    let count = ((end + 1e-9) / window).floor() as usize;
+    (0..count)
+        .map(|k| {
+            let (from, to) = (k as f64 * window, (k + 1) as f64 * window);
+            let rates: Vec<f64> = samples
+                .iter()
+                .filter(|r| r[0] > from + 1e-9 && r[0] <= to + 1e-9)
+                .map(|r| r[1])
+                .collect();
+            let mean = rates.iter().sum::<f64>() / rates.len().max(1) as f64;
+            (from, if rates.is_empty() { f64::NAN } else { mean })
+        })
+        .collect()
+}
+
+/// How a body with these window means (from [`window_means`]) over a run of
+/// `duration` seconds turned: it spins when every window starting in the
+/// second half (the last window, if none does) turns faster than [`SPINS`]
+/// with one sign; it rocks when some window does but it does not spin.
+pub fn classify(means: &[(f64, f64)], duration: f64) -> Turning {
+    let late: Vec<f64> = means
+        .iter()
+        .filter(|(from, _)| *from >= duration / 2.0 - 1e-9)
+        .map(|&(_, m)| m)
+        .collect();
+    let late = if late.is_empty() {
+        means.last().map(|&(_, m)| vec![m]).unwrap_or_default()
+    } else {
+        late
+    };
+    let turning = |m: &f64| m.abs() > SPINS;
+    let one_sign = late.iter().all(|m| *m > 0.0) || late.iter().all(|m| *m < 0.0);
+    if !late.is_empty() && late.iter().all(turning) && one_sign {
+        Turning::Spins
+    } else if means.iter().any(|(_, m)| turning(m)) {
+        Turning::Rocks
+    } else {
+        Turning::Still
+    }
+}
 
 pub(super) static DEFINITION: Definition = Definition {
     id: "spin",
     title: "Resting bodies that turn",
     claim: "A soft body and a balloon resting on the ground start to rotate by themselves, and shuffling the constraints does not stop it (the report's open question: its author could not find why).",
     source: "the course report on XPBD soft bodies (its open question); the PBD tutorial's remark that corrections along ∇C conserve angular momentum",
-    method: "The \"soft-body\" and \"balloon\" presets run with each sweep order without air drag (velocityDamping 0, as in the report; the balloon preset's own air drag lets it come to rest) in three cases: resting on the ground with the preset's friction, on the ground without friction, and floating with the ground removed and gravity off (no contact: only the body's own constraints act; a falling body is no control, as single precision's rounding grows with the distance fallen). Measured: the rotation rate about the centre of mass, ω = L/I (angular momentum over moment of inertia of the free particles), over time, and its mean over the second half. The runs last 10 s: a landed balloon's roll builds up over seconds, and a shorter window catches only its onset, whose timing single precision shifts.",
-    rule: "A body spins when its rotation rate over the second half exceeds 1°/s (a minute turns it by 60°, plain to see). Holds when some body resting on the ground spins; the table shows in which cases, which is where the spin comes from. Does not hold when no resting body spins.",
+    method: "The \"soft-body\" and \"balloon\" presets run with each sweep order without air drag (velocityDamping 0, as in the report; the balloon preset's own air drag lets it come to rest) in three cases: resting on the ground with the preset's friction, on the ground without friction, and floating with the ground removed and gravity off (no contact: only the body's own constraints act; a falling body is no control, as single precision's rounding grows with the distance fallen). Measured: the rotation rate about the centre of mass, ω = L/I (angular momentum over moment of inertia of the free particles), over time, and its mean over each window of the length below from the start. A landed balloon's roll builds up and decays over seconds, so a single mean catches whatever its window happens to: the rule asks for a persistent rate.",
+    rule: "A body spins when its mean rate exceeds 1°/s (a minute turns it by 60°, plain to see), with the same sign, in every window of the run's second half: a persistent rate, turning one way to the end. It rocks when some window exceeds 1°/s but it does not spin (a roll that builds and decays, or turns back); otherwise it keeps still. Holds when some body resting on the ground spins; in part when none spins but some rocks (it starts to turn by itself but does not keep turning); does not hold when every resting body keeps still. The table shows in which cases, which is where the turning comes from.",
     settings: &[
         Setting { name: "friction", label: "Friction on the ground", unit: "", min: 0.0, max: 10.0, whole: false, default: 0.3 },
-        Setting { name: "duration", label: "Simulated time per run", unit: "s", min: 0.5, max: 30.0, whole: false, default: 10.0 },
+        Setting { name: "duration", label: "Simulated time per run", unit: "s", min: 1.0, max: 60.0, whole: false, default: 20.0 },
+        Setting { name: "window", label: "Window", unit: "s", min: 0.1, max: 30.0, whole: false, default: 2.0 },
     ],
+    key: "spinningResting",
+    choices: &[
+        Choice::measure(
+            &["window"],
+            "the window",
+            Change::Times(2.0),
+            "A verdict that changes with the window rests on what the windows happened to catch of a roll that comes and goes.",
+            "Watch a resting body over more than one window before calling its turning a spin.",
+        ),
+        TWICE_THE_TIME,
+    ],
+    explain: None,
     build,
     report,
 };
@@ -87,83 +165,167 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
     Ok(trials)
 }
 
+/// What each run did: its class, window means and second-half mean.
+struct Outcome {
+    label: String,
+    /// 0: ground with friction, 1: ground without, 2: floating.
+    case: usize,
+    turning: Turning,
+    means: Vec<(f64, f64)>,
+    half: f64,
+}
+
+impl Outcome {
+    fn resting(&self) -> bool {
+        self.case < 2
+    }
+
+    /// The largest window mean in size, with its sign.
+    fn fastest(&self) -> f64 {
+        self.means
+            .iter()
+            .map(|&(_, m)| m)
+            .fold(0.0, |a: f64, m| if m.abs() > a.abs() { m } else { a })
+    }
+}
+
+fn advice(outcomes: &[Outcome]) -> &'static str {
+    let floating = outcomes
+        .iter()
+        .any(|o| !o.resting() && o.turning != Turning::Still);
+    let spins = outcomes
+        .iter()
+        .any(|o| o.resting() && o.turning == Turning::Spins);
+    let rocks = outcomes
+        .iter()
+        .any(|o| o.resting() && o.turning == Turning::Rocks);
+    if floating {
+        "The turning comes from the constraint solve itself (bodies turn with no contact at all): friction with the ground holds it, so keep some friction on resting bodies."
+    } else if spins {
+        "A resting body that keeps turning is the contacts' doing, not the constraints' (it keeps still floating), and friction does not stop a round body rolling: give it air drag (velocityDamping, as the balloon preset's 1/s) so that it comes to rest."
+    } else if rocks {
+        "A resting round body rocks into a roll and back on its contacts, and settles only slowly without air drag: give it some (velocityDamping, as the balloon preset's 1/s); the constraints and the sweep order do not turn it (it keeps still floating)."
+    } else {
+        "Resting bodies keep still here in either sweep order, with or without friction: no need to shuffle constraints."
+    }
+}
+
 fn report(settings: &Settings, trials: &[Trial]) -> Report {
-    let half = settings.get("duration") / 2.0;
+    let (duration, window) = (settings.get("duration"), settings.get("window"));
     let mut chart = Chart::new(
         "Rotation rate about the centre of mass",
         "time (s)",
         "ω (°/s)",
     );
+    let mut windows = Chart::new(
+        "Mean rotation rate over each window",
+        "window start (s)",
+        "mean ω (°/s)",
+    );
     let mut table = Table {
         columns: vec![
             "run".into(),
+            "turning".into(),
+            "mean ω over each window (°/s)".into(),
             "mean ω over the second half (°/s)".into(),
-            "spins".into(),
         ],
         rows: Vec::new(),
     };
-    let mut spinning = Vec::new();
+    let mut outcomes = Vec::new();
     for trial in trials {
         chart
             .series
             .push(series(trial.label.clone(), &trial.samples, 1));
-        let rate = mean_after(&trial.samples, 1, half);
-        let spins = rate.abs() > SPINS;
-        if spins {
-            spinning.push((trial.label.clone(), trial.key, rate));
-        }
+        let means = window_means(&trial.samples, window);
+        windows.series.push(Series {
+            label: trial.label.clone(),
+            points: means.iter().map(|&(t, m)| [t, m]).collect(),
+        });
+        let outcome = Outcome {
+            label: trial.label.clone(),
+            case: trial.key as usize,
+            turning: classify(&means, duration),
+            half: mean_after(&trial.samples, 1, duration / 2.0),
+            means,
+        };
         table.rows.push(vec![
-            Cell::Text(trial.label.clone()),
-            Cell::Number(rate),
-            Cell::Text(if spins { "yes" } else { "no" }.into()),
+            Cell::Text(outcome.label.clone()),
+            Cell::Text(outcome.turning.name().into()),
+            Cell::Text(
+                outcome
+                    .means
+                    .iter()
+                    .map(|&(_, m)| number(m))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            Cell::Number(outcome.half),
         ]);
+        outcomes.push(outcome);
     }
-    let resting = spinning.iter().filter(|(_, k, _)| *k < 2.0).count();
-    let without_friction = spinning.iter().filter(|(_, k, _)| *k == 1.0).count();
-    let floating = spinning.iter().filter(|(_, k, _)| *k == 2.0).count();
-    let status = if resting > 0 {
+    let count = |resting: bool, turning: Turning| {
+        outcomes
+            .iter()
+            .filter(|o| o.resting() == resting && o.turning == turning)
+            .count()
+    };
+    let (spinning, rocking) = (count(true, Turning::Spins), count(true, Turning::Rocks));
+    let status = if spinning > 0 {
         Status::Holds
+    } else if rocking > 0 {
+        Status::Partly
     } else {
         Status::DoesNotHold
     };
-    let fastest = trials
-        .iter()
-        .map(|t| mean_after(&t.samples, 1, half).abs())
-        .fold(0.0, f64::max);
-    let text = format!(
-        "{}: {resting} of 8 resting runs spin faster than {SPINS}°/s ({without_friction} of them without friction), and {floating} of 4 floating ones; the fastest turns at {fastest:.3}°/s.{}",
-        status.name(),
-        if spinning.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " Spinning: {}.",
-                spinning.iter().map(|(l, _, r)| format!("{l} ({}°/s)", number(*r))).collect::<Vec<_>>().join("; ")
-            )
-        },
-    );
-    let with_friction = spinning.iter().filter(|(_, k, _)| *k == 0.0).count();
-    let advice = if floating > 0 {
-        "The spin comes from the constraint solve itself (bodies turn with no contact at all); friction with the ground holds it, so keep some friction on resting bodies."
-    } else if with_friction > 0 {
-        "A resting body that turns is the contacts' doing, not the constraints' (it keeps still floating), and friction does not stop a round body rocking into a roll: give it air drag (velocityDamping, as the balloon preset's 1/s) so that it comes to rest."
-    } else if resting > 0 {
-        "A resting body that turns is the contacts' doing, not the constraints': keep friction on."
-    } else {
-        "Resting bodies keep still here in either sweep order, with or without friction: no need to shuffle constraints."
+    let floating_turning = count(false, Turning::Spins) + count(false, Turning::Rocks);
+    let named = |turning: Turning| {
+        outcomes
+            .iter()
+            .filter(|o| o.turning == turning)
+            .map(|o| format!("{} (up to {}°/s)", o.label, number(o.fastest())))
+            .collect::<Vec<_>>()
+            .join("; ")
     };
+    let mut text = format!(
+        "{}: over {} in windows of {}, {spinning} of 8 resting runs spin (a persistent rate, one way in every window of the second half) and {rocking} rock (turning faster than {SPINS}°/s in some window, but not to the end); {floating_turning} of 4 floating runs turn.",
+        status.name(),
+        super::words::quantity(duration, "s"),
+        super::words::quantity(window, "s"),
+    );
+    for turning in [Turning::Spins, Turning::Rocks] {
+        let runs = named(turning);
+        if !runs.is_empty() {
+            text += &format!(" {}: {runs}.", capitalised(turning.name()));
+        }
+    }
+    let fastest = outcomes
+        .iter()
+        .filter(|o| o.resting())
+        .map(|o| o.fastest().abs())
+        .fold(0.0, f64::max);
     Report {
-        charts: vec![chart],
+        checks: Vec::new(),
+        charts: vec![chart, windows],
         table,
         numbers: vec![
-            ("spinningResting", resting as f64),
-            ("spinningFloating", floating as f64),
-            ("fastestRate", fastest),
+            ("spinningResting", spinning as f64),
+            ("rockingResting", rocking as f64),
+            ("turningFloating", floating_turning as f64),
+            ("fastestWindowRate", fastest),
         ],
         verdict: Some(Verdict {
+            depends_on: Vec::new(),
             status,
             text,
-            advice: advice.into(),
+            advice: advice(&outcomes).into(),
         }),
     }
+}
+
+/// `word` with its first letter upper case.
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
 }

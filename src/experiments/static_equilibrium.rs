@@ -4,7 +4,7 @@
 use super::chain::{rms_gap, Chain};
 use super::equilibrium::{force_left, Equilibrium, Springs};
 use super::measure::rms_residual;
-use super::setup::steps_for;
+use super::setup::{self, steps_for};
 use super::words::quantity;
 use super::{
     mean_after, series, Cell, Chart, Definition, Report, Series, Setting, Settings, Status, Table,
@@ -35,11 +35,14 @@ pub(super) static DEFINITION: Definition = Definition {
         Setting { name: "span", label: "Distance between the pins", unit: "× length", min: 0.1, max: 0.95, whole: false, default: 0.6 },
         Setting { name: "stiffness", label: "Stiffness", unit: "N/m", min: 1.0, max: 1e9, whole: false, default: 1e4 },
         Setting { name: "mass", label: "Mass per particle", unit: "kg", min: 1e-4, max: 100.0, whole: false, default: 0.05 },
-        Setting { name: "iterations", label: "Iterations", unit: "", min: 1.0, max: 100.0, whole: true, default: 10.0 },
+        Setting { name: "iterations", label: "Iterations", unit: "", min: 1.0, max: 1000.0, whole: true, default: 10.0 },
         Setting { name: "maxTimeStep", label: "Largest time step", unit: "s", min: 0.001, max: 0.04, whole: false, default: 0.02 },
         Setting { name: "velocityDamping", label: "Velocity damping", unit: "1/s", min: 0.0, max: 100.0, whole: false, default: 2.0 },
         Setting { name: "duration", label: "Simulated time per run", unit: "s", min: 0.5, max: 30.0, whole: false, default: 10.0 },
     ],
+    key: "worstGap",
+    choices: &[setup::TEN_TIMES_THE_ITERATIONS, setup::TWICE_THE_TIME],
+    explain: None,
     build,
     report,
 };
@@ -218,6 +221,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         "For a resting shape you can trust, use the time steps whose gap the table shows under 1 %, or more iterations."
     };
     Report {
+        checks: Vec::new(),
         charts: vec![gaps, shapes],
         table,
         numbers: vec![
@@ -227,6 +231,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("newtonForceLeft", exact.largest_force),
         ],
         verdict: Some(Verdict {
+            depends_on: Vec::new(),
             status,
             text,
             advice: advice.into(),

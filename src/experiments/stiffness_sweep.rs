@@ -205,6 +205,7 @@ pub(super) fn report(settings: &Settings, trials: &[Trial], keys: &[f64], ends: 
     let mut comparison = Comparison::new(pbd, xpbd, ends.xpbd_max_change, ends.pbd_min_change);
     comparison.judge_equilibrium(gap, settled);
     Report {
+        checks: Vec::new(),
         charts: vec![chart],
         table,
         numbers: vec![
@@ -383,6 +384,7 @@ impl Comparison {
             "Here XPBD's stiffness is not yet independent of the setting swept: raise the iterations (or substeps) until the table's XPBD column stops changing."
         };
         Verdict {
+            depends_on: Vec::new(),
             status: self.status,
             text,
             advice: advice.into(),

@@ -2,7 +2,7 @@
 
 use super::setup;
 use super::stiffness_sweep::{self, Ends};
-use super::{Definition, Report, Setting, Settings, Trial};
+use super::{Change, Choice, Definition, Report, Setting, Settings, Trial};
 use crate::error::ClothError;
 use crate::params::Params;
 
@@ -35,6 +35,19 @@ pub(super) static DEFINITION: Definition = Definition {
         stiffness_sweep::SETTLING_DURATION,
         stiffness_sweep::SETTLING_DAMPING,
     ],
+    key: "xpbdChange",
+    choices: &[
+        setup::TEN_TIMES_THE_ITERATIONS,
+        Choice::run(
+            &["maxTimeStep"],
+            "the largest time step",
+            Change::Times(2.0),
+            "A verdict that changes with the range of time steps holds only over the range tried: \"whatever the time step\" claims more.",
+            "Keep the time step within the range where the verdict holds, or raise the iterations with it.",
+        ),
+        setup::TWICE_THE_TIME,
+    ],
+    explain: None,
     build,
     report,
 };

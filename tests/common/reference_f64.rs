@@ -509,3 +509,123 @@ fn solve_link(
         particles[link.b].x[axis] -= pb.w * delta * n_axis;
     }
 }
+
+/// The exact static equilibrium of a reference's particles and links: the
+/// positions where every free particle's spring forces `k(l − L)` balance its
+/// weight, found from the equations by Newton's method on the energy
+/// `Σ ½k(l − L)² − Σ m g y` (a dense Cholesky solve of the Hessian, whose
+/// bending term of a compressed spring is left out so that it stays positive
+/// definite; the step halved until the energy falls). Written for the tests
+/// on its own: it shares nothing with the crate's equilibrium.
+pub fn static_equilibrium(r: &Reference, stiffness: f64) -> Vec<[f64; 2]> {
+    let n = r.particles.len();
+    let free: Vec<usize> = (0..n).filter(|&k| r.particles[k].w > 0.0).collect();
+    let mut slot = vec![usize::MAX; n];
+    for (i, &k) in free.iter().enumerate() {
+        slot[k] = i;
+    }
+    let dofs = 2 * free.len();
+    let mut x: Vec<[f64; 2]> = r.particles.iter().map(|p| p.x).collect();
+    let g = r.s.gravity;
+    let energy = |x: &[[f64; 2]]| -> f64 {
+        let springs: f64 = r
+            .links
+            .iter()
+            .map(|c| {
+                let l = (x[c.a][0] - x[c.b][0]).hypot(x[c.a][1] - x[c.b][1]);
+                0.5 * stiffness * (l - c.rest).powi(2)
+            })
+            .sum();
+        let weight: f64 = free.iter().map(|&k| -g / r.particles[k].w * x[k][1]).sum();
+        springs + weight
+    };
+    for _ in 0..100 {
+        // gradient and Hessian over the free coordinates
+        let mut grad = vec![0.0; dofs];
+        let mut hess = vec![0.0; dofs * dofs];
+        for &k in &free {
+            grad[2 * slot[k] + 1] -= g / r.particles[k].w;
+        }
+        for c in &r.links {
+            let d = [x[c.a][0] - x[c.b][0], x[c.a][1] - x[c.b][1]];
+            let l = d[0].hypot(d[1]);
+            let u = [d[0] / l, d[1] / l];
+            let f = stiffness * (l - c.rest);
+            let t = (f / l).max(0.0);
+            let mut block = [[0.0; 2]; 2];
+            for i in 0..2 {
+                for j in 0..2 {
+                    let identity = if i == j { 1.0 } else { 0.0 };
+                    block[i][j] = stiffness * u[i] * u[j] + t * (identity - u[i] * u[j]);
+                }
+            }
+            for (p, sign) in [(c.a, 1.0), (c.b, -1.0)] {
+                if slot[p] == usize::MAX {
+                    continue;
+                }
+                for i in 0..2 {
+                    grad[2 * slot[p] + i] += sign * f * u[i];
+                }
+                for (q, other) in [(c.a, 1.0), (c.b, -1.0)] {
+                    if slot[q] == usize::MAX {
+                        continue;
+                    }
+                    for i in 0..2 {
+                        for j in 0..2 {
+                            hess[(2 * slot[p] + i) * dofs + 2 * slot[q] + j] +=
+                                sign * other * block[i][j];
+                        }
+                    }
+                }
+            }
+        }
+        let largest = grad.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        if largest < 1e-10 {
+            break;
+        }
+        // Cholesky: hess = L Lᵀ, then L Lᵀ step = −grad
+        for j in 0..dofs {
+            let mut d = hess[j * dofs + j];
+            for k in 0..j {
+                d -= hess[j * dofs + k] * hess[j * dofs + k];
+            }
+            let d = d.max(1e-300).sqrt();
+            hess[j * dofs + j] = d;
+            for i in j + 1..dofs {
+                let mut s = hess[i * dofs + j];
+                for k in 0..j {
+                    s -= hess[i * dofs + k] * hess[j * dofs + k];
+                }
+                hess[i * dofs + j] = s / d;
+            }
+        }
+        let mut step: Vec<f64> = grad.iter().map(|v| -v).collect();
+        for i in 0..dofs {
+            for k in 0..i {
+                step[i] -= hess[i * dofs + k] * step[k];
+            }
+            step[i] /= hess[i * dofs + i];
+        }
+        for i in (0..dofs).rev() {
+            for k in i + 1..dofs {
+                step[i] -= hess[k * dofs + i] * step[k];
+            }
+            step[i] /= hess[i * dofs + i];
+        }
+        let before = energy(&x);
+        let mut scale = 1.0;
+        loop {
+            let mut trial = x.clone();
+            for &k in &free {
+                trial[k][0] += scale * step[2 * slot[k]];
+                trial[k][1] += scale * step[2 * slot[k] + 1];
+            }
+            if energy(&trial) <= before || scale < 1e-8 {
+                x = trial;
+                break;
+            }
+            scale *= 0.5;
+        }
+    }
+    x
+}
