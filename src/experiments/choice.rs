@@ -237,7 +237,7 @@ pub(super) fn depends_on(
             })
             .collect();
         parts.push(format!(
-            "it depends on {}: {} at {} (this run), {}.{}",
+            "It depends on {}: {} at {} (this run), {}.{}",
             choice.name,
             status.name(),
             show(definitions, choice.settings[0], first.value),

@@ -33,15 +33,6 @@ pub fn f32_resolution(extent: f64, w: f64, h: f64, stiffness: f64, full_scale: f
     f32::EPSILON as f64 * extent / (w * h * h + 1.0 / stiffness) / full_scale
 }
 
-/// How finely single precision resolves a substep's fall under gravity,
-/// `g h²`, the motion the prediction adds to a resting particle and the
-/// solve takes back: one rounding of a coordinate against it,
-/// `ε·extent/(g h²)`. Where it is coarse the prediction itself rounds, and
-/// the particles settle where rounding, not their weight, leaves them.
-pub fn f32_fall_resolution(extent: f64, gravity: f64, h: f64) -> f64 {
-    f32::EPSILON as f64 * extent / (gravity.abs() * h * h)
-}
-
 /// The substep counts tried (with the `substepIterations` setting), up to
 /// `maxSubsteps`.
 const SUBSTEPS: [u32; 6] = [2, 5, 10, 20, 50, 100];
@@ -325,7 +316,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
                 error: mean_after(&trial.samples, 1, late),
                 residual: mean_after(&trial.samples, 2, late),
                 resolution: f32_resolution(extent, w, h, settings.get("stiffness"), full_scale)
-                    .max(f32_fall_resolution(extent, Params::default().gravity, h)),
+                    .max(setup::fall_resolution(extent, h)),
             }
         })
         .collect();

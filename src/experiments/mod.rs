@@ -1,7 +1,7 @@
 //! Experiments: the claims of the documents behind XPBD, measured on this cloth.
 //!
 //! Each experiment is defined once, here, and read twice: by the native tests
-//! (`tests/experiments.rs`) and by the experiments page through wasm
+//! (`tests/experiments/`) and by the experiments page through wasm
 //! (`ExperimentRun`, in `src/wasm/experiments.rs`). A [`Definition`] holds the claim and its
 //! source, the settings it accepts (each with its range and default, checked like
 //! the cloth's own parameters), how the trials are built from the settings, and
@@ -53,6 +53,7 @@ pub use report::{Cell, Chart, Report, Series, Status, Table, Verdict};
 pub use run::Run;
 pub use samples::{mean_after, percent_change, series};
 pub use setting::{Setting, Settings};
+pub use setup::fall_resolution;
 pub use trial::{Driver, Plan, Probe, Stepper, Trial};
 
 use crate::error::ClothError;
@@ -78,6 +79,11 @@ static DEFINITIONS: [&Definition; 14] = [
     &long_run::DEFINITION,
     &equal_cost::DEFINITION,
 ];
+
+/// Every definition as JSON, as the page reads them (`experimentDefinitions()`).
+pub fn definitions_json() -> String {
+    json::definitions(definitions())
+}
 
 /// The experiment called `id`, or an error naming it.
 pub fn definition(id: &str) -> Result<&'static Definition, ClothError> {

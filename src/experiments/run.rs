@@ -226,6 +226,16 @@ impl Run {
         &self.settings
     }
 
+    /// Every perturbation of the run's choices, in words, with the reason it
+    /// will not run if it will not (out of its setting's range, refused, or
+    /// past the work a run may take): known as soon as the run is built.
+    pub fn planned_checks(&self) -> Vec<(String, Option<String>)> {
+        self.perturbations
+            .iter()
+            .map(|p| (p.words.clone(), p.settings.as_ref().err().cloned()))
+            .collect()
+    }
+
     /// The outcome of every perturbation judged so far.
     pub fn checks(&self) -> Vec<Check> {
         self.perturbations
@@ -253,7 +263,7 @@ impl Run {
                 &report.checks,
             );
             if !names.is_empty() {
-                verdict.text = format!("{} {}", verdict.text, capitalised(&words));
+                verdict.text = format!("{} {words}", verdict.text);
                 if !advice.is_empty() {
                     verdict.advice = format!("{} {advice}", verdict.advice);
                 }
@@ -265,12 +275,4 @@ impl Run {
         }
         report
     }
-}
-
-/// `text` with its first letter upper case.
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
 }

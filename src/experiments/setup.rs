@@ -170,6 +170,16 @@ pub(super) const XPBD_STIFFNESS: Setting = Setting {
     default: 1000.0,
 };
 
+/// How finely single precision resolves a substep's fall under gravity,
+/// `g h²`, the motion the prediction adds to a resting particle and the
+/// solve takes back, for a cloth whose coordinates reach `extent` metres:
+/// one rounding of a coordinate against it, `ε·extent/(g h²)`, known before
+/// a run. Where it is coarse the prediction itself rounds, and the particles
+/// move where rounding, not their weight, takes them.
+pub fn fall_resolution(extent: f64, h: f64) -> f64 {
+    f32::EPSILON as f64 * extent / (Params::default().gravity.abs() * h * h)
+}
+
 /// The sweep order: 0 = coloured (the cloth's default), 1 = original.
 pub(super) const ORDER: Setting = Setting {
     name: "order",
@@ -298,6 +308,21 @@ pub(super) fn hanging(settings: &Settings) -> Option<Rc<Hanging>> {
         r.push((key, found.clone()));
     });
     found
+}
+
+/// The mean stretch (%) of the exact static equilibrium of a hanging cloth
+/// of the settings (see [`hanging`]); NaN if the settings make no cloth.
+pub(super) fn equilibrium_stretch(settings: &Settings) -> f64 {
+    let Some(exact) = hanging(settings) else {
+        return f64::NAN;
+    };
+    let forces = exact.forces();
+    let sum: f64 = forces
+        .iter()
+        .zip(&exact.rest_lengths)
+        .map(|(f, rest)| f / exact.stiffness / rest)
+        .sum();
+    100.0 * sum / forces.len().max(1) as f64
 }
 
 /// The energy a hanging cloth of the settings can release, joules: its total

@@ -5,10 +5,9 @@
 //! two ends of the sweep, and compares XPBD's with the exact static
 //! equilibrium of springs of that stiffness (a Newton solve in f64).
 
-use super::equilibrium::{self, Springs};
 use super::measure::mean_stretch;
 use super::pbd;
-use super::setup::hanging_trial;
+use super::setup::{self, hanging_trial};
 use super::{
     mean_after, Cell, Chart, Report, Series, Setting, Settings, Status, Table, Trial, Verdict,
 };
@@ -102,40 +101,6 @@ pub(super) fn build<K: Copy + Into<f64>>(
     Ok(trials)
 }
 
-/// The mean stretch (%) of the exact static equilibrium of the XPBD cloth
-/// (NaN until the last trial has run), from the last trial's final state.
-fn equilibrium_stretch(settings: &Settings, trials: &[Trial]) -> f64 {
-    let Some(last) = trials.last() else {
-        return f64::NAN;
-    };
-    if settled_stretch(settings, last).is_nan() {
-        return f64::NAN;
-    }
-    let cloth = &last.cloth;
-    let positions: Vec<f64> = cloth.positions().iter().map(|&v| v as f64).collect();
-    let inverse_masses: Vec<f64> = cloth.inverse_masses().iter().map(|&v| v as f64).collect();
-    let rest_lengths: Vec<f64> = cloth.rest_lengths().iter().map(|&v| v as f64).collect();
-    let springs = Springs {
-        positions: &positions,
-        inverse_masses: &inverse_masses,
-        pairs: cloth.constraint_ids(),
-        rest_lengths: &rest_lengths,
-        stiffness: settings.get("stiffness"),
-        gravity: cloth.params().gravity,
-    };
-    let x = equilibrium::solve(&springs).positions;
-    let sum: f64 = springs
-        .pairs
-        .chunks_exact(2)
-        .zip(&rest_lengths)
-        .map(|(p, &rest)| {
-            let (a, b) = (p[0] as usize, p[1] as usize);
-            (x[2 * a] - x[2 * b]).hypot(x[2 * a + 1] - x[2 * b + 1]) / rest - 1.0
-        })
-        .sum();
-    100.0 * sum / rest_lengths.len().max(1) as f64
-}
-
 /// How far a trial's stretch still moved: its mean over the last quarter less
 /// its mean over the second half, in % of the cloth's rest length.
 fn drift(settings: &Settings, trial: &Trial) -> f64 {
@@ -185,7 +150,7 @@ pub(super) struct Ends<'a> {
 /// and their changes, XPBD's gap to the exact equilibrium, and the verdict.
 pub(super) fn report(settings: &Settings, trials: &[Trial], keys: &[f64], ends: Ends) -> Report {
     let stretches = Stretches::of(settings, trials, keys.len());
-    let exact = equilibrium_stretch(settings, trials);
+    let exact = setup::equilibrium_stretch(settings);
     let (mut chart, table) = stretches.chart_and_table(settings, ends.title, ends.x_label, keys);
     if exact.is_finite() {
         chart.series.push(Series {

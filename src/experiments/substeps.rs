@@ -139,6 +139,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("gainMostSubsteps", most_gain),
             ("gainOneSubstep", gains.first().copied().unwrap_or(f64::NAN)),
             ("exploded", exploded.len() as f64),
+            ("releasableEnergy", scale),
         ],
         verdict: Some(verdict),
     }

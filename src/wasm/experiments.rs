@@ -9,14 +9,14 @@ use wasm_bindgen::prelude::*;
 use super::convert::{cloth_error, number, string_start, wrong_type};
 use super::reentry::Reading;
 use crate::cloth;
-use crate::experiments::{definition, definitions, json, Run};
+use crate::experiments::{definition, definitions_json, json, Run};
 use crate::params::MAX_WORK_PER_CALL;
 
 /// Every experiment as JSON: `[{ id, title, claim, source, method, rule,
 /// meaning, settings: [{ name, label, unit, min, max, whole, default }] }]`.
 #[wasm_bindgen(js_name = experimentDefinitions)]
 pub fn experiment_definitions() -> String {
-    json::definitions(definitions())
+    definitions_json()
 }
 
 /// One experiment running in slices. Free it with `free()` (cancelling is

@@ -512,11 +512,12 @@ fn solve_link(
 
 /// The exact static equilibrium of a reference's particles and links: the
 /// positions where every free particle's spring forces `k(l − L)` balance its
-/// weight, found from the equations by Newton's method on the energy
-/// `Σ ½k(l − L)² − Σ m g y` (a dense Cholesky solve of the Hessian, whose
-/// bending term of a compressed spring is left out so that it stays positive
-/// definite; the step halved until the energy falls). Written for the tests
-/// on its own: it shares nothing with the crate's equilibrium.
+/// weight, found from the equations by damped Newton steps on the energy
+/// `Σ ½k(l − L)² − Σ m g y`: a dense Cholesky solve of the Hessian (the
+/// bending term of a compressed spring left out) plus `μ` on its diagonal,
+/// `μ` raised when a step fails to lower the energy (a chain at rest length
+/// has no sideways stiffness) and lowered when one succeeds. Written for the
+/// tests on its own: it shares nothing with the crate's equilibrium.
 pub fn static_equilibrium(r: &Reference, stiffness: f64) -> Vec<[f64; 2]> {
     let n = r.particles.len();
     let free: Vec<usize> = (0..n).filter(|&k| r.particles[k].w > 0.0).collect();
@@ -539,7 +540,13 @@ pub fn static_equilibrium(r: &Reference, stiffness: f64) -> Vec<[f64; 2]> {
         let weight: f64 = free.iter().map(|&k| -g / r.particles[k].w * x[k][1]).sum();
         springs + weight
     };
-    for _ in 0..100 {
+    let weight = free
+        .iter()
+        .map(|&k| g.abs() / r.particles[k].w)
+        .fold(0.0, f64::max);
+    let mut mu = 1e-9 * stiffness;
+    let (mut best, mut stalled) = (f64::INFINITY, 0);
+    for _ in 0..400 {
         // gradient and Hessian over the free coordinates
         let mut grad = vec![0.0; dofs];
         let mut hess = vec![0.0; dofs * dofs];
@@ -553,10 +560,10 @@ pub fn static_equilibrium(r: &Reference, stiffness: f64) -> Vec<[f64; 2]> {
             let f = stiffness * (l - c.rest);
             let t = (f / l).max(0.0);
             let mut block = [[0.0; 2]; 2];
-            for i in 0..2 {
-                for j in 0..2 {
+            for (i, row) in block.iter_mut().enumerate() {
+                for (j, value) in row.iter_mut().enumerate() {
                     let identity = if i == j { 1.0 } else { 0.0 };
-                    block[i][j] = stiffness * u[i] * u[j] + t * (identity - u[i] * u[j]);
+                    *value = stiffness * u[i] * u[j] + t * (identity - u[i] * u[j]);
                 }
             }
             for (p, sign) in [(c.a, 1.0), (c.b, -1.0)] {
@@ -580,52 +587,79 @@ pub fn static_equilibrium(r: &Reference, stiffness: f64) -> Vec<[f64; 2]> {
             }
         }
         let largest = grad.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        if largest < 1e-10 {
+        // converged, or stalled where f64 no longer lowers the energy (the
+        // force left then is about a millionth of a weight: a position off
+        // by about that over the stiffness)
+        if largest <= 1e-10 * weight {
             break;
         }
-        // Cholesky: hess = L Lᵀ, then L Lᵀ step = −grad
-        for j in 0..dofs {
-            let mut d = hess[j * dofs + j];
-            for k in 0..j {
-                d -= hess[j * dofs + k] * hess[j * dofs + k];
-            }
-            let d = d.max(1e-300).sqrt();
-            hess[j * dofs + j] = d;
-            for i in j + 1..dofs {
-                let mut s = hess[i * dofs + j];
-                for k in 0..j {
-                    s -= hess[i * dofs + k] * hess[j * dofs + k];
-                }
-                hess[i * dofs + j] = s / d;
+        if largest < 0.99 * best {
+            (best, stalled) = (largest, 0);
+        } else {
+            stalled += 1;
+            if stalled >= 5 && largest <= 1e-5 * weight {
+                break;
             }
         }
-        let mut step: Vec<f64> = grad.iter().map(|v| -v).collect();
         for i in 0..dofs {
-            for k in 0..i {
-                step[i] -= hess[i * dofs + k] * step[k];
-            }
-            step[i] /= hess[i * dofs + i];
+            hess[i * dofs + i] += mu;
         }
-        for i in (0..dofs).rev() {
-            for k in i + 1..dofs {
-                step[i] -= hess[k * dofs + i] * step[k];
-            }
-            step[i] /= hess[i * dofs + i];
-        }
+        let step = cholesky_solve(&mut hess, dofs, &grad);
         let before = energy(&x);
         let mut scale = 1.0;
-        loop {
+        let mut moved = false;
+        while scale > 1e-6 {
             let mut trial = x.clone();
             for &k in &free {
-                trial[k][0] += scale * step[2 * slot[k]];
-                trial[k][1] += scale * step[2 * slot[k] + 1];
+                trial[k][0] -= scale * step[2 * slot[k]];
+                trial[k][1] -= scale * step[2 * slot[k] + 1];
             }
-            if energy(&trial) <= before || scale < 1e-8 {
+            if energy(&trial) <= before {
                 x = trial;
+                moved = true;
                 break;
             }
             scale *= 0.5;
         }
+        mu = if moved {
+            (mu * 0.1).max(1e-12 * stiffness)
+        } else {
+            mu * 100.0
+        };
     }
     x
+}
+
+/// Solves `A y = b` for a symmetric positive definite `A` (`n × n`, row by
+/// row), by Cholesky in place.
+fn cholesky_solve(a: &mut [f64], n: usize, b: &[f64]) -> Vec<f64> {
+    for j in 0..n {
+        let mut d = a[j * n + j];
+        for k in 0..j {
+            d -= a[j * n + k] * a[j * n + k];
+        }
+        let d = d.max(1e-300).sqrt();
+        a[j * n + j] = d;
+        for i in j + 1..n {
+            let mut s = a[i * n + j];
+            for k in 0..j {
+                s -= a[i * n + k] * a[j * n + k];
+            }
+            a[i * n + j] = s / d;
+        }
+    }
+    let mut y = b.to_vec();
+    for i in 0..n {
+        for k in 0..i {
+            y[i] -= a[i * n + k] * y[k];
+        }
+        y[i] /= a[i * n + i];
+    }
+    for i in (0..n).rev() {
+        for k in i + 1..n {
+            y[i] -= a[k * n + i] * y[k];
+        }
+        y[i] /= a[i * n + i];
+    }
+    y
 }

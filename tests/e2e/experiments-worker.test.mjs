@@ -28,6 +28,12 @@ function wasmProbeScript() {
   }
 }
 
+/** Installed before the page's scripts: records the duration of every long task from the start. */
+function longTaskScript() {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: true });
+}
+
 /** Installed before the page's scripts: a `Worker` that ignores `type`, as a browser without module workers does. */
 function noModuleWorkersScript() {
   const Native = window.Worker;
@@ -80,6 +86,37 @@ describe('experiments page: where the experiments run (Chromium)', () => {
       assert.ok(!instances.includes('experiments'), `the experiments' module on the main thread: ${instances}`);
       const inWorker = await workers[0].evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
       assert.ok(inWorker.some((name) => name.endsWith('/pkg/experiments/xpbd_cloth_bg.wasm')), `the worker loads the module: ${inWorker}`);
+    });
+  });
+
+  it('runs every experiment on the page in slices, each bounded in work units; the long tasks printed', async () => {
+    // The page's own runner (worker=off) puts every slice on the main thread.
+    // A slice stops once it has spent its work units (12 ms by the work model,
+    // about 1 ns a unit), past the call that crosses them: asserted here in
+    // work units, never in ms (a loaded machine has long tasks of its own);
+    // the long tasks the browser saw are printed.
+    const MOST_WORK_PER_TASK = 1e8; // 100 ms by the work model
+    const opened = await openPage(browser, `${server.url}www/experiments/?worker=off`, { initScripts: [longTaskScript] });
+    await inPage(opened, async ({ page }) => {
+      await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT });
+      assert.equal(await page.getAttribute('body', 'data-runner'), 'page');
+      const ids = await page.$$eval('section[data-experiment]', (s) => s.map((e) => e.dataset.experiment));
+      const largest = {};
+      for (const id of ids) {
+        // a short run: slices are the same whatever its length
+        for (const [name, value] of [['duration', '1'], ['checkTime', '0.5']]) {
+          const input = `${section(id)} input[name="${name}"]`;
+          if (await page.$(input)) await page.fill(input, value);
+        }
+        await runToEnd(page, id, 600_000);
+        largest[id] = Number(await page.getAttribute(section(id), 'data-largest-slice-work'));
+      }
+      const longTasks = await page.evaluate(() => window.__longTasks);
+      console.log(`largest slice per experiment (work units): ${JSON.stringify(largest)}`);
+      console.log(`main-thread long tasks while every experiment ran on the page: ${longTasks.length}, the longest ${Math.max(0, ...longTasks).toFixed(0)} ms`);
+      for (const [id, work] of Object.entries(largest)) {
+        assert.ok(work > 0 && work <= MOST_WORK_PER_TASK, `${id}: a slice of ${work} work units`);
+      }
     });
   });
 

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatNumber, readableText } from '../../www/experiments/format.js';
+import { badgeText, formatNumber, readableText } from '../../www/experiments/format.js';
 import {
   ROOT,
   WAIT,
@@ -37,7 +37,7 @@ useBrowserAndServer((launched, served) => {
 const NATIVE_NUMBERS = join(ROOT, 'target', 'experiment-numbers.json');
 
 /** The sources the native numbers come from: the crate's code, its lock file and the test that writes them. */
-const NUMBERS_SOURCES = [join(ROOT, 'src'), join(ROOT, 'Cargo.lock'), join(ROOT, 'tests', 'experiments.rs')];
+const NUMBERS_SOURCES = [join(ROOT, 'src'), join(ROOT, 'Cargo.lock'), join(ROOT, 'tests', 'experiments')];
 
 /** The newest modification time (ms) of `paths`, directories searched through. */
 function newestChange(paths) {
@@ -164,7 +164,17 @@ describe('experiments page', () => {
         assert.doesNotMatch(text, /\de[-+]?\d/, `${id}: no computer exponents in the words: ${text}`);
         assert.doesNotMatch(text, /\b1 (substeps|iterations)\b/, `${id}: ${text}`);
         const badge = await page.textContent(`${section(id)} .verdict-badge`);
-        assert.equal(badge, { holds: 'Holds', partly: 'Holds in part', 'does-not-hold': 'Does not hold here' }[expected.verdict.status], id);
+        assert.equal(badge, badgeText(expected.verdict.status, expected.verdict.dependsOn), id);
+        // one line per perturbation of the declared choices, those that change the verdict marked
+        const checks = await page.$$eval(`${section(id)} ul.checks li`, (items) => items.map((li) => ({ flips: li.dataset.flips === 'true', status: li.dataset.status, text: li.textContent })));
+        assert.equal(checks.length, expected.checks.length, `${id}: ${JSON.stringify(checks)}`);
+        checks.forEach((check, i) => {
+          assert.equal(check.flips, expected.checks[i].flips, `${id}: ${check.text}`);
+          assert.equal(check.status, expected.checks[i].status ?? 'none', `${id}: ${check.text}`);
+          assert.ok(check.text.startsWith(`${readableText(expected.checks[i].perturbation)}: `), `${id}: ${check.text}`);
+        });
+        assert.equal(expected.verdict.dependsOn.length > 0, checks.some((c) => c.flips), id);
+        assert.match(await page.textContent(`${section(id)} .choices`), /^Checked under\. .+ \((twice|ten times|the other|at .+)\)/, id);
         const cells = await page.$$eval(`${section(id)} table.results :is(td, th), ${section(id)} .numbers dd, ${section(id)} .advice, ${section(id)} .rule`, (c) => c.map((e) => e.textContent));
         for (const cell of cells) assert.doesNotMatch(cell, /\de[-+]?\d/, `${id}: numbers for people, not ${cell}`);
         const charts = await page.$$(`${section(id)} canvas.chart`);

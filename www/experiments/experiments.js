@@ -18,16 +18,13 @@ import { drawChart } from './chart.js';
 import { element } from './element.js';
 import { tableCsv } from './csv.js';
 import { connectRunner } from './client.js';
-import { formatDuration, formatNumber, readableText } from './format.js';
+import { STATUS_WORDS, badgeText, choicesText, formatDuration, formatNumber, readableText } from './format.js';
 import { mountSideBySide } from './side-by-side.js';
 
 const params = new URLSearchParams(location.search);
 
 /** A key number the run did not reach (`null` in the report: the damping never broke, say). */
 const NO_VALUE = 'none in this run';
-
-/** The words shown for each verdict status: findings, not errors. */
-const STATUS_WORDS = Object.freeze({ holds: 'Holds', partly: 'Holds in part', 'does-not-hold': 'Does not hold here' });
 
 /** Whether a report's table holds wall-clock times (columns named `wall-clock …`). */
 function isTimed(table) {
@@ -77,7 +74,7 @@ class ExperimentSection {
   constructor(definition, runner) {
     this.#definition = definition;
     this.#runner = runner;
-    const { id, title, claim, source, method, rule, settings } = definition;
+    const { id, title, claim, source, method, rule, settings, choices } = definition;
     this.id = id;
     const form = element('form', { className: 'experiment-settings', novalidate: '' });
     for (const setting of settings) form.append(this.#field(setting));
@@ -94,6 +91,7 @@ class ExperimentSection {
     this.badge = element('span', { className: 'verdict-badge', 'data-status': 'none', text: 'No verdict yet' });
     this.verdict = element('p', { className: 'verdict', role: 'status', 'data-status': 'none', text: 'Run the experiment to get a verdict.' });
     this.advice = element('p', { className: 'advice', hidden: '' });
+    this.checks = element('ul', { className: 'checks', hidden: '', 'aria-label': `${title}: the verdict under each perturbation of its choices` });
     this.charts = element('div', { className: 'charts' });
     this.table = element('table', { className: 'results' });
     this.tableCsvButton = element('button', { type: 'button', className: 'table-csv', text: 'Table as CSV', disabled: '' });
@@ -106,12 +104,14 @@ class ExperimentSection {
       labelled('claim', 'Claim.', element('q', { text: claim }), ' ', element('cite', { text: `(${source})` })),
       labelled('method', 'Set-up and measure.', method),
       labelled('rule', 'Rule.', readableText(rule ?? '')),
+      labelled('choices', 'Checked under.', choicesText(choices), choices?.length ? ': the verdict is judged again with each, and reads "depends on" where one changes it.' : ''),
       form,
       element('p', { className: 'buttons' }, this.runButton, this.cancelButton, this.link),
       element('p', { className: 'progress-row' }, this.progress, ' ', this.progressText),
       this.error,
       element('div', { className: 'finding' }, this.badge, this.verdict),
       this.advice,
+      this.checks,
       this.charts,
       this.table,
       this.timing,
@@ -242,6 +242,7 @@ class ExperimentSection {
         return undefined;
       case 'done':
         this.#machine = message.machine ?? null;
+        this.root.dataset.largestSliceWork = String(message.slices?.largest ?? '');
         this.#show(JSON.parse(message.report));
         this.progress.value = 1;
         this.root.dataset.state = 'done';
@@ -267,6 +268,8 @@ class ExperimentSection {
     this.root.dataset.state = 'running';
     this.#setVerdict('none', 'Running', 'Running…');
     this.advice.hidden = true;
+    this.checks.hidden = true;
+    this.checks.replaceChildren();
     this.#showProgress(0);
     history.replaceState(null, '', this.url());
   }
@@ -282,9 +285,10 @@ class ExperimentSection {
     this.cancelButton.disabled = true;
   }
 
-  #setVerdict(status, badge, text) {
+  #setVerdict(status, badge, text, dependsOn = []) {
     this.verdict.dataset.status = status;
     this.badge.dataset.status = status;
+    this.badge.dataset.depends = String(dependsOn.length > 0);
     this.badge.textContent = badge;
     this.verdict.textContent = text;
   }
@@ -307,10 +311,26 @@ class ExperimentSection {
     const { verdict } = report;
     if (verdict) {
       const text = readableText(verdict.text);
-      this.#setVerdict(verdict.status, STATUS_WORDS[verdict.status] ?? verdict.status, text.charAt(0).toUpperCase() + text.slice(1));
+      const dependsOn = verdict.dependsOn ?? [];
+      this.#setVerdict(verdict.status, badgeText(verdict.status, dependsOn), text.charAt(0).toUpperCase() + text.slice(1), dependsOn);
       this.advice.replaceChildren(element('strong', { text: 'What this means for you. ' }), readableText(verdict.advice ?? ''));
       this.advice.hidden = !verdict.advice;
+      this.#showChecks(report.checks ?? []);
     }
+  }
+
+  /** One line per perturbation of the choices: what changed, the verdict it gave and the key number. */
+  #showChecks(checks) {
+    const key = this.#definition.key;
+    this.checks.replaceChildren(
+      ...checks.map((check) => {
+        const result = check.status
+          ? `${STATUS_WORDS[check.status] ?? check.status} (${key} ${check.key === null ? NO_VALUE : formatNumber(check.key, 4)})`
+          : `not run: ${check.note}`;
+        return element('li', { 'data-flips': String(check.flips), 'data-status': check.status ?? 'none' }, element('strong', { text: `${readableText(check.perturbation)}: ` }), readableText(result), check.flips ? ' (the verdict depends on it)' : '');
+      }),
+    );
+    this.checks.hidden = checks.length === 0;
   }
 
   #showCharts(charts) {

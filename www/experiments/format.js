@@ -69,3 +69,27 @@ export function readableText(text) {
     .replace(/(?<![\w.])(-?\d+(?:\.\d+)?)e([-+]?\d+)(?![\w.])/g, (match) => (Number.isFinite(Number(match)) ? formatNumber(Number(match)) : match))
     .replace(/(?<![\w.])1 (substep|iteration)s\b/g, '1 $1');
 }
+
+/** The words shown for each verdict status: findings, not errors. */
+export const STATUS_WORDS = Object.freeze({ holds: 'Holds', partly: 'Holds in part', 'does-not-hold': 'Does not hold here' });
+
+/** The badge of a verdict: its status, and what it depends on when a check changed it. */
+export function badgeText(status, dependsOn = []) {
+  const words = STATUS_WORDS[status] ?? status;
+  return dependsOn.length ? `${words}, depends on ${dependsOn.join(' and ')}` : words;
+}
+
+/** How a choice is perturbed, in words: `twice`, `ten times`, `the other`, `at 0.01, 10⁻⁴ and 10⁻⁵`. */
+function changeWords({ change }) {
+  if (change.times === 2) return 'twice';
+  if (change.times === 10) return 'ten times';
+  if (change.times !== undefined) return `${formatNumber(change.times)} ×`;
+  if (change.other) return 'the other';
+  const values = change.values.map((v) => formatNumber(v));
+  return `at ${values.length > 1 ? `${values.slice(0, -1).join(', ')} and ${values.at(-1)}` : values[0]}`;
+}
+
+/** The choices a definition declares, as the page lists them: `the iteration count (ten times)`. */
+export function choicesText(choices = []) {
+  return choices.map((choice) => `${choice.name} (${changeWords(choice)})`).join('; ');
+}

@@ -11,8 +11,11 @@
 // with its `field` and `code` in every engine).
 //
 // A run is an `ExperimentRun` stepped in calls of WORK_PER_CALL work units for
-// about `sliceMs` at a time; between slices the loop yields a task, so Cancel and
-// checks are answered while a run goes on. Its report goes out with at most
+// about `sliceMs` at a time, and never more than `sliceWork` work units (the
+// work model's estimate of that time: about 1 ns a unit) past the call that
+// crosses it; between slices the loop yields a task, so Cancel and checks are
+// answered while a run goes on. The largest slice's work goes out with 'done'
+// (`slices: { largest, count }`), so a test bounds a task in work units. Its report goes out with at most
 // PLOT_POINTS points per series (what a plot shows); the full data stays here
 // for Save CSV.
 
@@ -22,6 +25,8 @@ import { chartCsv } from './csv.js';
 export const WORK_PER_CALL = 2e6;
 /** Points per series in the reports sent for plotting. */
 export const PLOT_POINTS = 2000;
+/** Work units per millisecond of a slice, by the work model (about 1 ns a unit). */
+export const WORK_PER_MS = 1e6;
 
 /** Resolves in a later task (a message, not a clamped timer), after other messages. */
 function nextTask() {
@@ -56,6 +61,7 @@ class Runner {
   #ExperimentRun;
   #post;
   #sliceMs;
+  #sliceWork;
   #redrawMs;
   #running = new Map(); // id → { cancelled }
   #finished = new Map(); // id → the last finished ExperimentRun, for its full data
@@ -64,6 +70,7 @@ class Runner {
     this.#ExperimentRun = ExperimentRun;
     this.#post = post;
     this.#sliceMs = sliceMs;
+    this.#sliceWork = sliceMs * WORK_PER_MS;
     this.#redrawMs = redrawMs;
   }
 
@@ -121,15 +128,17 @@ class Runner {
   }
 
   /**
-   * Steps `run` for about `sliceMs`; returns whether it is done. The time of
-   * each stretch of calls on one trial (a call never steps two) goes to that
-   * trial (`addWallTime`): the run's own wall-clock measure, shown beside its
-   * work units and never part of a verdict.
+   * Steps `run` for about `sliceMs`, and no further once `sliceWork` work
+   * units are spent; returns whether it is done and the slice's work. The
+   * time of each stretch of calls on one trial (a call never steps two) goes
+   * to that trial (`addWallTime`): the run's own wall-clock measure, shown
+   * beside its work units and never part of a verdict.
    */
   #slice(run) {
     const sliceStart = performance.now();
+    const workStart = run.workDone;
     let [done, trial, since] = [false, run.currentTrial, sliceStart];
-    while (!done && performance.now() - sliceStart < this.#sliceMs) {
+    while (!done && performance.now() - sliceStart < this.#sliceMs && run.workDone - workStart < this.#sliceWork) {
       done = run.advance(WORK_PER_CALL);
       if (done || run.currentTrial !== trial) {
         const now = performance.now();
@@ -138,20 +147,23 @@ class Runner {
       }
     }
     if (!done) run.addWallTime(trial, (performance.now() - since) / 1000);
-    return done;
+    return { done, work: run.workDone - workStart };
   }
 
   /** Steps `run` in slices until it is done or cancelled, reporting as it goes. */
   async #loop(run, id, state) {
     const started = performance.now();
     let drawn = started;
+    const slices = { largest: 0, count: 0 };
     for (;;) {
-      const done = this.#slice(run);
+      const { done, work } = this.#slice(run);
+      slices.largest = Math.max(slices.largest, work);
+      slices.count += 1;
       const now = performance.now();
       if (done) {
         this.#finished.get(id)?.free();
         this.#finished.set(id, run);
-        this.#post({ type: 'done', id, report: run.report(PLOT_POINTS), ms: now - started, machine: machine() });
+        this.#post({ type: 'done', id, report: run.report(PLOT_POINTS), ms: now - started, machine: machine(), slices });
         return;
       }
       const redraw = now - drawn > this.#redrawMs;
