@@ -2,7 +2,9 @@
 // dedicated module worker, so that the experiments' wasm is never instantiated
 // on the page's main thread; on the page, in slices, where there is no module
 // worker (and the page says so); a run of the longest accepted length completes
-// and its plot's time axis ends where its data ends. Chromium for the main-thread
+// and its plot's time axis ends where its data ends; every experiment run on the
+// page keeps each slice within its work units (asserted in work units, the long
+// tasks printed). Chromium for the main-thread
 // probe and the fallback; Firefox and WebKit for the worker itself.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -96,18 +98,27 @@ describe('experiments page: where the experiments run (Chromium)', () => {
     // work units, never in ms (a loaded machine has long tasks of its own);
     // the long tasks the browser saw are printed.
     const MOST_WORK_PER_TASK = 1e8; // 100 ms by the work model
-    const opened = await openPage(browser, `${server.url}www/experiments/?worker=off`, { initScripts: [longTaskScript] });
+    // short runs (slices are the same whatever a run's length), from the link
+    const first = await openPage(browser, `${server.url}www/experiments/`);
+    let query = '?worker=off';
+    await inPage(first, async ({ page }) => {
+      await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT });
+      const short = await page.$$eval('section[data-experiment]', (sections) =>
+        sections.flatMap((s) =>
+          [['duration', '1'], ['checkTime', '0.5']]
+            .filter(([name]) => s.querySelector(`input[name="${name}"]`))
+            .map(([name, value]) => `&${s.dataset.experiment}.${name}=${value}`),
+        ),
+      );
+      query += short.join('');
+    });
+    const opened = await openPage(browser, `${server.url}www/experiments/${query}`, { initScripts: [longTaskScript] });
     await inPage(opened, async ({ page }) => {
       await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT });
       assert.equal(await page.getAttribute('body', 'data-runner'), 'page');
       const ids = await page.$$eval('section[data-experiment]', (s) => s.map((e) => e.dataset.experiment));
       const largest = {};
       for (const id of ids) {
-        // a short run: slices are the same whatever its length
-        for (const [name, value] of [['duration', '1'], ['checkTime', '0.5']]) {
-          const input = `${section(id)} input[name="${name}"]`;
-          if (await page.$(input)) await page.fill(input, value);
-        }
         await runToEnd(page, id, 600_000);
         largest[id] = Number(await page.getAttribute(section(id), 'data-largest-slice-work'));
       }
