@@ -71,13 +71,37 @@ fn run_in_slices(mut run: Run, id: &str) -> Run {
 
 #[test]
 fn building_a_run_steps_nothing_and_slices_keep_their_budget() {
+    // short runs (their shortest simulated time): a slice is bounded the same
+    // whatever a run's length, and every check of a choice runs as well
     for d in definitions() {
-        let run = start_unstepped(d, &[]);
+        let mut given: Vec<(&str, f64)> = d
+            .settings
+            .iter()
+            .filter(|s| s.name == "duration")
+            .map(|s| ("duration", s.min.max(1.0)))
+            .collect();
+        if d.settings.iter().any(|s| s.name == "checkTime") {
+            given.push(("checkTime", 0.5));
+        }
+        let run = start_unstepped(d, &given);
+        assert!(
+            run.trials().len() >= run.own_trials().len(),
+            "{}: the checks' trials come after the run's own",
+            d.id
+        );
         let run = run_in_slices(run, d.id);
         assert!(run.is_done());
         assert!(
-            run.report().verdict.is_some(),
-            "{}: a verdict at the end",
+            run.trials().iter().all(|t| t.steps_done() > 0),
+            "{}: every trial, the checks' too, was stepped",
+            d.id
+        );
+        let report = run.report();
+        assert!(report.verdict.is_some(), "{}: a verdict at the end", d.id);
+        assert_eq!(
+            report.checks.len(),
+            run.planned_checks().len(),
+            "{}: every planned check judged",
             d.id
         );
     }
