@@ -86,12 +86,8 @@ impl Choice {
         advice: &'static str,
     ) -> Choice {
         Choice {
-            settings,
-            name,
-            change,
             measure_only: true,
-            meaning,
-            advice,
+            ..Choice::run(settings, name, change, meaning, advice)
         }
     }
 

@@ -13,7 +13,9 @@ use crate::experiments::{definition, definitions_json, json, Run};
 use crate::params::MAX_WORK_PER_CALL;
 
 /// Every experiment as JSON: `[{ id, title, claim, source, method, rule,
-/// meaning, settings: [{ name, label, unit, min, max, whole, default }] }]`.
+/// settings: [{ name, label, unit, min, max, whole, default }], key, choices:
+/// [{ settings, name, change: { times } | { values } | { other }, measureOnly,
+/// meaning, advice }] }]`.
 #[wasm_bindgen(js_name = experimentDefinitions)]
 pub fn experiment_definitions() -> String {
     definitions_json()
@@ -120,8 +122,10 @@ impl ExperimentRun {
 
     /// The report so far as JSON: `{ charts: [{ title, xLabel, yLabel, logX,
     /// logY, plane, series: [{ label, points: [[x, y], …] }] }], table: {
-    /// columns, rows }, numbers: { name: value }, verdict: { status, text } |
-    /// null }` (the verdict once done; NaN is `null`). With `maxPoints` (a
+    /// columns, rows }, numbers: { name: value }, verdict: { status, text,
+    /// advice, dependsOn } | null, checks: [{ choice, settings, perturbation,
+    /// value, perturbed, status, key, flips, note }] }` (the verdict and the
+    /// checks of its choices once done; NaN is `null`). With `maxPoints` (a
     /// whole number, at least 4), each series keeps at most about that many
     /// points: the lowest and highest of each run of neighbours, for a plot.
     pub fn report(

@@ -19,25 +19,29 @@ fn substeps_straighten_the_top_edge_of_a_hanging_cloth() {
     );
 }
 
+/// The mean sag of the top edge over the second half in f64, for the
+/// hanging cloth of settings `d` with `iterations` × `substeps`.
+fn sag_f64(d: &xpbd_cloth::experiments::Settings, iterations: usize, substeps: usize) -> f64 {
+    let width = d.count("width") as usize;
+    let s = F64 {
+        dt: d.get("timeStep"),
+        iterations,
+        substeps,
+        stiffness: d.get("stiffness"),
+        velocity_damping: d.get("velocityDamping"),
+        ..F64::default()
+    };
+    let mut r = Reference::grid(width, d.count("height") as usize, 2, d.get("mass"), s);
+    let samples = run_f64(&mut r, d.get("duration"), |r| r.top_sag(width));
+    mean_from(&samples, d.get("duration") / 2.0)
+}
+
 #[test]
 fn the_hanging_verdict_and_numbers_hold_in_f64() {
     let report = default_report("hanging");
     let d = definition("hanging").unwrap().defaults();
     let n = d.count("work") as usize;
-    let width = d.count("width") as usize;
-    let sag = |iterations: usize, substeps: usize| {
-        let s = F64 {
-            dt: d.get("timeStep"),
-            iterations,
-            substeps,
-            stiffness: d.get("stiffness"),
-            velocity_damping: d.get("velocityDamping"),
-            ..F64::default()
-        };
-        let mut r = Reference::grid(width, d.count("height") as usize, 2, d.get("mass"), s);
-        let samples = run_f64(&mut r, d.get("duration"), |r| r.top_sag(width));
-        mean_from(&samples, d.get("duration") / 2.0)
-    };
+    let sag = |iterations: usize, substeps: usize| sag_f64(&d, iterations, substeps);
     let (iterations, substeps) = (sag(n, 1), sag(1, n));
     println!(
         "f64: sag {iterations:.5} m (iterations), {substeps:.6} m (substeps); f32: {:.5}, {:.6}",
@@ -108,20 +112,7 @@ fn at_equal_work_units_substeps_still_straighten_the_cloth() {
 fn the_equal_cost_verdict_holds_in_f64() {
     let report = default_report("equal-cost");
     let d = definition("equal-cost").unwrap().defaults();
-    let width = d.count("width") as usize;
-    let sag = |iterations: usize, substeps: usize| {
-        let s = F64 {
-            dt: d.get("timeStep"),
-            iterations,
-            substeps,
-            stiffness: d.get("stiffness"),
-            velocity_damping: d.get("velocityDamping"),
-            ..F64::default()
-        };
-        let mut r = Reference::grid(width, d.count("height") as usize, 2, d.get("mass"), s);
-        let samples = run_f64(&mut r, d.get("duration"), |r| r.top_sag(width));
-        mean_from(&samples, d.get("duration") / 2.0)
-    };
+    let sag = |iterations: usize, substeps: usize| sag_f64(&d, iterations, substeps);
     let s = report.number("equalWorkSubsteps") as usize;
     let (iterations, substeps) = (sag(d.count("work") as usize, 1), sag(1, s));
     println!(
