@@ -1,8 +1,9 @@
-// The experiments page's numbers for people (www/experiments/format.js) and the
-// chart's range of a very long series (www/experiments/chart.js), in Node.
+// The experiments page's numbers and verdict words for people
+// (www/experiments/format.js) and the chart's range of a very long series
+// (www/experiments/chart.js), in Node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatDuration, formatNumber, plural, readableText } from '../../www/experiments/format.js';
+import { badgeText, choicesText, formatDuration, formatNumber, plural, readableText } from '../../www/experiments/format.js';
 import { extent } from '../../www/experiments/chart.js';
 
 test('numbers read as people write them', () => {
@@ -45,4 +46,21 @@ test('a chart\'s range of a million points (a spread into Math.min overflows the
   const values = Array.from({ length: 1_000_000 }, (_, i) => i % 1000);
   assert.deepEqual(extent(values), [0, 999]);
   assert.throws(() => Math.min(...values), RangeError, 'the spread this replaces');
+});
+
+test('a verdict badge names what the verdict depends on; the choices read as the page lists them', () => {
+  assert.equal(badgeText('holds'), 'Holds');
+  assert.equal(badgeText('partly', []), 'Holds in part');
+  assert.equal(badgeText('does-not-hold', ['the sweep order', 'the simulated time']), 'Does not hold here, depends on the sweep order and the simulated time');
+  const choices = [
+    { name: 'the iteration count', change: { times: 10 } },
+    { name: 'the simulated time', change: { times: 2 } },
+    { name: 'the sweep order', change: { other: true } },
+    { name: 'the residual level', change: { values: [0.01, 1e-4, 1e-5] } },
+  ];
+  assert.equal(
+    choicesText(choices),
+    'the iteration count (ten times); the simulated time (twice); the sweep order (the other); the residual level (at 0.01, 1 × 10⁻⁴ and 1 × 10⁻⁵)',
+  );
+  assert.equal(choicesText([]), '');
 });
