@@ -280,11 +280,10 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         values[0].len(),
         angles,
     );
-    Report {
-        checks: Vec::new(),
-        charts: vec![chart, shape],
+    Report::new(
+        vec![chart, shape],
         table,
-        numbers: vec![
+        vec![
             ("wrinklesOff", off),
             ("wrinklesOn", on),
             ("wrinklesOffSpread", off_hi - off_lo),
@@ -293,8 +292,8 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("turningOff", angles[0]),
             ("turningOn", angles[1]),
         ],
-        verdict: Some(verdict),
-    }
+        verdict,
+    )
 }
 
 /// The verdict from the wrinkles without and with bending (mean, lowest and
@@ -323,10 +322,5 @@ fn verdict(wrinkles: [(f64, f64, f64); 2], starts: usize, angles: [f64; 2]) -> V
     } else {
         "Bending here does not smooth the small wrinkles away: keep bendingStiffness at or below the stiffness, and expect folds either way."
     };
-    Verdict {
-        depends_on: Vec::new(),
-        status,
-        text,
-        advice: advice.into(),
-    }
+    Verdict::new(status, text, advice)
 }

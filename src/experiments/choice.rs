@@ -201,9 +201,10 @@ impl Check {
     }
 }
 
-/// The sentence that says what a verdict of `status` with key number `key`
-/// depends on, given its `checks` (empty when none flips), and the advice
-/// and meanings of the choices that flip.
+/// What a verdict of `status` depends on, given its `checks`: the names of
+/// the choices whose perturbation changed the status, the words that say so
+/// (with both results and what each flip means; empty when none flips), and
+/// those choices' advice.
 pub(super) fn depends_on(
     definitions: &[Setting],
     choices: &[Choice],

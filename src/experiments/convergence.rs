@@ -205,11 +205,10 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         "Keep the coloured order for its speed, and give it about {:.0} % more iterations than the original order would need for the same accuracy.",
         (100.0 * (factor - 1.0)).max(0.0)
     );
-    Report {
-        checks: Vec::new(),
-        charts: vec![chart, ratio],
+    Report::new(
+        vec![chart, ratio],
         table,
-        numbers: vec![
+        vec![
             ("originalIterations", original_n),
             ("coloredIterations", colored_n),
             ("factor", factor),
@@ -222,11 +221,6 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("originalStart", original_start),
             ("coloredStart", colored_start),
         ],
-        verdict: Some(Verdict {
-            depends_on: Vec::new(),
-            status,
-            text,
-            advice,
-        }),
-    }
+        Verdict::new(status, text, advice),
+    )
 }

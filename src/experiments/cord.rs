@@ -170,21 +170,15 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         if far_more { "at least" } else { "short of" },
         if hybrid > iterations && hybrid < substeps { "lies" } else { "does not lie" },
     );
-    Report {
-        checks: Vec::new(),
-        charts: vec![energy, traces],
+    Report::new(
+        vec![energy, traces],
         table,
-        numbers: vec![
+        vec![
             ("keptIterations", iterations),
             ("keptHybrid", hybrid),
             ("keptSubsteps", substeps),
             ("keptRatio", substeps / iterations),
         ],
-        verdict: Some(Verdict {
-            depends_on: Vec::new(),
-            status,
-            text,
-            advice: "For lively motion (ropes, chains, pendulums) spend the solves on substeps, not iterations; iterations damp the motion away.".into(),
-        }),
-    }
+        Verdict::new(status, text, "For lively motion (ropes, chains, pendulums) spend the solves on substeps, not iterations; iterations damp the motion away."),
+    )
 }

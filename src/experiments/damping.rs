@@ -194,11 +194,10 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         .first()
         .and_then(|t| t.samples.first())
         .map_or(f64::NAN, |r| r[2]);
-    Report {
-        checks: Vec::new(),
-        charts: vec![chart, kinetic],
+    Report::new(
+        vec![chart, kinetic],
         table,
-        numbers: vec![
+        vec![
             ("undampedEnergy", e.late[0]),
             ("mostDampedEnergy", *e.late.last().unwrap_or(&f64::NAN)),
             ("breaksAtBeta", broken.map_or(f64::NAN, |i| trials[i].key)),
@@ -208,13 +207,8 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("equilibriumEnergy", start - scale),
             ("riseAtBreak", broken.map_or(f64::NAN, |i| e.rise[i])),
         ],
-        verdict: Some(Verdict {
-            depends_on: Vec::new(),
-            status,
-            text,
-            advice,
-        }),
-    }
+        Verdict::new(status, text, advice),
+    )
 }
 
 fn verdict_text(

@@ -167,22 +167,16 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
     } else {
         "At equal cost substeps do not win here: keep the iterations, or compare with the settings you use."
     };
-    Report {
-        checks: Vec::new(),
-        charts: vec![chart],
+    Report::new(
+        vec![chart],
         table,
-        numbers: vec![
+        vec![
             ("sagIterations", sags[0]),
             ("sagEqualWork", sags[1]),
             ("sagEqualSolves", sags[2]),
             ("equalWorkSubsteps", s),
             ("sagRatio", ratio),
         ],
-        verdict: Some(Verdict {
-            depends_on: Vec::new(),
-            status,
-            text,
-            advice: advice.into(),
-        }),
-    }
+        Verdict::new(status, text, advice),
+    )
 }

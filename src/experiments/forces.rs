@@ -337,16 +337,10 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         ("largestTension", full_scale),
         ("beyondF32Runs", beyond.len() as f64),
     ];
-    Report {
-        checks: Vec::new(),
-        charts: vec![chart(settings, &outcomes)],
-        table: table(&outcomes),
+    Report::new(
+        vec![chart(settings, &outcomes)],
+        table(&outcomes),
         numbers,
-        verdict: Some(Verdict {
-            depends_on: Vec::new(),
-            status,
-            text,
-            advice: advice.into(),
-        }),
-    }
+        Verdict::new(status, text, advice),
+    )
 }

@@ -138,21 +138,15 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         if ratio <= MAX_SAG_RATIO { "within" } else { "beyond" },
         100.0 * MAX_SAG_RATIO,
     );
-    Report {
-        checks: Vec::new(),
-        charts: vec![sag, shape],
+    Report::new(
+        vec![sag, shape],
         table,
-        numbers: vec![
+        vec![
             ("sagIterations", iterations),
             ("sagSubsteps", substeps),
             ("sagRatio", ratio),
             ("edgeLength", edge),
         ],
-        verdict: Some(Verdict {
-            depends_on: Vec::new(),
-            status,
-            text,
-            advice: "To make a cloth look stiffer at the same cost, move solves from iterations to substeps.".into(),
-        }),
-    }
+        Verdict::new(status, text, "To make a cloth look stiffer at the same cost, move solves from iterations to substeps."),
+    )
 }

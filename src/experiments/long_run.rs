@@ -150,17 +150,11 @@ fn other_shape(settings: &Settings, trials: &[Trial]) -> String {
     )
 }
 
-fn report(settings: &Settings, trials: &[Trial]) -> Report {
-    let scale = setup::releasable_energy(settings);
+/// The table: each run's error at the check time and at the times shown, the
+/// energy it lost, the shape it ends in and how finely f32 resolves its
+/// substep's fall.
+fn table(settings: &Settings, trials: &[Trial], scale: f64) -> Table {
     let t = settings.get("checkTime");
-    let mut energy = Chart::new("Total energy over time", "time (s)", "total energy (J)");
-    let mut errors = Chart::new(
-        "Energy error at the check time against the substep size",
-        "substep h (s)",
-        "|E₀ − Ē(T)| / releasable energy",
-    );
-    errors.log_x = true;
-    errors.log_y = true;
     let shown: Vec<f64> = SHOWN
         .iter()
         .copied()
@@ -182,69 +176,83 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
     columns.push("energy lost by the end (J)".into());
     columns.push("mean stretch at the end (%)".into());
     columns.push("f32 resolution of a substep's fall, ε·extent/(g h²) (%)".into());
-    let mut table = Table {
-        columns,
-        rows: Vec::new(),
-    };
-    let mut relative = Vec::new();
-    for trial in trials {
-        energy
-            .series
-            .push(series(trial.label.clone(), &trial.samples, 1));
-        let h = settings.get("timeStep") / trial.key;
-        let error = error_at(trial, t, scale);
-        relative.push((h, error));
-        let mut row = vec![
-            Cell::Number(trial.key),
-            Cell::Number(h),
-            Cell::Number(100.0 * error),
-        ];
-        row.extend(
-            shown
-                .iter()
-                .map(|&s| Cell::Number(100.0 * error_at(trial, s, scale))),
-        );
-        let (first, last) = (trial.samples.first(), trial.samples.last());
-        row.push(Cell::Number(
-            first.zip(last).map_or(f64::NAN, |(a, b)| a[1] - b[1]),
-        ));
-        row.push(Cell::Number(last.map_or(f64::NAN, |r| 100.0 * r[2])));
-        row.push(Cell::Number(
-            100.0 * setup::fall_resolution(extent(settings), h),
-        ));
-        table.rows.push(row);
-    }
-    if let Some(start) = trials.first().and_then(|t| t.samples.first()) {
-        let at_rest = start[1] - scale;
-        energy.series.push(Series {
-            label: "at rest: the exact equilibrium's energy".into(),
-            points: vec![[0.0, at_rest], [settings.get("duration"), at_rest]],
+    let rows = trials
+        .iter()
+        .map(|trial| {
+            let h = settings.get("timeStep") / trial.key;
+            let mut row = vec![
+                Cell::Number(trial.key),
+                Cell::Number(h),
+                Cell::Number(100.0 * error_at(trial, t, scale)),
+            ];
+            row.extend(
+                shown
+                    .iter()
+                    .map(|&s| Cell::Number(100.0 * error_at(trial, s, scale))),
+            );
+            let (first, last) = (trial.samples.first(), trial.samples.last());
+            row.push(Cell::Number(
+                first.zip(last).map_or(f64::NAN, |(a, b)| a[1] - b[1]),
+            ));
+            row.push(Cell::Number(last.map_or(f64::NAN, |r| 100.0 * r[2])));
+            row.push(Cell::Number(
+                100.0 * setup::fall_resolution(extent(settings), h),
+            ));
+            row
+        })
+        .collect();
+    Table { columns, rows }
+}
+
+/// How the errors rank: each run's (substep h, error at T); the first run
+/// that does not lower the error (`stops`), the best before it, and, if
+/// every run from `stops` on lowers it again, that run (`again`).
+struct Ranking {
+    relative: Vec<(f64, f64)>,
+    stops: Option<usize>,
+    best: usize,
+    again: Option<usize>,
+}
+
+impl Ranking {
+    fn of(relative: Vec<(f64, f64)>) -> Ranking {
+        // a NaN error (a run that did not reach T) stops the ranking too
+        let stops = (1..relative.len()).find(|&i| {
+            relative[i].1.partial_cmp(&relative[i - 1].1) != Some(std::cmp::Ordering::Less)
         });
+        let best = stops.map_or(relative.len() - 1, |i| i - 1);
+        let again = stops.filter(|&i| {
+            i + 1 < relative.len() && relative[i..].windows(2).all(|w| w[1].1 < w[0].1)
+        });
+        Ranking {
+            relative,
+            stops,
+            best,
+            again,
+        }
     }
-    errors.series.push(Series {
-        label: format!("at T = {}", quantity(t, "s")),
-        points: relative.iter().map(|&(h, e)| [h, e]).collect(),
-    });
-    // a NaN error (a run that did not reach T) stops the ranking too
-    let stops = (1..relative.len())
-        .find(|&i| relative[i].1.partial_cmp(&relative[i - 1].1) != Some(std::cmp::Ordering::Less));
-    let status = match stops {
-        None => Status::Holds,
-        Some(1) => Status::DoesNotHold,
-        Some(_) => Status::Partly,
-    };
-    let best = stops.map_or(relative.len() - 1, |i| i - 1);
+
+    fn status(&self) -> Status {
+        match self.stops {
+            None => Status::Holds,
+            Some(1) => Status::DoesNotHold,
+            Some(_) => Status::Partly,
+        }
+    }
+}
+
+/// The verdict's words and advice from the ranking `r` of `trials`' errors.
+fn verdict(settings: &Settings, trials: &[Trial], scale: f64, r: &Ranking) -> Verdict {
+    let (t, relative, best) = (settings.get("checkTime"), &r.relative, r.best);
     let late: Vec<&str> = trials
         .iter()
-        .zip(&relative)
+        .zip(relative)
         .filter(|(_, (_, e))| *e > NEAR_REST)
         .map(|(t, _)| t.label.as_str())
         .collect();
-    let again = stops
-        .filter(|&i| i + 1 < relative.len() && relative[i..].windows(2).all(|w| w[1].1 < w[0].1));
     let text = format!(
         "{}: at T = {} the energy error is {} % of the {} the cloth can release with 1 substep{}; {}{}{}{}{}",
-        status.name(),
+        r.status().name(),
         quantity(t, "s"),
         number(100.0 * relative[0].1),
         quantity(scale, "J"),
@@ -253,7 +261,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         } else {
             String::new()
         },
-        match stops {
+        match r.stops {
             None => "every step up in substeps lowers it.".to_string(),
             Some(i) => format!(
                 "with {} (h = {}) it is {} %, no less than with {}.",
@@ -263,7 +271,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
                 trials[i - 1].label,
             ),
         },
-        again.map_or(String::new(), |i| format!(
+        r.again.map_or(String::new(), |i| format!(
             " From {} on every step up lowers it again ({} % → {} %).",
             trials[i].label,
             number(100.0 * relative[i].1),
@@ -281,7 +289,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             )
         },
     );
-    let advice = match (stops, again) {
+    let advice = match (r.stops, r.again) {
         (None, _) => format!(
             "For an undamped motion that keeps its energy, more substeps help all the way to {}.",
             count(trials[best].key as u32, "substep", "substeps")
@@ -295,11 +303,50 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             quantity(relative[best].0, "s")
         ),
     };
-    Report {
-        checks: Vec::new(),
-        charts: vec![energy, errors],
-        table,
-        numbers: vec![
+    Verdict::new(r.status(), text, advice)
+}
+
+fn report(settings: &Settings, trials: &[Trial]) -> Report {
+    let scale = setup::releasable_energy(settings);
+    let t = settings.get("checkTime");
+    let mut energy = Chart::new("Total energy over time", "time (s)", "total energy (J)");
+    let mut errors = Chart::new(
+        "Energy error at the check time against the substep size",
+        "substep h (s)",
+        "|E₀ − Ē(T)| / releasable energy",
+    );
+    errors.log_x = true;
+    errors.log_y = true;
+    for trial in trials {
+        energy
+            .series
+            .push(series(trial.label.clone(), &trial.samples, 1));
+    }
+    if let Some(start) = trials.first().and_then(|t| t.samples.first()) {
+        let at_rest = start[1] - scale;
+        energy.series.push(Series {
+            label: "at rest: the exact equilibrium's energy".into(),
+            points: vec![[0.0, at_rest], [settings.get("duration"), at_rest]],
+        });
+    }
+    let ranking = Ranking::of(
+        trials
+            .iter()
+            .map(|trial| {
+                let h = settings.get("timeStep") / trial.key;
+                (h, error_at(trial, t, scale))
+            })
+            .collect(),
+    );
+    errors.series.push(Series {
+        label: format!("at T = {}", quantity(t, "s")),
+        points: ranking.relative.iter().map(|&(h, e)| [h, e]).collect(),
+    });
+    let (relative, best, stops) = (&ranking.relative, ranking.best, ranking.stops);
+    Report::new(
+        vec![energy, errors],
+        table(settings, trials, scale),
+        vec![
             ("releasableEnergy", scale),
             ("errorOneSubstep", relative[0].1),
             ("bestError", relative[best].1),
@@ -307,11 +354,6 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("stopsHelpingAt", stops.map_or(f64::NAN, |i| trials[i].key)),
             ("equilibriumStretch", setup::equilibrium_stretch(settings)),
         ],
-        verdict: Some(Verdict {
-            depends_on: Vec::new(),
-            status,
-            text,
-            advice,
-        }),
-    }
+        verdict(settings, trials, scale, &ranking),
+    )
 }

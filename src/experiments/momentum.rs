@@ -194,22 +194,16 @@ fn report(_settings: &Settings, trials: &[Trial]) -> Report {
         if broken.is_empty() { "nothing tried".into() } else { broken.join("; ") },
     );
     let advice = "Momentum only changes where something outside the constraints acts (a pin, a contact, friction): a body that drifts or spins by itself points at those, not at the solve.";
-    Report {
-        checks: Vec::new(),
-        charts: vec![linear_chart, angular_chart],
+    Report::new(
+        vec![linear_chart, angular_chart],
         table,
-        numbers: vec![
+        vec![
             ("freeLinear", free.iter().map(|d| d.0).fold(0.0, f64::max)),
             ("freeAngular", free.iter().map(|d| d.1).fold(0.0, f64::max)),
             ("pinnedAngular", largest[2].1),
             ("groundAngular", largest[3].1),
             ("frictionAngular", largest[4].1),
         ],
-        verdict: Some(Verdict {
-            depends_on: Vec::new(),
-            status,
-            text,
-            advice: advice.into(),
-        }),
-    }
+        Verdict::new(status, text, advice),
+    )
 }

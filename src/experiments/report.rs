@@ -18,6 +18,22 @@ pub struct Report {
 }
 
 impl Report {
+    /// A finished report (its checks are the run's to add).
+    pub fn new(
+        charts: Vec<Chart>,
+        table: Table,
+        numbers: Vec<(&'static str, f64)>,
+        verdict: Verdict,
+    ) -> Report {
+        Report {
+            charts,
+            table,
+            numbers,
+            verdict: Some(verdict),
+            checks: Vec::new(),
+        }
+    }
+
     /// The key number `name` (NaN if there is none).
     pub fn number(&self, name: &str) -> f64 {
         self.numbers
@@ -96,6 +112,18 @@ pub struct Verdict {
     /// The choices (their names) under whose perturbation the status
     /// changes: the verdict depends on them.
     pub depends_on: Vec<&'static str>,
+}
+
+impl Verdict {
+    /// A verdict depending on nothing yet (the run adds what it depends on).
+    pub fn new(status: Status, text: impl Into<String>, advice: impl Into<String>) -> Verdict {
+        Verdict {
+            status,
+            text: text.into(),
+            advice: advice.into(),
+            depends_on: Vec::new(),
+        }
+    }
 }
 
 /// The verdict's kind.

@@ -210,59 +210,35 @@ fn advice(outcomes: &[Outcome]) -> &'static str {
     }
 }
 
-fn report(settings: &Settings, trials: &[Trial]) -> Report {
-    let (duration, window) = (settings.get("duration"), settings.get("window"));
-    let mut chart = Chart::new(
-        "Rotation rate about the centre of mass",
-        "time (s)",
-        "ω (°/s)",
-    );
-    let mut windows = Chart::new(
-        "Mean rotation rate over each window",
-        "window start (s)",
-        "mean ω (°/s)",
-    );
-    let mut table = Table {
+/// The table: each run, how it turned, its window means and its mean over
+/// the second half.
+fn table(outcomes: &[Outcome]) -> Table {
+    Table {
         columns: vec![
             "run".into(),
             "turning".into(),
             "mean ω over each window (°/s)".into(),
             "mean ω over the second half (°/s)".into(),
         ],
-        rows: Vec::new(),
-    };
-    let mut outcomes = Vec::new();
-    for trial in trials {
-        chart
-            .series
-            .push(series(trial.label.clone(), &trial.samples, 1));
-        let means = window_means(&trial.samples, window);
-        windows.series.push(Series {
-            label: trial.label.clone(),
-            points: means.iter().map(|&(t, m)| [t, m]).collect(),
-        });
-        let outcome = Outcome {
-            label: trial.label.clone(),
-            case: trial.key as usize,
-            turning: classify(&means, duration),
-            half: mean_after(&trial.samples, 1, duration / 2.0),
-            means,
-        };
-        table.rows.push(vec![
-            Cell::Text(outcome.label.clone()),
-            Cell::Text(outcome.turning.name().into()),
-            Cell::Text(
-                outcome
-                    .means
-                    .iter()
-                    .map(|&(_, m)| number(m))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ),
-            Cell::Number(outcome.half),
-        ]);
-        outcomes.push(outcome);
+        rows: outcomes
+            .iter()
+            .map(|o| {
+                let means: Vec<String> = o.means.iter().map(|&(_, m)| number(m)).collect();
+                vec![
+                    Cell::Text(o.label.clone()),
+                    Cell::Text(o.turning.name().into()),
+                    Cell::Text(means.join(", ")),
+                    Cell::Number(o.half),
+                ]
+            })
+            .collect(),
     }
+}
+
+/// The verdict over the runs' `outcomes` (measured over `duration` seconds
+/// in windows of `window`), and the counts it rests on: resting runs that
+/// spin and rock, floating runs that turn.
+fn verdict(outcomes: &[Outcome], duration: f64, window: f64) -> (Verdict, [usize; 3]) {
     let count = |resting: bool, turning: Turning| {
         outcomes
             .iter()
@@ -277,49 +253,76 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
     } else {
         Status::DoesNotHold
     };
-    let floating_turning = count(false, Turning::Spins) + count(false, Turning::Rocks);
-    let named = |turning: Turning| {
-        outcomes
-            .iter()
-            .filter(|o| o.turning == turning)
-            .map(|o| format!("{} (up to {}°/s)", o.label, number(o.fastest())))
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
+    let floating = count(false, Turning::Spins) + count(false, Turning::Rocks);
     let mut text = format!(
-        "{}: over {} in windows of {}, {spinning} of 8 resting runs spin (a persistent rate, one way in every window of the second half) and {rocking} rock (turning faster than {SPINS}°/s in some window, but not to the end); {floating_turning} of 4 floating runs turn.",
+        "{}: over {} in windows of {}, {spinning} of 8 resting runs spin (a persistent rate, one way in every window of the second half) and {rocking} rock (turning faster than {SPINS}°/s in some window, but not to the end); {floating} of 4 floating runs turn.",
         status.name(),
         super::words::quantity(duration, "s"),
         super::words::quantity(window, "s"),
     );
     for turning in [Turning::Spins, Turning::Rocks] {
-        let runs = named(turning);
+        let runs: Vec<String> = outcomes
+            .iter()
+            .filter(|o| o.turning == turning)
+            .map(|o| format!("{} (up to {}°/s)", o.label, number(o.fastest())))
+            .collect();
         if !runs.is_empty() {
-            text += &format!(" {}: {runs}.", capitalised(turning.name()));
+            text += &format!(" {}: {}.", capitalised(turning.name()), runs.join("; "));
         }
     }
+    (
+        Verdict::new(status, text, advice(outcomes)),
+        [spinning, rocking, floating],
+    )
+}
+
+fn report(settings: &Settings, trials: &[Trial]) -> Report {
+    let (duration, window) = (settings.get("duration"), settings.get("window"));
+    let mut chart = Chart::new(
+        "Rotation rate about the centre of mass",
+        "time (s)",
+        "ω (°/s)",
+    );
+    let mut windows = Chart::new(
+        "Mean rotation rate over each window",
+        "window start (s)",
+        "mean ω (°/s)",
+    );
+    let mut outcomes = Vec::new();
+    for trial in trials {
+        chart
+            .series
+            .push(series(trial.label.clone(), &trial.samples, 1));
+        let means = window_means(&trial.samples, window);
+        windows.series.push(Series {
+            label: trial.label.clone(),
+            points: means.iter().map(|&(t, m)| [t, m]).collect(),
+        });
+        outcomes.push(Outcome {
+            label: trial.label.clone(),
+            case: trial.key as usize,
+            turning: classify(&means, duration),
+            half: mean_after(&trial.samples, 1, duration / 2.0),
+            means,
+        });
+    }
+    let (verdict, [spinning, rocking, floating]) = verdict(&outcomes, duration, window);
     let fastest = outcomes
         .iter()
         .filter(|o| o.resting())
         .map(|o| o.fastest().abs())
         .fold(0.0, f64::max);
-    Report {
-        checks: Vec::new(),
-        charts: vec![chart, windows],
-        table,
-        numbers: vec![
+    Report::new(
+        vec![chart, windows],
+        table(&outcomes),
+        vec![
             ("spinningResting", spinning as f64),
             ("rockingResting", rocking as f64),
-            ("turningFloating", floating_turning as f64),
+            ("turningFloating", floating as f64),
             ("fastestWindowRate", fastest),
         ],
-        verdict: Some(Verdict {
-            depends_on: Vec::new(),
-            status,
-            text,
-            advice: advice(&outcomes).into(),
-        }),
-    }
+        verdict,
+    )
 }
 
 /// `word` with its first letter upper case.

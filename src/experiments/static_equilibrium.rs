@@ -220,21 +220,15 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
     } else {
         "For a resting shape you can trust, use the time steps whose gap the table shows under 1 %, or more iterations."
     };
-    Report {
-        checks: Vec::new(),
-        charts: vec![gaps, shapes],
+    Report::new(
+        vec![gaps, shapes],
         table,
-        numbers: vec![
+        vec![
             ("sag", depth),
             ("worstGap", worst),
             ("bestGap", best),
             ("newtonForceLeft", exact.largest_force),
         ],
-        verdict: Some(Verdict {
-            depends_on: Vec::new(),
-            status,
-            text,
-            advice: advice.into(),
-        }),
-    }
+        Verdict::new(status, text, advice),
+    )
 }

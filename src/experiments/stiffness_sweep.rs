@@ -169,11 +169,10 @@ pub(super) fn report(settings: &Settings, trials: &[Trial], keys: &[f64], ends: 
     let settled = 100.0 * worst_drift / exact.abs().max(1e-300);
     let mut comparison = Comparison::new(pbd, xpbd, ends.xpbd_max_change, ends.pbd_min_change);
     comparison.judge_equilibrium(gap, settled);
-    Report {
-        checks: Vec::new(),
-        charts: vec![chart],
+    Report::new(
+        vec![chart],
         table,
-        numbers: vec![
+        vec![
             ("pbdChange", comparison.pbd_change),
             ("xpbdChange", comparison.xpbd_change),
             ("equilibriumStretch", exact),
@@ -184,8 +183,8 @@ pub(super) fn report(settings: &Settings, trials: &[Trial], keys: &[f64], ends: 
             (ends.names[2], xpbd.0),
             (ends.names[3], xpbd.1),
         ],
-        verdict: Some(comparison.verdict(&ends)),
-    }
+        comparison.verdict(&ends),
+    )
 }
 
 /// `100 · |a − exact| / |exact|`.
@@ -348,11 +347,6 @@ impl Comparison {
         } else {
             "Here XPBD's stiffness is not yet independent of the setting swept: raise the iterations (or substeps) until the table's XPBD column stops changing."
         };
-        Verdict {
-            depends_on: Vec::new(),
-            status: self.status,
-            text,
-            advice: advice.into(),
-        }
+        Verdict::new(self.status, text, advice)
     }
 }

@@ -89,16 +89,12 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             .series
             .push(series(trial.label.clone(), &trial.samples, 1));
         let start = trial.samples.first().map_or(f64::NAN, |row| row[1]);
-        let highest = trial
+        let (lowest, highest) = trial
             .samples
             .iter()
-            .map(|row| row[1])
-            .fold(f64::NEG_INFINITY, f64::max);
-        let lowest = trial
-            .samples
-            .iter()
-            .map(|row| row[1])
-            .fold(f64::INFINITY, f64::min);
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), row| {
+                (lo.min(row[1]), hi.max(row[1]))
+            });
         let stretch = trial.samples.iter().map(|row| row[2]).fold(0.0, f64::max);
         let gain = (highest - start) / scale;
         gains.push(gain);
@@ -129,11 +125,10 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
     if exploded.is_empty() {
         verdict.text.push_str(&not_kept(&gains, fewest, most));
     }
-    Report {
-        checks: Vec::new(),
-        charts: vec![chart],
+    Report::new(
+        vec![chart],
         table,
-        numbers: vec![
+        vec![
             ("worstEnergyGain", worst_gain),
             ("gainFewestSubsteps", fewest_gain),
             ("gainMostSubsteps", most_gain),
@@ -141,8 +136,8 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             ("exploded", exploded.len() as f64),
             ("releasableEnergy", scale),
         ],
-        verdict: Some(verdict),
-    }
+        verdict,
+    )
 }
 
 /// The verdict: the runs with more than one substep (up to `most`) that
@@ -174,10 +169,5 @@ fn verdict(exploded: &[f64], most: f64, worst_gain: f64, scale: f64) -> Verdict 
     } else {
         "Add damping (velocity damping or β) before raising the substeps."
     };
-    Verdict {
-        depends_on: Vec::new(),
-        status,
-        text,
-        advice: advice.into(),
-    }
+    Verdict::new(status, text, advice)
 }
