@@ -116,6 +116,9 @@ describe('experiments page: where the experiments run (Chromium)', () => {
     await inPage(opened, async ({ page }) => {
       await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT });
       assert.equal(await page.getAttribute('body', 'data-runner'), 'page');
+      // the page's start (its modules compiled, the side-by-side cloths) apart
+      const start = await page.evaluate(() => window.__longTasks.splice(0));
+      console.log(`main-thread long tasks of the page's start: ${start.length}, the longest ${Math.max(0, ...start).toFixed(0)} ms`);
       const ids = await page.$$eval('section[data-experiment]', (s) => s.map((e) => e.dataset.experiment));
       const largest = {};
       for (const id of ids) {
