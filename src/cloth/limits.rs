@@ -35,6 +35,7 @@ pub fn work_budget_error(value: impl std::fmt::Display) -> ClothError {
 }
 
 impl Cloth {
+    /// Applies `change` to the parameters only when one step with the changed
     /// parameters stays within [`params::MAX_WORK_PER_STEP`]; otherwise nothing
     /// changes and the error names `field` and `value`.
     pub(super) fn change_within_work_limit(

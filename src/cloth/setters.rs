@@ -45,7 +45,6 @@ impl Cloth {
         Ok(())
     }
 
-    /// Applies `change` to the parameters only when one step with the changed
     /// Sets the time step `dt` in seconds (1e-6..=1). A step in progress keeps its own.
     pub fn set_time_step(&mut self, value: f64) -> Result<(), ClothError> {
         self.params.time_step = params::TIME_STEP.check_number(value)?;
