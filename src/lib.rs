@@ -44,7 +44,7 @@ pub mod contacts;
 pub mod error;
 #[cfg(feature = "experiments")]
 pub mod experiments;
-pub mod extras;
+pub mod kinds;
 pub mod memory;
 pub mod model;
 pub mod params;

@@ -240,6 +240,7 @@ fn current_state(cloth: &Cloth) -> ClothState {
         constraints: Vec::new(),
         torn: Vec::new(),
         colliders: Vec::new(),
+        kinds: Vec::new(),
     }
 }
 
