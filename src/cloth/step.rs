@@ -85,7 +85,7 @@ impl Cloth {
                     }
                 };
                 // repeat `iterations` times
-                let split = self.begin_sweeps(&s, step.sweep, &mut meter);
+                let mut split = None;
                 while step.sweep < s.now.p.iterations {
                     // each piece of the distance constraints
                     loop {
@@ -93,6 +93,7 @@ impl Cloth {
                             self.end_sweeps(split);
                             break 'call;
                         }
+                        let split = *split.get_or_insert_with(|| self.begin_sweeps(&s, &mut meter));
                         let piece = self.piece(&s, step.piece);
                         meter.piece(self.piece_cost(&s, piece.sizes));
                         self.solve_piece(&s, split, piece.range.clone());
@@ -103,7 +104,7 @@ impl Cloth {
                     }
                     // the other kinds
                     meter.add(self.sweep_end_cost(&s));
-                    self.solve_kinds(&s, split);
+                    self.solve_kinds(&s, split == Some(true));
                     (step.sweep, step.piece) = (step.sweep + 1, 0);
                 }
                 self.end_sweeps(split);
@@ -309,11 +310,12 @@ impl Cloth {
         self.constraints.reset_multipliers();
     }
 
-    /// Before the sweeps of substep `s` from sweep `sweep` on: on the coloured
-    /// path the positions are split into the x and y arrays it loads four
-    /// particles at a time from (charged to `meter`). Returns whether they are.
-    fn begin_sweeps(&mut self, s: &Substep, sweep: u32, meter: &mut Meter) -> bool {
-        let split = s.sweep == Sweep::Colored && sweep < s.now.p.iterations;
+    /// Before the first piece a call solves of the sweeps of substep `s`: on
+    /// the coloured path the positions are split into the x and y arrays it
+    /// loads four particles at a time from (charged to `meter`). Returns
+    /// whether they are.
+    fn begin_sweeps(&mut self, s: &Substep, meter: &mut Meter) -> bool {
+        let split = s.sweep == Sweep::Colored;
         if split {
             meter.add(self.split_cost());
             colored::split(&self.positions, &mut self.xs, &mut self.ys);
@@ -321,9 +323,11 @@ impl Cloth {
         split
     }
 
-    /// After the sweeps (or a stop within them): the split positions back.
-    fn end_sweeps(&mut self, split: bool) {
-        if split {
+    /// After the sweeps of a call (or a stop within them): the split
+    /// positions back (`split` is what [`Cloth::begin_sweeps`] returned, if
+    /// it was called).
+    fn end_sweeps(&mut self, split: Option<bool>) {
+        if split == Some(true) {
             colored::merge(&self.xs, &self.ys, &mut self.positions);
         }
     }
