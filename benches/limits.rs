@@ -24,7 +24,7 @@ mod torn;
 
 use search::largest_accepted;
 
-/// Documented bounds (README, "Limits and errors"), seconds.
+/// Documented bounds (docs/limits.md, "The worst cases"), seconds.
 const STEP_BOUND: f64 = 0.5;
 const CALL_BOUND: f64 = 1.5;
 const GROSS_VIOLATION: f64 = 4.0;

@@ -2,7 +2,7 @@
 # Builds the release wasm and its JavaScript glue into pkg/, in two flavours:
 #   pkg/xpbd_cloth_bg.wasm         with wasm SIMD (+simd128, from .cargo/config.toml)
 #   pkg/xpbd_cloth_scalar_bg.wasm  without it, for engines that lack wasm SIMD
-# Both share the one glue pkg/xpbd_cloth.js; www/wasm.js picks the file at load time.
+# Both share the one glue pkg/xpbd_cloth.js; www/lib/wasm.js picks the file at load time.
 # The experiments page has a build of its own, with the `experiments` feature (SIMD
 # only: every engine the page is tested in has wasm SIMD):
 #   pkg/experiments/xpbd_cloth.js and pkg/experiments/xpbd_cloth_bg.wasm

@@ -19,7 +19,7 @@
 //! `|a - b|`. Its stiffness is not a pure bending stiffness: it also resists
 //! stretching and compression along the line. Far stiffer than the distance
 //! constraints, the pairs make a compressed row buckle in fewer, sharper kinks
-//! instead of smoothing it (README, "Bending, areas and tethers", has numbers).
+//! instead of smoothing it (docs/physics.md, "Bending", has numbers).
 //!
 //! **Deriving them** ([`derive_auto`], `Bending::Auto`): for each particle, the
 //! pairs of its neighbours (along its distance constraints) whose rest angle

@@ -1,6 +1,6 @@
 //! What a step costs, in *work units*: one unit is about a nanosecond of the
 //! wasm build in headless Chromium on the reference machine (2 cores; see
-//! README, "Limits and errors"). Each weight is the measured cost of one piece
+//! docs/limits.md, "The work model"). Each weight is the measured cost of one piece
 //! of work, taken from the slowest cloths measured (500 × 500 and 1000 × 250,
 //! whose arrays no longer fit in the caches; a torn-up cloth for the runs) and
 //! rounded up; `node scripts/bench-browser.mjs --worst-case` prints the
@@ -132,8 +132,9 @@ pub const WIND_EDGE: u64 = 20;
 /// lattice hashes; not timed, counted as a scalar constraint solve).
 pub const GUSTY_WIND_EDGE: u64 = 40;
 
-/// Most work one time step may take: about half a second (README, "Limits and
-/// errors", has the measured worst case), so no single step can freeze a tab.
+/// Most work one time step may take: about half a second (docs/limits.md,
+/// "The worst cases", has the measured worst case), so no single step can
+/// freeze a tab.
 pub const MAX_WORK_PER_STEP: u64 = 500_000_000;
 
 /// Most work one `steps(n)` or `advance` call may take: about 1.5 seconds.

@@ -47,9 +47,9 @@
 //! * [`grid_layout`]: the grid in coloured order, colour by colour, for a
 //!   solver that runs each colour in parallel (the WebGPU backend).
 //!
-//! The other constraint kinds (bending, areas, tethers) are in `src/extras/`,
-//! the contacts in `src/contacts/`; they use [`alpha_tilde`] and [`Points`]
-//! from here.
+//! The other constraint kinds (bending, areas, tethers, wind) are in
+//! `src/kinds/`, the contacts in `src/contacts/`; they use [`alpha_tilde`] and
+//! [`Points`] from here.
 
 pub mod colored;
 mod columns;
