@@ -5,6 +5,7 @@
 //! whole step, so the prediction is what a step is charged (as long as nothing
 //! tears during it, which only makes the step cheaper).
 
+use super::kinds::On;
 use super::step::{Substep, Sweep};
 use super::Cloth;
 use crate::kinds::{Cost, Now, Sizes};
@@ -22,7 +23,7 @@ impl Cloth {
     /// multipliers back to 0.
     pub(super) fn begin_substep_cost(&self, s: &Substep) -> u64 {
         let (n, m) = (self.num_particles() as u64, self.num_constraints() as u64);
-        work::SUBSTEP + n * work::PREDICT + m * work::CONSTRAINT_SUBSTEP + self.kinds_cost(s).begin
+        work::SUBSTEP + n * work::PREDICT + m * work::CONSTRAINT_SUBSTEP + s.kinds.begin
     }
 
     /// Splitting the positions for the coloured sweeps and merging them back.
@@ -49,7 +50,7 @@ impl Cloth {
     /// The end of each sweep of substep `s`: its fixed cost and one pass of
     /// the kinds that are on.
     pub(super) fn sweep_end_cost(&self, s: &Substep) -> u64 {
-        work::SWEEP + self.kinds_cost(s).pass
+        work::SWEEP + s.kinds.pass
     }
 
     /// Ending substep `s`, counted before it runs (tearing changes what it is
@@ -57,7 +58,7 @@ impl Cloth {
     /// and the tear check with what follows the tears.
     pub(super) fn end_substep_cost(&self, s: &Substep) -> u64 {
         let (n, m) = (self.num_particles() as u64, self.num_constraints() as u64);
-        let (p, kinds) = (&s.now.p, self.kinds_cost(s));
+        let (p, kinds) = (&s.now.p, s.kinds);
         let mut cost = n * work::VELOCITY_UPDATE + kinds.end;
         if p.velocity_damping > 0.0 {
             cost += n * work::VELOCITY_DAMPING;
@@ -68,13 +69,14 @@ impl Cloth {
         cost
     }
 
-    /// What the kinds that are on in substep `s` cost in it.
-    fn kinds_cost(&self, s: &Substep) -> Cost {
+    /// What one substep of the kinds `on` costs with parameters `p` (worked
+    /// out when a substep begins).
+    pub(super) fn kinds_cost(&self, p: &Params, on: On) -> Cost {
         let sizes = Sizes {
             particles: self.num_particles(),
             constraints: self.num_constraints(),
         };
-        self.kinds.cost(&s.now.p, sizes, s.on)
+        self.kinds.cost(p, sizes, on)
     }
 
     /// Work units one step takes with the current parameters and live
@@ -116,6 +118,6 @@ impl Substep {
             h: p.substep_size(),
             time: 0.0,
         };
-        Substep::new(now, cloth.sweep_of(p, p.solver_order), cloth.kinds.on(p))
+        Substep::new(cloth, now, cloth.sweep_of(p, p.solver_order))
     }
 }

@@ -29,7 +29,7 @@ use std::ops::Range;
 
 use super::kinds::On;
 use super::{Cloth, DIVERGENCE_LIMIT};
-use crate::kinds::{Now, Particles, Positions};
+use crate::kinds::{Cost, Now, Particles, Positions};
 use crate::params::{Params, SolverOrder};
 use crate::solver::runs::ColoredLayout;
 use crate::solver::{self, colored, Compliances, Split};
@@ -198,20 +198,24 @@ pub(super) struct Substep {
     gamma: f32,
     /// How its sweeps run.
     pub(super) sweep: Sweep,
-    /// The kinds that are on.
+    /// The kinds that are on, and what they cost in it.
     pub(super) on: On,
+    pub(super) kinds: Cost,
 }
 
 impl Substep {
-    /// The substep of `now` on `sweep` with the kinds `on`.
-    pub(super) fn new(now: Now, sweep: Sweep, on: On) -> Substep {
+    /// The substep of `now` on `sweep` of `cloth`, with the kinds on that
+    /// parameters `now.p` switch on.
+    pub(super) fn new(cloth: &Cloth, now: Now, sweep: Sweep) -> Substep {
         let (compliance, h) = (now.p.compliance(), now.h);
+        let on = cloth.kinds.on(&now.p);
         Substep {
             now,
             alpha_tilde: solver::alpha_tilde(compliance, h),
             gamma: solver::gamma(compliance, now.p.damping, h),
             sweep,
             on,
+            kinds: cloth.kinds_cost(&now.p, on),
         }
     }
 }
@@ -283,7 +287,7 @@ impl Cloth {
         let h = at.start.time_step / at.start.substeps as f64;
         let time = at.start.time + at.substep as f64 * h;
         let sweep = self.sweep_of(&p, self.constraints.order());
-        Substep::new(Now { p, h, time }, sweep, self.kinds.on(&p))
+        Substep::new(self, Now { p, h, time }, sweep)
     }
 
     /// Begins substep `s`: the kinds' start (multipliers, forces), then the
@@ -452,6 +456,8 @@ impl Cloth {
     }
 
     /// Tears every constraint stretched beyond `factor` times its rest length.
+    /// Out of line, like the loops of `src/solver/integrate.rs` (see there).
+    #[inline(never)]
     fn tear(&mut self, factor: f64) {
         let limit = (factor - 1.0) as f32;
         let positions = &self.positions;
@@ -471,11 +477,17 @@ impl Cloth {
         self.time += start.time_step;
         self.track_held();
         self.kinds.end_step(self.time);
-        // one comparison for both: false for infinities and NaN
-        if !self.positions.iter().all(|p| p.abs() <= DIVERGENCE_LIMIT) {
+        if !self.positions_in_bounds() {
             self.undo_diverged_step(start);
         }
         self.arrange_constraints();
+    }
+
+    /// Whether every position is finite and within [`DIVERGENCE_LIMIT`] (one
+    /// comparison does both: it is false for infinities and NaN). Out of line.
+    #[inline(never)]
+    fn positions_in_bounds(&self) -> bool {
+        self.positions.iter().all(|p| p.abs() <= DIVERGENCE_LIMIT)
     }
 
     /// Undoes all the step did and stops the cloth, so no NaN ever leaves the

@@ -22,7 +22,9 @@ use super::lanes::F4;
 use super::points::Split;
 use super::runs::{Run, RunLayout};
 
-/// Copies interleaved `[x0, y0, x1, y1, ...]` into `xs` and `ys`.
+/// Copies interleaved `[x0, y0, x1, y1, ...]` into `xs` and `ys`. Out of
+/// line, like the loops of `integrate.rs` (see there).
+#[inline(never)]
 pub fn split(positions: &[f32], xs: &mut Vec<f32>, ys: &mut Vec<f32>) {
     xs.clear();
     ys.clear();
@@ -30,7 +32,8 @@ pub fn split(positions: &[f32], xs: &mut Vec<f32>, ys: &mut Vec<f32>) {
     ys.extend(positions.iter().skip(1).step_by(2));
 }
 
-/// Copies `xs` and `ys` back into interleaved `positions`.
+/// Copies `xs` and `ys` back into interleaved `positions`. Out of line.
+#[inline(never)]
 pub fn merge(xs: &[f32], ys: &[f32], positions: &mut [f32]) {
     for ((p, &x), &y) in positions.chunks_exact_mut(2).zip(xs).zip(ys) {
         p[0] = x;
