@@ -456,8 +456,6 @@ impl Cloth {
     }
 
     /// Tears every constraint stretched beyond `factor` times its rest length.
-    /// Out of line, like the loops of `src/solver/integrate.rs` (see there).
-    #[inline(never)]
     fn tear(&mut self, factor: f64) {
         let limit = (factor - 1.0) as f32;
         let positions = &self.positions;
@@ -477,17 +475,10 @@ impl Cloth {
         self.time += start.time_step;
         self.track_held();
         self.kinds.end_step(self.time);
-        if !self.positions_in_bounds() {
+        if !solver::in_bounds(&self.positions, DIVERGENCE_LIMIT) {
             self.undo_diverged_step(start);
         }
         self.arrange_constraints();
-    }
-
-    /// Whether every position is finite and within [`DIVERGENCE_LIMIT`] (one
-    /// comparison does both: it is false for infinities and NaN). Out of line.
-    #[inline(never)]
-    fn positions_in_bounds(&self) -> bool {
-        self.positions.iter().all(|p| p.abs() <= DIVERGENCE_LIMIT)
     }
 
     /// Undoes all the step did and stops the cloth, so no NaN ever leaves the
