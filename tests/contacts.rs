@@ -594,12 +594,9 @@ fn rebound(e: f64) -> f64 {
         positions: vec![0.0, 1.05],
         masses: vec![0.1],
         distances: Vec::new(),
-        rest_lengths: None,
         distance_stiffness: xpbd_cloth::model::DistanceStiffness::Uniform(0.0),
-        colors: None,
-        areas: Vec::new(),
-        bending: xpbd_cloth::model::Bending::None,
         colliders: vec![Shape::Ground { y: 0.0 }],
+        ..xpbd_cloth::model::Scene::default()
     };
     let mut cloth = Cloth::from_scene(&scene).unwrap();
     cloth.set_substeps(20).unwrap();

@@ -5,14 +5,9 @@
 
 use std::collections::TryReserveError;
 
-use crate::contacts::Contacts;
 use crate::error::ClothError;
-use crate::kinds::area::Areas;
-use crate::kinds::bending::BendingSet;
 use crate::kinds::neighbours::Neighbours;
-use crate::kinds::tethers::Tethers;
-use crate::kinds::wind::Wind;
-use crate::kinds::{ConstraintKind, Cost, Now, Particles, Positions, Sizes, Topology};
+use crate::kinds::{self, ConstraintKind, Cost, Now, Particles, Positions, Sizes, Topology};
 use crate::model::Scene;
 use crate::params::{work, Params};
 
@@ -56,17 +51,17 @@ macro_rules! constraint_kinds {
 }
 
 constraint_kinds! {
-    /// Bending (see [`crate::kinds::bending`]).
-    bending: BendingSet,
-    /// Area constraints (see [`crate::kinds::area`]).
-    areas: Areas,
-    /// Tethers (see [`crate::kinds::tethers`]); empty until switched on.
-    tethers: Tethers,
-    /// Wind (see [`crate::kinds::wind`]).
-    wind: Wind,
-    /// Colliders and self-collision (see [`crate::contacts`]): last, so they
-    /// have the final word in every pass.
-    contacts: Contacts,
+    /// Bending.
+    bending: kinds::bending::BendingSet,
+    /// Area constraints.
+    areas: kinds::area::Areas,
+    /// Tethers; empty until switched on.
+    tethers: kinds::tethers::Tethers,
+    /// Wind.
+    wind: kinds::wind::Wind,
+    /// Colliders and self-collision: last, so they have the final word in
+    /// every pass.
+    contacts: crate::contacts::Contacts,
 }
 
 /// Which kinds are on, one bit per kind in the order of the list: asked once
