@@ -29,8 +29,10 @@ pub fn split(positions: &[f32], xs: &mut Vec<f32>, ys: &mut Vec<f32>) {
     let n = positions.len() / 2;
     if xs.len() != n || ys.len() != n {
         // within the capacity reserved for them: no allocation
-        (xs.clear(), ys.clear());
-        (xs.resize(n, 0.0), ys.resize(n, 0.0));
+        xs.clear();
+        ys.clear();
+        xs.resize(n, 0.0);
+        ys.resize(n, 0.0);
     }
     let fours = (positions.chunks_exact(8))
         .zip(xs.chunks_exact_mut(4))
