@@ -127,7 +127,8 @@ function slope(sim, what, apply, count) {
     const started = performance.now();
     sim.step();
     const steps = Math.max(1, Math.min(1000, Math.round(20 / Math.max(performance.now() - started, 0.01))));
-    const ms = timeMs(() => sim.steps(steps), 5) / steps;
+    // the fastest round: the one least disturbed by other work on the machine
+    const ms = timeRounds(() => sim.steps(steps), 7).fastest / steps;
     return { ms, units: sim.workPerStep, pieces: count(sim, k) };
   });
   const pieces = points[1].pieces - points[0].pieces;
@@ -391,7 +392,7 @@ function report(results) {
   out.push(results.userAgent);
   out.push(`MAX_WORK_PER_STEP ${results.limits.step} units, MAX_WORK_PER_CALL ${results.limits.call} units (1 unit is meant to be about 1 ns)`);
   out.push('');
-  out.push('Calibration: measured cost of each kind of work against its weight (slopes, so fixed costs cancel)');
+  out.push('Calibration: measured cost of each kind of work against its weight (slopes, so fixed costs cancel; fastest of 7 rounds)');
   out.push(table([
     ['size', 'work', 'measured ns', 'weight (units)', 'ns per unit'],
     ...results.calibration.map((r) => [r.size, r.what, r.ns.toFixed(2), r.units.toFixed(2), r.ratio.toFixed(2)]),
