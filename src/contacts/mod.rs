@@ -231,8 +231,8 @@ impl ConstraintKind for Contacts {
 
     /// The pass once more, so no particle ends the substep inside a collider.
     fn end_substep(&mut self, particles: &mut Particles, now: &Now) {
-        let points = &mut *particles.positions;
-        self.pass(points, particles.previous, particles.inverse_mass, now);
+        let positions = Positions::Interleaved(particles.positions);
+        self.solve(positions, particles.previous, particles.inverse_mass, now);
     }
 
     /// The velocity pass over the self-collision pairs pushed apart and the

@@ -9,12 +9,13 @@
 //! stepping loop would run unoptimised for the whole of a first long
 //! `steps(n)` call (about three times slower).
 
-use super::lanes::F4;
+use super::lanes::{F4, FOUR_WIDE};
 
 /// Prediction: every particle remembers where it was; every free one gains
 /// `h * gravity` of vertical velocity and moves along its velocity. Four
 /// particles at a time in SIMD lanes (two per [`F4`]: `x, y, x, y`), each
-/// lane the scalar arithmetic of the rest, which go one by one.
+/// lane the scalar arithmetic of the rest, which go one by one (all of them
+/// in the wasm build without SIMD, see [`FOUR_WIDE`]).
 #[inline(never)]
 pub fn predict(
     positions: &mut [f32],
@@ -25,7 +26,7 @@ pub fn predict(
     gravity: f32,
 ) {
     let (n, hg) = (inverse_mass.len(), h * gravity);
-    let fours = n / 4 * 4;
+    let fours = if FOUR_WIDE { n / 4 * 4 } else { 0 };
     // adding -0.0 leaves every x velocity as it is, bit for bit
     let (fall, step, zero) = (F4::new(-0.0, hg, -0.0, hg), F4::splat(h), F4::splat(0.0));
     let quads = (positions[..2 * fours].chunks_exact_mut(8))
@@ -70,7 +71,7 @@ pub fn update_velocities(
 ) {
     let inverse_h = 1.0 / h;
     let (n, per_h, zero) = (inverse_mass.len(), F4::splat(inverse_h), F4::splat(0.0));
-    let fours = n / 4 * 4;
+    let fours = if FOUR_WIDE { n / 4 * 4 } else { 0 };
     let quads = (positions[..2 * fours].chunks_exact(8))
         .zip(previous[..2 * fours].chunks_exact(8))
         .zip(velocities[..2 * fours].chunks_exact_mut(8))

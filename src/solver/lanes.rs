@@ -271,3 +271,9 @@ pub use imp::F4;
 
 /// Whether this build runs [`F4`] as real SIMD instructions.
 pub const SIMD: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
+
+/// Whether loops that need no SIMD to be correct go four at a time: everywhere
+/// but the wasm build without SIMD, where four lanes would be four scalar
+/// operations in more code (natively the four-wide loops run on plain arrays,
+/// so the tests check them).
+pub const FOUR_WIDE: bool = !cfg!(all(target_arch = "wasm32", not(target_feature = "simd128")));
