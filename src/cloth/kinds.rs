@@ -131,8 +131,8 @@ impl Kinds {
             constraints: topology.built_with,
         };
         let on = self.on(p);
-        let refusal = |kind: &dyn ConstraintKind, bytes: u64| ClothError::OutOfMemory {
-            field: kind.switch(),
+        let refusal = |field: &'static str, bytes: u64| ClothError::OutOfMemory {
+            field,
             what: format!(
                 "{} particles and {} constraints need {} MiB more for it",
                 sizes.particles,
@@ -140,22 +140,18 @@ impl Kinds {
                 crate::memory::mib(bytes)
             ),
         };
-        if self.neighbours_used(p, on) && !self.neighbours.is_reserved() {
-            let neighbours = Neighbours::try_new(sizes.particles, sizes.constraints);
-            self.neighbours = neighbours.map_err(|_: TryReserveError| {
-                let kind = self
-                    .all()
-                    .into_iter()
-                    .enumerate()
-                    .find(|&(k, kind)| on.has(k) && kind.uses_neighbours(p));
-                let kind = kind.map(|(_, kind)| kind).unwrap_or(&self.contacts);
-                refusal(kind, neighbours_bytes(sizes))
-            })?;
+        // the first kind switched on that reads the neighbour lists names a refusal
+        let reader = (self.all().into_iter().enumerate())
+            .find(|&(k, kind)| on.has(k) && kind.uses_neighbours(p))
+            .map(|(_, kind)| kind.switch());
+        if let (Some(field), false) = (reader, self.neighbours.is_reserved()) {
+            self.neighbours = Neighbours::try_new(sizes.particles, sizes.constraints)
+                .map_err(|_: TryReserveError| refusal(field, neighbours_bytes(sizes)))?;
         }
         for kind in self.all_mut().0 {
-            let bytes = kind.prepare_bytes(p, sizes);
+            let (field, bytes) = (kind.switch(), kind.prepare_bytes(p, sizes));
             kind.prepare(p, topology)
-                .map_err(|_| refusal(&*kind, bytes))?;
+                .map_err(|_| refusal(field, bytes))?;
         }
         self.topology_changed(p, topology);
         Ok(())
