@@ -33,7 +33,7 @@ use crate::solver::Points;
 
 /// Work units of one tether check (and projection when too far), per
 /// particle per pass (see [`crate::params::work`]).
-pub const TETHER_SOLVE: u64 = 6;
+pub const TETHER_SOLVE: u64 = 10;
 /// Work units per particle and per live constraint, per substep in which
 /// tethers are on and tearing may cut the cloth: finding the anchors again (a
 /// Dijkstra search over the whole cloth), besides rebuilding the neighbour

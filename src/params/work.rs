@@ -1,17 +1,12 @@
 //! What a step costs, in *work units*: one unit is about a nanosecond of the
 //! wasm build in headless Chromium on the reference machine (2 cores; see
-//! docs/limits.md, "The work model"). Each weight is the measured cost of one piece
-//! of work, taken from the slowest cloths measured (500 × 500 and 1000 × 250,
-//! whose arrays no longer fit in the caches; a torn-up cloth for the runs) and
-//! rounded up; `node scripts/bench-browser.mjs --worst-case` prints the
-//! measurements next to them. Measured (2026-11-23, fastest of five rounds, a
-//! quiet machine; under load everything takes up to twice as long): coloured
-//! solve 1.5 ns intact and 3.9–5.0 ns per live constraint once tearing has cut
-//! the runs up, original 12.4 ns, damped 8.1–8.5 ns in coloured order and 18 ns
-//! in original order, prediction and velocity update together 3.8 ns per
-//! particle, the tear check 7.0 ns, velocity damping 0.3 ns, a sweep of a 2 × 2
-//! cloth 70–100 ns. The worst accepted step measured 389 ms, the worst
-//! `steps(n)` 1193 ms.
+//! docs/limits.md, "The work model"). Each weight is the measured cost of one
+//! piece of work, taken from the slowest cloths measured (500 × 500 and
+//! 1000 × 250, whose arrays no longer fit in the caches; a torn-up cloth for
+//! the particles' work, a 2 × 2 one with nothing left to solve for the fixed
+//! costs) and rounded up; `node scripts/bench-browser.mjs --worst-case` prints
+//! the measurements next to them (docs/limits.md has the figures and the
+//! load they were taken under).
 //!
 //! The weights are here, with the limit a step and a call must stay within
 //! ([`validate_work`]); what each phase of a step costs with them is in
@@ -41,9 +36,9 @@ pub const SOLVE_OWN_STIFFNESS: u64 = 32;
 /// Fixed cost of one sweep.
 pub const SWEEP: u64 = 50;
 /// Per particle per substep: the prediction (with saving the positions).
-pub const PREDICT: u64 = 3;
+pub const PREDICT: u64 = 2;
 /// Per particle per substep: the velocity update.
-pub const VELOCITY_UPDATE: u64 = 2;
+pub const VELOCITY_UPDATE: u64 = 1;
 /// Per particle per coloured block of sweeps: splitting positions into x and
 /// y arrays and merging them back (once per substep in a whole step).
 pub const SPLIT_MERGE: u64 = 4;
