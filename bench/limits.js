@@ -226,6 +226,26 @@ function calibrateKinds(width, height, base) {
   return rows;
 }
 
+/**
+ * The first long call on a fresh module against the next: a torn-up 100 × 100
+ * cloth at 100 substeps, `steps(maxStepsPerCall)` twice. V8 optimises a wasm
+ * function from its next call on, never within a running call, so a loop that
+ * ran inside the stepping loop would run unoptimised through the whole first call.
+ */
+function timeFirstCall() {
+  const sim = buildCloth(100, 100, true);
+  configure(sim, { order: 'colored', damping: 0, velocityDamping: 0, tearStretch: 0, substeps: 100, iterations: 1 });
+  const n = sim.maxStepsPerCall;
+  const units = n * sim.workPerStep;
+  const times = [0, 1].map(() => {
+    const started = performance.now();
+    sim.steps(n);
+    return performance.now() - started;
+  });
+  sim.free();
+  return { steps: n, units, firstMs: times[0], nextMs: times[1] };
+}
+
 // ---------------------------------------------------------------- 2. the worst cases
 
 /**
@@ -397,6 +417,9 @@ function report(results) {
     ['size', 'work', 'measured ns', 'weight (units)', 'ns per unit'],
     ...results.calibration.map((r) => [r.size, r.what, r.ns.toFixed(2), r.units.toFixed(2), r.ratio.toFixed(2)]),
   ]));
+  const f = results.firstCall;
+  out.push(`First long call on a fresh module: a torn-up 100×100 cloth at 100 substeps, steps(${f.steps}) (${(f.units / 1e6).toFixed(0)} Munits): `
+    + `first ${f.firstMs.toFixed(0)} ms (${((f.firstMs * 1e6) / f.units).toFixed(2)} ns/unit), next ${f.nextMs.toFixed(0)} ms (${((f.nextMs * 1e6) / f.units).toFixed(2)} ns/unit)`);
   out.push('');
   const steps = [...results.steps].sort((a, b) => b.ms - a.ms);
   out.push(`One step(): the ${Math.min(12, steps.length)} slowest of ${steps.length} accepted settings (substeps × iterations pushed to the limit; median of 3 rounds)`);
@@ -456,6 +479,8 @@ async function main() {
   const sizes = QUICK
     ? [{ width: 100, height: 100 }]
     : [{ width: 500, height: 500 }, { width: 1000, height: 250 }, { width: 100, height: 100 }, { width: 10, height: 10 }];
+  progress('the first long call on a fresh module');
+  const firstCall = timeFirstCall();
   const calibration = [];
   for (const { width, height } of QUICK ? sizes : sizes.slice(0, 2)) {
     progress(`calibrating on ${width}×${height}`);
@@ -478,6 +503,7 @@ async function main() {
     quick: QUICK,
     limits: LIMITS,
     calibration,
+    firstCall,
     steps,
     calls,
     surfaces,
