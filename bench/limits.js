@@ -4,8 +4,9 @@
 // this wasm. This page checks that claim where it matters, in the browser:
 //   1. calibration: the measured cost of each kind of work (a constraint solve on
 //      each sweep path, the per-particle work of a substep, the tear check,
-//      velocity damping) against its weight in units, read back from
-//      `workPerStep`;
+//      velocity damping, a bending pair, a tether, an edge of wind, and the fixed
+//      cost of a sweep and a substep on a cloth with nothing left to solve)
+//      against its weight in units, read back from `workPerStep`;
 //   2. the worst cases: it searches the accepted settings (cloth sizes, solver
 //      order, damping, velocity damping, tearing, substeps and iterations pushed
 //      to the limit, intact or with every constraint torn) for the slowest
@@ -119,8 +120,16 @@ const label = (config) =>
 function slope(sim, what, apply, count) {
   const points = [0, 1].map((k) => {
     apply(sim, k);
-    sim.step(); // warm up, and settle the new setting
-    return { ms: timeMs(() => sim.step(), 5), units: sim.workPerStep, pieces: count(sim, k) };
+    // warm up (V8 optimises a function after its first calls) and settle the
+    // new setting; then as many steps per round as take 20 ms, so the timer's
+    // 0.1 ms granularity is a small error
+    sim.steps(3);
+    const started = performance.now();
+    sim.step();
+    const steps = Math.max(1, Math.min(1000, Math.round(20 / Math.max(performance.now() - started, 0.01))));
+    // the fastest round: the one least disturbed by other work on the machine
+    const ms = timeRounds(() => sim.steps(steps), 7).fastest / steps;
+    return { ms, units: sim.workPerStep, pieces: count(sim, k) };
   });
   const pieces = points[1].pieces - points[0].pieces;
   const ns = ((points[1].ms - points[0].ms) * 1e6) / pieces;
@@ -153,7 +162,88 @@ function calibrate(width, height) {
   rows.push(slope(torn, 'velocity damping, per particle per substep', (sim, k) =>
     configure(sim, { ...base, order: 'colored', substeps: 100, velocityDamping: k ? 1 : 0 }), (sim, k) => (k ? 100 * n : 0)));
   torn.free();
+  rows.push(...calibrateKinds(width, height, base));
   return rows.map((row) => ({ size: `${width}×${height}`, ...row }));
+}
+
+/**
+ * The fixed costs of a sweep and of a substep, on a cloth with nothing left to
+ * solve (2 × 2, every constraint torn: its sweeps and substeps are all overhead).
+ */
+function calibrateOverheads(base) {
+  const rows = [];
+  const empty = buildCloth(2, 2, true);
+  rows.push(slope(empty, 'sweep, fixed cost (nothing to solve)', (sim, k) =>
+    configure(sim, { ...base, order: 'colored', substeps: 100, iterations: k ? 1000 : 1 }), (sim, k) => 100 * (k ? 1000 : 1)));
+  rows.push(slope(empty, 'substep, fixed cost (nothing to solve)', (sim, k) =>
+    configure(sim, { ...base, order: 'colored', substeps: k ? 100 : 1 }), (sim, k) => (k ? 100 : 1)));
+  empty.free();
+  return rows.map((row) => ({ size: '2×2', ...row }));
+}
+
+/**
+ * The grid's own scene with one stiffness per constraint (each solved with its
+ * own `alpha_tilde`): a `width × height` cloth of `fromScene`.
+ */
+function ownStiffnessCloth(width, height) {
+  const grid = new Simulation(width, height, 2);
+  const positions = grid.positions().slice();
+  const distances = new Uint32Array(grid.constraints());
+  const masses = new Float32Array(width * height).fill(0.5);
+  masses[0] = masses[width - 1] = 0;
+  grid.free();
+  const distanceStiffness = Float64Array.from({ length: distances.length / 2 }, (_, c) => 500 + (c % 1000));
+  return Simulation.fromScene({ positions, masses, distances, distanceStiffness });
+}
+
+/** What a solve of each constraint kind and an edge of wind cost, per piece. */
+function calibrateKinds(width, height, base) {
+  const rows = [];
+  const sim = buildCloth(width, height, false);
+  const m = sim.numConstraints;
+  const n = width * height;
+  const pairs = height * (width - 2) + width * (height - 2);
+  const many = QUICK ? 2 : 5;
+  rows.push(slope(sim, 'bending solve, per pair and pass', (s, k) => {
+    configure(s, { ...base, order: 'colored', iterations: many });
+    s.bendingStiffness = k ? 100 : 0;
+  }, (s, k) => (k ? many * pairs : 0)));
+  sim.bendingStiffness = 0;
+  rows.push(slope(sim, 'tether, per particle and pass', (s, k) => {
+    configure(s, { ...base, order: 'colored', iterations: many });
+    s.tethers = k === 1;
+  }, (s, k) => (k ? many * n : 0)));
+  sim.tethers = false;
+  rows.push(slope(sim, 'wind, per edge and substep', (s, k) => {
+    configure(s, { ...base, order: 'colored', substeps: many });
+    s.windX = k ? 5 : 0;
+  }, (s, k) => (k ? many * m : 0)));
+  sim.free();
+  const own = ownStiffnessCloth(width, height);
+  rows.push(slope(own, 'own-stiffness solve, per constraint', (s, k) =>
+    configure(s, { ...base, order: 'colored', iterations: k ? many : 1 }), (s, k) => (k ? many : 1) * m));
+  own.free();
+  return rows;
+}
+
+/**
+ * The first long call on a fresh module against the next: a torn-up 100 × 100
+ * cloth at 100 substeps, `steps(maxStepsPerCall)` twice. V8 optimises a wasm
+ * function from its next call on, never within a running call, so a loop that
+ * ran inside the stepping loop would run unoptimised through the whole first call.
+ */
+function timeFirstCall() {
+  const sim = buildCloth(100, 100, true);
+  configure(sim, { order: 'colored', damping: 0, velocityDamping: 0, tearStretch: 0, substeps: 100, iterations: 1 });
+  const n = sim.maxStepsPerCall;
+  const units = n * sim.workPerStep;
+  const times = [0, 1].map(() => {
+    const started = performance.now();
+    sim.steps(n);
+    return performance.now() - started;
+  });
+  sim.free();
+  return { steps: n, units, firstMs: times[0], nextMs: times[1] };
 }
 
 // ---------------------------------------------------------------- 2. the worst cases
@@ -322,11 +412,14 @@ function report(results) {
   out.push(results.userAgent);
   out.push(`MAX_WORK_PER_STEP ${results.limits.step} units, MAX_WORK_PER_CALL ${results.limits.call} units (1 unit is meant to be about 1 ns)`);
   out.push('');
-  out.push('Calibration: measured cost of each kind of work against its weight (slopes, so fixed costs cancel)');
+  out.push('Calibration: measured cost of each kind of work against its weight (slopes, so fixed costs cancel; fastest of 7 rounds)');
   out.push(table([
     ['size', 'work', 'measured ns', 'weight (units)', 'ns per unit'],
     ...results.calibration.map((r) => [r.size, r.what, r.ns.toFixed(2), r.units.toFixed(2), r.ratio.toFixed(2)]),
   ]));
+  const f = results.firstCall;
+  out.push(`First long call on a fresh module: a torn-up 100×100 cloth at 100 substeps, steps(${f.steps}) (${(f.units / 1e6).toFixed(0)} Munits): `
+    + `first ${f.firstMs.toFixed(0)} ms (${((f.firstMs * 1e6) / f.units).toFixed(2)} ns/unit), next ${f.nextMs.toFixed(0)} ms (${((f.nextMs * 1e6) / f.units).toFixed(2)} ns/unit)`);
   out.push('');
   const steps = [...results.steps].sort((a, b) => b.ms - a.ms);
   out.push(`One step(): the ${Math.min(12, steps.length)} slowest of ${steps.length} accepted settings (substeps × iterations pushed to the limit; median of 3 rounds)`);
@@ -386,12 +479,15 @@ async function main() {
   const sizes = QUICK
     ? [{ width: 100, height: 100 }]
     : [{ width: 500, height: 500 }, { width: 1000, height: 250 }, { width: 100, height: 100 }, { width: 10, height: 10 }];
+  progress('the first long call on a fresh module');
+  const firstCall = timeFirstCall();
   const calibration = [];
   for (const { width, height } of QUICK ? sizes : sizes.slice(0, 2)) {
     progress(`calibrating on ${width}×${height}`);
     calibration.push(...calibrate(width, height));
     await yieldToBrowser();
   }
+  calibration.push(...calibrateOverheads({ damping: 0, velocityDamping: 0, tearStretch: 0, substeps: 1, iterations: 1 }));
   const steps = await searchWorstSteps(sizes);
   const byStep = [...steps].sort((a, b) => b.ms - a.ms);
   // steps(n) is worst where a unit is slowest (every call does about the same units)
@@ -407,6 +503,7 @@ async function main() {
     quick: QUICK,
     limits: LIMITS,
     calibration,
+    firstCall,
     steps,
     calls,
     surfaces,

@@ -24,7 +24,7 @@ mod torn;
 
 use search::largest_accepted;
 
-/// Documented bounds (README, "Limits and errors"), seconds.
+/// Documented bounds (docs/limits.md, "The worst cases"), seconds.
 const STEP_BOUND: f64 = 0.5;
 const CALL_BOUND: f64 = 1.5;
 const GROSS_VIOLATION: f64 = 4.0;
@@ -135,7 +135,7 @@ fn main() {
         "MAX_WORK_PER_STEP {MAX_WORK_PER_STEP} units, MAX_WORK_PER_CALL {MAX_WORK_PER_CALL} units"
     );
     let mut rows = Vec::new();
-    for (width, height) in [(500, 500), (1000, 250), (100, 100), (10, 10)] {
+    for (width, height) in [(500, 500), (1000, 250), (100, 100), (10, 10), (2, 2)] {
         for torn in [false, true] {
             for setting in settings(width, height, torn) {
                 let mut cloth = setting.cloth();

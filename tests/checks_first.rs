@@ -6,7 +6,7 @@
 //! past its size limits names the size the user gave.
 #![cfg(not(target_arch = "wasm32"))]
 
-use xpbd_cloth::extras::bending::{auto_comparisons, MAX_AUTO_COMPARISONS};
+use xpbd_cloth::kinds::bending::{auto_comparisons, MAX_AUTO_COMPARISONS};
 use xpbd_cloth::model::shape::validate_size;
 use xpbd_cloth::model::{Bending, DistanceStiffness, Scene};
 use xpbd_cloth::params::{Params, Value};
@@ -37,12 +37,9 @@ fn circulant(n: usize, reach: usize, bending: Bending) -> Scene {
         positions,
         masses: vec![1.0; n],
         distances,
-        rest_lengths: None,
         distance_stiffness: DistanceStiffness::Uniform(1000.0),
-        colors: None,
-        areas: Vec::new(),
         bending,
-        colliders: Vec::new(),
+        ..Scene::default()
     }
 }
 

@@ -10,7 +10,7 @@ mod common {
 
 use common::cloths::grid_cloth;
 use common::paths::nearest_pins;
-use xpbd_cloth::model::{AreaSpec, Bending, DistanceStiffness, Scene};
+use xpbd_cloth::model::{AreaSpec, DistanceStiffness, Scene};
 use xpbd_cloth::{Cloth, Params};
 
 /// Relative error of the ring's area against its target.
@@ -26,8 +26,8 @@ fn a_balloon_ring_keeps_its_area_under_gravity_and_a_drag() {
     let top = n / 4;
     scene.masses[top] = 0.0;
     let mut sim = Cloth::from_scene(&scene).unwrap();
-    let start = sim.extras().areas().area(0, sim.positions());
-    assert!((sim.extras().areas().target(0) - 1.2 * start).abs() < 1e-9);
+    let start = sim.kinds().areas.area(0, sim.positions());
+    assert!((sim.kinds().areas.target(0) - 1.2 * start).abs() < 1e-9);
     let mut worst_hanging: f64 = 0.0;
     for step in 0..300 {
         sim.step();
@@ -63,8 +63,8 @@ fn a_balloon_ring_keeps_its_area_under_gravity_and_a_drag() {
     for _ in 0..300 {
         plain.step();
     }
-    let area = sim.extras().areas().area(0, plain.positions());
-    let target = sim.extras().areas().target(0);
+    let area = sim.kinds().areas.area(0, plain.positions());
+    let target = sim.kinds().areas.target(0);
     eprintln!("without it: area {area:.3} m² against a target of {target:.3} m²");
     assert!(area < 0.8 * target, "without it: area {area} of {target}");
 }
@@ -112,7 +112,7 @@ fn check_within_limits(cloth: &Cloth, tolerance: f64) {
     let p = cloth.positions();
     let mut worst: f64 = 0.0;
     for k in 0..n {
-        let tether = cloth.extras().tethers().tether(k);
+        let tether = cloth.kinds().tethers.tether(k);
         match (tether, reference[k]) {
             (None, None) => {}
             (Some((anchor, limit)), Some((_, path))) => {
@@ -141,20 +141,17 @@ fn tethers_follow_pins_and_tears() {
     let mut cloth = grid_cloth(12, 8);
     cloth.set_tethers(true).unwrap();
     let bottom_left = 7 * 12;
-    let before = cloth.extras().tethers().tether(bottom_left).unwrap();
+    let before = cloth.kinds().tethers.tether(bottom_left).unwrap();
     assert_eq!(before.0, 0, "anchored to the top-left corner");
     cloth.set_pinned(bottom_left, true).unwrap();
     assert_eq!(
-        cloth.extras().tethers().tether(bottom_left),
+        cloth.kinds().tethers.tether(bottom_left),
         Some((bottom_left, 0.0))
     );
     let above = 6 * 12;
-    assert_eq!(
-        cloth.extras().tethers().tether(above).unwrap().0,
-        bottom_left
-    );
+    assert_eq!(cloth.kinds().tethers.tether(above).unwrap().0, bottom_left);
     cloth.set_pinned(bottom_left, false).unwrap();
-    assert_eq!(cloth.extras().tethers().tether(above).unwrap().0, 0);
+    assert_eq!(cloth.kinds().tethers.tether(above).unwrap().0, 0);
     // tearing: a cloth pulled apart still keeps every particle within its limit
     cloth.set_tear_stretch(1.3).unwrap();
     cloth.grab(bottom_left).unwrap();
@@ -225,9 +222,9 @@ fn bending_pairs_across_a_tear_stop_acting() {
     let (w, h) = (12, 8);
     let mut cloth = grid_cloth(w, h);
     cloth.set_bending_stiffness(500.0).unwrap();
-    let pairs = cloth.extras().bending().pairs().len();
+    let pairs = cloth.kinds().bending.pairs().len();
     assert_eq!(pairs, h * (w - 2) + w * (h - 2));
-    assert!(cloth.extras().bending().live().iter().all(|&l| l));
+    assert!(cloth.kinds().bending.live().iter().all(|&l| l));
     cloth.set_tear_stretch(1.3).unwrap();
     let corner = (h - 1) * w;
     cloth.grab(corner).unwrap();
@@ -242,7 +239,7 @@ fn bending_pairs_across_a_tear_stop_acting() {
         ids.chunks(2)
             .any(|c| (c[0], c[1]) == (a, b) || (c[0], c[1]) == (b, a))
     };
-    let bending = cloth.extras().bending();
+    let bending = &cloth.kinds().bending;
     let mut stopped = 0;
     for (pair, &live) in bending.pairs().iter().zip(bending.live()) {
         let intact = joined(pair.a, pair.middle) && joined(pair.middle, pair.b);
@@ -281,7 +278,7 @@ fn a_softer_area_constraint_gives_way_more() {
 
 /// `(area - target) / target` of the ring.
 fn area_error_signed(cloth: &Cloth) -> f64 {
-    let areas = cloth.extras().areas();
+    let areas = &cloth.kinds().areas;
     (areas.area(0, cloth.positions()) - areas.target(0)) / areas.target(0)
 }
 
@@ -302,15 +299,12 @@ pub fn ring(n: usize, radius: f32, mass: f32, pressure: f64, stiffness: f64) -> 
         positions,
         masses: vec![mass; n],
         distances,
-        rest_lengths: None,
         distance_stiffness: DistanceStiffness::Uniform(Params::default().stiffness),
-        colors: None,
         areas: vec![AreaSpec {
             particles: (0..n as u32).collect(),
             stiffness,
             pressure,
         }],
-        bending: Bending::None,
-        colliders: Vec::new(),
+        ..Scene::default()
     }
 }

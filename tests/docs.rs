@@ -199,3 +199,203 @@ fn the_link_checker_sees_links_anchors_and_code() {
         .collect();
     assert_eq!(found, expected);
 }
+
+/// The folders whose source files' comments are checked, and the kinds of
+/// file: Rust, JavaScript, shell.
+const SOURCE_FOLDERS: &[&str] = &[
+    "src",
+    "tests",
+    "benches",
+    "examples",
+    "www",
+    "bench",
+    "scripts",
+    "packaging",
+];
+const SOURCE_EXTENSIONS: &[&str] = &["rs", "js", "mjs", "ts", "sh", "html"];
+
+/// The top-level places a comment may cite: a path starting with one of these
+/// is checked (build output, `pkg/` and `target/`, is not in the repository).
+const CITED_ROOTS: &[&str] = &[
+    "src/",
+    "tests/",
+    "benches/",
+    "examples/",
+    "www/",
+    "bench/",
+    "scripts/",
+    "packaging/",
+    "docs/",
+    "README.md",
+    "Cargo.toml",
+    "index.html",
+    "package.json",
+];
+
+/// Every source file under [`SOURCE_FOLDERS`], sorted.
+fn source_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries {
+            let path = entry.expect("an entry").path();
+            let name = path.file_name().unwrap().to_string_lossy();
+            if name == "node_modules" || name.starts_with('.') {
+                continue;
+            }
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path
+                .extension()
+                .is_some_and(|e| SOURCE_EXTENSIONS.contains(&e.to_string_lossy().as_ref()))
+            {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for folder in SOURCE_FOLDERS {
+        walk(&root().join(folder), &mut files);
+    }
+    files.sort();
+    files
+}
+
+/// The comment text of each line of a source file `text` with extension
+/// `extension`, with its line number (from 1): what follows `//` (Rust,
+/// JavaScript; a `//` right after `:` is a URL), a line of a `/* … */`
+/// block, `<!-- … -->` in HTML, or `#` in a shell script.
+fn comments(text: &str, extension: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut in_block = false;
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        let comment = if extension == "sh" {
+            trimmed.strip_prefix('#').map(str::to_string)
+        } else if in_block || trimmed.starts_with("/*") || trimmed.starts_with("<!--") {
+            in_block = !(line.contains("*/") || line.contains("-->"));
+            Some(line.to_string())
+        } else {
+            let slashes = line
+                .match_indices("//")
+                .find(|(k, _)| !line[..*k].ends_with(':'));
+            slashes.map(|(k, _)| line[k + 2..].to_string())
+        };
+        if let Some(comment) = comment {
+            out.push((index + 1, comment));
+        }
+    }
+    out
+}
+
+/// The repository paths a comment cites: words starting with one of
+/// [`CITED_ROOTS`] (not inside a longer path), without a trailing `:line`
+/// or punctuation, each with the section it names, if any: `#anchor`, or a
+/// quoted heading after it (a comma between them, or none).
+fn cited_paths(comment: &str) -> Vec<(String, Option<String>)> {
+    let mut out = Vec::new();
+    let bytes = comment.as_bytes();
+    let mut k = 0;
+    while k < comment.len() {
+        let starts = CITED_ROOTS.iter().any(|r| comment[k..].starts_with(r))
+            || comment[k..].starts_with("README ")
+            || comment[k..].starts_with("README,");
+        let boundary =
+            k == 0 || !(bytes[k - 1].is_ascii_alphanumeric() || b"/._-".contains(&bytes[k - 1]));
+        if !(starts && boundary) {
+            k += comment[k..].chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let end = comment[k..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || "/._-#*{}".contains(c)))
+            .map_or(comment.len(), |e| k + e);
+        let word = comment[k..end].trim_end_matches(['.', ',', ':', ';']);
+        let (path, mut section) = match word.split_once('#') {
+            Some((path, anchor)) => (path.to_string(), Some(anchor.to_string())),
+            None => (word.to_string(), None),
+        };
+        let after = comment[k + word.len()..].trim_start_matches([',', ' ']);
+        if section.is_none() && (path.ends_with(".md") || path == "README") {
+            if let Some(quoted) = after.strip_prefix('"') {
+                section = quoted.split_once('"').map(|(h, _)| slug(h));
+            }
+        }
+        if !path.contains(['*', '{']) {
+            out.push((path, section));
+        }
+        k = end;
+    }
+    out
+}
+
+#[test]
+fn every_path_and_section_a_comment_cites_exists() {
+    let files = source_files();
+    assert!(files.len() > 100, "found only {} source files", files.len());
+    let mut broken = Vec::new();
+    for file in &files {
+        let extension = file.extension().unwrap().to_string_lossy();
+        let name = file.strip_prefix(root()).unwrap().display();
+        for (number, comment) in comments(&read(file), &extension) {
+            for (path, section) in cited_paths(&comment) {
+                let path = if path == "README" {
+                    "README.md".into()
+                } else {
+                    path
+                };
+                let target = root().join(&path);
+                if !target.exists() {
+                    broken.push(format!("{name}:{number}: {path} (no such file)"));
+                } else if let Some(section) = section {
+                    let is_markdown = target.extension().is_some_and(|e| e == "md");
+                    if !is_markdown || !anchors(&read(&target)).contains(&section) {
+                        broken.push(format!(
+                            "{name}:{number}: {path} \"{section}\" (no such section)"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "comments cite what is not there:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn the_citation_checker_finds_paths_sections_and_comments() {
+    assert_eq!(
+        cited_paths(
+            "see src/cloth/step.rs:12, docs/limits.md#speed and README, \"Limits and errors\"."
+        ),
+        [
+            ("src/cloth/step.rs".to_string(), None),
+            ("docs/limits.md".to_string(), Some("speed".to_string())),
+            ("README".to_string(), Some("limits-and-errors".to_string())),
+        ]
+    );
+    assert_eq!(
+        cited_paths("../src/x.rs, tests/e2e/*.test.mjs, the_src/ and a.docs/b"),
+        []
+    );
+    // written so that this file's own comments cite nothing
+    let rust = concat!(
+        "let url = \"https://x\"; /",
+        "/ see a.rs\n/* block\n   b.js */\nx();\n"
+    );
+    assert_eq!(
+        comments(rust, "rs"),
+        [
+            (1, " see a.rs".to_string()),
+            (2, "/* block".into()),
+            (3, "   b.js */".into())
+        ]
+    );
+    assert_eq!(
+        comments("echo a # no\n  # docs/x.md\n", "sh"),
+        [(2, " docs/x.md".to_string())]
+    );
+}

@@ -8,12 +8,13 @@ use xpbd_cloth::experiments::{definition, definitions, Definition, Run};
 /// The page's budget per `advance` call, in work units.
 const BUDGET: u64 = 2_000_000;
 
-/// The most work one step of any trial of `run` takes: a slice may finish the
-/// piece of a step it began, so it may pass its budget by at most this.
+/// The most work one step of any trial of `run` is charged: a slice may
+/// finish the piece of a step it began (a whole step, for a trial taken by
+/// its own stepper), so it may pass its budget by at most this.
 fn largest_step(run: &Run) -> u64 {
     run.trials()
         .iter()
-        .map(|t| t.cloth.work_per_step())
+        .map(|t| t.step_work())
         .max()
         .unwrap_or(0)
 }

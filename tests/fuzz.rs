@@ -240,6 +240,7 @@ fn current_state(cloth: &Cloth) -> ClothState {
         constraints: Vec::new(),
         torn: Vec::new(),
         colliders: Vec::new(),
+        kinds: Vec::new(),
     }
 }
 
@@ -438,12 +439,11 @@ fn scene_start() -> impl Strategy<Value = Start> {
                 positions,
                 masses,
                 distances,
-                rest_lengths: None,
                 distance_stiffness,
-                colors: None,
                 areas,
                 bending,
                 colliders,
+                ..Scene::default()
             };
             Start::Scene(Box::new(if plausible { tidy(scene) } else { scene }))
         })

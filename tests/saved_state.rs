@@ -201,6 +201,12 @@ fn broken_states(good: &ClothState) -> Vec<(&'static str, &'static str, ClothSta
         let c = s.colliders[0];
         s.colliders.push(c);
     });
+    add("numbers for a kind that keeps none", "kinds", &|s| {
+        s.kinds.push(("bending".into(), vec![1.0]))
+    });
+    add("a kind this cloth has not", "kinds", &|s| {
+        s.kinds.push(("bodies".into(), Vec::new()))
+    });
     cases
 }
 

@@ -301,5 +301,131 @@ fn tethers_with_tearing_count_finding_the_anchors_again() {
     c.set_tethers(true).unwrap();
     let n = c.num_particles() as u64;
     let passes = 4 * c.params().iterations as u64;
-    assert_eq!(c.work_per_step(), before + passes * n * work::TETHER_SOLVE);
+    assert_eq!(
+        c.work_per_step(),
+        before + passes * n * xpbd_cloth::kinds::tethers::TETHER_SOLVE
+    );
+}
+
+/// Cloths with every constraint kind and every sweep: the presets (areas,
+/// wind, colliders, bending), self-collision, gusts, tethers, damping in both
+/// orders, plain PBD with a coefficient below 1, a scene whose constraints
+/// each have their own stiffness, and tearing that checks without tearing.
+fn every_kind_and_sweep() -> Vec<(String, Cloth)> {
+    use xpbd_cloth::model::{DistanceStiffness, Scene};
+    use xpbd_cloth::params::Value;
+    let mut out = Vec::new();
+    for name in [
+        "rope",
+        "double-pendulum",
+        "balloon",
+        "soft-body",
+        "flag",
+        "cloth-over-ball",
+    ] {
+        let tearing = [("tearStretch", Value::Number(1000.0))];
+        out.push((name.to_string(), Cloth::from_preset(name, &[]).unwrap()));
+        let cloth = Cloth::from_preset(name, &tearing).unwrap();
+        out.push((format!("{name}, tearing"), cloth));
+    }
+    let settings: [(&str, Params); 5] = [
+        (
+            "self-collision, gusts, bending, tethers, tearing",
+            Params {
+                self_collision: true,
+                wind_x: 3.0,
+                wind_gust: 1.0,
+                wind_turbulence: 0.5,
+                bending_stiffness: 50.0,
+                tethers: true,
+                tear_stretch: 1000.0,
+                substeps: 2,
+                ..Params::default()
+            },
+        ),
+        (
+            "damped, original",
+            Params {
+                damping: 3.0,
+                solver_order: SolverOrder::Original,
+                velocity_damping: 0.5,
+                ..Params::default()
+            },
+        ),
+        (
+            "damped, colored",
+            Params {
+                damping: 3.0,
+                ..Params::default()
+            },
+        ),
+        (
+            "plain PBD, coefficient 0.5",
+            Params {
+                stiffness: 0.0,
+                pbd_coefficient: 0.5,
+                ..Params::default()
+            },
+        ),
+        (
+            "bending without tearing, original",
+            Params {
+                bending_stiffness: 50.0,
+                solver_order: SolverOrder::Original,
+                ..Params::default()
+            },
+        ),
+    ];
+    for (name, params) in settings {
+        let mut c = cloth(17, 13);
+        c.set_params(params).unwrap();
+        out.push((name.to_string(), c));
+    }
+    let g = xpbd_cloth::model::grid::build(grid(9, 7), FixedPreset::Two);
+    let stiffness = (0..g.rest_lengths.len())
+        .map(|c| 100.0 + c as f64)
+        .collect();
+    let mut masses = vec![0.5; 63];
+    (masses[0], masses[8]) = (0.0, 0.0);
+    let scene = Scene {
+        positions: g.positions,
+        masses,
+        distances: g.constraint_ids,
+        distance_stiffness: DistanceStiffness::PerConstraint(stiffness),
+        ..Scene::default()
+    };
+    let own = Cloth::from_scene(&scene).unwrap();
+    out.push(("each constraint its own stiffness".into(), own));
+    out
+}
+
+#[test]
+fn every_kind_and_sweep_is_charged_what_work_per_step_predicts() {
+    for (name, mut c) in every_kind_and_sweep() {
+        for _ in 0..3 {
+            let expected = c.work_per_step();
+            assert_eq!(c.advance(1, u64::MAX), (1, expected), "{name}");
+        }
+        assert_eq!(c.torn_count(), 0, "{name}: nothing tears");
+    }
+}
+
+#[test]
+fn a_sliced_step_is_charged_the_whole_step_and_its_extra_splits() {
+    for (name, mut c) in every_kind_and_sweep() {
+        let whole = c.work_per_step();
+        let (mut work, mut calls) = (0, 0);
+        while calls == 0 || c.step_in_progress() {
+            work += c.advance(1, whole / 7).1;
+            calls += 1;
+        }
+        // a call that stops within a substep's sweeps splits the positions
+        // again when the next one goes on (the coloured path only)
+        let split = c.num_particles() as u64 * work::SPLIT_MERGE;
+        assert!(
+            work >= whole && work <= whole + calls * split,
+            "{name}: {work} vs {whole}"
+        );
+        assert!(calls > 3, "{name}: {calls} calls");
+    }
 }

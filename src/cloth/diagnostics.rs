@@ -2,7 +2,7 @@
 //! the constraint forces, and diagnostics (energies, the largest stretch).
 
 use super::Cloth;
-use crate::extras::Extras;
+use super::Kinds;
 use crate::solver;
 
 impl Cloth {
@@ -47,10 +47,10 @@ impl Cloth {
         &self.forces
     }
 
-    /// The bending, area and tether constraints (and their readouts, such as
-    /// [`crate::extras::area::Areas::area`]).
-    pub fn extras(&self) -> &Extras {
-        &self.extras
+    /// The constraint kinds besides the distance constraints (and their
+    /// readouts, such as [`crate::kinds::area::Areas::area`]).
+    pub fn kinds(&self) -> &Kinds {
+        &self.kinds
     }
 
     /// Number of constraints torn since the cloth was built.

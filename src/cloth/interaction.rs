@@ -7,7 +7,7 @@ use crate::contacts::Collider;
 
 use crate::error::{ClothError, Number};
 use crate::model::shape::{self, Shape};
-use crate::params::{self, work};
+use crate::params;
 
 /// A particle held by the user.
 ///
@@ -125,7 +125,10 @@ impl Cloth {
         self.velocities[2 * k + 1] = velocity[1];
         // Within a substep the velocity update measures motion from `previous`:
         // put it where the particle would have been moving at `velocity`.
-        let h = self.substep_in_progress().map_or(0.0, |s| s.h as f32);
+        let h = self
+            .cursor
+            .and_then(|at| at.running)
+            .map_or(0.0, |s| s.now.h as f32);
         self.previous[2 * k] = self.positions[2 * k] - h * velocity[0];
         self.previous[2 * k + 1] = self.positions[2 * k + 1] - h * velocity[1];
         self.update_inverse_mass(k);
@@ -139,11 +142,18 @@ impl Cloth {
     /// [`params::MAX_WORK_PER_STEP`] (`shape`).
     pub fn add_collider(&mut self, shape: Shape) -> Result<u32, ClothError> {
         shape::validate(&shape)?;
-        let mut load = self.workload();
-        load.colliders += 1;
-        work::validate_work("shape", &"a collider more", &self.params, &load)?;
         let n = self.num_particles();
-        self.contacts.add_collider(shape, self.time, n, "shape")
+        let id = self
+            .kinds
+            .contacts
+            .add_collider(shape, self.time, n, "shape")?;
+        // the work limit with it, or it is taken back
+        let p = self.params;
+        if let Err(error) = self.validate_work("shape", &"a collider more", &p) {
+            self.kinds.contacts.colliders_mut().take_back(id);
+            return Err(error);
+        }
+        Ok(id)
     }
 
     /// Moves collider `id`'s centre to `(x, y)`, metres (a ground line to
@@ -152,24 +162,27 @@ impl Cloth {
     pub fn move_collider(&mut self, id: u32, x: f64, y: f64) -> Result<(), ClothError> {
         let x = params::validate_coordinate("x", x)?;
         let y = params::validate_coordinate("y", y)?;
-        self.contacts.colliders_mut().move_to(id, x, y, self.time)
+        self.kinds
+            .contacts
+            .colliders_mut()
+            .move_to(id, x, y, self.time)
     }
 
     /// Removes collider `id`.
     pub fn remove_collider(&mut self, id: u32) -> Result<(), ClothError> {
-        self.contacts.colliders_mut().remove(id)
+        self.kinds.contacts.colliders_mut().remove(id)
     }
 
     /// The id of the topmost (last added) collider containing `(x, y)`, metres.
     pub fn pick_collider(&self, x: f64, y: f64) -> Result<Option<u32>, ClothError> {
         let x = params::validate_coordinate("x", x)?;
         let y = params::validate_coordinate("y", y)?;
-        Ok(self.contacts.colliders().pick(x, y))
+        Ok(self.kinds.contacts.colliders().pick(x, y))
     }
 
     /// The colliders, in the order they were added (the last drawn on top).
     pub fn colliders(&self) -> &[Collider] {
-        self.contacts.colliders().list()
+        self.kinds.contacts.colliders().list()
     }
 
     /// The index of the grabbed particle, if any.

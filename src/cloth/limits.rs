@@ -1,11 +1,10 @@
-//! What a step of this cloth costs, in work units (the model of
-//! [`crate::params::work`] applied to its sizes), and the limits that keep
-//! any one step or call from freezing a tab: a step within
-//! [`params::MAX_WORK_PER_STEP`], a call within [`params::MAX_WORK_PER_CALL`].
+//! The limits that keep any one step or call from freezing a tab: a step
+//! within [`params::MAX_WORK_PER_STEP`], a call within
+//! [`params::MAX_WORK_PER_CALL`] (what a step costs is in `cost.rs`).
 
 use super::Cloth;
 use crate::error::ClothError;
-use crate::params::work::{self, Workload};
+use crate::params::work;
 use crate::params::{self, Params};
 
 /// Largest number of steps one [`Cloth::steps`] call accepts.
@@ -35,6 +34,7 @@ pub fn work_budget_error(value: impl std::fmt::Display) -> ClothError {
 }
 
 impl Cloth {
+    /// Applies `change` to the parameters only when one step with the changed
     /// parameters stays within [`params::MAX_WORK_PER_STEP`]; otherwise nothing
     /// changes and the error names `field` and `value`.
     pub(super) fn change_within_work_limit(
@@ -58,34 +58,10 @@ impl Cloth {
         value: &dyn std::fmt::Display,
         p: &Params,
     ) -> Result<(), ClothError> {
-        work::validate_work(field, value, p, &self.workload())
+        let sizes = (self.num_particles(), self.num_constraints());
+        work::validate_work(field, value, self.work_per_step_with(p), p, sizes)
     }
 
-    /// The sizes the work of a step depends on.
-    pub(super) fn workload(&self) -> Workload {
-        let mut layout = self.constraints.colored_layout();
-        if self.compliances.is_some() {
-            // solved one by one whatever the order: counted as the dearest
-            // coloured layout, every constraint a scattered run of its own,
-            // which costs more than a damped scalar solve
-            layout.runs = self.num_constraints();
-            layout.scattered = self.num_constraints();
-        }
-        Workload {
-            particles: self.num_particles(),
-            constraints: self.num_constraints(),
-            colored_runs: layout.runs,
-            colored_scattered: layout.scattered,
-            colliders: self.contacts.colliders().len(),
-            ..self.extras.workload(self.num_particles())
-        }
-    }
-
-    /// Work units one step takes with the current parameters and live
-    /// constraints (see [`work::work_per_step`]): about nanoseconds of wasm.
-    pub fn work_per_step(&self) -> u64 {
-        work::work_per_step(&self.params, &self.workload())
-    }
     /// Advances `n` steps in one call: from 0 to 10000, and no more than
     /// [`params::MAX_WORK_PER_CALL`] work units in all (see
     /// [`Cloth::max_steps_per_call`]), so one call cannot block its caller for

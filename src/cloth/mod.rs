@@ -7,37 +7,39 @@
 //! input validates it first and leaves the cloth unchanged when it refuses.
 //!
 //! Read **`step.rs`** first: one time step, phase by phase, as the textbook
-//! writes it. Then:
+//! writes it, and [`Cloth::advance`], the loop that runs it in slices of a
+//! work budget and resumes bit for bit where it stopped. Then:
 //!
 //! * this file: the state (the fields of [`Cloth`]) and the constructors;
-//! * `slicing.rs`: [`Cloth::advance`], which runs the phases of `step.rs` in
-//!   slices of a work budget and resumes bit for bit where it stopped;
-//! * `limits.rs`: what a step costs (the work model of
-//!   [`crate::params::work`] applied to this cloth) and the limits of a step
-//!   and of one call;
+//! * `kinds.rs`: the list of constraint kinds besides the distance
+//!   constraints (see [`crate::kinds`]);
+//! * `cost.rs`: what each phase of a step costs (the weights of
+//!   [`crate::params::work`]), for the work meter and the prediction;
+//! * `limits.rs`: the limits of a step and of one call;
 //! * `setters.rs`: the parameters, each checked against the table;
 //! * `interaction.rs`: pick, grab, drag, pins and colliders;
 //! * `state.rs` and `state_checks.rs`: saving and restoring a state;
 //! * `diagnostics.rs`: views of the arrays, forces, energies, stretch.
 
+mod cost;
 mod diagnostics;
 mod interaction;
+mod kinds;
 mod limits;
 mod setters;
-mod slicing;
 mod state;
 mod state_checks;
 mod step;
 
+pub use kinds::{Kinds, KIND_NAMES};
 pub use limits::{max_steps_error, work_budget_error, MAX_STEPS_PER_CALL};
-pub use slicing::SWEEP_CHUNK;
 pub use state::ClothState;
+pub use step::{Sweep, SWEEP_CHUNK};
 
 use std::collections::TryReserveError;
 
-use crate::contacts::Contacts;
 use crate::error::{self, quote, ClothError};
-use crate::extras::Extras;
+use crate::kinds::bending::BendingSet;
 use crate::memory;
 use crate::model::presets::{self, Preset};
 use crate::model::{coloring, footprint, grid, scene, DistanceStiffness, Scene};
@@ -50,8 +52,8 @@ use crate::solver::order::ConstraintSet;
 pub const DIVERGENCE_LIMIT: f32 = params::MAX_COORDINATE as f32;
 
 /// An XPBD simulation: particles joined by distance constraints (the grid
-/// cloth, or any [`Scene`]), with what the scene adds (see [`crate::extras`])
-/// and its contacts (see [`crate::contacts`]).
+/// cloth, or any [`Scene`]), with the other constraint kinds of the scene and
+/// its contacts (see [`Kinds`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cloth {
     params: Params,
@@ -82,10 +84,8 @@ pub struct Cloth {
     /// index, for a scene with per-constraint stiffness; `None`: all have the
     /// `stiffness` parameter's.
     compliances: Option<Vec<f64>>,
-    /// Bending, areas, tethers and wind (see [`crate::extras`]).
-    extras: Extras,
-    /// Colliders and self-collision (see [`crate::contacts`]).
-    contacts: Contacts,
+    /// Bending, areas, tethers, wind, colliders and self-collision.
+    kinds: Kinds,
     /// Scratch: x and y of every particle, split for the coloured SIMD sweep.
     xs: Vec<f32>,
     ys: Vec<f32>,
@@ -95,8 +95,8 @@ pub struct Cloth {
     torn_count: usize,
     /// Simulated time, seconds.
     time: f64,
-    /// The step begun and not yet finished by [`Cloth::advance`], if any.
-    in_progress: Option<slicing::StepInProgress>,
+    /// Where the step begun and not yet finished by [`Cloth::advance`] is.
+    cursor: Option<step::Cursor>,
     /// Work units done since the cloth was built.
     work_done: u64,
     /// The particle the user holds, if any.
@@ -131,7 +131,9 @@ impl Cloth {
     /// apart along rows and columns) when bending is first switched on, so a
     /// cloth without bending keeps no memory for them.
     pub(crate) fn defer_grid_bending(&mut self, size: GridSize) {
-        self.extras.defer_grid_bending(size);
+        if self.kinds.bending.is_empty() {
+            self.kinds.bending = BendingSet::pending_grid(size);
+        }
     }
 
     /// Builds the simulation of `scene` with default parameters but for what
@@ -162,23 +164,19 @@ impl Cloth {
                 memory::mib(scene_bytes(scene))
             ),
         };
-        let copy = Scene {
+        // the large arrays copied fallibly, the other fields cloned
+        let mut copy = Scene {
             positions: memory::copied(&scene.positions).map_err(out_of_memory)?,
             masses: memory::copied(&scene.masses).map_err(out_of_memory)?,
             distances: memory::copied(&scene.distances).map_err(out_of_memory)?,
-            rest_lengths: match &scene.rest_lengths {
-                Some(r) => Some(memory::copied(r).map_err(out_of_memory)?),
-                None => None,
-            },
-            distance_stiffness: scene.distance_stiffness.clone(),
-            colors: match &scene.colors {
-                Some(c) => Some(memory::copied(c).map_err(out_of_memory)?),
-                None => None,
-            },
-            areas: scene.areas.clone(),
-            bending: scene.bending.clone(),
-            colliders: scene.colliders.clone(),
+            ..scene.clone_fields()
         };
+        if let Some(r) = &scene.rest_lengths {
+            copy.rest_lengths = Some(memory::copied(r).map_err(out_of_memory)?);
+        }
+        if let Some(c) = &scene.colors {
+            copy.colors = Some(memory::copied(c).map_err(out_of_memory)?);
+        }
         Cloth::build(copy, &out_of_memory)
     }
 
@@ -224,8 +222,7 @@ impl Cloth {
             Some(colors) => colors,
             None => coloring::greedy_colors("distances", &scene.distances, n)?,
         };
-        let extras = Extras::try_new(&scene)?;
-        let contacts = Contacts::try_new(&scene)?;
+        let kinds = Kinds::from_scene(&scene)?;
         let mut params = Params::default();
         let rest_lengths = match scene.rest_lengths {
             Some(rest_lengths) => rest_lengths,
@@ -258,22 +255,20 @@ impl Cloth {
             pinned,
             constraints,
             compliances,
-            extras,
-            contacts,
+            kinds,
             xs: memory::with_capacity(n).map_err(out_of_memory)?,
             ys: memory::with_capacity(n).map_err(out_of_memory)?,
             forces: memory::with_capacity(count).map_err(out_of_memory)?,
             torn_count: 0,
             time: 0.0,
-            in_progress: None,
+            cursor: None,
             work_done: 0,
             held: None,
             diverged: false,
         };
         cloth.update_inverse_masses();
-        // bending pairs follow the tears of the constraints around their middle
         let p = cloth.params;
-        cloth.prepare_extras(&p, "scene")?;
+        cloth.prepare_kinds(&p)?;
         Ok(cloth)
     }
 
@@ -294,8 +289,7 @@ impl Cloth {
             + self.masses.as_ref().map_or(0, bytes)
             + self.compliances.as_ref().map_or(0, bytes)
             + self.constraints.heap_bytes()
-            + self.extras.heap_bytes()
-            + self.contacts.heap_bytes()
+            + self.kinds.heap_bytes()
     }
 }
 

@@ -1,15 +1,15 @@
 //! Setting the parameters: each setter checks its value against the table's
 //! rule, and the ones that make a step dearer against the work limit, and
-//! changes nothing when it refuses. What the extras need for a feature
-//! switched on is reserved before the feature is accepted.
+//! changes nothing when it refuses. What the constraint kinds need for a
+//! feature switched on is reserved before the feature is accepted.
 
 use super::Cloth;
 use crate::error::{self, ClothError, Number};
-use crate::extras::Topology;
+use crate::kinds::Topology;
 use crate::params::{self, with_solver_parameters, ParameterValue, Params, SolverOrder, Value};
 use crate::solver::order::ConstraintSet;
 
-/// The connectivity [`crate::extras::Extras`] reads: the live constraints and the pins.
+/// The connectivity the constraint kinds read: the live constraints and the pins.
 fn topology<'a>(constraints: &'a ConstraintSet, pinned: &'a [bool]) -> Topology<'a> {
     Topology {
         ids: constraints.ids(),
@@ -30,22 +30,13 @@ impl Cloth {
     pub fn set_params(&mut self, p: Params) -> Result<(), ClothError> {
         p.validate()?;
         self.validate_work("iterations", &p.iterations, &p)?;
-        if p.self_collision {
-            self.contacts.reserve_self_collision(self.num_particles())?;
-        }
-        let field = if p.tethers && !self.params.tethers {
-            "tethers"
-        } else {
-            "bendingStiffness"
-        };
-        self.prepare_extras(&p, field)?;
+        self.prepare_kinds(&p)?;
         self.params = p;
         self.update_inverse_masses();
         self.arrange_constraints();
         Ok(())
     }
 
-    /// Applies `change` to the parameters only when one step with the changed
     /// Sets the time step `dt` in seconds (1e-6..=1). A step in progress keeps its own.
     pub fn set_time_step(&mut self, value: f64) -> Result<(), ClothError> {
         self.params.time_step = params::TIME_STEP.check_number(value)?;
@@ -142,7 +133,7 @@ impl Cloth {
         let mut p = self.params;
         p.bending_stiffness = stiffness;
         self.validate_work("bendingStiffness", &Number(value), &p)?;
-        self.prepare_extras(&p, "bendingStiffness")?;
+        self.prepare_kinds(&p)?;
         self.params = p;
         Ok(())
     }
@@ -153,26 +144,23 @@ impl Cloth {
         let mut p = self.params;
         p.tethers = on;
         self.validate_work("tethers", &on, &p)?;
-        self.prepare_extras(&p, "tethers")?;
+        self.prepare_kinds(&p)?;
         self.params = p;
         Ok(())
     }
 
-    /// Lets the extras reserve what parameters `p` switch on; `OutOfMemory`
-    /// names `field`.
-    pub(super) fn prepare_extras(
-        &mut self,
-        p: &Params,
-        field: &'static str,
-    ) -> Result<(), ClothError> {
+    /// Lets the constraint kinds reserve what parameters `p` switch on;
+    /// `OutOfMemory` names the parameter that switches on the kind refused.
+    pub(super) fn prepare_kinds(&mut self, p: &Params) -> Result<(), ClothError> {
         let topology = topology(&self.constraints, &self.pinned);
-        self.extras.prepare(p, topology, field)
+        self.kinds.prepare(p, &topology)
     }
 
-    /// Tells the extras that pins changed or constraints tore or came back.
+    /// Tells the constraint kinds that pins changed or constraints tore or
+    /// came back.
     pub(super) fn topology_changed(&mut self) {
         let topology = topology(&self.constraints, &self.pinned);
-        self.extras.topology_changed(&self.params, topology);
+        self.kinds.topology_changed(&self.params, &topology);
     }
 
     /// Sets the friction coefficient μ of contacts (0..=10).
@@ -202,9 +190,7 @@ impl Cloth {
         let mut p = self.params;
         p.self_collision = on;
         self.validate_work("selfCollision", &on, &p)?;
-        if on {
-            self.contacts.reserve_self_collision(self.num_particles())?;
-        }
+        self.prepare_kinds(&p)?;
         self.params = p;
         Ok(())
     }

@@ -27,6 +27,10 @@ pub struct ClothState {
     pub torn: Vec<u32>,
     /// Each collider's id and shape (at its position).
     pub colliders: Vec<(u32, Shape)>,
+    /// What the constraint kinds keep besides the particles, by kind name
+    /// (see [`crate::kinds::ConstraintKind::saved`]): none for the kinds there
+    /// are now.
+    pub kinds: Vec<(String, Vec<f32>)>,
 }
 
 impl Cloth {
@@ -70,6 +74,7 @@ impl Cloth {
             constraints: memory::copied(&creation[..live]).map_err(out_of_memory)?,
             torn,
             colliders: self.colliders().iter().map(|c| (c.id, c.shape)).collect(),
+            kinds: self.kinds.saved(),
         })
     }
 
@@ -87,17 +92,20 @@ impl Cloth {
     pub fn restore_state(&mut self, state: &ClothState) -> Result<(), ClothError> {
         self.check_state(state)?;
         // every fallible step first, so that a refusal changes nothing
-        let mut colliders = self.contacts.colliders().clone();
+        let mut colliders = self.kinds.contacts.colliders().clone();
         colliders.replace(&state.colliders, state.time)?;
         let p = state.params;
-        if p.self_collision {
-            self.contacts.reserve_self_collision(self.num_particles())?;
-        }
         if !state.colliders.is_empty() {
-            self.contacts
-                .reserve_velocity_pass(self.num_particles(), "colliders")?;
+            let n = self.num_particles();
+            self.kinds.contacts.reserve_velocity_pass(n, "colliders")?;
         }
-        self.prepare_extras(&p, "params")?;
+        self.prepare_kinds(&p)?;
+        // the work limit with the saved parameters and colliders
+        std::mem::swap(self.kinds.contacts.colliders_mut(), &mut colliders);
+        if let Err(error) = self.validate_work("params", &"the saved parameters", &p) {
+            std::mem::swap(self.kinds.contacts.colliders_mut(), &mut colliders);
+            return Err(error);
+        }
         self.abandon_step();
         self.held = None;
         self.diverged = false;
@@ -105,7 +113,7 @@ impl Cloth {
         self.constraints.set_order(p.solver_order);
         self.constraints.arrange_live(&state.constraints);
         self.torn_count = state.torn.len();
-        *self.contacts.colliders_mut() = colliders;
+        self.kinds.restore_saved(&state.kinds);
         self.time = state.time;
         self.positions.copy_from_slice(&state.positions);
         self.previous.copy_from_slice(&state.positions);

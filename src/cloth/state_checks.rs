@@ -8,7 +8,7 @@ use crate::contacts::MAX_COLLIDERS;
 use crate::error::{ClothError, Number};
 use crate::memory;
 use crate::model::shape;
-use crate::params::{self, work, SolverOrder};
+use crate::params::{self, SolverOrder};
 
 impl Cloth {
     /// Checks `state` against this cloth without changing anything.
@@ -21,10 +21,10 @@ impl Cloth {
         ascending("torn", &state.torn, built)?;
         self.check_live_order(state)?;
         state.params.validate()?;
-        let mut load = self.workload();
-        load.colliders = state.colliders.len();
-        work::validate_work("params", &"the saved parameters", &state.params, &load)?;
-        check_colliders(state)
+        check_colliders(state)?;
+        self.kinds
+            .check_saved(&state.kinds)
+            .map_err(|problem| state_error("kinds", None, problem))
     }
 
     /// The live constraints: each below the number the cloth was built with,

@@ -1,269 +1,459 @@
-//! One time step of XPBD, phase by phase, in the order the textbook writes it
-//! (Ten Minute Physics, "14-cloth.html", `simulate()`):
+//! One time step of XPBD, in the order the textbook writes it (Ten Minute
+//! Physics, "14-cloth.html", `simulate()`):
 //!
 //! ```text
 //! begin the step                     remember where it starts
 //! for each substep, h = dt / substeps:
-//!     predict                        x_prev = x;  v += h g;  x += h v
-//!     reset multipliers              λ = 0
+//!     begin the substep              forces (wind, speed limit); x_prev = x;
+//!                                    v += h g; x += h v; λ = 0
 //!     repeat `iterations` times:
-//!         solve distance constraints     src/solver/distance.rs, colored.rs
-//!         solve what the scene adds      bending, areas, tethers (src/extras/)
-//!         solve contacts                 colliders, self-collision (src/contacts/)
-//!     solve contacts once more       no particle ends inside a collider
-//!     update velocities              v = (x - x_prev) / h
-//!     contact velocity pass          u_n = max(u_n - push/h, -e ū_n) (src/contacts/velocity.rs)
-//!     damp velocities                v *= max(0, 1 - rate h)
-//!     tear                           over-stretched constraints break
+//!         for each piece of the distance constraints
+//!             solve it               src/solver/distance.rs, colored.rs
+//!         solve the other kinds      bending, areas, tethers, contacts
+//!                                    (src/kinds/, src/contacts/)
+//!     end the substep                contacts once more; v = (x - x_prev) / h;
+//!                                    contact velocities; damping; tearing
 //! end the step                       time += dt; undo it if it diverged
 //! ```
 //!
-//! Each phase below is one function, in that order; the solver kernels they
-//! call are in `src/solver/`, whose top explains the XPBD solve itself. How
-//! much work each phase is (for the work budget) is computed beside them, at
-//! the end of this file, and `slicing.rs` runs the phases: it may stop between
-//! two pieces of a sweep and resume later with the same arithmetic in the same
-//! order, so a sliced step is bit for bit a whole one.
+//! [`Cloth::advance`] is that loop, and the only place its order is written.
+//! It may stop between two pieces (the start of a step or substep, a chunk of
+//! a sweep, the end of a substep) once its work budget is spent, and resumes
+//! from [`Cursor`], where it stopped, with the same arithmetic in the same
+//! order: a sliced step is bit for bit a whole one. Its work meter charges
+//! each piece what `cost.rs` says it costs, the same functions
+//! [`Cloth::work_per_step`] adds up. Each phase is a function below the loop;
+//! the solver kernels are in `src/solver/`, whose top explains the XPBD solve.
 
 use std::ops::Range;
 
+use super::kinds::{Kinds, On};
 use super::{Cloth, DIVERGENCE_LIMIT};
-use crate::contacts::Contacts;
-use crate::extras::Extras;
-use crate::params::work::{self, SweepPath};
+use crate::kinds::{Cost, Now, Particles, Positions};
 use crate::params::{Params, SolverOrder};
-use crate::solver::{self, colored, Compliances, Points, Split};
+use crate::solver::runs::ColoredLayout;
+use crate::solver::{self, colored, Compliances, Split};
 
-/// The values one substep runs with, fixed when it begins: a setter called
-/// while it is in progress applies from the next substep.
+/// Constraints per piece of a sweep: where [`Cloth::advance`] may stop within
+/// one (a fraction of a millisecond of work on any path).
+pub const SWEEP_CHUNK: usize = 16_384;
+
+impl Cloth {
+    /// Advances the cloth by one time step `dt`, made of `substeps` substeps;
+    /// a step in progress is finished instead (this is `advance(1, u64::MAX)`).
+    /// Does nothing once the cloth has diverged (see [`Cloth::is_finite`]).
+    pub fn step(&mut self) {
+        self.advance(1, u64::MAX);
+    }
+
+    /// Finishes at most `max_steps` steps (a step in progress counts as one),
+    /// and stops earlier, between two pieces, once `work_budget` work units
+    /// are spent (at least one piece is done, with `max_steps > 0`), leaving a
+    /// step in progress that the next call (or [`Cloth::step`]) continues.
+    /// Returns `(steps finished, work units done)`. The result is bit for bit
+    /// that of calling [`Cloth::step`] as often.
+    ///
+    /// Between slices `positions` are current (mid-step: corrected by the
+    /// sweeps done so far) and every setter and interaction may be called.
+    /// Mass, pins, grab, drag and release apply at once; the other parameters
+    /// from the next substep, but `timeStepSize`, `substeps` and
+    /// `solverOrder`, which apply from the next step.
+    pub fn advance(&mut self, max_steps: u32, work_budget: u64) -> (u32, u64) {
+        let mut meter = Meter::new(work_budget);
+        let (mut finished, mut at) = (0, self.cursor.take());
+        'call: while finished < max_steps && !self.diverged {
+            // begin the step
+            let step = match &mut at {
+                Some(step) => step,
+                None if meter.is_spent() => break,
+                None => {
+                    meter.piece(self.begin_step_cost());
+                    at.insert(self.begin_step())
+                }
+            };
+            // for each substep
+            while step.substep < step.start.substeps {
+                // begin the substep
+                let s = match step.running {
+                    Some(s) => s,
+                    None if meter.is_spent() => break 'call,
+                    None => {
+                        let s = self.substep(step);
+                        meter.piece(self.begin_substep_cost(&s));
+                        self.begin_substep(&s);
+                        *step.running.insert(s)
+                    }
+                };
+                // repeat `iterations` times
+                let mut split = None;
+                while step.sweep < s.now.p.iterations {
+                    // each piece of the distance constraints
+                    loop {
+                        if meter.is_spent() {
+                            self.end_sweeps(split);
+                            break 'call;
+                        }
+                        let split = *split.get_or_insert_with(|| self.begin_sweeps(&s, &mut meter));
+                        let piece = self.piece(&s, step.piece);
+                        meter.piece(self.piece_cost(&s, piece.sizes));
+                        self.solve_piece(&s, split, piece.range.clone());
+                        step.piece = piece.range.end;
+                        if piece.last {
+                            break;
+                        }
+                    }
+                    // the other kinds
+                    meter.add(self.sweep_end_cost(&s));
+                    self.solve_kinds(&s, split == Some(true));
+                    (step.sweep, step.piece) = (step.sweep + 1, 0);
+                }
+                self.end_sweeps(split);
+                // end the substep
+                if meter.is_spent() {
+                    break 'call;
+                }
+                meter.piece(self.end_substep_cost(&s));
+                self.end_substep(&s);
+                (step.substep, step.running, step.sweep) = (step.substep + 1, None, 0);
+            }
+            // end the step
+            let start = step.start;
+            self.end_step(start);
+            (at, finished) = (None, finished + 1);
+        }
+        self.cursor = at;
+        self.work_done += meter.spent;
+        (finished, meter.spent)
+    }
+}
+
+/// Counts the work of one [`Cloth::advance`] call and says when its budget is
+/// spent: only once a piece is done, so every call makes progress.
+struct Meter {
+    budget: u64,
+    spent: u64,
+    pieces: u32,
+}
+
+impl Meter {
+    fn new(budget: u64) -> Meter {
+        Meter {
+            budget,
+            spent: 0,
+            pieces: 0,
+        }
+    }
+
+    /// A piece done, of `cost` work units.
+    fn piece(&mut self, cost: u64) {
+        self.spent += cost;
+        self.pieces += 1;
+    }
+
+    /// Work done alongside a piece.
+    fn add(&mut self, cost: u64) {
+        self.spent += cost;
+    }
+
+    fn is_spent(&self) -> bool {
+        self.pieces > 0 && self.spent >= self.budget
+    }
+}
+
+/// Where a step in progress is: where it began, the substep in progress and
+/// (once that has begun) its values, its sweeps done, and the start of the
+/// next piece of the sweep in progress (a run on the coloured path, a
+/// constraint on the others).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Cursor {
+    pub(super) start: StepStart,
+    substep: u32,
+    pub(super) running: Option<Substep>,
+    sweep: u32,
+    piece: usize,
+}
+
+/// Where a step started: what it keeps to the end (its `dt` and substeps, so
+/// its substeps add up to its `dt`) and what a step that diverges goes back
+/// to, besides the positions and velocities the cloth keeps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct StepStart {
+    /// The time step, seconds, and the substeps it is cut into.
+    time_step: f64,
+    substeps: u32,
+    /// Simulated time, seconds.
+    time: f64,
+    /// Constraints torn before the step.
+    torn_count: usize,
+}
+
+/// What a substep runs with, fixed when it begins.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Substep {
-    /// Substep size `h = dt / substeps`, seconds.
-    pub(super) h: f64,
-    /// `alpha_tilde = α / h²` of the distance constraints.
-    pub(super) alpha_tilde: f32,
-    /// The damping factor `gamma = α β / h` of the distance constraints.
-    pub(super) gamma: f32,
-    /// Sweeps over the constraints.
-    pub(super) iterations: u32,
-    /// Plain PBD's stiffness coefficient of the distance constraints (1:
-    /// full PBD, or XPBD).
-    pub(super) pbd_coefficient: f32,
-    /// Constraint damping is on: the sweeps run on the scalar damped path.
-    pub(super) damped: bool,
-    /// The constraint damping coefficient `β`, N·s/m.
-    pub(super) damping: f64,
-    /// The global velocity damping rate, 1/s.
-    pub(super) velocity_damping: f64,
-    /// The tear threshold, a stretch factor (0: off).
-    pub(super) tear_stretch: f64,
-    /// Simulated time at the substep's start, seconds (the wind's gusts).
-    pub(super) time: f64,
+    /// Its parameters, size `h` and start time.
+    pub(super) now: Now,
+    /// `alpha_tilde = α / h²` and the damping factor `gamma = α β / h` of the
+    /// distance constraints.
+    alpha_tilde: f32,
+    gamma: f32,
+    /// How its sweeps run.
+    pub(super) sweep: Sweep,
+    /// The kinds that are on, and what they cost in it.
+    pub(super) on: On,
+    pub(super) kinds: Cost,
 }
 
 impl Substep {
-    /// The substep of size `h` starting at simulated time `time` with
-    /// parameters `p`.
-    pub(super) fn new(p: &Params, h: f64, time: f64) -> Substep {
+    /// The substep of `now` on `sweep` of `cloth`, with the kinds on that
+    /// parameters `now.p` switch on.
+    pub(super) fn new(cloth: &Cloth, now: Now, sweep: Sweep) -> Substep {
+        let (compliance, h) = (now.p.compliance(), now.h);
+        let on = cloth.kinds.on(&now.p);
         Substep {
-            h,
-            alpha_tilde: solver::alpha_tilde(p.compliance(), h),
-            gamma: solver::gamma(p.compliance(), p.damping, h),
-            iterations: p.iterations,
-            pbd_coefficient: p.pbd_scale() as f32,
-            damped: p.damping > 0.0,
-            damping: p.damping,
-            velocity_damping: p.velocity_damping,
-            tear_stretch: p.tear_stretch,
-            time,
+            now,
+            alpha_tilde: solver::alpha_tilde(compliance, h),
+            gamma: solver::gamma(compliance, now.p.damping, h),
+            sweep,
+            on,
+            kinds: cloth.kinds_cost(&now.p, on),
         }
     }
 }
 
-/// Where a step started: what a step that diverges goes back to, besides the
-/// positions and velocities the cloth keeps.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct StepStart {
-    /// Simulated time, seconds.
-    pub(super) time: f64,
-    /// Constraints torn before the step.
-    pub(super) torn_count: usize,
+/// How a substep sweeps the distance constraints (what a solve costs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sweep {
+    /// Four constraints of one colour at a time with SIMD, on positions split
+    /// into x and y ([`SolverOrder::Colored`], no damping, XPBD or full PBD).
+    Colored,
+    /// One by one, undamped: the original order, or plain PBD with a
+    /// coefficient below 1 in either order.
+    Original,
+    /// One by one with constraint damping, in either order.
+    Damped,
+    /// One by one, each constraint with its own stiffness (and damping).
+    OwnStiffness,
+}
+
+/// The next piece of a sweep: its range (of runs or of constraints), what it
+/// holds, and whether it ends the sweep.
+struct Piece {
+    range: Range<usize>,
+    sizes: ColoredLayout,
+    last: bool,
 }
 
 impl Cloth {
-    /// Begins a step: remembers where it starts, so that a step that diverges
-    /// can be undone.
-    pub(super) fn begin_step(&mut self) -> StepStart {
-        self.step_start.copy_from_slice(&self.positions);
-        self.step_start_velocities.copy_from_slice(&self.velocities);
-        self.constraints.clear_tear_log();
-        StepStart {
-            time: self.time,
-            torn_count: self.torn_count,
+    /// The sweep the distance constraints take with parameters `p`, arranged
+    /// in `order`.
+    pub(super) fn sweep_of(&self, p: &Params, order: SolverOrder) -> Sweep {
+        if self.compliances.is_some() {
+            Sweep::OwnStiffness
+        } else if p.pbd_scale() < 1.0 {
+            Sweep::Original
+        } else if p.damping > 0.0 {
+            Sweep::Damped
+        } else if order == SolverOrder::Colored && !self.constraints.is_empty() {
+            Sweep::Colored
+        } else {
+            Sweep::Original
         }
     }
 
-    /// Begins substep `s`: external forces, then the prediction, then every
-    /// multiplier back to 0.
-    pub(super) fn begin_substep(&mut self, s: &Substep) {
-        self.apply_forces(s);
-        self.predict(s);
-        self.constraints.reset_multipliers();
+    /// Begins a step: remembers where it starts, so that a step that diverges
+    /// can be undone.
+    fn begin_step(&mut self) -> Cursor {
+        self.step_start.copy_from_slice(&self.positions);
+        self.step_start_velocities.copy_from_slice(&self.velocities);
+        self.constraints.clear_tear_log();
+        let start = StepStart {
+            time_step: self.params.time_step,
+            substeps: self.params.substeps,
+            time: self.time,
+            torn_count: self.torn_count,
+        };
+        Cursor {
+            start,
+            substep: 0,
+            running: None,
+            sweep: 0,
+            piece: 0,
+        }
     }
 
-    /// What changes the velocities before they move anything: wind, and the
-    /// speed limit that keeps contacts from being tunnelled through.
-    fn apply_forces(&mut self, s: &Substep) {
-        let (p, ids, w) = (&self.params, self.constraints.ids(), &self.inverse_mass);
-        let velocities = &mut self.velocities;
-        self.extras
-            .begin_substep(&self.positions, velocities, w, ids, p, s.h, s.time);
-        self.contacts.begin_substep(velocities, w, p, s.h);
+    /// The values the substep `at` runs with: the parameters as they are now.
+    fn substep(&self, at: &Cursor) -> Substep {
+        let p = self.params;
+        let h = at.start.time_step / at.start.substeps as f64;
+        let time = at.start.time + at.substep as f64 * h;
+        let sweep = self.sweep_of(&p, self.constraints.order());
+        Substep::new(self, Now { p, h, time }, sweep)
     }
 
-    /// Prediction: every particle remembers where it was (`x_prev`); every
-    /// free one gains `h g` of velocity and moves along it.
-    fn predict(&mut self, s: &Substep) {
+    /// Begins substep `s`: the kinds' start (multipliers, forces), then the
+    /// prediction (every particle remembers where it was, `x_prev`; every free
+    /// one gains `h g` of velocity and moves along it), then every multiplier
+    /// of the distance constraints back to 0.
+    fn begin_substep(&mut self, s: &Substep) {
+        let (mut particles, kinds) = self.particles_and_kinds();
+        kinds.begin_substep(&mut particles, &s.now, s.on);
         solver::predict(
             &mut self.positions,
             &mut self.previous,
             &mut self.velocities,
             &self.inverse_mass,
-            s.h as f32,
-            self.params.gravity as f32,
+            s.now.h as f32,
+            s.now.p.gravity as f32,
         );
+        self.constraints.reset_multipliers();
     }
 
-    /// Whether the sweeps of substep `s` run on the coloured SIMD path, on
-    /// positions split into x and y (else on the scalar path, in place).
-    pub(super) fn sweeps_colored(&self, s: &Substep) -> bool {
-        !s.damped
-            && s.pbd_coefficient == 1.0
-            && self.compliances.is_none()
-            && self.constraints.order() == SolverOrder::Colored
-            && !self.constraints.is_empty()
+    /// Before the first piece a call solves of the sweeps of substep `s`: on
+    /// the coloured path the positions are split into the x and y arrays it
+    /// loads four particles at a time from (charged to `meter`). Returns
+    /// whether they are.
+    fn begin_sweeps(&mut self, s: &Substep, meter: &mut Meter) -> bool {
+        let split = s.sweep == Sweep::Colored;
+        if split {
+            meter.add(self.split_cost());
+            colored::split(&self.positions, &mut self.xs, &mut self.ys);
+        }
+        split
     }
 
-    /// Copies the positions into the x and y arrays the coloured sweep loads
-    /// four particles at a time from.
-    pub(super) fn split_positions(&mut self) {
-        colored::split(&self.positions, &mut self.xs, &mut self.ys);
+    /// After the sweeps of a call (or a stop within them): the split
+    /// positions back (`split` is what [`Cloth::begin_sweeps`] returned, if
+    /// it was called).
+    fn end_sweeps(&mut self, split: Option<bool>) {
+        if split == Some(true) {
+            colored::merge(&self.xs, &self.ys, &mut self.positions);
+        }
     }
 
-    /// Copies the x and y arrays of the coloured sweep back into the
-    /// positions.
-    pub(super) fn merge_positions(&mut self) {
-        colored::merge(&self.xs, &self.ys, &mut self.positions);
+    /// The piece of a sweep of substep `s` that starts at `next`: at most
+    /// [`SWEEP_CHUNK`] constraints, or the coloured runs that cover as many.
+    fn piece(&self, s: &Substep, next: usize) -> Piece {
+        if s.sweep != Sweep::Colored {
+            let end = (next + SWEEP_CHUNK).min(self.constraints.len());
+            let sizes = ColoredLayout {
+                constraints: end - next,
+                ..ColoredLayout::default()
+            };
+            let last = end == self.constraints.len();
+            return Piece {
+                range: next..end,
+                sizes,
+                last,
+            };
+        }
+        let runs = self.constraints.runs();
+        let (mut end, mut sizes) = (next, ColoredLayout::default());
+        while end < runs.len() && sizes.constraints < SWEEP_CHUNK {
+            sizes.add(&runs[end]);
+            end += 1;
+        }
+        let last = end == runs.len();
+        Piece {
+            range: next..end,
+            sizes,
+            last,
+        }
     }
 
-    /// Solves the distance constraints `pieces` of a sweep of substep `s`, in
-    /// sweep order: runs of the coloured order (four constraints at a time,
-    /// on the split positions), or single constraints of the scalar path. The
-    /// original order is a serial chain and runs one by one; damping needs
-    /// the previous positions and stays on that scalar path too, as do
-    /// constraints of their own stiffness and plain PBD with a coefficient
-    /// below 1.
-    pub(super) fn solve_distance_constraints(
-        &mut self,
-        s: &Substep,
-        colored: bool,
-        pieces: Range<usize>,
-    ) {
+    /// Solves the distance constraints of `piece` of a sweep of substep `s`,
+    /// in sweep order: runs of the coloured order, four constraints at a time
+    /// on the `split` positions, or single constraints on the other paths.
+    fn solve_piece(&mut self, s: &Substep, split: bool, piece: Range<usize>) {
         let w = &self.inverse_mass;
-        if colored {
+        if split {
             let mut points = Split {
                 xs: &mut self.xs,
                 ys: &mut self.ys,
             };
             let (runs, mut constraints) = self.constraints.runs_and_solver_view();
-            for run in &runs[pieces] {
+            for run in &runs[piece] {
                 colored::solve_run(&mut points, w, run, &mut constraints, s.alpha_tilde);
             }
             return;
         }
         let (mut constraints, creation) = self.constraints.solver_view_and_creation();
-        let (positions, previous) = (&mut self.positions, &self.previous);
+        let (positions, previous, p) = (&mut self.positions, &self.previous, &s.now.p);
         if let Some(compliances) = &self.compliances {
             let compliances = Compliances {
                 of_created: compliances,
-                creation: &creation[pieces.clone()],
-                h: s.h,
-                damping: s.damping,
-                pbd_coefficient: self.params.pbd_coefficient,
+                creation: &creation[piece.clone()],
+                h: s.now.h,
+                damping: p.damping,
+                pbd_coefficient: p.pbd_coefficient,
             };
-            let constraints = constraints.slice(pieces);
+            let constraints = constraints.slice(piece);
             solver::solve_sweep_compliances(positions, previous, w, constraints, compliances);
-        } else if s.pbd_coefficient < 1.0 {
-            let constraints = constraints.slice(pieces);
-            solver::solve_sweep_pbd(positions, w, constraints, s.pbd_coefficient);
+        } else if p.pbd_scale() < 1.0 {
+            let constraints = constraints.slice(piece);
+            solver::solve_sweep_pbd(positions, w, constraints, p.pbd_scale() as f32);
         } else {
-            let gamma = if s.damped { s.gamma } else { 0.0 };
-            let constraints = constraints.slice(pieces);
+            let gamma = if p.damping > 0.0 { s.gamma } else { 0.0 };
+            let constraints = constraints.slice(piece);
             solver::solve_sweep(positions, previous, w, constraints, s.alpha_tilde, gamma);
         }
     }
 
-    /// After each sweep of the distance constraints: one pass over what the
-    /// scene adds (bending, areas, tethers), then one over the contacts, which
-    /// push out again what the others moved. Out of line, so the sweep it
-    /// follows compiles as it does without a scene.
+    /// After each sweep of substep `s`: one pass of every other kind that is
+    /// on, in the order of the list (contacts last, pushing out again what the
+    /// others moved), on the positions the sweep used. Out of line, so the
+    /// sweep it follows compiles as it does without them.
     #[inline(never)]
-    pub(super) fn solve_scene(&mut self, s: &Substep, colored: bool) {
-        let (extras, contacts) = (&mut self.extras, &mut self.contacts);
-        let (previous, w, p) = (&self.previous, &self.inverse_mass, &self.params);
-        if colored {
-            let mut points = Split {
+    fn solve_kinds(&mut self, s: &Substep, split: bool) {
+        if s.on.is_none() {
+            return;
+        }
+        let positions = if split {
+            Positions::Split(Split {
                 xs: &mut self.xs,
                 ys: &mut self.ys,
-            };
-            solve_scene_on(extras, contacts, &mut points, previous, w, p, s.h);
+            })
         } else {
-            let points = self.positions.as_mut_slice();
-            solve_scene_on(extras, contacts, points, previous, w, p, s.h);
-        }
-    }
-
-    /// Ends substep `s`: the contacts once more, so that no particle ends it
-    /// inside a collider; then the velocities from the motion, the contacts'
-    /// normal velocities, damping and tearing.
-    pub(super) fn end_substep(&mut self, s: &Substep) {
+            Positions::Interleaved(&mut self.positions)
+        };
         let (previous, w) = (&self.previous, &self.inverse_mass);
-        let positions = self.positions.as_mut_slice();
-        self.contacts
-            .solve(positions, previous, w, &self.params, s.h);
-        self.update_velocities(s);
-        self.contact_velocity_pass(s);
-        if s.velocity_damping > 0.0 {
-            solver::damp_velocities(&mut self.velocities, s.velocity_damping, s.h);
-        }
-        if s.tear_stretch > 0.0 {
-            self.tear(s.tear_stretch);
-        }
+        self.kinds.solve(positions, previous, w, &s.now, s.on);
     }
 
-    /// Velocity update: every free particle's velocity becomes the distance it
-    /// really moved over the substep divided by `h`, `v = (x - x_prev) / h`.
-    fn update_velocities(&mut self, s: &Substep) {
+    /// Ends substep `s`: the kinds' end (the contacts once more, so no
+    /// particle ends it inside a collider); the velocities from the motion,
+    /// `v = (x - x_prev) / h`; the kinds after it (the contacts' normal
+    /// velocities); velocity damping; tearing.
+    fn end_substep(&mut self, s: &Substep) {
+        let (mut particles, kinds) = self.particles_and_kinds();
+        kinds.end_substep(&mut particles, &s.now, s.on);
         solver::update_velocities(
-            &self.positions,
-            &self.previous,
-            &mut self.velocities,
-            &self.inverse_mass,
-            s.h as f32,
+            particles.positions,
+            particles.previous,
+            particles.velocities,
+            particles.inverse_mass,
+            s.now.h as f32,
         );
+        kinds.after_velocities(&mut particles, &s.now, s.on);
+        let p = &s.now.p;
+        if p.velocity_damping > 0.0 {
+            solver::damp_velocities(&mut self.velocities, p.velocity_damping, s.now.h);
+        }
+        if p.tear_stretch > 0.0 {
+            self.tear(p.tear_stretch);
+        }
     }
 
-    /// Contact velocity pass: every contact of the substep keeps the normal
-    /// velocity it had without its pushes, or bounces back `e` times its
-    /// approach, so a push that undoes an overlap launches nothing.
-    fn contact_velocity_pass(&mut self, s: &Substep) {
-        self.contacts.velocity_pass(
-            &self.positions,
-            &mut self.velocities,
-            &self.inverse_mass,
-            &self.params,
-            s.h,
-        );
+    /// The particles as the kinds' hooks at the start and end of a substep
+    /// see them, and the kinds.
+    fn particles_and_kinds(&mut self) -> (Particles<'_>, &mut Kinds) {
+        let particles = Particles {
+            positions: &mut self.positions,
+            previous: &self.previous,
+            velocities: &mut self.velocities,
+            inverse_mass: &self.inverse_mass,
+            edges: self.constraints.ids(),
+        };
+        (particles, &mut self.kinds)
     }
 
     /// Tears every constraint stretched beyond `factor` times its rest length.
@@ -279,22 +469,17 @@ impl Cloth {
         }
     }
 
-    /// Ends a step of `time_step` seconds that began at `start`: time moves on,
-    /// a held particle gets the drag velocity, a collider the user stopped
-    /// moving comes to rest, and a step that went out of bounds is undone.
-    pub(super) fn end_step(&mut self, time_step: f64, start: StepStart) {
-        self.time += time_step;
+    /// Ends a step that began at `start`: time moves on, a held particle gets
+    /// the drag velocity, the kinds end their step, a step that went out of
+    /// bounds is undone, and the constraints take the order asked for.
+    fn end_step(&mut self, start: StepStart) {
+        self.time += start.time_step;
         self.track_held();
-        self.contacts.end_step(self.time);
-        if !self.positions_in_bounds() {
+        self.kinds.end_step(self.time);
+        if !solver::in_bounds(&self.positions, DIVERGENCE_LIMIT) {
             self.undo_diverged_step(start);
         }
-    }
-
-    /// Whether every position is finite and within [`DIVERGENCE_LIMIT`] (one
-    /// comparison does both: it is false for infinities and NaN).
-    fn positions_in_bounds(&self) -> bool {
-        self.positions.iter().all(|p| p.abs() <= DIVERGENCE_LIMIT)
+        self.arrange_constraints();
     }
 
     /// Undoes all the step did and stops the cloth, so no NaN ever leaves the
@@ -313,73 +498,37 @@ impl Cloth {
         self.torn_count = start.torn_count;
         self.diverged = true;
     }
-}
 
-/// [`Cloth::solve_scene`] on `points`, interleaved or split.
-fn solve_scene_on<P: Points + ?Sized>(
-    extras: &mut Extras,
-    contacts: &mut Contacts,
-    points: &mut P,
-    previous: &[f32],
-    inverse_mass: &[f32],
-    p: &Params,
-    h: f64,
-) {
-    extras.solve(points, inverse_mass, p, h);
-    contacts.solve(points, previous, inverse_mass, p, h);
-}
-
-// ----- what each phase costs, in work units (see `crate::params::work`) -----
-
-impl Cloth {
-    /// Work of [`Cloth::begin_step`] (and of the divergence check at the end).
-    pub(super) fn begin_step_work(&self) -> u64 {
-        work::STEP + self.num_particles() as u64 * work::PARTICLE_STEP
+    /// Work units done since the cloth was built.
+    pub fn work_done(&self) -> u64 {
+        self.work_done
     }
 
-    /// Work of [`Cloth::begin_substep`].
-    pub(super) fn begin_substep_work(&self) -> u64 {
-        let (n, m) = (self.num_particles() as u64, self.num_constraints() as u64);
-        let multipliers = m + self.extras.multipliers(&self.params) as u64;
-        work::SUBSTEP + n * work::PREDICT + multipliers * work::CONSTRAINT_SUBSTEP
+    /// Whether a step has begun and not finished (see [`Cloth::advance`]).
+    pub fn step_in_progress(&self) -> bool {
+        self.cursor.is_some()
     }
 
-    /// Work of splitting the positions for the coloured sweep and merging
-    /// them back.
-    pub(super) fn split_work(&self) -> u64 {
-        self.num_particles() as u64 * work::SPLIT_MERGE
+    /// Abandons the step in progress, if any (its positions stay as they
+    /// are); returns whether there was one.
+    pub(super) fn abandon_step(&mut self) -> bool {
+        self.cursor.take().is_some()
     }
 
-    /// Work of one constraint solve of [`Cloth::solve_distance_constraints`]
-    /// on the scalar path (on the coloured one, see
-    /// [`work::colored_run_cost`]).
-    pub(super) fn scalar_solve_work(&self, s: &Substep) -> u64 {
-        let path = if s.damped || self.compliances.is_some() {
-            SweepPath::Damped
-        } else {
-            SweepPath::Original
+    /// How far the step in progress is, from 0 (none, or just begun) to below 1:
+    /// the fraction of its sweeps done.
+    pub fn step_progress(&self) -> f64 {
+        let Some(at) = self.cursor else {
+            return 0.0;
         };
-        work::solve_cost(path)
-    }
-
-    /// Work of [`Cloth::solve_scene`].
-    pub(super) fn scene_work(&self) -> u64 {
-        self.extras.solve_work(&self.params, self.num_particles())
-    }
-
-    /// Work of [`Cloth::end_substep`] `s`, counted before it runs (tearing
-    /// changes what it is counted on); the contact velocity pass is counted
-    /// with the contacts ([`work::CONTACT_VELOCITY`]).
-    pub(super) fn end_substep_work(&self, s: &Substep) -> u64 {
-        let (n, m) = (self.num_particles(), self.num_constraints());
-        let mut cost = n as u64 * work::VELOCITY_UPDATE
-            + work::contacts_and_wind_cost(&self.params, &self.workload());
-        if s.velocity_damping > 0.0 {
-            cost += n as u64 * work::VELOCITY_DAMPING;
-        }
-        if s.tear_stretch > 0.0 {
-            cost += m as u64 * work::TEAR_CHECK + work::tear_followup_cost(&self.params, n, m);
-        }
-        cost
+        let within = at.running.map_or(0.0, |s| {
+            let pieces = match s.sweep {
+                Sweep::Colored => self.constraints.runs().len(),
+                _ => self.constraints.len(),
+            };
+            let sweep = at.sweep as f64 + at.piece as f64 / pieces.max(1) as f64;
+            sweep / (s.now.p.iterations as f64 + 1.0)
+        });
+        (at.substep as f64 + within) / at.start.substeps as f64
     }
 }

@@ -190,6 +190,15 @@ impl Colliders {
         Ok(())
     }
 
+    /// Takes back collider `id`, the last one added (a refused addition):
+    /// the list and the next id are as they were before it.
+    pub fn take_back(&mut self, id: u32) {
+        if self.list.last().is_some_and(|c| c.id == id) {
+            self.list.pop();
+            self.next_id = id;
+        }
+    }
+
     /// After a step ending at simulated time `time`: a collider that has not
     /// moved for more than two of its usual move intervals rests (velocity 0).
     pub fn track(&mut self, time: f64) {

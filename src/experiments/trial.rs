@@ -125,8 +125,10 @@ impl Trial {
         self.steps_done
     }
 
-    /// The work units of one step of its plan at the cloth's present parameters.
-    fn step_work(&self) -> u64 {
+    /// The work units of one step of its plan at the cloth's present
+    /// parameters, as a run charges it (a step of a [`Stepper`] is charged
+    /// whole, [`STEPPER_WORK_FACTOR`] times the cloth's own).
+    pub fn step_work(&self) -> u64 {
         self.cloth.work_per_step() * self.stepper_factor()
     }
 

@@ -11,7 +11,9 @@ use super::shape::Shape;
 use crate::error::ClothError;
 use crate::params::{self, Rule, MAX_PARTICLES};
 
-/// A scene: particles and the constraints between them.
+/// A scene: particles and the constraints between them. The default is an
+/// empty scene with the default stiffness, to fill in field by field
+/// (`Scene { positions, masses, ..Scene::default() }`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scene {
     /// Interleaved start positions `[x0, y0, x1, y1, ...]`, metres (y up).
@@ -101,28 +103,20 @@ pub const MAX_SCENE_AREAS: usize = 20_000;
 /// "Reading a scene"). Presets are bounded by their size alone.
 pub const MAX_SCENE_CORNERS: usize = 3 * MAX_SCENE_AREAS;
 
-/// Smallest start area of an area constraint, m²: below it the polygon is
-/// degenerate (its corners in a line) and its gradient says nothing.
-pub const MIN_AREA: f64 = 1e-8;
-
-/// Largest pressure of an area constraint (target area over start area).
-pub const MAX_PRESSURE: f64 = 100.0;
-
-/// The signed area enclosed by `particles` at `positions` (shoelace formula,
-/// counter-clockwise positive), m².
-pub fn polygon_area(positions: &[f32], particles: &[u32]) -> f64 {
-    let point = |k: u32| {
-        let k = k as usize;
-        (positions[2 * k] as f64, positions[2 * k + 1] as f64)
-    };
-    let count = particles.len();
-    (0..count)
-        .map(|i| {
-            let (a, b) = (point(particles[i]), point(particles[(i + 1) % count]));
-            a.0 * b.1 - b.0 * a.1
-        })
-        .sum::<f64>()
-        / 2.0
+impl Default for Scene {
+    fn default() -> Scene {
+        Scene {
+            positions: Vec::new(),
+            masses: Vec::new(),
+            distances: Vec::new(),
+            rest_lengths: None,
+            distance_stiffness: DistanceStiffness::Uniform(params::STIFFNESS.default_number()),
+            colors: None,
+            areas: Vec::new(),
+            bending: Bending::None,
+            colliders: Vec::new(),
+        }
+    }
 }
 
 impl Scene {
@@ -134,6 +128,19 @@ impl Scene {
     /// Number of distance constraints (half the length of `distances`).
     pub fn num_distances(&self) -> usize {
         self.distances.len() / 2
+    }
+
+    /// A copy of every field but the particles' and the distance
+    /// constraints' arrays, which are left empty (a simulation copies those
+    /// fallibly): the distance stiffness and the constraint kinds' fields.
+    pub fn clone_fields(&self) -> Scene {
+        Scene {
+            distance_stiffness: self.distance_stiffness.clone(),
+            areas: self.areas.clone(),
+            bending: self.bending.clone(),
+            colliders: self.colliders.clone(),
+            ..Scene::default()
+        }
     }
 
     /// The refusal of this scene when what a simulation of it needs does not

@@ -1,12 +1,8 @@
 //! The checks of a scene: every entry, each refusal naming the first wrong one.
 
-use super::scene::{mass_range, polygon_area};
-use super::scene::{
-    Bending, DistanceStiffness, Scene, MAX_PRESSURE, MAX_SCENE_CONSTRAINTS, MIN_AREA,
-};
-use super::shape::{self, Shape};
+use super::scene::mass_range;
+use super::scene::{DistanceStiffness, Scene, MAX_SCENE_CONSTRAINTS};
 use crate::error::{ClothError, Number, Plain};
-use crate::memory;
 use crate::params::{self, MAX_PARTICLES};
 
 /// The refusal of scene field `field` (entry `index`, when it is one entry's).
@@ -21,21 +17,6 @@ pub(super) fn refuse(field: &'static str, index: Option<usize>, problem: String)
 /// The refusal of entry `index` of scene field `field`.
 pub(super) fn at(field: &'static str, index: usize, problem: String) -> ClothError {
     refuse(field, Some(index), problem)
-}
-
-/// Checks that a scene's areas have `corners` corners in all, at most
-/// `most`: [`MAX_SCENE_CONSTRAINTS`] for any scene, and
-/// [`MAX_SCENE_CORNERS`](crate::model::scene::MAX_SCENE_CORNERS) for one read
-/// from JavaScript, which checks it before it reads the corners.
-pub fn check_corners(corners: usize, most: usize) -> Result<(), ClothError> {
-    if corners > most {
-        return Err(refuse(
-            "areas",
-            None,
-            format!("have {corners} corners in all, at most {most} are allowed"),
-        ));
-    }
-    Ok(())
 }
 
 /// Checks that a scene's `positions` of `length` numbers are x and y of at
@@ -107,11 +88,12 @@ pub fn check_mass(k: usize, m: f64, (min, max): (f64, f64)) -> Result<(), ClothE
 }
 
 impl Scene {
-    /// Checks every entry; the error names the first wrong one
-    /// (`invalid scene: distances[7] joins particle 3 to itself`). Given
-    /// colours are checked too, in a buffer of 32 bytes per particle, and
-    /// rings of more than 64 particles for repeats in a sorted copy
-    /// ([`ClothError::OutOfMemory`] when either does not fit).
+    /// Checks the particles and the distance constraints, every entry; the
+    /// error names the first wrong one (`invalid scene: distances[7] joins
+    /// particle 3 to itself`). Given colours are checked too, in a buffer of
+    /// 32 bytes per particle ([`ClothError::OutOfMemory`] when it does not
+    /// fit). Each constraint kind checks its own field when it is built from
+    /// the scene (see `src/kinds/`).
     pub fn validate(&self) -> Result<(), ClothError> {
         self.validate_entries()?;
         if let Some(colors) = &self.colors {
@@ -121,11 +103,9 @@ impl Scene {
     }
 
     /// [`Scene::validate`] but for the colours, which are taken as a proper
-    /// colouring (the grid's own scene is built this way); allocates nothing
-    /// for a scene without long rings.
+    /// colouring (the grid's own scene is built this way); allocates nothing.
     pub(crate) fn validate_entries(&self) -> Result<(), ClothError> {
         self.validate_particles()?;
-        let n = self.num_particles();
         self.validate_pairs("distances", &self.distances)?;
         let m = self.num_distances();
         if let Some(rest_lengths) = &self.rest_lengths {
@@ -177,13 +157,6 @@ impl Scene {
                 }
             }
         }
-        self.validate_areas(n)?;
-        if let Bending::Pairs(pairs) = &self.bending {
-            self.validate_pairs("bending", pairs)?;
-        }
-        for (i, shape) in self.colliders.iter().enumerate() {
-            validate_shape(shape).map_err(|problem| at("colliders", i, problem))?;
-        }
         Ok(())
     }
 
@@ -212,9 +185,10 @@ impl Scene {
         Ok(())
     }
 
-    /// Checks flat pairs of particle indices: even length, within the limit,
-    /// in range, two different particles that do not start at one place.
-    fn validate_pairs(&self, field: &'static str, pairs: &[u32]) -> Result<(), ClothError> {
+    /// Checks flat pairs of particle indices of scene field `field`: even
+    /// length, within the limit, in range, two different particles that do
+    /// not start at one place (for `distances`, unless rest lengths are given).
+    pub fn validate_pairs(&self, field: &'static str, pairs: &[u32]) -> Result<(), ClothError> {
         let n = self.num_particles();
         if pairs.len() % 2 != 0 {
             return Err(refuse(
@@ -267,94 +241,6 @@ impl Scene {
         }
         Ok(())
     }
-
-    /// Checks the area constraints: at least three corners each, each a
-    /// particle of the scene and named once, a valid stiffness and pressure,
-    /// and a start area of at least [`MIN_AREA`].
-    fn validate_areas(&self, n: usize) -> Result<(), ClothError> {
-        let corners = self.areas.iter().map(|a| a.particles.len()).sum();
-        check_corners(corners, MAX_SCENE_CONSTRAINTS)?;
-        // which particles the ring being checked has named so far (cleared
-        // after each ring): a repeated corner is found in one pass
-        let mut named = if self.areas.is_empty() {
-            Vec::new()
-        } else {
-            memory::filled(n, false).map_err(|_| ClothError::OutOfMemory {
-                field: "areas",
-                what: format!("checking the corners of areas among {n} particles"),
-            })?
-        };
-        for (i, area) in self.areas.iter().enumerate() {
-            let count = area.particles.len();
-            if count < 3 {
-                return Err(at(
-                    "areas",
-                    i,
-                    format!("has {count} particles, expected at least 3"),
-                ));
-            }
-            check_ring(i, &area.particles, &mut named)?;
-            if params::STIFFNESS.check_number(area.stiffness).is_err() {
-                return Err(at(
-                    "areas",
-                    i,
-                    format!(
-                        "has stiffness {}, expected a finite number from 0 to 1e15 J/m⁴ (0 = rigid)",
-                        Number(area.stiffness)
-                    ),
-                ));
-            }
-            if !(area.pressure.is_finite() && area.pressure > 0.0 && area.pressure <= MAX_PRESSURE)
-            {
-                return Err(at(
-                    "areas",
-                    i,
-                    format!(
-                        "has pressure {}, expected a number above 0 up to {}",
-                        Number(area.pressure),
-                        Plain(MAX_PRESSURE)
-                    ),
-                ));
-            }
-            let start = polygon_area(&self.positions, &area.particles);
-            if start.abs() < MIN_AREA {
-                return Err(at(
-                    "areas",
-                    i,
-                    format!(
-                        "encloses {} m² at the start, expected at least {} m²",
-                        Number(start),
-                        Plain(MIN_AREA)
-                    ),
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Checks the ring of area `i`: each corner a particle of the scene (`named`
-/// has one flag per particle, all clear) and none named twice. Leaves the
-/// flags clear again.
-fn check_ring(i: usize, particles: &[u32], named: &mut [bool]) -> Result<(), ClothError> {
-    let n = named.len();
-    for &k in particles {
-        if k as usize >= n {
-            return Err(at(
-                "areas",
-                i,
-                format!("names particle {k}, expected an index from 0 to {}", n - 1),
-            ));
-        }
-        if named[k as usize] {
-            return Err(at("areas", i, format!("names particle {k} twice")));
-        }
-        named[k as usize] = true;
-    }
-    for &k in particles {
-        named[k as usize] = false;
-    }
-    Ok(())
 }
 
 fn stiffness_problem(k: f64) -> String {
@@ -362,12 +248,6 @@ fn stiffness_problem(k: f64) -> String {
         "is {}, expected a finite number from 0 to 1e15 N/m (0 = rigid)",
         Number(k)
     )
-}
-
-/// Checks a collider's shape as [`shape::validate`] does (the
-/// rules `addCollider` applies), with its complaint worded for a scene entry.
-fn validate_shape(shape: &Shape) -> Result<(), String> {
-    shape::validate(shape).map_err(shape_problem)
 }
 
 /// How a scene's refusal of a collider words the refusal of one of its

@@ -4,7 +4,7 @@
 //! its JavaScript name, element attribute, label, unit, meaning, accepted
 //! values, default and how it takes effect. [`Params`], its defaults, the
 //! checks, the `Simulation` accessors (`src/wasm/parameters.rs`) and the
-//! JavaScript table `www/parameters.js` (with its types and the README's
+//! JavaScript table `www/lib/parameters.js` (with its types and the README's
 //! parameter table, checked by `tests/generated.rs`) are all made from it.
 //!
 //! Every value a user can type reaches the simulation through

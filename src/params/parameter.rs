@@ -112,7 +112,7 @@ impl Value {
 }
 
 /// One parameter: everything the core, the wasm layer, the JavaScript table
-/// (`www/parameters.js`, generated), the page's fields, the element's attributes,
+/// (`www/lib/parameters.js`, generated), the page's fields, the element's attributes,
 /// the types and the README say about it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Parameter {

@@ -13,7 +13,7 @@ pub const fn rgb(hex: u32) -> Rgba {
 
 /// The picture's colours (`0xRRGGBB`) and sizes (CSS pixels), written once: the
 /// rasterizer draws with them ([`Style::with_pixel_ratio`]) and the canvas-2D
-/// renderer reads them from `www/style.js`, generated from this by
+/// renderer reads them from `www/lib/style.js`, generated from this by
 /// `tests/generated.rs`. Strain colours are [`STRAIN_RAMP`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Look {

@@ -4,14 +4,26 @@
 
 use std::ops::Range;
 
-/// What a coloured sweep costs beyond its constraints: its runs (each a call
-/// with a scalar tail) and the constraints gathered one by one.
+/// What a coloured sweep (or a piece of one) works through: its
+/// constraints, its runs (each a call with a scalar tail) and the constraints
+/// gathered one by one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ColoredLayout {
+    /// Number of constraints.
+    pub constraints: usize,
     /// Number of runs.
     pub runs: usize,
     /// Constraints in [`RunLayout::Scattered`] runs or in the scalar tail of a run.
     pub scattered: usize,
+}
+
+impl ColoredLayout {
+    /// Counts `run` in.
+    pub fn add(&mut self, run: &Run) {
+        self.constraints += run.range.len();
+        self.runs += 1;
+        self.scattered += run.scattered();
+    }
 }
 
 /// How the particles of a run of constraints lie in memory.

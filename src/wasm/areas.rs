@@ -17,8 +17,8 @@ use super::scene::{
     scene_error, too_many,
 };
 use super::typed_arrays::is_array;
+use crate::kinds::area::check_corners;
 use crate::model::scene::{MAX_SCENE_AREAS, MAX_SCENE_CORNERS};
-use crate::model::validate::check_corners;
 use crate::model::AreaSpec;
 
 /// The property names of an area, each with its JavaScript string.

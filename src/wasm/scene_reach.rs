@@ -1,7 +1,7 @@
 //! What the camera of the page asks of the crate to estimate where a scene
 //! can move (`www/lib/scene-reach.js`): the shortest paths of rest length
 //! from the pins, found by the code the tethers use
-//! ([`crate::extras::shortest_paths`]), in `f64`.
+//! ([`crate::kinds::shortest_paths`]), in `f64`.
 
 use js_sys::{Float64Array, Uint32Array, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -9,8 +9,8 @@ use wasm_bindgen::JsCast;
 
 use super::convert::{cloth_error, room, wrong_type};
 use crate::error::ClothError;
-use crate::extras::neighbours::Neighbours;
-use crate::extras::shortest_paths::ShortestPaths;
+use crate::kinds::neighbours::Neighbours;
+use crate::kinds::shortest_paths::ShortestPaths;
 
 /// The shortest paths of rest length from the pinned particles (a
 /// multi-source Dijkstra over the distance constraints) of a scene of

@@ -184,6 +184,7 @@ impl Simulation {
             constraints: state_array::<Uint32Array>(&state, "constraints", built)?,
             torn: state_array::<Uint32Array>(&state, "torn", built)?,
             colliders: shapes,
+            kinds: Vec::new(),
         };
         self.cloth.restore_state(&state).map_err(cloth_error)
     }

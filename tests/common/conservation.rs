@@ -55,14 +55,14 @@ pub fn elastic_energy(cloth: &Cloth) -> f64 {
             energy += 0.5 * p.stiffness * (distance(x, a, b) - rest as f64).powi(2);
         }
     }
-    let bending = cloth.extras().bending();
+    let bending = &cloth.kinds().bending;
     if p.bending_stiffness > 0.0 {
         for (pair, &rest) in bending.pairs().iter().zip(bending.rest_lengths()) {
             let c = distance(x, pair.a as usize, pair.b as usize) - rest as f64;
             energy += 0.5 * p.bending_stiffness * c * c;
         }
     }
-    let areas = cloth.extras().areas();
+    let areas = &cloth.kinds().areas;
     for k in 0..areas.len() {
         let compliance = areas.compliance(k);
         if compliance > 0.0 {

@@ -178,7 +178,7 @@ function runMisuseInPage({ only, properties }) {
     ['a string', 'view', /view/],
     ['an array', [], /view/],
     ['an empty object', {}, /originX|view/],
-    // the limits of README "Limits and errors": pixelRatio 0.001..16, particleRadius 0..100 px,
+    // the limits of docs/limits.md, "Every limit and its error": pixelRatio 0.001..16, particleRadius 0..100 px,
     // originX/originY within ±1e7 px, scale up to 1e7 px/m
     ...[
       ['pixelRatio', [0, -1, 0.0009, 16.5, 1e6, 1e300]],

@@ -29,7 +29,7 @@ import { PAGE_DEFAULTS } from '../../www/demo/page-defaults.js';
  * How far one `Simulation.advance` call may go past the work budget it was given:
  * the core stops at the first piece boundary after the budget, and a piece is at
  * most a chunk of a sweep (SWEEP_CHUNK × SOLVE_DAMPED, about 0.4 million units, in
- * src/cloth/slicing.rs and src/params/work.rs); a million leaves room. Frame gaps
+ * src/cloth/step.rs and src/params/work.rs); a million leaves room. Frame gaps
  * are wall-clock times and only printed: the machine may be loaded.
  */
 const OVERRUN_LIMIT = 1_000_000;
@@ -51,7 +51,7 @@ const DEFAULTS = {
 /** MAX_WORK_PER_STEP of the core (src/params/work.rs), as its messages state it. */
 const WORK_LIMIT = /500000000/;
 
-/** What each solver field accepts (README, "Limits and errors"). */
+/** What each solver field accepts (docs/limits.md, "Every limit and its error"). */
 const ACCEPTS = {
   timeStepSize: (v) => v >= 1e-6 && v <= 1,
   iterations: (v) => Number.isInteger(v) && v >= 1 && v <= 1000,

@@ -82,7 +82,7 @@ export function panBy(camera, dx, dy) {
 
 /**
  * The largest distance (CSS px) of the world origin from the canvas' corner
- * the renderers draw with: MAX_VIEW_PX of the wasm rasterizer (src/wasm.rs).
+ * the renderers draw with: MAX_VIEW_PX of the wasm rasterizer (src/wasm/draw.rs).
  */
 export const MAX_ORIGIN_PX = 1e7;
 

@@ -25,7 +25,7 @@
 //   nothing goes below it.
 //
 // The shortest paths from the pins are the crate's (`pathsFromPins`, the
-// Dijkstra the tethers run, src/extras/shortest_paths.rs): the wasm module must
+// Dijkstra the tethers run, src/kinds/shortest_paths.rs): the wasm module must
 // be loaded before a scene's reach is estimated (a Simulation exists by then).
 
 import { pathsFromPins } from './wasm.js';

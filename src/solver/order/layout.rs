@@ -25,17 +25,18 @@ impl ConstraintSet {
         let (base, live_then) = self.colored_base;
         let torn_since = live_then.saturating_sub(self.live);
         ColoredLayout {
+            constraints: self.live,
             runs: (base.runs + torn_since).min(self.live),
             scattered: (base.scattered + 6 * torn_since).min(self.live),
         }
     }
 
     pub(super) fn measure_colored_layout(&self) -> ColoredLayout {
-        let scattered = self.runs.iter().map(Run::scattered).sum();
-        ColoredLayout {
-            runs: self.runs.len(),
-            scattered,
+        let mut layout = ColoredLayout::default();
+        for run in &self.runs {
+            layout.add(run);
         }
+        layout
     }
 
     pub(super) fn update_runs(&mut self) {

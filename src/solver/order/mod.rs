@@ -139,6 +139,7 @@ impl ConstraintSet {
             // until arranged in colored order: every constraint scattered, a run each
             colored_base: (
                 ColoredLayout {
+                    constraints: count,
                     runs: count,
                     scattered: count,
                 },

@@ -4,7 +4,8 @@
 //! below are plain `f64` transcriptions of the formulas (module docs of
 //! `area`, `bending`, `tethers`), with their own loops and their own list of
 //! bending pairs; they share no solver code with the crate. One pass of the
-//! crate's [`Extras::solve`] is compared with them, position by position.
+//! crate's pass of the constraint kinds ([`Kinds::solve`]) is compared with
+//! them, position by position.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common {
@@ -12,7 +13,8 @@ mod common {
 }
 
 use common::paths::nearest_pins;
-use xpbd_cloth::extras::{Extras, Topology};
+use xpbd_cloth::cloth::Kinds;
+use xpbd_cloth::kinds::{Now, Particles, Positions, Topology};
 use xpbd_cloth::model::grid;
 use xpbd_cloth::model::{AreaSpec, Bending, DistanceStiffness, Scene};
 use xpbd_cloth::{FixedPreset, GridSize, Params};
@@ -28,13 +30,41 @@ fn scene(positions: Vec<f32>, masses: Vec<f32>, distances: Vec<u32>) -> Scene {
         positions,
         masses,
         distances,
-        rest_lengths: None,
         distance_stiffness: DistanceStiffness::Uniform(1000.0),
-        colors: None,
-        areas: Vec::new(),
-        bending: Bending::None,
-        colliders: Vec::new(),
+        ..Scene::default()
     }
+}
+
+/// The start of a substep of `h` seconds with parameters `p` for every kind
+/// on (the multipliers back to 0), the particles at rest at `positions`.
+fn begin_substep(kinds: &mut Kinds, positions: &mut [f32], w: &[f32], p: &Params, h: f64) {
+    let previous = positions.to_vec();
+    let mut velocities = vec![0.0; positions.len()];
+    let mut particles = Particles {
+        positions,
+        previous: &previous,
+        velocities: &mut velocities,
+        inverse_mass: w,
+        edges: &[],
+    };
+    let now = Now {
+        p: *p,
+        h,
+        time: 0.0,
+    };
+    kinds.begin_substep(&mut particles, &now, kinds.on(p));
+}
+
+/// One pass of every kind on, after a sweep, on `positions`.
+fn solve(kinds: &mut Kinds, positions: &mut [f32], w: &[f32], p: &Params, h: f64) {
+    let previous = positions.to_vec();
+    let now = Now {
+        p: *p,
+        h,
+        time: 0.0,
+    };
+    let on = kinds.on(p);
+    kinds.solve(Positions::Interleaved(positions), &previous, w, &now, on);
 }
 
 fn inverse_masses(masses: &[f32]) -> Vec<f32> {
@@ -129,7 +159,7 @@ fn an_area_solve_matches_the_reference() {
         stiffness,
         pressure,
     });
-    let mut extras = Extras::try_new(&s).unwrap();
+    let mut kinds = Kinds::from_scene(&s).unwrap();
     // the ring has moved: squeezed flat and shifted
     let moved: Vec<[f64; 2]> = start
         .iter()
@@ -150,7 +180,7 @@ fn an_area_solve_matches_the_reference() {
         .collect();
     let ring: Vec<usize> = (0..n).collect();
     let target = pressure * shoelace(&start32, &ring);
-    assert!((extras.areas().target(0) - target).abs() < 1e-9);
+    assert!((kinds.areas.target(0) - target).abs() < 1e-9);
     let mut x: Vec<[f64; 2]> = positions
         .chunks(2)
         .map(|q| [q[0] as f64, q[1] as f64])
@@ -158,18 +188,10 @@ fn an_area_solve_matches_the_reference() {
     let w64: Vec<f64> = w.iter().map(|&v| v as f64).collect();
     let alpha_tilde = 1.0 / (stiffness * h * h);
     let mut lambda = 0.0;
-    extras.begin_substep(
-        &positions.clone(),
-        &mut vec![0.0; 2 * n],
-        &w,
-        &[],
-        &p,
-        h,
-        0.0,
-    );
+    begin_substep(&mut kinds, &mut positions, &w, &p, h);
     // two passes: the second sees the first's multiplier
     for pass in 0..2 {
-        extras.solve(positions.as_mut_slice(), &w, &p, h);
+        solve(&mut kinds, &mut positions, &w, &p, h);
         lambda += reference_area_solve(&mut x, &w64, &ring, target, lambda, alpha_tilde);
         let difference = largest_difference(&positions, &x);
         assert!(
@@ -242,7 +264,7 @@ fn a_bending_and_tether_pass_matches_the_reference() {
         g.constraint_ids.clone(),
     );
     s.bending = Bending::Auto;
-    let mut extras = Extras::try_new(&s).unwrap();
+    let mut kinds = Kinds::from_scene(&s).unwrap();
     let p = Params {
         tethers: true,
         bending_stiffness: 500.0,
@@ -265,7 +287,7 @@ fn a_bending_and_tether_pass_matches_the_reference() {
         built_with: rest_lengths.len(),
         pinned: &pinned,
     };
-    extras.prepare(&p, topology, "tethers").unwrap();
+    kinds.prepare(&p, &topology).unwrap();
     // the cloth has fallen and crumpled: everything moved down and about
     let mut positions: Vec<f32> = g
         .positions
@@ -306,17 +328,9 @@ fn a_bending_and_tether_pass_matches_the_reference() {
     let alpha_tilde = 1.0 / (p.bending_stiffness * h * h);
     let anchors = nearest_pins(n, &g.constraint_ids, &rest_lengths, &pinned);
     let start = x.clone();
-    extras.begin_substep(
-        &positions.clone(),
-        &mut vec![0.0; 2 * n],
-        &w,
-        &[],
-        &p,
-        h,
-        0.0,
-    );
+    begin_substep(&mut kinds, &mut positions, &w, &p, h);
     for pass in 0..2 {
-        extras.solve(positions.as_mut_slice(), &w, &p, h);
+        solve(&mut kinds, &mut positions, &w, &p, h);
         for (pair, lambda) in pairs.iter().zip(&mut lambdas) {
             *lambda += reference_distance_solve(&mut x, &w64, *pair, *lambda, alpha_tilde);
         }

@@ -19,6 +19,70 @@
 //! no force: wind is off, and the cloth steps exactly as without it.
 
 use super::gusts::Gusts;
+use super::{ConstraintKind, Cost, Now, Particles, Sizes};
+use crate::error::ClothError;
+use crate::model::Scene;
+use crate::params::Params;
+
+/// Work units per live constraint per substep with wind on (see
+/// [`crate::params::work`]).
+pub const WIND_EDGE: u64 = 20;
+/// Work units per live constraint per substep with gusts or turbulence on,
+/// besides [`WIND_EDGE`]: the noise of the wind at the edge (two 3D value
+/// noises, 16 lattice hashes).
+pub const GUSTY_WIND_EDGE: u64 = 40;
+
+/// The wind: no state of its own, only the parameters (`windX`, `windY`,
+/// `windDrag`, `windGust`, `windTurbulence`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Wind;
+
+impl ConstraintKind for Wind {
+    fn from_scene(_scene: &Scene) -> Result<Wind, ClothError> {
+        Ok(Wind)
+    }
+
+    /// On while the air moves (see [`Params::wind_blows`]).
+    fn is_on(&self, p: &Params) -> bool {
+        p.wind_blows()
+    }
+
+    /// Each edge every substep, and the noise at its midpoint with gusts or
+    /// turbulence.
+    fn cost(&self, p: &Params, sizes: Sizes) -> Cost {
+        let m = sizes.constraints as u64;
+        let gusty = p.wind_gust > 0.0 || p.wind_turbulence > 0.0;
+        let per_edge = WIND_EDGE + if gusty { GUSTY_WIND_EDGE } else { 0 };
+        Cost {
+            begin: m * per_edge,
+            ..Cost::default()
+        }
+    }
+
+    fn heap_bytes(&self) -> u64 {
+        0
+    }
+
+    /// The velocity change of the substep on every live edge.
+    fn begin_substep(&mut self, particles: &mut Particles, now: &Now) {
+        let p = &now.p;
+        let gusts = Gusts::new(
+            [p.wind_x, p.wind_y],
+            p.wind_gust,
+            p.wind_turbulence,
+            now.time,
+        );
+        let Particles {
+            positions,
+            velocities,
+            inverse_mass,
+            edges,
+            ..
+        } = particles;
+        let (drag, h) = (p.wind_drag as f32, now.h as f32);
+        apply(positions, velocities, inverse_mass, edges, &gusts, drag, h);
+    }
+}
 
 /// Applies the wind's velocity change over a substep `h` to the free
 /// particles of the edges `ids` (flat pairs).

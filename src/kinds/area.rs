@@ -21,9 +21,27 @@
 
 use std::collections::TryReserveError;
 
+use super::{on_points, ConstraintKind, Cost, Now, Particles, Positions, Sizes};
+use crate::error::{ClothError, Number, Plain};
 use crate::memory;
-use crate::model::AreaSpec;
+use crate::model::scene::MAX_SCENE_CONSTRAINTS;
+use crate::model::{AreaSpec, Scene};
+use crate::params::{self, work, Params};
 use crate::solver::{self, Points};
+
+/// Work units of one area constraint solve, per pass, on top of its corners
+/// (see [`crate::params::work`]).
+pub const AREA_SOLVE: u64 = 30;
+/// Work units of each corner of an area constraint, per pass (gradient, area,
+/// move).
+pub const AREA_CORNER: u64 = 12;
+
+/// Smallest start area of an area constraint, m²: below it the polygon is
+/// degenerate (its corners in a line) and its gradient says nothing.
+pub const MIN_AREA: f64 = 1e-8;
+
+/// Largest pressure of an area constraint (target area over start area).
+pub const MAX_PRESSURE: f64 = 100.0;
 
 /// The area constraints of a scene, their targets and multipliers.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -89,17 +107,6 @@ impl Areas {
         self.corners.len()
     }
 
-    /// Bytes its buffers hold.
-    pub fn heap_bytes(&self) -> u64 {
-        use memory::capacity_bytes as bytes;
-        bytes(&self.corners)
-            + bytes(&self.starts)
-            + bytes(&self.targets)
-            + bytes(&self.compliances)
-            + bytes(&self.lambdas)
-            + bytes(&self.gradient)
-    }
-
     /// The corners of polygon `k`.
     pub fn polygon(&self, k: usize) -> &[u32] {
         &self.corners[self.starts[k] as usize..self.starts[k + 1] as usize]
@@ -121,14 +128,9 @@ impl Areas {
         self.compliances[k]
     }
 
-    /// Sets every multiplier to 0 (at the start of a substep).
-    pub fn reset(&mut self) {
-        self.lambdas.fill(0.0);
-    }
-
     /// One Gauss–Seidel pass over every area constraint, in order, with
     /// substep size `h`.
-    pub fn solve<P: Points + ?Sized>(&mut self, points: &mut P, inverse_mass: &[f32], h: f64) {
+    pub fn pass<P: Points + ?Sized>(&mut self, points: &mut P, inverse_mass: &[f32], h: f64) {
         for k in 0..self.len() {
             let corners = &self.corners[self.starts[k] as usize..self.starts[k + 1] as usize];
             let alpha_tilde = solver::alpha_tilde(self.compliances[k], h) as f64;
@@ -142,6 +144,166 @@ impl Areas {
             );
         }
     }
+}
+
+impl ConstraintKind for Areas {
+    /// The scene's `areas`, checked: at least three corners each, each a
+    /// particle of the scene and named once, a valid stiffness and pressure,
+    /// and a start area of at least [`MIN_AREA`].
+    fn from_scene(scene: &Scene) -> Result<Areas, ClothError> {
+        check_areas(scene)?;
+        Areas::try_new(&scene.areas, &scene.positions).map_err(|_| scene.out_of_memory())
+    }
+
+    /// On whenever the scene has any: no parameter switches them.
+    fn is_on(&self, _p: &Params) -> bool {
+        !self.is_empty()
+    }
+
+    fn cost(&self, _p: &Params, _sizes: Sizes) -> Cost {
+        let (count, corners) = (self.len() as u64, self.corner_count() as u64);
+        Cost {
+            begin: count * work::CONSTRAINT_SUBSTEP,
+            pass: count * AREA_SOLVE + corners * AREA_CORNER,
+            ..Cost::default()
+        }
+    }
+
+    fn heap_bytes(&self) -> u64 {
+        use memory::capacity_bytes as bytes;
+        bytes(&self.corners)
+            + bytes(&self.starts)
+            + bytes(&self.targets)
+            + bytes(&self.compliances)
+            + bytes(&self.lambdas)
+            + bytes(&self.gradient)
+    }
+
+    /// Every multiplier back to 0.
+    fn begin_substep(&mut self, _particles: &mut Particles, _now: &Now) {
+        self.lambdas.fill(0.0);
+    }
+
+    fn solve(&mut self, positions: Positions, _previous: &[f32], inverse_mass: &[f32], now: &Now) {
+        on_points!(positions, |points| self.pass(points, inverse_mass, now.h))
+    }
+}
+
+/// Checks that a scene's areas have `corners` corners in all, at most
+/// `most`: [`MAX_SCENE_CONSTRAINTS`] for any scene, and
+/// [`MAX_SCENE_CORNERS`](crate::model::scene::MAX_SCENE_CORNERS) for one read
+/// from JavaScript, which checks it before it reads the corners.
+pub fn check_corners(corners: usize, most: usize) -> Result<(), ClothError> {
+    if corners > most {
+        return Err(refuse(
+            None,
+            format!("have {corners} corners in all, at most {most} are allowed"),
+        ));
+    }
+    Ok(())
+}
+
+/// The refusal of the scene's `areas` (entry `index`, when it is one area's).
+fn refuse(index: Option<usize>, problem: String) -> ClothError {
+    ClothError::InvalidScene {
+        field: "areas",
+        index,
+        problem,
+    }
+}
+
+/// Checks the area constraints of `scene` (see [`Areas::from_scene`]).
+fn check_areas(scene: &Scene) -> Result<(), ClothError> {
+    let n = scene.num_particles();
+    let corners = scene.areas.iter().map(|a| a.particles.len()).sum();
+    check_corners(corners, MAX_SCENE_CONSTRAINTS)?;
+    // which particles the ring being checked has named so far (cleared
+    // after each ring): a repeated corner is found in one pass
+    let mut named = if scene.areas.is_empty() {
+        Vec::new()
+    } else {
+        memory::filled(n, false).map_err(|_| ClothError::OutOfMemory {
+            field: "areas",
+            what: format!("checking the corners of areas among {n} particles"),
+        })?
+    };
+    for (i, area) in scene.areas.iter().enumerate() {
+        let count = area.particles.len();
+        if count < 3 {
+            let problem = format!("has {count} particles, expected at least 3");
+            return Err(refuse(Some(i), problem));
+        }
+        check_ring(i, &area.particles, &mut named)?;
+        if params::STIFFNESS.check_number(area.stiffness).is_err() {
+            return Err(refuse(
+                Some(i),
+                format!(
+                    "has stiffness {}, expected a finite number from 0 to 1e15 J/m⁴ (0 = rigid)",
+                    Number(area.stiffness)
+                ),
+            ));
+        }
+        if !(area.pressure.is_finite() && area.pressure > 0.0 && area.pressure <= MAX_PRESSURE) {
+            return Err(refuse(
+                Some(i),
+                format!(
+                    "has pressure {}, expected a number above 0 up to {}",
+                    Number(area.pressure),
+                    Plain(MAX_PRESSURE)
+                ),
+            ));
+        }
+        let start = polygon_area(&scene.positions, &area.particles);
+        if start.abs() < MIN_AREA {
+            return Err(refuse(
+                Some(i),
+                format!(
+                    "encloses {} m² at the start, expected at least {} m²",
+                    Number(start),
+                    Plain(MIN_AREA)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks the ring of area `i`: each corner a particle of the scene (`named`
+/// has one flag per particle, all clear) and none named twice. Leaves the
+/// flags clear again.
+fn check_ring(i: usize, particles: &[u32], named: &mut [bool]) -> Result<(), ClothError> {
+    let n = named.len();
+    for &k in particles {
+        if k as usize >= n {
+            let problem = format!("names particle {k}, expected an index from 0 to {}", n - 1);
+            return Err(refuse(Some(i), problem));
+        }
+        if named[k as usize] {
+            return Err(refuse(Some(i), format!("names particle {k} twice")));
+        }
+        named[k as usize] = true;
+    }
+    for &k in particles {
+        named[k as usize] = false;
+    }
+    Ok(())
+}
+
+/// The signed area enclosed by `particles` at `positions` (shoelace formula,
+/// counter-clockwise positive), m², summed as the scene's checks sum it.
+pub fn polygon_area(positions: &[f32], particles: &[u32]) -> f64 {
+    let point = |k: u32| {
+        let k = k as usize;
+        (positions[2 * k] as f64, positions[2 * k + 1] as f64)
+    };
+    let count = particles.len();
+    (0..count)
+        .map(|i| {
+            let (a, b) = (point(particles[i]), point(particles[(i + 1) % count]));
+            a.0 * b.1 - b.0 * a.1
+        })
+        .sum::<f64>()
+        / 2.0
 }
 
 /// The signed shoelace area of the polygon `corners` on `points`, m²

@@ -19,7 +19,7 @@
 //! `|a - b|`. Its stiffness is not a pure bending stiffness: it also resists
 //! stretching and compression along the line. Far stiffer than the distance
 //! constraints, the pairs make a compressed row buckle in fewer, sharper kinks
-//! instead of smoothing it (README, "Bending, areas and tethers", has numbers).
+//! instead of smoothing it (docs/physics.md, "Bending", has numbers).
 //!
 //! **Deriving them** ([`derive_auto`], `Bending::Auto`): for each particle, the
 //! pairs of its neighbours (along its distance constraints) whose rest angle
@@ -40,10 +40,22 @@
 
 use std::collections::TryReserveError;
 
+use super::neighbours::Neighbours;
+use super::{on_points, ConstraintKind, Cost, Now, Particles, Positions, Sizes, Topology};
+use crate::error::ClothError;
 use crate::memory;
-use crate::model::grid;
-use crate::params::GridSize;
+use crate::model::{grid, Bending, Scene};
+use crate::params::{work, GridSize, Params};
 use crate::solver::{self, Pair, Points};
+
+/// Work units of one bending constraint solve (a scalar distance solve), per
+/// pass (see [`crate::params::work`]; measured with the worst-case search,
+/// docs/limits.md, "The work model").
+pub const BENDING_SOLVE: u64 = 16;
+/// Work units per bending pair, per substep in which bending is on and
+/// tearing may cut the cloth: whether the tear cut it (two lookups in the
+/// neighbour lists).
+pub const BENDING_LIVE_CHECK: u64 = 4;
 
 /// Rest angle of `a – middle – b` within 30° of straight: `cos ≤ cos 150°`.
 const STRAIGHT_COS: f64 = -0.866_025_403_784_438_6;
@@ -97,7 +109,8 @@ impl BendingSet {
         })
     }
 
-    /// No pairs yet: the grid `size`'s are derived by [`BendingSet::prepare`].
+    /// No pairs yet: the grid `size`'s are derived when bending is first
+    /// switched on ([`BendingSet::derive_pending`]).
     pub fn pending_grid(size: GridSize) -> BendingSet {
         BendingSet {
             pending_grid: Some(size),
@@ -106,8 +119,8 @@ impl BendingSet {
     }
 
     /// Derives the pending grid's pairs, if any, from its live distance
-    /// constraints `ids`.
-    pub fn prepare(&mut self, ids: &[u32]) -> Result<(), TryReserveError> {
+    /// constraints `ids`; on an error nothing changes.
+    pub fn derive_pending(&mut self, ids: &[u32]) -> Result<(), TryReserveError> {
         let Some(size) = self.pending_grid else {
             return Ok(());
         };
@@ -170,17 +183,6 @@ impl BendingSet {
         &self.live
     }
 
-    /// Bytes its buffers hold.
-    pub fn heap_bytes(&self) -> u64 {
-        use memory::capacity_bytes as bytes;
-        bytes(&self.pairs) + bytes(&self.rest_lengths) + bytes(&self.lambdas) + bytes(&self.live)
-    }
-
-    /// Sets every multiplier to 0 (at the start of a substep).
-    pub fn reset(&mut self) {
-        self.lambdas.fill(0.0);
-    }
-
     /// Marks which pairs act: those whose middle is joined to both ends by a
     /// live distance constraint (`joined(a, b)`), and those without a middle.
     pub fn update_live(&mut self, joined: impl Fn(u32, u32) -> bool) {
@@ -192,7 +194,7 @@ impl BendingSet {
 
     /// One Gauss–Seidel pass over the live pairs with `alpha_tilde` of the
     /// bending compliance.
-    pub fn solve<P: Points + ?Sized>(
+    pub fn pass<P: Points + ?Sized>(
         &mut self,
         points: &mut P,
         inverse_mass: &[f32],
@@ -210,6 +212,105 @@ impl BendingSet {
             };
             *lambda += solver::solve_distance(points, inverse_mass, pair, *lambda, alpha_tilde);
         }
+    }
+}
+
+impl ConstraintKind for BendingSet {
+    /// The scene's `bending`: none, derived (`"auto"`, refused when it would
+    /// compare more than [`MAX_AUTO_COMPARISONS`] pairs of edges), or given
+    /// pairs (each two particles of the scene that do not start at one place).
+    fn from_scene(scene: &Scene) -> Result<BendingSet, ClothError> {
+        let out_of_memory = |_| scene.out_of_memory();
+        let n = scene.num_particles();
+        let pairs = match &scene.bending {
+            Bending::None => Vec::new(),
+            Bending::Auto => {
+                // checked from the degrees, before the derivation's work
+                let comparisons = auto_comparisons(&scene.distances, n).map_err(out_of_memory)?;
+                if comparisons > MAX_AUTO_COMPARISONS {
+                    return Err(ClothError::InvalidScene {
+                        field: "bending",
+                        index: None,
+                        problem: format!(
+                            "\"auto\" would compare {comparisons} pairs of edges, at most \
+                             {MAX_AUTO_COMPARISONS}"
+                        ),
+                    });
+                }
+                derive_auto(&scene.distances, &scene.positions, n).map_err(out_of_memory)?
+            }
+            Bending::Pairs(ids) => {
+                scene.validate_pairs("bending", ids)?;
+                let pairs = ids.chunks_exact(2).map(|p| BendingPair {
+                    a: p[0],
+                    b: p[1],
+                    middle: NO_MIDDLE,
+                });
+                memory::collect(ids.len() / 2, pairs).map_err(out_of_memory)?
+            }
+        };
+        BendingSet::try_new(pairs, &scene.positions).map_err(out_of_memory)
+    }
+
+    /// On while `bendingStiffness` is above 0 and there are pairs (or a grid's
+    /// pairs to derive).
+    fn is_on(&self, p: &Params) -> bool {
+        p.bending_stiffness > 0.0 && !self.is_empty()
+    }
+
+    fn cost(&self, _p: &Params, _sizes: Sizes) -> Cost {
+        let pairs = self.len() as u64;
+        Cost {
+            begin: pairs * work::CONSTRAINT_SUBSTEP,
+            pass: pairs * BENDING_SOLVE,
+            end: 0,
+            tear: pairs * BENDING_LIVE_CHECK,
+        }
+    }
+
+    fn heap_bytes(&self) -> u64 {
+        use memory::capacity_bytes as bytes;
+        bytes(&self.pairs) + bytes(&self.rest_lengths) + bytes(&self.lambdas) + bytes(&self.live)
+    }
+
+    fn switch(&self) -> &'static str {
+        "bendingStiffness"
+    }
+
+    /// A grid's pairs are derived when bending is first switched on.
+    fn prepare(&mut self, p: &Params, topology: &Topology) -> Result<(), TryReserveError> {
+        if p.bending_stiffness > 0.0 {
+            self.derive_pending(topology.ids)?;
+        }
+        Ok(())
+    }
+
+    /// 21 bytes per pair.
+    fn prepare_bytes(&self, _p: &Params, _sizes: Sizes) -> u64 {
+        self.len() as u64 * 21
+    }
+
+    /// Pairs that know their middle stop acting when a tear cuts them.
+    fn uses_neighbours(&self, _p: &Params) -> bool {
+        self.has_middles()
+    }
+
+    fn topology_changed(&mut self, _p: &Params, _topology: &Topology, neighbours: &Neighbours) {
+        self.update_live(|a, b| neighbours.joined(a, b));
+    }
+
+    /// Every multiplier back to 0.
+    fn begin_substep(&mut self, _particles: &mut Particles, _now: &Now) {
+        self.lambdas.fill(0.0);
+    }
+
+    fn solve(&mut self, positions: Positions, _previous: &[f32], inverse_mass: &[f32], now: &Now) {
+        let alpha_tilde = solver::alpha_tilde(1.0 / now.p.bending_stiffness, now.h);
+        on_points!(positions, |points| self.pass(
+            points,
+            inverse_mass,
+            alpha_tilde
+        ))
     }
 }
 
@@ -366,7 +467,7 @@ mod tests {
             // the pending grid derives the same pairs with the same rest lengths
             let mut pending = BendingSet::pending_grid(size);
             assert_eq!(pending.len(), expected.len());
-            pending.prepare(&g.constraint_ids).unwrap();
+            pending.derive_pending(&g.constraint_ids).unwrap();
             let auto = BendingSet::try_new(
                 derive_auto(&g.constraint_ids, &g.positions, w * h).unwrap(),
                 &g.positions,
@@ -377,6 +478,34 @@ mod tests {
                 assert!((x - y).abs() < 1e-6, "{x} vs {y}");
             }
         }
+    }
+
+    fn rope(bending: Bending) -> Scene {
+        Scene {
+            positions: vec![0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 3.0, 0.0],
+            masses: vec![0.0, 1.0, 1.0, 1.0],
+            distances: vec![0, 1, 1, 2, 2, 3],
+            bending,
+            ..Scene::default()
+        }
+    }
+
+    #[test]
+    fn a_scene_brings_its_bending_pairs() {
+        let auto = BendingSet::from_scene(&rope(Bending::Auto)).unwrap();
+        let ends: Vec<_> = auto.pairs().iter().map(|p| (p.a, p.b, p.middle)).collect();
+        assert_eq!(ends, vec![(0, 2, 1), (1, 3, 2)]);
+        let given = BendingSet::from_scene(&rope(Bending::Pairs(vec![0, 3]))).unwrap();
+        let pair = given.pairs()[0];
+        assert_eq!((pair.a, pair.b, pair.middle), (0, 3, NO_MIDDLE));
+        assert_eq!(given.rest_lengths(), &[3.0]);
+        let none = BendingSet::from_scene(&rope(Bending::None)).unwrap();
+        let on = Params {
+            bending_stiffness: 10.0,
+            ..Params::default()
+        };
+        assert!(!none.is_on(&on) && given.is_on(&on));
+        assert!(!given.is_on(&Params::default()));
     }
 
     #[test]

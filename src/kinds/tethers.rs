@@ -25,7 +25,20 @@ use std::collections::TryReserveError;
 
 use super::neighbours::Neighbours;
 use super::shortest_paths::{ShortestPaths, NONE};
+use super::{on_points, ConstraintKind, Cost, Positions, Sizes, Topology};
+use crate::error::ClothError;
+use crate::model::Scene;
+use crate::params::Params;
 use crate::solver::Points;
+
+/// Work units of one tether check (and projection when too far), per
+/// particle per pass (see [`crate::params::work`]).
+pub const TETHER_SOLVE: u64 = 10;
+/// Work units per particle and per live constraint, per substep in which
+/// tethers are on and tearing may cut the cloth: finding the anchors again (a
+/// Dijkstra search over the whole cloth), besides rebuilding the neighbour
+/// lists ([`crate::params::work::NEIGHBOURS_REBUILD`]).
+pub const TETHER_RECOMPUTE: u64 = 70;
 
 /// Each particle's anchor and limit: its shortest path from the pins.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -47,11 +60,6 @@ impl Tethers {
         self.paths.is_reserved()
     }
 
-    /// Bytes its buffers hold.
-    pub fn heap_bytes(&self) -> u64 {
-        self.paths.heap_bytes()
-    }
-
     /// Particle `k`'s anchor and limit (metres), if it has a tether. Pinned
     /// particles are their own anchor with limit 0.
     pub fn tether(&self, k: usize) -> Option<(usize, f32)> {
@@ -67,7 +75,7 @@ impl Tethers {
 
     /// Pulls every free particle (inverse mass above 0) farther than its limit
     /// from its anchor back onto the limit.
-    pub fn solve<P: Points + ?Sized>(&self, points: &mut P, inverse_mass: &[f32]) {
+    pub fn pass<P: Points + ?Sized>(&self, points: &mut P, inverse_mass: &[f32]) {
         let (anchors, limits) = (self.paths.pins(), self.paths.lengths());
         for (k, (&anchor, &limit)) in anchors.iter().zip(limits).enumerate() {
             if anchor == NONE || anchor as usize == k || inverse_mass[k] == 0.0 {
@@ -82,6 +90,69 @@ impl Tethers {
                 points.set_point(k, (ax + dx * scale, ay + dy * scale));
             }
         }
+    }
+}
+
+impl ConstraintKind for Tethers {
+    /// None until `tethers` is switched on: the scene has nothing of them.
+    fn from_scene(_scene: &Scene) -> Result<Tethers, ClothError> {
+        Ok(Tethers::default())
+    }
+
+    /// On while `tethers` is.
+    fn is_on(&self, p: &Params) -> bool {
+        p.tethers
+    }
+
+    /// A check per particle and pass; with tearing, the anchors found again
+    /// (a search over the whole cloth) in every substep.
+    fn cost(&self, _p: &Params, sizes: Sizes) -> Cost {
+        let (n, m) = (sizes.particles as u64, sizes.constraints as u64);
+        Cost {
+            pass: n * TETHER_SOLVE,
+            tear: (n + m) * TETHER_RECOMPUTE,
+            ..Cost::default()
+        }
+    }
+
+    fn heap_bytes(&self) -> u64 {
+        self.paths.heap_bytes()
+    }
+
+    fn switch(&self) -> &'static str {
+        "tethers"
+    }
+
+    /// Room for every particle's anchor, when first switched on.
+    fn prepare(&mut self, p: &Params, topology: &Topology) -> Result<(), TryReserveError> {
+        if p.tethers && !self.is_reserved() {
+            *self = Tethers::try_new(topology.pinned.len())?;
+        }
+        Ok(())
+    }
+
+    /// 16 bytes per particle.
+    fn prepare_bytes(&self, _p: &Params, sizes: Sizes) -> u64 {
+        16 * sizes.particles as u64
+    }
+
+    fn uses_neighbours(&self, _p: &Params) -> bool {
+        true
+    }
+
+    /// The anchors found again from the pins over the live constraints.
+    fn topology_changed(&mut self, _p: &Params, topology: &Topology, neighbours: &Neighbours) {
+        self.recompute(neighbours, topology.pinned);
+    }
+
+    fn solve(
+        &mut self,
+        positions: Positions,
+        _previous: &[f32],
+        inverse_mass: &[f32],
+        _now: &super::Now,
+    ) {
+        on_points!(positions, |points| self.pass(points, inverse_mass))
     }
 }
 
@@ -121,7 +192,7 @@ mod tests {
         let mut tethers = Tethers::try_new(3).unwrap();
         tethers.recompute(&graph, &[true, false, false]);
         let mut points = [0.0, 0.0, 0.5, 0.0, 0.0, -4.0];
-        tethers.solve(&mut points[..], &[0.0, 1.0, 1.0]);
+        tethers.pass(&mut points[..], &[0.0, 1.0, 1.0]);
         assert_eq!(&points[..4], &[0.0, 0.0, 0.5, 0.0]);
         assert_eq!(&points[4..], &[0.0, -2.0]);
     }
