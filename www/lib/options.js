@@ -6,6 +6,7 @@
 import { PARAMETERS } from './parameters.js';
 import { fieldError } from './errors.js';
 import { checkCamera } from './camera.js';
+import { plainScene, plainValue } from './plain-arguments.js';
 
 export { fieldError };
 
@@ -293,13 +294,43 @@ export function parseNumber(text, name = 'value') {
   return value;
 }
 
-/** Options as a message to a worker can carry them: no callbacks, URLs as strings. */
-export function cloneableOptions(settings) {
-  const plain = { ...settings };
-  delete plain.onFrame;
-  delete plain.onError;
-  for (const name of ['wasmUrl', 'scalarWasmUrl']) {
-    if (plain[name] != null) plain[name] = String(plain[name] instanceof Request ? plain[name].url : new URL(plain[name], document.baseURI));
+/** The options that stay where the caller is (functions): a worker never gets them. */
+export const CALLBACK_OPTIONS = Object.freeze(['onFrame', 'onError']);
+
+/** `options` without its callbacks: what crosses to a worker. */
+export function withoutCallbacks(options) {
+  const plain = { ...options };
+  for (const name of CALLBACK_OPTIONS) delete plain[name];
+  return plain;
+}
+
+/** A URL option as text, resolved against the page (a worker resolves against its own script otherwise). */
+function urlText(value) {
+  if (value == null) return value;
+  return typeof document === 'object' ? String(new URL(value, document.baseURI)) : String(value);
+}
+
+/**
+ * The options a caller gives (mountCloth, restart) read once, on the calling
+ * side, into plain data: each own property read once, every name checked,
+ * every value this file owns checked (the loop's parameters, the behaviour
+ * options), and each value the cloth's Simulation checks made plain
+ * (plain-arguments.js: a scene read as the Simulation reads it, a function or
+ * Symbol as a stand-in, any other object where a value belongs as `{}`).
+ * Throws an Error with `field` and `code` for what is refused here; what is
+ * left is the Simulation's to accept or refuse, alike on the page and in a
+ * worker. Returns the plain changes (the callbacks kept: they stay with the caller).
+ */
+export function readOptionChanges(changes) {
+  const entries = readOptions(changes);
+  mergeEntries({}, entries); // the names and the values this file owns, checked
+  const plain = {};
+  for (const [name, value] of entries) {
+    if (name === 'scene') plain.scene = value == null ? value : plainScene(value);
+    else if (name === 'view') plain.view = value == null ? value : Object.freeze(checkCamera(value));
+    else if (name === 'wasmUrl' || name === 'scalarWasmUrl') plain[name] = urlText(value);
+    else if (CALLBACK_OPTIONS.includes(name)) plain[name] = value;
+    else plain[name] = plainValue(value);
   }
   return plain;
 }
