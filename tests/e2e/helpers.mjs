@@ -830,14 +830,16 @@ const HARNESS_JS = `import * as glue from '../pkg/xpbd_cloth.js';
 import { loadWasm, wasmMemoryBytes } from '../www/lib/wasm.js';
 import { mountCloth } from '../www/lib/cloth.js';
 await loadWasm();
-// Restarts a controller, says whether it steps again within waitMs, then destroys it.
+// Restarts a controller, says whether the new cloth steps (within waitMs after its
+// first frame, polled: the condition, not the delay, ends the wait), then destroys it.
 async function restartThenDestroy(controller, waitMs) {
   const result = {};
   const describe = (e) => \`\${e.constructor.name}: \${e.message}\`;
   try {
-    controller.restart();
+    await controller.restart().ready;
     const t = controller.diagnostics().time;
-    await new Promise((done) => setTimeout(done, waitMs));
+    const end = performance.now() + Math.max(waitMs, 10000);
+    while (controller.diagnostics().time <= t && performance.now() < end) await new Promise((done) => setTimeout(done, 20));
     result.restart = controller.diagnostics().time > t ? 'runs' : 'stuck';
   } catch (e) {
     result.restart = describe(e);

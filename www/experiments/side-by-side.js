@@ -110,7 +110,8 @@ export async function mountSideBySide(params) {
     const figure = document.querySelector(`.side[data-side="${side}"]`);
     const canvas = figure.querySelector('canvas');
     const inputs = buildFields(side, figure.querySelector('form'));
-    const cloth = await mountCloth(canvas, { ...SIDE_CLOTH });
+    // `worker=off` runs these cloths on the page too
+    const cloth = await mountCloth(canvas, { ...SIDE_CLOTH, worker: params.get('worker') === 'off' ? 'off' : 'auto' });
     sides[side] = { name: side, canvas, cloth, inputs, applied: {}, pair };
   }
   const scene = document.getElementById('side-scene');

@@ -115,7 +115,13 @@ export function limitCamera(camera, cssWidth, cssHeight) {
  * MAX_SCALE. Returns a plain copy; throws an Error with `field` and `code`.
  */
 export function checkCamera(value, field = 'view') {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  let array = true; // a revoked Proxy, which cannot say, is no view either
+  try {
+    array = Array.isArray(value);
+  } catch {
+    // refused below
+  }
+  if (value === null || typeof value !== 'object' || array) {
     throw fieldError(field, 'wrong_type', `invalid ${field}: expected an object { x, y, scale } (metres, CSS px per metre)`);
   }
   const camera = {};

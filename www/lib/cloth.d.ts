@@ -102,6 +102,12 @@ export interface ClothOptions extends Partial<ParameterValues> {
    * worker has, with "canvas_in_use").
    */
   worker?: WorkerChoice;
+  /**
+   * Aborts the mount (mountCloth only): a mount still loading when it aborts
+   * rejects with an AbortError (`field` "signal", `code` "aborted") and ends
+   * its worker at once. What a framework's effect cleanup wants.
+   */
+  signal?: AbortSignal | null;
 }
 
 /** A view of the world: the point at the canvas' centre (metres) and CSS px per metre. */

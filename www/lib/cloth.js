@@ -21,7 +21,7 @@ import { AUTO_WEBGPU_MIN_PARTICLES } from './backend.js';
 import { startCloth } from './cloth-controller.js';
 import { PageHost } from './page-host.js';
 import { whereToRun, mountInWorker } from './worker-client.js';
-import { fieldError } from './errors.js';
+import { fieldError, throwIfAborted } from './errors.js';
 
 // Every cloth parameter (name, attribute, unit, accepted values, default, how it
 // applies) comes from the one table in src/params/table.rs, generated into parameters.js;
@@ -43,12 +43,21 @@ export async function mountCloth(canvas, options = {}) {
   // Someone who asked the system for reduced motion gets a still cloth until
   // they start it (resume); the controller says why through `reducedMotion`.
   const reducedMotion = settings.respectReducedMotion && prefersReducedMotion() && !settings.paused;
+  throwIfAborted(settings.signal);
   // "auto" and "on" step and draw in a worker where this canvas can be handed to one (worker-client.js).
   if (whereToRun(canvas, settings) === 'worker') {
     const inWorker = await mountInWorker(canvas, settings, given, reducedMotion);
     if (inWorker) return inWorker;
   }
-  return startCloth(() => new PageHost(canvas), settings, given, reducedMotion);
+  const controller = await startCloth(() => {
+    throwIfAborted(settings.signal);
+    return new PageHost(canvas);
+  }, settings, given, reducedMotion);
+  if (settings.signal?.aborted) {
+    controller.destroy();
+    throwIfAborted(settings.signal);
+  }
+  return controller;
 }
 
 /** Whether the user asked the system to reduce motion (`prefers-reduced-motion: reduce`). */

@@ -42,6 +42,7 @@ const BEHAVIOUR_OPTIONS = new Map([
   ['allowFallbackAdapter', { defaultValue: false, check: booleanValue }],
   ['view', { defaultValue: undefined, check: optionalView }],
   ['worker', { defaultValue: 'auto', check: workerChoice }],
+  ['signal', { defaultValue: undefined, check: optionalSignal }],
 ]);
 
 /** The original demo's values for every option. */
@@ -84,6 +85,12 @@ function booleanValue(value, name) {
 function optionalFunction(value, name) {
   if (value != null && typeof value !== 'function') {
     throw fieldError(name, 'wrong_type', `invalid ${name}: expected a function`);
+  }
+}
+
+function optionalSignal(value, name) {
+  if (value != null && !(typeof AbortSignal === 'function' && value instanceof AbortSignal)) {
+    throw fieldError(name, 'wrong_type', `invalid ${name}: got ${describe(value)}, expected an AbortSignal`);
   }
 }
 
@@ -294,10 +301,10 @@ export function parseNumber(text, name = 'value') {
   return value;
 }
 
-/** The options that stay where the caller is (functions): a worker never gets them. */
-export const CALLBACK_OPTIONS = Object.freeze(['onFrame', 'onError']);
+/** The options that stay where the caller is (functions, an AbortSignal): a worker never gets them. */
+export const CALLBACK_OPTIONS = Object.freeze(['onFrame', 'onError', 'signal']);
 
-/** `options` without its callbacks: what crosses to a worker. */
+/** `options` without its callbacks and signal: what crosses to a worker. */
 export function withoutCallbacks(options) {
   const plain = { ...options };
   for (const name of CALLBACK_OPTIONS) delete plain[name];

@@ -6,7 +6,7 @@
 // canvas' size and pixel ratio, the theme, visibility and pointer input. The
 // controller the page holds is worker-controller.js'.
 
-import { fieldError, errorFromData } from './errors.js';
+import { fieldError, errorFromData, abortedError, throwIfAborted } from './errors.js';
 import { withoutCallbacks } from './options.js';
 import { watchCanvasSize } from './renderer.js';
 import { watchVisibility } from './frame-loop.js';
@@ -91,15 +91,21 @@ function startWorker() {
 
 /**
  * The worker's next word in a mount: resolves to the message of type `type`
- * ('built', 'mounted'); rejects with the worker's Error on 'mountFailed', or
- * when the worker itself fails.
+ * ('built', 'mounted'); rejects with the worker's Error on 'mountFailed',
+ * when the worker itself fails, or when `signal` aborts.
  */
-function next(worker, type) {
+function next(worker, type, signal) {
   return new Promise((resolve, reject) => {
     const stop = () => {
       worker.removeEventListener('message', onMessage);
       worker.removeEventListener('error', onError);
+      signal?.removeEventListener('abort', onAbort);
     };
+    const onAbort = () => {
+      stop();
+      reject(abortedError());
+    };
+    signal?.addEventListener('abort', onAbort);
     const onMessage = ({ data }) => {
       if (data.type !== type && data.type !== 'mountFailed') return;
       stop();
@@ -123,8 +129,8 @@ function next(worker, type) {
  * page took a context of the canvas): the caller then mounts it on the main
  * thread. The worker builds the cloth first; the canvas is handed over only
  * once the cloth is built. A mount that fails at any stage ends its worker and
- * rejects with the Error (its `field` and `code` kept); the canvas stays the
- * page's unless it was handed over.
+ * rejects with the Error (its `field` and `code` kept), as does a mount whose
+ * `signal` aborts, at once; the canvas stays the page's unless it was handed over.
  */
 export async function mountInWorker(canvas, settings, given, reducedMotion) {
   claims.set(canvas, 'mounting');
@@ -133,6 +139,8 @@ export async function mountInWorker(canvas, settings, given, reducedMotion) {
   const end = (claim) => {
     worker?.terminate();
     link?.stop();
+    worker = null;
+    link = null;
     if (claim) claims.set(canvas, claim);
     else claims.delete(canvas);
   };
@@ -143,15 +151,17 @@ export async function mountInWorker(canvas, settings, given, reducedMotion) {
     console.warn(`xpbd-cloth: the cloth runs on the main thread: ${reason}`);
     return null;
   };
+  const { signal } = settings;
   try {
     const started = await startWorker();
     if (!started.worker) return fallBack('worker', 'unsupported', started.reason);
     worker = started.worker;
+    throwIfAborted(signal);
     // A link measures the canvas before the hand-over (watchCanvasSize probes its size attributes once).
     link = new PageLink(canvas, worker);
     const page = { ...link.measured, style: readTheme(canvas), visible: true, canRecord: link.canRecord };
     worker.postMessage({ type: 'mount', settings: withoutCallbacks(settings), given: [...given], reducedMotion, page });
-    await next(worker, 'built'); // rejects with the Simulation's refusal: the canvas was never handed over
+    await next(worker, 'built', signal); // rejects with the Simulation's refusal: the canvas was never handed over
     let offscreen;
     try {
       offscreen = canvas.transferControlToOffscreen();
@@ -162,7 +172,7 @@ export async function mountInWorker(canvas, settings, given, reducedMotion) {
     }
     claims.set(canvas, 'handed');
     worker.postMessage({ type: 'canvas', canvas: offscreen }, [offscreen]);
-    const { state } = await next(worker, 'mounted');
+    const { state } = await next(worker, 'mounted', signal);
     claims.set(canvas, 'running');
     link.start();
     return new WorkerClothController(worker, link, { settings, state }, () => claims.set(canvas, 'spent'));

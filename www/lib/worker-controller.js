@@ -6,7 +6,7 @@
 // keeps its `field` and `code`). The getters of the cloth read the state the
 // worker posts after every frame and every call.
 
-import { withoutCallbacks, CALLBACK_OPTIONS } from './options.js';
+import { withoutCallbacks } from './options.js';
 import { errorFromData } from './errors.js';
 import { recordCanvas } from './recording.js';
 import { installApi, bindApi, destroyedError, PERFORM, WORKER_CALLS, CLOTH_GETTERS } from './controller-api.js';
@@ -197,7 +197,7 @@ export class WorkerClothController {
 
   /** The callbacks stay on the page; `ready` settles when the worker has the new cloth, or rejects with its refusal (which the worker tells onError). */
   [PERFORM.restart](changes) {
-    for (const name of CALLBACK_OPTIONS) if (Object.hasOwn(changes, name)) this.#callbacks[name] = changes[name];
+    for (const name of ['onFrame', 'onError']) if (Object.hasOwn(changes, name)) this.#callbacks[name] = changes[name];
     this.#ready = handled(this.#call('restart', [withoutCallbacks(changes)]).then(() => this));
   }
 

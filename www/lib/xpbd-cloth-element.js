@@ -63,6 +63,7 @@ export class XpbdClothElement extends HTMLElement {
   #canvas;
   #controller = null;
   #mounting = null; // the promise of the mount in progress
+  #abortMount = null; // aborts the mount in progress (its worker ends at once)
   #mountGeneration = 0; // bumps on every mount and unmount so a late mount knows it is stale
   #pendingRestart = null; // grid changes collected within one task
   #scene = null; // a scene of the page's own (see the scene property)
@@ -211,6 +212,9 @@ export class XpbdClothElement extends HTMLElement {
     if (WORKER_CHOICES.includes(worker)) options.worker = worker;
     else if (worker !== null) console.warn(`<xpbd-cloth>: ignoring worker=${quoteForMessage(worker)}: expected "auto", "on" or "off"`);
     const ready = this.#ready;
+    const aborting = new AbortController();
+    options.signal = aborting.signal;
+    this.#abortMount = aborting;
     const mounting = this.#mountValidOptions(options);
     this.#mounting = mounting;
     let controller;
@@ -261,7 +265,7 @@ export class XpbdClothElement extends HTMLElement {
           delete attempted[refused.name];
           continue;
         }
-        if (attempted.scene != null && field !== 'canvas' && field !== 'worker') {
+        if (attempted.scene != null && !['canvas', 'worker', 'signal'].includes(field)) {
           console.warn(`<xpbd-cloth>: ignoring the scene: ${error.message}`);
           delete attempted.scene;
           continue;
@@ -283,9 +287,10 @@ export class XpbdClothElement extends HTMLElement {
   }
 
   /**
-   * Destroys the cloth, or, while it loads, leaves the canvas to that mount,
-   * which destroys its cloth once it has loaded (see #mount): the next
-   * connection mounts on a fresh canvas. A `ready` not settled yet rejects.
+   * Destroys the cloth, or, while it loads, aborts the mount (its worker ends
+   * at once; a cloth it built meanwhile is destroyed, see #mount) and leaves it
+   * the canvas: the next connection mounts on a fresh one. A `ready` not
+   * settled yet rejects.
    */
   #unmount() {
     this.#mountGeneration += 1;
@@ -294,6 +299,8 @@ export class XpbdClothElement extends HTMLElement {
     this.#controller = null;
     if (controller) controller.destroy();
     if (this.#mounting || controller?.runsIn === 'worker') this.#replaceCanvas();
+    this.#abortMount?.abort(); // a mount in progress ends its worker at once
+    this.#abortMount = null;
     this.#mounting = null;
     this.#ready.reject(fieldError('element', 'disconnected', '<xpbd-cloth> was removed before its cloth started'));
     this.#ready = newReady();
