@@ -132,10 +132,16 @@ function canvasScript() {
     if (inDocument) document.querySelector('#host').append(canvas);
     return canvas;
   };
+  /**
+   * `promise`, or a rejection once `ms` pass without its answer: a call that
+   * never answers fails its test instead of hanging it.
+   */
+  window.bounded = (promise, what = 'a call', ms = 30_000) =>
+    Promise.race([promise, new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms: ${what}`)), ms))]);
   /** A refusal as plain data: field, code, message (and their types), or what was answered. */
   window.outcomeOf = async (run) => {
     try {
-      const value = await run();
+      const value = await window.bounded(Promise.resolve().then(run));
       return { answered: value === undefined ? 'nothing' : typeof value };
     } catch (error) {
       const own = (name) => (error && Object.hasOwn(error, name) ? error[name] : undefined);
@@ -152,7 +158,7 @@ function canvasScript() {
 async function bothModes() {
   const modes = {};
   for (const worker of ['off', 'on']) {
-    modes[worker] = await window.mountCloth(window.freshCanvas(), { width: 12, height: 8, worker, onError: () => {} });
+    modes[worker] = await window.bounded(window.mountCloth(window.freshCanvas(), { width: 12, height: 8, worker, onError: () => {} }), 'a mount');
   }
   const file = await modes.off.exportState();
   const detached = () => {
@@ -209,7 +215,7 @@ async function bothModes() {
       for (const [mode, cloth] of Object.entries(modes)) {
         outcomes[mode] = await window.outcomeOf(() => run(cloth, make()));
         // each cloth back to the same scene, so the next call finds both alike
-        await cloth.restart({ preset: 'cloth', width: 12, height: 8, stiffness: 1000, view: null, speed: 'real' }).ready;
+        await window.bounded(cloth.restart({ preset: 'cloth', width: 12, height: 8, stiffness: 1000, view: null, speed: 'real' }).ready, 'the reset');
       }
       results[`${call} with ${kind}`] = outcomes;
     }
@@ -280,7 +286,7 @@ async function failingMounts() {
     const canvas = window.freshCanvas();
     const first = window.mountCloth(canvas, { width: 6, height: 4, worker });
     const second = window.mountCloth(canvas, { width: 6, height: 4, worker });
-    const results = await Promise.allSettled([first, second]);
+    const results = await Promise.allSettled([window.bounded(first, 'the first'), window.bounded(second, 'the second')]);
     out[`two mounts racing, worker ${worker}`] = {
       first: results[0].status === 'fulfilled' ? results[0].value.runsIn : results[0].reason.code,
       second: results[1].status === 'fulfilled' ? results[1].value.runsIn : results[1].reason.code,
@@ -377,7 +383,7 @@ async function randomElements([seed, count, operations]) {
     readyRejectedForConnected: 0,
   };
   for (const element of connected()) {
-    await element.ready.catch(() => {
+    await window.bounded(element.ready, 'a connected element').catch(() => {
       result.readyRejectedForConnected += 1;
     });
   }
@@ -391,13 +397,13 @@ async function randomElements([seed, count, operations]) {
 async function pace([worker, speed, frames, hz]) {
   let seen = 0;
   const samples = [];
-  const cloth = await window.mountCloth(window.freshCanvas(), {
+  const cloth = await window.bounded(window.mountCloth(window.freshCanvas(), {
     width: 20, height: 15, worker, speed, pauseWhenHidden: false, respectReducedMotion: false,
     onFrame: (diagnostics) => {
       seen += 1;
       samples.push([seen, diagnostics.time]);
     },
-  });
+  }), 'the mount');
   const end = performance.now() + 120_000;
   while (seen < frames + 60 && performance.now() < end) await new Promise((done) => setTimeout(done, 20));
   cloth.destroy();
@@ -410,10 +416,10 @@ async function pace([worker, speed, frames, hz]) {
 async function savedSpeed() {
   const out = {};
   for (const worker of ['off', 'on']) {
-    const cloth = await window.mountCloth(window.freshCanvas(), { width: 8, height: 6, worker, speed: 'half' });
-    const file = await cloth.exportState();
-    await cloth.set('speed', 'double');
-    await cloth.importState(JSON.parse(JSON.stringify(file)));
+    const cloth = await window.bounded(window.mountCloth(window.freshCanvas(), { width: 8, height: 6, worker, speed: 'half' }), 'the mount');
+    const file = await window.bounded(cloth.exportState(), 'exportState');
+    await window.bounded(cloth.set('speed', 'double'), 'set');
+    await window.bounded(cloth.importState(JSON.parse(JSON.stringify(file))), 'importState');
     out[worker] = { saved: file.loop, afterImport: cloth.options.speed };
     cloth.destroy();
   }
@@ -426,14 +432,14 @@ async function farScene() {
   const scene = { positions: [1e6 - 1, 1e6 - 1, 1e6, 1e6 - 1, 1e6 - 1, 1e6 - 2], masses: [0, 0.5, 0.5], distances: [0, 1, 0, 2] };
   for (const worker of ['off', 'on']) {
     const canvas = window.freshCanvas();
-    const cloth = await window.mountCloth(canvas, { scene, worker, paused: true });
+    const cloth = await window.bounded(window.mountCloth(canvas, { scene, worker, paused: true }), 'the mount');
     await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
     const rect = canvas.getBoundingClientRect();
-    const p = await cloth.readPositions();
+    const p = await window.bounded(cloth.readPositions(), 'readPositions');
     const points = [];
     for (let k = 0; k < p.length; k += 2) points.push(cloth.worldToClient(p[k], p[k + 1]));
     const inside = points.filter((q) => q.x >= rect.left && q.x <= rect.right && q.y >= rect.top && q.y <= rect.bottom).length;
-    const bitmap = await createImageBitmap(await cloth.snapshot());
+    const bitmap = await createImageBitmap(await window.bounded(cloth.snapshot(), 'snapshot'));
     const scratch = Object.assign(document.createElement('canvas'), { width: bitmap.width, height: bitmap.height });
     const context = scratch.getContext('2d');
     context.drawImage(bitmap, 0, 0);
@@ -457,11 +463,11 @@ async function farScene() {
 async function twoRecordings() {
   const out = {};
   for (const worker of ['off', 'on']) {
-    const cloth = await window.mountCloth(window.freshCanvas(), { width: 8, height: 6, worker });
+    const cloth = await window.bounded(window.mountCloth(window.freshCanvas(), { width: 8, height: 6, worker }), 'the mount');
     if (!cloth.canRecord) {
       out[worker] = 'cannot record';
     } else {
-      const blobs = await Promise.all([cloth.record(0.6), cloth.record(0.6)]);
+      const blobs = await window.bounded(Promise.all([cloth.record(0.6), cloth.record(0.6)]), 'two recordings');
       out[worker] = blobs.map((blob) => ({ webm: blob.type.startsWith('video/webm'), bytes: blob.size > 0 }));
     }
     cloth.destroy();
@@ -477,7 +483,7 @@ async function elementWarnings() {
     element.setAttribute('worker', worker);
     element.style.height = '120px';
     document.querySelector('#host').append(element);
-    const cloth = await element.ready;
+    const cloth = await window.bounded(element.ready, 'the element');
     const warned = [];
     for (const [name, value] of [['width', '0'], ['height', '1'], ['width', '1001'], ['fixed', '3'], ['speed', 'warp'], ['iterations', '100000']]) {
       const before = window.__warnings.length;
@@ -486,7 +492,7 @@ async function elementWarnings() {
       while (window.__warnings.length === before && performance.now() < end) await new Promise((done) => setTimeout(done, 20));
       warned.push(window.__warnings.slice(before).find((text) => text.includes(`${name}="${value}"`)) ?? `no warning for ${name}="${value}"`);
       element.removeAttribute(name);
-      await cloth.ready.catch(() => {});
+      await window.bounded(cloth.ready, 'ready').catch(() => {});
     }
     out[worker] = { runsIn: cloth.runsIn, warned, particles: cloth.diagnostics().numParticles };
     element.remove();

@@ -205,6 +205,7 @@ export class FrameMachine {
     const maxShapes = picture.stale ? undefined : this.#pacer.maxShapes;
     const started = performance.now();
     const left = this.#cloth.draw(maxShapes);
+    if (left === 0) this.#shown(); // before this piece counts: a move it shows did not wait for it
     const elapsed = performance.now() - started;
     this.#work.drawing += elapsed;
     this.#piecesRun += 1;
@@ -214,7 +215,6 @@ export class FrameMachine {
       this.#scheduler.scheduleDrawing();
       return 'drawing';
     }
-    this.#shown();
     this.#piecesLastFrame = picture.pieces;
     this.#picture = null;
     // the canvas shows the state now: a frame asked for meanwhile has nothing left to draw
