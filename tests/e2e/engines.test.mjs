@@ -194,15 +194,7 @@ for (const engineName of selectedEngines()) {
         await waitForTime(page, DEMO, 0.3);
         assert.equal(await page.evaluate(() => document.querySelector('#speed').value), 'half');
         await page.waitFor(() => / × real time$/.test(document.querySelector('#pace').textContent), null, { message: 'the speed readout' });
-        // the page's logic for 10 s of frames of 1/60 s at real time: 10 s of simulated time
-        const simulated = await page.evaluate(async () => {
-          const { SpeedClock } = await import('/www/demo/speed.js');
-          const clock = new SpeedClock();
-          let steps = 0;
-          for (let frame = 0; frame < 600; frame += 1) steps += clock.stepsFor(1 / 60, 0.01);
-          return steps * 0.01;
-        });
-        assert.ok(Math.abs(simulated - 10) <= 0.01 + 1e-9, `real time: ${simulated} s for 10 s`);
+        assert.equal(await page.evaluate(() => window.clothDemo.options.speed), 'half', 'the cloth runs at the link\'s speed');
         await page.fill('#timeStepSize', '1e400');
         await page.press('#timeStepSize', 'Enter');
         await page.waitFor(() => document.querySelector('#timeStepSize-error').textContent !== '', null, { message: 'the error' });

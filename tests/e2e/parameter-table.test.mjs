@@ -88,11 +88,9 @@ describe('the parameter table', () => {
         const tag = parameter.rule.kind === 'oneOf' ? 'select' : 'input';
         assert.equal(field.tag, tag, `${parameter.name}: control`);
       }
-      // the controller's options are the table's defaults, but for the page's own
-      // starting values and the steps per frame its speed control sets each frame
+      // the controller's options are the table's defaults, but for the page's own starting values
       const options = await page.evaluate(() => window.clothDemo.options);
       for (const { name, defaultValue } of PARAMETERS) {
-        if (name === 'stepsPerFrame') continue;
         const start = Object.hasOwn(PAGE_DEFAULTS, name) ? PAGE_DEFAULTS[name] : defaultValue;
         assert.deepEqual(options[name], start, `options.${name}`);
       }
