@@ -59,11 +59,12 @@ else
   node --test --test-concurrency=1 tests/e2e/
 fi
 
-log "the page, embedding, features, scenes, users and engines suites again with the cloths in workers (XPBD_WORKER=on)"
+log "the page, embedding, features, scenes, users, engines, API-misuse and hostile-argument suites again with the cloths in workers (XPBD_WORKER=on)"
 # The run above hides OffscreenCanvas from the pages (XPBD_WORKER=off), so the cloths run on
 # the main thread; this one leaves the engine as it is and every cloth steps and draws in a worker
-# (users and engines in $XPBD_ENGINES, the others in Chromium).
-WORKER_FILES=(tests/e2e/{page,embed,features,scenes,users,engines}.test.mjs)
+# (users and engines in $XPBD_ENGINES, the others in Chromium). runtime.test.mjs and
+# worker.test.mjs run both modes side by side in every engine whatever XPBD_WORKER says.
+WORKER_FILES=(tests/e2e/{page,embed,features,scenes,users,engines,api-misuse,hostile-arguments}.test.mjs)
 if engine_selected webkit; then
   XPBD_WORKER=on xvfb-run -a node --test --test-concurrency=1 "${WORKER_FILES[@]}"
 else

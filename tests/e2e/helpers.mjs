@@ -30,6 +30,13 @@ export const CHROMIUM_ARGS = [
 export const WAIT = 15_000;
 
 /**
+ * How long a page load may take before a test gives up on it: the load event is
+ * the condition waited for, and a machine kept busy by other work (or a GPU
+ * process starting SwiftShader) can take far longer than WAIT to reach it.
+ */
+export const LOAD_WAIT = 120_000;
+
+/**
  * Chromium's switches for WebGPU on Linux: headless, it then offers the software
  * adapter (SwiftShader, `isFallbackAdapter` true) to pages on 127.0.0.1. Drawing
  * into a WebGPU canvas also needs the GPU process (no --disable-gpu) with ANGLE
@@ -202,6 +209,7 @@ export async function openPage(browser, url, { viewport = { width: 1280, height:
   for (const script of [cspRecorderScript, controllerLookupScript, ...initScripts]) await context.addInitScript(script);
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT);
+  page.setDefaultNavigationTimeout(LOAD_WAIT);
   const consoleWatch = watchConsole(page);
   await page.goto(url, { waitUntil: 'load' });
   return { context, page, console: consoleWatch };
@@ -894,6 +902,7 @@ export async function openApiHarness(browser, server) {
   );
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT);
+  page.setDefaultNavigationTimeout(LOAD_WAIT);
   const consoleWatch = watchConsole(page);
   await page.goto(new URL(`${API_HARNESS_DIR}index.html`, server.url).href, { waitUntil: 'load' });
   await page.waitForFunction(() => window.harnessReady === true, null, { timeout: WAIT });
