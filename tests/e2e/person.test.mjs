@@ -357,9 +357,9 @@ describe('the demo page as a person uses it', () => {
         await page.waitForFunction((f) => document.getElementById(`${f}-error`).textContent !== '', id, { timeout: WAIT });
         assert.equal(await page.textContent(`#${id}-error`), message);
       }
-      const thrown = await page.evaluate(() => {
+      const thrown = await page.evaluate(async () => {
         try {
-          window.clothDemo.set('timeStepSize', 1e400);
+          await window.clothDemo.set('timeStepSize', 1e400);
           return null;
         } catch (error) {
           return { field: error.field, code: error.code };

@@ -28,10 +28,10 @@ const SEED = 20261128;
 
 /**
  * Installed before any page script runs: counts the page's workers (started,
- * ended by `terminate()`), and, with `?fake=HZ` in the page's URL, gives the
- * page and every cloth's worker frames whose timestamps are 1000 / HZ ms
- * apart, as fast as they are asked for (the worker's through a script that
- * installs them before the cloth's worker script: /__runtime__/fake-frames-worker.js).
+ * ended by `terminate()`), and, with `?fake=HZ` in the page's URL, starts every
+ * cloth's worker through a script that gives it fake frames (fakeFrames) before
+ * the cloth's worker script runs: /__runtime__/fake-frames-worker.js. The page
+ * gets them from inRuntimePage.
  */
 function runtimeScript() {
   const Original = window.Worker;
@@ -55,50 +55,36 @@ function runtimeScript() {
     window.__warnings.push(args.map(String).join(' '));
     warn(...args);
   };
-  if (fake) {
-    let time = 0;
-    let queue = [];
-    let next = 1;
-    window.requestAnimationFrame = (callback) => {
-      const handle = next++;
-      queue.push({ handle, callback });
-      if (queue.length === 1) {
-        setTimeout(() => {
-          const due = queue;
-          queue = [];
-          time += 1000 / Number(fake);
-          for (const { callback: run } of due) run(time);
-        }, 0);
-      }
-      return handle;
-    };
-    window.cancelAnimationFrame = (handle) => {
-      queue = queue.filter((frame) => frame.handle !== handle);
-    };
-  }
+}
+
+/**
+ * Animation frames whose timestamps are 1000 / hz ms apart, handed out in the
+ * next task whenever one is asked for: as fast as the cloth takes them.
+ */
+function fakeFrames(hz) {
+  let time = 0;
+  let queue = [];
+  let next = 1;
+  globalThis.requestAnimationFrame = (callback) => {
+    const handle = next++;
+    queue.push({ handle, callback });
+    if (queue.length === 1) {
+      setTimeout(() => {
+        const due = queue;
+        queue = [];
+        time += 1000 / hz;
+        for (const { callback: run } of due) run(time);
+      }, 0);
+    }
+    return handle;
+  };
+  globalThis.cancelAnimationFrame = (handle) => {
+    queue = queue.filter((frame) => frame.handle !== handle);
+  };
 }
 
 /** The worker-side half of runtimeScript's fake frames: installed, then the cloth's worker script. */
-const FAKE_FRAMES_WORKER = `const hz = Number(new URL(import.meta.url).searchParams.get('hz'));
-let time = 0;
-let queue = [];
-let next = 1;
-globalThis.requestAnimationFrame = (callback) => {
-  const handle = next++;
-  queue.push({ handle, callback });
-  if (queue.length === 1) {
-    setTimeout(() => {
-      const due = queue;
-      queue = [];
-      time += 1000 / hz;
-      for (const { callback: run } of due) run(time);
-    }, 0);
-  }
-  return handle;
-};
-globalThis.cancelAnimationFrame = (handle) => {
-  queue = queue.filter((frame) => frame.handle !== handle);
-};
+const FAKE_FRAMES_WORKER = `(${fakeFrames})(Number(new URL(import.meta.url).searchParams.get('hz')));
 await import('/www/lib/cloth-worker.js');
 `;
 
@@ -517,7 +503,8 @@ for (const engineName of selectedEngines()) {
     });
 
     async function inRuntimePage(query, body) {
-      server.setInitScripts([runtimeScript, canvasScript]);
+      const fake = new URLSearchParams(query).get('fake');
+      server.setInitScripts([runtimeScript, canvasScript, ...(fake ? [[fakeFrames, Number(fake)]] : [])]);
       server.clearLog();
       const opened = await engine.openPage(`${server.url}__runtime__/page.html${query}`);
       try {
