@@ -209,7 +209,7 @@ export interface ClothInspection extends ClothDiagnostics {
 /** The effective value of every option (solver values as the Simulation holds them). */
 export type EffectiveClothOptions = ParameterValues &
   Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden' | 'respectReducedMotion' | 'simd' | 'backend' | 'allowFallbackAdapter' | 'worker'>> &
-  Pick<ClothOptions, 'wasmUrl' | 'scalarWasmUrl' | 'onFrame' | 'onError' | 'scene' | 'view'>;
+  Pick<ClothOptions, 'wasmUrl' | 'scalarWasmUrl' | 'onFrame' | 'onError' | 'scene' | 'view' | 'signal'>;
 
 /** The value type `set` takes for each live parameter. */
 export type LiveParameterValues = Pick<ParameterValues, LiveParameterName>;
