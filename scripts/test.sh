@@ -36,6 +36,14 @@ cargo clippy --target wasm32-unknown-unknown --all-targets --all-features -- -D 
 log "native tests"
 cargo test --all-features
 
+# wasm-bindgen's test runner polls the page for the tests' "test result" line,
+# giving up after WASM_BINDGEN_TEST_TIMEOUT seconds (20 by default) and its driver
+# after WASM_BINDGEN_TEST_DRIVER_TIMEOUT (5): the conservation tests run seconds of
+# simulation, which on a machine busy with other work takes longer than that. The
+# line is the condition waited for; these are only the caps.
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-600}"
+export WASM_BINDGEN_TEST_DRIVER_TIMEOUT="${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-60}"
+
 log "wasm API tests in headless Chromium"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --features experiments \
   --test wasm_api --test wasm_experiments --test wasm_conservation
