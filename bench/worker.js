@@ -5,7 +5,8 @@
 // thread that draws (`diagnostics().dragLatencyMs`), and to the first frame
 // reported on the page after it (onFrame: a step after that drawing, and in a
 // worker the message that brings the diagnostics back).
-// With `count` above 1, more cloths of the same options run beside it.
+// With `count` above 1, more cloths of the same options run beside it. The
+// cloths run at speed "original" (8 steps a frame) unless the URL says otherwise.
 
 import { mountCloth } from '../www/lib/cloth.js';
 import { loadWasm, Simulation } from '../www/lib/wasm.js';
@@ -109,7 +110,10 @@ async function mountMore(count, options) {
   return more;
 }
 
-const { mount = true, count = 1, ...options } = JSON.parse(new URLSearchParams(window.location.search).get('options') ?? '{}');
+const { mount = true, count = 1, ...given } = JSON.parse(new URLSearchParams(window.location.search).get('options') ?? '{}');
+// the original's pace, 8 steps every frame, unless told otherwise: a frame's
+// work that does not follow the display's rate, comparable across versions
+const options = { speed: 'original', ...given };
 if (mount) {
   window.cloth = await mountCloth(document.querySelector('#cloth'), {
     ...options,

@@ -130,7 +130,8 @@ pub struct Parameter {
     pub remark: &'static str,
     /// The values it accepts.
     pub rule: Rule,
-    /// Its default: the original demo's value, or "off" for what it lacks.
+    /// Its default: the original demo's value, "off" for what it lacks, or, for `speed`,
+    /// real time (the original's fixed steps a frame are the value "original").
     pub default: Value,
     /// How a change takes effect.
     pub applies: Applies,

@@ -429,13 +429,27 @@ pub const WIND_TURBULENCE: Parameter = Parameter {
     group: Group::Scene,
 };
 
-/// Steps per animation frame.
+/// How fast simulated time runs against the clock on the wall.
+pub const SPEED: Parameter = Parameter {
+    name: "speed",
+    attribute: "speed",
+    label: "Speed",
+    unit: "",
+    meaning: "How fast simulated time runs: \"real\" one simulated second per second of the clock on the wall, whatever the display's refresh rate (each frame steps the time since the last, the remainder carried to the next); \"quarter\", \"half\" and \"double\" that times ¼, ½ and 2; \"original\" stepsPerFrame steps every animation frame, as the original demo (8: 4.8 s a second at 60 Hz, twice that at 120 Hz). Stepping gets at most 40 ms a frame; past that fewer steps run, diagnostics().capped is true and the cloth runs slower.",
+    remark: "",
+    rule: Rule::Words(&["quarter", "half", "real", "double", "original"]),
+    default: Value::Word("real"),
+    applies: Applies::Loop,
+    group: Group::None,
+};
+
+/// Steps per animation frame at the original's pace.
 pub const STEPS_PER_FRAME: Parameter = Parameter {
     name: "stepsPerFrame",
     attribute: "steps-per-frame",
     label: "Steps per frame",
     unit: "",
-    meaning: "Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in tasks of about 8 ms; past that fewer steps run and diagnostics().capped is true.",
+    meaning: "Time steps per animation frame at speed \"original\" (0: only draw); other speeds step with the clock.",
     remark: "",
     rule: Rule::Whole {
         min: 0.0,
@@ -502,6 +516,7 @@ pub const PARAMETERS: &[Parameter] = &[
     WIND_DRAG,
     WIND_GUST,
     WIND_TURBULENCE,
+    SPEED,
     STEPS_PER_FRAME,
     STRAIN_COLORS,
     RENDERER,

@@ -725,7 +725,8 @@ describe('re-entrancy', () => {
     await inPage(await openHarness(), async ({ page }) => {
       const outcome = await page.evaluate(async () => {
         const canvas = document.getElementById('cloth');
-        const log = { frames: 0, refused: [], errors: [], dragChecks: [], framesAfterDestroy: 0, restarts: 0 };
+        const log = { frames: 0, refused: [], errors: [], dragChecks: [], framesAfterDestroy: 0, restarts: 0, refusedRestarts: 0 };
+        const refusals = [];
         let controller = null;
         let destroyedAtFrame = -1;
         let draggedAt = null;
@@ -739,14 +740,17 @@ describe('re-entrancy', () => {
               return;
             }
             if (!Number.isFinite(diagnostics.time)) log.errors.push(`frame ${f}: time ${diagnostics.time}`);
-            // a refused value inside the callback is the caller's to catch; the cloth must keep going
+            // a refused value inside the callback is the caller's to catch (set's Promise,
+            // restart's ready); the cloth must keep going
             const refuse = (call, what) => {
-              try {
-                call();
-                log.refused.push(`${what}: accepted`);
-              } catch (e) {
-                if (!(e instanceof Error) || e instanceof WebAssembly.RuntimeError) log.refused.push(`${what}: ${e}`);
-              }
+              const answer = call();
+              const settled = answer === controller ? controller.ready : answer;
+              refusals.push(settled.then(
+                () => log.refused.push(`${what}: accepted`),
+                (e) => {
+                  if (!(e instanceof Error) || e instanceof WebAssembly.RuntimeError || typeof e.field !== 'string') log.refused.push(`${what}: ${e}`);
+                },
+              ));
             };
             switch (f % 12) {
               case 1:
@@ -811,8 +815,13 @@ describe('re-entrancy', () => {
             .mountCloth(canvas, {
               width: 10,
               height: 8,
+              worker: 'off', // it reads and drags through controller.simulation, which only the main thread has
               onFrame,
-              onError: (error) => log.errors.push(`onError: ${error?.constructor?.name}: ${error?.message}`),
+              onError: (error) => {
+                // a refused restart is told to onError too
+                if (error?.field === 'width') log.refusedRestarts += 1;
+                else log.errors.push(`onError: ${error?.constructor?.name}: ${error?.message}`);
+              },
             })
             .then((c) => {
               controller = c;
@@ -823,6 +832,7 @@ describe('re-entrancy', () => {
         });
         const timeout = new Promise((done) => setTimeout(() => done('timeout'), 20000));
         const how = await Promise.race([finished, timeout]);
+        await Promise.all(refusals);
         const after = {};
         if (controller) {
           after.destroyed = controller.destroyed;
@@ -835,10 +845,10 @@ describe('re-entrancy', () => {
             ['restart with options', () => controller.restart({ width: 5 })],
           ]) {
             try {
-              call();
+              await call();
               after[name] = 'returned';
             } catch (e) {
-              after[name] = { isError: e instanceof Error, message: e.message };
+              after[name] = { isError: e instanceof Error, message: e.message, code: e.code };
             }
           }
           try {
@@ -858,8 +868,9 @@ describe('re-entrancy', () => {
       const { log, after } = outcome;
       assert.notEqual(outcome.how, 'timeout', `the callback never reached frame 60: ${JSON.stringify(log)}`);
       assert.deepEqual(log.errors, [], 'errors seen inside the callback');
-      assert.deepEqual(log.refused, [], 'every refused call inside the callback threw a plain Error');
+      assert.deepEqual(log.refused, [], 'every refused call inside the callback was refused with an Error with field and code');
       assert.ok(log.restarts >= 8, `restarted from the callback ${log.restarts} times`);
+      assert.ok(log.refusedRestarts >= 4, `each refused restart was told to onError: ${log.refusedRestarts}`);
       assert.ok(log.dragChecks.length >= 4, `drag checks: ${log.dragChecks}`);
       for (const d of log.dragChecks) assert.ok(d < 1e-5, `the particle dragged from the callback sits at the drag point (off by ${d} m)`);
       assert.equal(outcome.destroyedAtFrame, 60);
@@ -871,8 +882,9 @@ describe('re-entrancy', () => {
       }
       assert.ok(after.diagnostics.time > 0);
       for (const name of ['set', 'restart', 'restart with options']) {
-        assert.equal(after[name]?.isError, true, `${name} after destroy throws an Error: ${JSON.stringify(after[name])}`);
+        assert.equal(after[name]?.isError, true, `${name} after destroy is refused with an Error: ${JSON.stringify(after[name])}`);
         assert.match(after[name].message, /destroy/, `${name} after destroy says why`);
+        assert.equal(after[name].code, 'destroyed');
       }
       assert.equal(after.pauseResumeDestroy, 'returned', 'pause, resume and a second destroy after destroy do not throw');
       assert.equal(after.framesAfterResume, 0, 'resume() after destroy() runs no frames');
@@ -952,9 +964,9 @@ describe('mountCloth controller misuse', () => {
         out.paused = c.paused;
         resume();
         out.resumed = !c.paused;
-        set('gravity', -2);
+        await set('gravity', -2);
         out.gravity = c.options.gravity;
-        restart({ width: 12 });
+        await restart({ width: 12 }).ready;
         out.particles = diagnostics().numParticles;
         const at = worldToClient(1, -1);
         const back = clientToWorld(at.x, at.y);
@@ -977,6 +989,7 @@ describe('mountCloth controller misuse', () => {
         const c = await window.mountCloth(document.getElementById('cloth'), {
           width: 10,
           height: 8,
+          worker: 'off', // it frees controller.simulation, which only the main thread has
           onError: (e) => errors.push(`${e.constructor.name}: ${e.message}`),
         });
         await new Promise((done) => setTimeout(done, 200));
@@ -1024,8 +1037,9 @@ describe('mountCloth options: only own, known names', () => {
         const scratch = document.getElementById('scratch');
         const message = (error) => (error instanceof Error ? error.message : `a thrown non-Error: ${typeof error}`);
         const problems = [];
-        const c = await window.mountCloth(canvas, { width: 10, height: 8 });
-        const simulation = c.simulation;
+        const told = [];
+        const c = await window.mountCloth(canvas, { width: 10, height: 8, onError: (error) => told.push(error) });
+        const cloth = await c.inspect();
         const optionsBefore = JSON.stringify(c.options);
         // every inherited name, once as an own property (a computed key makes even
         // __proto__ an own property) and once from JSON.parse
@@ -1044,13 +1058,13 @@ describe('mountCloth options: only own, known names', () => {
             if (!unknown.test(message(error))) problems.push(`mountCloth(${label}): ${message(error)}`);
           }
           try {
-            c.restart(options);
+            await c.restart(options).ready;
             problems.push(`restart(${label}) was accepted`);
           } catch (error) {
             if (!unknown.test(message(error))) problems.push(`restart(${label}): ${message(error)}`);
           }
           try {
-            c.set(name, 1);
+            await c.set(name, 1);
             problems.push(`set(${JSON.stringify(name)}, 1) was accepted`);
           } catch (error) {
             if (!new RegExp(`^unknown parameter "${name}"`).test(message(error))) problems.push(`set(${name}): ${message(error)}`);
@@ -1068,8 +1082,9 @@ describe('mountCloth options: only own, known names', () => {
           cases: hostile.length,
           problems,
           shown,
+          told: told.length,
           plain: Object.getPrototypeOf(c.options) === Object.prototype,
-          sameSimulation: c.simulation === simulation,
+          sameSimulation: (await c.inspect()).cloth === cloth.cloth,
           optionsKept: JSON.stringify(c.options) === optionsBefore,
           paused: c.paused,
           runs: c.diagnostics().time > t,
@@ -1079,6 +1094,7 @@ describe('mountCloth options: only own, known names', () => {
       });
       assert.ok(outcome.cases >= 24, `${outcome.cases} cases`);
       assert.deepEqual(outcome.problems, [], 'inherited names as options');
+      assert.equal(outcome.told, outcome.cases, 'each refused restart was told to onError');
       assert.equal(outcome.shown, '[object Object]', 'String(controller.options) works');
       assert.equal(outcome.plain, true, 'controller.options is still a plain object');
       assert.equal(outcome.sameSimulation, true, 'no restart happened');
@@ -1093,8 +1109,8 @@ describe('mountCloth options: only own, known names', () => {
       const outcome = await opened.page.evaluate(async () => {
         const canvas = document.getElementById('cloth');
         const scratch = document.getElementById('scratch');
-        const c = await window.mountCloth(canvas, { width: 10, height: 8 });
-        const simulation = c.simulation;
+        const c = await window.mountCloth(canvas, { width: 10, height: 8, onError: () => {} });
+        const cloth = await c.inspect();
         const optionsBefore = JSON.stringify(c.options);
         const { proxy: revoked, revoke } = Proxy.revocable({}, {});
         revoke();
@@ -1110,7 +1126,7 @@ describe('mountCloth options: only own, known names', () => {
           const record = {};
           for (const [call, run] of [
             ['mountCloth', async () => (await window.mountCloth(scratch, make())).destroy()],
-            ['restart', () => c.restart(make())],
+            ['restart', () => c.restart(make()).ready],
           ]) {
             try {
               await run();
@@ -1121,12 +1137,12 @@ describe('mountCloth options: only own, known names', () => {
           }
           results[label] = record;
         }
-        const unchanged = c.simulation === simulation && JSON.stringify(c.options) === optionsBefore;
+        const unchanged = (await c.inspect()).cloth === cloth.cloth && JSON.stringify(c.options) === optionsBefore;
         // a getter that answers differently when asked again cannot pass the check with one value and apply another
         let reads = 0;
-        c.restart({ get stepsPerFrame() { reads += 1; return reads === 1 ? 4 : 'four'; } });
+        await c.restart({ get stepsPerFrame() { reads += 1; return reads === 1 ? 4 : 'four'; } }).ready;
         const afterGetter = { reads, stepsPerFrame: c.options.stepsPerFrame };
-        c.restart({ stepsPerFrame: 8 });
+        await c.restart({ stepsPerFrame: 8 }).ready;
         const t = c.diagnostics().time;
         await new Promise((done) => setTimeout(done, 300));
         const result = {
@@ -1154,7 +1170,7 @@ describe('mountCloth options: only own, known names', () => {
   it('messages repeat at most 40 characters of a hostile name or value, and never call its toString', async () => {
     await inPage(await openHarness(), async (opened) => {
       const messages = await opened.page.evaluate(async () => {
-        const c = await window.mountCloth(document.getElementById('cloth'), { width: 10, height: 8 });
+        const c = await window.mountCloth(document.getElementById('cloth'), { width: 10, height: 8, onError: () => {} });
         const long = (letter) => letter.repeat(5000);
         const hostileText = { toString() { throw new Error('toString called'); }, valueOf() { throw new Error('valueOf called'); } };
         const calls = {
@@ -1175,7 +1191,8 @@ describe('mountCloth options: only own, known names', () => {
         const out = {};
         for (const [label, call] of Object.entries(calls)) {
           try {
-            call();
+            const answer = call();
+            await (answer === c ? c.ready : answer);
             out[label] = 'accepted';
           } catch (error) {
             out[label] = error instanceof Error ? `${error.constructor.name}: ${error.message}` : `non-Error ${typeof error}`;
@@ -1212,7 +1229,7 @@ describe('mountCloth options: only own, known names', () => {
     await inPage(await openHarness(), async (opened) => {
       const caught = await opened.page.evaluate(async () => {
         const { parseNumber } = await import('../www/lib/cloth.js');
-        const c = await window.mountCloth(document.getElementById('cloth'), { width: 10, height: 8 });
+        const c = await window.mountCloth(document.getElementById('cloth'), { width: 10, height: 8, onError: () => {} });
         const calls = {
           'restart, unknown option': () => c.restart({ stiffnes: 1 }),
           'set, unknown parameter': () => c.set('stiffnes', 1),
@@ -1230,7 +1247,8 @@ describe('mountCloth options: only own, known names', () => {
         const out = {};
         for (const [label, call] of Object.entries(calls)) {
           try {
-            call();
+            const answer = call();
+            await (answer === c ? c.ready : answer);
             out[label] = 'accepted';
           } catch (error) {
             out[label] = { own: Object.hasOwn(error, 'field') && Object.hasOwn(error, 'code'), field: error.field, code: error.code };
@@ -1265,7 +1283,8 @@ describe('mountCloth options: only own, known names', () => {
         const frames = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done))));
         const run = async (code) => {
           const errors = [];
-          const c = await window.mountCloth(document.getElementById('cloth'), { width: 10, height: 8, onError: (e) => errors.push(e.code) });
+          // it replaces controller.simulation's drawInto, which only the main thread has
+          const c = await window.mountCloth(document.getElementById('cloth'), { width: 10, height: 8, worker: 'off', onError: (e) => errors.push(e.code) });
           await frames();
           c.simulation.drawInto = () => {
             throw Object.assign(new Error('the canvas refused it'), { field: 'ctx', code });

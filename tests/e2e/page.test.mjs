@@ -501,30 +501,34 @@ describe('index.html', () => {
     const query = '?constructor=1&__proto__=x&toString=1&valueOf=1&hasOwnProperty=1&isPrototypeOf=1&stiffness=500';
     await withDemo(browser, server, query, async ({ page }) => {
       const cloth = (await inspect(page, DEMO)).cloth;
-      const outcome = await page.evaluate(() => {
+      const outcome = await page.evaluate(async () => {
         const demo = window.clothDemo;
+        // what the URL's names did, before the calls below (whose refusals the page's status shows)
+        const errors = Array.from(document.querySelectorAll('.field-error'), (e) => e.textContent.trim()).filter(Boolean);
+        const status = document.getElementById('status').textContent;
         const refusals = [];
-        const refuse = (call, pattern, what) => {
+        const refuse = async (call, pattern, what) => {
           try {
-            call();
+            const answer = call();
+            await (answer === demo ? demo.ready : answer);
             refusals.push(`${what}: accepted`);
           } catch (error) {
             if (!pattern.test(String(error?.message))) refusals.push(`${what}: ${error?.message}`);
           }
         };
         for (const name of Object.getOwnPropertyNames(Object.prototype)) {
-          refuse(() => demo.restart({ [name]: 1 }), /^unknown option/, `restart({ ${name}: 1 })`);
-          refuse(() => demo.set(name, 1), /^unknown parameter/, `set(${name}, 1)`);
+          await refuse(() => demo.restart({ [name]: 1 }), /^unknown option/, `restart({ ${name}: 1 })`);
+          await refuse(() => demo.set(name, 1), /^unknown parameter/, `set(${name}, 1)`);
         }
-        refuse(() => demo.restart(JSON.parse('{ "__proto__": { "paused": true } }')), /^unknown option "__proto__"/, 'restart(JSON __proto__)');
+        await refuse(() => demo.restart(JSON.parse('{ "__proto__": { "paused": true } }')), /^unknown option "__proto__"/, 'restart(JSON __proto__)');
         return {
           refusals,
           shown: String(demo.options),
           plain: Object.getPrototypeOf(demo.options) === Object.prototype,
           paused: demo.paused,
           particles: demo.diagnostics().numParticles,
-          errors: Array.from(document.querySelectorAll('.field-error'), (e) => e.textContent.trim()).filter(Boolean),
-          status: document.getElementById('status').textContent,
+          errors,
+          status,
         };
       });
       const seen = await inspect(page, DEMO);
@@ -543,13 +547,12 @@ describe('index.html', () => {
 
   it('window.clothDemo: set() validates and applies, options reflects, restart(opts) rebuilds', async () => {
     await withDemo(browser, server, '', async ({ page }) => {
-      // (in a worker, set() and restart() answer later: the test awaits the answer and `ready`)
-      // (a restart the worker's Simulation refuses rejects `ready` with the Error)
+      // (set() answers with a Promise and restart() with `ready`, in both modes: the test awaits them)
       const throwsIn = (call) =>
         page.evaluate(async (name) => {
           try {
             if (name === 'badRestart') await window.clothDemo.restart({ width: 0 }).ready;
-            else window.clothDemo.set(...{ badMass: ['mass', -1], badName: ['nonsense', 1], widthLive: ['width', 10] }[name]);
+            else await window.clothDemo.set(...{ badMass: ['mass', -1], badName: ['nonsense', 1], widthLive: ['width', 10] }[name]);
             return null;
           } catch (error) {
             return String(error.message);
@@ -574,7 +577,7 @@ describe('index.html', () => {
       assert.deepEqual(result.before, [40, 30, 2, 0.5]);
       assert.equal(result.gravity, -3);
       assert.deepEqual(result.after, [-3, 0.5], 'a refused set() keeps the old mass');
-      assert.match(result.badMass ?? '', /mass/, 'set(mass, -1) throws an Error naming mass');
+      assert.match(result.badMass ?? '', /mass/, 'set(mass, -1) is refused with an Error naming mass');
       assert.match(result.badName ?? '', /nonsense/, 'an unknown parameter is refused');
       assert.ok(result.widthLive, 'width cannot be set live (it needs a restart)');
       assert.deepEqual(result.restarted, [50, true, false, -3], 'restart(opts) rebuilds, keeping live values');

@@ -67,12 +67,18 @@ describe('the parameter table', () => {
           title: element.title,
           group: element.closest('[data-parameter-group]')?.dataset.parameterGroup ?? '',
           errorLine: Boolean(document.getElementById(`${name}-error`)),
+          values: element instanceof HTMLSelectElement ? Array.from(element.options, (option) => option.value) : null,
         };
       }), PARAMETERS.map((p) => p.name));
       for (const [k, parameter] of PARAMETERS.entries()) {
         const field = fields[k];
         if (!parameter.group) {
-          assert.equal(field, null, `${parameter.name} has no field on the page`);
+          // no generated field; the page's own control (Speed, in the toolbar) offers the table's values
+          if (field) {
+            assert.equal(field.tag, 'select', `${parameter.name}: the page's own control is a select`);
+            assert.deepEqual(field.values, parameter.rule.values, `${parameter.name}: it offers the table's values, in order`);
+            assert.equal(field.group, '', `${parameter.name}: outside the generated fields`);
+          }
           continue;
         }
         assert.ok(field, `${parameter.name} has a field`);
@@ -88,11 +94,9 @@ describe('the parameter table', () => {
         const tag = parameter.rule.kind === 'oneOf' ? 'select' : 'input';
         assert.equal(field.tag, tag, `${parameter.name}: control`);
       }
-      // the controller's options are the table's defaults, but for the page's own
-      // starting values and the steps per frame its speed control sets each frame
+      // the controller's options are the table's defaults, but for the page's own starting values
       const options = await page.evaluate(() => window.clothDemo.options);
       for (const { name, defaultValue } of PARAMETERS) {
-        if (name === 'stepsPerFrame') continue;
         const start = Object.hasOwn(PAGE_DEFAULTS, name) ? PAGE_DEFAULTS[name] : defaultValue;
         assert.deepEqual(options[name], start, `options.${name}`);
       }

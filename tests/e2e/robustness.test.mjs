@@ -390,7 +390,7 @@ describe('hostile page input', () => {
     const { page } = opened;
     try {
       const records = await page.evaluate(
-        ({ fields, strings, restartFields }) => {
+        async ({ fields, strings, restartFields }) => {
           const c = window.clothDemo;
           const byId = (id) => document.getElementById(id);
           const shown = (id) => {
@@ -436,6 +436,9 @@ describe('hostile page input', () => {
                 before.sim.restartFits = window.__restartFits(byId('width').value, byId('height').value, byId('fixed')?.value ?? 2, c.simulation);
                 byId('restart').click();
               }
+              // the cloth answers a value and a restart with a Promise (settled at once on
+              // the main thread): its refusal is shown once the task's microtasks ran
+              await new Promise((done) => setTimeout(done, 0));
               before.fields[id] = { ...before.fields[id], value: text };
               const after = {
                 sim: sim(),
@@ -449,6 +452,7 @@ describe('hostile page input', () => {
             }
             put(element, original);
             if (restartFields.includes(id)) byId('restart').click();
+            await new Promise((done) => setTimeout(done, 0)); // the restart's answer, before the next field
           }
           c.resume();
           return out;

@@ -101,6 +101,42 @@ describe('state files', () => {
     }
   });
 
+  it('every refusal carries field (the place in the file) and code, and a file read through getters or Proxies is read once into plain data', () => {
+    const cases = {
+      'not an object': [() => 5, 'file', 'wrong_type'],
+      'an unknown key': [(f) => ({ ...f, extra: 1 }), 'file', 'invalid_state'],
+      'a wrong version': [(f) => ({ ...f, version: 2 }), 'version', 'invalid_state'],
+      'positions of the wrong type': [(f) => ({ ...f, positions: 5 }), 'positions', 'wrong_type'],
+      'a collider coordinate not finite': [(f) => ({ ...f, colliders: [{ ...f.colliders[0], x: NaN }] }), 'colliders.x', 'invalid_state'],
+      'an area of the spec with a string corner': [(f) => ({ ...f, scene: { spec: { ...f.scene.spec, areas: [{ particles: [0, 1, 'x'] }] } } }), 'scene.spec.areas.particles', 'wrong_type'],
+      'a throwing getter': [(f) => Object.defineProperty({ ...f }, 'time', { get() { throw new Error('hostile'); }, enumerable: true }), 'time', 'wrong_type'],
+      'a revoked Proxy as params': [(f) => {
+        const { proxy, revoke } = Proxy.revocable({}, {});
+        revoke();
+        return { ...f, params: proxy };
+      }, 'params', 'wrong_type'],
+      'a speed that is none': [(f) => ({ ...f, loop: { speed: 'warp' } }), 'loop.speed', 'invalid_value'],
+    };
+    for (const [label, [make, field, code]] of Object.entries(cases)) {
+      assert.throws(() => decodeState(make(file())), (error) => {
+        assert.equal(error.field, field, `${label}: field (${error.message})`);
+        assert.equal(error.code, code, `${label}: code (${error.message})`);
+        assert.match(error.message, /^invalid state file: /, label);
+        return true;
+      }, label);
+    }
+    // getters read once, Proxies of arrays copied: what comes out is plain
+    let reads = 0;
+    const hostile = file();
+    const times = Object.defineProperty({ ...hostile }, 'time', { get() { reads += 1; return 0.5; }, enumerable: true });
+    times.pinned = new Proxy([0], {});
+    const { state } = decodeState(times);
+    assert.equal(reads, 1, 'the getter was read once');
+    assert.equal(state.time, 0.5);
+    assert.deepEqual(Array.from(state.pinned), [0]);
+    assert.doesNotThrow(() => structuredClone(decodeState(times)), 'plain data: it clones');
+  });
+
   it('saving a cloth built from a spec with deeply nested extras keeps only the spec', () => {
     const given = { ...spec(), extra: nested(200_000) };
     given.areas[0].note = nested(200_000);

@@ -183,7 +183,8 @@ async function workedCloth(preset) {
   simulation.steps(3);
   const scene = { preset, sizes };
   window.__reference = { simulation, scene, encodeState };
-  return { torn: simulation.tornCount, particles: n, text: JSON.stringify(encodeState(simulation.saveState(), scene)) };
+  // the pace the page's cloth runs at goes into the file too (its `loop`), as the page saves it
+  return { torn: simulation.tornCount, particles: n, text: JSON.stringify(encodeState(simulation.saveState(), scene, window.clothDemo.options)) };
 }
 
 /**

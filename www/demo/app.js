@@ -10,9 +10,10 @@
 // - url-state.js: the settings that differ from the defaults live in the URL
 //   (index.html?width=20&stiffness=500&strainColors=1), read on load, rewritten
 //   after every applied change; the view only once the user zoomed or panned.
-// - speed-control.js: the Speed select (speed.js) sets the steps each frame runs;
-//   the page starts with a few values of its own (page-defaults.js), and "As the
-//   original" (controls.js) puts the original demo's back.
+// - speed-control.js: the Speed select sets the cloth's `speed` (the package's
+//   own clock steps it with the time between frames); the page starts with a
+//   few values of its own (page-defaults.js), and "As the original"
+//   (controls.js) puts the original demo's back.
 // - readouts.js and plot.js: the numbers and the live plot under the canvas;
 //   strain-legend.js, status.js, pause.js: the legend, the banners, Pause.
 // - controls.js and keys.js: what each button, select and key does (Space pauses
@@ -24,7 +25,7 @@
 // in the browser console (see www/lib/cloth.d.ts for the whole API); the plot is
 // `window.clothDemoPlot`.
 
-import { DEFAULT_OPTIONS, mountCloth } from '../lib/cloth.js';
+import { mountCloth } from '../lib/cloth.js';
 import { fieldOf } from '../lib/errors.js';
 import { loadWasm } from '../lib/wasm.js';
 import { createPlot } from './plot.js';
@@ -37,7 +38,7 @@ import { LIVE_FIELDS, RESTART_FIELDS, restartFieldOptions, showFieldError, showL
 import { applyLiveField } from './live-fields.js';
 import { showPauseState, showReducedMotion } from './pause.js';
 import { showController } from './readouts.js';
-import { buildSpeedSelect, paceNextFrame, speedClock } from './speed-control.js';
+import { buildSpeedSelect } from './speed-control.js';
 import { showDiverged, showStatus } from './status.js';
 import { buildStrainLegend, showStrainLegend } from './strain-legend.js';
 import { readBackendFromUrl, readSpeedFromUrl, readUrlIntoFields, readViewFromUrl, workerFromUrl, writeUrl } from './url-state.js';
@@ -69,7 +70,7 @@ async function start() {
   buildSpeedSelect();
   const inUrl = readUrlIntoFields();
   readBackendFromUrl();
-  readSpeedFromUrl();
+  const speed = readSpeedFromUrl();
   const plot = createPlot(byId('plot'));
   plot.draw();
   let controller = null;
@@ -85,13 +86,10 @@ async function start() {
       worker: workerFromUrl(),
       ...backendOption(),
       view: readViewFromUrl(),
+      ...speed,
       // A cloth that starts paused (reduced motion) draws, and reports, before mountCloth resolves.
-      // the first frames run at the chosen speed too (the clock starts from a typical frame)
-      stepsPerFrame: speedClock.stepsFor(0, DEFAULT_OPTIONS.timeStepSize),
       onFrame: (diagnostics) => {
-        if (!controller) return;
-        paceNextFrame(controller);
-        showController(controller, plot, diagnostics);
+        if (controller) showController(controller, plot, diagnostics);
       },
       onError(error) {
         if (controller?.diverged) showDiverged(error.message);
@@ -106,7 +104,6 @@ async function start() {
   await loadWasm({ simd: controller.options.simd });
   window.clothDemo = controller;
   window.clothDemoPlot = plot;
-  window.clothDemoSpeed = speedClock;
   byId('backend').value = controller.options.backend;
   // The scene's own values, then the URL's, validated like typing; the URL is
   // rewritten once below.

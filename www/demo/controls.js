@@ -14,10 +14,15 @@ import { restart } from './restart.js';
 import { setSpeed } from './speed-control.js';
 import { copyLink, writeUrl } from './url-state.js';
 
-/** Runs the cloth at the Speed select's choice. */
-function applySpeed(controller) {
-  setSpeed(controller, byId('speed').value);
+/** Runs the cloth at the Speed select's choice; the link follows once the cloth has it. */
+async function applySpeed(controller) {
   clearFieldError('speed');
+  try {
+    await setSpeed(controller, byId('speed').value);
+  } catch (error) {
+    showFieldError('speed', fieldMessage('speed', error, byId('speed').value));
+    byId('speed').value = controller.options.speed;
+  }
   writeUrl(controller);
 }
 

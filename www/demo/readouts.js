@@ -30,8 +30,8 @@ function showCapped({ capped, stepsLastFrame }) {
     note.hidden = true;
     return;
   }
-  const wanted = window.clothDemo?.options.stepsPerFrame;
-  setText('capped', `Running slower than real time: ${stepsLastFrame} of ${wanted ?? 'the'} steps per frame fit in ` +
+  const pace = window.clothDemo?.options.speed === 'real' ? 'real time' : 'the chosen speed';
+  setText('capped', `Running slower than ${pace}: only ${stepsLastFrame} steps per frame fit in ` +
     'the frame budget, to keep the page responsive. Lower iterations, substeps or the cloth size to catch up.');
   note.hidden = false;
 }

@@ -29,37 +29,23 @@ export function restart(controller, plot, extra = {}) {
     for (const name of Object.keys(PAGE_DEFAULTS)) changes[name] = controller.options[name];
     Object.assign(changes, extra);
   }
-  try {
-    controller.restart(changes);
-  } catch (error) {
-    if (fieldOf(error) === 'backend') throw error;
-    showRestartError(error);
-    return;
-  }
-  RESTART_FIELDS.forEach(clearFieldError);
-  byId('diverged').hidden = true;
-  showStatus('');
-  plot.clear();
-  showController(controller, plot);
-  writeUrl(controller);
-  // a restart that waits for a GPU device takes effect later; a new scene's
-  // values show in the fields once it runs
-  const showScene = () => {
+  // the new cloth's values show in the fields once it runs (a restart that waits
+  // for a GPU device, or a worker, takes effect later); a refused one leaves the
+  // fields as typed, with the error under the field it names
+  controller.restart(changes).ready.then(() => {
+    byId('diverged').hidden = true;
+    plot.clear();
+    RESTART_FIELDS.forEach(clearFieldError);
+    showStatus('');
     showLiveValues(controller);
     showSizeFields(controller);
-  };
-  showScene();
-  controller.ready.then(() => {
-    showScene();
     showController(controller, plot);
     writeUrl(controller);
   }, (error) => {
-    // in a worker, the cloth refuses a restart in its answer (onError has told the
-    // status already); a backend that cannot start is onError's alone
+    // a backend that cannot start is onError's and the backend select's alone
     if (fieldOf(error) === 'backend') return;
     showRestartError(error);
-    showScene();
-    writeUrl(controller);
+    showController(controller, plot);
   });
 }
 

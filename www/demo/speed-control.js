@@ -1,43 +1,32 @@
-// The demo page's Speed select (the clock's logic is www/demo/speed.js): after
-// each frame, the steps the next frame runs, for the time the frame took at the
-// chosen speed.
+// The demo page's Speed select: how fast simulated time runs, the cloth's own
+// `speed` parameter (the package's clock, frame-loop.js' StepClock, steps the
+// cloth with the time between frames where the cloth runs). The page keeps no
+// clock of its own: the select sets the option and shows it.
 
-import { DEFAULT_SPEED, SpeedClock, SPEEDS } from './speed.js';
+import { PARAMETERS } from '../lib/cloth.js';
 import { byId } from './dom.js';
 
-/** The speed control's clock: steps per frame from the time between frames (www/demo/speed.js). */
-export const speedClock = new SpeedClock();
-let lastFrameAt = 0;
+const SPEED = PARAMETERS.find(({ name }) => name === 'speed');
 
-/** Fills the Speed select from SPEEDS. */
+/** The select's words for each value of the `speed` parameter. */
+export const SPEED_LABELS = Object.freeze({
+  quarter: '¼ × real time',
+  half: '½ × real time',
+  real: 'Real time',
+  double: '2 × real time',
+  original: 'Original: 8 steps a frame',
+});
+
+/** The speed the page starts at: the parameter's default, real time. */
+export const DEFAULT_SPEED = SPEED.defaultValue;
+
+/** Fills the Speed select with the parameter's values, in its order. */
 export function buildSpeedSelect() {
   const select = byId('speed');
-  select.replaceChildren(...SPEEDS.map(({ value, label }) => new Option(label, value, false, value === DEFAULT_SPEED)));
+  select.replaceChildren(...SPEED.rule.values.map((value) => new Option(SPEED_LABELS[value], value, false, value === DEFAULT_SPEED)));
 }
 
-/**
- * After each frame: the steps the next frame runs, for the time this frame took
- * at the chosen speed. A paused cloth asks for nothing (and owes nothing).
- */
-export function paceNextFrame(controller) {
-  const now = performance.now();
-  const frameSeconds = lastFrameAt ? (now - lastFrameAt) / 1000 : 0;
-  lastFrameAt = now;
-  if (controller.paused || controller.diverged) {
-    speedClock.reset();
-    return;
-  }
-  const steps = speedClock.stepsFor(frameSeconds, controller.options.timeStepSize);
-  // 0 steps stops the loop until a setting asks for a frame: this is that setting
-  if (steps !== controller.options.stepsPerFrame || steps === 0) controller.set('stepsPerFrame', steps);
-}
-
-/**
- * Runs the cloth at `speed` (one of SPEEDS' values) from the next frame on: the
- * clock starts again from a typical frame.
- */
+/** Runs the cloth at `speed` (one of the parameter's values) from the next frame on. */
 export function setSpeed(controller, speed) {
-  speedClock.speed = speed;
-  lastFrameAt = 0;
-  controller.set('stepsPerFrame', speedClock.stepsFor(0, controller.options.timeStepSize));
+  return controller.set('speed', speed);
 }

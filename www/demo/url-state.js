@@ -7,11 +7,10 @@
 import { DEFAULT_OPTIONS, quoteForMessage } from '../lib/cloth.js';
 import { fieldError } from '../lib/errors.js';
 import { cameraFromText, cameraToText } from '../lib/camera.js';
-import { DEFAULT_SPEED } from './speed.js';
+import { DEFAULT_SPEED } from './speed-control.js';
 import { fieldMessage } from './words.js';
 import { byId } from './dom.js';
 import { FIELDS, pageDefault, showFieldError } from './form.js';
-import { speedClock } from './speed-control.js';
 import { showStatus } from './status.js';
 
 /**
@@ -69,15 +68,19 @@ export function readUrlIntoFields() {
   return given;
 }
 
-/** The URL's speed, put in the select; a value it cannot hold shows its error. */
+/**
+ * The URL's speed, put in the select, as mountCloth options (`{ speed }`, or
+ * `{}` without one); a value it cannot hold shows its error.
+ */
 export function readSpeedFromUrl() {
   const text = new URLSearchParams(window.location.search).get('speed');
-  if (text === null) return;
+  if (text === null) return {};
   try {
     putUrlValue('speed', text);
-    speedClock.speed = byId('speed').value;
+    return { speed: byId('speed').value };
   } catch (error) {
     showFieldError('speed', fieldMessage('speed', error, byId('speed').value));
+    return {};
   }
 }
 
@@ -118,8 +121,8 @@ function urlFor(controller) {
     if (options[name] === pageDefault(name)) params.delete(name);
     else params.set(name, encodeValue(options[name]));
   }
-  if (speedClock.speed === DEFAULT_SPEED) params.delete('speed');
-  else params.set('speed', speedClock.speed);
+  if (options.speed === DEFAULT_SPEED) params.delete('speed');
+  else params.set('speed', options.speed);
   if (options.backend === DEFAULT_OPTIONS.backend) params.delete('backend');
   else params.set('backend', options.backend);
   const { view } = controller;

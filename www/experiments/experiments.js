@@ -9,7 +9,7 @@
 // a note says so. Nothing on the page judges the data itself.
 //
 // The URL holds the settings: `?experiment=ID&ID.name=value…` (and `run=1` to
-// start it at once; `worker=off` runs on the page), and for the side-by-side
+// start it at once; `worker=off` runs on the page, the side-by-side cloths too), and for the side-by-side
 // cloths `pair=ID`, `scene=preset`, `left.name=value`, `right.name=value`.
 
 import { loadWasm } from '../lib/wasm.js';

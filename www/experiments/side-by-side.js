@@ -1,7 +1,9 @@
 // The side-by-side cloths of the experiments page: two cloths, one pointer,
 // and pairs of settings chosen from a list so that each shows one of the
-// papers' points at a glance. Each side's fields can still be typed; the link
-// keeps the pair and the values the cloths accepted (never text they refused).
+// papers' points at a glance. Each side's fields can still be typed; a value
+// applies once its cloth has it (wherever the cloth runs: a worker answers
+// later), a refused one is explained under its field, and the link keeps the
+// pair and the values the cloths run (never a value they refused).
 //
 // URL: `pair=ID`, `scene=preset`, `left.name=value`, `right.name=value`.
 
@@ -108,17 +110,18 @@ export async function mountSideBySide(params) {
     const figure = document.querySelector(`.side[data-side="${side}"]`);
     const canvas = figure.querySelector('canvas');
     const inputs = buildFields(side, figure.querySelector('form'));
-    const cloth = await mountCloth(canvas, { ...SIDE_CLOTH });
+    // `worker=off` runs these cloths on the page too
+    const cloth = await mountCloth(canvas, { ...SIDE_CLOTH, worker: params.get('worker') === 'off' ? 'off' : 'auto' });
     sides[side] = { name: side, canvas, cloth, inputs, applied: {}, pair };
   }
   const scene = document.getElementById('side-scene');
   for (const name of PARAMETERS.find((p) => p.name === 'preset').rule.values) scene.add(new Option(name, name));
   const fromUrl = params.get('scene');
-  choosePair(sides, pair, { scene: fromUrl, values: params });
+  const choosing = choosePair(sides, pair, { scene: fromUrl, values: params });
   for (const side of Object.values(sides)) {
     for (const [name, { input }] of side.inputs) {
-      input.addEventListener('change', () => {
-        applySideField(side, name);
+      input.addEventListener('change', async () => {
+        await applySideField(side, name);
         updateSideLink(sides);
       });
     }
@@ -129,14 +132,15 @@ export async function mountSideBySide(params) {
     sides.left.cloth.restart();
     sides.right.cloth.restart();
   });
-  pairSelect.addEventListener('change', () => {
-    choosePair(sides, PAIRS.find((p) => p.id === pairSelect.value) ?? PAIRS[0], {});
+  pairSelect.addEventListener('change', async () => {
+    await choosePair(sides, PAIRS.find((p) => p.id === pairSelect.value) ?? PAIRS[0], {});
     updateSideLink(sides);
   });
-  scene.addEventListener('change', () => {
-    changeSideScene(sides, scene.value);
+  scene.addEventListener('change', async () => {
+    await changeSideScene(sides, scene.value);
     updateSideLink(sides);
   });
+  await choosing;
   updateSideLink(sides);
   return sides;
 }
@@ -147,7 +151,8 @@ function setSceneError(text) {
 
 /**
  * Both sides take `pair`: its scene (or `scene`, from a link), its values, and
- * any `left.name`/`right.name` in `values` (a link's), each checked by the cloth.
+ * any `left.name`/`right.name` in `values` (a link's), each checked by the
+ * cloth; resolves once both cloths run them.
  */
 function choosePair(sides, pair, { scene = null, values = null }) {
   document.getElementById('side-look').textContent = pair.look;
@@ -164,40 +169,46 @@ function choosePair(sides, pair, { scene = null, values = null }) {
     else setSceneError(`There is no scene "${scene.slice(0, 40)}"; both show the pair's scene, ${pair.scene}.`);
   }
   select.value = preset;
-  changeSideScene(sides, preset);
+  return changeSideScene(sides, preset);
 }
 
 /**
  * Both sides show the scene `preset` (at its own size and with its own values),
- * then each side's typed settings apply again, so the two still differ only there.
+ * then each side's typed settings apply again, so the two still differ only
+ * there; resolves once both cloths run them.
  */
-function changeSideScene(sides, preset) {
+async function changeSideScene(sides, preset) {
+  const restarts = Object.values(sides).map(async (side) => {
+    const cloth = side.cloth.restart(preset === SIDE_CLOTH_PRESET ? { preset, ...SIDE_CLOTH } : { preset });
+    await cloth.ready;
+    await Promise.all([...side.inputs.keys()].map((name) => applySideField(side, name)));
+  });
   try {
-    for (const side of Object.values(sides)) {
-      side.cloth.restart(preset === SIDE_CLOTH_PRESET ? { preset, ...SIDE_CLOTH } : { preset });
-      for (const name of side.inputs.keys()) applySideField(side, name);
-    }
+    await Promise.all(restarts);
     setSceneError('');
   } catch (e) {
     setSceneError(e.message);
   }
 }
 
-/** Applies one typed side-by-side value; a refused one is explained under its field. */
-function applySideField(side, name) {
+/**
+ * Applies one typed side-by-side value once its cloth has it; a value refused
+ * (by the field or by the cloth, wherever it runs) is explained under its field,
+ * and the side keeps the value its cloth runs.
+ */
+async function applySideField(side, name) {
   const { input, error } = side.inputs.get(name);
   try {
     const value = parseNumber(input.value, name);
-    side.cloth.set(name, value);
+    await side.cloth.set(name, value);
     side.applied[name] = value;
     input.removeAttribute('aria-invalid');
     error.textContent = '';
   } catch (e) {
     input.setAttribute('aria-invalid', 'true');
     error.textContent = e.message;
-    // the link keeps what the cloth runs with, never the refused text
-    const running = side.cloth.simulation?.[name];
-    side.applied[name] = typeof running === 'number' ? running : undefined;
+    // the link keeps what the cloth runs with, never the refused value
+    side.applied[name] = side.cloth.options[name];
   }
 }
 

@@ -72,7 +72,10 @@ export function wantsGpu(settings) {
 
 /** An "auto" cloth large enough for the GPU, in a browser with WebGPU. */
 function largeForAuto(settings) {
-  return settings.backend === 'auto' && settings.width * settings.height >= AUTO_WEBGPU_MIN_PARTICLES && Boolean(globalThis.navigator?.gpu);
+  const { width, height } = settings;
+  // sizes of another type are the Simulation's to refuse, not a product to take
+  const large = typeof width === 'number' && typeof height === 'number' && width * height >= AUTO_WEBGPU_MIN_PARTICLES;
+  return settings.backend === 'auto' && large && Boolean(globalThis.navigator?.gpu);
 }
 
 /** Whether "auto" must still ask for an adapter before it can decide for `settings`. */

@@ -87,16 +87,24 @@ export function panBy(camera, dx, dy) {
 export const MAX_ORIGIN_PX = 1e7;
 
 /**
- * `camera` moved, if need be, so that the world origin is within
- * MAX_ORIGIN_PX of the canvas' corner (a pan or a scene far from the origin
- * can go no further).
+ * `camera` within the views the renderers draw: the world origin within
+ * MAX_ORIGIN_PX of the canvas' corner. A camera far from the origin (a scene
+ * at 1e6 m, within the coordinates a scene may have) keeps its centre and
+ * lowers its scale as far as that takes (at a metre's precision there, a view
+ * of 10 px per metre loses nothing); only past MIN_SCALE, beyond any scene's
+ * coordinates, does it move the centre instead.
  */
 export function limitCamera(camera, cssWidth, cssHeight) {
-  const { scale } = camera;
-  const within = (value, low, high) => Math.min(high, Math.max(low, value));
+  const low = { x: cssWidth / 2 - MAX_ORIGIN_PX, y: -MAX_ORIGIN_PX - cssHeight / 2 };
+  const high = { x: cssWidth / 2 + MAX_ORIGIN_PX, y: MAX_ORIGIN_PX - cssHeight / 2 };
+  // the largest scale at which centre × scale stays within [low, high] (which holds 0)
+  const reach = (centre, from, to) => (centre > 0 ? to / centre : centre < 0 ? from / centre : Infinity);
+  const most = Math.min(reach(camera.x, low.x, high.x), reach(camera.y, low.y, high.y));
+  const scale = camera.scale <= most ? camera.scale : Math.max(MIN_SCALE, most);
+  const within = (value, from, to) => Math.min(to, Math.max(from, value));
   return {
-    x: within(camera.x, (cssWidth / 2 - MAX_ORIGIN_PX) / scale, (cssWidth / 2 + MAX_ORIGIN_PX) / scale),
-    y: within(camera.y, (-MAX_ORIGIN_PX - cssHeight / 2) / scale, (MAX_ORIGIN_PX - cssHeight / 2) / scale),
+    x: within(camera.x, low.x / scale, high.x / scale),
+    y: within(camera.y, low.y / scale, high.y / scale),
     scale,
   };
 }
@@ -107,7 +115,13 @@ export function limitCamera(camera, cssWidth, cssHeight) {
  * MAX_SCALE. Returns a plain copy; throws an Error with `field` and `code`.
  */
 export function checkCamera(value, field = 'view') {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  let array = true; // a revoked Proxy, which cannot say, is no view either
+  try {
+    array = Array.isArray(value);
+  } catch {
+    // refused below
+  }
+  if (value === null || typeof value !== 'object' || array) {
     throw fieldError(field, 'wrong_type', `invalid ${field}: expected an object { x, y, scale } (metres, CSS px per metre)`);
   }
   const camera = {};

@@ -3,16 +3,16 @@
 
 import type { ClothController as ClothControllerApi, ClothOptions } from './cloth.js';
 import type { ClothHost } from './page-host.js';
-import type { GpuDevice } from './gpu/gpu-cloth.js';
+import type { Backend } from './backend.js';
 
 /**
  * The controller of a cloth on the host `makeHost()` gives (page-host.js on the
- * main thread, worker-host.js in a worker), from checked `settings`
- * (mergeOptionsGiven's `options` and `given`): what mountCloth and the cloth's
- * worker both run.
+ * main thread, worker-host.js in a worker), from `settings` read on the calling
+ * side (readOptionChanges, merged: `options` and `given`): what mountCloth and
+ * the cloth's worker both run. The cloth is built before the host is asked for.
  */
 export declare function startCloth(
-  makeHost: () => ClothHost,
+  makeHost: () => ClothHost | Promise<ClothHost>,
   settings: ClothOptions,
   given: Set<string>,
   reducedMotion: boolean,
@@ -21,6 +21,6 @@ export declare function startCloth(
 /** ClothControllerApi's members (cloth.d.ts), declared once: the class adds its constructor. */
 export interface ClothController extends ClothControllerApi {}
 export declare class ClothController {
-  constructor(host: ClothHost, settings: ClothOptions, gpu?: GpuDevice | null, given?: Set<string>, pausedForReducedMotion?: boolean);
+  constructor(host: ClothHost, settings: ClothOptions, backend: Backend, pausedForReducedMotion?: boolean);
   readonly runsIn: 'main';
 }

@@ -1,24 +1,28 @@
 // The controller of one cloth on the thread that runs it: the page's main
 // thread (mountCloth in cloth.js, on a PageHost) or the cloth's worker
 // (cloth-worker.js, on a WorkerHost). `startCloth` loads the wasm module, asks
-// for a GPU when the settings want one and builds the `ClothController`: its
-// backend (backend.js: the CPU's wasm Simulation or WebGPU, which answer the
-// same calls, so the controller never asks which one it holds), its camera
-// (camera.js), its frame loop (frame-loop.js) and pointer input (pointer.js).
+// for a GPU when the settings want one, builds the cloth and then the
+// `ClothController`: its backend (backend.js: the CPU's wasm Simulation or
+// WebGPU, which answer the same calls, so the controller never asks which one
+// it holds), its options, its camera (camera.js), its pointer input
+// (pointer.js) and the API (controller-api.js); when it steps and draws is the
+// frame's state machine's (frame-machine.js).
 
 import { loadWasm, wasmMemoryBytes, presetShape } from './wasm.js';
 import { PARAMETERS } from './parameters.js';
 import { worldToCanvas, canvasToWorld } from './renderer.js';
 import { SceneCamera } from './camera.js';
-import { mergeOptionsGiven, checkRule, liveParameter } from './options.js';
+import { mergeOptionsGiven, checkRule, PARAMETER_BY_NAME, CALLBACK_OPTIONS } from './options.js';
 import { PICK_RADIUS_PX } from './pointer.js';
-import { RollingAverage, AVERAGED_SAMPLES, Stepper, FrameScheduler, PiecePacer } from './frame-loop.js';
+import { FrameMachine } from './frame-machine.js';
 import { Painter } from './painter.js';
 import { fieldError, fieldOf, codeOf } from './errors.js';
 import { acquireGpu, wantsGpu, needsProbe, probeAdapters, gpuToKeep, createBackend } from './backend.js';
 import { restoredCpuBackend, takeOverOnCpu } from './cpu-backend.js';
-import { encodeState, decodeState } from './state-file.js';
+import { encodeState } from './state-file.js';
 import { inspection } from './inspection.js';
+import { installApi, bindApi, PERFORM } from './controller-api.js';
+import { reviveScene, reviveValue } from './plain-arguments.js';
 
 /**
  * `options` with the preset's own sizes (`presetShape`) for those not `given`:
@@ -56,15 +60,35 @@ const DIVERGED_MESSAGE =
   'The simulation diverged and has stopped. Restart it, perhaps with a smaller time step, ' +
   'more iterations or a lower stiffness.';
 
+/** `promise`, with its rejection counted as handled (onError hears of it). */
+function handled(promise) {
+  promise.catch(() => {});
+  return promise;
+}
+
+/** Plain options (read on the calling side, plain-arguments.js) as the cloth reads them: stand-ins revived. */
+function revivedOptions(options) {
+  const revived = {};
+  for (const [name, value] of Object.entries(options)) {
+    if (name === 'scene') revived.scene = value == null ? value : reviveScene(value);
+    else if (CALLBACK_OPTIONS.includes(name) || name === 'view') revived[name] = value;
+    else revived[name] = reviveValue(value);
+  }
+  return revived;
+}
+
 /**
  * The controller of a cloth on the host `makeHost()` gives (page-host.js on
- * the main thread, worker-host.js in a worker), from checked `settings`: loads
- * the wasm module, asks for a GPU when the settings want one, builds the cloth.
+ * the main thread; in a worker, once the page hands the canvas over,
+ * worker-host.js), from `settings` read on the calling side
+ * (options.js' readOptionChanges, merged): loads the wasm module, asks for a
+ * GPU when the settings want one, builds the cloth, and only then asks for the
+ * host, so a cloth the Simulation refuses never takes the canvas.
  */
 export async function startCloth(makeHost, settings, given, reducedMotion) {
   // Only the first load of a page (or a worker) chooses the build; later cloths share that module.
   await loadWasm({ wasmUrl: settings.wasmUrl, scalarWasmUrl: settings.scalarWasmUrl, simd: settings.simd });
-  const sized = withPresetSizes(settings, given);
+  const sized = withPresetSizes(revivedOptions(settings), given);
   if (reducedMotion) sized.paused = true;
   // null: the CPU; with backend "webgpu", throws when WebGPU cannot run
   const gpu = await acquireGpu(sized);
@@ -72,11 +96,18 @@ export async function startCloth(makeHost, settings, given, reducedMotion) {
   // from loading the module and from what the caller does next, so the page
   // never waits for all of it at once.
   await nextTask();
-  let controller;
+  let backend;
   try {
-    controller = new ClothController(makeHost(), sized, gpu, given, reducedMotion);
+    backend = createBackend(sized, gpu, (name) => given.has(name));
   } catch (error) {
     gpu?.device.destroy();
+    throw error;
+  }
+  let controller;
+  try {
+    controller = new ClothController(await makeHost(), sized, backend, reducedMotion);
+  } catch (error) {
+    backend.dispose();
     throw error;
   }
   await nextTask();
@@ -89,9 +120,11 @@ function nextTask() {
 }
 
 /**
- * One mounted cloth: its backend (the cloth itself), settings, view, loop and
- * input. The public members are the controller of cloth.d.ts; everything else
- * is private.
+ * One mounted cloth: its backend (the cloth itself), settings, view and input,
+ * and the frame's state machine. The public members are the controller of
+ * cloth.d.ts, installed from the API's list (controller-api.js): each method
+ * reads its arguments on the calling side and performs the call here
+ * (`[PERFORM.name]`, with plain arguments, as a cloth's worker does too).
  */
 export class ClothController {
   #settings;
@@ -105,52 +138,33 @@ export class ClothController {
   #framing = 0; // the timer of the task working out a large scene's bounds
   #view;
   #lastDiagnostics = null;
-  #steppingMs = 0; // what stepping took since the last frame, counted into the next one
-  #drawingMs = 0; // what drawing the frame's picture took, in all its pieces
-  #picture = null; // the frame's picture while it is drawn in pieces: { stale, done, pieces }
-  #pacer = new PiecePacer(); // how many shapes a piece draws
-  #piecesRun = 0; // pieces drawn since this controller was made (a clock in pieces)
-  #piecesLastFrame = 0; // the pieces the last frame's picture took
-  #shownEarly = false; // the canvas shows the state the pending frame would draw (drawn at a drag move)
-  #earlyDrawMs = 0; // what drawing at drag moves took, counted into the next frame
-  #inputDrawing = 0; // the timer of the task that draws the drag moves that arrived
-  #undrawnDrag = NaN; // the time (ms since the epoch) of the latest drag move not drawn yet
-  // the slice and piece clocks when the oldest drag move not drawn yet arrived, and
-  // the pieces of older pictures it waited for once a picture that shows it began
-  #undrawnSince = { slices: 0, pieces: 0, waitedPieces: NaN };
-  #dragDrawn = { eventTime: NaN, latencyMs: NaN, slices: NaN, pieces: NaN }; // the latest drag move drawn, how long and how many slices and pieces it waited
-  #stepper = new Stepper();
-  #frameTimes = new RollingAverage(AVERAGED_SAMPLES);
+  #machine; // the frame's state machine (frame-machine.js)
   #listeners = new AbortController();
   #host; // the page's canvas (page-host.js) or a worker's view of it (worker-host.js)
   #painter;
-  #scheduler;
   #input;
   #canvasSize;
   #stopWatchingVisibility;
   #heldCollider = null; // { id, offsetX, offsetY } while a pointer drags a collider
   #ready;
   #lastPick = null; // where the pointer last pressed: { x, y, radius } in metres
-
   #style; // the colours (theme.js) and sizes the cloth is drawn with
   #stopWatchingStyle;
   #pausedForReducedMotion;
 
-  constructor(host, settings, gpu = null, given = new Set(), pausedForReducedMotion = false) {
+  static {
+    installApi(ClothController, (controller, error) => controller.#refuseRestart(error));
+  }
+
+  /** The controller of `backend` (built from `settings`) on `host`. */
+  constructor(host, settings, backend, pausedForReducedMotion = false) {
     const { context } = host;
     const canvas = context.canvas;
     this.#host = host;
     this.#settings = settings;
-    // Every method works detached too (`button.onclick = cloth.pause`), as it did
-    // when the controller was a plain object of closures.
-    for (const name of [
-      'pause', 'resume', 'restart', 'set', 'diagnostics', 'worldToClient', 'clientToWorld', 'destroy', 'readPositions',
-      'snapshot', 'record', 'exportState', 'importState', 'refreshTheme', 'fit', 'setView', 'inspect',
-    ]) {
-      this[name] = this[name].bind(this);
-    }
-    this.#backend = createBackend(settings, gpu, (name) => given.has(name));
-    this.#watch(this.#backend);
+    bindApi(this);
+    this.#backend = backend;
+    this.#watch(backend);
     this.#ready = Promise.resolve(this);
     this.#painter = new Painter(context);
     this.#pausedForReducedMotion = pausedForReducedMotion;
@@ -159,8 +173,8 @@ export class ClothController {
     this.#stopWatchingStyle = host.watchStyle(() => this.refreshTheme());
     this.#box = { cssWidth: canvas.width, cssHeight: canvas.height, pixelRatio: 1, offsetX: 0, offsetY: 0 };
     this.#camera = new SceneCamera(canvas.width, canvas.height);
-    this.#frameScene(this.#backend.builtScene);
-    this.#scheduler = new FrameScheduler(() => this.#frame(), () => this.#stepTask(), () => this.#drawTask());
+    this.#machine = this.#frameMachine();
+    this.#frameScene(backend.builtScene);
     this.#input = this.#attachInput(host);
 
     this.#canvasSize = host.watchSize((measured) => {
@@ -169,16 +183,38 @@ export class ClothController {
       this.#style = host.readTheme();
       this.#painter.repaintAll();
       this.#updateView();
-      this.#requestFrame();
+      this.#machine.changed();
     });
 
     this.#stopWatchingVisibility = host.watchVisibility(this.#listeners.signal, (nowVisible) => {
       this.#visible = nowVisible;
-      if (this.#isOnScreen()) this.#requestFrame();
-      else this.#scheduler.cancelFrame(); // an off-screen cloth costs no CPU
+      if (this.#isOnScreen()) this.#machine.changed();
+      else this.#machine.hidden(); // an off-screen cloth costs no CPU
     });
 
-    this.#requestFrame();
+    this.#machine.changed();
+  }
+
+  /** The frame's state machine, on what this cloth answers it (frame-machine.js). */
+  #frameMachine() {
+    return new FrameMachine({
+      draw: (maxShapes) => this.#draw(maxShapes),
+      steppable: () => this.#backend,
+      loop: () => this.#settings,
+      isStepping: () => this.#isStepping(),
+      isOnScreen: () => !this.#destroyed && this.#isOnScreen(),
+      drawsOnInput: this.#host.drawsOnInput,
+      canDrawOnInput: () => this.#backend?.name === 'cpu',
+      beforeFrame: () => this.#canvasSize.checkPixelRatio(),
+      afterSlice: () => {
+        if (this.#backend.isFinite) return true;
+        this.#diverged = true;
+        this.#report(new Error(DIVERGED_MESSAGE));
+        return false;
+      },
+      emitFrame: () => this.#emitFrame(),
+      halt: (error) => this.#halt(error),
+    });
   }
 
   /**
@@ -203,22 +239,19 @@ export class ClothController {
       grab: (target) => {
         if (target.collider) this.#heldCollider = target;
         else this.#settle(this.#backend.grabNear(target.particle, this.#lastPick));
-        this.#requestFrame();
+        this.#machine.changed();
       },
       dragTo: (clientX, clientY, time) => {
         const at = this.clientToWorld(clientX, clientY);
         const held = this.#heldCollider;
         if (held) this.#backend.moveCollider(held.collider, at.x + held.offsetX, at.y + held.offsetY);
         else this.#backend.drag(at.x, at.y);
-        if (Number.isNaN(this.#undrawnDrag)) this.#undrawnSince = { slices: this.#stepper.slicesRun, pieces: this.#piecesRun, waitedPieces: NaN };
-        this.#undrawnDrag = time;
-        this.#requestFrame();
-        this.#drawOnInput();
+        this.#machine.moved(time);
       },
       release: () => {
         if (this.#heldCollider) this.#heldCollider = null;
         else this.#backend.release();
-        this.#requestFrame();
+        this.#machine.changed();
       },
       zoomBy: (factor, clientX, clientY) => {
         const at = this.#clientToCanvas(clientX, clientY);
@@ -234,13 +267,13 @@ export class ClothController {
 
   /** A grab the backend finishes later (WebGPU picks again first): a frame when it does, its Error reported. */
   #settle(grabbing) {
-    grabbing?.then(() => this.#requestFrame(), (error) => {
+    grabbing?.then(() => this.#machine.changed(), (error) => {
       this.#report(error);
-      this.#requestFrame();
+      this.#machine.changed();
     });
   }
 
-  // -- the public controller (cloth.d.ts)
+  // -- the getters of the API (cloth.d.ts)
 
   /** "main": this cloth steps and draws on the thread that mounted it (the page's, or a worker's own). */
   get runsIn() {
@@ -277,31 +310,9 @@ export class ClothController {
     return this.#backend?.name ?? 'cpu';
   }
 
-  /** Resolves to the controller once the last restart runs (at once unless it waits for a GPU device). */
+  /** Resolves to the controller once the last restart runs; rejects when it was refused (the old cloth kept). */
   get ready() {
     return this.#ready;
-  }
-
-  /** A copy of the positions `[x0, y0, …]` in metres, read back from the GPU on the WebGPU backend. */
-  async readPositions() {
-    this.#assertAlive();
-    const backend = this.#backend;
-    const positions = await backend.readPositions();
-    return backend === this.#backend ? positions : this.#backend.positions().slice();
-  }
-
-  /**
-   * What the cloth's Simulation holds now, as plain data (cloth.d.ts' ClothInspection):
-   * a Promise here as in a worker, so tests and tools read both modes one way.
-   */
-  async inspect() {
-    this.#assertAlive();
-    const positions = await this.readPositions();
-    return inspection(this.#backend.simulation, this.diagnostics(), positions);
-  }
-
-  pause() {
-    this.#settings = { ...this.#settings, paused: true };
   }
 
   get reducedMotion() {
@@ -316,16 +327,58 @@ export class ClothController {
     return { ...this.#style };
   }
 
-  resume() {
-    this.#pausedForReducedMotion = false;
-    this.#settings = { ...this.#settings, paused: false };
-    this.#requestFrame();
+  /** The camera: { x, y, scale } (world point at the canvas centre, CSS px per metre) and whether it shows the fit. */
+  get view() {
+    return this.#camera.camera;
   }
 
-  restart(newOptions = {}) {
-    this.#assertAlive();
+  // -- the methods of the API, with their arguments read (controller-api.js)
+
+  /** A copy of the positions `[x0, y0, …]` in metres, read back from the GPU on the WebGPU backend. */
+  async [PERFORM.readPositions]() {
+    const backend = this.#backend;
+    const positions = await backend.readPositions();
+    return backend === this.#backend ? positions : this.#backend.positions().slice();
+  }
+
+  /** What the cloth's Simulation holds now, as plain data (cloth.d.ts' ClothInspection). */
+  async [PERFORM.inspect]() {
+    const positions = await this[PERFORM.readPositions]();
+    return inspection(this.#backend.simulation, this.diagnostics(), positions);
+  }
+
+  [PERFORM.pause]() {
+    this.#settings = { ...this.#settings, paused: true };
+  }
+
+  [PERFORM.resume]() {
+    this.#pausedForReducedMotion = false;
+    this.#settings = { ...this.#settings, paused: false };
+    this.#machine.changed();
+  }
+
+  /**
+   * Builds a new cloth from the current options overlaid with `changes`; a
+   * refusal (of the options, or of the Simulation) rejects `ready`, is told to
+   * onError, and keeps the old cloth running.
+   */
+  [PERFORM.restart](changes) {
+    try {
+      this.#restart(revivedOptions(changes));
+    } catch (error) {
+      this.#refuseRestart(error);
+    }
+  }
+
+  /** A refused restart: `ready` rejects with `error`, onError hears of it, the old cloth runs on. */
+  #refuseRestart(error) {
+    this.#ready = handled(Promise.reject(error));
+    this.#report(error);
+  }
+
+  #restart(changes) {
     const current = this.#effectiveOptions();
-    const merged = mergeOptionsGiven(current, newOptions);
+    const merged = mergeOptionsGiven(current, changes);
     let next = merged.options;
     const { given } = merged;
     if (given.has('preset') && !given.has('scene')) next.scene = undefined; // a preset replaces a scene
@@ -344,7 +397,7 @@ export class ClothController {
       try {
         this.#replace(next, null, applies);
         this.#ready = Promise.resolve(this);
-        return this;
+        return;
       } catch (error) {
         if (!tooLargeForCpu(error, next)) throw error;
         waitForAdapter = true;
@@ -352,11 +405,10 @@ export class ClothController {
     }
     if ((wantsGpu(next) && !held) || waitForAdapter) {
       this.#restartOnNewGpu(next, applies);
-      return this;
+      return;
     }
     this.#replace(next, gpuToKeep(next, held), applies);
     this.#ready = Promise.resolve(this);
-    return this;
   }
 
   /**
@@ -379,13 +431,13 @@ export class ClothController {
       return this;
     });
     pending.catch((error) => this.#report(error));
-    this.#ready = pending;
+    this.#ready = handled(pending);
   }
 
   /** Builds the cloth of `next` on `gpu` (or the CPU when null) and makes it the running one; throws, keeping the old, on error. */
   #replace(next, gpu, applies = () => true) {
     const replacement = createBackend(next, gpu, applies); // throws: the old cloth keeps running
-    return this.#install(replacement, next);
+    this.#install(replacement, next);
   }
 
   /** Makes `replacement` (built from `next`) the running cloth, the camera framing the scene as built. */
@@ -398,28 +450,23 @@ export class ClothController {
     this.#frameScene(replacement.builtScene);
     this.#diverged = false;
     this.#haltedBy = null;
-    this.#stepper.clear();
-    this.#frameTimes.clear();
     this.#input.reset();
     this.#heldCollider = null;
-    this.#requestFrame();
-    return this;
+    this.#machine.restarted();
   }
 
-  snapshot() {
-    this.#assertAlive();
+  /** A PNG of the canvas as it shows the cloth now. */
+  [PERFORM.snapshot]() {
     this.#painter.repaintAll();
-    this.#draw(); // the canvas holds this very state
+    this.#machine.drawNow(); // the canvas holds this very state
     return this.#host.encodePng();
   }
 
-  record(seconds) {
-    this.#assertAlive();
-    return this.#host.record(seconds, () => this.#requestFrame());
+  [PERFORM.record](seconds) {
+    return this.#host.record(seconds, () => this.#machine.changed());
   }
 
-  exportState() {
-    this.#assertAlive();
+  [PERFORM.exportState]() {
     const saved = this.#backend.saveState(); // WebGPU refuses
     const settings = this.#settings;
     const scene = settings.scene != null
@@ -428,45 +475,44 @@ export class ClothController {
         preset: settings.preset,
         sizes: Object.fromEntries(Object.keys(presetShape(settings.preset)).map((name) => [name, settings[name]])),
       };
-    return encodeState(saved, scene);
+    return encodeState(saved, scene, settings);
   }
 
-  importState(file) {
-    this.#assertAlive();
+  /** Runs the state decoded on the calling side (state-file.js' decodeState); throws, keeping the running cloth, when it does not fit its scene. */
+  [PERFORM.importState]({ scene, state, loop }) {
     this.#backend.checkSavedStates('importState');
-    const { scene, state } = decodeState(file);
     const changes = scene.spec != null ? { scene: scene.spec } : { preset: scene.preset, ...scene.sizes };
-    const next = mergeOptionsGiven(this.#effectiveOptions(), changes).options;
+    const next = mergeOptionsGiven(this.#effectiveOptions(), { ...changes, ...loop }).options;
     if (scene.spec == null) next.scene = undefined;
-    return this.#install(restoredCpuBackend(next, state), next); // throws: the running cloth is kept
+    this.#install(restoredCpuBackend(next, state), next); // throws: the running cloth is kept
   }
 
-  refreshTheme() {
-    if (this.#destroyed) return;
+  [PERFORM.refreshTheme]() {
     this.#style = this.#host.readTheme();
     this.#painter.repaintAll();
-    this.#requestFrame();
+    this.#machine.changed();
   }
 
-  set(name, value) {
-    this.#assertAlive();
-    const parameter = liveParameter(name, value);
-    if (parameter.appliesOn === 'simulation') {
-      const refusal = this.#backend.refusal(name, value); // throws for a value no backend runs
+  /** Sets a live parameter (its name and, for the loop's, its value checked on the calling side); the Simulation checks its own. */
+  [PERFORM.set](name, value) {
+    const revived = reviveValue(value);
+    if (PARAMETER_BY_NAME.get(name).appliesOn === 'simulation') {
+      const refusal = this.#backend.refusal(name, revived); // throws for a value no backend runs
       if (refusal) this.#fallBackToCpu(refusal, { throwing: true });
-      this.#backend.setParameter(name, value); // throws, keeping the old value, for a refused one
+      this.#backend.setParameter(name, revived); // throws, keeping the old value, for a refused one
       this.#settings = { ...this.#settings, [name]: this.#backend.parameter(name) };
     } else {
-      checkRule(value, name);
-      this.#settings = { ...this.#settings, [name]: value };
+      this.#settings = { ...this.#settings, [name]: revived };
       this.#painter.repaintAll();
     }
-    this.#requestFrame();
+    this.#machine.changed();
   }
 
-  diagnostics() {
+  [PERFORM.diagnostics]() {
     if (this.#destroyed) return { ...this.#lastDiagnostics };
     const backend = this.#backend;
+    const machine = this.#machine;
+    const dragDrawn = machine.dragDrawn;
     this.#lastDiagnostics = {
       time: backend.time,
       numParticles: backend.numParticles,
@@ -474,41 +520,31 @@ export class ClothController {
       maxStretch: backend.maxStretch,
       kineticEnergy: backend.kineticEnergy,
       isFinite: backend.isFinite,
-      stepMs: backend.stepMs(this.#stepper.stepMs),
-      frameMs: this.#frameTimes.mean,
+      stepMs: backend.stepMs(machine.stepMs),
+      frameMs: machine.frameMs,
       wasmMemoryBytes: wasmMemoryBytes(),
       tornCount: backend.tornCount,
-      capped: this.#stepper.capped,
-      stepsLastFrame: this.#stepper.stepsLastFrame,
-      slicesLastFrame: this.#stepper.slicesLastFrame,
+      ...machine.stepping,
       backend: backend.name,
-      dragEventTime: this.#dragDrawn.eventTime,
-      dragLatencyMs: this.#dragDrawn.latencyMs,
-      dragWaitSlices: this.#dragDrawn.slices,
-      piecesLastFrame: this.#piecesLastFrame,
-      dragWaitPieces: this.#dragDrawn.pieces,
+      dragEventTime: dragDrawn.eventTime,
+      dragLatencyMs: dragDrawn.latencyMs,
+      dragWaitSlices: dragDrawn.slices,
+      piecesLastFrame: machine.piecesLastFrame,
+      dragWaitPieces: dragDrawn.pieces,
     };
     return { ...this.#lastDiagnostics };
   }
 
-  /** The camera: { x, y, scale } (world point at the canvas centre, CSS px per metre) and whether it shows the fit. */
-  get view() {
-    return this.#camera.camera;
-  }
-
-  fit() {
-    this.#assertAlive();
+  [PERFORM.fit]() {
     this.#moveCamera(() => this.#camera.fit());
   }
 
-  setView(view) {
-    this.#assertAlive();
-    const { options } = mergeOptionsGiven(this.#settings, { view }); // checks it: on Error nothing changes
-    this.#settings = options;
-    this.#moveCamera(() => (options.view == null ? this.#camera.fit() : this.#camera.show(options.view)));
+  [PERFORM.setView](view) {
+    this.#settings = { ...this.#settings, view };
+    this.#moveCamera(() => (view == null ? this.#camera.fit() : this.#camera.show(view)));
   }
 
-  worldToClient(x, y) {
+  [PERFORM.worldToClient](x, y) {
     const onCanvas = worldToCanvas(this.#view, x, y);
     const screen = this.#screenBox();
     return {
@@ -517,7 +553,7 @@ export class ClothController {
     };
   }
 
-  clientToWorld(clientX, clientY) {
+  [PERFORM.clientToWorld](clientX, clientY) {
     const at = this.#clientToCanvas(clientX, clientY);
     return canvasToWorld(this.#view, at.x, at.y);
   }
@@ -531,18 +567,15 @@ export class ClothController {
     };
   }
 
-  destroy() {
-    if (this.#destroyed) return;
+  [PERFORM.destroy]() {
     try {
       this.diagnostics(); // keep the last numbers readable after destroy
     } catch {
       // an unusable Simulation: the numbers of its last good frame stay
     }
     this.#destroyed = true;
-    this.#scheduler.stop();
-    this.#picture = null;
+    this.#machine.stop();
     clearTimeout(this.#framing);
-    clearTimeout(this.#inputDrawing);
     this.#listeners.abort();
     this.#stopWatchingStyle();
     this.#canvasSize.stop();
@@ -583,8 +616,7 @@ export class ClothController {
     this.#backend.dispose(cpu);
     this.#backend = cpu;
     this.#painter.repaintAll();
-    this.#stepper.clear();
-    this.#requestFrame();
+    this.#machine.restarted();
   }
 
   // -- errors and callbacks never escape into the browser's frame loop
@@ -612,10 +644,6 @@ export class ClothController {
     }
   }
 
-  #assertAlive() {
-    if (this.#destroyed) throw new Error('this cloth was destroyed');
-  }
-
   #effectiveOptions() {
     const effective = { ...this.#settings };
     if (!this.#destroyed) {
@@ -641,7 +669,7 @@ export class ClothController {
     change();
     this.#updateView();
     this.#painter.repaintAll();
-    this.#requestFrame();
+    this.#machine.changed();
   }
 
   /**
@@ -666,196 +694,25 @@ export class ClothController {
     return this.#host.screenBox();
   }
 
-  // -- the loop
+  // -- what the frame's state machine asks
 
   #isStepping() {
     const settings = this.#settings;
-    return !this.#destroyed && !settings.paused && !this.#diverged && !this.#haltedBy && this.#isOnScreen() && settings.stepsPerFrame > 0;
+    const steps = settings.speed !== 'original' || settings.stepsPerFrame > 0;
+    return !this.#destroyed && !settings.paused && !this.#diverged && !this.#haltedBy && this.#isOnScreen() && steps;
   }
 
   #isOnScreen() {
     return this.#visible || !this.#settings.pauseWhenHidden;
   }
 
-  #requestFrame() {
-    this.#shownEarly = false; // something changed: the frame draws it
-    // and a picture being drawn in pieces draws the rest of it, whole, of the new state
-    if (this.#picture) Object.assign(this.#picture, { stale: true, done: false });
-    if (!this.#destroyed && this.#isOnScreen()) this.#scheduler.requestFrame();
-  }
-
-  /**
-   * A drag move on a host that draws on input (a worker's: its animation frames
-   * keep a phase of their own, up to a frame after the page's input) is drawn in
-   * the next task, after the moves already queued (a burst of them is drawn
-   * once, at the latest), and the pending frame then draws only if something
-   * else changed meanwhile: one drawing per state, the held particle under the
-   * pointer as soon as the moves arrive. Stepping keeps the frames' pace. The
-   * CPU's backend only.
-   */
-  #drawOnInput() {
-    if (this.#inputDrawing || !this.#host.drawsOnInput) return;
-    this.#inputDrawing = setTimeout(() => {
-      this.#inputDrawing = 0;
-      this.#drawInputNow();
-    }, 0);
-  }
-
-  #drawInputNow() {
-    if (this.#destroyed || this.#shownEarly || this.#backend.name !== 'cpu' || !this.#scheduler.framePending) return;
-    if (this.#picture) return; // the picture being drawn draws the move in its next piece
-    try {
-      const started = performance.now();
-      this.#draw();
-      this.#shownEarly = true;
-      this.#earlyDrawMs += performance.now() - started;
-    } catch (error) {
-      this.#halt(error);
-    }
-  }
-
-  /**
-   * Steps after a frame has drawn, in slices, each a task of its own: a drag
-   * move that arrived during a slice is drawn before the next one. Once the
-   * frame's stepping is done, hands out the fresh diagnostics and asks for the
-   * next frame, which draws this state. The frame also comes when stepping
-   * stopped meanwhile (paused, say): it shows the last state and its readouts.
-   */
-  #stepTask() {
-    // A frame that came meanwhile (asked for by a drag move) is drawing its
-    // picture in pieces: stepping now would change the cloth under it. The
-    // picture, once whole, schedules the frame's stepping again.
-    if (this.#destroyed || this.#picture) return;
-    if (this.#inputDrawing) {
-      clearTimeout(this.#inputDrawing);
-      this.#inputDrawing = 0;
-      this.#drawInputNow();
-    }
-    if (!this.#isStepping()) {
-      this.#stepper.end(this.#backend);
-      this.#requestFrame();
-      return;
-    }
-    try {
-      if (!this.#stepper.stepping) this.#stepper.begin(this.#backend, this.#settings.stepsPerFrame);
-      this.#steppingMs += this.#stepper.slice(this.#backend);
-      if (!this.#backend.isFinite) {
-        this.#diverged = true;
-        this.#report(new Error(DIVERGED_MESSAGE));
-      }
-    } catch (error) {
-      this.#halt(error);
-      return;
-    }
-    if (this.#destroyed) return; // an onError callback may have destroyed the cloth
-    if (!this.#stepper.frameDone && this.#isStepping()) {
-      this.#scheduler.scheduleStepping();
-      return;
-    }
-    this.#stepper.end(this.#backend);
-    this.#emitFrame();
-    this.#requestFrame();
-  }
-
-  /**
-   * An animation frame: draws the state (unless a drag move's drawing already
-   * showed it), then steps. A large picture is drawn in pieces of SLICE_WORK_MS,
-   * the first here and the others in tasks of their own (#drawTask), so that
-   * what arrives meanwhile is handled between them: a drag move, above all,
-   * which the next piece then draws, the rest of the picture whole and of the
-   * moved cloth, rather than after the picture it came too late for.
-   */
-  #frame() {
-    if (this.#destroyed || this.#picture) return; // a picture in pieces draws what the frame would
-    try {
-      this.#canvasSize.checkPixelRatio();
-      if (!this.#isStepping()) this.#stepper.idle();
-      if (this.#shownEarly) this.#piecesLastFrame = 0; // a drag move's drawing showed this state
-      else {
-        this.#picture = { stale: false, done: false, pieces: 0 };
-        // a drag move not drawn yet is in this picture: its pieces are not a wait
-        const since = this.#undrawnSince;
-        if (!Number.isNaN(this.#undrawnDrag) && Number.isNaN(since.waitedPieces)) since.waitedPieces = this.#piecesRun - since.pieces;
-        if (this.#drawPiece()) return;
-      }
-    } catch (error) {
-      this.#picture = null;
-      this.#halt(error);
-      return;
-    }
-    this.#frameDrawn();
-  }
-
-  /** The next piece of the frame's picture, in a task of its own; then, once it is whole, stepping. */
-  #drawTask() {
-    if (this.#destroyed || !this.#picture) return;
-    try {
-      if (this.#drawPiece()) return;
-    } catch (error) {
-      this.#picture = null;
-      this.#halt(error);
-      return;
-    }
-    // the canvas shows the state now: a frame asked for meanwhile has nothing left to draw
-    this.#scheduler.cancelFrame();
-    this.#frameDrawn();
-  }
-
-  /**
-   * Draws a piece of the frame's picture: at most the pacer's shapes, or, once
-   * the state changed since the picture began, the rest whole (a picture
-   * started over at every drag move would never end). Returns whether more
-   * pieces are left, and schedules the next one then.
-   */
-  #drawPiece() {
-    const picture = this.#picture;
-    if (!picture.done) {
-      const maxShapes = picture.stale ? undefined : this.#pacer.maxShapes;
-      const started = performance.now();
-      const left = this.#draw(maxShapes);
-      const elapsed = performance.now() - started;
-      this.#drawingMs += elapsed;
-      this.#piecesRun += 1;
-      picture.pieces += 1;
-      if (left > 0) {
-        this.#pacer.measured(maxShapes, elapsed);
-        this.#scheduler.scheduleDrawing();
-        return true;
-      }
-    }
-    this.#piecesLastFrame = picture.pieces;
-    this.#picture = null;
-    return false;
-  }
-
-  /** The frame's picture is on the canvas: its time is counted, and stepping follows (or the readouts). */
-  #frameDrawn() {
-    this.#shownEarly = false;
-    this.#frameTimes.add(this.#drawingMs + this.#steppingMs + this.#earlyDrawMs);
-    this.#drawingMs = 0;
-    this.#steppingMs = 0;
-    this.#earlyDrawMs = 0;
-    // while stepping, the stepping task hands out the diagnostics of what it did
-    if (this.#isStepping()) this.#scheduler.scheduleStepping();
-    else this.#emitFrame();
-  }
-
   /**
    * Draws the state: whole, or at most `maxShapes` shapes of the picture in
    * progress. Returns the shapes left to draw, 0 once the canvas shows the state.
    */
-  #draw(maxShapes = undefined) {
+  #draw(maxShapes) {
     const { renderer: drewWith, left } = this.#backend.draw(this.#painter, this.#view, this.#settings, this.#style, maxShapes);
     if (left > 0) return left;
-    if (this.#picture) this.#picture.done = true; // a whole drawing (a snapshot's) finished the picture too
-    if (!Number.isNaN(this.#undrawnDrag)) {
-      const eventTime = this.#undrawnDrag;
-      const latencyMs = performance.timeOrigin + performance.now() - eventTime;
-      const since = this.#undrawnSince;
-      const pieces = Number.isNaN(since.waitedPieces) ? this.#piecesRun - since.pieces : since.waitedPieces;
-      this.#dragDrawn = { eventTime, latencyMs, slices: this.#stepper.slicesRun - since.slices, pieces };
-      this.#undrawnDrag = NaN;
-    }
     this.#host.drew();
     // a canvas bigger than the wasm rasterizer draws: canvas 2D can, from now on
     if (drewWith !== this.#settings.renderer) this.#settings = { ...this.#settings, renderer: drewWith };

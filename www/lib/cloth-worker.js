@@ -1,15 +1,18 @@
 // The cloth's dedicated worker: the wasm module, the Simulation (or the WebGPU
 // backend), the frame loop and the drawing of one cloth, on the OffscreenCanvas
-// the page handed over. worker-client.js, on the page, starts it with
+// the page hands over. worker-client.js, on the page, starts it with
 // `new Worker(new URL('./cloth-worker.js', import.meta.url), { type: 'module' })`
 // and speaks to it in messages:
 //
-//   page → worker: { type: 'mount', canvas, settings, given, reducedMotion, page }
-//                  { type: 'call', id, method, args }  a controller method
+//   page → worker: { type: 'mount', settings, given, reducedMotion, page }  build the cloth
+//                  { type: 'canvas', canvas }       the OffscreenCanvas, once the cloth is built
+//                  { type: 'call', id, method, args }  a controller method (controller-api.js'
+//                                                   WORKER_CALLS), its arguments read on the page
 //                  { type: 'pointer', event }           pointer.js' input
 //                  { type: 'resize', box, width, height } | { type: 'visible', visible }
 //                  { type: 'theme', style } | { type: 'stream', on }
 //   worker → page: { type: 'hello', canDraw }           the module loaded
+//                  { type: 'built' }                    the cloth is built: the canvas, please
 //                  { type: 'mounted', state } | { type: 'mountFailed', error }
 //                  { type: 'answer', id, value } | { type: 'answer', id, error }
 //                  { type: 'state', state, frame }      what the page's getters read
@@ -18,23 +21,21 @@
 //                  { type: 'bitmap', bitmap }           a frame while the page records
 //
 // Errors cross as data (errors.js' errorToData) so they keep `field` and `code`.
+// A mount the Simulation refuses fails before the canvas is asked for: the page
+// then ends this worker, and its canvas is still the page's.
 
 import { startCloth } from './cloth-controller.js';
 import { WorkerHost } from './worker-host.js';
 import { errorToData } from './errors.js';
+import { PERFORM, WORKER_CALLS, CLOTH_GETTERS } from './controller-api.js';
 
 // Every engine with OffscreenCanvas gives workers requestAnimationFrame; a
 // worker without it steps and draws at about 60 frames a second on timers.
 globalThis.requestAnimationFrame ??= (callback) => setTimeout(() => callback(performance.now()), 16);
 globalThis.cancelAnimationFrame ??= (handle) => clearTimeout(handle);
 
-/** The controller methods the page may call; the getters travel in the state. */
-const CALLS = new Set([
-  'pause', 'resume', 'restart', 'set', 'fit', 'setView', 'readPositions', 'snapshot', 'exportState', 'importState',
-  'refreshTheme', 'inspect',
-]);
-
-let canvas = null; // the OffscreenCanvas, kept for a mount that failed and is tried again
+let page = null; // the page's last word on the canvas (see worker-host.js), from the mount on
+let receiveCanvas = null; // resolves the mount's wait for the canvas
 let host = null;
 let controller = null;
 
@@ -49,21 +50,12 @@ function viewOf(cloth) {
   };
 }
 
-/** What the page's getters read, posted after every frame and every message but pointer input. */
+/** What the page's getters read (controller-api.js' CLOTH_GETTERS), posted after every frame and every message but pointer input. */
 function stateOf(cloth, diagnostics = cloth.diagnostics()) {
-  const options = cloth.options;
-  delete options.onFrame;
-  delete options.onError;
-  return {
-    diagnostics,
-    options,
-    paused: cloth.paused,
-    diverged: cloth.diverged,
-    backend: cloth.backend,
-    theme: cloth.theme,
-    reducedMotion: cloth.reducedMotion,
-    ...viewOf(cloth),
-  };
+  const state = Object.fromEntries(CLOTH_GETTERS.map((name) => [name, cloth[name]]));
+  delete state.options.onFrame;
+  delete state.options.onError;
+  return { ...state, diagnostics, ...viewOf(cloth) };
 }
 
 function postState(frame = false, diagnostics = undefined) {
@@ -80,10 +72,8 @@ function postView() {
   if (controller && !controller.destroyed) postMessage({ type: 'state', view: viewOf(controller) });
 }
 
-async function mount({ canvas: given, settings, given: givenNames, reducedMotion, page }) {
-  canvas ??= given;
-  host = new WorkerHost(canvas, page);
-  const made = host;
+async function mount({ settings, given, reducedMotion, page: measured }) {
+  page = measured;
   const callbacks = {
     onFrame: (diagnostics) => {
       if (controller) postState(true, diagnostics);
@@ -95,8 +85,17 @@ async function mount({ canvas: given, settings, given: givenNames, reducedMotion
       postMessage({ type: 'error', error: errorToData(error) });
     },
   };
+  // the cloth is built first; only then does the page hand the canvas over
+  const makeHost = async () => {
+    const canvas = await new Promise((resolve) => {
+      receiveCanvas = resolve;
+      postMessage({ type: 'built' });
+    });
+    host = new WorkerHost(canvas, page);
+    return host;
+  };
   try {
-    controller = await startCloth(() => made, { ...settings, ...callbacks }, new Set(givenNames), reducedMotion);
+    controller = await startCloth(makeHost, { ...settings, ...callbacks }, new Set(given), reducedMotion);
     postMessage({ type: 'mounted', state: stateOf(controller) });
   } catch (error) {
     host = null;
@@ -104,10 +103,11 @@ async function mount({ canvas: given, settings, given: givenNames, reducedMotion
   }
 }
 
+/** Performs the controller method `method` with the arguments the page read (controller-api.js). */
 async function call({ id, method, args }) {
   try {
-    if (!CALLS.has(method)) throw new Error(`no controller method ${String(method).slice(0, 40)}`);
-    let value = controller[method](...args);
+    if (!WORKER_CALLS.includes(method)) throw new Error(`no controller method ${String(method).slice(0, 40)}`);
+    let value = controller[PERFORM[method]](...args);
     if (method === 'restart') value = await controller.ready;
     value = await value;
     const transfer = value instanceof Float32Array ? [value.buffer] : [];
@@ -119,19 +119,23 @@ async function call({ id, method, args }) {
   }
 }
 
-/** The page's messages that change what the host knows. */
+/**
+ * The page's messages that change what the host knows; before the host
+ * exists (the cloth is being built), what they say is kept for it.
+ */
 const HOST_MESSAGES = {
-  pointer: ({ event }) => host.pointer(event),
-  resize: (message) => host.resize(message),
-  visible: ({ visible }) => host.setVisible(visible),
-  theme: ({ style }) => host.setStyle(style),
-  stream: ({ on }) => host.streamFrames(on ? (bitmap) => postMessage({ type: 'bitmap', bitmap }, [bitmap]) : null),
+  pointer: ({ event }) => host?.pointer(event),
+  resize: ({ box, width, height }) => (host ? host.resize({ box, width, height }) : Object.assign(page, { box, width, height })),
+  visible: ({ visible }) => (host ? host.setVisible(visible) : Object.assign(page, { visible })),
+  theme: ({ style }) => (host ? host.setStyle(style) : Object.assign(page, { style })),
+  stream: ({ on }) => host?.streamFrames(on ? (bitmap) => postMessage({ type: 'bitmap', bitmap }, [bitmap]) : null),
 };
 
 addEventListener('message', ({ data }) => {
   if (data.type === 'mount') mount(data);
+  else if (data.type === 'canvas') receiveCanvas?.(data.canvas);
   else if (data.type === 'call') call(data);
-  else if (host && HOST_MESSAGES[data.type]) {
+  else if (page && HOST_MESSAGES[data.type]) {
     try {
       HOST_MESSAGES[data.type](data);
     } catch (error) {

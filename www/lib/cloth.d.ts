@@ -86,15 +86,28 @@ export interface ClothOptions extends Partial<ParameterValues> {
   /**
    * Where the cloth steps and draws (on mount; `restart` keeps it). "auto"
    * (default): in a dedicated module worker (www/lib/cloth-worker.js) that owns
-   * the canvas through `transferControlToOffscreen()`, where the engine has
-   * OffscreenCanvas with a 2D context in workers and module workers, else on the
-   * page's main thread (with a console.warn saying why). "on": the worker, or an
-   * Error with `field` "worker" and `code` "unsupported". "off": the main thread.
-   * `runsIn` says which. A canvas handed to a worker stays the worker's: after
-   * `destroy()`, mount the next cloth on a fresh canvas (a mount on it throws an
-   * Error with `field` "canvas" and `code` "canvas_transferred").
+   * the canvas through `transferControlToOffscreen()`, where this canvas can be
+   * handed to one; else on the page's main thread, with a console.warn saying
+   * why: an engine without OffscreenCanvas (with a 2D context in workers) or
+   * module workers, a canvas not in the document, a canvas another mount is
+   * being handed, a canvas the page took a drawing context of. "on": the
+   * worker, or an Error saying why not (`field` "worker", `code` "unsupported";
+   * or `field` "canvas", `code` "canvas_not_in_document", "canvas_in_use" or
+   * "canvas_has_context"). "off": the main thread. `runsIn` says which. The
+   * worker builds the cloth before the canvas is handed over: a mount that fails
+   * (a refused option or scene, say) ends its worker and leaves the canvas the
+   * page's. A canvas handed to a worker stays the worker's: after `destroy()`,
+   * mount the next cloth on a fresh canvas (a mount on it rejects with `field`
+   * "canvas" and `code` "canvas_transferred"; one on a canvas a cloth in a
+   * worker has, with "canvas_in_use").
    */
   worker?: WorkerChoice;
+  /**
+   * Aborts the mount (mountCloth only): a mount still loading when it aborts
+   * rejects with an AbortError (`field` "signal", `code` "aborted") and ends
+   * its worker at once. What a framework's effect cleanup wants.
+   */
+  signal?: AbortSignal | null;
 }
 
 /** A view of the world: the point at the canvas' centre (metres) and CSS px per metre. */
@@ -124,7 +137,7 @@ export interface ClothDiagnostics {
   wasmMemoryBytes: number;
   /** Constraints torn so far. */
   tornCount: number;
-  /** True when the last frame's stepping budget ran out before `stepsPerFrame` steps (the cloth runs slower than real time). */
+  /** True when the last frame's stepping budget ran out before its steps ran (the cloth runs slower than its `speed`). */
   capped: boolean;
   /**
    * Steps' worth of work done in the last frame: whole steps finished plus the part
@@ -196,7 +209,7 @@ export interface ClothInspection extends ClothDiagnostics {
 /** The effective value of every option (solver values as the Simulation holds them). */
 export type EffectiveClothOptions = ParameterValues &
   Required<Pick<ClothOptions, 'paused' | 'pauseWhenHidden' | 'respectReducedMotion' | 'simd' | 'backend' | 'allowFallbackAdapter' | 'worker'>> &
-  Pick<ClothOptions, 'wasmUrl' | 'scalarWasmUrl' | 'onFrame' | 'onError' | 'scene' | 'view'>;
+  Pick<ClothOptions, 'wasmUrl' | 'scalarWasmUrl' | 'onFrame' | 'onError' | 'scene' | 'view' | 'signal'>;
 
 /** The value type `set` takes for each live parameter. */
 export type LiveParameterValues = Pick<ParameterValues, LiveParameterName>;
@@ -219,14 +232,24 @@ export interface ClothStateFile {
   constraints: number[];
   torn: number[];
   colliders: (ColliderSpec & { id: number })[];
+  /** How fast the saved cloth moves (optional: a file without it keeps the running cloth's pace). */
+  loop?: { speed?: ParameterValues['speed']; stepsPerFrame?: number };
 }
 
 /**
- * A mounted cloth. Where it runs in a worker (`runsIn` "worker"), the getters
- * read the state the worker posts after every frame and every call (a frame
- * old at most); what needs the simulation's answer returns a Promise
- * (`readPositions`, `snapshot`, `record`, and there also `exportState`,
- * `importState` and `set`): `await` them and the code works in both modes.
+ * A mounted cloth. Every call gives the same answer or the same refusal in
+ * both modes (on the page's main thread, `runsIn` "main", or in a worker,
+ * "worker"): its arguments are read once, on the calling side, into plain
+ * data, and what needs the cloth's answer returns a Promise in both
+ * (`set`, `readPositions`, `inspect`, `snapshot`, `record`, `exportState`,
+ * `importState`), which rejects for every refusal, of an argument or of the
+ * cloth, and never throws; `restart` answers through `ready`. A refusal is an
+ * Error whose `field`, `code` and message are strings. Where the cloth runs
+ * in a worker, the getters read the state the worker posts after every frame
+ * and every call (a frame old at most). After `destroy()`, `pause`, `resume`,
+ * `refreshTheme` and `destroy` do nothing, `diagnostics`, `worldToClient` and
+ * `clientToWorld` answer with the last values, and every other call is
+ * refused (`code` "destroyed"). The list of methods is www/lib/controller-api.js.
  */
 export interface ClothController {
   /** "worker" when the cloth steps and draws in a worker, "main" on the thread that mounted it. */
@@ -250,9 +273,10 @@ export interface ClothController {
    */
   readonly backend: 'webgpu' | 'cpu';
   /**
-   * Resolves to the controller once the last `restart` runs: at once, unless it
-   * waits for a GPU device (then the old cloth runs until the new one is built;
-   * on failure it rejects, `onError` is told and the old cloth keeps running).
+   * Resolves to the controller once the last `restart` runs (at once on the main
+   * thread, unless it waits for a GPU device; once the worker answers in a
+   * worker): the old cloth runs until the new one is built. A refused restart
+   * rejects it, is told to `onError`, and the old cloth keeps running.
    */
   readonly ready: Promise<ClothController>;
   /** A copy of the positions [x0, y0, …] in metres (read back from the GPU on WebGPU). */
@@ -278,47 +302,52 @@ export interface ClothController {
   /**
    * Records the next `seconds` (above 0, at most 60) of the canvas as WebM. Rejects
    * where the engine cannot (`canRecord` false; the Error's `code` is "unsupported")
-   * or for seconds out of range (`field` "seconds").
+   * or for seconds out of range (`field` "seconds"). Recordings at once each get
+   * every frame.
    */
   record(seconds: number): Promise<Blob>;
   /**
    * The state as a JSON-ready object (see `ClothStateFile`): scene, parameters,
-   * time, positions, velocities, pins, torn constraints, colliders. A step in
-   * progress is finished first. On WebGPU it throws an Error with `field`
-   * "backend" and `code` "unsupported" (saved states are the CPU's), as
-   * `importState` does. In a worker, a Promise of it (rejecting with that Error).
+   * time, positions, velocities, pins, torn constraints, colliders and the pace
+   * (`loop`: `speed`, `stepsPerFrame`). A step in progress is finished first.
+   * On WebGPU it rejects with an Error with `field` "backend" and `code`
+   * "unsupported" (saved states are the CPU's), as `importState` does.
    */
-  exportState(): ClothStateFile | Promise<ClothStateFile>;
+  exportState(): Promise<ClothStateFile>;
   /**
    * Loads a state `exportState` gave (parsed JSON): builds its scene, restores
    * it, and only then replaces the running cloth, which then continues bit for
-   * bit as the saved one did. A malformed or hostile file throws an Error naming
-   * what is wrong, and the running cloth is kept. Returns the controller; in a
-   * worker, a Promise that resolves once the state runs (or rejects with that Error).
+   * bit as the saved one did. Resolves once the state runs. A malformed or
+   * hostile file (read once, on the calling side: www/lib/state-file.js) rejects
+   * with an Error whose `field` is the place in the file ("positions",
+   * "scene.spec.areas", "file" for the whole) and `code` "wrong_type" or
+   * "invalid_state"; a state that does not fit its scene with the Simulation's
+   * Error. The running cloth is kept.
    */
-  importState(file: unknown): ClothController | Promise<void>;
+  importState(file: unknown): Promise<void>;
   /** Reads the `--xpbd-cloth-*` colours again (after a stylesheet changed, say). */
   refreshTheme(): void;
   /**
-   * Builds a new cloth from the current options overlaid with `newOptions`. The new
-   * Simulation is built first: if it throws (an Error naming the bad value) the old
-   * cloth keeps running unchanged; otherwise the old one is freed. Returns the controller.
-   * Restarting the same scene keeps the current solver values; another `preset` or
-   * `scene` brings its own (a flag its wind, say), except the values given here.
-   * In a worker, the options are checked at once (an invalid one throws here);
-   * what only the Simulation refuses rejects `ready` and is told to `onError`.
+   * Builds a new cloth from the current options overlaid with `newOptions` and
+   * returns the controller at once; `ready` says how it went. The new cloth is
+   * built first: when an option is refused (an unknown name, a value of the
+   * wrong type, a scene or a size the Simulation refuses) `ready` rejects with
+   * an Error naming it, `onError` is told, and the old cloth keeps running
+   * unchanged; otherwise the old one is freed. Restarting the same scene keeps
+   * the current solver values; another `preset` or `scene` brings its own (a
+   * flag its wind, say), except the values given here.
    */
   restart(newOptions?: ClothOptions): ClothController;
   /**
-   * Sets a live parameter at once. Throws an Error and keeps the old value when the
-   * value is invalid (a string for a number, or a number for a text or boolean
-   * option, is refused, not converted), when the name is unknown,
-   * or for width/height/fixed, which need `restart`. In a worker the same checks
-   * throw here, and it returns a Promise that rejects (the old value kept) when
-   * the Simulation itself refuses the value (a work limit, say).
+   * Sets a live parameter; resolves once the cloth runs the value. Rejects,
+   * keeping the old value, when the value is invalid (a string for a number, or
+   * a number for a text or boolean option, is refused, not converted; a work
+   * limit of the Simulation), when the name is unknown, or for
+   * width/height/fixed, which need `restart`. `options` shows the value at once
+   * (in a worker, until the worker refuses it).
    */
-  set<K extends LiveParameterName>(name: K, value: LiveParameterValues[K]): void | Promise<void>;
-  set(name: string, value: number | string | boolean): void | Promise<void>;
+  set<K extends LiveParameterName>(name: K, value: LiveParameterValues[K]): Promise<void>;
+  set(name: string, value: number | string | boolean): Promise<void>;
   diagnostics(): ClothDiagnostics;
   /**
    * What the Simulation holds now, as plain data, in both modes (a Promise: in a
@@ -345,8 +374,10 @@ export interface ClothController {
   clientToWorld(clientX: number, clientY: number): { x: number; y: number };
   /**
    * Stops the loop, removes every listener and observer, frees the Simulation;
-   * in a worker, ends the worker (its wasm memory goes with it). Safe to call twice. Afterwards `diagnostics()` returns the last values and
-   * `set`/`restart` throw.
+   * in a worker, ends the worker (its wasm memory goes with it): a worker ends
+   * with `destroy()`, with a failed mount, and with nothing else. Safe to call
+   * twice. Afterwards `diagnostics()` returns the last values, and `set` and
+   * the other calls that need the cloth refuse (`code` "destroyed").
    */
   destroy(): void;
 }
@@ -355,7 +386,7 @@ export interface ClothController {
  * Mounts an interactive cloth on `canvas`: loads the wasm (once per page), builds
  * the Simulation (the `preset` scene, or your own `scene`, with the solver values
  * given here over the scene's own), runs a requestAnimationFrame loop
- * (stepsPerFrame steps, then draw), drags particles with mouse, touch or pen
+ * (draws, then runs the steps its clock owes at the `speed`), drags particles with mouse, touch or pen
  * (press within 10 CSS px) and colliders (press on one), pans by dragging
  * empty space, zooms about the pointer with the wheel or a two-finger pinch.
  * Each scene is framed with room for where it will move (or shown in the

@@ -15,12 +15,13 @@
 // (the ClothController of cloth-controller.js on a PageHost, page-host.js).
 
 import { PARAMETERS } from './parameters.js';
-import { DEFAULT_OPTIONS, mergeOptionsGiven, parseNumber, quoteForMessage } from './options.js';
+import { DEFAULT_OPTIONS, mergeOptionsGiven, readOptionChanges, parseNumber, quoteForMessage } from './options.js';
 import { FRAME_WORK_BUDGET_MS } from './frame-loop.js';
 import { AUTO_WEBGPU_MIN_PARTICLES } from './backend.js';
 import { startCloth } from './cloth-controller.js';
 import { PageHost } from './page-host.js';
-import { workerWanted, mountInWorker } from './worker-client.js';
+import { whereToRun, mountInWorker } from './worker-client.js';
+import { fieldError, throwIfAborted } from './errors.js';
 
 // Every cloth parameter (name, attribute, unit, accepted values, default, how it
 // applies) comes from the one table in src/params/table.rs, generated into parameters.js;
@@ -29,20 +30,34 @@ export { PARAMETERS, DEFAULT_OPTIONS, parseNumber, quoteForMessage, FRAME_WORK_B
 
 /**
  * Mounts an interactive cloth on `canvas`. Resolves to its controller; rejects
- * with an Error when an option is invalid or the wasm cannot be loaded.
- * See cloth.d.ts for every option and the controller.
+ * with an Error (`field` and `code`) when an option is refused, the canvas
+ * cannot take a cloth or the wasm cannot be loaded. See cloth.d.ts for every
+ * option and the controller.
  */
 export async function mountCloth(canvas, options = {}) {
   if (typeof HTMLCanvasElement === 'undefined' || !(canvas instanceof HTMLCanvasElement)) {
-    throw new Error('mountCloth needs a <canvas> element');
+    throw fieldError('canvas', 'wrong_type', 'mountCloth needs a <canvas> element');
   }
-  const { options: settings, given } = mergeOptionsGiven(DEFAULT_OPTIONS, options);
+  // the options read once, here, into plain data (options.js): the same in both modes
+  const { options: settings, given } = mergeOptionsGiven(DEFAULT_OPTIONS, readOptionChanges(options));
   // Someone who asked the system for reduced motion gets a still cloth until
   // they start it (resume); the controller says why through `reducedMotion`.
   const reducedMotion = settings.respectReducedMotion && prefersReducedMotion() && !settings.paused;
-  // "auto" and "on" step and draw in a worker where one can run (worker-client.js); "auto" falls back here.
-  const inWorker = workerWanted(canvas, settings) ? await mountInWorker(canvas, settings, given, reducedMotion) : null;
-  return inWorker ?? startCloth(() => new PageHost(canvas), settings, given, reducedMotion);
+  throwIfAborted(settings.signal);
+  // "auto" and "on" step and draw in a worker where this canvas can be handed to one (worker-client.js).
+  if (whereToRun(canvas, settings) === 'worker') {
+    const inWorker = await mountInWorker(canvas, settings, given, reducedMotion);
+    if (inWorker) return inWorker;
+  }
+  const controller = await startCloth(() => {
+    throwIfAborted(settings.signal);
+    return new PageHost(canvas);
+  }, settings, given, reducedMotion);
+  if (settings.signal?.aborted) {
+    controller.destroy();
+    throwIfAborted(settings.signal);
+  }
+  return controller;
 }
 
 /** Whether the user asked the system to reduce motion (`prefers-reduced-motion: reduce`). */

@@ -30,3 +30,8 @@ export declare function errorToData(error: unknown): ErrorData;
 
 /** The Error `errorToData` described, with its `field` and `code` again. */
 export declare function errorFromData(data: ErrorData): Error;
+
+/** The refusal of a mount whose `signal` aborted: an AbortError with `field` "signal" and `code` "aborted". */
+export declare function abortedError(): Error & { field: string; code: string };
+/** Throws abortedError() when `signal` has aborted. */
+export declare function throwIfAborted(signal: AbortSignal | null | undefined): void;

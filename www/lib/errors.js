@@ -53,3 +53,15 @@ export function errorFromData({ message, name, field, code }) {
   if (name && name !== 'Error') Object.defineProperty(error, 'name', { value: name });
   return error;
 }
+
+/** The refusal of a mount whose `signal` aborted: an AbortError with `field` "signal" and `code` "aborted". */
+export function abortedError() {
+  const error = fieldError('signal', 'aborted', 'the mount was aborted (its signal)');
+  Object.defineProperty(error, 'name', { value: 'AbortError' });
+  return error;
+}
+
+/** Throws abortedError() when `signal` (an AbortSignal, or none) has aborted. */
+export function throwIfAborted(signal) {
+  if (signal?.aborted) throw abortedError();
+}

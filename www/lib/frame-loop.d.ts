@@ -42,6 +42,18 @@ export class Stepper {
   end(simulation: Steppable): void;
 }
 
+/** Simulated seconds per second for each `speed` but "original" (stepsPerFrame steps a frame). */
+export const SPEED_FACTORS: Readonly<Record<'quarter' | 'half' | 'real' | 'double', number>>;
+/** The longest a frame counts for, seconds. */
+export const LONGEST_FRAME_S: number;
+
+/** The cloth's clock: the steps each frame runs so that simulated time goes with the frames' times at the chosen speed. */
+export class StepClock {
+  reset(): void;
+  /** The steps of the frame at `frameTime` (ms, a frame's timestamp). */
+  stepsFor(frameTime: number, loop: { speed: string; timeStepSize: number; stepsPerFrame: number }): number;
+}
+
 /** The size of the pieces a large picture is drawn in: SLICE_WORK_MS of drawing at the measured rate. */
 export class PiecePacer {
   /** The shapes (lines, discs) the next piece may draw. */
@@ -51,7 +63,7 @@ export class PiecePacer {
 }
 
 export class FrameScheduler {
-  constructor(onFrame: () => void, onStep: () => void, onDraw?: () => void);
+  constructor(onFrame: (time: number) => void, onStep: () => void, onDraw?: () => void);
   /** Whether an animation frame is requested and has not come yet. */
   readonly framePending: boolean;
   requestFrame(): void;

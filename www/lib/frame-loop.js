@@ -189,6 +189,68 @@ export class Stepper {
   }
 }
 
+/**
+ * Simulated seconds per second of the clock on the wall, for each value of the
+ * `speed` parameter but "original", which runs `stepsPerFrame` steps every frame
+ * whatever the frames' rate (the original demo's pace).
+ */
+export const SPEED_FACTORS = Object.freeze({ quarter: 0.25, half: 0.5, real: 1, double: 2 });
+
+/**
+ * A frame counts for at most this long: after a stalled tab or a long task the
+ * cloth does not jump ahead to catch up, and a frame never asks for much more
+ * stepping than its budget can do (a machine whose frames come seconds apart
+ * runs slower than real time instead of owing more every frame).
+ */
+export const LONGEST_FRAME_S = 0.1;
+/** What a frame whose duration nobody measured (the first, the first after a pause) counts for. */
+const TYPICAL_FRAME_S = 1 / 60;
+/** The most steps one frame asks for (the stepsPerFrame parameter's limit). */
+const MOST_STEPS = 10_000;
+
+/**
+ * The cloth's clock: how many time steps each animation frame runs, so that
+ * simulated time goes with the time between frames at the chosen speed, the
+ * part of a step left over carried to the next frame (at 60 frames a second
+ * and Δt = 0.01 s: 2, 2, 1, 2, 2, 1, ... steps; at 120: 1, 1, 0, 1, 1, 0, ...).
+ * It reads the frames' own times (requestAnimationFrame's timestamps), on the
+ * thread where the cloth steps, so neither the display's refresh rate nor a
+ * busy page changes the pace. Steps the frame budget cuts short are not owed
+ * to later frames (the cloth then runs slower, and says `capped`).
+ */
+export class StepClock {
+  #lastFrame = NaN; // the last stepping frame's time, ms
+  #owed = 0; // simulated seconds owed to the cloth, less than one step
+
+  /** Forgets the last frame and the time owed: the next frame counts as a typical one (after a pause, a restart). */
+  reset() {
+    this.#lastFrame = NaN;
+    this.#owed = 0;
+  }
+
+  /**
+   * The steps of the frame at `frameTime` (ms, a frame's timestamp) for the
+   * loop settings `{ speed, timeStepSize, stepsPerFrame }`.
+   */
+  stepsFor(frameTime, { speed, timeStepSize, stepsPerFrame }) {
+    const elapsed = Number.isFinite(this.#lastFrame) ? (frameTime - this.#lastFrame) / 1000 : TYPICAL_FRAME_S;
+    this.#lastFrame = frameTime;
+    const factor = SPEED_FACTORS[speed];
+    if (factor === undefined) {
+      this.#owed = 0;
+      return stepsPerFrame;
+    }
+    this.#owed += Math.min(Math.max(elapsed, 0), LONGEST_FRAME_S) * factor;
+    const due = Math.floor(this.#owed / timeStepSize + 1e-9);
+    if (due > MOST_STEPS) {
+      this.#owed = 0; // a tiny time step: as many as allowed, no debt that grows for ever
+      return MOST_STEPS;
+    }
+    this.#owed = Math.max(0, this.#owed - due * timeStepSize);
+    return due;
+  }
+}
+
 /** Shapes (lines, discs) per millisecond of drawing to start from, below what this machine's slowest engine draws. */
 const CALIBRATED_SHAPES_PER_MS = 1e4;
 /** Drawing rates the estimate stays within. */
@@ -231,7 +293,8 @@ export class PiecePacer {
 
 /**
  * At most one animation frame, one drawing task and one stepping task pending
- * at a time: the frame draws (the first piece of a large picture, the drawing
+ * at a time (frame-machine.js decides what each does): the frame (given its
+ * timestamp) draws (the first piece of a large picture, the drawing
  * tasks the rest), the stepping tasks (tasks of their own, after the picture) step. A
  * stepping task is a `setTimeout(0)`: a frame's chain of them, begun by the
  * frame, stays within the nesting depth that browsers run without a 4 ms clamp
@@ -265,9 +328,9 @@ export class FrameScheduler {
 
   requestFrame() {
     if (this.#frameRequest) return;
-    this.#frameRequest = requestAnimationFrame(() => {
+    this.#frameRequest = requestAnimationFrame((time) => {
       this.#frameRequest = 0;
-      this.#onFrame();
+      this.#onFrame(time);
     });
   }
 

@@ -18,8 +18,16 @@ export const BACKENDS: readonly BackendName[];
 /** Where a cloth steps and draws: "auto" (a worker where one can run), "on" (a worker, or an Error), "off" (the page's main thread). */
 export type WorkerChoice = 'auto' | 'on' | 'off';
 export const WORKER_CHOICES: readonly WorkerChoice[];
-/** `options` as a message to a worker can carry them: no onFrame/onError, wasm URLs as absolute strings. */
-export function cloneableOptions(options: ClothOptions): ClothOptions;
+/** The options that stay with the caller (onFrame, onError): a worker never gets them. */
+export const CALLBACK_OPTIONS: readonly string[];
+/** `options` without onFrame and onError: what crosses to a worker. */
+export function withoutCallbacks(options: ClothOptions): ClothOptions;
+/**
+ * The options a caller gives (mountCloth, restart) read once into plain data: names and the
+ * values the JavaScript side owns checked (throws an Error with `field` and `code`), the
+ * rest made plain for the Simulation to check (plain-arguments.js).
+ */
+export function readOptionChanges(changes: unknown): ClothOptions;
 /** Throws an Error with `field` `name` unless `value` is a BackendName. */
 export function checkBackend(value: unknown, name?: string): void;
 export function fieldError(field: string, code: OptionErrorCode, message: string): OptionError;

@@ -6,6 +6,7 @@
 import { PARAMETERS } from './parameters.js';
 import { fieldError } from './errors.js';
 import { checkCamera } from './camera.js';
+import { plainScene, plainValue } from './plain-arguments.js';
 
 export { fieldError };
 
@@ -41,6 +42,7 @@ const BEHAVIOUR_OPTIONS = new Map([
   ['allowFallbackAdapter', { defaultValue: false, check: booleanValue }],
   ['view', { defaultValue: undefined, check: optionalView }],
   ['worker', { defaultValue: 'auto', check: workerChoice }],
+  ['signal', { defaultValue: undefined, check: optionalSignal }],
 ]);
 
 /** The original demo's values for every option. */
@@ -83,6 +85,12 @@ function booleanValue(value, name) {
 function optionalFunction(value, name) {
   if (value != null && typeof value !== 'function') {
     throw fieldError(name, 'wrong_type', `invalid ${name}: expected a function`);
+  }
+}
+
+function optionalSignal(value, name) {
+  if (value != null && !(typeof AbortSignal === 'function' && value instanceof AbortSignal)) {
+    throw fieldError(name, 'wrong_type', `invalid ${name}: got ${describe(value)}, expected an AbortSignal`);
   }
 }
 
@@ -293,13 +301,43 @@ export function parseNumber(text, name = 'value') {
   return value;
 }
 
-/** Options as a message to a worker can carry them: no callbacks, URLs as strings. */
-export function cloneableOptions(settings) {
-  const plain = { ...settings };
-  delete plain.onFrame;
-  delete plain.onError;
-  for (const name of ['wasmUrl', 'scalarWasmUrl']) {
-    if (plain[name] != null) plain[name] = String(plain[name] instanceof Request ? plain[name].url : new URL(plain[name], document.baseURI));
+/** The options that stay where the caller is (functions, an AbortSignal): a worker never gets them. */
+export const CALLBACK_OPTIONS = Object.freeze(['onFrame', 'onError', 'signal']);
+
+/** `options` without its callbacks and signal: what crosses to a worker. */
+export function withoutCallbacks(options) {
+  const plain = { ...options };
+  for (const name of CALLBACK_OPTIONS) delete plain[name];
+  return plain;
+}
+
+/** A URL option as text, resolved against the page (a worker resolves against its own script otherwise). */
+function urlText(value) {
+  if (value == null) return value;
+  return typeof document === 'object' ? String(new URL(value, document.baseURI)) : String(value);
+}
+
+/**
+ * The options a caller gives (mountCloth, restart) read once, on the calling
+ * side, into plain data: each own property read once, every name checked,
+ * every value this file owns checked (the loop's parameters, the behaviour
+ * options), and each value the cloth's Simulation checks made plain
+ * (plain-arguments.js: a scene read as the Simulation reads it, a function or
+ * Symbol as a stand-in, any other object where a value belongs as `{}`).
+ * Throws an Error with `field` and `code` for what is refused here; what is
+ * left is the Simulation's to accept or refuse, alike on the page and in a
+ * worker. Returns the plain changes (the callbacks kept: they stay with the caller).
+ */
+export function readOptionChanges(changes) {
+  const entries = readOptions(changes);
+  mergeEntries({}, entries); // the names and the values this file owns, checked
+  const plain = {};
+  for (const [name, value] of entries) {
+    if (name === 'scene') plain.scene = value == null ? value : plainScene(value);
+    else if (name === 'view') plain.view = value == null ? value : Object.freeze(checkCamera(value));
+    else if (name === 'wasmUrl' || name === 'scalarWasmUrl') plain[name] = urlText(value);
+    else if (CALLBACK_OPTIONS.includes(name)) plain[name] = value;
+    else plain[name] = plainValue(value);
   }
   return plain;
 }

@@ -12,6 +12,8 @@ export interface ScreenBox {
 }
 
 export declare function measureScreenBox(canvas: HTMLCanvasElement): ScreenBox;
+/** Whether a cloth runs on `canvas` on this page's main thread. */
+export declare function runsOnMainThread(canvas: HTMLCanvasElement): boolean;
 
 /** What a cloth's controller asks of the page: page-host.js on the main thread, worker-host.js in a worker. */
 export interface ClothHost {

@@ -9,6 +9,15 @@ import { watchVisibility } from './frame-loop.js';
 import { attachPointerInput } from './pointer.js';
 import { readTheme } from './theme.js';
 import { recordingType, recordCanvas } from './recording.js';
+import { fieldError } from './errors.js';
+
+/** The canvases cloths run on on this page's main thread (a worker's mount tells them from the page's own drawing). */
+const mainThreadCanvases = new WeakSet();
+
+/** Whether a cloth runs on `canvas` on this page's main thread. */
+export function runsOnMainThread(canvas) {
+  return mainThreadCanvases.has(canvas);
+}
 
 /** The canvas' border-box rectangle on screen and its CSS-transform scale. */
 export function measureScreenBox(canvas) {
@@ -28,8 +37,15 @@ export class PageHost {
   #previousTouchAction;
 
   constructor(canvas) {
-    const context = canvas.getContext('2d');
-    if (!context) throw new Error('this canvas cannot give a 2D context (is it already used for WebGL?)');
+    let context;
+    try {
+      context = canvas.getContext('2d');
+    } catch {
+      // its drawing was handed to an OffscreenCanvas (transferControlToOffscreen) by the page
+      throw fieldError('canvas', 'canvas_transferred', 'this canvas was handed to an OffscreenCanvas; mount on a fresh <canvas>');
+    }
+    if (!context) throw fieldError('canvas', 'canvas_has_context', 'this canvas cannot give a 2D context (is it already used for WebGL?)');
+    mainThreadCanvases.add(canvas);
     this.#canvas = canvas;
     this.#context = context;
     this.#previousTouchAction = canvas.style.touchAction;
@@ -99,6 +115,7 @@ export class PageHost {
   }
 
   stop() {
+    mainThreadCanvases.delete(this.#canvas);
     this.#canvas.style.touchAction = this.#previousTouchAction;
   }
 }

@@ -77,7 +77,9 @@ export interface ParameterValues {
   windGust: number;
   /** Turbulence: eddies of about 1 m, carried by the wind and changing within half a second, add up to this much wind in any direction; seeded noise, so every run is the same; 0 turns it off. Unit: m/s. Accepts 0..1000. Default 0. Applies at once. */
   windTurbulence: number;
-  /** Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in tasks of about 8 ms; past that fewer steps run and diagnostics().capped is true. Accepts whole, 0..10000. Default 8. Applies at once. */
+  /** How fast simulated time runs: "real" one simulated second per second of the clock on the wall, whatever the display's refresh rate (each frame steps the time since the last, the remainder carried to the next); "quarter", "half" and "double" that times ¼, ½ and 2; "original" stepsPerFrame steps every animation frame, as the original demo (8: 4.8 s a second at 60 Hz, twice that at 120 Hz). Stepping gets at most 40 ms a frame; past that fewer steps run, diagnostics().capped is true and the cloth runs slower. Accepts `"quarter"` or `"half"` or `"real"` or `"double"` or `"original"`. Default "real". Applies at once. */
+  speed: "quarter" | "half" | "real" | "double" | "original";
+  /** Time steps per animation frame at speed "original" (0: only draw); other speeds step with the clock. Accepts whole, 0..10000. Default 8. Applies at once. */
   stepsPerFrame: number;
   /** Paint each constraint by its relative stretch (see strainRamp()). Accepts true or false. Default false. Applies at once. */
   strainColors: boolean;
@@ -89,7 +91,7 @@ export interface ParameterValues {
 export type ParameterName = keyof ParameterValues;
 
 /** The parameters `set` changes on a running cloth. */
-export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'pbdCoefficient' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'bendingStiffness' | 'tethers' | 'friction' | 'restitution' | 'particleRadius' | 'selfCollision' | 'windX' | 'windY' | 'windDrag' | 'windGust' | 'windTurbulence' | 'stepsPerFrame' | 'strainColors' | 'renderer';
+export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'pbdCoefficient' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'bendingStiffness' | 'tethers' | 'friction' | 'restitution' | 'particleRadius' | 'selfCollision' | 'windX' | 'windY' | 'windDrag' | 'windGust' | 'windTurbulence' | 'speed' | 'stepsPerFrame' | 'strainColors' | 'renderer';
 
 /** The <xpbd-cloth> attribute of each parameter. */
-export type ElementAttribute = 'preset' | 'width' | 'height' | 'fixed' | 'time-step' | 'iterations' | 'stiffness' | 'pbd-coefficient' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocity-damping' | 'tear-stretch' | 'solver-order' | 'bending-stiffness' | 'tethers' | 'friction' | 'restitution' | 'particle-radius' | 'self-collision' | 'wind-x' | 'wind-y' | 'wind-drag' | 'wind-gust' | 'wind-turbulence' | 'steps-per-frame' | 'strain-colors' | 'renderer';
+export type ElementAttribute = 'preset' | 'width' | 'height' | 'fixed' | 'time-step' | 'iterations' | 'stiffness' | 'pbd-coefficient' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocity-damping' | 'tear-stretch' | 'solver-order' | 'bending-stiffness' | 'tethers' | 'friction' | 'restitution' | 'particle-radius' | 'self-collision' | 'wind-x' | 'wind-y' | 'wind-drag' | 'wind-gust' | 'wind-turbulence' | 'speed' | 'steps-per-frame' | 'strain-colors' | 'renderer';

@@ -138,8 +138,13 @@ export const PARAMETERS = Object.freeze([
     type: 'number', rule: { kind: 'range', min: 0, max: 1000 }, defaultValue: 0, appliesOn: 'simulation', group: 'scene',
   },
   {
+    name: "speed", attribute: "speed", label: "Speed", unit: "", remark: "",
+    meaning: "How fast simulated time runs: \"real\" one simulated second per second of the clock on the wall, whatever the display's refresh rate (each frame steps the time since the last, the remainder carried to the next); \"quarter\", \"half\" and \"double\" that times ¼, ½ and 2; \"original\" stepsPerFrame steps every animation frame, as the original demo (8: 4.8 s a second at 60 Hz, twice that at 120 Hz). Stepping gets at most 40 ms a frame; past that fewer steps run, diagnostics().capped is true and the cloth runs slower.",
+    type: 'string', rule: { kind: 'oneOf', values: ["quarter", "half", "real", "double", "original"] }, defaultValue: "real", appliesOn: 'loop', group: '',
+  },
+  {
     name: "stepsPerFrame", attribute: "steps-per-frame", label: "Steps per frame", unit: "", remark: "",
-    meaning: "Time steps per animation frame (0: only draw). Stepping gets at most 40 ms a frame, in tasks of about 8 ms; past that fewer steps run and diagnostics().capped is true.",
+    meaning: "Time steps per animation frame at speed \"original\" (0: only draw); other speeds step with the clock.",
     type: 'number', rule: { kind: 'whole', min: 0, max: 10000 }, defaultValue: 8, appliesOn: 'loop', group: '',
   },
   {

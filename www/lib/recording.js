@@ -2,6 +2,8 @@
 // the engine has both and records WebM (WebKitGTK and Safari have no WebM
 // recorder; they are reported as unable to record).
 
+import { fieldError } from './errors.js';
+
 /** Longest recording `recordCanvas` makes, seconds. */
 export const MAX_RECORDING_SECONDS = 60;
 
@@ -14,6 +16,16 @@ export function recordingType(canvas) {
   return WEBM_TYPES.find((type) => MediaRecorder.isTypeSupported(type)) ?? null;
 }
 
+/** `seconds` when a recording may last that long (above 0, at most 60); else throws an Error with `field` "seconds". */
+export function checkSeconds(seconds) {
+  if (typeof seconds !== 'number' || !(seconds > 0 && seconds <= MAX_RECORDING_SECONDS)) {
+    const got = typeof seconds === 'number' ? String(seconds) : `a value of type ${typeof seconds}`;
+    throw fieldError('seconds', typeof seconds === 'number' ? 'invalid_value' : 'wrong_type',
+      `invalid seconds: got ${got.slice(0, 40)}, expected a number above 0 and at most ${MAX_RECORDING_SECONDS}`);
+  }
+  return seconds;
+}
+
 /**
  * Records the next `seconds` (more than 0, at most 60) of `canvas` as WebM;
  * resolves to the Blob (type `video/webm...`). `keepDrawing` is called on
@@ -21,16 +33,15 @@ export function recordingType(canvas) {
  * engine cannot record WebM or `seconds` is out of range.
  */
 export function recordCanvas(canvas, seconds, keepDrawing = () => {}) {
-  if (typeof seconds !== 'number' || !(seconds > 0 && seconds <= MAX_RECORDING_SECONDS)) {
-    return Promise.reject(
-      Object.assign(new Error(`invalid seconds: got ${String(seconds).slice(0, 40)}, expected a number above 0 and at most ${MAX_RECORDING_SECONDS}`), { field: 'seconds', code: 'invalid_value' }),
-    );
+  try {
+    checkSeconds(seconds);
+  } catch (error) {
+    return Promise.reject(error);
   }
   const type = recordingType(canvas);
   if (!type) {
-    return Promise.reject(
-      Object.assign(new Error('recording is unavailable: this browser cannot record a canvas as WebM (MediaRecorder with canvas.captureStream)'), { code: 'unsupported' }),
-    );
+    return Promise.reject(fieldError('record', 'unsupported',
+      'recording is unavailable: this browser cannot record a canvas as WebM (MediaRecorder with canvas.captureStream)'));
   }
   return new Promise((resolve, reject) => {
     const stream = canvas.captureStream(30);

@@ -9,7 +9,8 @@
 //     "time": 1.25,
 //     "positions": "<base64>", "velocities": "<base64>",
 //     "pinned": [0, 39], "constraints": [0, 1, 2, ...], "torn": [17, 18],
-//     "colliders": [{ "id": 1, "shape": "circle", "x": 0, "y": -1, "radius": 0.3 }]
+//     "colliders": [{ "id": 1, "shape": "circle", "x": 0, "y": -1, "radius": 0.3 }],
+//     "loop": { "speed": "real", "stepsPerFrame": 8 }
 //   }
 //
 // Positions and velocities are the bytes of their Float32Arrays (little-endian
@@ -18,9 +19,15 @@
 // of a zero). The file is checked here for its shape (format, version, keys,
 // types, sizes); whether it fits the scene it names is the Simulation's check
 // (restoreState), which names the field. Every refusal is an Error naming what
-// is wrong.
+// is wrong, with `field` and `code` (see `refuse`). A file is read once, each
+// value of it copied as it is checked: what `decodeState` gives is plain data,
+// whatever getters or Proxies the object it was given had. `loop` (optional: a
+// file without it keeps the running cloth's pace) holds how fast the saved
+// cloth moves.
 
 import { PARAMETERS } from './parameters.js';
+import { fieldError } from './errors.js';
+import { checkRule } from './options.js';
 
 export const STATE_FORMAT = 'xpbd-cloth-state';
 export const STATE_VERSION = 1;
@@ -32,7 +39,10 @@ export const MAX_STATE_FILE_BYTES = 128 * 1024 * 1024;
 const MAX_ENTRIES = 2 * 4 * 250_000;
 
 const SOLVER_PARAMETERS = new Set(PARAMETERS.filter((p) => p.appliesOn === 'simulation').map((p) => p.name));
-const TOP_KEYS = ['format', 'version', 'scene', 'params', 'time', 'positions', 'velocities', 'pinned', 'constraints', 'torn', 'colliders'];
+/** The loop's parameters a state keeps: how fast the saved cloth moves. */
+const LOOP_KEYS = ['speed', 'stepsPerFrame'];
+const REQUIRED_KEYS = ['format', 'version', 'scene', 'params', 'time', 'positions', 'velocities', 'pinned', 'constraints', 'torn', 'colliders'];
+const TOP_KEYS = [...REQUIRED_KEYS, 'loop'];
 const COLLIDER_KEYS = { ground: ['id', 'shape', 'y'], circle: ['id', 'shape', 'x', 'y', 'radius'], box: ['id', 'shape', 'x', 'y', 'width', 'height'] };
 /** The keys of a SceneSpec, of one of its areas, and of its colliders (which have no `id`). */
 const SPEC_KEYS = ['positions', 'masses', 'distances', 'distanceStiffness', 'restLengths', 'areas', 'bending', 'colliders'];
@@ -40,52 +50,103 @@ const SPEC_ARRAYS = ['positions', 'masses', 'distances', 'restLengths'];
 const AREA_KEYS = ['particles', 'stiffness', 'pressure'];
 const MAX_COLLIDERS = 64;
 
-function refuse(message) {
-  return new Error(`invalid state file: ${message}`);
+/**
+ * The refusal of a file: an Error whose message starts "invalid state file:",
+ * with `field`, the place in the file (`positions`, `scene.spec.areas`, `file`
+ * for the whole), and `code`: "wrong_type" for a value of the wrong type,
+ * "invalid_state" for anything else.
+ */
+function refuse(where, message, code = 'invalid_state') {
+  return fieldError(fieldOf(where), code, `invalid state file: ${message}`);
+}
+
+/** A place in the file as an Error's `field`: `colliders[2].x` is `colliders.x`, the file itself `file`. */
+function fieldOf(where) {
+  return where === 'the file' ? 'file' : where.replace(/\[\d+\]/g, '');
 }
 
 function describe(value) {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
+  if (isArray(value)) return 'an array';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}${value.length > 40 ? '…' : ''}`;
   if (typeof value === 'object') return 'an object';
+  if (typeof value === 'symbol' || typeof value === 'function') return `a ${typeof value}`;
   return `${typeof value} ${String(value).slice(0, 40)}`;
 }
 
-/** A plain object (from JSON) whose own keys are all in `allowed`; `where` names it in errors. */
-function plainObject(value, where, allowed) {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw refuse(`${where} is ${describe(value)}, expected an object`);
+/** Whether `value` is an array (a Proxy of one too); false when asking throws (a revoked Proxy). */
+function isArray(value) {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
   }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) throw refuse(`${where} is not a plain object`);
-  for (const key of Reflect.ownKeys(value)) {
-    if (typeof key !== 'string') throw refuse(`${where} has a symbol key`);
+}
+
+/** `object[key]`, read once; a getter or Proxy that throws is refused naming `where`. */
+function read(object, key, where) {
+  try {
+    return object[key];
+  } catch {
+    throw refuse(where, `${where} could not be read (a getter or Proxy threw)`, 'wrong_type');
+  }
+}
+
+/**
+ * A plain object (from JSON) whose own keys are all in `allowed`, read once
+ * into a fresh object of its own string-keyed properties; `where` names it.
+ */
+function plainObject(value, where, allowed) {
+  if (value === null || typeof value !== 'object' || isArray(value)) {
+    throw refuse(where, `${where} is ${describe(value)}, expected an object`, 'wrong_type');
+  }
+  let keys;
+  try {
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) throw refuse(where, `${where} is not a plain object`, 'wrong_type');
+    keys = Reflect.ownKeys(value);
+  } catch (error) {
+    if (error.field !== undefined) throw error;
+    throw refuse(where, `${where} could not be read (a getter or Proxy threw)`, 'wrong_type');
+  }
+  const copy = {};
+  for (const key of keys) {
+    if (typeof key !== 'string') throw refuse(where, `${where} has a symbol key`);
     if (key === '__proto__' || key === 'constructor' || key === 'prototype') {
-      throw refuse(`${where} has the key "${key}", which is not allowed`);
+      throw refuse(where, `${where} has the key "${key}", which is not allowed`);
     }
     if (allowed && !allowed.includes(key)) {
-      throw refuse(`${where} has the unknown key ${JSON.stringify(key.slice(0, 40))}`);
+      throw refuse(where, `${where} has the unknown key ${JSON.stringify(key.slice(0, 40))}`);
     }
+    copy[key] = read(value, key, where === 'the file' ? key : `${where}.${key}`);
   }
-  return value;
+  return copy;
 }
 
 function finiteNumber(value, where) {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw refuse(`${where} is ${describe(value)}, expected a finite number`);
+    throw refuse(where, `${where} is ${describe(value)}, expected a finite number`, typeof value === 'number' ? 'invalid_state' : 'wrong_type');
   }
   return value;
 }
 
+/** The entries of an array of at most `most` entries, each read once; `expected` says what it should be. */
+function arrayEntries(value, where, most, expected) {
+  if (!isArray(value)) throw refuse(where, `${where} is ${describe(value)}, expected ${expected}`, 'wrong_type');
+  const length = read(value, 'length', where);
+  if (!(length <= most)) throw refuse(where, `${where} has ${length} entries, at most ${most} are allowed`);
+  const entries = new Array(length);
+  for (let i = 0; i < length; i++) entries[i] = read(value, i, `${where}[${i}]`);
+  return entries;
+}
+
 function indexArray(value, where) {
-  if (!Array.isArray(value)) throw refuse(`${where} is ${describe(value)}, expected an array of indices`);
-  if (value.length > MAX_ENTRIES) throw refuse(`${where} has ${value.length} entries, at most ${MAX_ENTRIES} are allowed`);
-  const result = new Uint32Array(value.length);
-  for (let i = 0; i < value.length; i++) {
-    const v = value[i];
+  const entries = arrayEntries(value, where, MAX_ENTRIES, 'an array of indices');
+  const result = new Uint32Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const v = entries[i];
     if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) {
-      throw refuse(`${where}[${i}] is ${describe(v)}, expected a whole number from 0`);
+      throw refuse(where, `${where}[${i}] is ${describe(v)}, expected a whole number from 0`, typeof v === 'number' ? 'invalid_state' : 'wrong_type');
     }
     result[i] = v;
   }
@@ -96,20 +157,20 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** The Float32Array whose little-endian bytes `text` holds in base64. */
 function floatsFromBase64(text, where) {
-  if (typeof text !== 'string') throw refuse(`${where} is ${describe(text)}, expected a base64 string`);
+  if (typeof text !== 'string') throw refuse(where, `${where} is ${describe(text)}, expected a base64 string`, 'wrong_type');
   if (text.length > Math.ceil((MAX_ENTRIES * 4) / 3) + 4) {
-    throw refuse(`${where} holds more than ${MAX_ENTRIES} numbers`);
+    throw refuse(where, `${where} holds more than ${MAX_ENTRIES} numbers`);
   }
-  if (text.length % 4 !== 0 || !BASE64.test(text)) throw refuse(`${where} is not valid base64`);
+  if (text.length % 4 !== 0 || !BASE64.test(text)) throw refuse(where, `${where} is not valid base64`);
   const binary = atob(text);
-  if (binary.length % 4 !== 0) throw refuse(`${where} holds ${binary.length} bytes, not a whole number of 4-byte floats`);
+  if (binary.length % 4 !== 0) throw refuse(where, `${where} holds ${binary.length} bytes, not a whole number of 4-byte floats`);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   const view = new DataView(bytes.buffer);
   const values = new Float32Array(bytes.length / 4);
   for (let i = 0; i < values.length; i++) {
     const v = view.getFloat32(4 * i, true);
-    if (!Number.isFinite(v)) throw refuse(`${where}[${i}] is ${v}, expected a finite number`);
+    if (!Number.isFinite(v)) throw refuse(where, `${where}[${i}] is ${v}, expected a finite number`);
     values[i] = v;
   }
   return values;
@@ -163,64 +224,63 @@ function pickKeys(object, keys, map) {
   return picked;
 }
 
-/** A JSON array of finite numbers of at most `most` entries (`where` names it). */
+/** A JSON array of finite numbers of at most `most` entries (`where` names it), read once into a plain array. */
 function numberArray(value, where, most = MAX_ENTRIES) {
-  if (!Array.isArray(value)) throw refuse(`${where} is ${describe(value)}, expected an array of numbers`);
-  if (value.length > most) throw refuse(`${where} has ${value.length} entries, at most ${most} are allowed`);
-  for (let i = 0; i < value.length; i++) finiteNumber(value[i], `${where}[${i}]`);
-  return value;
-}
-
-/** An array of at most `most` plain objects, each checked by `check(item, where)`. */
-function objectArray(value, where, most, check) {
-  if (!Array.isArray(value)) throw refuse(`${where} is ${describe(value)}, expected an array`);
-  if (value.length > most) throw refuse(`${where} has ${value.length} entries, at most ${most} are allowed`);
-  value.forEach((item, i) => check(item, `${where}[${i}]`));
+  const entries = arrayEntries(value, where, most, 'an array of numbers');
+  for (let i = 0; i < entries.length; i++) finiteNumber(entries[i], `${where}[${i}]`);
+  return entries;
 }
 
 /**
- * Checks a saved scene spec: only the keys of a SceneSpec, at every level
- * (the spec, each area, each collider), each holding numbers, so no unknown
- * key and no nested value gets through.
+ * Checks a saved scene spec and copies it: only the keys of a SceneSpec, at
+ * every level (the spec, each area, each collider), each holding numbers, so
+ * no unknown key and no nested value gets through.
  */
-function checkSpec(spec) {
-  plainObject(spec, 'scene.spec', SPEC_KEYS);
-  for (const key of SPEC_ARRAYS) if (key in spec) numberArray(spec[key], `scene.spec.${key}`);
-  if ('distanceStiffness' in spec && typeof spec.distanceStiffness !== 'number') {
-    numberArray(spec.distanceStiffness, 'scene.spec.distanceStiffness');
+function checkSpec(value) {
+  const spec = plainObject(value, 'scene.spec', SPEC_KEYS);
+  const copy = {};
+  for (const key of SPEC_ARRAYS) if (key in spec) copy[key] = numberArray(spec[key], `scene.spec.${key}`);
+  if ('distanceStiffness' in spec) {
+    copy.distanceStiffness = typeof spec.distanceStiffness === 'number'
+      ? spec.distanceStiffness
+      : numberArray(spec.distanceStiffness, 'scene.spec.distanceStiffness');
   }
-  if ('bending' in spec && spec.bending !== 'auto' && spec.bending !== 'none') numberArray(spec.bending, 'scene.spec.bending');
+  if ('bending' in spec) {
+    copy.bending = spec.bending === 'auto' || spec.bending === 'none' ? spec.bending : numberArray(spec.bending, 'scene.spec.bending');
+  }
   if ('areas' in spec) {
-    objectArray(spec.areas, 'scene.spec.areas', MAX_ENTRIES, (area, where) => {
-      plainObject(area, where, AREA_KEYS);
-      numberArray(area.particles, `${where}.particles`);
-      for (const key of ['stiffness', 'pressure']) if (key in area) finiteNumber(area[key], `${where}.${key}`);
+    copy.areas = arrayEntries(spec.areas, 'scene.spec.areas', MAX_ENTRIES, 'an array').map((entry, i) => {
+      const where = `scene.spec.areas[${i}]`;
+      const area = plainObject(entry, where, AREA_KEYS);
+      const checked = { particles: numberArray(area.particles, `${where}.particles`) };
+      for (const key of ['stiffness', 'pressure']) if (key in area) checked[key] = finiteNumber(area[key], `${where}.${key}`);
+      return checked;
     });
   }
   if ('colliders' in spec) {
-    objectArray(spec.colliders, 'scene.spec.colliders', MAX_COLLIDERS, (collider, where) => {
-      checkCollider(collider, where, (keys) => keys.filter((k) => k !== 'id'));
-    });
+    copy.colliders = arrayEntries(spec.colliders, 'scene.spec.colliders', MAX_COLLIDERS, 'an array')
+      .map((collider, i) => checkCollider(collider, `scene.spec.colliders[${i}]`, (keys) => keys.filter((k) => k !== 'id')));
   }
-  return spec;
+  return copy;
 }
 
-/** Checks a collider: a shape and exactly its numbers (`keysOf` picks which of the shape's keys). */
-function checkCollider(collider, where, keysOf = (keys) => keys) {
-  plainObject(collider, where);
+/** Checks a collider and copies it: a shape and exactly its numbers (`keysOf` picks which of the shape's keys). */
+function checkCollider(value, where, keysOf = (keys) => keys) {
+  const collider = plainObject(value, where);
   const shapeKeys = COLLIDER_KEYS[collider.shape];
-  if (!shapeKeys) throw refuse(`${where}.shape is ${describe(collider.shape)}, expected "ground", "circle" or "box"`);
+  if (!shapeKeys) throw refuse(`${where}.shape`, `${where}.shape is ${describe(collider.shape)}, expected "ground", "circle" or "box"`);
   const keys = keysOf(shapeKeys);
   plainObject(collider, where, keys);
   for (const key of keys) if (key !== 'shape') finiteNumber(collider[key], `${where}.${key}`);
-  return { ...collider };
+  return collider;
 }
 
 /**
- * The file object of a Simulation's `saveState()` and the scene it was built
- * from: `{ preset, sizes }` or `{ spec }`.
+ * The file object of a Simulation's `saveState()`, the scene it was built
+ * from (`{ preset, sizes }` or `{ spec }`) and the loop's parameters it moves
+ * with (`{ speed, stepsPerFrame }`).
  */
-export function encodeState(saved, scene) {
+export function encodeState(saved, scene, loop = {}) {
   const colliders = saved.colliders.map((c) => ({ ...c }));
   return {
     format: STATE_FORMAT,
@@ -234,55 +294,55 @@ export function encodeState(saved, scene) {
     constraints: Array.from(saved.constraints),
     torn: Array.from(saved.torn),
     colliders,
+    loop: Object.fromEntries(LOOP_KEYS.filter((name) => loop[name] !== undefined).map((name) => [name, loop[name]])),
   };
 }
 
 /**
- * Checks the shape of a state file object and turns it into `{ scene, state }`:
- * the scene to build (`{ preset, sizes }` or `{ spec }`) and the object
- * `Simulation.restoreState` takes. Throws an Error naming what is wrong.
+ * Checks the shape of a state file object, reading each of its values once,
+ * and turns it into plain data: `{ scene, state, loop }`, the scene to build
+ * (`{ preset, sizes }` or `{ spec }`), the object `Simulation.restoreState`
+ * takes, and the loop's parameters it keeps (`speed`, `stepsPerFrame`; `{}`
+ * in a file without them). Throws an Error with `field` and `code` naming
+ * what is wrong (see `refuse`).
  */
-export function decodeState(file) {
-  plainObject(file, 'the file', TOP_KEYS);
+export function decodeState(value) {
+  const file = plainObject(value, 'the file', TOP_KEYS);
   if (file.format !== STATE_FORMAT) {
-    throw refuse(`format is ${describe(file.format)}, expected "${STATE_FORMAT}"`);
+    throw refuse('format', `format is ${describe(file.format)}, expected "${STATE_FORMAT}"`);
   }
   if (file.version !== STATE_VERSION) {
-    throw refuse(`version is ${describe(file.version)}, this page reads version ${STATE_VERSION}`);
+    throw refuse('version', `version is ${describe(file.version)}, this page reads version ${STATE_VERSION}`);
   }
-  for (const key of TOP_KEYS) {
-    if (!(key in file)) throw refuse(`${key} is missing`);
+  for (const key of REQUIRED_KEYS) {
+    if (!(key in file)) throw refuse(key, `${key} is missing`);
   }
   const sceneField = plainObject(file.scene, 'scene', ['preset', 'sizes', 'spec']);
   let scene;
   if ('spec' in sceneField) {
-    if ('preset' in sceneField || 'sizes' in sceneField) throw refuse('scene has both a spec and a preset');
+    if ('preset' in sceneField || 'sizes' in sceneField) throw refuse('scene', 'scene has both a spec and a preset');
     scene = { spec: checkSpec(sceneField.spec) };
   } else {
-    if (typeof sceneField.preset !== 'string') throw refuse(`scene.preset is ${describe(sceneField.preset)}, expected a preset name`);
+    if (typeof sceneField.preset !== 'string') {
+      throw refuse('scene.preset', `scene.preset is ${describe(sceneField.preset)}, expected a preset name`, 'wrong_type');
+    }
     const sizes = plainObject(sceneField.sizes ?? {}, 'scene.sizes', ['width', 'height', 'fixed']);
-    for (const [name, value] of Object.entries(sizes)) finiteNumber(value, `scene.sizes.${name}`);
-    scene = { preset: sceneField.preset, sizes: { ...sizes } };
+    for (const [name, size] of Object.entries(sizes)) finiteNumber(size, `scene.sizes.${name}`);
+    scene = { preset: sceneField.preset, sizes };
   }
   const params = plainObject(file.params, 'params');
-  const checkedParams = {};
-  for (const [name, value] of Object.entries(params)) {
-    if (!SOLVER_PARAMETERS.has(name)) throw refuse(`params has the unknown parameter ${JSON.stringify(name.slice(0, 40))}`);
-    if (typeof value === 'number') finiteNumber(value, `params.${name}`);
-    else if (typeof value !== 'string' && typeof value !== 'boolean') {
-      throw refuse(`params.${name} is ${describe(value)}, expected a number, string or boolean`);
+  for (const [name, param] of Object.entries(params)) {
+    if (!SOLVER_PARAMETERS.has(name)) throw refuse('params', `params has the unknown parameter ${JSON.stringify(name.slice(0, 40))}`);
+    if (typeof param === 'number') finiteNumber(param, `params.${name}`);
+    else if (typeof param !== 'string' && typeof param !== 'boolean') {
+      throw refuse(`params.${name}`, `params.${name} is ${describe(param)}, expected a number, string or boolean`, 'wrong_type');
     }
-    checkedParams[name] = value;
   }
-  if (!Array.isArray(file.colliders)) throw refuse(`colliders is ${describe(file.colliders)}, expected an array`);
-  if (file.colliders.length > MAX_COLLIDERS) {
-    throw refuse(`colliders has ${file.colliders.length} entries, at most ${MAX_COLLIDERS} are allowed`);
-  }
-  const colliders = file.colliders.map((c, i) => checkCollider(c, `colliders[${i}]`));
+  const colliders = arrayEntries(file.colliders, 'colliders', MAX_COLLIDERS, 'an array').map((c, i) => checkCollider(c, `colliders[${i}]`));
   return {
     scene,
     state: {
-      params: checkedParams,
+      params,
       time: finiteNumber(file.time, 'time'),
       positions: floatsFromBase64(file.positions, 'positions'),
       velocities: floatsFromBase64(file.velocities, 'velocities'),
@@ -291,16 +351,30 @@ export function decodeState(file) {
       torn: indexArray(file.torn, 'torn'),
       colliders,
     },
+    loop: 'loop' in file ? checkLoop(file.loop) : {},
   };
+}
+
+/** The `loop` of a file: its speed and steps per frame, each checked against the parameter table. */
+function checkLoop(value) {
+  const loop = plainObject(value, 'loop', LOOP_KEYS);
+  for (const [name, setting] of Object.entries(loop)) {
+    try {
+      checkRule(setting, name);
+    } catch (error) {
+      throw refuse(`loop.${name}`, `loop.${error.message}`, error.code);
+    }
+  }
+  return loop;
 }
 
 /** Parses the text of a state file (refusing one too large to be a state) into its object. */
 export function parseStateFile(text) {
-  if (typeof text !== 'string') throw refuse('it is not text');
-  if (text.length > MAX_STATE_FILE_BYTES) throw refuse(`it is ${text.length} bytes, at most ${MAX_STATE_FILE_BYTES} are read`);
+  if (typeof text !== 'string') throw refuse('the file', 'it is not text', 'wrong_type');
+  if (text.length > MAX_STATE_FILE_BYTES) throw refuse('the file', `it is ${text.length} bytes, at most ${MAX_STATE_FILE_BYTES} are read`);
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw refuse(`it is not JSON (${error.message})`);
+    throw refuse('the file', `it is not JSON (${error.message})`);
   }
 }

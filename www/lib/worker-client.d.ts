@@ -6,12 +6,16 @@ import type { CanvasSize } from './renderer.js';
 
 /** Whether this engine has what a cloth in a worker needs (Worker, OffscreenCanvas, transferControlToOffscreen). */
 export declare function workerAvailable(canvas: HTMLCanvasElement): boolean;
-/** Whether `settings.worker` asks to try a worker for `canvas` (always, once the canvas is a worker's). */
-export declare function workerWanted(canvas: HTMLCanvasElement, settings: ClothOptions): boolean;
 /**
- * Mounts a cloth on `canvas` in a worker; null when `settings.worker` is "auto"
- * and no worker can run here. Rejects with the worker's Error (its `field` and
- * `code` kept) when the cloth cannot be built.
+ * Where a cloth with `settings` runs on `canvas`: "auto" a worker where this canvas can be
+ * handed to one, else the main thread; "on" a worker, or an Error (`field` "worker" or
+ * "canvas", and `code`); "off" the main thread. A canvas a worker has or had is refused.
+ */
+export declare function whereToRun(canvas: HTMLCanvasElement, settings: ClothOptions): 'worker' | 'main';
+/**
+ * Mounts a cloth on `canvas` in a worker; null when `settings.worker` is "auto" and no
+ * worker can have this canvas after all. The cloth is built before the canvas is handed
+ * over; a mount that fails ends its worker and rejects with its Error (`field` and `code` kept).
  */
 export declare function mountInWorker(
   canvas: HTMLCanvasElement,

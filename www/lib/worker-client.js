@@ -6,31 +6,59 @@
 // canvas' size and pixel ratio, the theme, visibility and pointer input. The
 // controller the page holds is worker-controller.js'.
 
-import { fieldError, errorFromData } from './errors.js';
-import { cloneableOptions } from './options.js';
+import { fieldError, errorFromData, abortedError, throwIfAborted } from './errors.js';
+import { withoutCallbacks } from './options.js';
 import { watchCanvasSize } from './renderer.js';
 import { watchVisibility } from './frame-loop.js';
 import { wheelPixels, eventTime } from './pointer.js';
 import { readTheme } from './theme.js';
 import { recordingType } from './recording.js';
-import { measureScreenBox } from './page-host.js';
+import { measureScreenBox, runsOnMainThread } from './page-host.js';
 import { WorkerClothController } from './worker-controller.js';
 
-/** Canvases handed to a worker: canvas → { worker, link } while a worker holds it (a failed mount's, kept for another try), or 'spent'. */
-const handedOver = new WeakMap();
+/**
+ * The canvases worker mounts took: canvas → 'mounting' (a mount is building
+ * its cloth; the canvas is still the page's), 'handed' (handed over, the mount
+ * not finished), 'running' (a cloth runs on it in a worker) or 'spent' (the
+ * worker that had it ended: its pixels are gone for good).
+ */
+const claims = new WeakMap();
 
-/** Whether this engine can run a cloth in a worker: module workers and OffscreenCanvas with a 2D context (checked in the worker). */
+/** Whether this engine can run a cloth in a worker: module workers and OffscreenCanvas (a 2D context in workers is checked there). */
 export function workerAvailable(canvas) {
   return typeof Worker === 'function' && typeof OffscreenCanvas === 'function' &&
     typeof canvas.transferControlToOffscreen === 'function';
 }
 
-/** Whether `settings.worker` ("auto", "on", "off") asks to try the worker for `canvas`. */
-export function workerWanted(canvas, settings) {
-  if (handedOver.has(canvas)) return true; // its pixels are the worker's now
-  if (settings.worker === 'off') return false;
-  if (settings.worker === 'on') return true;
-  return workerAvailable(canvas);
+/**
+ * Where a cloth with `settings` runs on `canvas`: "worker" or "main". "auto"
+ * runs in a worker where this canvas can be handed to one, else on the main
+ * thread: quietly in an engine without OffscreenCanvas, with a console.warn
+ * saying why for a canvas not in the document (a worker could not measure it), a canvas
+ * another mount is handing over. "on" refuses those with an Error (`field`
+ * "worker" or "canvas", and `code`). A canvas whose pixels a worker has, or
+ * had, is refused in every mode (a canvas a page drew on is found out at the
+ * hand-over: see mountInWorker).
+ */
+export function whereToRun(canvas, settings) {
+  const claim = claims.get(canvas);
+  if (claim === 'spent') {
+    throw fieldError('canvas', 'canvas_transferred', 'this canvas was handed to a worker by a cloth since destroyed; mount on a fresh <canvas>');
+  }
+  if (claim === 'running' || claim === 'handed') throw fieldError('canvas', 'canvas_in_use', 'a cloth in a worker has this canvas; destroy it first');
+  if (settings.worker === 'off') return 'main';
+  if (!workerAvailable(canvas)) {
+    if (settings.worker === 'on') throw fieldError('worker', 'unsupported', 'worker "on": this engine has no OffscreenCanvas or transferControlToOffscreen');
+    return 'main'; // an engine without workers that draw: the main thread, as always there
+  }
+  let refusal = null;
+  if (claim === 'mounting') refusal = ['canvas', 'canvas_in_use', 'another cloth is being handed this canvas'];
+  else if (!canvas.isConnected) refusal = ['canvas', 'canvas_not_in_document', 'the canvas is not in the document, where a worker could measure it'];
+  if (!refusal) return 'worker';
+  const [field, code, reason] = refusal;
+  if (settings.worker === 'on') throw fieldError(field, code, `worker "on": ${reason}`);
+  console.warn(`xpbd-cloth: the cloth runs on the main thread: ${reason}`);
+  return 'main';
 }
 
 /** A started worker that said hello (its module loaded and it can draw), or the reason it cannot run. */
@@ -62,58 +90,96 @@ function startWorker() {
 }
 
 /**
- * The worker that holds `canvas` (after a failed mount) with its PageLink, or
- * a new worker; null for "auto" where none can run; throws for "on".
+ * The worker's next word in a mount: resolves to the message of type `type`
+ * ('built', 'mounted'); rejects with the worker's Error on 'mountFailed',
+ * when the worker itself fails, or when `signal` aborts.
  */
-async function workerFor(canvas, settings) {
-  const held = handedOver.get(canvas);
-  if (held === 'spent') {
-    throw fieldError('canvas', 'canvas_transferred', 'this canvas was handed to a worker by a cloth since destroyed; mount on a fresh <canvas>');
-  }
-  if (held) return held;
-  const started = workerAvailable(canvas) ? await startWorker() : { reason: 'this engine has no OffscreenCanvas or transferControlToOffscreen' };
-  if (started.worker) return { worker: started.worker, link: null };
-  if (settings.worker === 'on') throw fieldError('worker', 'unsupported', `worker "on": ${started.reason}`);
-  console.warn(`xpbd-cloth: the cloth runs on the main thread: ${started.reason}`);
-  return null;
-}
-
-/** The worker's answer to its mount message: resolves to the cloth's first state on 'mounted', rejects with the worker's Error. */
-function mounted(worker) {
+function next(worker, type, signal) {
   return new Promise((resolve, reject) => {
-    const onMessage = ({ data }) => {
-      if (data.type !== 'mounted' && data.type !== 'mountFailed') return;
+    const stop = () => {
       worker.removeEventListener('message', onMessage);
-      if (data.type === 'mounted') resolve(data.state);
+      worker.removeEventListener('error', onError);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      stop();
+      reject(abortedError());
+    };
+    signal?.addEventListener('abort', onAbort);
+    const onMessage = ({ data }) => {
+      if (data.type !== type && data.type !== 'mountFailed') return;
+      stop();
+      if (data.type === type) resolve(data);
       else reject(errorFromData(data.error));
     };
+    const onError = (event) => {
+      event.preventDefault?.();
+      stop();
+      reject(fieldError('worker', 'failed', `the cloth's worker failed: ${event.message ?? 'no message'}`));
+    };
     worker.addEventListener('message', onMessage);
+    worker.addEventListener('error', onError);
   });
 }
 
 /**
- * Mounts a cloth on `canvas` in a worker; resolves to its controller, or to
- * null when `settings.worker` is "auto" and no worker can run here (the caller
- * then mounts it on the main thread). A mount the worker refuses (an invalid
- * scene, say) rejects with its Error and keeps the worker for another try on
- * the same canvas, whose pixels are the worker's from the first try on.
+ * Mounts a cloth on `canvas` in a worker (whereToRun said "worker"); resolves
+ * to its controller, or to null when `settings.worker` is "auto" and it turns
+ * out no worker can have this canvas (the worker cannot start or draw, or the
+ * page took a context of the canvas): the caller then mounts it on the main
+ * thread. The worker builds the cloth first; the canvas is handed over only
+ * once the cloth is built. A mount that fails at any stage ends its worker and
+ * rejects with the Error (its `field` and `code` kept), as does a mount whose
+ * `signal` aborts, at once; the canvas stays the page's unless it was handed over.
  */
 export async function mountInWorker(canvas, settings, given, reducedMotion) {
-  const held = await workerFor(canvas, settings);
-  if (!held) return null;
-  const { worker } = held;
-  // A link measures the canvas before the hand-over (watchCanvasSize probes its size attributes once).
-  const link = held.link ?? new PageLink(canvas, worker);
-  const offscreen = held.link ? undefined : canvas.transferControlToOffscreen();
-  handedOver.set(canvas, { worker, link });
-  const page = { ...link.measured, style: readTheme(canvas), visible: true, canRecord: link.canRecord };
-  worker.postMessage(
-    { type: 'mount', canvas: offscreen, settings: cloneableOptions(settings), given: [...given], reducedMotion, page },
-    offscreen ? [offscreen] : [],
-  );
-  const state = await mounted(worker); // rejects with the worker's Error; worker and link stay for another try
-  link.start();
-  return new WorkerClothController(worker, link, { settings, state }, () => handedOver.set(canvas, 'spent'));
+  claims.set(canvas, 'mounting');
+  let worker = null;
+  let link = null;
+  const end = (claim) => {
+    worker?.terminate();
+    link?.stop();
+    worker = null;
+    link = null;
+    if (claim) claims.set(canvas, claim);
+    else claims.delete(canvas);
+  };
+  /** "auto" with no worker for this canvas: the main thread, saying why; "on": the refusal. */
+  const fallBack = (field, code, reason) => {
+    end(null);
+    if (settings.worker === 'on') throw fieldError(field, code, `worker "on": ${reason}`);
+    console.warn(`xpbd-cloth: the cloth runs on the main thread: ${reason}`);
+    return null;
+  };
+  const { signal } = settings;
+  try {
+    const started = await startWorker();
+    if (!started.worker) return fallBack('worker', 'unsupported', started.reason);
+    worker = started.worker;
+    throwIfAborted(signal);
+    // A link measures the canvas before the hand-over (watchCanvasSize probes its size attributes once).
+    link = new PageLink(canvas, worker);
+    const page = { ...link.measured, style: readTheme(canvas), visible: true, canRecord: link.canRecord };
+    worker.postMessage({ type: 'mount', settings: withoutCallbacks(settings), given: [...given], reducedMotion, page });
+    await next(worker, 'built', signal); // rejects with the Simulation's refusal: the canvas was never handed over
+    let offscreen;
+    try {
+      offscreen = canvas.transferControlToOffscreen();
+    } catch {
+      // a context was taken meanwhile: by another cloth, or by the page's own drawing
+      if (runsOnMainThread(canvas)) throw fieldError('canvas', 'canvas_in_use', 'another cloth took this canvas on the main thread meanwhile');
+      return fallBack('canvas', 'canvas_has_context', 'the page took a drawing context of this canvas, so it cannot be handed to a worker');
+    }
+    claims.set(canvas, 'handed');
+    worker.postMessage({ type: 'canvas', canvas: offscreen }, [offscreen]);
+    const { state } = await next(worker, 'mounted', signal);
+    claims.set(canvas, 'running');
+    link.start();
+    return new WorkerClothController(worker, link, { settings, state }, () => claims.set(canvas, 'spent'));
+  } catch (error) {
+    end(claims.get(canvas) === 'handed' ? 'spent' : null);
+    throw error;
+  }
 }
 
 /**

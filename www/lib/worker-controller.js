@@ -1,18 +1,25 @@
 // The controller of a cloth that runs in a worker (worker-client.js starts it):
-// the same calls as the main-thread controller of cloth-controller.js. What it can check
-// at once (an option's name, type and range) it checks on the page and throws
-// as there; what needs the simulation goes to the worker and comes back as a
-// Promise (an Error with its `field` and `code`). The getters read the state
-// the worker posts after every frame and every message.
+// the page's half of the API of controller-api.js, installed from the same list
+// as the main thread's controller. Each method reads its arguments here, on
+// the page, as on the main thread; what runs where the cloth runs goes to the
+// worker as a message of plain data and comes back as its answer (an Error
+// keeps its `field` and `code`). The getters of the cloth read the state the
+// worker posts after every frame and every call.
 
-import { mergeOptionsGiven, liveParameter, checkRule, cloneableOptions } from './options.js';
+import { withoutCallbacks } from './options.js';
 import { errorFromData } from './errors.js';
 import { recordCanvas } from './recording.js';
+import { installApi, bindApi, destroyedError, PERFORM, WORKER_CALLS, CLOTH_GETTERS } from './controller-api.js';
 
 /** `promise`, with its rejection counted as handled (the caller may ignore it; onError hears of it). */
 function handled(promise) {
   promise.catch(() => {});
   return promise;
+}
+
+/** A getter's answer as the page hands it out: an object copied, so a caller cannot change the state. */
+function copied(value) {
+  return value !== null && typeof value === 'object' ? { ...value } : value;
 }
 
 export class WorkerClothController {
@@ -24,10 +31,33 @@ export class WorkerClothController {
   #calls = new Map(); // id → { resolve, reject }
   #nextCall = 1;
   #ready;
-  #recordingFrames = null; // the page canvas a recording draws the worker's frames on
+  #recordings = new Set(); // the page canvases recordings draw the worker's frames on
   #setting = new Map(); // name → { id, value }: set() calls the worker has not answered yet
   #workerOptions = {}; // the options of the worker's last state
   #onDestroy;
+
+  static {
+    const prototype = WorkerClothController.prototype;
+    // what runs where the cloth runs and needs nothing on the page first: posted as it is
+    for (const name of WORKER_CALLS) {
+      if (Object.hasOwn(prototype, PERFORM[name])) continue;
+      Object.defineProperty(prototype, PERFORM[name], {
+        value(...args) {
+          return this.#call(name, args);
+        },
+      });
+    }
+    // the cloth's getters: the worker's last state
+    for (const name of CLOTH_GETTERS) {
+      if (Object.getOwnPropertyDescriptor(prototype, name)) continue;
+      Object.defineProperty(prototype, name, {
+        get() {
+          return copied(this.#state[name]);
+        },
+      });
+    }
+    installApi(WorkerClothController, (controller, error) => controller.#refuseRestart(error));
+  }
 
   /** `settings`: the options mounted with; `state`: the worker's first (cloth-worker.js' stateOf). */
   constructor(worker, link, { settings, state }, onDestroy) {
@@ -38,12 +68,7 @@ export class WorkerClothController {
     this.#state = state;
     this.#workerOptions = state.options;
     this.#ready = Promise.resolve(this);
-    for (const name of [
-      'pause', 'resume', 'restart', 'set', 'diagnostics', 'worldToClient', 'clientToWorld', 'destroy', 'readPositions',
-      'snapshot', 'record', 'exportState', 'importState', 'refreshTheme', 'fit', 'setView', 'inspect',
-    ]) {
-      this[name] = this[name].bind(this);
-    }
+    bindApi(this);
     worker.addEventListener('message', ({ data }) => this.#onMessage(data));
     worker.addEventListener('error', (event) => {
       event.preventDefault?.();
@@ -84,15 +109,14 @@ export class WorkerClothController {
     else call.resolve(value);
   }
 
+  /** A frame the worker drew while the page records: onto every recording's canvas. */
   #onBitmap(bitmap) {
-    const target = this.#recordingFrames;
-    if (!target) {
-      bitmap.close();
-      return;
+    for (const target of this.#recordings) {
+      if (target.width !== bitmap.width) target.width = bitmap.width;
+      if (target.height !== bitmap.height) target.height = bitmap.height;
+      target.getContext('2d').drawImage(bitmap, 0, 0);
     }
-    if (target.width !== bitmap.width) target.width = bitmap.width;
-    if (target.height !== bitmap.height) target.height = bitmap.height;
-    target.getContext('bitmaprenderer').transferFromImageBitmap(bitmap);
+    bitmap.close();
   }
 
   /** The worker's last options, with the values of the set() calls it has not answered yet (its state may predate them). */
@@ -110,21 +134,16 @@ export class WorkerClothController {
     }
   }
 
-  /** Calls `method` of the controller in the worker; resolves to its answer. */
-  #call(method, ...args) {
-    this.#assertAlive();
+  /** Posts `method` with its plain `args` to the worker's controller; resolves to its answer. */
+  #call(method, args) {
     const id = this.#nextCall++;
-    return handled(new Promise((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       this.#calls.set(id, { resolve, reject });
       this.#worker.postMessage({ type: 'call', id, method, args });
-    }));
+    });
   }
 
-  #assertAlive() {
-    if (this.#destroyed) throw new Error('this cloth was destroyed');
-  }
-
-  // -- the public controller (cloth.d.ts)
+  // -- the getters of the API (cloth.d.ts)
 
   /** "worker": this cloth steps and draws in a worker. */
   get runsIn() {
@@ -140,14 +159,6 @@ export class WorkerClothController {
     return null;
   }
 
-  get paused() {
-    return this.#state.paused;
-  }
-
-  get diverged() {
-    return Boolean(this.#state.diverged);
-  }
-
   get destroyed() {
     return this.#destroyed;
   }
@@ -156,155 +167,111 @@ export class WorkerClothController {
     return { ...this.#state.options, ...this.#callbacks };
   }
 
-  get backend() {
-    return this.#state.backend ?? 'cpu';
-  }
-
   get ready() {
     return this.#ready;
-  }
-
-  get view() {
-    return { ...this.#state.view };
-  }
-
-  get theme() {
-    return { ...this.#state.theme };
-  }
-
-  get reducedMotion() {
-    return Boolean(this.#state.reducedMotion);
   }
 
   get canRecord() {
     return Boolean(this.#state.options && this.#link.canRecord);
   }
 
-  readPositions() {
-    return this.#call('readPositions');
-  }
+  // -- the methods of the API that do something on the page first (the others are posted as they are)
 
-  /** What the worker's Simulation holds now (cloth.d.ts' ClothInspection). */
-  inspect() {
-    return this.#call('inspect');
-  }
-
-  pause() {
-    this.#assertAlive();
+  [PERFORM.pause]() {
     this.#state = { ...this.#state, paused: true };
-    this.#call('pause');
+    handled(this.#call('pause', []));
   }
 
-  resume() {
-    this.#assertAlive();
+  [PERFORM.resume]() {
     this.#state = { ...this.#state, paused: false, reducedMotion: false };
-    this.#call('resume');
+    handled(this.#call('resume', []));
   }
 
-  /** Checks `newOptions` at once (throws as on the main thread); `ready` settles when the worker has the new cloth. */
-  restart(newOptions = {}) {
-    this.#assertAlive();
-    const { options } = mergeOptionsGiven(this.options, newOptions); // throws for a bad option
-    this.#callbacks = { onFrame: options.onFrame, onError: options.onError };
-    const answer = this.#call('restart', cloneableOptions(newOptions));
-    answer.catch((error) => this.#report(error));
-    this.#ready = handled(answer.then(() => this));
-    return this;
+  [PERFORM.fit]() {
+    handled(this.#call('fit', []));
   }
 
-  /** Checks the value at once (throws as on the main thread); resolves once the worker's cloth has it, or rejects with its Error. */
-  set(name, value) {
-    this.#assertAlive();
-    const parameter = liveParameter(name, value);
-    checkRule(value, name);
-    this.#state = { ...this.#state, options: { ...this.#state.options, [parameter.name]: value } };
+  [PERFORM.setView](view) {
+    handled(this.#call('setView', [view]));
+  }
+
+  /** The callbacks stay on the page; `ready` settles when the worker has the new cloth, or rejects with its refusal (which the worker tells onError). */
+  [PERFORM.restart](changes) {
+    for (const name of ['onFrame', 'onError']) if (Object.hasOwn(changes, name)) this.#callbacks[name] = changes[name];
+    this.#ready = handled(this.#call('restart', [withoutCallbacks(changes)]).then(() => this));
+  }
+
+  /** A restart refused on the page: `ready` rejects and onError hears of it, as the worker's refusals. */
+  #refuseRestart(error) {
+    this.#ready = handled(Promise.reject(error));
+    this.#report(error);
+  }
+
+  /** Resolves once the worker's cloth has the value, or rejects with its Error (the options show it meanwhile). */
+  [PERFORM.set](name, value) {
+    this.#state = { ...this.#state, options: { ...this.#state.options, [name]: value } };
     const id = this.#nextCall;
-    this.#setting.set(parameter.name, { id, value });
+    this.#setting.set(name, { id, value });
     const answered = () => {
-      if (this.#setting.get(parameter.name)?.id !== id) return;
-      this.#setting.delete(parameter.name);
+      if (this.#setting.get(name)?.id !== id) return;
+      this.#setting.delete(name);
       this.#state = { ...this.#state, options: this.#optionsSetting() };
     };
-    const answer = this.#call('set', name, value);
+    const answer = this.#call('set', [name, value]);
     answer.then(answered, answered);
     return answer;
   }
 
-  diagnostics() {
+  [PERFORM.diagnostics]() {
     return { ...this.#state.diagnostics };
   }
 
-  fit() {
-    this.#call('fit');
-  }
-
-  setView(view) {
-    this.#assertAlive();
-    mergeOptionsGiven(this.#state.options, { view }); // throws for a bad view
-    this.#call('setView', view);
-  }
-
-  snapshot() {
-    return this.#call('snapshot');
-  }
-
-  /** The state file (a Promise: the state is the worker's). */
-  exportState() {
-    return this.#call('exportState');
-  }
-
-  /** Resolves once the worker runs the saved state; rejects, the running cloth kept, for a refused file. */
-  importState(file) {
-    return this.#call('importState', file);
-  }
-
-  refreshTheme() {
-    if (!this.#destroyed) this.#link.sendTheme();
+  [PERFORM.refreshTheme]() {
+    this.#link.sendTheme();
   }
 
   /**
    * Records the worker's frames as WebM: while it records, the worker sends a
-   * copy of each frame it draws (an ImageBitmap) to a canvas on the page that
-   * MediaRecorder records (an OffscreenCanvas has no captureStream).
+   * copy of each frame it draws (an ImageBitmap), which the page draws on a
+   * canvas of each recording that MediaRecorder records (an OffscreenCanvas
+   * has no captureStream). Recordings at once each get every frame.
    */
-  record(seconds) {
-    this.#assertAlive();
+  [PERFORM.record](seconds) {
     const frames = document.createElement('canvas');
     frames.width = this.#link.measured.width || 1;
     frames.height = this.#link.measured.height || 1;
-    this.#recordingFrames = frames;
+    this.#recordings.add(frames);
     this.#link.post({ type: 'stream', on: true });
     this.refreshTheme(); // a paused cloth draws once more: the first frame
     const stop = () => {
-      if (this.#recordingFrames === frames) this.#recordingFrames = null;
-      if (!this.#destroyed) this.#link.post({ type: 'stream', on: false });
+      this.#recordings.delete(frames);
+      if (!this.#destroyed && this.#recordings.size === 0) this.#link.post({ type: 'stream', on: false });
     };
     const recording = recordCanvas(frames, seconds, () => this.refreshTheme());
     recording.then(stop, stop);
     return recording;
   }
 
-  worldToClient(x, y) {
+  [PERFORM.worldToClient](x, y) {
     const { ax, bx, ay, by } = this.#state.mapping;
     const screen = this.#link.screenBox();
     return { x: screen.left + (ax + bx * x) * screen.scaleX, y: screen.top + (ay + by * y) * screen.scaleY };
   }
 
-  clientToWorld(clientX, clientY) {
+  [PERFORM.clientToWorld](clientX, clientY) {
     const { ax, bx, ay, by } = this.#state.mapping;
     const at = this.#link.toCanvas(clientX, clientY);
     return { x: (at.x - ax) / bx, y: (at.y - ay) / by };
   }
 
   /** Ends the worker (its wasm memory, its cloth, its GPU device go with it) and stops listening on the page. */
-  destroy() {
-    if (this.#destroyed) return;
+  [PERFORM.destroy]() {
     this.#destroyed = true;
     this.#worker.terminate();
     this.#link.stop();
     this.#onDestroy();
-    for (const { reject } of this.#calls.values()) reject(new Error('this cloth was destroyed'));
+    for (const { reject } of this.#calls.values()) reject(destroyedError());
     this.#calls.clear();
-    this.#recordingFrames = null;
+    this.#recordings.clear();
   }
 }

@@ -6,6 +6,7 @@
 // so the screen box here is the identity.
 
 import { attachPointerInput } from './pointer.js';
+import { fieldError } from './errors.js';
 
 /** The identity screen box: pointer positions are already canvas-relative CSS px. */
 const CANVAS_RELATIVE = Object.freeze({ left: 0, top: 0, scaleX: 1, scaleY: 1 });
@@ -22,7 +23,7 @@ export class WorkerHost {
   /** `canvas`: the OffscreenCanvas; `page`: the page's first measurements (see #page). */
   constructor(canvas, page) {
     const context = canvas.getContext('2d');
-    if (!context) throw new Error('this canvas cannot give a 2D context (is it already used for WebGL?)');
+    if (!context) throw fieldError('canvas', 'canvas_has_context', 'this canvas cannot give a 2D context (is it already used for WebGL?)');
     this.#context = context;
     this.#page = page;
     this.#input.setPointerCapture = () => {}; // the page captures the pointer on its canvas
@@ -43,7 +44,7 @@ export class WorkerHost {
 
   watchSize(onResize) {
     this.#onResize = onResize;
-    onResize(this.#page.box);
+    if (this.#page.box) onResize(this.#page.box); // a canvas the page could not measure (not laid out) keeps its size until it can
     return { checkPixelRatio() {}, stop: () => (this.#onResize = () => {}) };
   }
 
@@ -97,7 +98,7 @@ export class WorkerHost {
   resize({ box, width, height }) {
     Object.assign(this.#page, { box, width, height });
     this.#applySize();
-    this.#onResize(box);
+    if (box) this.#onResize(box);
   }
 
   setVisible(visible) {

@@ -19,13 +19,17 @@
 // re-inserted element whose cloth ran in a worker mounts on a fresh canvas).
 // The colours come from the --xpbd-cloth-* custom properties on the element (see
 // README, Theming), read again when its style or class attribute changes. An
-// invalid value is reported with console.warn and the last good value is kept.
+// invalid value, refused at once or later by the cloth (in a worker too), is
+// reported with console.warn and the last good value is kept. speed ("real" by
+// default) is how fast simulated time runs (mountCloth's `speed`).
 // Sized by CSS: a block, 100% × 400px by default; the canvas fills it (style it from outside with ::part(canvas)).
 // The canvas has role="img" and an aria-label: the `label` attribute, or DEFAULT_LABEL.
-// Removing the element from the page destroys its cloth and frees its memory.
+// Removing the element from the page destroys its cloth and frees its memory (a
+// mount still loading is aborted and its worker ended); inserted, removed and
+// inserted again in any order, a connected element ends with one cloth.
 //
-// Events: 'cloth-error' (CustomEvent<{ error: Error }>) when the cloth diverges or
-// cannot start.
+// Events: 'cloth-error' (CustomEvent<{ error: Error }>) when the cloth diverges,
+// cannot start, or refuses a restart.
 
 import type { ClothController, ClothOptions } from './cloth.js';
 import type { ElementAttribute } from './parameters.js';
@@ -37,14 +41,19 @@ export declare class XpbdClothElement extends HTMLElement {
   static readonly observedAttributes: (ElementAttribute | 'paused' | 'view' | 'backend' | 'allow-fallback-adapter' | 'label' | 'style' | 'class')[];
   /** The mountCloth controller, or null while the wasm loads and after removal. */
   readonly controller: ClothController | null;
-  /** Resolves to the controller once the cloth runs; a new promise after each re-insertion. */
+  /**
+   * Resolves to the controller once the cloth runs; rejects when it cannot start,
+   * or (code "disconnected") when the element is removed before it did. A new
+   * promise after each removal.
+   */
   readonly ready: Promise<ClothController>;
   /** The canvas inside the element's (open) shadow root. */
   readonly canvas: HTMLCanvasElement;
   /**
    * A scene of the page's own (`Simulation.fromScene`'s argument), built instead
    * of the `preset` attribute's; null (default) for the preset. Setting it restarts
-   * the cloth; a refused scene is reported with console.warn and the cloth keeps running.
+   * the cloth; a refused scene is reported with console.warn and dropped, the cloth
+   * running on (a scene refused at mount: the preset's cloth starts instead).
    */
   scene: ClothOptions['scene'];
 }

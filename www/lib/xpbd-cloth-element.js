@@ -10,17 +10,21 @@
 // when this is the page's first cloth, `view="x,y,scale"` shows that view instead
 // of fitting each scene (metres, metres, CSS px per metre; removing it fits),
 // `worker="off"` steps and draws on the page's main thread instead of a worker
-// (`"on"` insists on one; `"auto"`, the default, uses one where it can run). An
-// invalid value is reported with console.warn and the cloth keeps its last good
-// value. The element is sized by
+// (`"on"` insists on one; `"auto"`, the default, uses one where it can run),
+// `speed` how fast simulated time runs ("real" by default). An invalid value,
+// refused at once or by the cloth later, is reported with console.warn and the
+// cloth keeps its last good value. The element is sized by
 // CSS (block, 100% × 400px unless the page says otherwise); its canvas fills it.
 // The canvas is an image to assistive technology, named by the `label`
 // attribute (DEFAULT_LABEL when absent). Removing it from the page destroys the
-// cloth and frees its memory.
+// cloth (a cloth still loading is destroyed once it has loaded) and frees its
+// memory; inserting it again mounts a new cloth, on a fresh canvas when a worker
+// had the old one. However often and whenever it is inserted and removed, a
+// connected element ends with one cloth and a removed one with none.
 
 import { mountCloth, parseNumber, quoteForMessage, PARAMETERS } from './cloth.js';
 import { BACKENDS, WORKER_CHOICES } from './options.js';
-import { fieldOf } from './errors.js';
+import { fieldError, fieldOf } from './errors.js';
 import { cameraFromText } from './camera.js';
 
 /** Attributes that choose the backend (mountCloth's backend and allowFallbackAdapter); a change restarts the cloth. */
@@ -59,11 +63,11 @@ export class XpbdClothElement extends HTMLElement {
   #canvas;
   #controller = null;
   #mounting = null; // the promise of the mount in progress
+  #abortMount = null; // aborts the mount in progress (its worker ends at once)
   #mountGeneration = 0; // bumps on every mount and unmount so a late mount knows it is stale
   #pendingRestart = null; // grid changes collected within one task
   #scene = null; // a scene of the page's own (see the scene property)
-  #ready;
-  #resolveReady;
+  #ready; // { promise, resolve, reject } of this connection's cloth
   #reducedMotionNote;
 
   constructor() {
@@ -95,9 +99,7 @@ export class XpbdClothElement extends HTMLElement {
     });
     this.#reducedMotionNote.append('Paused: your system asks for reduced motion.', start);
     root.append(this.#canvas, this.#reducedMotionNote);
-    this.#ready = new Promise((resolve) => {
-      this.#resolveReady = resolve;
-    });
+    this.#ready = newReady();
   }
 
   /** The mountCloth controller, or null while loading or after removal. */
@@ -105,9 +107,13 @@ export class XpbdClothElement extends HTMLElement {
     return this.#controller;
   }
 
-  /** Resolves to the controller once the cloth runs (a new promise after each re-insertion). */
+  /**
+   * Resolves to the controller once the cloth runs; rejects when it cannot
+   * start, or when the element is removed before it did (a new promise after
+   * each removal).
+   */
   get ready() {
-    return this.#ready;
+    return this.#ready.promise;
   }
 
   /**
@@ -130,7 +136,7 @@ export class XpbdClothElement extends HTMLElement {
   }
 
   connectedCallback() {
-    if (this.#controller || this.#mounting) return; // moved within the page: keep running
+    if (this.#controller || this.#mounting) return; // moved within the page, or loading: keep it
     this.#mount();
   }
 
@@ -180,6 +186,7 @@ export class XpbdClothElement extends HTMLElement {
   async #mount() {
     const generation = ++this.#mountGeneration;
     const attributesAtStart = this.#observedAttributeValues();
+    const sceneAtStart = this.#scene;
     const options = { paused: this.hasAttribute('paused'), onError: (error) => this.#onClothError(error), ...this.#backendOptions() };
     if (this.#scene) options.scene = this.#scene;
     const view = this.#readView();
@@ -204,31 +211,45 @@ export class XpbdClothElement extends HTMLElement {
     const worker = this.getAttribute('worker');
     if (WORKER_CHOICES.includes(worker)) options.worker = worker;
     else if (worker !== null) console.warn(`<xpbd-cloth>: ignoring worker=${quoteForMessage(worker)}: expected "auto", "on" or "off"`);
-    this.#mounting = this.#mountValidOptions(options);
+    const ready = this.#ready;
+    const aborting = new AbortController();
+    options.signal = aborting.signal;
+    this.#abortMount = aborting;
+    const mounting = this.#mountValidOptions(options);
+    this.#mounting = mounting;
+    let controller;
     try {
-      const controller = await this.#mounting;
-      if (generation !== this.#mountGeneration) {
-        this.#destroy(controller); // removed while loading
-        return;
-      }
-      this.#controller = controller;
-      this.#reducedMotionNote.hidden = !controller.reducedMotion;
-      this.#applyChangesMadeWhileLoading(attributesAtStart);
-      this.#resolveReady(controller);
+      controller = await mounting;
     } catch (error) {
+      if (generation !== this.#mountGeneration) return; // removed while loading: its ready was settled then
+      this.#mounting = null;
       console.warn(`<xpbd-cloth>: the cloth could not start: ${error.message}`);
       this.#onClothError(error);
-    } finally {
-      if (generation === this.#mountGeneration) this.#mounting = null;
+      ready.reject(error);
+      return;
     }
+    if (generation !== this.#mountGeneration) {
+      controller.destroy(); // removed while loading: its canvas left with it (see #unmount)
+      return;
+    }
+    this.#mounting = null;
+    this.#controller = controller;
+    this.#reducedMotionNote.hidden = !controller.reducedMotion;
+    this.#applyChangesMadeWhileLoading(attributesAtStart);
+    if (this.#scene !== sceneAtStart) this.scene = this.#scene;
+    ready.resolve(controller);
   }
 
-  /** Mounts, dropping (with a warning) any attribute the Simulation refuses. */
+  /**
+   * Mounts, dropping (with a warning) any attribute, and the scene, the cloth
+   * refuses; a canvas a worker had is replaced by a fresh one first.
+   */
   async #mountValidOptions(options) {
     const attempted = { ...options };
+    const canvas = this.#canvas;
     for (;;) {
       try {
-        return await mountCloth(this.#canvas, attempted);
+        return await mountCloth(canvas, attempted);
       } catch (error) {
         const field = fieldOf(error);
         if (field === 'backend' && attempted.backend !== 'cpu') {
@@ -238,10 +259,18 @@ export class XpbdClothElement extends HTMLElement {
           continue;
         }
         const refused = PARAMETERS.find((p) => p.name === field && Object.hasOwn(attempted, p.name));
-        if (!refused) throw error;
-        const text = quoteForMessage(this.getAttribute(refused.attribute));
-        console.warn(`<xpbd-cloth>: ignoring ${refused.attribute}=${text}: ${error.message}`);
-        delete attempted[refused.name];
+        if (refused) {
+          const text = quoteForMessage(this.getAttribute(refused.attribute));
+          console.warn(`<xpbd-cloth>: ignoring ${refused.attribute}=${text}: ${error.message}`);
+          delete attempted[refused.name];
+          continue;
+        }
+        if (attempted.scene != null && !['canvas', 'worker', 'signal'].includes(field)) {
+          console.warn(`<xpbd-cloth>: ignoring the scene: ${error.message}`);
+          delete attempted.scene;
+          continue;
+        }
+        throw error;
       }
     }
   }
@@ -257,15 +286,31 @@ export class XpbdClothElement extends HTMLElement {
     }
   }
 
+  /**
+   * Destroys the cloth, or, while it loads, aborts the mount (its worker ends
+   * at once; a cloth it built meanwhile is destroyed, see #mount) and leaves it
+   * the canvas: the next connection mounts on a fresh one. A `ready` not
+   * settled yet rejects.
+   */
   #unmount() {
     this.#mountGeneration += 1;
-    this.#mounting = null;
     this.#pendingRestart = null;
-    if (this.#controller) this.#destroy(this.#controller);
+    const controller = this.#controller;
     this.#controller = null;
-    this.#ready = new Promise((resolve) => {
-      this.#resolveReady = resolve;
-    });
+    if (controller) controller.destroy();
+    if (this.#mounting || controller?.runsIn === 'worker') this.#replaceCanvas();
+    this.#abortMount?.abort(); // a mount in progress ends its worker at once
+    this.#abortMount = null;
+    this.#mounting = null;
+    this.#ready.reject(fieldError('element', 'disconnected', '<xpbd-cloth> was removed before its cloth started'));
+    this.#ready = newReady();
+  }
+
+  /** A fresh copy of the canvas (same attributes) takes its place: a worker's, or a loading mount's, stays theirs. */
+  #replaceCanvas() {
+    const fresh = this.#canvas.cloneNode(false);
+    this.#canvas.replaceWith(fresh);
+    this.#canvas = fresh;
   }
 
   /**
@@ -331,27 +376,20 @@ export class XpbdClothElement extends HTMLElement {
     this.#pendingRestart[name] = value;
   }
 
+  /**
+   * Applies a change: `apply()` throws what is refused at once, and returns
+   * what the cloth answers later (set's Promise, or, from restart, the
+   * controller, whose `ready` says): a refusal either way is warned of.
+   */
   #tryApply(apply, attributesDescribed) {
     const refused = (error) => console.warn(`<xpbd-cloth>: ignoring ${attributesDescribed}: ${error.message}; keeping the last good value`);
     try {
       const applied = apply();
-      // a cloth in a worker answers later what only its Simulation can refuse
-      if (applied instanceof Promise) applied.catch(refused);
+      const answer = applied === this.#controller ? applied.ready : applied;
+      if (answer instanceof Promise) answer.catch(refused);
     } catch (error) {
       refused(error);
     }
-  }
-
-  /**
-   * Destroys `controller`; a canvas a worker drew on stays the worker's, so a
-   * fresh copy of it (same attributes) takes its place for the next mount.
-   */
-  #destroy(controller) {
-    controller.destroy();
-    if (controller.runsIn !== 'worker') return;
-    const fresh = this.#canvas.cloneNode(false);
-    this.#canvas.replaceWith(fresh);
-    this.#canvas = fresh;
   }
 
   /** The canvas' accessible name: the `label` attribute, or DEFAULT_LABEL when it is absent or blank. */
@@ -362,6 +400,18 @@ export class XpbdClothElement extends HTMLElement {
   #onClothError(error) {
     this.dispatchEvent(new CustomEvent('cloth-error', { detail: { error } }));
   }
+}
+
+/** A `ready` of one connection: its promise, settled once (a rejection nobody awaits is no error). */
+function newReady() {
+  let resolve;
+  let reject;
+  const promise = new Promise((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  promise.catch(() => {});
+  return { promise, resolve, reject };
 }
 
 if (!customElements.get('xpbd-cloth')) customElements.define('xpbd-cloth', XpbdClothElement);
