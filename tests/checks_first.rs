@@ -42,6 +42,7 @@ fn circulant(n: usize, reach: usize, bending: Bending) -> Scene {
         colors: None,
         areas: Vec::new(),
         bending,
+        bodies: Vec::new(),
         colliders: Vec::new(),
     }
 }

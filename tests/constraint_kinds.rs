@@ -308,6 +308,7 @@ pub fn ring(n: usize, radius: f32, mass: f32, pressure: f64, stiffness: f64) -> 
             pressure,
         }],
         bending: Bending::None,
+        bodies: Vec::new(),
         colliders: Vec::new(),
     }
 }

@@ -599,6 +599,7 @@ fn rebound(e: f64) -> f64 {
         colors: None,
         areas: Vec::new(),
         bending: xpbd_cloth::model::Bending::None,
+        bodies: Vec::new(),
         colliders: vec![Shape::Ground { y: 0.0 }],
     };
     let mut cloth = Cloth::from_scene(&scene).unwrap();

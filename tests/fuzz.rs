@@ -444,6 +444,7 @@ fn scene_start() -> impl Strategy<Value = Start> {
                 colors: None,
                 areas,
                 bending,
+                bodies: Vec::new(),
                 colliders,
             };
             Start::Scene(Box::new(if plausible { tidy(scene) } else { scene }))

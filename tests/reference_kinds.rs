@@ -35,6 +35,7 @@ fn scene(positions: Vec<f32>, masses: Vec<f32>, distances: Vec<u32>) -> Scene {
         colors: None,
         areas: Vec::new(),
         bending: Bending::None,
+        bodies: Vec::new(),
         colliders: Vec::new(),
     }
 }

@@ -25,6 +25,7 @@ fn square() -> Scene {
             pressure: 1.0,
         }],
         bending: Bending::None,
+        bodies: Vec::new(),
         colliders: vec![Shape::Ground { y: -1.0 }],
     }
 }
@@ -335,6 +336,7 @@ fn grid_scene(width: usize, height: usize, colors: bool) -> Scene {
         colors: colors.then_some(built.colors),
         areas: Vec::new(),
         bending: Bending::None,
+        bodies: Vec::new(),
         colliders: Vec::new(),
     }
 }
@@ -420,6 +422,7 @@ fn chain(k: &[f64]) -> Scene {
         colors: None,
         areas: Vec::new(),
         bending: Bending::None,
+        bodies: Vec::new(),
         colliders: Vec::new(),
     }
 }

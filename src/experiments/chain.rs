@@ -79,6 +79,7 @@ impl Chain {
             colors: None,
             areas: Vec::new(),
             bending: Bending::None,
+            bodies: Vec::new(),
             colliders: Vec::new(),
         };
         let mut cloth = Cloth::from_scene(&scene)?;

@@ -91,6 +91,7 @@ pub fn scene(size: GridSize, preset: FixedPreset) -> Result<Scene, ClothError> {
         colors: Some(colors),
         areas: Vec::new(),
         bending: Bending::None,
+        bodies: Vec::new(),
         colliders: Vec::new(),
     })
 }

@@ -19,5 +19,5 @@ pub mod scene;
 pub mod shape;
 pub mod validate;
 
-pub use scene::{AreaSpec, Bending, DistanceStiffness, Scene};
+pub use scene::{AreaSpec, Bending, BodySpec, DistanceStiffness, Plasticity, Scene};
 pub use shape::Shape;

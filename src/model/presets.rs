@@ -206,6 +206,7 @@ fn empty() -> Scene {
         colors: None,
         areas: Vec::new(),
         bending: Bending::None,
+        bodies: Vec::new(),
         colliders: Vec::new(),
     }
 }

@@ -125,6 +125,15 @@ pub const SELF_COLLISION_PAIR: u64 = 20;
 /// candidate pairs ([`PAIRS_PER_PARTICLE`], all of which a
 /// crumpled cloth fills), each a [`SELF_COLLISION_PAIR`].
 pub const SELF_COLLISION_PASS: u64 = PAIRS_PER_PARTICLE as u64 * SELF_COLLISION_PAIR;
+/// One body's shape-matching solve, per pass, on top of its particles.
+pub const BODY_SOLVE: u64 = 40;
+/// Each particle of a body, per pass: its share of the centres and the
+/// rotation, and its move towards its goal (three visits); the same per
+/// substep for a plastic body's flow.
+pub const BODY_PARTICLE: u64 = 12;
+/// Each particle of a body, per substep: its multiplier back to 0 and its
+/// share of the prediction along the body's arcs.
+pub const BODY_PREDICT: u64 = 8;
 /// Per live constraint per substep with wind on (measured natively 11 ns).
 pub const WIND_EDGE: u64 = 20;
 /// Per live constraint per substep with gusts or turbulence on, besides

@@ -328,6 +328,7 @@ fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
         colors: None,
         areas: read_areas(&property(spec, "areas"))?,
         bending: read_bending(&property(spec, "bending"))?,
+        bodies: Vec::new(),
         colliders: read_colliders(&property(spec, "colliders"))?,
     })
 }
