@@ -4,8 +4,9 @@
 // this wasm. This page checks that claim where it matters, in the browser:
 //   1. calibration: the measured cost of each kind of work (a constraint solve on
 //      each sweep path, the per-particle work of a substep, the tear check,
-//      velocity damping) against its weight in units, read back from
-//      `workPerStep`;
+//      velocity damping, a bending pair, a tether, an edge of wind, and the fixed
+//      cost of a sweep and a substep on a cloth with nothing left to solve)
+//      against its weight in units, read back from `workPerStep`;
 //   2. the worst cases: it searches the accepted settings (cloth sizes, solver
 //      order, damping, velocity damping, tearing, substeps and iterations pushed
 //      to the limit, intact or with every constraint torn) for the slowest
@@ -119,8 +120,16 @@ const label = (config) =>
 function slope(sim, what, apply, count) {
   const points = [0, 1].map((k) => {
     apply(sim, k);
-    sim.step(); // warm up, and settle the new setting
-    return { ms: timeMs(() => sim.step(), 5), units: sim.workPerStep, pieces: count(sim, k) };
+    // warm up (V8 optimises a function after its first calls) and settle the
+    // new setting; then as many steps per round as take 20 ms, so the timer's
+    // 0.1 ms granularity is a small error
+    sim.steps(3);
+    const started = performance.now();
+    sim.step();
+    const steps = Math.max(1, Math.min(1000, Math.round(20 / Math.max(performance.now() - started, 0.01))));
+    // the fastest round: the one least disturbed by other work on the machine
+    const ms = timeRounds(() => sim.steps(steps), 7).fastest / steps;
+    return { ms, units: sim.workPerStep, pieces: count(sim, k) };
   });
   const pieces = points[1].pieces - points[0].pieces;
   const ns = ((points[1].ms - points[0].ms) * 1e6) / pieces;
@@ -153,7 +162,68 @@ function calibrate(width, height) {
   rows.push(slope(torn, 'velocity damping, per particle per substep', (sim, k) =>
     configure(sim, { ...base, order: 'colored', substeps: 100, velocityDamping: k ? 1 : 0 }), (sim, k) => (k ? 100 * n : 0)));
   torn.free();
+  rows.push(...calibrateKinds(width, height, base));
   return rows.map((row) => ({ size: `${width}×${height}`, ...row }));
+}
+
+/**
+ * The fixed costs of a sweep and of a substep, on a cloth with nothing left to
+ * solve (2 × 2, every constraint torn: its sweeps and substeps are all overhead).
+ */
+function calibrateOverheads(base) {
+  const rows = [];
+  const empty = buildCloth(2, 2, true);
+  rows.push(slope(empty, 'sweep, fixed cost (nothing to solve)', (sim, k) =>
+    configure(sim, { ...base, order: 'colored', substeps: 100, iterations: k ? 1000 : 1 }), (sim, k) => 100 * (k ? 1000 : 1)));
+  rows.push(slope(empty, 'substep, fixed cost (nothing to solve)', (sim, k) =>
+    configure(sim, { ...base, order: 'colored', substeps: k ? 100 : 1 }), (sim, k) => (k ? 100 : 1)));
+  empty.free();
+  return rows.map((row) => ({ size: '2×2', ...row }));
+}
+
+/**
+ * The grid's own scene with one stiffness per constraint (each solved with its
+ * own `alpha_tilde`): a `width × height` cloth of `fromScene`.
+ */
+function ownStiffnessCloth(width, height) {
+  const grid = new Simulation(width, height, 2);
+  const positions = grid.positions().slice();
+  const distances = new Uint32Array(grid.constraints());
+  const masses = new Float32Array(width * height).fill(0.5);
+  masses[0] = masses[width - 1] = 0;
+  grid.free();
+  const distanceStiffness = Float64Array.from({ length: distances.length / 2 }, (_, c) => 500 + (c % 1000));
+  return Simulation.fromScene({ positions, masses, distances, distanceStiffness });
+}
+
+/** What a solve of each constraint kind and an edge of wind cost, per piece. */
+function calibrateKinds(width, height, base) {
+  const rows = [];
+  const sim = buildCloth(width, height, false);
+  const m = sim.numConstraints;
+  const n = width * height;
+  const pairs = height * (width - 2) + width * (height - 2);
+  const many = QUICK ? 2 : 5;
+  rows.push(slope(sim, 'bending solve, per pair and pass', (s, k) => {
+    configure(s, { ...base, order: 'colored', iterations: many });
+    s.bendingStiffness = k ? 100 : 0;
+  }, (s, k) => (k ? many * pairs : 0)));
+  sim.bendingStiffness = 0;
+  rows.push(slope(sim, 'tether, per particle and pass', (s, k) => {
+    configure(s, { ...base, order: 'colored', iterations: many });
+    s.tethers = k === 1;
+  }, (s, k) => (k ? many * n : 0)));
+  sim.tethers = false;
+  rows.push(slope(sim, 'wind, per edge and substep', (s, k) => {
+    configure(s, { ...base, order: 'colored', substeps: many });
+    s.windX = k ? 5 : 0;
+  }, (s, k) => (k ? many * m : 0)));
+  sim.free();
+  const own = ownStiffnessCloth(width, height);
+  rows.push(slope(own, 'own-stiffness solve, per constraint', (s, k) =>
+    configure(s, { ...base, order: 'colored', iterations: k ? many : 1 }), (s, k) => (k ? many : 1) * m));
+  own.free();
+  return rows;
 }
 
 // ---------------------------------------------------------------- 2. the worst cases
@@ -322,7 +392,7 @@ function report(results) {
   out.push(results.userAgent);
   out.push(`MAX_WORK_PER_STEP ${results.limits.step} units, MAX_WORK_PER_CALL ${results.limits.call} units (1 unit is meant to be about 1 ns)`);
   out.push('');
-  out.push('Calibration: measured cost of each kind of work against its weight (slopes, so fixed costs cancel)');
+  out.push('Calibration: measured cost of each kind of work against its weight (slopes, so fixed costs cancel; fastest of 7 rounds)');
   out.push(table([
     ['size', 'work', 'measured ns', 'weight (units)', 'ns per unit'],
     ...results.calibration.map((r) => [r.size, r.what, r.ns.toFixed(2), r.units.toFixed(2), r.ratio.toFixed(2)]),
@@ -392,6 +462,7 @@ async function main() {
     calibration.push(...calibrate(width, height));
     await yieldToBrowser();
   }
+  calibration.push(...calibrateOverheads({ damping: 0, velocityDamping: 0, tearStretch: 0, substeps: 1, iterations: 1 }));
   const steps = await searchWorstSteps(sizes);
   const byStep = [...steps].sort((a, b) => b.ms - a.ms);
   // steps(n) is worst where a unit is slowest (every call does about the same units)

@@ -135,7 +135,7 @@ fn main() {
         "MAX_WORK_PER_STEP {MAX_WORK_PER_STEP} units, MAX_WORK_PER_CALL {MAX_WORK_PER_CALL} units"
     );
     let mut rows = Vec::new();
-    for (width, height) in [(500, 500), (1000, 250), (100, 100), (10, 10)] {
+    for (width, height) in [(500, 500), (1000, 250), (100, 100), (10, 10), (2, 2)] {
         for torn in [false, true] {
             for setting in settings(width, height, torn) {
                 let mut cloth = setting.cloth();

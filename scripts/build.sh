@@ -17,8 +17,13 @@ ensure_node_modules
 
 # Optimises a .wasm in place. Its target_features section (what the build enabled)
 # tells wasm-opt which features it may use, so the scalar build stays without SIMD.
+# The solver's functions stay functions of their own (wasm-opt would inline each
+# one with a single caller into the stepping loop): V8 optimises a wasm function
+# from its next call on, never within a call already running, so a loop inlined
+# into Cloth::advance would run unoptimised for the whole of a first long call
+# (src/solver/integrate.rs says more).
 optimize() {
-  "$ROOT/node_modules/.bin/wasm-opt" -O3 "$1" -o "$1"
+  "$ROOT/node_modules/.bin/wasm-opt" --no-inline='xpbd_cloth::solver::*' -O3 "$1" -o "$1"
 }
 
 log "building the release wasm (SIMD)"

@@ -29,10 +29,12 @@
 //!   collider's shape.
 //! * [`solver`]: the XPBD solve: the distance constraint, prediction and
 //!   velocities, the sweep orders, the coloured SIMD sweep.
+//! * [`kinds`]: the constraint kinds besides the distance constraints, each
+//!   answering [`kinds::ConstraintKind`]: bending, areas, tethers, wind.
 //! * [`contacts`]: colliders, self-collision and the speed limit, one
-//!   [`contacts::Contacts`] that owns their data.
-//! * [`extras`]: what a scene adds to a substep: bending, areas, tethers, wind.
-//! * [`cloth`]: [`Cloth`], the state, the step, stepping in slices,
+//!   [`contacts::Contacts`] that owns their data: a constraint kind too.
+//! * [`cloth`]: [`Cloth`], the state, the step (the loop of substeps, sweeps
+//!   and pieces, resumable between pieces), the list of constraint kinds,
 //!   interaction, saved states and diagnostics.
 //! * [`raster`]: drawing the cloth into pixels (faster than canvas paths).
 //! * [`experiments`]: the claims of the documents behind XPBD, measured.

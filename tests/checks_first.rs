@@ -37,13 +37,9 @@ fn circulant(n: usize, reach: usize, bending: Bending) -> Scene {
         positions,
         masses: vec![1.0; n],
         distances,
-        rest_lengths: None,
         distance_stiffness: DistanceStiffness::Uniform(1000.0),
-        colors: None,
-        areas: Vec::new(),
         bending,
-        bodies: Vec::new(),
-        colliders: Vec::new(),
+        ..Scene::default()
     }
 }
 

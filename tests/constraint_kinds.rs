@@ -10,7 +10,7 @@ mod common {
 
 use common::cloths::grid_cloth;
 use common::paths::nearest_pins;
-use xpbd_cloth::model::{AreaSpec, Bending, DistanceStiffness, Scene};
+use xpbd_cloth::model::{AreaSpec, DistanceStiffness, Scene};
 use xpbd_cloth::{Cloth, Params};
 
 /// Relative error of the ring's area against its target.
@@ -299,16 +299,12 @@ pub fn ring(n: usize, radius: f32, mass: f32, pressure: f64, stiffness: f64) -> 
         positions,
         masses: vec![mass; n],
         distances,
-        rest_lengths: None,
         distance_stiffness: DistanceStiffness::Uniform(Params::default().stiffness),
-        colors: None,
         areas: vec![AreaSpec {
             particles: (0..n as u32).collect(),
             stiffness,
             pressure,
         }],
-        bending: Bending::None,
-        bodies: Vec::new(),
-        colliders: Vec::new(),
+        ..Scene::default()
     }
 }

@@ -502,7 +502,7 @@ fn the_speed_limit_bounds_every_free_particle_with_contacts_on() {
 
 #[test]
 fn contacts_and_wind_count_in_the_work_of_a_step_and_respect_its_limit() {
-    use xpbd_cloth::params::{work, MAX_WORK_PER_STEP};
+    use xpbd_cloth::params::MAX_WORK_PER_STEP;
     let mut cloth = free_cloth(100, 100);
     let n = cloth.num_particles() as u64;
     let m = cloth.num_constraints() as u64;
@@ -512,20 +512,21 @@ fn contacts_and_wind_count_in_the_work_of_a_step_and_respect_its_limit() {
     let one = cloth.work_per_step();
     assert_eq!(
         one - plain,
-        n * (work::MAX_SPEED + work::CONTACT_VELOCITY) + passes * n * work::COLLIDER_CONTACT,
+        n * (contacts::MAX_SPEED + contacts::CONTACT_VELOCITY)
+            + passes * n * contacts::COLLIDER_CONTACT,
         "the first collider's work"
     );
     cloth.set_wind_x(3.0).unwrap();
     assert_eq!(
         cloth.work_per_step() - one,
-        m * work::WIND_EDGE,
+        m * xpbd_cloth::kinds::wind::WIND_EDGE,
         "wind's work"
     );
     let windy = cloth.work_per_step();
     cloth.set_self_collision(true).unwrap();
     assert_eq!(
         cloth.work_per_step() - windy,
-        n * work::SELF_COLLISION_SEARCH + passes * n * work::SELF_COLLISION_PASS,
+        n * contacts::SELF_COLLISION_SEARCH + passes * n * contacts::SELF_COLLISION_PASS,
         "self-collision's work"
     );
     // with many sweeps, colliders run into the limit before the 64 allowed
@@ -594,13 +595,9 @@ fn rebound(e: f64) -> f64 {
         positions: vec![0.0, 1.05],
         masses: vec![0.1],
         distances: Vec::new(),
-        rest_lengths: None,
         distance_stiffness: xpbd_cloth::model::DistanceStiffness::Uniform(0.0),
-        colors: None,
-        areas: Vec::new(),
-        bending: xpbd_cloth::model::Bending::None,
-        bodies: Vec::new(),
         colliders: vec![Shape::Ground { y: 0.0 }],
+        ..xpbd_cloth::model::Scene::default()
     };
     let mut cloth = Cloth::from_scene(&scene).unwrap();
     cloth.set_substeps(20).unwrap();

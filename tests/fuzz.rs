@@ -439,13 +439,12 @@ fn scene_start() -> impl Strategy<Value = Start> {
                 positions,
                 masses,
                 distances,
-                rest_lengths: None,
                 distance_stiffness,
-                colors: None,
                 areas,
                 bending,
                 bodies: Vec::new(),
                 colliders,
+                ..Scene::default()
             };
             Start::Scene(Box::new(if plausible { tidy(scene) } else { scene }))
         })

@@ -30,13 +30,8 @@ fn scene(positions: Vec<f32>, masses: Vec<f32>, distances: Vec<u32>) -> Scene {
         positions,
         masses,
         distances,
-        rest_lengths: None,
         distance_stiffness: DistanceStiffness::Uniform(1000.0),
-        colors: None,
-        areas: Vec::new(),
-        bending: Bending::None,
-        bodies: Vec::new(),
-        colliders: Vec::new(),
+        ..Scene::default()
     }
 }
 

@@ -16,17 +16,14 @@ fn square() -> Scene {
         positions: vec![0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0],
         masses: vec![0.0, 1.0, 1.0, 1.0],
         distances: vec![0, 1, 1, 2, 2, 3, 3, 0, 0, 2],
-        rest_lengths: None,
         distance_stiffness: DistanceStiffness::Uniform(1000.0),
-        colors: None,
         areas: vec![AreaSpec {
             particles: vec![0, 1, 2, 3],
             stiffness: 0.0,
             pressure: 1.0,
         }],
-        bending: Bending::None,
-        bodies: Vec::new(),
         colliders: vec![Shape::Ground { y: -1.0 }],
+        ..Scene::default()
     }
 }
 
@@ -331,13 +328,9 @@ fn grid_scene(width: usize, height: usize, colors: bool) -> Scene {
         positions: built.positions,
         masses,
         distances: built.constraint_ids,
-        rest_lengths: None,
         distance_stiffness: DistanceStiffness::Uniform(1000.0),
         colors: colors.then_some(built.colors),
-        areas: Vec::new(),
-        bending: Bending::None,
-        bodies: Vec::new(),
-        colliders: Vec::new(),
+        ..Scene::default()
     }
 }
 
@@ -417,13 +410,8 @@ fn chain(k: &[f64]) -> Scene {
             .map(|i| if i == 0 { 0.0 } else { 0.2 + 0.1 * i as f32 })
             .collect(),
         distances: (1..n as u32).flat_map(|i| [i - 1, i]).collect(),
-        rest_lengths: None,
         distance_stiffness: DistanceStiffness::PerConstraint(k.to_vec()),
-        colors: None,
-        areas: Vec::new(),
-        bending: Bending::None,
-        bodies: Vec::new(),
-        colliders: Vec::new(),
+        ..Scene::default()
     }
 }
 

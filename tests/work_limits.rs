@@ -301,7 +301,10 @@ fn tethers_with_tearing_count_finding_the_anchors_again() {
     c.set_tethers(true).unwrap();
     let n = c.num_particles() as u64;
     let passes = 4 * c.params().iterations as u64;
-    assert_eq!(c.work_per_step(), before + passes * n * work::TETHER_SOLVE);
+    assert_eq!(
+        c.work_per_step(),
+        before + passes * n * xpbd_cloth::kinds::tethers::TETHER_SOLVE
+    );
 }
 
 /// Cloths with every constraint kind and every sweep: the presets (areas,

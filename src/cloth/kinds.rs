@@ -5,15 +5,11 @@
 
 use std::collections::TryReserveError;
 
-use crate::contacts::Contacts;
 use crate::error::ClothError;
-use crate::kinds::area::Areas;
-use crate::kinds::bending::BendingSet;
-use crate::kinds::bodies::Bodies;
 use crate::kinds::neighbours::Neighbours;
-use crate::kinds::tethers::Tethers;
-use crate::kinds::wind::Wind;
-use crate::kinds::{Addition, ConstraintKind, Cost, Now, Particles, Positions, Sizes, Topology};
+use crate::kinds::{
+    self, Addition, ConstraintKind, Cost, Now, Particles, Positions, Sizes, Topology,
+};
 use crate::model::Scene;
 use crate::params::{work, Params};
 
@@ -57,19 +53,19 @@ macro_rules! constraint_kinds {
 }
 
 constraint_kinds! {
-    /// Bending (see [`crate::kinds::bending`]).
-    bending: BendingSet,
-    /// Area constraints (see [`crate::kinds::area`]).
-    areas: Areas,
-    /// Tethers (see [`crate::kinds::tethers`]); empty until switched on.
-    tethers: Tethers,
-    /// Wind (see [`crate::kinds::wind`]).
-    wind: Wind,
-    /// Bodies held in shape by shape matching (see [`crate::kinds::bodies`]).
-    bodies: Bodies,
-    /// Colliders and self-collision (see [`crate::contacts`]): last, so they
-    /// have the final word in every pass.
-    contacts: Contacts,
+    /// Bending.
+    bending: kinds::bending::BendingSet,
+    /// Area constraints.
+    areas: kinds::area::Areas,
+    /// Tethers; empty until switched on.
+    tethers: kinds::tethers::Tethers,
+    /// Wind.
+    wind: kinds::wind::Wind,
+    /// Bodies held in shape by shape matching.
+    bodies: kinds::bodies::Bodies,
+    /// Colliders and self-collision: last, so they have the final word in
+    /// every pass.
+    contacts: crate::contacts::Contacts,
 }
 
 /// Which kinds are on, one bit per kind in the order of the list: asked once
@@ -139,8 +135,8 @@ impl Kinds {
             constraints: topology.built_with,
         };
         let on = self.on(p);
-        let refusal = |kind: &dyn ConstraintKind, bytes: u64| ClothError::OutOfMemory {
-            field: kind.switch(),
+        let refusal = |field: &'static str, bytes: u64| ClothError::OutOfMemory {
+            field,
             what: format!(
                 "{} particles and {} constraints need {} MiB more for it",
                 sizes.particles,
@@ -148,22 +144,18 @@ impl Kinds {
                 crate::memory::mib(bytes)
             ),
         };
-        if self.neighbours_used(p, on) && !self.neighbours.is_reserved() {
-            let neighbours = Neighbours::try_new(sizes.particles, sizes.constraints);
-            self.neighbours = neighbours.map_err(|_: TryReserveError| {
-                let kind = self
-                    .all()
-                    .into_iter()
-                    .enumerate()
-                    .find(|&(k, kind)| on.has(k) && kind.uses_neighbours(p));
-                let kind = kind.map(|(_, kind)| kind).unwrap_or(&self.contacts);
-                refusal(kind, neighbours_bytes(sizes))
-            })?;
+        // the first kind switched on that reads the neighbour lists names a refusal
+        let reader = (self.all().into_iter().enumerate())
+            .find(|&(k, kind)| on.has(k) && kind.uses_neighbours(p))
+            .map(|(_, kind)| kind.switch());
+        if let (Some(field), false) = (reader, self.neighbours.is_reserved()) {
+            self.neighbours = Neighbours::try_new(sizes.particles, sizes.constraints)
+                .map_err(|_: TryReserveError| refusal(field, neighbours_bytes(sizes)))?;
         }
         for kind in self.all_mut().0 {
-            let bytes = kind.prepare_bytes(p, sizes);
+            let (field, bytes) = (kind.switch(), kind.prepare_bytes(p, sizes));
             kind.prepare(p, topology)
-                .map_err(|_| refusal(&*kind, bytes))?;
+                .map_err(|_| refusal(field, bytes))?;
         }
         self.topology_changed(p, topology);
         Ok(())

@@ -27,7 +27,7 @@
 
 use std::ops::Range;
 
-use super::kinds::On;
+use super::kinds::{Kinds, On};
 use super::{Cloth, DIVERGENCE_LIMIT};
 use crate::kinds::{Cost, Now, Particles, Positions};
 use crate::params::{Params, SolverOrder};
@@ -295,14 +295,8 @@ impl Cloth {
     /// one gains `h g` of velocity and moves along it), then every multiplier
     /// of the distance constraints back to 0.
     fn begin_substep(&mut self, s: &Substep) {
-        let mut particles = Particles {
-            positions: &mut self.positions,
-            previous: &self.previous,
-            velocities: &mut self.velocities,
-            inverse_mass: &self.inverse_mass,
-            edges: self.constraints.ids(),
-        };
-        self.kinds.begin_substep(&mut particles, &s.now, s.on);
+        let (mut particles, kinds) = self.particles_and_kinds();
+        kinds.begin_substep(&mut particles, &s.now, s.on);
         solver::predict(
             &mut self.positions,
             &mut self.previous,
@@ -430,14 +424,8 @@ impl Cloth {
     /// `v = (x - x_prev) / h`; the kinds after it (the contacts' normal
     /// velocities); velocity damping; tearing.
     fn end_substep(&mut self, s: &Substep) {
-        let mut particles = Particles {
-            positions: &mut self.positions,
-            previous: &self.previous,
-            velocities: &mut self.velocities,
-            inverse_mass: &self.inverse_mass,
-            edges: self.constraints.ids(),
-        };
-        self.kinds.end_substep(&mut particles, &s.now, s.on);
+        let (mut particles, kinds) = self.particles_and_kinds();
+        kinds.end_substep(&mut particles, &s.now, s.on);
         solver::update_velocities(
             particles.positions,
             particles.previous,
@@ -445,7 +433,7 @@ impl Cloth {
             particles.inverse_mass,
             s.now.h as f32,
         );
-        self.kinds.after_velocities(&mut particles, &s.now, s.on);
+        kinds.after_velocities(&mut particles, &s.now, s.on);
         let p = &s.now.p;
         if p.velocity_damping > 0.0 {
             solver::damp_velocities(&mut self.velocities, p.velocity_damping, s.now.h);
@@ -455,9 +443,20 @@ impl Cloth {
         }
     }
 
+    /// The particles as the kinds' hooks at the start and end of a substep
+    /// see them, and the kinds.
+    fn particles_and_kinds(&mut self) -> (Particles<'_>, &mut Kinds) {
+        let particles = Particles {
+            positions: &mut self.positions,
+            previous: &self.previous,
+            velocities: &mut self.velocities,
+            inverse_mass: &self.inverse_mass,
+            edges: self.constraints.ids(),
+        };
+        (particles, &mut self.kinds)
+    }
+
     /// Tears every constraint stretched beyond `factor` times its rest length.
-    /// Out of line, like the loops of `src/solver/integrate.rs` (see there).
-    #[inline(never)]
     fn tear(&mut self, factor: f64) {
         let limit = (factor - 1.0) as f32;
         let positions = &self.positions;
@@ -477,17 +476,10 @@ impl Cloth {
         self.time += start.time_step;
         self.track_held();
         self.kinds.end_step(self.time);
-        if !self.positions_in_bounds() {
+        if !solver::in_bounds(&self.positions, DIVERGENCE_LIMIT) {
             self.undo_diverged_step(start);
         }
         self.arrange_constraints();
-    }
-
-    /// Whether every position is finite and within [`DIVERGENCE_LIMIT`] (one
-    /// comparison does both: it is false for infinities and NaN). Out of line.
-    #[inline(never)]
-    fn positions_in_bounds(&self) -> bool {
-        self.positions.iter().all(|p| p.abs() <= DIVERGENCE_LIMIT)
     }
 
     /// Undoes all the step did and stops the cloth, so no NaN ever leaves the

@@ -56,8 +56,41 @@ use crate::kinds::{
 use crate::memory;
 use crate::model::validate::shape_problem;
 use crate::model::{BodySpec, Scene, Shape};
-use crate::params::{work, Params};
+use crate::params::Params;
 use pair_search::PairRules;
+
+/// Work units per particle per collider per contact pass (a pass after each
+/// sweep and one at the end of the substep; see [`crate::params::work`]). Its
+/// worst case, every particle inside every collider (64 grounds, circles and
+/// boxes around the whole cloth: two depth tests, the push, friction and its
+/// record each time), measured 23 to 26 ns in V8's wasm, against under 3 ns
+/// for a particle outside (`node scripts/bench-browser.mjs --worst-case`).
+pub const COLLIDER_CONTACT: u64 = 28;
+/// Work units per particle per substep while any contact is on: the speed
+/// limit.
+pub const MAX_SPEED: u64 = 1;
+/// Work units per particle per substep while any contact is on: the contact
+/// velocity pass (clearing its records, keeping the velocities the solve
+/// starts from with restitution, and the pass over the substep's contacts
+/// after the velocity update; a self-collision pair's share is in
+/// [`SELF_COLLISION_SEARCH`]).
+pub const CONTACT_VELOCITY: u64 = 2;
+/// Work units per particle per substep with self-collision on: sorting the
+/// particles into cells and the neighbour search, which compares each
+/// particle with at most [`pair_search::MAX_CANDIDATES`] others whatever the
+/// positions (a crumpled cloth, cells far from the origin or sharing a
+/// bucket). Measured natively with every particle at that bound: about 200 ns
+/// per particle and substep; native and wasm run at about the same speed here.
+pub const SELF_COLLISION_SEARCH: u64 = 400;
+/// Work units of one candidate pair of self-collision, per contact pass: the
+/// distance check, and the push with friction when the pair is too close.
+/// Measured natively on a crumpled cloth whose pairs fill their room: 10 to
+/// 15 ns.
+pub const SELF_COLLISION_PAIR: u64 = 20;
+/// Work units per particle per contact pass with self-collision on: the room
+/// for its candidate pairs ([`pair_search::PAIRS_PER_PARTICLE`], all of which
+/// a crumpled cloth fills), each a [`SELF_COLLISION_PAIR`].
+pub const SELF_COLLISION_PASS: u64 = pair_search::PAIRS_PER_PARTICLE as u64 * SELF_COLLISION_PAIR;
 
 /// The contacts of a simulation: its colliders, self-collision's pairs and
 /// the rest positions those exempt.
@@ -240,16 +273,16 @@ impl ConstraintKind for Contacts {
     /// per particle in every pass, one more at the end, and the velocity pass.
     fn cost(&self, p: &Params, sizes: Sizes) -> Cost {
         let n = sizes.particles as u64;
-        let mut pass = n * self.colliders.len() as u64 * work::COLLIDER_CONTACT;
-        let mut begin = n * work::MAX_SPEED;
+        let mut pass = n * self.colliders.len() as u64 * COLLIDER_CONTACT;
+        let mut begin = n * MAX_SPEED;
         if p.self_collision || self.has_bodies() {
-            begin += n * work::SELF_COLLISION_SEARCH;
-            pass += n * work::SELF_COLLISION_PASS;
+            begin += n * SELF_COLLISION_SEARCH;
+            pass += n * SELF_COLLISION_PASS;
         }
         Cost {
             begin,
             pass,
-            end: pass + n * work::CONTACT_VELOCITY,
+            end: pass + n * CONTACT_VELOCITY,
             tear: 0,
         }
     }
@@ -303,8 +336,8 @@ impl ConstraintKind for Contacts {
 
     /// The pass once more, so no particle ends the substep inside a collider.
     fn end_substep(&mut self, particles: &mut Particles, now: &Now) {
-        let points = &mut *particles.positions;
-        self.pass(points, particles.previous, particles.inverse_mass, now);
+        let positions = Positions::Interleaved(particles.positions);
+        self.solve(positions, particles.previous, particles.inverse_mass, now);
     }
 
     /// The velocity pass over the self-collision pairs pushed apart and the

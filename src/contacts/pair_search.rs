@@ -23,8 +23,8 @@
 //! The cost is bounded whatever the positions: each particle is compared
 //! with at most [`MAX_CANDIDATES`] others per search (a cloth crumpled into a
 //! few cells, or cells made to share a bucket, lose the pairs beyond), and
-//! the work model counts that bound (`work::SELF_COLLISION_SEARCH`) and the
-//! room for pairs (`work::SELF_COLLISION_PASS`).
+//! the work model counts that bound (`SELF_COLLISION_SEARCH`) and the room
+//! for pairs (`SELF_COLLISION_PASS`, both in `src/contacts/mod.rs`).
 //!
 //! The minimum distance of a pair is `min(2r, rest distance)`, the rest
 //! distance being their distance in the scene's start positions, so
@@ -48,7 +48,17 @@ use crate::solver::Points;
 /// Candidate radius beyond `2r`, as a fraction of `2r`.
 pub const MARGIN: f32 = 0.5;
 
-pub use crate::params::work::{MAX_CANDIDATES, PAIRS_PER_PARTICLE};
+/// Room for self-collision's candidate pairs, per particle: pairs beyond it
+/// are left out of a search (a packing of equal discs has 3 neighbours
+/// within the search's reach per particle, a cloth at rest with `2r` its
+/// spacing 4).
+pub const PAIRS_PER_PARTICLE: usize = 8;
+
+/// Most particles one particle is compared with in one self-collision
+/// search, so that the search's cost is bounded whatever the positions (a
+/// cloth crumpled into a few cells, cells that share a bucket of the hash);
+/// the pairs of a particle beyond them are left out of that search.
+pub const MAX_CANDIDATES: usize = 48;
 
 /// How much larger than `s` the dense grid's cells may grow to cover the
 /// particles' bounding box before the search hashes cells instead.
@@ -628,7 +638,12 @@ mod tests {
                 min_x.fold(f32::MAX, |m, &v| m.min(v)),
                 min_y.fold(f32::MAX, |m, &v| m.min(v)),
             );
-            search.search_hashed(points.as_slice(), PairRules::rest(&[]), radius, (corner.0, corner.1, 3e4));
+            search.search_hashed(
+                points.as_slice(),
+                PairRules::rest(&[]),
+                radius,
+                (corner.0, corner.1, 3e4),
+            );
             assert_eq!(found(&search), expected, "far {far}: hashed search");
         }
     }

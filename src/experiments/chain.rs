@@ -4,7 +4,7 @@
 use super::equilibrium::{self, Springs};
 use crate::cloth::Cloth;
 use crate::error::ClothError;
-use crate::model::{Bending, DistanceStiffness, Scene};
+use crate::model::{DistanceStiffness, Scene};
 use crate::params::Params;
 
 /// A chain of `links` links of `link` metres with `mass` kg per free particle.
@@ -76,11 +76,7 @@ impl Chain {
             distances: self.pairs(),
             rest_lengths: Some(vec![self.link as f32; self.links]),
             distance_stiffness: DistanceStiffness::Uniform(params.stiffness),
-            colors: None,
-            areas: Vec::new(),
-            bending: Bending::None,
-            bodies: Vec::new(),
-            colliders: Vec::new(),
+            ..Scene::default()
         };
         let mut cloth = Cloth::from_scene(&scene)?;
         cloth.set_params(params)?;

@@ -29,6 +29,13 @@ use crate::model::{AreaSpec, Scene};
 use crate::params::{self, work, Params};
 use crate::solver::{self, Points};
 
+/// Work units of one area constraint solve, per pass, on top of its corners
+/// (see [`crate::params::work`]).
+pub const AREA_SOLVE: u64 = 30;
+/// Work units of each corner of an area constraint, per pass (gradient, area,
+/// move).
+pub const AREA_CORNER: u64 = 12;
+
 /// Smallest start area of an area constraint, m²: below it the polygon is
 /// degenerate (its corners in a line) and its gradient says nothing.
 pub const MIN_AREA: f64 = 1e-8;
@@ -157,7 +164,7 @@ impl ConstraintKind for Areas {
         let (count, corners) = (self.len() as u64, self.corner_count() as u64);
         Cost {
             begin: count * work::CONSTRAINT_SUBSTEP,
-            pass: count * work::AREA_SOLVE + corners * work::AREA_CORNER,
+            pass: count * AREA_SOLVE + corners * AREA_CORNER,
             ..Cost::default()
         }
     }

@@ -48,6 +48,15 @@ use crate::model::{grid, Bending, Scene};
 use crate::params::{work, GridSize, Params};
 use crate::solver::{self, Pair, Points};
 
+/// Work units of one bending constraint solve (a scalar distance solve), per
+/// pass (see [`crate::params::work`]; measured with the worst-case search,
+/// docs/limits.md, "The work model").
+pub const BENDING_SOLVE: u64 = 16;
+/// Work units per bending pair, per substep in which bending is on and
+/// tearing may cut the cloth: whether the tear cut it (two lookups in the
+/// neighbour lists).
+pub const BENDING_LIVE_CHECK: u64 = 4;
+
 /// Rest angle of `a – middle – b` within 30° of straight: `cos ≤ cos 150°`.
 const STRAIGHT_COS: f64 = -0.866_025_403_784_438_6;
 
@@ -253,9 +262,9 @@ impl ConstraintKind for BendingSet {
         let pairs = self.len() as u64;
         Cost {
             begin: pairs * work::CONSTRAINT_SUBSTEP,
-            pass: pairs * work::BENDING_SOLVE,
+            pass: pairs * BENDING_SOLVE,
             end: 0,
-            tear: pairs * work::BENDING_LIVE_CHECK,
+            tear: pairs * BENDING_LIVE_CHECK,
         }
     }
 

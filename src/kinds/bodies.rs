@@ -56,8 +56,20 @@ use super::{on_points, Addition, ConstraintKind, Cost, Now, Particles, Positions
 use crate::error::{ClothError, Number, Plain};
 use crate::memory;
 use crate::model::{BodySpec, Plasticity, Scene};
-use crate::params::{self, work, Params};
+use crate::params::{self, Params};
 use crate::solver::Points;
+
+/// Work units of one body's shape-matching solve, per pass, on top of its
+/// particles (see [`crate::params::work`]; measured natively and scaled by
+/// about three for wasm, like the other kinds).
+pub const BODY_SOLVE: u64 = 40;
+/// Work units of each particle of a body, per pass: its share of the centres
+/// and the rotation, and its move towards its goal (three visits); the same
+/// per substep for a plastic body's flow.
+pub const BODY_PARTICLE: u64 = 12;
+/// Work units of each particle of a body, per substep: its multiplier back to
+/// 0 and its share of the prediction along the body's arcs.
+pub const BODY_PREDICT: u64 = 8;
 
 /// Most bodies a simulation may have (those of its scene and those added).
 pub const MAX_BODIES: usize = 10_000;
@@ -473,7 +485,11 @@ impl Spin {
     /// The spin of the body of `slots`, when it has a free particle and at
     /// most one pinned one.
     fn of(slots: &[u32], particles: &Particles) -> Option<Spin> {
-        let (x, v, w) = (&*particles.positions, &*particles.velocities, particles.inverse_mass);
+        let (x, v, w) = (
+            &*particles.positions,
+            &*particles.velocities,
+            particles.inverse_mass,
+        );
         let (mut mass, mut c, mut u) = (0.0, (0.0, 0.0), (0.0, 0.0));
         let mut pinned = (0, (0.0, 0.0));
         for &k in slots {
@@ -787,13 +803,13 @@ impl ConstraintKind for Bodies {
     fn cost(&self, _p: &Params, _sizes: Sizes) -> Cost {
         let (count, slots) = (self.len() as u64, self.slot_count() as u64);
         let plastic = if self.any_plastic() {
-            count * work::BODY_SOLVE + slots * work::BODY_PARTICLE
+            count * BODY_SOLVE + slots * BODY_PARTICLE
         } else {
             0
         };
         Cost {
-            begin: slots * work::BODY_PREDICT,
-            pass: count * work::BODY_SOLVE + slots * work::BODY_PARTICLE,
+            begin: slots * BODY_PREDICT,
+            pass: count * BODY_SOLVE + slots * BODY_PARTICLE,
             end: plastic,
             tear: 0,
         }

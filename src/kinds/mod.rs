@@ -31,11 +31,12 @@
 //!
 //! # Adding a kind
 //!
-//! 1. A file here with a type that implements [`ConstraintKind`]: its math in
-//!    the names of the theory (`alpha_tilde`, `delta_lambda`, see `src/solver/`),
-//!    its multipliers reset in `begin_substep`, its part of the scene checked in
-//!    `from_scene` (each refusal naming the scene field and entry), its work
-//!    weights in `src/params/work.rs`.
+//! 1. A file here with a type that implements [`ConstraintKind`] (and its
+//!    `pub mod` line above): its math in the names of the theory
+//!    (`alpha_tilde`, `delta_lambda`, see `src/solver/`), its multipliers reset
+//!    in `begin_substep`, its part of the scene checked in `from_scene` (each
+//!    refusal naming the scene field and entry), its work weights beside its
+//!    `cost`, measured by the worst-case search (`bench/limits.js`).
 //! 2. One line in the list of `src/cloth/kinds.rs`.
 //! 3. Its field in [`Scene`] (`src/model/scene.rs`), read from JavaScript in
 //!    `src/wasm/scene.rs`, documented in `docs/api.md`.

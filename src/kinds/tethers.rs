@@ -28,8 +28,17 @@ use super::shortest_paths::{ShortestPaths, NONE};
 use super::{on_points, Addition, ConstraintKind, Cost, Positions, Sizes, Topology};
 use crate::error::ClothError;
 use crate::model::Scene;
-use crate::params::{work, Params};
+use crate::params::Params;
 use crate::solver::Points;
+
+/// Work units of one tether check (and projection when too far), per
+/// particle per pass (see [`crate::params::work`]).
+pub const TETHER_SOLVE: u64 = 6;
+/// Work units per particle and per live constraint, per substep in which
+/// tethers are on and tearing may cut the cloth: finding the anchors again (a
+/// Dijkstra search over the whole cloth), besides rebuilding the neighbour
+/// lists ([`crate::params::work::NEIGHBOURS_REBUILD`]).
+pub const TETHER_RECOMPUTE: u64 = 70;
 
 /// Each particle's anchor and limit: its shortest path from the pins.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -100,8 +109,8 @@ impl ConstraintKind for Tethers {
     fn cost(&self, _p: &Params, sizes: Sizes) -> Cost {
         let (n, m) = (sizes.particles as u64, sizes.constraints as u64);
         Cost {
-            pass: n * work::TETHER_SOLVE,
-            tear: (n + m) * work::TETHER_RECOMPUTE,
+            pass: n * TETHER_SOLVE,
+            tear: (n + m) * TETHER_RECOMPUTE,
             ..Cost::default()
         }
     }

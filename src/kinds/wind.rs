@@ -22,7 +22,15 @@ use super::gusts::Gusts;
 use super::{ConstraintKind, Cost, Now, Particles, Sizes};
 use crate::error::ClothError;
 use crate::model::Scene;
-use crate::params::{work, Params};
+use crate::params::Params;
+
+/// Work units per live constraint per substep with wind on (see
+/// [`crate::params::work`]).
+pub const WIND_EDGE: u64 = 20;
+/// Work units per live constraint per substep with gusts or turbulence on,
+/// besides [`WIND_EDGE`]: the noise of the wind at the edge (two 3D value
+/// noises, 16 lattice hashes).
+pub const GUSTY_WIND_EDGE: u64 = 40;
 
 /// The wind: no state of its own, only the parameters (`windX`, `windY`,
 /// `windDrag`, `windGust`, `windTurbulence`).
@@ -44,7 +52,7 @@ impl ConstraintKind for Wind {
     fn cost(&self, p: &Params, sizes: Sizes) -> Cost {
         let m = sizes.constraints as u64;
         let gusty = p.wind_gust > 0.0 || p.wind_turbulence > 0.0;
-        let per_edge = work::WIND_EDGE + if gusty { work::GUSTY_WIND_EDGE } else { 0 };
+        let per_edge = WIND_EDGE + if gusty { GUSTY_WIND_EDGE } else { 0 };
         Cost {
             begin: m * per_edge,
             ..Cost::default()

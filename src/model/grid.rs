@@ -9,7 +9,7 @@
 use std::collections::TryReserveError;
 
 use super::footprint::cloth_out_of_memory;
-use super::scene::{Bending, DistanceStiffness, Scene};
+use super::scene::{DistanceStiffness, Scene};
 use crate::error::ClothError;
 use crate::memory;
 use crate::params::{FixedPreset, GridSize, Params};
@@ -89,10 +89,7 @@ pub fn scene(size: GridSize, preset: FixedPreset) -> Result<Scene, ClothError> {
         rest_lengths: Some(rest_lengths),
         distance_stiffness: DistanceStiffness::Uniform(p.stiffness),
         colors: Some(colors),
-        areas: Vec::new(),
-        bending: Bending::None,
-        bodies: Vec::new(),
-        colliders: Vec::new(),
+        ..Scene::default()
     })
 }
 

@@ -201,13 +201,8 @@ fn empty() -> Scene {
         positions: Vec::new(),
         masses: Vec::new(),
         distances: Vec::new(),
-        rest_lengths: None,
         distance_stiffness: DistanceStiffness::Uniform(params::STIFFNESS.default_number()),
-        colors: None,
-        areas: Vec::new(),
-        bending: Bending::None,
-        bodies: Vec::new(),
-        colliders: Vec::new(),
+        ..Scene::default()
     }
 }
 

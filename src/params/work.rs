@@ -60,86 +60,11 @@ pub const PARTICLE_STEP: u64 = 3;
 pub const SUBSTEP: u64 = 200;
 /// Fixed cost of a step.
 pub const STEP: u64 = 1_000;
-// The weights below were measured natively (400 × 300 cloth, release
-// build, 2026-11-23: bending 4.8 ns per pair and pass, tethers 1.7 ns per
-// particle and pass, finding the anchors again 30 ns per particle and
-// constraint) and scaled by about three for wasm, like the others.
-/// One bending constraint solve (a scalar distance solve), per pass.
-pub const BENDING_SOLVE: u64 = 16;
-/// One area constraint solve, per pass, on top of its corners.
-pub const AREA_SOLVE: u64 = 30;
-/// Each corner of an area constraint, per pass (gradient, area, move).
-pub const AREA_CORNER: u64 = 12;
-/// One tether check (and projection when too far), per particle per pass.
-pub const TETHER_SOLVE: u64 = 6;
-/// Per particle and per live constraint, per substep in which tethers are
-/// on and tearing may cut the cloth: finding the anchors again (a
-/// Dijkstra search over the whole cloth), besides [`NEIGHBOURS_REBUILD`].
-pub const TETHER_RECOMPUTE: u64 = 70;
 /// Per particle and per live constraint, per substep in which a kind that
 /// reads the neighbour lists is on (bending, tethers) and tearing may cut the
-/// cloth: rebuilding them.
+/// cloth: rebuilding them. (Each constraint kind's own weights are in its
+/// file: `src/kinds/`, `src/contacts/mod.rs`.)
 pub const NEIGHBOURS_REBUILD: u64 = 20;
-/// Per bending pair, per substep in which bending is on and tearing may cut
-/// the cloth: whether the tear cut it (two lookups in the neighbour lists).
-pub const BENDING_LIVE_CHECK: u64 = 4;
-/// Per particle per collider per contact pass (a pass after each sweep
-/// and one at the end of the substep). Its worst case, every particle
-/// inside every collider (64 grounds, circles and boxes around the whole
-/// cloth: two depth tests, the push, friction and its record each time),
-/// measured 23 to 26 ns in V8's wasm, against under 3 ns for a
-/// particle outside (`node scripts/bench-browser.mjs --worst-case`).
-pub const COLLIDER_CONTACT: u64 = 28;
-/// Per particle per substep while any contact is on: the speed limit.
-pub const MAX_SPEED: u64 = 1;
-/// Per particle per substep while any contact is on: the contact velocity
-/// pass (clearing its records, keeping the velocities the solve starts from
-/// with restitution, and the pass over the substep's contacts after the
-/// velocity update; a self-collision pair's share is in
-/// [`SELF_COLLISION_SEARCH`]).
-pub const CONTACT_VELOCITY: u64 = 2;
-/// Room for self-collision's candidate pairs, per particle: pairs beyond it
-/// are left out of a search (a packing of equal discs has 3 neighbours
-/// within the search's reach per particle, a cloth at rest with `2r` its
-/// spacing 4).
-pub const PAIRS_PER_PARTICLE: usize = 8;
-
-/// Most particles one particle is compared with in one self-collision
-/// search, so that the search's cost is bounded whatever the positions (a
-/// cloth crumpled into a few cells, cells that share a bucket of the hash);
-/// the pairs of a particle beyond them are left out of that search.
-pub const MAX_CANDIDATES: usize = 48;
-
-/// Per particle per substep with self-collision on: sorting the particles
-/// into cells and the neighbour search, which compares each particle with at
-/// most [`MAX_CANDIDATES`] others whatever the positions (a
-/// crumpled cloth, cells far from the origin or sharing a bucket). Measured
-/// natively (2026-11-24) with every particle at that bound: about 200 ns
-/// per particle and substep; native and wasm run at about the same speed here.
-pub const SELF_COLLISION_SEARCH: u64 = 400;
-/// One candidate pair of self-collision, per contact pass: the distance
-/// check, and the push with friction when the pair is too close. Measured
-/// natively on a crumpled cloth whose pairs fill their room: 10 to 15 ns.
-pub const SELF_COLLISION_PAIR: u64 = 20;
-/// Per particle per contact pass with self-collision on: the room for its
-/// candidate pairs ([`PAIRS_PER_PARTICLE`], all of which a
-/// crumpled cloth fills), each a [`SELF_COLLISION_PAIR`].
-pub const SELF_COLLISION_PASS: u64 = PAIRS_PER_PARTICLE as u64 * SELF_COLLISION_PAIR;
-/// One body's shape-matching solve, per pass, on top of its particles.
-pub const BODY_SOLVE: u64 = 40;
-/// Each particle of a body, per pass: its share of the centres and the
-/// rotation, and its move towards its goal (three visits); the same per
-/// substep for a plastic body's flow.
-pub const BODY_PARTICLE: u64 = 12;
-/// Each particle of a body, per substep: its multiplier back to 0 and its
-/// share of the prediction along the body's arcs.
-pub const BODY_PREDICT: u64 = 8;
-/// Per live constraint per substep with wind on (measured natively 11 ns).
-pub const WIND_EDGE: u64 = 20;
-/// Per live constraint per substep with gusts or turbulence on, besides
-/// [`WIND_EDGE`]: the noise of the wind at the edge (two 3D value noises, 16
-/// lattice hashes; not timed, counted as a scalar constraint solve).
-pub const GUSTY_WIND_EDGE: u64 = 40;
 
 /// Most work one time step may take: about half a second (docs/limits.md,
 /// "The worst cases", has the measured worst case), so no single step can

@@ -18,7 +18,7 @@
 //! scalar sweep in the same order, bit for bit, natively and in the browser.
 
 use super::distance::{self, Constraints, MIN_SOLVE_LENGTH};
-use super::lanes::F4;
+use super::lanes::{F4, FOUR_WIDE};
 use super::points::Split;
 use super::runs::{Run, RunLayout};
 
@@ -26,10 +26,26 @@ use super::runs::{Run, RunLayout};
 /// line, like the loops of `integrate.rs` (see there).
 #[inline(never)]
 pub fn split(positions: &[f32], xs: &mut Vec<f32>, ys: &mut Vec<f32>) {
-    xs.clear();
-    ys.clear();
-    xs.extend(positions.iter().step_by(2));
-    ys.extend(positions.iter().skip(1).step_by(2));
+    let n = positions.len() / 2;
+    if xs.len() != n || ys.len() != n {
+        // within the capacity reserved for them: no allocation
+        xs.clear();
+        ys.clear();
+        xs.resize(n, 0.0);
+        ys.resize(n, 0.0);
+    }
+    let wide = if FOUR_WIDE { n / 4 * 4 } else { 0 };
+    let fours = (positions[..2 * wide].chunks_exact(8))
+        .zip(xs.chunks_exact_mut(4))
+        .zip(ys.chunks_exact_mut(4));
+    for ((p, x), y) in fours {
+        let (lo, hi) = (F4::load(&p[0..4]), F4::load(&p[4..8]));
+        F4::shuffle::<0, 2, 4, 6>(lo, hi).store(x);
+        F4::shuffle::<1, 3, 5, 7>(lo, hi).store(y);
+    }
+    for k in wide..n {
+        (xs[k], ys[k]) = (positions[2 * k], positions[2 * k + 1]);
+    }
 }
 
 /// Copies `xs` and `ys` back into interleaved `positions`. Out of line.

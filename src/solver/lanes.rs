@@ -90,6 +90,15 @@ mod imp {
         pub fn pmax(self, o: F4) -> F4 {
             F4(f32x4_pmax(self.0, o.0))
         }
+        #[inline(always)]
+        pub fn abs(self) -> F4 {
+            F4(f32x4_abs(self.0))
+        }
+        /// Lanes `<= o` (false for NaN).
+        #[inline(always)]
+        pub fn le(self, o: F4) -> Mask {
+            Mask(f32x4_le(self.0, o.0))
+        }
     }
 
     super::binary_operators! {
@@ -116,6 +125,23 @@ mod imp {
         #[inline(always)]
         pub fn to_unit(self) -> F4 {
             F4(v128_and(self.0, f32x4_splat(1.0)))
+        }
+        /// `a` where true, `b` where false, bit for bit.
+        #[inline(always)]
+        pub fn select(self, a: F4, b: F4) -> F4 {
+            F4(v128_bitselect(a.0, b.0, self.0))
+        }
+        /// Lanes picked from this mask (indices 0–3).
+        #[inline(always)]
+        pub fn shuffle<const I: usize, const J: usize, const K: usize, const L: usize>(
+            self,
+        ) -> Mask {
+            Mask(i32x4_shuffle::<I, J, K, L>(self.0, self.0))
+        }
+        /// Whether every lane is true.
+        #[inline(always)]
+        pub fn all(self) -> bool {
+            i32x4_all_true(self.0)
         }
     }
 }
@@ -185,6 +211,15 @@ mod imp {
         pub fn pmax(self, o: F4) -> F4 {
             map(self, o, |a, b| if a < b { b } else { a })
         }
+        #[inline(always)]
+        pub fn abs(self) -> F4 {
+            F4(self.0.map(f32::abs))
+        }
+        /// Lanes `<= o` (false for NaN).
+        #[inline(always)]
+        pub fn le(self, o: F4) -> Mask {
+            Mask([0, 1, 2, 3].map(|i| self.0[i] <= o.0[i]))
+        }
     }
 
     super::binary_operators! {
@@ -212,6 +247,23 @@ mod imp {
         pub fn to_unit(self) -> F4 {
             F4(self.0.map(|m| if m { 1.0 } else { 0.0 }))
         }
+        /// `a` where true, `b` where false, bit for bit.
+        #[inline(always)]
+        pub fn select(self, a: F4, b: F4) -> F4 {
+            F4([0, 1, 2, 3].map(|i| if self.0[i] { a.0[i] } else { b.0[i] }))
+        }
+        /// Lanes picked from this mask (indices 0–3).
+        #[inline(always)]
+        pub fn shuffle<const I: usize, const J: usize, const K: usize, const L: usize>(
+            self,
+        ) -> Mask {
+            Mask([self.0[I], self.0[J], self.0[K], self.0[L]])
+        }
+        /// Whether every lane is true.
+        #[inline(always)]
+        pub fn all(self) -> bool {
+            self.0.iter().all(|&m| m)
+        }
     }
 }
 
@@ -219,3 +271,9 @@ pub use imp::F4;
 
 /// Whether this build runs [`F4`] as real SIMD instructions.
 pub const SIMD: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
+
+/// Whether loops that need no SIMD to be correct go four at a time: everywhere
+/// but the wasm build without SIMD, where four lanes would be four scalar
+/// operations in more code (natively the four-wide loops run on plain arrays,
+/// so the tests check them).
+pub const FOUR_WIDE: bool = !cfg!(all(target_arch = "wasm32", not(target_feature = "simd128")));

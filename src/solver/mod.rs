@@ -65,7 +65,7 @@ pub use distance::{
     pair_stretch, solve_damped_distance, solve_distance, solve_sweep, solve_sweep_compliances,
     solve_sweep_pbd, stretch, Compliances, Constraints, Pair, MIN_SOLVE_LENGTH,
 };
-pub use integrate::{damp_velocities, predict, update_velocities};
+pub use integrate::{damp_velocities, in_bounds, predict, update_velocities};
 pub use points::{Points, Split};
 
 /// The largest `alpha_tilde` used. Stiffness near 0 with a tiny `dt` would give a

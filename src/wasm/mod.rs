@@ -144,15 +144,15 @@ impl Simulation {
 
     /// Steps in slices, so a page never blocks on a heavy cloth: finishes at most
     /// `maxSteps` steps (whole, 0..=10000; a step in progress counts as one) and
-    /// stops earlier, at the first boundary between two sweeps, once
-    /// `workBudget` work units (0..=1.5e9; one unit is about a nanosecond) are
-    /// spent, leaving a step in progress that the next call continues. At least
-    /// one sweep is done per call. Returns the number of steps finished. The
-    /// results are bit for bit those of calling `step()` as often. While a step is
-    /// in progress, `positions()` show it part way; mass, pins and dragging apply
-    /// at once, iterations, stiffness, gravity, damping, velocity damping and
-    /// tearing from the next substep, timeStepSize, substeps and solverOrder from
-    /// the next step.
+    /// stops earlier, at the first boundary between two pieces of work (the
+    /// start of a step or substep, a chunk of a sweep, the end of a substep),
+    /// once `workBudget` work units (0..=1.5e9; one unit is about a nanosecond)
+    /// are spent, leaving a step in progress that the next call continues. At
+    /// least one piece is done per call. Returns the number of steps finished.
+    /// The results are bit for bit those of calling `step()` as often. While a
+    /// step is in progress, `positions()` show it part way; mass, pins and
+    /// dragging apply at once, timeStepSize, substeps and solverOrder from the
+    /// next step, every other parameter from the next substep.
     pub fn advance(
         &mut self,
         #[wasm_bindgen(js_name = maxSteps, unchecked_param_type = "number")] max_steps: JsValue,

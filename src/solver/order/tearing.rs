@@ -13,7 +13,9 @@ impl ConstraintSet {
 
     /// Tears every live constraint `(a, b, rest_length)` for which `is_torn` is
     /// true: it moves behind the live ones, in place, and the order of the rest
-    /// is kept. Logs where each one was. Returns how many tore.
+    /// is kept. Logs where each one was. Returns how many tore. Out of line,
+    /// like the loops of `src/solver/integrate.rs` (see there).
+    #[inline(never)]
     pub fn tear(&mut self, mut is_torn: impl FnMut(u32, u32, f32) -> bool) -> usize {
         let start = self.logged;
         for c in 0..self.live {
