@@ -141,7 +141,7 @@ impl Motion {
     /// (velocities).
     #[inline(always)]
     fn push(&mut self, p: [f64; 2], delta: [f64; 2], rotate: bool) {
-        let length = delta[0].hypot(delta[1]);
+        let length = (delta[0] * delta[0] + delta[1] * delta[1]).sqrt();
         if !(length > 0.0) {
             return;
         }
@@ -155,7 +155,7 @@ impl Motion {
         self.d[1] += self.inverse_mass * j[1];
         self.turn += self.inverse_inertia * (p[0] * j[1] - p[1] * j[0]);
         if rotate {
-            (self.sin, self.cos) = self.turn.sin_cos();
+            (self.sin, self.cos) = crate::model::circle::sin_cos_f64(self.turn);
         }
     }
 }

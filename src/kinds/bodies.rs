@@ -318,7 +318,7 @@ impl Bodies {
             dot += m * (q.0 * p.0 + q.1 * p.1);
             cross += m * (q.0 * p.1 - q.1 * p.0);
         }
-        let length = dot.hypot(cross);
+        let length = (dot * dot + cross * cross).sqrt();
         let rotation = if length > 0.0 && length.is_finite() {
             (dot / length, cross / length)
         } else {
@@ -447,7 +447,7 @@ impl Bodies {
                     cos * p.0 + sin * p.1 - (rx - frame.c0.0),
                     -sin * p.0 + cos * p.1 - (ry - frame.c0.1),
                 );
-                let size = e.0.hypot(e.1);
+                let size = (e.0 * e.0 + e.1 * e.1).sqrt();
                 if !(size > yield_length) {
                     continue;
                 }
@@ -457,7 +457,7 @@ impl Bodies {
                     f64::from(self.original[2 * s + 1]),
                 );
                 let mut d = (rx + moved * e.0 - ox, ry + moved * e.1 - oy);
-                let far = d.0.hypot(d.1);
+                let far = (d.0 * d.0 + d.1 * d.1).sqrt();
                 if far > cap {
                     let scale = if far > 0.0 { cap / far } else { 0.0 };
                     d = (d.0 * scale, d.1 * scale);

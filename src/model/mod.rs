@@ -10,6 +10,8 @@
 //!   the sine and cosine of their rings);
 //! * [`footprint`]: what a grid cloth costs in memory.
 
+pub mod body_presets;
+pub mod body_shapes;
 pub mod circle;
 pub mod coloring;
 pub mod footprint;
