@@ -53,7 +53,7 @@ pub fn trampoline() -> Choices {
     scene.colliders.push(Shape::Ground { y: -1.5 });
     let choices = &[
         ("substeps", Value::Number(10.0)),
-        ("iterations", Value::Number(2.0)),
+        ("iterations", Value::Number(4.0)),
         ("friction", Value::Number(0.5)),
     ];
     (scene, choices)
