@@ -1015,7 +1015,12 @@ fn scenes_with_bodies_step_in_slices_bit_for_bit() {
         while finished < 40 {
             finished += sliced.advance(1, 20_000).0;
         }
-        let bits = |c: &Cloth| c.positions().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        let bits = |c: &Cloth| {
+            c.positions()
+                .iter()
+                .map(|v| v.to_bits())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(bits(&whole), bits(&sliced), "{name}");
     }
 }

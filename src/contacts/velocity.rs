@@ -206,12 +206,15 @@ impl ContactVelocities {
     /// friction may cancel `μ` times); `depth` when nothing is reserved.
     #[inline(always)]
     pub fn record(&mut self, k: usize, normal: [f32; 2], depth: f32, velocity: [f32; 2]) -> f32 {
+        // room for every particle (not the capacity, which a clone of the
+        // records does not keep)
+        let room = self.push.len() / 2;
         let Some(push) = self.push.get_mut(2 * k..2 * k + 2) else {
             return depth;
         };
         // room for every particle once; a push that cancelled an earlier one
         // exactly may list a particle twice, never past the room
-        if push[0] == 0.0 && push[1] == 0.0 && self.touched.len() < self.touched.capacity() {
+        if push[0] == 0.0 && push[1] == 0.0 && self.touched.len() < room {
             self.touched.push(k as u32);
         }
         push[0] += normal[0] * depth;
