@@ -43,6 +43,12 @@ pub fn collect<T>(
     Ok(values)
 }
 
+/// Reserves room in `values` for `len` values in all (nothing changes but
+/// capacity).
+pub fn reserve_len<T>(values: &mut Vec<T>, len: usize) -> Result<(), TryReserveError> {
+    values.try_reserve_exact(len.saturating_sub(values.len()))
+}
+
 /// Bytes `values` holds allocated (its capacity, not its length).
 #[allow(clippy::ptr_arg)] // the capacity is the point
 pub fn capacity_bytes<T>(values: &Vec<T>) -> u64 {

@@ -442,6 +442,7 @@ fn scene_start() -> impl Strategy<Value = Start> {
                 distance_stiffness,
                 areas,
                 bending,
+                bodies: Vec::new(),
                 colliders,
                 ..Scene::default()
             };

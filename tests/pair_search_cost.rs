@@ -5,7 +5,7 @@
 //! crumpled onto one spot. The cost is counted in comparisons of two
 //! particles (`PairSearch::compared`), never in time.
 
-use xpbd_cloth::contacts::pair_search::{PairSearch, MARGIN, MAX_CANDIDATES};
+use xpbd_cloth::contacts::pair_search::{PairRules, PairSearch, MARGIN, MAX_CANDIDATES};
 use xpbd_cloth::params::MAX_COORDINATE;
 
 /// Smallest accepted particle radius (the table's rule), metres.
@@ -44,7 +44,7 @@ fn brute_force(points: &[f32], radius: f32) -> Vec<(u32, u32)> {
 /// Runs the search; returns the pairs it found (sorted) and its comparisons.
 fn search(points: &[f32], radius: f32) -> (Vec<(u32, u32)>, usize) {
     let mut search = PairSearch::try_new(points.len() / 2).unwrap();
-    search.search(points, &[], radius);
+    search.search(points, PairRules::rest(&[]), radius);
     let mut pairs: Vec<_> = search
         .pairs()
         .iter()

@@ -205,7 +205,7 @@ fn broken_states(good: &ClothState) -> Vec<(&'static str, &'static str, ClothSta
         s.kinds.push(("bending".into(), vec![1.0]))
     });
     add("a kind this cloth has not", "kinds", &|s| {
-        s.kinds.push(("bodies".into(), Vec::new()))
+        s.kinds.push(("springs".into(), Vec::new()))
     });
     cases
 }

@@ -322,6 +322,11 @@ fn every_kind_and_sweep() -> Vec<(String, Cloth)> {
         "soft-body",
         "flag",
         "cloth-over-ball",
+        "trampoline",
+        "rope-bridge",
+        "wrecking-ball",
+        "box-stack",
+        "plastic-can",
     ] {
         let tearing = [("tearStretch", Value::Number(1000.0))];
         out.push((name.to_string(), Cloth::from_preset(name, &[]).unwrap()));

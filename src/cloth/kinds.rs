@@ -7,7 +7,9 @@ use std::collections::TryReserveError;
 
 use crate::error::ClothError;
 use crate::kinds::neighbours::Neighbours;
-use crate::kinds::{self, ConstraintKind, Cost, Now, Particles, Positions, Sizes, Topology};
+use crate::kinds::{
+    self, Addition, ConstraintKind, Cost, Now, Particles, Positions, Sizes, Topology,
+};
 use crate::model::Scene;
 use crate::params::{work, Params};
 
@@ -59,6 +61,8 @@ constraint_kinds! {
     tethers: kinds::tethers::Tethers,
     /// Wind.
     wind: kinds::wind::Wind,
+    /// Bodies held in shape by shape matching.
+    bodies: kinds::bodies::Bodies,
     /// Colliders and self-collision: last, so they have the final word in
     /// every pass.
     contacts: crate::contacts::Contacts,
@@ -171,6 +175,54 @@ impl Kinds {
             if on.has(k) {
                 kind.topology_changed(p, topology, neighbours);
             }
+        }
+    }
+
+    /// Reserves what every kind (and the neighbour lists) needs for
+    /// `addition`; refused with `OutOfMemory` naming `field`, with nothing
+    /// changed but room reserved.
+    pub fn reserve_addition(
+        &mut self,
+        addition: &Addition,
+        field: &'static str,
+    ) -> Result<(), ClothError> {
+        let refusal = |_| ClothError::OutOfMemory {
+            field,
+            what: format!(
+                "room for {} particles more among {}",
+                addition.masses.len(),
+                addition.first
+            ),
+        };
+        let (kinds, neighbours) = self.all_mut();
+        neighbours
+            .reserve_particles(addition.particles_after())
+            .map_err(refusal)?;
+        for kind in kinds {
+            kind.reserve_addition(addition).map_err(refusal)?;
+        }
+        Ok(())
+    }
+
+    /// Takes `addition` into every kind, in the room
+    /// [`Kinds::reserve_addition`] reserved.
+    pub fn add(&mut self, addition: &Addition) {
+        let (kinds, neighbours) = self.all_mut();
+        neighbours.grow(addition.particles_after());
+        for kind in kinds {
+            kind.add(addition);
+        }
+    }
+
+    /// After [`Kinds::add`]: kept, what the addition replaced goes; not
+    /// kept, every kind (and the neighbour lists) is as it was before.
+    pub fn finish_addition(&mut self, addition: &Addition, kept: bool) {
+        let (kinds, neighbours) = self.all_mut();
+        if !kept {
+            neighbours.grow(addition.first);
+        }
+        for kind in kinds {
+            kind.finish_addition(addition, kept);
         }
     }
 

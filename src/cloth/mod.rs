@@ -18,9 +18,11 @@
 //! * `limits.rs`: the limits of a step and of one call;
 //! * `setters.rs`: the parameters, each checked against the table;
 //! * `interaction.rs`: pick, grab, drag, pins and colliders;
+//! * `addition.rs`: particles and bodies added while it runs;
 //! * `state.rs` and `state_checks.rs`: saving and restoring a state;
 //! * `diagnostics.rs`: views of the arrays, forces, energies, stretch.
 
+mod addition;
 mod cost;
 mod diagnostics;
 mod interaction;
@@ -73,9 +75,11 @@ pub struct Cloth {
     /// scene), for a scene whose free particles differ in mass; `None`: every
     /// free particle has the `mass` parameter.
     masses: Option<Vec<f32>>,
-    /// The mean of the free particles' masses in `masses`, kg (the `mass`
-    /// parameter the cloth was built with): particle `k` weighs
-    /// `masses[k] · mass / masses_mean`.
+    /// The `mass` parameter at which each particle weighs its `masses` entry,
+    /// kg (the mean of the scene's free particles' masses, the `mass`
+    /// parameter it was built with; the `mass` parameter when bodies of
+    /// other masses were added to a cloth of one mass): particle `k` weighs
+    /// `masses[k] · mass / masses_mean` (0: the `mass` parameter).
     masses_mean: f64,
     pinned: Vec<bool>,
     /// The distance constraints, their rest lengths and multipliers, in solver order.

@@ -129,7 +129,12 @@ fn project_each<P: Points + ?Sized>(
             }
             let contact = Contact { depth, ..contact };
             let pushed = log.record(k, contact.normal, depth, velocity);
-            let p = resolve([x, y], before, contact, velocity, (friction, pushed), h);
+            // out, then friction on where that put it (a particle of a rigid
+            // body moves with its body, see `super::rigid`)
+            let [x, y] = push_out([x, y], contact);
+            points.set_point(k, (x, y));
+            let (x, y) = points.point(k);
+            let p = rub([x, y], before, contact, velocity, (friction, pushed), h);
             points.set_point(k, (p[0], p[1]));
         }
     }
@@ -208,12 +213,36 @@ pub fn depth(shape: &Shape, radius: f32, x: f32, y: f32) -> Option<Contact> {
 
 /// Where a point at `p` (at `before` when the substep began) goes for
 /// `contact` with a collider moving at `velocity`: out along the normal by
-/// the depth, then the tangential motion relative to the collider over the
-/// substep `h` cut by up to `friction · pushed`, `pushed` being how far the
-/// contacts have pushed it along the normal this substep, this push
-/// included (at least the depth).
+/// the depth ([`push_out`]), then the tangential motion relative to the
+/// collider over the substep `h` cut by up to `friction · pushed` ([`rub`]),
+/// `pushed` being how far the contacts have pushed it along the normal this
+/// substep, this push included (at least the depth).
 #[inline(always)]
 pub fn resolve(
+    p: [f32; 2],
+    before: [f32; 2],
+    contact: Contact,
+    velocity: [f32; 2],
+    friction: (f32, f32),
+    h: f32,
+) -> [f32; 2] {
+    rub(push_out(p, contact), before, contact, velocity, friction, h)
+}
+
+/// The point at `p` moved out of `contact` along its normal by its depth.
+#[inline(always)]
+pub fn push_out(p: [f32; 2], contact: Contact) -> [f32; 2] {
+    let [nx, ny] = contact.normal;
+    let d = contact.depth;
+    [p[0] + nx * d, p[1] + ny * d]
+}
+
+/// Friction on a point at `p`, just pushed out of `contact` (at `before`
+/// when the substep began, the collider moving at `velocity`): its motion
+/// over the substep `h` relative to the collider, across the normal, cut by
+/// up to `friction · pushed` (see [`resolve`]).
+#[inline(always)]
+pub fn rub(
     p: [f32; 2],
     before: [f32; 2],
     contact: Contact,
@@ -223,7 +252,6 @@ pub fn resolve(
 ) -> [f32; 2] {
     let [nx, ny] = contact.normal;
     let d = contact.depth;
-    let p = [p[0] + nx * d, p[1] + ny * d];
     let rel = [
         p[0] - before[0] - velocity[0] * h,
         p[1] - before[1] - velocity[1] * h,

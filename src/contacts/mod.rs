@@ -23,11 +23,18 @@
 //!   ([`velocity`]), so a push that undoes an overlap launches nothing and
 //!   restitution gives back `e` times an approach.
 //!
-//! With no collider and self-collision off it is off and does no work.
+//! Bodies ([`crate::kinds::bodies`]) meet everything else through the same
+//! particle contacts: in a simulation with bodies the pairs are searched
+//! whether or not self-collision is on, and a pair is two particles of
+//! different bodies, or of a body and of none (two of no body only with
+//! self-collision on; see [`pair_search::PairRules`]).
+//!
+//! With no collider, no body and self-collision off it is off and does no work.
 
 pub mod colliders;
 pub mod contact;
 pub mod pair_search;
+pub mod rigid;
 pub mod self_collision;
 pub mod speed_limit;
 pub mod velocity;
@@ -36,18 +43,21 @@ pub use colliders::{Collider, Colliders, MAX_COLLIDERS};
 pub use contact::TOLERANCE;
 pub use speed_limit::{max_speed, MAX_TRAVEL};
 
+use rigid::{Movable, RigidBodies};
 use self_collision::SelfCollision;
 use velocity::ContactVelocities;
 
 use std::collections::TryReserveError;
 
 use crate::error::ClothError;
-use crate::kinds::{on_points, ConstraintKind, Cost, Now, Particles, Positions, Sizes, Topology};
+use crate::kinds::{
+    on_points, Addition, ConstraintKind, Cost, Now, Particles, Positions, Sizes, Topology,
+};
 use crate::memory;
 use crate::model::validate::shape_problem;
-use crate::model::{Scene, Shape};
+use crate::model::{BodySpec, Scene, Shape};
 use crate::params::Params;
-use crate::solver::Points;
+use pair_search::PairRules;
 
 /// Work units per particle per collider per contact pass (a pass after each
 /// sweep and one at the end of the substep; see [`crate::params::work`]). Its
@@ -94,8 +104,15 @@ pub struct Contacts {
     /// self-collision exempts.
     rest_positions: Vec<f32>,
     /// What the velocity pass remembers of a substep; reserved once contacts
-    /// can happen (a collider, or self-collision switched on).
+    /// can happen (a collider, a body, or self-collision switched on).
     velocities: ContactVelocities,
+    /// Each particle's body, counted from 1 (0: in none); empty without bodies.
+    groups: Vec<u32>,
+    /// The rigid bodies, which contacts push as bodies ([`rigid`]).
+    rigid: RigidBodies,
+    /// The pair search and the velocity pass were reserved by the addition
+    /// under way (see [`ConstraintKind::finish_addition`]).
+    grown: [bool; 2],
 }
 
 impl Contacts {
@@ -104,11 +121,21 @@ impl Contacts {
     /// ([`Scene::out_of_memory`]).
     fn try_new(scene: &Scene) -> Result<Contacts, ClothError> {
         let rest_positions = memory::copied(&scene.positions).map_err(|_| scene.out_of_memory())?;
+        let n = scene.num_particles();
         let mut contacts = Contacts {
             rest_positions,
             ..Contacts::default()
         };
-        let n = scene.num_particles();
+        if !scene.bodies.is_empty() {
+            contacts.groups = memory::filled(n, 0).map_err(|_| scene.out_of_memory())?;
+            mark_groups(&mut contacts.groups, &scene.bodies, 0);
+            contacts
+                .rigid
+                .reserve(&scene.bodies, n)
+                .map_err(|_| scene.out_of_memory())?;
+            contacts.rigid.add(&scene.bodies, n);
+            contacts.reserve_pairs(n, "bodies")?;
+        }
         for &shape in &scene.colliders {
             contacts.add_collider(shape, 0.0, n, "scene")?;
         }
@@ -140,6 +167,24 @@ impl Contacts {
         self.colliders.add(shape, time)
     }
 
+    /// Whether the simulation has bodies (whose particles meet the others
+    /// whether or not self-collision is on).
+    pub fn has_bodies(&self) -> bool {
+        !self.groups.is_empty()
+    }
+
+    /// Reserves the pair search and the velocity pass for `n` particles;
+    /// refused with `OutOfMemory` naming `field`.
+    fn reserve_pairs(&mut self, n: usize, field: &'static str) -> Result<(), ClothError> {
+        self.reserve_velocity_pass(n, field)?;
+        self.self_collision
+            .try_reserve(n)
+            .map_err(|_| ClothError::OutOfMemory {
+                field,
+                what: format!("the particle contacts of {n} particles"),
+            })
+    }
+
     /// Reserves what the velocity pass keeps for `n` particles (before the
     /// first collider or self-collision); refused with `OutOfMemory` naming
     /// `field`.
@@ -158,10 +203,29 @@ impl Contacts {
 }
 
 impl Contacts {
+    /// One pass over the contacts (see [`Contacts::pass_on`]), a push on a
+    /// particle of a rigid body moving the body ([`rigid`]).
+    fn pass<P: Movable + ?Sized>(
+        &mut self,
+        points: &mut P,
+        previous: &[f32],
+        inverse_mass: &[f32],
+        now: &Now,
+    ) {
+        if self.rigid.is_empty() {
+            return self.pass_on(points, previous, inverse_mass, now);
+        }
+        let mut rigid = std::mem::take(&mut self.rigid);
+        rigid.begin(points, inverse_mass);
+        self.pass_on(&mut rigid.view(points), previous, inverse_mass, now);
+        rigid.finish(points);
+        self.rigid = rigid;
+    }
+
     /// One pass over the contacts: particle pairs first, colliders last (they
     /// have the final word at the end of a substep). `previous` are the
     /// positions at the start of the substep (interleaved), for friction.
-    fn pass<P: Points + ?Sized>(
+    fn pass_on<P: Movable + ?Sized>(
         &mut self,
         points: &mut P,
         previous: &[f32],
@@ -170,10 +234,14 @@ impl Contacts {
     ) {
         let p = &now.p;
         let (radius, friction, h) = (p.particle_radius as f32, p.friction as f32, now.h as f32);
-        if p.self_collision {
-            let rest = &self.rest_positions;
+        if p.self_collision || self.has_bodies() {
+            let rules = PairRules {
+                rest: &self.rest_positions,
+                groups: &self.groups,
+                cloth_pairs: p.self_collision,
+            };
             self.self_collision
-                .solve(points, previous, inverse_mass, rest, radius, friction, h);
+                .solve(points, previous, inverse_mass, rules, radius, friction, h);
         }
         let log = &mut self.velocities;
         let colliders = &self.colliders;
@@ -195,19 +263,19 @@ impl ConstraintKind for Contacts {
         Contacts::try_new(scene)
     }
 
-    /// On with any collider, or with `selfCollision`.
+    /// On with any collider or body, or with `selfCollision`.
     fn is_on(&self, p: &Params) -> bool {
-        !self.colliders.is_empty() || p.self_collision
+        !self.colliders.is_empty() || p.self_collision || self.has_bodies()
     }
 
-    /// The speed limit and (with self-collision) the search for pairs at the
-    /// start of a substep; each collider and the room for pairs per particle
-    /// in every pass, one more at the end, and the velocity pass.
+    /// The speed limit and (with self-collision or bodies) the search for
+    /// pairs at the start of a substep; each collider and the room for pairs
+    /// per particle in every pass, one more at the end, and the velocity pass.
     fn cost(&self, p: &Params, sizes: Sizes) -> Cost {
         let n = sizes.particles as u64;
         let mut pass = n * self.colliders.len() as u64 * COLLIDER_CONTACT;
         let mut begin = n * MAX_SPEED;
-        if p.self_collision {
+        if p.self_collision || self.has_bodies() {
             begin += n * SELF_COLLISION_SEARCH;
             pass += n * SELF_COLLISION_PASS;
         }
@@ -224,6 +292,8 @@ impl ConstraintKind for Contacts {
             + self.self_collision.heap_bytes()
             + memory::capacity_bytes(&self.rest_positions)
             + self.velocities.heap_bytes()
+            + memory::capacity_bytes(&self.groups)
+            + self.rigid.heap_bytes()
     }
 
     fn switch(&self) -> &'static str {
@@ -232,7 +302,7 @@ impl ConstraintKind for Contacts {
 
     /// Self-collision's buffers, when it is switched on.
     fn prepare(&mut self, p: &Params, topology: &Topology) -> Result<(), TryReserveError> {
-        if p.self_collision {
+        if p.self_collision || self.has_bodies() {
             let n = topology.pinned.len();
             self.velocities.try_reserve(n)?;
             self.self_collision.try_reserve(n)?;
@@ -250,7 +320,9 @@ impl ConstraintKind for Contacts {
         let step = (h as f32, p.gravity as f32);
         self.velocities
             .begin_substep(velocities, inverse_mass, step, p.restitution as f32);
-        self.self_collision.begin_substep();
+        // the substep's number, from the clock (what a saved state keeps)
+        let odd = (now.time / h).round() as u64 % 2 == 1;
+        self.self_collision.begin_substep(odd);
     }
 
     fn solve(&mut self, positions: Positions, previous: &[f32], inverse_mass: &[f32], now: &Now) {
@@ -272,23 +344,109 @@ impl ConstraintKind for Contacts {
     /// collider contacts of the substep ([`velocity`]).
     fn after_velocities(&mut self, particles: &mut Particles, now: &Now) {
         let p = &now.p;
-        let pairs = self
-            .self_collision
-            .pushed_pairs()
-            .filter(|_| p.self_collision);
+        let pairs_on = p.self_collision || self.has_bodies();
+        let pairs = self.self_collision.pushed_pairs().filter(|_| pairs_on);
         let (restitution, gravity) = (p.restitution as f32, p.gravity as f32);
-        self.velocities.apply(
-            particles.positions,
-            particles.velocities,
-            particles.inverse_mass,
-            pairs,
-            (restitution, gravity),
-            now.h as f32,
-        );
+        let rule = (restitution, gravity);
+        let (positions, w) = (&*particles.positions, particles.inverse_mass);
+        if self.rigid.is_empty() {
+            let velocities = &mut *particles.velocities;
+            self.velocities
+                .apply(positions, velocities, w, pairs, rule, now.h as f32);
+            return;
+        }
+        let rigid = &mut self.rigid;
+        rigid.begin_velocities(positions, particles.velocities, w);
+
+        let mut view = rigid.velocity_view(positions, particles.velocities);
+        self.velocities
+            .apply(positions, &mut view, w, pairs, rule, now.h as f32);
+        self.rigid
+            .finish_velocities(positions, particles.velocities);
     }
 
     /// A collider the user stopped moving comes to rest.
     fn end_step(&mut self, time: f64) {
         self.colliders.track(time);
+    }
+
+    /// Room for the added particles among the rest positions and groups, in
+    /// the rigid bodies, and in the pair search and the velocity pass where
+    /// they are reserved or the addition brings the first bodies.
+    fn reserve_addition(&mut self, addition: &Addition) -> Result<(), TryReserveError> {
+        let (added, n) = (addition.masses.len(), addition.particles_after());
+        self.rest_positions.try_reserve_exact(2 * added)?;
+        let bodies = self.has_bodies() || !addition.bodies.is_empty();
+        if bodies {
+            memory::reserve_len(&mut self.groups, n)?;
+        }
+        self.rigid.reserve(addition.bodies, n)?;
+        if bodies || self.self_collision.is_reserved() {
+            self.self_collision.reserve_particles(n)?;
+        }
+        if bodies || self.velocities.is_reserved() {
+            self.velocities.reserve_particles(n)?;
+        }
+        Ok(())
+    }
+
+    /// The added particles, with no rest distance to any other particle
+    /// (their rest positions are NaN) and in their bodies.
+    fn add(&mut self, addition: &Addition) {
+        let (n_before, n) = (addition.first, addition.particles_after());
+        self.rest_positions.resize(2 * n, f32::NAN);
+        let bodies = self.has_bodies() || !addition.bodies.is_empty();
+        if bodies {
+            let first_group = self.groups.iter().copied().max().unwrap_or(0);
+            self.groups.resize(n_before, 0);
+            self.groups.resize(n, 0);
+            mark_groups(&mut self.groups, addition.bodies, first_group);
+        }
+        self.rigid.add(addition.bodies, n);
+        self.grown = [
+            !self.self_collision.is_reserved(),
+            !self.velocities.is_reserved(),
+        ];
+        if bodies || self.self_collision.is_reserved() {
+            self.self_collision.resize(n);
+        }
+        if bodies || self.velocities.is_reserved() {
+            self.velocities.resize(n);
+        }
+    }
+
+    /// Not kept: the added particles go, and what was reserved for them.
+    fn finish_addition(&mut self, addition: &Addition, kept: bool) {
+        let grown = std::mem::take(&mut self.grown);
+        if kept {
+            return;
+        }
+        let first = addition.first;
+        self.rest_positions.truncate(2 * first);
+        self.groups.truncate(first);
+        if self.groups.iter().all(|&g| g == 0) {
+            self.groups.clear();
+        }
+        self.rigid.truncate(first);
+        if grown[0] {
+            self.self_collision = SelfCollision::default();
+        } else if self.self_collision.is_reserved() {
+            self.self_collision.resize(first);
+        }
+        if grown[1] {
+            self.velocities = ContactVelocities::default();
+        } else if self.velocities.is_reserved() {
+            self.velocities.resize(first);
+        }
+    }
+}
+
+/// Marks the particles of `bodies` in `groups` with their body, counted from
+/// `after + 1`.
+fn mark_groups(groups: &mut [u32], bodies: &[BodySpec], after: u32) {
+    for (b, body) in bodies.iter().enumerate() {
+        for &k in &body.particles {
+            groups[k as usize] = after + 1 + b as u32;
+        }
     }
 }

@@ -28,11 +28,15 @@
 //!
 //! The minimum distance of a pair is `min(2r, rest distance)`, the rest
 //! distance being their distance in the scene's start positions, so
-//! neighbours that start closer than `2r` are not forced apart.
+//! neighbours that start closer than `2r` are not forced apart (particles
+//! added later have no rest distance). In a simulation with bodies, two
+//! particles of one body are no pair (its shape holds them), and two
+//! particles of no body are one only with self-collision on ([`PairRules`]).
 //!
 //! Memory: a table of `2 · next_power_of_two(n)` cells, the sorted particles
 //! and their positions, and at most [`PAIRS_PER_PARTICLE`]` · n` candidate
-//! pairs with the depths they were pushed apart by, reserved when self-collision is switched on; pairs beyond that are
+//! pairs with the depths they were pushed apart by, reserved when self-collision is switched on
+//! or the simulation has bodies; pairs beyond that are
 //! dropped (a packing of equal discs has 3 neighbours within `s` per
 //! particle).
 
@@ -79,6 +83,8 @@ pub struct PairSearch {
     /// How many particles the last search compared, all particles together:
     /// at most [`MAX_CANDIDATES`] per particle.
     compared: usize,
+    /// Room for pairs: [`PAIRS_PER_PARTICLE`] per particle.
+    room: usize,
 }
 
 /// Most cells the hashed search's grid spans along either axis: a cell
@@ -96,16 +102,49 @@ fn hash(ix: u32, iy: u32, bits: u32) -> u32 {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as u32
 }
 
-/// The minimum distance of particles `a` and `b`: `diameter`, or their rest
-/// distance when smaller (`rest` interleaved, of `n` particles; shorter:
-/// no exemption).
-#[inline(always)]
-fn minimum_distance(rest: &[f32], n: usize, a: usize, b: usize, diameter: f32) -> f32 {
-    if rest.len() >= 2 * n {
-        let (rx, ry) = (rest[2 * b] - rest[2 * a], rest[2 * b + 1] - rest[2 * a + 1]);
-        diameter.min((rx * rx + ry * ry).sqrt())
-    } else {
-        diameter
+/// Which pairs a search keeps, and how close each may come: its particles'
+/// rest positions (the exemption of neighbours that start close) and, in a
+/// simulation with bodies, the body of each particle.
+#[derive(Debug, Clone, Copy)]
+pub struct PairRules<'a> {
+    /// The start positions, interleaved (shorter than the particles: no
+    /// exemption; NaN for a particle added later: none for it).
+    pub rest: &'a [f32],
+    /// Each particle's body, counted from 1 (0: in none); empty without
+    /// bodies. Two particles of one body are never a pair.
+    pub groups: &'a [u32],
+    /// Whether two particles in no body are a pair (self-collision is on).
+    pub cloth_pairs: bool,
+}
+
+impl PairRules<'_> {
+    /// Every pair, exempting only those that start close at `rest`.
+    pub fn rest(rest: &[f32]) -> PairRules<'_> {
+        PairRules {
+            rest,
+            groups: &[],
+            cloth_pairs: true,
+        }
+    }
+
+    /// The minimum distance of particles `a` and `b` (of `n`): `diameter`,
+    /// or their rest distance when smaller; `None` when they are no pair.
+    #[inline(always)]
+    fn minimum(&self, n: usize, a: usize, b: usize, diameter: f32) -> Option<f32> {
+        if !self.groups.is_empty() {
+            let (ga, gb) = (self.groups[a], self.groups[b]);
+            if ga == gb && (ga != 0 || !self.cloth_pairs) {
+                return None;
+            }
+        }
+        let rest = self.rest;
+        if rest.len() >= 2 * n {
+            let (rx, ry) = (rest[2 * b] - rest[2 * a], rest[2 * b + 1] - rest[2 * a + 1]);
+            // f32::min takes the number when the rest distance is NaN
+            Some(diameter.min((rx * rx + ry * ry).sqrt()))
+        } else {
+            Some(diameter)
+        }
     }
 }
 
@@ -121,7 +160,34 @@ impl PairSearch {
             cell_of: memory::filled(n, 0u32)?,
             pairs: memory::with_capacity(PAIRS_PER_PARTICLE * n)?,
             compared: 0,
+            room: PAIRS_PER_PARTICLE * n,
         })
+    }
+
+    /// Reserves room for `n` particles (nothing changes but capacity), which
+    /// [`PairSearch::resize`] takes.
+    pub fn reserve_particles(&mut self, n: usize) -> Result<(), TryReserveError> {
+        let table = 2 * n.max(1).next_power_of_two();
+        memory::reserve_len(&mut self.cell_start, table + 1)?;
+        memory::reserve_len(&mut self.sorted, n)?;
+        memory::reserve_len(&mut self.sorted_x, n)?;
+        memory::reserve_len(&mut self.sorted_y, n)?;
+        memory::reserve_len(&mut self.cell_of, n)?;
+        memory::reserve_len(&mut self.pairs, PAIRS_PER_PARTICLE * n)
+    }
+
+    /// Sized for `n` particles, in the room [`PairSearch::reserve_particles`]
+    /// reserved (or fewer); no pairs until the next search.
+    pub fn resize(&mut self, n: usize) {
+        let table = 2 * n.max(1).next_power_of_two();
+        self.cell_start.resize(table + 1, 0);
+        self.sorted.resize(n, 0);
+        self.sorted_x.resize(n, 0.0);
+        self.sorted_y.resize(n, 0.0);
+        self.cell_of.resize(n, 0);
+        self.pairs.clear();
+        self.compared = 0;
+        self.room = PAIRS_PER_PARTICLE * n;
     }
 
     /// Whether it has room for `n` particles.
@@ -169,12 +235,12 @@ impl PairSearch {
 
     /// Room for candidate pairs.
     pub fn pairs_capacity(&self) -> usize {
-        self.pairs.capacity()
+        self.room
     }
 
-    /// Finds the candidate pairs from the current positions; `rest` are the
-    /// start positions (interleaved; empty: no rest exemption).
-    pub fn search<P: Points + ?Sized>(&mut self, points: &P, rest: &[f32], radius: f32) {
+    /// Finds the candidate pairs from the current positions, as `rules`
+    /// say.
+    pub fn search<P: Points + ?Sized>(&mut self, points: &P, rules: PairRules, radius: f32) {
         self.pairs.clear();
         self.compared = 0;
         let n = self.sorted.len();
@@ -222,24 +288,24 @@ impl PairSearch {
                     across: across as usize,
                     down: down as usize,
                 };
-                self.search_dense(points, rest, radius, grid);
+                self.search_dense(points, rules, radius, grid);
                 return;
             }
         }
         let span = f64::from(max_x - min_x).max(f64::from(max_y - min_y));
-        self.search_hashed(points, rest, radius, (min_x, min_y, span));
+        self.search_hashed(points, rules, radius, (min_x, min_y, span));
     }
 
     /// [`PairSearch::search`] on a dense grid over the particles' box.
     fn search_dense<P: Points + ?Sized>(
         &mut self,
         points: &P,
-        rest: &[f32],
+        rules: PairRules,
         radius: f32,
         grid: Grid,
     ) {
         self.sort_into_cells(points, grid);
-        self.pairs_in_cells(rest, radius, grid);
+        self.pairs_in_cells(rules, radius, grid);
     }
 
     /// Sorts the particles into the cells of the dense `grid` (a counting
@@ -290,11 +356,11 @@ impl PairSearch {
     /// The candidate pairs of the particles sorted into the dense `grid`:
     /// each particle meets the rest of its cell, the next cell of its row and
     /// the three cells of the row above, so each pair is met once.
-    fn pairs_in_cells(&mut self, rest: &[f32], radius: f32, grid: Grid) {
+    fn pairs_in_cells(&mut self, rules: PairRules, radius: f32, grid: Grid) {
         let n = self.sorted.len();
         let Grid { across, down, .. } = grid;
         let cell_start = &self.cell_start[..across * down + 1];
-        let capacity = self.pairs.capacity();
+        let capacity = self.room;
         let s = 2.0 * radius * (1.0 + MARGIN);
         let reach2 = s * s;
         let diameter = 2.0 * radius;
@@ -333,8 +399,9 @@ impl PairSearch {
                         if self.pairs.len() == capacity {
                             return;
                         }
-                        let minimum = minimum_distance(rest, n, a, b, diameter);
-                        self.pairs.push((a as u32, b as u32, minimum, 0.0));
+                        if let Some(minimum) = rules.minimum(n, a, b, diameter) {
+                            self.pairs.push((a as u32, b as u32, minimum, 0.0));
+                        }
                     }
                 }
             }
@@ -347,7 +414,7 @@ impl PairSearch {
     fn search_hashed<P: Points + ?Sized>(
         &mut self,
         points: &P,
-        rest: &[f32],
+        rules: PairRules,
         radius: f32,
         (min_x, min_y, span): (f32, f32, f64),
     ) {
@@ -384,7 +451,7 @@ impl PairSearch {
             self.cell_start[c] = self.cell_start[c + 1];
         }
         self.cell_start[table] = n as u32;
-        self.pairs_in_buckets(points, rest, radius, cells);
+        self.pairs_in_buckets(points, rules, radius, cells);
     }
 
     /// The candidate pairs of the particles sorted into hashed `cells`: each
@@ -394,12 +461,12 @@ impl PairSearch {
     fn pairs_in_buckets<P: Points + ?Sized>(
         &mut self,
         points: &P,
-        rest: &[f32],
+        rules: PairRules,
         radius: f32,
         cells: HashedCells,
     ) {
         let n = self.sorted.len();
-        let capacity = self.pairs.capacity();
+        let capacity = self.room;
         let s = 2.0 * radius * (1.0 + MARGIN);
         let reach2 = s * s;
         let diameter = 2.0 * radius;
@@ -439,8 +506,9 @@ impl PairSearch {
                     if self.pairs.len() == capacity {
                         return;
                     }
-                    let minimum = minimum_distance(rest, n, a, b as usize, diameter);
-                    self.pairs.push((a as u32, b, minimum, 0.0));
+                    if let Some(minimum) = rules.minimum(n, a, b as usize, diameter) {
+                        self.pairs.push((a as u32, b, minimum, 0.0));
+                    }
                 }
                 if budget == 0 {
                     break;
@@ -562,7 +630,7 @@ mod tests {
             );
             let mut search = PairSearch::try_new(points.len() / 2).unwrap();
             // near: the dense grid; far: a box of 10 km, the hashed cells
-            search.search(points.as_slice(), &[], radius);
+            search.search(points.as_slice(), PairRules::rest(&[]), radius);
             assert_eq!(found(&search), expected, "far {far}: search");
             search.pairs.clear();
             let (min_x, min_y) = (points.iter().step_by(2), points.iter().skip(1).step_by(2));
@@ -570,7 +638,12 @@ mod tests {
                 min_x.fold(f32::MAX, |m, &v| m.min(v)),
                 min_y.fold(f32::MAX, |m, &v| m.min(v)),
             );
-            search.search_hashed(points.as_slice(), &[], radius, (corner.0, corner.1, 3e4));
+            search.search_hashed(
+                points.as_slice(),
+                PairRules::rest(&[]),
+                radius,
+                (corner.0, corner.1, 3e4),
+            );
             assert_eq!(found(&search), expected, "far {far}: hashed search");
         }
     }
@@ -579,7 +652,7 @@ mod tests {
     fn pairs_closer_at_rest_keep_their_rest_distance() {
         let points = points(false);
         let mut search = PairSearch::try_new(points.len() / 2).unwrap();
-        search.search(points.as_slice(), &points, 0.05);
+        search.search(points.as_slice(), PairRules::rest(&points), 0.05);
         assert!(!search.pairs().is_empty());
         for &(a, b, minimum, _) in search.pairs() {
             let (a, b) = (a as usize, b as usize);

@@ -3,7 +3,8 @@
 //! Once per substep, at its first pass (after prediction and one sweep of the
 //! distance constraints), the candidate pairs are searched ([`PairSearch`]).
 //! Every later pass of the substep (after each sweep, and once more before
-//! the velocity update) checks only these pairs: a pair closer than its
+//! the velocity update) checks only these pairs, every other pass in the
+//! opposite order (symmetric Gauss–Seidel, so the order leaves no drift): a pair closer than its
 //! minimum distance is pushed apart along the line between them, each
 //! particle in proportion to its inverse mass, with positional friction on
 //! their relative tangential motion over the substep (up to `μ` times the
@@ -22,10 +23,10 @@
 
 use std::collections::TryReserveError;
 
-use super::pair_search::PairSearch;
+use super::pair_search::{PairRules, PairSearch};
+use super::rigid::Movable;
 use super::velocity::push_depth;
 use crate::memory;
-use crate::solver::Points;
 
 /// The candidate pairs of the current substep and whether they must be
 /// searched again.
@@ -37,6 +38,9 @@ pub struct SelfCollision {
     pushed: Vec<u32>,
     /// The pairs must be searched again before they are used.
     stale: bool,
+    /// Passes over the pairs in the current substep (plus one in an odd
+    /// substep): the odd ones go backwards.
+    passes: u32,
 }
 
 impl SelfCollision {
@@ -44,12 +48,34 @@ impl SelfCollision {
     /// failure.
     pub fn try_reserve(&mut self, n: usize) -> Result<(), TryReserveError> {
         if !self.search.has_room(n) {
-            let search = PairSearch::try_new(n)?;
-            self.pushed = memory::with_capacity(search.pairs_capacity())?;
-            self.search = search;
-            self.stale = true;
+            *self = SelfCollision::try_new(n)?;
         }
         Ok(())
+    }
+
+    /// Every buffer for `n` particles, reserved fallibly.
+    pub fn try_new(n: usize) -> Result<SelfCollision, TryReserveError> {
+        let search = PairSearch::try_new(n)?;
+        Ok(SelfCollision {
+            pushed: memory::with_capacity(search.pairs_capacity())?,
+            search,
+            stale: true,
+            passes: 0,
+        })
+    }
+
+    /// Reserves room for `n` particles (nothing changes but capacity), which
+    /// [`SelfCollision::resize`] takes.
+    pub fn reserve_particles(&mut self, n: usize) -> Result<(), TryReserveError> {
+        self.search.reserve_particles(n)?;
+        memory::reserve_len(&mut self.pushed, super::pair_search::PAIRS_PER_PARTICLE * n)
+    }
+
+    /// Sized for `n` particles, in the room reserved for them (or fewer).
+    pub fn resize(&mut self, n: usize) {
+        self.search.resize(n);
+        self.pushed.clear();
+        self.stale = true;
     }
 
     /// Whether the buffers are reserved.
@@ -63,9 +89,12 @@ impl SelfCollision {
     }
 
     /// A new substep begins: the pairs are searched again at its first pass.
-    pub fn begin_substep(&mut self) {
+    /// `odd`: the substep's number is odd, and its first pass goes backwards
+    /// (so the last pass, which has the final word, alternates too).
+    pub fn begin_substep(&mut self, odd: bool) {
         self.stale = true;
         self.pushed.clear();
+        self.passes = u32::from(odd);
     }
 
     /// The candidate pairs of the last search, `(a, b, minimum distance,
@@ -76,7 +105,7 @@ impl SelfCollision {
 
     /// The pairs pushed apart in this substep, `(a, b)`, with the depths each
     /// was pushed apart by, summed.
-    pub fn pushed_pairs(&self) -> impl Iterator<Item = ((u32, u32), f32)> + '_ {
+    pub fn pushed_pairs(&self) -> impl Iterator<Item = ((u32, u32), f32)> + Clone + '_ {
         let pairs = self.search.pairs();
         self.pushed.iter().map(move |&i| {
             let (a, b, _, push) = pairs[i as usize];
@@ -84,19 +113,19 @@ impl SelfCollision {
         })
     }
 
-    /// One pass over the candidate pairs (searching them first if a substep
-    /// began since): pushes apart the pairs closer than their minimum
+    /// One pass over the candidate pairs (searching them first, as `rules`
+    /// say, if a substep began since): pushes apart the pairs closer than their minimum
     /// distance, with friction `friction` on their relative tangential motion
     /// since `previous`; a pair that was already too close when the substep
     /// (of `h` seconds) began comes apart no faster than [`push_depth`]
     /// allows.
     #[allow(clippy::too_many_arguments)]
-    pub fn solve<P: Points + ?Sized>(
+    pub fn solve<P: Movable + ?Sized>(
         &mut self,
         points: &mut P,
         previous: &[f32],
         inverse_mass: &[f32],
-        rest: &[f32],
+        rules: PairRules,
         radius: f32,
         friction: f32,
         h: f32,
@@ -105,11 +134,18 @@ impl SelfCollision {
             return;
         }
         if self.stale {
-            self.search.search(points, rest, radius);
+            self.search.search(points, rules, radius);
             self.pushed.clear();
             self.stale = false;
         }
-        for (i, pair) in self.search.pairs_mut().iter_mut().enumerate() {
+        // every other pass backwards, so that the order of the pairs leaves
+        // no bias (a box on another would creep along the order's direction)
+        let backwards = self.passes % 2 == 1;
+        self.passes += 1;
+        let (count, room) = (self.search.pairs().len(), self.search.pairs_capacity());
+        for j in 0..count {
+            let i = if backwards { count - 1 - j } else { j };
+            let pair = &mut self.search.pairs_mut()[i];
             let (a, b, minimum) = (pair.0 as usize, pair.1 as usize, pair.2);
             let (pa, pb) = (points.point(a), points.point(b));
             let (dx, dy) = (pa.0 - pb.0, pa.1 - pb.1);
@@ -119,31 +155,39 @@ impl SelfCollision {
             }
             // the inverse masses only of the pairs that are too close
             let (wa, wb) = (inverse_mass[a], inverse_mass[b]);
+            if wa + wb == 0.0 {
+                continue;
+            }
+            let dist = d2.sqrt();
+            let (nx, ny) = if dist > 1e-9 {
+                (dx / dist, dy / dist)
+            } else {
+                (0.0, 1.0)
+            };
+            // a particle of a rigid body shows the body's inverse mass
+            let wa = points.inverse_mass_along(a, [nx, ny], wa);
+            let wb = points.inverse_mass_along(b, [nx, ny], wb);
             let w = wa + wb;
             if w == 0.0 {
                 continue;
             }
-            let dist = d2.sqrt();
             let mut depth = minimum - dist;
             if pair.3 == 0.0 {
                 depth = first_push_depth(pair, previous, depth, dist, h);
                 if depth <= 0.0 {
                     continue;
                 }
-                if self.pushed.len() < self.pushed.capacity() {
+                if self.pushed.len() < room {
                     self.pushed.push(i as u32);
                 }
             }
-            let (nx, ny) = if dist > 1e-9 {
-                (dx / dist, dy / dist)
-            } else {
-                (0.0, 1.0)
-            };
             pair.3 += depth;
             let (ca, cb) = (wa / w * depth, wb / w * depth);
-            let mut pa = (pa.0 + nx * ca, pa.1 + ny * ca);
-            let mut pb = (pb.0 - nx * cb, pb.1 - ny * cb);
-            // friction: relative tangential motion over the substep
+            points.set_point(a, (pa.0 + nx * ca, pa.1 + ny * ca));
+            points.set_point(b, (pb.0 - nx * cb, pb.1 - ny * cb));
+            // friction: relative tangential motion over the substep, of where
+            // the push put them (a rigid body moved with its particle)
+            let (pa, pb) = (points.point(a), points.point(b));
             let rx = (pa.0 - previous[2 * a]) - (pb.0 - previous[2 * b]);
             let ry = (pa.1 - previous[2 * a + 1]) - (pb.1 - previous[2 * b + 1]);
             let along = rx * nx + ry * ny;
@@ -151,12 +195,16 @@ impl SelfCollision {
             let slide = (tx * tx + ty * ty).sqrt();
             if slide > 0.0 {
                 let cut = (friction * pair.3 / slide).min(1.0);
-                let (fa, fb) = (wa / w * cut, wb / w * cut);
-                pa = (pa.0 - tx * fa, pa.1 - ty * fa);
-                pb = (pb.0 + tx * fb, pb.1 + ty * fb);
+                let t = [tx / slide, ty / slide];
+                let wa = points.inverse_mass_along(a, t, inverse_mass[a]);
+                let wb = points.inverse_mass_along(b, t, inverse_mass[b]);
+                let w = wa + wb;
+                if w > 0.0 {
+                    let (fa, fb) = (wa / w * cut, wb / w * cut);
+                    points.set_point(a, (pa.0 - tx * fa, pa.1 - ty * fa));
+                    points.set_point(b, (pb.0 + tx * fb, pb.1 + ty * fb));
+                }
             }
-            points.set_point(a, pa);
-            points.set_point(b, pb);
         }
     }
 }

@@ -54,7 +54,13 @@
 //!
 //! With no contact in a substep nothing changes, bit for bit.
 
+use super::rigid::Movable;
 use crate::memory;
+
+/// Sweeps of the velocity pass over the contacts of rigid bodies (see
+/// `super::rigid`), which share a body's velocity: with each sweep the
+/// velocities come closer to stopping every contact of a body at once.
+pub const RIGID_SWEEPS: usize = 4;
 
 /// Fastest a contact undoes an overlap its particle already had when the
 /// substep began, beyond the speed at which the collider approaches, m/s.
@@ -113,6 +119,37 @@ impl ContactVelocities {
         Ok(())
     }
 
+    /// Reserves room for `n` particles (nothing changes but capacity), which
+    /// [`ContactVelocities::resize`] takes.
+    pub fn reserve_particles(&mut self, n: usize) -> Result<(), std::collections::TryReserveError> {
+        memory::reserve_len(&mut self.push, 2 * n)?;
+        memory::reserve_len(&mut self.surface, 2 * n)?;
+        memory::reserve_len(&mut self.touched, n)?;
+        memory::reserve_len(&mut self.before, 2 * n)
+    }
+
+    /// Records for `n` particles, in the room reserved for them (or fewer),
+    /// none of them touched.
+    pub fn resize(&mut self, n: usize) {
+        for &k in &self.touched {
+            let k = k as usize;
+            if 2 * k + 1 < self.push.len() {
+                self.push[2 * k] = 0.0;
+                self.push[2 * k + 1] = 0.0;
+            }
+        }
+        self.touched.clear();
+        self.push.resize(2 * n, 0.0);
+        self.surface.resize(2 * n, 0.0);
+        self.before.resize(2 * n, 0.0);
+        self.armed = false;
+    }
+
+    /// Whether its buffers are reserved.
+    pub fn is_reserved(&self) -> bool {
+        !self.push.is_empty()
+    }
+
     /// Bytes held.
     pub fn heap_bytes(&self) -> u64 {
         memory::capacity_bytes(&self.push)
@@ -169,12 +206,15 @@ impl ContactVelocities {
     /// friction may cancel `μ` times); `depth` when nothing is reserved.
     #[inline(always)]
     pub fn record(&mut self, k: usize, normal: [f32; 2], depth: f32, velocity: [f32; 2]) -> f32 {
+        // room for every particle (not the capacity, which a clone of the
+        // records does not keep)
+        let room = self.push.len() / 2;
         let Some(push) = self.push.get_mut(2 * k..2 * k + 2) else {
             return depth;
         };
         // room for every particle once; a push that cancelled an earlier one
         // exactly may list a particle twice, never past the room
-        if push[0] == 0.0 && push[1] == 0.0 && self.touched.len() < self.touched.capacity() {
+        if push[0] == 0.0 && push[1] == 0.0 && self.touched.len() < room {
             self.touched.push(k as u32);
         }
         push[0] += normal[0] * depth;
@@ -191,16 +231,16 @@ impl ContactVelocities {
     /// have the last word as in the position pass. `restitution` is `e`,
     /// `gravity` sets the resting threshold. Nothing unless the substep began
     /// with the records cleared; nothing changes without a contact.
-    pub fn apply(
+    pub fn apply<V: Movable + ?Sized>(
         &mut self,
         positions: &[f32],
-        velocities: &mut [f32],
+        velocities: &mut V,
         inverse_mass: &[f32],
-        pairs: impl Iterator<Item = ((u32, u32), f32)>,
+        pairs: impl Iterator<Item = ((u32, u32), f32)> + Clone,
         (restitution, gravity): (f32, f32),
         h: f32,
     ) {
-        if !std::mem::take(&mut self.armed) || self.push.len() != velocities.len() {
+        if !std::mem::take(&mut self.armed) || self.push.len() != 2 * inverse_mass.len() {
             return;
         }
         let rule = Rule {
@@ -214,37 +254,69 @@ impl ContactVelocities {
         } else {
             &[][..]
         };
-        for (pair, depth) in pairs {
-            apply_pair(
-                positions,
-                velocities,
-                inverse_mass,
-                before,
-                pair,
-                depth,
-                &rule,
-            );
-        }
-        for &k in &self.touched {
-            let k = k as usize;
-            let [px, py] = xy(&self.push, k);
-            if inverse_mass[k] == 0.0 || (px == 0.0 && py == 0.0) {
-                continue;
+        // the first sweep over every contact, then more over those of rigid
+        // bodies: the contacts of one body share its velocity, so one sweep
+        // of them leaves the first ones changed by the last ones
+        let sweeps = if velocities.has_rigid() {
+            RIGID_SWEEPS
+        } else {
+            1
+        };
+        for sweep in 0..sweeps {
+            let rigid_only = sweep > 0;
+            for (pair, depth) in pairs.clone() {
+                let rigid =
+                    velocities.is_rigid(pair.0 as usize) || velocities.is_rigid(pair.1 as usize);
+                if rigid_only && !rigid {
+                    continue;
+                }
+                apply_pair(
+                    positions,
+                    velocities,
+                    inverse_mass,
+                    before,
+                    pair,
+                    depth,
+                    &rule,
+                );
             }
-            let push = (px * px + py * py).sqrt();
-            let n = [px / push, py / push];
-            let surface = xy(&self.surface, k);
-            let along = |v: [f32; 2]| (v[0] - surface[0]) * n[0] + (v[1] - surface[1]) * n[1];
-            let v = xy(velocities, k);
-            let approach = if before.is_empty() {
-                0.0
-            } else {
-                along(xy(before, k))
-            };
-            let change = rule.normal_change(along(v), push, approach);
-            set_xy(velocities, k, [v[0] + n[0] * change, v[1] + n[1] * change]);
+            for &k in &self.touched {
+                let k = k as usize;
+                let [px, py] = xy(&self.push, k);
+                if inverse_mass[k] == 0.0 || (px == 0.0 && py == 0.0) {
+                    continue;
+                }
+                let rigid = velocities.is_rigid(k);
+                if rigid_only && !rigid {
+                    continue;
+                }
+                let push = (px * px + py * py).sqrt();
+                let n = [px / push, py / push];
+                let surface = xy(&self.surface, k);
+                let along = |v: [f32; 2]| (v[0] - surface[0]) * n[0] + (v[1] - surface[1]) * n[1];
+                let v = velocity(velocities, k);
+                let approach = if before.is_empty() {
+                    0.0
+                } else {
+                    along(xy(before, k))
+                };
+                let change = if rigid {
+                    rule.rigid_change(along(v), approach)
+                } else {
+                    rule.normal_change(along(v), push, approach)
+                };
+                let v = (v[0] + n[0] * change, v[1] + n[1] * change);
+                velocities.set_point(k, v);
+            }
         }
     }
+}
+
+/// Particle `k`'s velocity in `velocities`.
+#[inline(always)]
+fn velocity<V: Movable + ?Sized>(velocities: &V, k: usize) -> [f32; 2] {
+    let (x, y) = velocities.point(k);
+    [x, y]
 }
 
 /// How the velocity pass sets a contact's normal velocity.
@@ -266,6 +338,27 @@ impl Rule {
         let (pushed, e) = (push * self.inverse_h, self.restitution);
         normal_change(u_n, pushed, approach, e, self.resting)
     }
+
+    /// The change of the relative normal velocity `u_n` of a contact of a
+    /// rigid body's point: to the bounce exactly (see [`bounce`]). A push on
+    /// a body moves all of it, so which part of `u_n` a contact's own pushes
+    /// gave cannot be told apart; a contact of a rigid body is left neither
+    /// approaching nor leaving faster than it bounces.
+    #[inline(always)]
+    fn rigid_change(&self, u_n: f32, approach: f32) -> f32 {
+        bounce(approach, self.restitution, self.resting) - u_n
+    }
+}
+
+/// The normal velocity a contact leaves with after an approach `approach`:
+/// `-e·approach` for an approach faster than `resting`, else 0.
+#[inline(always)]
+fn bounce(approach: f32, restitution: f32, resting: f32) -> f32 {
+    if approach < -resting {
+        -restitution * approach
+    } else {
+        0.0
+    }
 }
 
 /// The velocity pass of the pair `(a, b)` pushed apart `depth` in the
@@ -273,9 +366,9 @@ impl Rule {
 /// mass, so their momentum is kept. `before` holds the velocities the solve
 /// started from (empty: no restitution).
 #[inline(always)]
-fn apply_pair(
+fn apply_pair<V: Movable + ?Sized>(
     positions: &[f32],
-    velocities: &mut [f32],
+    velocities: &mut V,
     inverse_mass: &[f32],
     before: &[f32],
     (a, b): (u32, u32),
@@ -287,23 +380,34 @@ fn apply_pair(
     let (dx, dy) = (pa[0] - pb[0], pa[1] - pb[1]);
     let dist = (dx * dx + dy * dy).sqrt();
     let (wa, wb) = (inverse_mass[a], inverse_mass[b]);
-    let w = wa + wb;
-    if w == 0.0 || dist <= 1e-9 {
+    if wa + wb == 0.0 || dist <= 1e-9 {
         return;
     }
     let n = [dx / dist, dy / dist];
+    // a particle of a rigid body shows the body's inverse mass
+    let wa = velocities.inverse_mass_along(a, n, wa);
+    let wb = velocities.inverse_mass_along(b, n, wb);
+    let w = wa + wb;
+    if w == 0.0 {
+        return;
+    }
     let along = |va: [f32; 2], vb: [f32; 2]| (va[0] - vb[0]) * n[0] + (va[1] - vb[1]) * n[1];
-    let (va, vb) = (xy(velocities, a), xy(velocities, b));
+    let (va, vb) = (velocity(velocities, a), velocity(velocities, b));
     let approach = if before.is_empty() {
         0.0
     } else {
         along(xy(before, a), xy(before, b))
     };
-    let change = rule.normal_change(along(va, vb), depth, approach);
+    let change = if velocities.is_rigid(a) || velocities.is_rigid(b) {
+        rule.rigid_change(along(va, vb), approach)
+    } else {
+        rule.normal_change(along(va, vb), depth, approach)
+    };
     if change != 0.0 {
         let (ca, cb) = (wa / w * change, wb / w * change);
-        set_xy(velocities, a, [va[0] + n[0] * ca, va[1] + n[1] * ca]);
-        set_xy(velocities, b, [vb[0] - n[0] * cb, vb[1] - n[1] * cb]);
+        velocities.set_point(a, (va[0] + n[0] * ca, va[1] + n[1] * ca));
+        let vb = velocity(velocities, b);
+        velocities.set_point(b, (vb[0] - n[0] * cb, vb[1] - n[1] * cb));
     }
 }
 
@@ -314,12 +418,6 @@ fn xy(values: &[f32], k: usize) -> [f32; 2] {
     [pair[0], pair[1]]
 }
 
-/// Sets particle `k`'s pair of `values` (interleaved).
-#[inline(always)]
-fn set_xy(values: &mut [f32], k: usize, value: [f32; 2]) {
-    values[2 * k..2 * k + 2].copy_from_slice(&value);
-}
-
 /// The change of a contact's relative normal velocity `u_n` after the velocity
 /// update: to `max(u_n − pushed, −e·approach)`, where `pushed` is the speed the
 /// contact's pushes gave (push over `h`), `approach` the normal velocity
@@ -327,12 +425,7 @@ fn set_xy(values: &mut [f32], k: usize, value: [f32; 2]) {
 /// `resting` only.
 #[inline(always)]
 fn normal_change(u_n: f32, pushed: f32, approach: f32, restitution: f32, resting: f32) -> f32 {
-    let bounce = if approach < -resting {
-        -restitution * approach
-    } else {
-        0.0
-    };
-    (u_n - pushed).max(bounce) - u_n
+    (u_n - pushed).max(bounce(approach, restitution, resting)) - u_n
 }
 
 #[cfg(test)]
@@ -377,7 +470,7 @@ mod tests {
         let before = momentum(&velocities);
         pass.apply(
             &positions,
-            &mut velocities,
+            &mut velocities[..],
             &w,
             [((0, 1), 0.02)].into_iter(),
             (0.0, 0.0),
@@ -399,7 +492,7 @@ mod tests {
         let mut again = velocities;
         pass.apply(
             &positions,
-            &mut again,
+            &mut again[..],
             &w,
             std::iter::empty(),
             (0.0, 0.0),

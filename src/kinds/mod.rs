@@ -24,7 +24,8 @@
 //! and what `work_per_step` predicts, from the same numbers.
 //!
 //! Here: bending ([`bending`]), area constraints ([`area`]), tethers
-//! ([`tethers`], walking the [`neighbours`] lists) and wind ([`wind`]); the
+//! ([`tethers`], walking the [`neighbours`] lists), wind ([`wind`]) and
+//! bodies held in shape by shape matching ([`bodies`]); the
 //! contacts (`src/contacts/`) answer the same questions. The list of every kind
 //! the cloth runs, in the order a pass solves them, is in `src/cloth/kinds.rs`.
 //!
@@ -46,6 +47,7 @@
 
 pub mod area;
 pub mod bending;
+pub mod bodies;
 pub mod gusts;
 pub mod neighbours;
 pub mod shortest_paths;
@@ -57,7 +59,7 @@ use std::collections::TryReserveError;
 use neighbours::Neighbours;
 
 use crate::error::ClothError;
-use crate::model::Scene;
+use crate::model::{BodySpec, Scene};
 use crate::params::Params;
 use crate::solver::Split;
 
@@ -139,6 +141,28 @@ pub struct Topology<'a> {
     pub built_with: usize,
     /// Which particles are pinned.
     pub pinned: &'a [bool],
+}
+
+/// Particles and bodies added to a running simulation, after those it has
+/// (see `Cloth::add_body`), as [`ConstraintKind::reserve_addition`] and
+/// [`ConstraintKind::add`] see them.
+#[derive(Debug, Clone, Copy)]
+pub struct Addition<'a> {
+    /// The index of its first particle: its particles are `first..first + masses.len()`.
+    pub first: usize,
+    /// Their start positions, interleaved, metres.
+    pub positions: &'a [f32],
+    /// Their masses, kg (0: pinned).
+    pub masses: &'a [f32],
+    /// Its bodies, naming particles by their index in the simulation.
+    pub bodies: &'a [BodySpec],
+}
+
+impl Addition<'_> {
+    /// How many particles the simulation has with it.
+    pub fn particles_after(&self) -> usize {
+        self.first + self.masses.len()
+    }
 }
 
 /// The sizes of a cloth a kind's cost depends on.
@@ -263,4 +287,21 @@ pub trait ConstraintKind {
 
     /// Takes `values`, checked by [`ConstraintKind::check_saved`].
     fn restore_saved(&mut self, _values: &[f32]) {}
+
+    /// Reserves what it needs for `addition`, particles and bodies added to
+    /// the simulation while it runs, before any is added: on an error nothing
+    /// has changed but the room it reserved (which stays, unused).
+    fn reserve_addition(&mut self, _addition: &Addition) -> Result<(), TryReserveError> {
+        Ok(())
+    }
+
+    /// Takes `addition` in, in the room [`ConstraintKind::reserve_addition`]
+    /// reserved: never allocates.
+    fn add(&mut self, _addition: &Addition) {}
+
+    /// After [`ConstraintKind::add`]: `kept`, it lets go of what the
+    /// addition replaced; not kept (a step with it would be too much work),
+    /// it undoes [`ConstraintKind::add`] and is as it was before. Never
+    /// allocates.
+    fn finish_addition(&mut self, _addition: &Addition, _kept: bool) {}
 }

@@ -32,6 +32,26 @@ impl<R: Copy + Default> Neighbours<R> {
         !self.starts.is_empty()
     }
 
+    /// Reserves room for `n` particles, once reserved (nothing changes but
+    /// capacity); [`Neighbours::grow`] takes it.
+    pub fn reserve_particles(&mut self, n: usize) -> Result<(), TryReserveError> {
+        if self.is_reserved() {
+            self.starts
+                .try_reserve_exact((n + 1).saturating_sub(self.starts.len()))?;
+        }
+        Ok(())
+    }
+
+    /// Lists for `n` particles (more, in the room
+    /// [`Neighbours::reserve_particles`] reserved, or fewer): added ones have
+    /// no neighbours until the next rebuild, which follows at once.
+    pub fn grow(&mut self, n: usize) {
+        if self.is_reserved() {
+            let last = *self.starts.last().unwrap_or(&0);
+            self.starts.resize(n + 1, last);
+        }
+    }
+
     /// Bytes its buffers hold.
     pub fn heap_bytes(&self) -> u64 {
         use memory::capacity_bytes as bytes;

@@ -61,6 +61,32 @@ impl<L: Length> ShortestPaths<L> {
         !self.pins.is_empty()
     }
 
+    /// Reserves room for `n` particles, once reserved (nothing changes but
+    /// capacity); [`ShortestPaths::grow`] takes it.
+    pub fn reserve_particles(&mut self, n: usize) -> Result<(), TryReserveError> {
+        if self.is_reserved() {
+            let more = n.saturating_sub(self.pins.len());
+            self.pins.try_reserve_exact(more)?;
+            self.lengths.try_reserve_exact(more)?;
+            self.heap
+                .try_reserve_exact(n.saturating_sub(self.heap.len()))?;
+            self.place.try_reserve_exact(more)?;
+        }
+        Ok(())
+    }
+
+    /// Room for `n` particles (more, in what
+    /// [`ShortestPaths::reserve_particles`] reserved, or fewer): added ones
+    /// have no pin until the next recompute.
+    pub fn grow(&mut self, n: usize) {
+        if self.is_reserved() {
+            self.pins.resize(n, NONE);
+            self.lengths.resize(n, L::UNREACHED);
+            self.place.resize(n, NONE);
+            self.heap.clear();
+        }
+    }
+
     /// Bytes its buffers hold.
     pub fn heap_bytes(&self) -> u64 {
         use memory::capacity_bytes as bytes;

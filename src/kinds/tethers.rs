@@ -25,7 +25,7 @@ use std::collections::TryReserveError;
 
 use super::neighbours::Neighbours;
 use super::shortest_paths::{ShortestPaths, NONE};
-use super::{on_points, ConstraintKind, Cost, Positions, Sizes, Topology};
+use super::{on_points, Addition, ConstraintKind, Cost, Positions, Sizes, Topology};
 use crate::error::ClothError;
 use crate::model::Scene;
 use crate::params::Params;
@@ -138,6 +138,24 @@ impl ConstraintKind for Tethers {
 
     fn uses_neighbours(&self, _p: &Params) -> bool {
         true
+    }
+
+    /// Room for the particles added.
+    fn reserve_addition(&mut self, addition: &Addition) -> Result<(), TryReserveError> {
+        self.paths.reserve_particles(addition.particles_after())
+    }
+
+    /// The particles added, without anchors until the cloth's topology
+    /// changes (which it does next).
+    fn add(&mut self, addition: &Addition) {
+        self.paths.grow(addition.particles_after());
+    }
+
+    /// Not kept: back to the particles there were.
+    fn finish_addition(&mut self, addition: &Addition, kept: bool) {
+        if !kept {
+            self.paths.grow(addition.first);
+        }
     }
 
     /// The anchors found again from the pins over the live constraints.

@@ -25,7 +25,14 @@ const HALF_PI_LOW: f64 = 6.077_100_506_506_192e-11;
 /// correctly rounded libm).
 pub fn sin_cos(x: f32) -> (f32, f32) {
     debug_assert!(x.abs() <= MAX_ANGLE, "angle {x} beyond two turns");
-    let x = f64::from(x);
+    let (sin, cos) = sin_cos_f64(f64::from(x));
+    (sin as f32, cos as f32)
+}
+
+/// `(sin x, cos x)` in `f64`, for `|x|` below about a million turns (the
+/// turn of a body in one pass of the contacts, say), to double precision
+/// within a few turns.
+pub fn sin_cos_f64(x: f64) -> (f64, f64) {
     let quadrant = (x / (HALF_PI_HIGH + HALF_PI_LOW)).round();
     let r = (x - quadrant * HALF_PI_HIGH) - quadrant * HALF_PI_LOW;
     let (s, c) = (sin_series(r), cos_series(r));
@@ -35,7 +42,7 @@ pub fn sin_cos(x: f32) -> (f32, f32) {
         2 => (-s, -c),
         _ => (-c, s),
     };
-    (sin as f32, cos as f32)
+    (sin, cos)
 }
 
 /// `sin r` for `|r| <= π/4`: its Taylor series up to `r^17`, Horner's rule.

@@ -10,6 +10,8 @@
 //!   the sine and cosine of their rings);
 //! * [`footprint`]: what a grid cloth costs in memory.
 
+pub mod body_presets;
+pub mod body_shapes;
 pub mod circle;
 pub mod coloring;
 pub mod footprint;
@@ -19,5 +21,5 @@ pub mod scene;
 pub mod shape;
 pub mod validate;
 
-pub use scene::{AreaSpec, Bending, DistanceStiffness, Scene};
+pub use scene::{AreaSpec, Bending, BodySpec, DistanceStiffness, Plasticity, Scene};
 pub use shape::Shape;

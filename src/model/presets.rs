@@ -1,6 +1,8 @@
 //! The ready-made scenes of `Simulation.preset(name, options)`: the grid cloth,
-//! a rope, the three-particle cord, a balloon, a soft body, a flag and a cloth
-//! over a ball.
+//! a rope, the three-particle cord, a balloon, a soft body, a flag, a cloth
+//! over a ball, and the scenes with bodies of `body_presets.rs` (a
+//! trampoline, a rope bridge, a wrecking ball, a stack of boxes, a plastic
+//! can).
 //!
 //! A preset is a [`Scene`] and the parameter values it runs best with, each
 //! chosen once, below, in the preset's own function. Options are named as the
@@ -8,6 +10,7 @@
 //! they apply to (see [`Preset`]), every solver parameter (`stiffness`,
 //! `substeps`, `windX`, ...) overrides the preset's choice.
 
+use super::body_presets;
 use super::circle;
 use super::grid::{self, SPACING};
 use super::scene::{AreaSpec, Bending, DistanceStiffness, Scene, MAX_SCENE_CONSTRAINTS};
@@ -138,6 +141,11 @@ pub const SHAPES: &[(&str, &[(&str, f64)])] = &[
     ("soft-body", &[("width", 8.0), ("height", 5.0)]),
     ("flag", &[("width", 24.0), ("height", 14.0)]),
     ("cloth-over-ball", &[("width", 30.0), ("height", 20.0)]),
+    ("trampoline", &[]),
+    ("rope-bridge", &[]),
+    ("wrecking-ball", &[]),
+    ("box-stack", &[]),
+    ("plastic-can", &[]),
 ];
 
 /// The shaping options of preset `name` and their defaults (none for a name
@@ -185,7 +193,12 @@ pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothErro
             s.number(&params::PARTICLE_RADIUS)?,
         ),
         "flag" => flag(size()?)?,
-        _ => cloth_over_ball(size()?)?,
+        "cloth-over-ball" => cloth_over_ball(size()?)?,
+        "trampoline" => body_presets::trampoline(),
+        "rope-bridge" => body_presets::rope_bridge(),
+        "wrecking-ball" => body_presets::wrecking_ball(),
+        "box-stack" => body_presets::box_stack(),
+        _ => body_presets::plastic_can(),
     };
     s.check_names()?;
     Ok(Preset {
@@ -203,18 +216,6 @@ fn empty() -> Scene {
         distances: Vec::new(),
         distance_stiffness: DistanceStiffness::Uniform(params::STIFFNESS.default_number()),
         ..Scene::default()
-    }
-}
-
-impl Scene {
-    fn add_particle(&mut self, x: f32, y: f32, mass: f32) -> u32 {
-        self.positions.extend([x, y]);
-        self.masses.push(mass);
-        (self.masses.len() - 1) as u32
-    }
-
-    fn add_distance(&mut self, a: u32, b: u32) {
-        self.distances.extend([a, b]);
     }
 }
 

@@ -3,7 +3,7 @@
 //! The grid cloth is one scene among others. A [`Scene`] is plain data, the
 //! description `Simulation.fromScene` receives from JavaScript and each preset
 //! builds: particles with their own masses, distance constraints with their own
-//! stiffness, area constraints, bending constraints and colliders. Building a
+//! stiffness, area constraints, bending constraints, bodies and colliders. Building a
 //! simulation from it checks every entry and names the first wrong one
 //! ([`Scene::validate`], in `validate.rs`).
 
@@ -35,6 +35,9 @@ pub struct Scene {
     pub areas: Vec<AreaSpec>,
     /// Bending constraints.
     pub bending: Bending,
+    /// Bodies: clusters of particles kept in their rest shape by shape
+    /// matching (see [`crate::kinds::bodies`]).
+    pub bodies: Vec<BodySpec>,
     /// Colliders the scene starts with.
     pub colliders: Vec<Shape>,
 }
@@ -62,6 +65,40 @@ pub struct AreaSpec {
     /// Target area as a multiple of the start area (1 = keep it; above 1
     /// inflates, like a balloon's pressure).
     pub pressure: f64,
+}
+
+/// A body: particles kept in their rest shape (their start positions) by
+/// shape matching, rigid or soft, elastic or plastic (see
+/// [`crate::kinds::bodies`]). A particle belongs to one body at most, and may
+/// be in distance, area and bending constraints as well.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodySpec {
+    /// The body's particles, at least two, not all on one line, none twice.
+    pub particles: Vec<u32>,
+    /// Compliance `α` of the shape, s² (0 = rigid): the energy of a deformed
+    /// body is `Σ m_i |x_i - g_i|² / (2α)`, so a particle pulled from its goal
+    /// oscillates at `ω = 1/√α`.
+    pub compliance: f64,
+    /// Plasticity: how the rest shape follows a deformation; `None`: elastic.
+    pub plastic: Option<Plasticity>,
+}
+
+/// How a plastic body's rest shape follows its deformation (see
+/// [`crate::kinds::bodies`]): a particle farther from its goal than `yield`
+/// times the body's size moves its rest position towards where it is, by
+/// `creep` of the excess per second, up to `max` times the body's size from
+/// its first rest position.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plasticity {
+    /// The yield: a deformation (a particle's distance from its goal over the
+    /// body's RMS radius) up to which the body springs back exactly.
+    pub yield_strain: f64,
+    /// The creep rate, 1/s: the fraction of the deformation beyond the yield
+    /// the rest shape takes on per second (all of it at once from `1/h`).
+    pub creep: f64,
+    /// The cap: the farthest a particle's rest position moves from where it
+    /// started, over the body's RMS radius.
+    pub max: f64,
 }
 
 /// Which bending constraints a scene has. A bending constraint is a distance
@@ -114,6 +151,7 @@ impl Default for Scene {
             colors: None,
             areas: Vec::new(),
             bending: Bending::None,
+            bodies: Vec::new(),
             colliders: Vec::new(),
         }
     }
@@ -138,6 +176,7 @@ impl Scene {
             distance_stiffness: self.distance_stiffness.clone(),
             areas: self.areas.clone(),
             bending: self.bending.clone(),
+            bodies: self.bodies.clone(),
             colliders: self.colliders.clone(),
             ..Scene::default()
         }

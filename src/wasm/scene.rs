@@ -56,7 +56,7 @@ export interface SceneSpec {
 }
 
 /** The scenes of `Simulation.preset`. */
-export type PresetName = "cloth" | "rope" | "double-pendulum" | "balloon" | "soft-body" | "flag" | "cloth-over-ball";
+export type PresetName = "cloth" | "rope" | "double-pendulum" | "balloon" | "soft-body" | "flag" | "cloth-over-ball" | "trampoline" | "rope-bridge" | "wrecking-ball" | "box-stack" | "plastic-can";
 "#;
 
 /// Most entries any array of a scene may have: more is refused before anything
@@ -328,6 +328,7 @@ fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
         colors: None,
         areas: read_areas(&property(spec, "areas"))?,
         bending: read_bending(&property(spec, "bending"))?,
+        bodies: Vec::new(),
         colliders: read_colliders(&property(spec, "colliders"))?,
     })
 }

@@ -25,8 +25,8 @@ export declare const PARAMETERS: readonly Parameter[];
 
 /** The value of every parameter, by name (mountCloth options, `set`, `options`). */
 export interface ParameterValues {
-  /** The scene built on restart (see Simulation.preset): the grid cloth, a rope, the three-particle cord, a balloon, a soft body, a flag in the wind, or a cloth over a ball. Accepts `"cloth"` or `"rope"` or `"double-pendulum"` or `"balloon"` or `"soft-body"` or `"flag"` or `"cloth-over-ball"`. Default "cloth". Applies on restart. */
-  preset: "cloth" | "rope" | "double-pendulum" | "balloon" | "soft-body" | "flag" | "cloth-over-ball";
+  /** The scene built on restart (see Simulation.preset): the grid cloth, a rope, the three-particle cord, a balloon, a soft body, a flag in the wind, a cloth over a ball, a trampoline, a rope bridge, a wrecking ball and a curtain, a stack of boxes, or a plastic can. Accepts `"cloth"` or `"rope"` or `"double-pendulum"` or `"balloon"` or `"soft-body"` or `"flag"` or `"cloth-over-ball"` or `"trampoline"` or `"rope-bridge"` or `"wrecking-ball"` or `"box-stack"` or `"plastic-can"`. Default "cloth". Applies on restart. */
+  preset: "cloth" | "rope" | "double-pendulum" | "balloon" | "soft-body" | "flag" | "cloth-over-ball" | "trampoline" | "rope-bridge" | "wrecking-ball" | "box-stack" | "plastic-can";
   /** Particles per row (at most 250000 particles in all). Unit: particles. Accepts whole, 2..1000. Default 40. Applies on restart. */
   width: number;
   /** Particles per column (at most 250000 particles in all). Unit: particles. Accepts whole, 2..1000. Default 30. Applies on restart. */

@@ -9,8 +9,8 @@
 export const PARAMETERS = Object.freeze([
   {
     name: "preset", attribute: "preset", label: "Scene", unit: "", remark: "",
-    meaning: "The scene built on restart (see Simulation.preset): the grid cloth, a rope, the three-particle cord, a balloon, a soft body, a flag in the wind, or a cloth over a ball.",
-    type: 'string', rule: { kind: 'oneOf', values: ["cloth", "rope", "double-pendulum", "balloon", "soft-body", "flag", "cloth-over-ball"] }, defaultValue: "cloth", appliesOn: 'restart', group: 'cloth',
+    meaning: "The scene built on restart (see Simulation.preset): the grid cloth, a rope, the three-particle cord, a balloon, a soft body, a flag in the wind, a cloth over a ball, a trampoline, a rope bridge, a wrecking ball and a curtain, a stack of boxes, or a plastic can.",
+    type: 'string', rule: { kind: 'oneOf', values: ["cloth", "rope", "double-pendulum", "balloon", "soft-body", "flag", "cloth-over-ball", "trampoline", "rope-bridge", "wrecking-ball", "box-stack", "plastic-can"] }, defaultValue: "cloth", appliesOn: 'restart', group: 'cloth',
   },
   {
     name: "width", attribute: "width", label: "Width", unit: "particles", remark: "",

@@ -1,0 +1,116 @@
+//! Bodies to build scenes from: a box and a ball of particles packed
+//! `spacing` apart (twice the particle radius makes them solid to any other
+//! particle), what the presets and `addBody` drop into a scene.
+
+use super::circle;
+use super::scene::{BodySpec, Scene};
+
+/// A body's behaviour: compliance and plasticity (its particles are filled in
+/// by the shape).
+pub type Behaviour = BodySpec;
+
+/// A rigid, elastic body.
+pub fn rigid() -> Behaviour {
+    BodySpec {
+        particles: Vec::new(),
+        compliance: 0.0,
+        plastic: None,
+    }
+}
+
+impl Scene {
+    /// Adds a particle at `(x, y)` of `mass` (0: pinned); returns its index.
+    pub fn add_particle(&mut self, x: f32, y: f32, mass: f32) -> u32 {
+        self.positions.extend([x, y]);
+        self.masses.push(mass);
+        (self.masses.len() - 1) as u32
+    }
+
+    /// Adds a distance constraint between particles `a` and `b`.
+    pub fn add_distance(&mut self, a: u32, b: u32) {
+        self.distances.extend([a, b]);
+    }
+
+    /// Adds a box of `columns × rows` particles `spacing` apart, of `mass`
+    /// each, centred at `(x, y)` and turned by `angle` radians (within two
+    /// turns), as a body that behaves as `behaviour` says; returns the
+    /// particles' indices, row after row from the bottom left (before the
+    /// turn).
+    pub fn add_box(
+        &mut self,
+        (x, y): (f32, f32),
+        (columns, rows): (usize, usize),
+        (spacing, mass, angle): (f32, f32, f32),
+        behaviour: Behaviour,
+    ) -> Vec<u32> {
+        let (sin, cos) = circle::sin_cos(angle);
+        let mut particles = Vec::with_capacity(columns * rows);
+        for i in 0..rows {
+            for j in 0..columns {
+                let u = spacing * (j as f32 - (columns - 1) as f32 / 2.0);
+                let v = spacing * (i as f32 - (rows - 1) as f32 / 2.0);
+                particles.push(self.add_particle(
+                    x + cos * u - sin * v,
+                    y + sin * u + cos * v,
+                    mass,
+                ));
+            }
+        }
+        self.bodies.push(BodySpec {
+            particles: particles.clone(),
+            ..behaviour
+        });
+        particles
+    }
+
+    /// Adds a ball: the particles of a hexagonal packing `spacing` apart
+    /// within `radius` of `(x, y)` (the centre one of them, and at least
+    /// seven), of `mass` each, as a body that behaves as `behaviour` says;
+    /// returns the particles' indices, the topmost last.
+    pub fn add_ball(
+        &mut self,
+        (x, y): (f32, f32),
+        radius: f32,
+        (spacing, mass): (f32, f32),
+        behaviour: Behaviour,
+    ) -> Vec<u32> {
+        let radius = radius.max(spacing);
+        let row = spacing * 3f32.sqrt() / 2.0;
+        let reach = (radius / row).floor() as i32;
+        let mut particles = Vec::new();
+        for i in -reach..=reach {
+            let v = row * i as f32;
+            let shift = if i % 2 == 0 { 0.0 } else { spacing / 2.0 };
+            let across = (radius / spacing).ceil() as i32 + 1;
+            for j in -across..=across {
+                let u = spacing * j as f32 + shift;
+                if u * u + v * v <= radius * radius * (1.0 + 1e-4) {
+                    particles.push(self.add_particle(x + u, y + v, mass));
+                }
+            }
+        }
+        self.bodies.push(BodySpec {
+            particles: particles.clone(),
+            ..behaviour
+        });
+        particles
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_box_is_a_grid_and_a_ball_a_disc_of_discs() {
+        let mut scene = Scene::default();
+        let ids = scene.add_box((1.0, 2.0), (4, 3), (0.1, 0.5, 0.0), rigid());
+        assert_eq!(ids.len(), 12);
+        assert!((scene.positions[0] - 0.85).abs() < 1e-6);
+        assert!((scene.positions[1] - 1.9).abs() < 1e-6);
+        let ball = scene.add_ball((0.0, 0.0), 0.3, (0.1, 1.0), rigid());
+        // a hexagonal packing of discs of diameter 0.1 within 0.3: 37 centres
+        assert_eq!(ball.len(), 37);
+        assert_eq!(scene.bodies.len(), 2);
+    }
+}
