@@ -142,12 +142,12 @@ impl Motion {
     #[inline(always)]
     fn push(&mut self, p: [f64; 2], delta: [f64; 2], rotate: bool) {
         let length = (delta[0] * delta[0] + delta[1] * delta[1]).sqrt();
-        if !(length > 0.0) {
+        if length.is_nan() || length <= 0.0 {
             return;
         }
         let u = [delta[0] / length, delta[1] / length];
         let w = self.inverse_mass_along(p, u);
-        if !(w > 0.0) {
+        if w.is_nan() || w <= 0.0 {
             return;
         }
         let j = [u[0] * length / w, u[1] * length / w];

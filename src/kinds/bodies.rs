@@ -387,7 +387,7 @@ impl Bodies {
                 continue;
             };
             let sin_turn = h * spin.momentum / spin.inertia;
-            if !(sin_turn.abs() < 1.0) {
+            if sin_turn.is_nan() || sin_turn.abs() >= 1.0 {
                 continue;
             }
             // 1 - cos Δθ = sin²Δθ / (1 + cos Δθ)
@@ -448,7 +448,7 @@ impl Bodies {
                     -sin * p.0 + cos * p.1 - (ry - frame.c0.1),
                 );
                 let size = (e.0 * e.0 + e.1 * e.1).sqrt();
-                if !(size > yield_length) {
+                if size.is_nan() || size <= yield_length {
                     continue;
                 }
                 let moved = rate * (1.0 - yield_length / size);
@@ -728,7 +728,7 @@ pub fn check_bodies(
             *flag = true;
         }
         let thin = thickness(&spec.particles, |k| point(positions, k as usize - first));
-        if !(thin >= MIN_THICKNESS) {
+        if thin.is_nan() || thin < MIN_THICKNESS {
             return entry(format!(
                 "has all its particles on one line (thickness {} of its length, expected at \
                  least {}): no rotation is defined",
@@ -744,7 +744,7 @@ pub fn check_bodies(
             ));
         }
         if let Some(plastic) = spec.plastic {
-            check_plasticity(&plastic).or_else(|problem| entry(problem))?;
+            check_plasticity(&plastic).or_else(entry)?;
         }
     }
     Ok(())
@@ -860,7 +860,7 @@ impl ConstraintKind for Bodies {
             ));
         }
         let limit = params::MAX_COORDINATE as f32;
-        if let Some(i) = values.iter().position(|v| !(v.abs() <= limit)) {
+        if let Some(i) = values.iter().position(|v| v.is_nan() || v.abs() > limit) {
             return Err(format!(
                 "has {} at {i}, expected a finite coordinate within ±{} m",
                 Number(f64::from(values[i])),
