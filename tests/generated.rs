@@ -13,6 +13,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
+use xpbd_cloth::model::presets;
 use xpbd_cloth::params::{Applies, Parameter, Rule, Value, PARAMETERS};
 use xpbd_cloth::raster::LOOK;
 
@@ -151,6 +152,33 @@ fn render_js() -> String {
         );
     }
     out.push_str("].map((parameter) => Object.freeze({ ...parameter, rule: Object.freeze(parameter.rule) })));\n");
+    out.push_str(
+        "\n// Every preset (the words of `preset`): its name for people, and the parameter\n\
+         // values it chooses, which options given with it override (src/model/presets.rs).\n\
+         export const PRESETS = Object.freeze([\n",
+    );
+    for name in presets::names() {
+        let values: Vec<String> = presets::preset(name, &[])
+            .expect("every preset builds at its own size")
+            .params
+            .iter()
+            .map(|(parameter, value)| format!("{parameter}: {}", js_value(*value)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  {{ name: {}, title: {}, values: {{{}}} }},",
+            js_string(name),
+            js_string(presets::title(name)),
+            if values.is_empty() {
+                String::new()
+            } else {
+                format!(" {} ", values.join(", "))
+            },
+        );
+    }
+    out.push_str(
+        "].map((preset) => Object.freeze({ ...preset, values: Object.freeze(preset.values) })));\n",
+    );
     out
 }
 
@@ -172,6 +200,8 @@ fn render_dts() -> String {
          readonly group: 'cloth' | 'solver' | 'beyond' | '';\n}\n\n\
          /** Every parameter, in the order the page lists them. */\n\
          export declare const PARAMETERS: readonly Parameter[];\n\n\
+         /** Every preset: its word, its name for people and the parameter values it chooses (options given with it override them). */\n\
+         export declare const PRESETS: readonly { readonly name: ParameterValues['preset']; readonly title: string; readonly values: Readonly<Partial<ParameterValues>> }[];\n\n\
          /** The value of every parameter, by name (mountCloth options, `set`, `options`). */\n\
          export interface ParameterValues {\n",
     );

@@ -793,3 +793,91 @@ fn a_scene_without_constraints_falls_freely_in_both_orders() {
         assert_eq!(cloth.positions()[1], 0.0, "the pinned particle moved");
     }
 }
+
+/// Energy above the hanging rest of the double pendulum: kinetic plus
+/// potential, measured from both links hanging straight down.
+fn pendulum_energy_above_rest(cloth: &Cloth) -> f64 {
+    let g = -cloth.params().gravity;
+    // the two 1 kg particles hang 0.5 m and 1.0 m below the pivot at rest
+    let rest = -(g * 0.5 + g * 1.0);
+    cloth.kinetic_energy() + cloth.potential_energy() - rest
+}
+
+#[test]
+fn every_preset_has_a_name_for_people_and_an_air_drag_of_its_own() {
+    for name in presets::names() {
+        let title = presets::title(name);
+        assert_ne!(title, *name, "{name} has a name for people");
+        assert!(title.starts_with(char::is_uppercase), "{title}");
+        let preset = presets::preset(name, &[]).unwrap();
+        let chooses = preset.params.iter().any(|(p, _)| *p == "velocityDamping");
+        // the plain cloth is the original's, which has none
+        assert_eq!(chooses, *name != "cloth", "{name} chooses its air drag");
+    }
+}
+
+#[test]
+fn the_double_pendulum_keeps_over_half_its_energy_through_ten_seconds_and_tumbles() {
+    let mut cloth = Cloth::from_preset("double-pendulum", &[]).unwrap();
+    let start = pendulum_energy_above_rest(&cloth);
+    let steps = (10.0 / cloth.params().time_step).round() as u32;
+    // steps of the second five seconds in which the outer particle is above the
+    // inner one: the outer link is over the horizontal, tumbling, not swinging
+    let mut over = 0;
+    for k in 0..steps {
+        cloth.steps(1).unwrap();
+        let p = cloth.positions();
+        if k >= steps / 2 && p[5] > p[3] {
+            over += 1;
+        }
+    }
+    let end = pendulum_energy_above_rest(&cloth);
+    println!(
+        "double pendulum: {start:.2} J above rest at 0 s, {end:.2} J at 10 s ({:.0} %); \
+         outer link over the horizontal in {over} of the last {} steps",
+        100.0 * end / start,
+        steps - steps / 2
+    );
+    assert!(end >= 0.5 * start, "{end} J of {start} J");
+    assert!(end <= start, "no energy is gained: {end} J of {start} J");
+    assert!(
+        over >= 10,
+        "the outer link goes over the horizontal in the second five seconds"
+    );
+}
+
+#[test]
+fn the_rope_still_swings_after_ten_seconds_and_the_soft_body_lands() {
+    let mut rope = Cloth::from_preset("rope", &[]).unwrap();
+    let steps = (10.0 / rope.params().time_step).round() as u32;
+    rope.steps(steps).unwrap();
+    let mut end_speed: f32 = 0.0;
+    for _ in 0..100 {
+        rope.steps(1).unwrap();
+        let v = rope.velocities();
+        let n = v.len() / 2;
+        end_speed = end_speed.max(v[2 * n - 2].hypot(v[2 * n - 1]));
+    }
+    println!("rope: its end's top speed over 10-11 s is {end_speed:.2} m/s");
+    assert!(end_speed > 1.0, "{end_speed} m/s");
+
+    let mut body = Cloth::from_preset("soft-body", &[]).unwrap();
+    let lowest = |c: &Cloth| {
+        c.positions()
+            .chunks_exact(2)
+            .map(|p| p[1])
+            .fold(f32::MAX, f32::min)
+    };
+    let radius = body.params().particle_radius as f32;
+    assert!(
+        lowest(&body) > 1.0,
+        "it starts in the air: {}",
+        lowest(&body)
+    );
+    body.steps(300).unwrap();
+    assert!(
+        (lowest(&body) - radius).abs() < 0.02,
+        "it lies on the ground after 3 s: {}",
+        lowest(&body)
+    );
+}

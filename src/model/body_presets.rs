@@ -55,6 +55,7 @@ pub fn trampoline() -> Choices {
         ("substeps", Value::Number(10.0)),
         ("iterations", Value::Number(4.0)),
         ("friction", Value::Number(0.5)),
+        ("velocityDamping", Value::Number(0.3)),
     ];
     (scene, choices)
 }
@@ -94,6 +95,7 @@ pub fn rope_bridge() -> Choices {
         ("substeps", Value::Number(20.0)),
         ("iterations", Value::Number(2.0)),
         ("friction", Value::Number(0.6)),
+        ("velocityDamping", Value::Number(0.3)),
     ];
     (scene, choices)
 }
@@ -155,6 +157,7 @@ pub fn wrecking_ball() -> Choices {
         ("substeps", Value::Number(20.0)),
         ("iterations", Value::Number(2.0)),
         ("tearStretch", Value::Number(1.3)),
+        ("velocityDamping", Value::Number(0.05)),
     ];
     (scene, choices)
 }
@@ -184,6 +187,7 @@ pub fn box_stack() -> Choices {
         ("substeps", Value::Number(10.0)),
         ("iterations", Value::Number(2.0)),
         ("friction", Value::Number(0.5)),
+        ("velocityDamping", Value::Number(0.3)),
     ];
     (scene, choices)
 }
@@ -239,6 +243,7 @@ pub fn plastic_can() -> Choices {
         ("substeps", Value::Number(20.0)),
         ("iterations", Value::Number(2.0)),
         ("friction", Value::Number(0.4)),
+        ("velocityDamping", Value::Number(0.3)),
     ];
     (scene, choices)
 }

@@ -148,6 +148,32 @@ pub const SHAPES: &[(&str, &[(&str, f64)])] = &[
     ("plastic-can", &[]),
 ];
 
+/// Each preset's name for people, as the pages' Scene selects show it (the
+/// link and the API keep the preset's word).
+pub const TITLES: &[(&str, &str)] = &[
+    ("cloth", "Cloth"),
+    ("rope", "Rope"),
+    ("double-pendulum", "Double pendulum"),
+    ("balloon", "Balloon"),
+    ("soft-body", "Soft body"),
+    ("flag", "Flag in the wind"),
+    ("cloth-over-ball", "Cloth over a ball"),
+    ("trampoline", "Trampoline"),
+    ("rope-bridge", "Rope bridge"),
+    ("wrecking-ball", "Wrecking ball"),
+    ("box-stack", "Stack of boxes"),
+    ("plastic-can", "Plastic can"),
+];
+
+/// The name for people of preset `name` (`name` itself for a word that is
+/// no preset).
+pub fn title(name: &str) -> &str {
+    TITLES
+        .iter()
+        .find(|(preset, _)| *preset == name)
+        .map_or(name, |(_, title)| *title)
+}
+
 /// The shaping options of preset `name` and their defaults (none for a name
 /// that is no preset).
 pub fn shape(name: &str) -> &'static [(&'static str, f64)] {
@@ -221,7 +247,8 @@ fn empty() -> Scene {
 
 /// A rope of `particles` (2..=1000) 0.1 m apart, 0.05 kg each, laid out
 /// horizontally from its pinned first particle so that it swings down. Stiff
-/// (1e5 N/m) with 10 substeps, so it hardly stretches.
+/// (1e5 N/m) with 10 substeps, so it hardly stretches; a light air drag
+/// ([`ROPE_AIR_DRAG`]) lets it swing for tens of seconds.
 fn rope(particles: usize) -> Choices {
     let mut scene = empty();
     for k in 0..particles {
@@ -235,14 +262,20 @@ fn rope(particles: usize) -> Choices {
     let choices = &[
         ("substeps", Value::Number(10.0)),
         ("iterations", Value::Number(2.0)),
+        ("velocityDamping", Value::Number(ROPE_AIR_DRAG)),
     ];
     (scene, choices)
 }
 
+/// The rope's air drag, 1/s (its `velocityDamping`): a rope 3 m long still
+/// swings across metres after 10 s, and comes to rest within about a minute.
+pub const ROPE_AIR_DRAG: f64 = 0.1;
+
 /// The cord of the documents: a pivot (pinned) and two free particles of
 /// 1 kg on rigid links of 0.5 m, released upright 0.1 rad off vertical, so
 /// they fall and swing chaotically. Rigid links (stiffness 0) and 50 small
-/// substeps of one iteration each, as the documents solve it.
+/// substeps of one iteration each, as the documents solve it, and almost no
+/// air ([`PENDULUM_AIR_DRAG`]), so it keeps swinging chaotically.
 fn double_pendulum() -> Choices {
     let mut scene = empty();
     let (length, tilt) = (0.5f32, 0.1f32);
@@ -256,9 +289,16 @@ fn double_pendulum() -> Choices {
     let choices = &[
         ("substeps", Value::Number(50.0)),
         ("iterations", Value::Number(1.0)),
+        ("velocityDamping", Value::Number(PENDULUM_AIR_DRAG)),
     ];
     (scene, choices)
 }
+
+/// The double pendulum's air drag, 1/s (its `velocityDamping`): on its own it
+/// would take e^(-2 · 0.01 · 10) = 82 % of the energy above the hanging rest
+/// through 10 s; with the small losses of its substeps it keeps about three
+/// quarters, and tumbles chaotically for well over a minute.
+pub const PENDULUM_AIR_DRAG: f64 = 0.01;
 
 /// A balloon: a ring of `particles` (3..=1000) of 0.02 kg, its centre 1.5 m
 /// above the ground, skin edges of 1000 N/m whose rest lengths are the sides
@@ -330,15 +370,16 @@ fn soft_body_size(size: GridSize) -> Result<GridSize, ClothError> {
 
 /// A soft body: a `size` block of particles 0.15 m apart (0.05 kg each),
 /// each cell cut into two counter-clockwise triangles with rigid area
-/// constraints, joined by its edges and one diagonal (5000 N/m), at rest on
-/// the ground: its bottom row touches it, `radius` (the particle radius the
-/// preset runs with) above it.
+/// constraints, joined by its edges and one diagonal (5000 N/m), at rest,
+/// its bottom row [`SOFT_BODY_DROP`] above the ground (plus `radius`, the
+/// particle radius the preset runs with): it falls, lands, squashes and
+/// springs back, slowed by a light air drag ([`SOFT_BODY_AIR_DRAG`]).
 fn soft_body(size: GridSize, radius: f64) -> Choices {
     let mut scene = empty();
     let (w, h) = (size.width as u32, size.height as u32);
     let spacing = 0.15f32;
     let left = -spacing * (w - 1) as f32 / 2.0;
-    let bottom = radius as f32;
+    let bottom = SOFT_BODY_DROP + radius as f32;
     for i in 0..h {
         for j in 0..w {
             scene.add_particle(left + spacing * j as f32, bottom + spacing * i as f32, 0.05);
@@ -367,14 +408,27 @@ fn soft_body(size: GridSize, radius: f64) -> Choices {
     }
     scene.distance_stiffness = DistanceStiffness::Uniform(5000.0);
     scene.colliders.push(Shape::Ground { y: 0.0 });
-    let choices = &[("substeps", Value::Number(10.0))];
+    let choices = &[
+        ("substeps", Value::Number(10.0)),
+        ("velocityDamping", Value::Number(SOFT_BODY_AIR_DRAG)),
+    ];
     (scene, choices)
 }
+
+/// How high the soft body's bottom starts above the ground, in metres.
+pub const SOFT_BODY_DROP: f32 = 1.5;
+
+/// The soft body's air drag, 1/s (its `velocityDamping`): its bounces and
+/// wobbles die within a few seconds of landing.
+pub const SOFT_BODY_AIR_DRAG: f64 = 0.3;
 
 /// A flag: the grid cloth of `size` with its whole left column pinned (the
 /// pole), bending on (`Bending::Auto`, 50 N/m) and a wind of 8 m/s blowing
 /// along it with drag 1 kg/m², gusts of 4 m/s and turbulence of 3 m/s (a
-/// steady wind would leave it a still, stretched sheet).
+/// steady wind would leave it a still, stretched sheet). Stiff cloth
+/// (1e5 N/m, 5 substeps: it stretches about 5 % in the gusts, where the
+/// table's 1000 N/m stretched it by more than its own length) and no air drag
+/// beyond the wind's own: the wind is the air it moves in.
 fn flag(size: GridSize) -> Result<Choices, ClothError> {
     let mut scene = grid::scene(size, FixedPreset::One)?;
     for (k, mass) in scene.masses.iter_mut().enumerate() {
@@ -391,13 +445,17 @@ fn flag(size: GridSize) -> Result<Choices, ClothError> {
         ("windDrag", Value::Number(1.0)),
         ("windGust", Value::Number(4.0)),
         ("windTurbulence", Value::Number(3.0)),
+        ("stiffness", Value::Number(1e5)),
+        ("substeps", Value::Number(5.0)),
+        ("velocityDamping", Value::Number(0.0)),
     ];
     Ok((scene, choices))
 }
 
 /// The grid cloth of `size`, nothing pinned, falling onto a circle of radius
 /// a quarter of its width (at most 1.5 m) 1 m below its middle, above the
-/// ground; friction 0.5.
+/// ground; friction 0.5 and an air drag of 0.5 /s, so it drapes over the
+/// ball, slides and settles within a few seconds of landing.
 fn cloth_over_ball(size: GridSize) -> Result<Choices, ClothError> {
     let mut scene = grid::scene(size, FixedPreset::One)?;
     scene.masses.fill(params::MASS.default_number() as f32);
@@ -410,6 +468,9 @@ fn cloth_over_ball(size: GridSize) -> Result<Choices, ClothError> {
     scene.colliders.push(Shape::Ground {
         y: y - radius - 1.0,
     });
-    let choices = &[("friction", Value::Number(0.5))];
+    let choices = &[
+        ("friction", Value::Number(0.5)),
+        ("velocityDamping", Value::Number(0.5)),
+    ];
     Ok((scene, choices))
 }

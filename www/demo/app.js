@@ -30,7 +30,7 @@ import { fieldOf } from '../lib/errors.js';
 import { loadWasm } from '../lib/wasm.js';
 import { createPlot } from './plot.js';
 import { fieldMessage } from './words.js';
-import { PAGE_DEFAULTS } from './page-defaults.js';
+import { pageValuesFor } from './page-defaults.js';
 import { wireControls } from './controls.js';
 import { byId } from './dom.js';
 import { wireExport } from './export.js';
@@ -76,8 +76,9 @@ async function start() {
   let controller = null;
   try {
     controller = await mountValid(byId('cloth-canvas'), {
-      // the page's own starting values, unless the URL says otherwise (applied below)
-      ...PAGE_DEFAULTS,
+      // the page's own starting values where the scene has none of its own,
+      // unless the URL says otherwise (applied below)
+      ...pageValuesFor(byId('preset').value),
       // only what the URL says: a scene picked there starts at its own size
       ...restartFieldOptions(RESTART_FIELDS.filter((id) => inUrl.includes(id))),
       // ?simd=off loads the scalar build even where the engine has wasm SIMD.

@@ -7,7 +7,13 @@
 // an error line `NAME-error` that www/demo/app.js fills. A new parameter in the
 // table gets its field here without touching index.html.
 
-import { PARAMETERS } from '../lib/parameters.js';
+import { PARAMETERS, PRESETS } from '../lib/parameters.js';
+
+/** The text a select shows for a value: a scene's name for people ("Double pendulum"), else the value. */
+function optionText(parameter, value) {
+  if (parameter.name === 'preset') return PRESETS.find((preset) => preset.name === value)?.title ?? String(value);
+  return String(value);
+}
 
 /** The label text: "Stiffness (N/m, 0 means PBD)". */
 function labelText({ label, unit, remark }) {
@@ -32,7 +38,7 @@ function control(parameter) {
   }
   if (rule.kind === 'oneOf') {
     const select = document.createElement('select');
-    for (const value of rule.values) select.add(new Option(String(value), String(value), false, value === defaultValue));
+    for (const value of rule.values) select.add(new Option(optionText(parameter, value), String(value), false, value === defaultValue));
     return select;
   }
   const input = document.createElement('input');

@@ -4,11 +4,11 @@
 // www/demo/words.js), showing the cloth's values in the fields, and which fields
 // apply live and which on Restart.
 
-import { PARAMETERS, parseNumber } from '../lib/cloth.js';
+import { PARAMETERS, PRESETS, parseNumber } from '../lib/cloth.js';
 import { presetShape } from '../lib/wasm.js';
 import { buildParameterFields } from './fields.js';
 import { fieldMessage } from './words.js';
-import { PAGE_DEFAULTS } from './page-defaults.js';
+import { pageValuesFor, presetValues } from './page-defaults.js';
 import { byId } from './dom.js';
 
 // The fields come from the parameter table; the page's modules find them by id.
@@ -25,9 +25,13 @@ export const LIVE_FIELDS = FIELDS.filter((name) => !RESTART_FIELDS.includes(name
 /** The fields that size a scene (width, height, fixed where the preset has them). */
 export const SIZE_FIELDS = RESTART_FIELDS.filter((id) => id !== 'preset');
 
-/** The value the page starts `name` at: its own (PAGE_DEFAULTS) or the table's. */
-export function pageDefault(name) {
-  return Object.hasOwn(PAGE_DEFAULTS, name) ? PAGE_DEFAULTS[name] : PARAMETER_BY_NAME.get(name).defaultValue;
+/**
+ * The value the page starts `name` at in scene `preset`: the scene's own choice,
+ * else the page's (PAGE_DEFAULTS), else the table's.
+ */
+export function pageDefault(name, preset) {
+  const own = { ...pageValuesFor(preset), ...presetValues(preset) };
+  return Object.hasOwn(own, name) ? own[name] : PARAMETER_BY_NAME.get(name).defaultValue;
 }
 
 /** Shows `message` under field `id` and marks the field invalid. */
@@ -75,7 +79,9 @@ export function showSizeFields(controller) {
     const used = Object.hasOwn(shaped, id);
     byId(id).disabled = !used;
     // the tooltip is the parameter's meaning (www/demo/fields.js), or why the field is off
-    byId(id).title = used ? PARAMETER_BY_NAME.get(id).meaning : `The ${preset} scene has no ${id}.`;
+    const parameter = PARAMETER_BY_NAME.get(id);
+    const scene = PRESETS.find((p) => p.name === preset)?.title ?? preset;
+    byId(id).title = used ? parameter.meaning : `${scene} has no ${parameter.label.toLowerCase()}.`;
   }
 }
 

@@ -4,7 +4,7 @@
 
 import { codeOf, fieldOf } from '../lib/errors.js';
 import { fieldMessage } from './words.js';
-import { PAGE_DEFAULTS } from './page-defaults.js';
+import { pageValuesFor } from './page-defaults.js';
 import { byId } from './dom.js';
 import { clearFieldError, readField, RESTART_FIELDS, showFieldError, showLiveValues, showSizeFields, SIZE_FIELDS } from './form.js';
 import { showController } from './readouts.js';
@@ -23,11 +23,10 @@ export function restart(controller, plot, extra = {}) {
     changes[id] = value;
   }
   // another scene starts at its own size and values (shown in the fields
-  // afterwards); the values the page starts otherwise (PAGE_DEFAULTS) carry over
+  // afterwards), with the page's own values where it chooses none (the air drag)
   if (changes.preset !== controller.options.preset) {
     SIZE_FIELDS.forEach((id) => delete changes[id]);
-    for (const name of Object.keys(PAGE_DEFAULTS)) changes[name] = controller.options[name];
-    Object.assign(changes, extra);
+    Object.assign(changes, pageValuesFor(changes.preset), extra);
   }
   // the new cloth's values show in the fields once it runs (a restart that waits
   // for a GPU device, or a worker, takes effect later); a refused one leaves the

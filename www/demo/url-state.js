@@ -118,7 +118,7 @@ function urlFor(controller) {
   const params = new URLSearchParams(window.location.search);
   const options = controller.options;
   for (const name of FIELDS) {
-    if (options[name] === pageDefault(name)) params.delete(name);
+    if (options[name] === pageDefault(name, options.preset)) params.delete(name);
     else params.set(name, encodeValue(options[name]));
   }
   if (options.speed === DEFAULT_SPEED) params.delete('speed');

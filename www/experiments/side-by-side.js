@@ -7,7 +7,7 @@
 //
 // URL: `pair=ID`, `scene=preset`, `left.name=value`, `right.name=value`.
 
-import { mountCloth, parseNumber, PARAMETERS } from '../lib/cloth.js';
+import { mountCloth, parseNumber, PRESETS } from '../lib/cloth.js';
 import { element } from './element.js';
 
 /** The settings each side-by-side cloth offers. */
@@ -115,7 +115,7 @@ export async function mountSideBySide(params) {
     sides[side] = { name: side, canvas, cloth, inputs, applied: {}, pair };
   }
   const scene = document.getElementById('side-scene');
-  for (const name of PARAMETERS.find((p) => p.name === 'preset').rule.values) scene.add(new Option(name, name));
+  for (const { name, title } of PRESETS) scene.add(new Option(title, name));
   const fromUrl = params.get('scene');
   const choosing = choosePair(sides, pair, { scene: fromUrl, values: params });
   for (const side of Object.values(sides)) {

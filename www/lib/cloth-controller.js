@@ -261,6 +261,7 @@ export class ClothController {
         const screen = this.#screenBox();
         this.#moveCamera(() => this.#camera.pan(dx / screen.scaleX, dy / screen.scaleY));
       },
+      scrollPage: (pointerId) => this.#host.scrollPage(pointerId),
       fail: (error) => this.#report(error),
     });
   }

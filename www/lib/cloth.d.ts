@@ -404,6 +404,9 @@ export declare function prefersReducedMotion(): boolean;
 /** Every cloth parameter, one entry each, in display order (generated from src/params/table.rs). */
 export declare const PARAMETERS: readonly Parameter[];
 
+/** Every preset: its word (`preset`), its name for people and the parameter values it chooses (generated from src/model/presets.rs). */
+export { PRESETS } from './parameters.js';
+
 /** "auto" runs WebGPU from this many particles on. */
 export declare const AUTO_WEBGPU_MIN_PARTICLES: number;
 

@@ -14,7 +14,7 @@
 // WorkerClothController, worker-controller.js) or on the page's main thread
 // (the ClothController of cloth-controller.js on a PageHost, page-host.js).
 
-import { PARAMETERS } from './parameters.js';
+import { PARAMETERS, PRESETS } from './parameters.js';
 import { DEFAULT_OPTIONS, mergeOptionsGiven, readOptionChanges, parseNumber, quoteForMessage } from './options.js';
 import { FRAME_WORK_BUDGET_MS } from './frame-loop.js';
 import { AUTO_WEBGPU_MIN_PARTICLES } from './backend.js';
@@ -26,7 +26,7 @@ import { fieldError, throwIfAborted } from './errors.js';
 // Every cloth parameter (name, attribute, unit, accepted values, default, how it
 // applies) comes from the one table in src/params/table.rs, generated into parameters.js;
 // options.js holds the options that are not parameters, their checks and messages.
-export { PARAMETERS, DEFAULT_OPTIONS, parseNumber, quoteForMessage, FRAME_WORK_BUDGET_MS, AUTO_WEBGPU_MIN_PARTICLES };
+export { PARAMETERS, PRESETS, DEFAULT_OPTIONS, parseNumber, quoteForMessage, FRAME_WORK_BUDGET_MS, AUTO_WEBGPU_MIN_PARTICLES };
 
 /**
  * Mounts an interactive cloth on `canvas`. Resolves to its controller; rejects

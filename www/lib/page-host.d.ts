@@ -24,6 +24,8 @@ export interface ClothHost {
   watchVisibility(signal: AbortSignal, onChange: (visible: boolean) => void): () => void;
   watchStyle(onChange: () => void): () => void;
   attachInput(signal: AbortSignal, actions: PointerActions<any>): { reset(): void };
+  /** A finger pressed off anything draggable: the page scrolls with that pointer. */
+  scrollPage(pointerId: number): void;
   readonly canRecord: boolean;
   record(seconds: number, keepDrawing: () => void): Promise<Blob>;
   encodePng(): Promise<Blob>;

@@ -6,7 +6,7 @@
 
 import { watchCanvasSize } from './renderer.js';
 import { watchVisibility } from './frame-loop.js';
-import { attachPointerInput } from './pointer.js';
+import { attachPointerInput, scrollPageWith } from './pointer.js';
 import { readTheme } from './theme.js';
 import { recordingType, recordCanvas } from './recording.js';
 import { fieldError } from './errors.js';
@@ -86,6 +86,11 @@ export class PageHost {
     // The page stylesheet should say this too; set here so any host page gets it.
     this.#canvas.style.touchAction = 'none';
     return attachPointerInput(this.#canvas, signal, actions);
+  }
+
+  /** A finger's swipe off the cloth scrolls the page (pointer.js). */
+  scrollPage(pointerId) {
+    scrollPageWith(this.#canvas, pointerId);
   }
 
   get canRecord() {

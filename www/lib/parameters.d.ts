@@ -23,6 +23,9 @@ export interface Parameter {
 /** Every parameter, in the order the page lists them. */
 export declare const PARAMETERS: readonly Parameter[];
 
+/** Every preset: its word, its name for people and the parameter values it chooses (options given with it override them). */
+export declare const PRESETS: readonly { readonly name: ParameterValues['preset']; readonly title: string; readonly values: Readonly<Partial<ParameterValues>> }[];
+
 /** The value of every parameter, by name (mountCloth options, `set`, `options`). */
 export interface ParameterValues {
   /** The scene built on restart (see Simulation.preset): the grid cloth, a rope, the three-particle cord, a balloon, a soft body, a flag in the wind, a cloth over a ball, a trampoline, a rope bridge, a wrecking ball and a curtain, a stack of boxes, or a plastic can. Accepts `"cloth"` or `"rope"` or `"double-pendulum"` or `"balloon"` or `"soft-body"` or `"flag"` or `"cloth-over-ball"` or `"trampoline"` or `"rope-bridge"` or `"wrecking-ball"` or `"box-stack"` or `"plastic-can"`. Default "cloth". Applies on restart. */

@@ -158,3 +158,20 @@ export const PARAMETERS = Object.freeze([
     type: 'string', rule: { kind: 'oneOf', values: ["wasm", "canvas"] }, defaultValue: "wasm", appliesOn: 'loop', group: '',
   },
 ].map((parameter) => Object.freeze({ ...parameter, rule: Object.freeze(parameter.rule) })));
+
+// Every preset (the words of `preset`): its name for people, and the parameter
+// values it chooses, which options given with it override (src/model/presets.rs).
+export const PRESETS = Object.freeze([
+  { name: "cloth", title: "Cloth", values: {} },
+  { name: "rope", title: "Rope", values: { substeps: 10, iterations: 2, velocityDamping: 0.1 } },
+  { name: "double-pendulum", title: "Double pendulum", values: { substeps: 50, iterations: 1, velocityDamping: 0.01 } },
+  { name: "balloon", title: "Balloon", values: { substeps: 10, velocityDamping: 1 } },
+  { name: "soft-body", title: "Soft body", values: { substeps: 10, velocityDamping: 0.3 } },
+  { name: "flag", title: "Flag in the wind", values: { bendingStiffness: 50, windX: 8, windDrag: 1, windGust: 4, windTurbulence: 3, stiffness: 100000, substeps: 5, velocityDamping: 0 } },
+  { name: "cloth-over-ball", title: "Cloth over a ball", values: { friction: 0.5, velocityDamping: 0.5 } },
+  { name: "trampoline", title: "Trampoline", values: { substeps: 10, iterations: 4, friction: 0.5, velocityDamping: 0.3 } },
+  { name: "rope-bridge", title: "Rope bridge", values: { substeps: 20, iterations: 2, friction: 0.6, velocityDamping: 0.3 } },
+  { name: "wrecking-ball", title: "Wrecking ball", values: { substeps: 20, iterations: 2, tearStretch: 1.3, velocityDamping: 0.05 } },
+  { name: "box-stack", title: "Stack of boxes", values: { substeps: 10, iterations: 2, friction: 0.5, velocityDamping: 0.3 } },
+  { name: "plastic-can", title: "Plastic can", values: { substeps: 20, iterations: 2, friction: 0.4, velocityDamping: 0.3 } },
+].map((preset) => Object.freeze({ ...preset, values: Object.freeze(preset.values) })));

@@ -17,12 +17,17 @@ export interface PointerActions<Target = unknown> {
   zoomBy(factor: number, clientX: number, clientY: number): void;
   /** Moves the picture by (dx, dy) client px. */
   panBy(dx: number, dy: number): void;
+  /** A finger pressed off anything draggable: the page scrolls with pointer `pointerId` (see scrollPageWith); without it, the finger pans. */
+  scrollPage?(pointerId: number): void;
   /** Gets what a handler threw. */
   fail(error: unknown): void;
 }
 
 /** When `event` happened, in ms since the epoch (`performance.timeOrigin` + its `timeStamp`, or the `time` a worker's copy carries). */
 export function eventTime(event: Event & { time?: number }): number;
+
+/** Scrolls the page of `canvas` with touch pointer `pointerId` (viewport coordinates), until it lifts or another pointer comes down. */
+export function scrollPageWith(canvas: HTMLCanvasElement, pointerId: number): void;
 
 /**
  * `canvas`: the element, or (in a worker) any EventTarget with

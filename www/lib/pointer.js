@@ -1,7 +1,8 @@
 // Pointer input on a cloth's canvas: one pointer drags what it picks (a particle
-// or a collider) or else pans, two pointers pinch-zoom about their midpoint and
-// pan as it moves, the wheel zooms about the pointer. Knows nothing of the
-// Simulation: it calls actions.
+// or a collider) or else pans (a mouse or a pen) or scrolls the page (a finger,
+// as on a map: the canvas must not trap a swipe), two pointers pinch-zoom about
+// their midpoint and pan as it moves, the wheel zooms about the pointer. Knows
+// nothing of the Simulation: it calls actions.
 
 /** Pick radius in CSS pixels, as in the original. */
 export const PICK_RADIUS_PX = 10;
@@ -25,12 +26,40 @@ export function eventTime(event) {
 }
 
 /**
+ * Scrolls the page of `canvas` with the touch pointer `pointerId` as a browser
+ * would (the content follows the finger), until it lifts or another pointer
+ * comes down. The canvas' `touch-action: none` leaves this to the page;
+ * positions are the events' viewport coordinates, which the scrolling does not
+ * change.
+ */
+export function scrollPageWith(canvas, pointerId) {
+  const view = canvas.ownerDocument?.defaultView;
+  if (!view) return;
+  const stop = new AbortController();
+  let last = null;
+  const options = { signal: stop.signal };
+  canvas.addEventListener('pointermove', (event) => {
+    if (event.pointerId !== pointerId) return;
+    if (last) view.scrollBy(0, last - event.clientY);
+    last = event.clientY;
+  }, options);
+  for (const type of ['pointerup', 'pointercancel', 'lostpointercapture']) {
+    canvas.addEventListener(type, (event) => {
+      if (event.pointerId === pointerId) stop.abort();
+    }, options);
+  }
+  canvas.addEventListener('pointerdown', () => stop.abort(), options); // a second finger: pinch, not scroll
+}
+
+/**
  * Pointer Events on `canvas`: one pointer on something draggable drags it,
- * elsewhere it pans; two pointers pinch-zoom about their midpoint and pan as
- * it moves (a second finger lets go of what the first held); the wheel zooms
- * about the pointer. `actions`: pick(clientX, clientY) → a target or null,
- * grab(target), dragTo(clientX, clientY, time), release(), zoomBy(factor, clientX,
- * clientY), panBy(dx, dy) (client px), fail(error). Listeners go away with
+ * elsewhere it pans (a finger scrolls the page instead, with
+ * actions.scrollPage(pointerId), where given); two pointers pinch-zoom about
+ * their midpoint and pan as it moves (a second finger lets go of what the first
+ * held); the wheel zooms about the pointer. `actions`: pick(clientX, clientY) →
+ * a target or null, grab(target), dragTo(clientX, clientY, time), release(),
+ * zoomBy(factor, clientX, clientY), panBy(dx, dy) (client px), scrollPage(pointerId)
+ * (optional), fail(error). Listeners go away with
  * `signal`. Returns `{ reset() }`.
  */
 export function attachPointerInput(canvas, signal, actions) {
@@ -93,6 +122,8 @@ class PointerInput {
         this.#dragPointerId = event.pointerId;
         this.#actions.grab(target);
         this.#actions.dragTo(event.clientX, event.clientY, eventTime(event));
+      } else if (event.pointerType === 'touch' && this.#actions.scrollPage) {
+        this.#actions.scrollPage(event.pointerId); // its moves are the page's from here
       } else {
         this.#panPointerId = event.pointerId;
       }

@@ -29,6 +29,8 @@ export declare class PageLink {
   constructor(canvas: HTMLCanvasElement, worker: Worker);
   readonly canvas: HTMLCanvasElement;
   readonly canRecord: boolean;
+  /** The worker found nothing under finger `pointerId`: the page scrolls with it. */
+  scrollPage(pointerId: number): void;
   measured: { box: CanvasSize | null; width: number; height: number };
   start(): void;
   post(message: unknown, transfer?: Transferable[]): void;

@@ -10,7 +10,7 @@ import { fieldError, errorFromData, abortedError, throwIfAborted } from './error
 import { withoutCallbacks } from './options.js';
 import { watchCanvasSize } from './renderer.js';
 import { watchVisibility } from './frame-loop.js';
-import { wheelPixels, eventTime } from './pointer.js';
+import { wheelPixels, eventTime, scrollPageWith } from './pointer.js';
 import { readTheme } from './theme.js';
 import { recordingType } from './recording.js';
 import { measureScreenBox, runsOnMainThread } from './page-host.js';
@@ -233,6 +233,11 @@ export class PageLink {
       canvas.addEventListener(type, forward(this.#pointer), { signal });
     }
     canvas.addEventListener('wheel', forward(this.#wheel), { signal, passive: false });
+  }
+
+  /** A finger's swipe off the cloth (the worker's pointer input says so) scrolls the page. */
+  scrollPage(pointerId) {
+    if (this.#pointersDown.has(pointerId)) scrollPageWith(this.#canvas, pointerId);
   }
 
   post(message, transfer = []) {

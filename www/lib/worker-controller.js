@@ -84,6 +84,7 @@ export class WorkerClothController {
     else if (data.type === 'answer') this.#onAnswer(data);
     else if (data.type === 'error') this.#report(errorFromData(data.error));
     else if (data.type === 'bitmap') this.#onBitmap(data.bitmap);
+    else if (data.type === 'scrollPage') this.#link.scrollPage(data.pointerId);
   }
 
   #onState({ state, frame, diagnostics, view }) {

@@ -36,6 +36,8 @@ export declare class WorkerHost {
   resize(size: { box: CanvasSize; width: number; height: number }): void;
   setVisible(visible: boolean): void;
   setStyle(style: ClothStyle): void;
+  /** Asks the page to scroll with finger `pointerId` (a swipe off the cloth). */
+  scrollPage(pointerId: number): void;
   pointer(event: ForwardedPointerEvent): void;
   streamFrames(send: ((bitmap: ImageBitmap) => void) | null): void;
 }

@@ -63,6 +63,11 @@ export class WorkerHost {
     return attachPointerInput(this.#input, signal, actions);
   }
 
+  /** A finger's swipe off the cloth scrolls the page: the page follows that pointer (worker-client.js). */
+  scrollPage(pointerId) {
+    postMessage({ type: 'scrollPage', pointerId });
+  }
+
   get canRecord() {
     return this.#page.canRecord;
   }
