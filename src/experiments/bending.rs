@@ -320,7 +320,7 @@ fn verdict(wrinkles: [(f64, f64, f64); 2], starts: usize, angles: [f64; 2]) -> V
     let advice = if ratio <= MAX_RATIO {
         "Turn bending on (at or below the cloth's stiffness) for smooth folds instead of small wrinkles."
     } else {
-        "Bending here does not smooth the small wrinkles away: keep bendingStiffness at or below the stiffness, and expect folds either way."
+        "Bending here does not smooth the small wrinkles away: keep the bending stiffness at or below the stiffness, and expect folds either way."
     };
     Verdict::new(status, text, advice)
 }

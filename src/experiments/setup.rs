@@ -222,7 +222,7 @@ pub(super) const THE_OTHER_ORDER: Choice = Choice::run(
     "the sweep order",
     Change::Other,
     "A verdict that changes with the sweep order rests on a solve that had not converged, whose result depends on the order it visits the constraints.",
-    "Check the result in the other sweep order (solverOrder) before relying on it.",
+    "Check the result in the other sweep order (Solver order) before relying on it.",
 );
 
 /// Ten times the iterations of the `iterations` setting.

@@ -11,7 +11,8 @@ use super::{
 };
 use crate::cloth::Cloth;
 use crate::error::ClothError;
-use crate::params::{SolverOrder, Value};
+use crate::model::presets;
+use crate::params::{self, SolverOrder, Value};
 
 /// A window's mean rotation rate above this many degrees per second counts
 /// as turning (a minute turns the body by 60°, plain to see).
@@ -122,8 +123,32 @@ fn cases(settings: &Settings) -> [(&'static str, Option<f64>); 3] {
 const PRESETS: [&str; 2] = ["soft-body", "balloon"];
 const ORDERS: [SolverOrder; 2] = [SolverOrder::Original, SolverOrder::Colored];
 
+/// Preset `name` with `options`, a soft body moved down to rest on its
+/// ground (its lowest particle one particle radius above it; the preset drops
+/// it from the air), the balloon as built.
+fn built(name: &str, options: &[(&str, Value)]) -> Result<Cloth, ClothError> {
+    let mut preset = presets::preset(name, options)?;
+    if name == "soft-body" {
+        let radius = params::PARTICLE_RADIUS.default_number() as f32;
+        let low = preset
+            .scene
+            .positions
+            .chunks_exact(2)
+            .map(|p| p[1])
+            .fold(f32::INFINITY, f32::min);
+        for p in preset.scene.positions.chunks_exact_mut(2) {
+            p[1] += radius - low;
+        }
+    }
+    let mut cloth = Cloth::from_scene(&preset.scene)?;
+    for (parameter, value) in preset.params {
+        cloth.set_parameter(parameter, value)?;
+    }
+    Ok(cloth)
+}
+
 fn body(preset: &str, order: SolverOrder, friction: Option<f64>) -> Result<Cloth, ClothError> {
-    let mut cloth = Cloth::from_preset(
+    let mut cloth = built(
         preset,
         &[
             ("solverOrder", Value::Word(order.name())),
@@ -202,9 +227,9 @@ fn advice(outcomes: &[Outcome]) -> &'static str {
     if floating {
         "The turning comes from the constraint solve itself (bodies turn with no contact at all): friction with the ground holds it, so keep some friction on resting bodies."
     } else if spins {
-        "A resting body that keeps turning is the contacts' doing, not the constraints' (it keeps still floating), and friction does not stop a round body rolling: give it air drag (velocityDamping, as the balloon preset's 1/s) so that it comes to rest."
+        "A resting body that keeps turning is the contacts' doing, not the constraints' (it keeps still floating), and friction does not stop a round body rolling: give it air drag (velocity damping, as the balloon preset's 1/s) so that it comes to rest."
     } else if rocks {
-        "A resting round body rocks into a roll and back on its contacts, and settles only slowly without air drag: give it some (velocityDamping, as the balloon preset's 1/s); the constraints and the sweep order do not turn it (it keeps still floating)."
+        "A resting round body rocks into a roll and back on its contacts, and settles only slowly without air drag: give it some (velocity damping, as the balloon preset's 1/s); the constraints and the sweep order do not turn it (it keeps still floating)."
     } else {
         "Resting bodies keep still here in either sweep order, with or without friction: no need to shuffle constraints."
     }

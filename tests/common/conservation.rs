@@ -677,7 +677,7 @@ pub fn a_radius_raised_on_the_ground_launches_nothing() {
 /// 10 s stays within 1 cm of where it started, in both orders.
 pub fn the_soft_body_stays_on_the_ground() {
     for order in ORDERS {
-        let mut cloth = preset("soft-body", &[("solverOrder", Value::Word(order.name()))]);
+        let mut cloth = resting("soft-body", order);
         let start = highest(&cloth);
         let mut top = start;
         for _ in 0..1000 {
@@ -695,7 +695,13 @@ pub fn the_soft_body_stays_on_the_ground() {
 /// The balloon preset moved down to rest on the ground (its lowest particle
 /// one radius above it), at rest.
 pub fn resting_balloon(order: SolverOrder) -> Cloth {
-    let mut preset = presets::preset("balloon", &[]).unwrap();
+    resting("balloon", order)
+}
+
+/// Preset `name` (a body that starts in the air) moved down to rest on the
+/// ground (its lowest particle one radius above it), at rest.
+pub fn resting(name: &str, order: SolverOrder) -> Cloth {
+    let mut preset = presets::preset(name, &[]).unwrap();
     let radius = xpbd_cloth::params::PARTICLE_RADIUS.default_number() as f32;
     let low = preset
         .scene
@@ -721,10 +727,7 @@ pub fn resting_bodies_do_not_drift() {
     for order in ORDERS {
         let bodies = [
             ("balloon", resting_balloon(order)),
-            (
-                "soft body",
-                preset("soft-body", &[("solverOrder", Value::Word(order.name()))]),
-            ),
+            ("soft body", resting("soft-body", order)),
         ];
         for (name, mut cloth) in bodies {
             let start = mean_x(&cloth);

@@ -451,7 +451,10 @@ function freePort() {
   });
 }
 
-const WEBDRIVER_KEYS = { Enter: '\uE007', Tab: '\uE004', Escape: '\uE00C', Backspace: '\uE003', ' ': ' ' };
+const WEBDRIVER_KEYS = {
+  Enter: '\uE007', Tab: '\uE004', Escape: '\uE00C', Backspace: '\uE003', ' ': ' ',
+  ArrowLeft: '\uE012', ArrowUp: '\uE013', ArrowRight: '\uE014', ArrowDown: '\uE015',
+};
 
 /** An Error from a WebDriver answer { value: { error, message } }. */
 function webDriverError(what, value) {

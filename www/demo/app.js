@@ -31,6 +31,9 @@ import { loadWasm } from '../lib/wasm.js';
 import { createPlot } from './plot.js';
 import { fieldMessage } from './words.js';
 import { pageValuesFor } from './page-defaults.js';
+import { backendMessage, isBackendError, offerBackends } from './backend-choice.js';
+import { wireCanvasKeys, wireFullscreen } from './canvas-keys.js';
+import { showClothNote, wireClothNote } from './cloth-note.js';
 import { wireControls } from './controls.js';
 import { byId } from './dom.js';
 import { wireExport } from './export.js';
@@ -60,7 +63,7 @@ async function mountValid(canvas, options) {
     } catch (error) {
       const field = fieldOf(error);
       if (!(RESTART_FIELDS.includes(field) || field === 'backend') || !Object.hasOwn(attempted, field)) throw error;
-      showFieldError(field, fieldMessage(field, error, byId(field).value));
+      showFieldError(field, field === 'backend' ? backendMessage(error) : fieldMessage(field, error, byId(field).value));
       delete attempted[field];
     }
   }
@@ -68,6 +71,7 @@ async function mountValid(canvas, options) {
 
 async function start() {
   buildSpeedSelect();
+  const offering = offerBackends(); // the WebGPU choice only where an adapter exists
   const inUrl = readUrlIntoFields();
   readBackendFromUrl();
   const speed = readSpeedFromUrl();
@@ -91,8 +95,10 @@ async function start() {
       // A cloth that starts paused (reduced motion) draws, and reports, before mountCloth resolves.
       onFrame: (diagnostics) => {
         if (controller) showController(controller, plot, diagnostics);
+        if (controller) showClothNote(controller);
       },
       onError(error) {
+        if (isBackendError(error)) return; // said once, under the Backend select
         if (controller?.diverged) showDiverged(error.message);
         else showStatus(error.message);
       },
@@ -105,6 +111,7 @@ async function start() {
   await loadWasm({ simd: controller.options.simd });
   window.clothDemo = controller;
   window.clothDemoPlot = plot;
+  await offering;
   byId('backend').value = controller.options.backend;
   // The scene's own values, then the URL's, validated like typing; the URL is
   // rewritten once below.
@@ -115,6 +122,10 @@ async function start() {
   }
   wireControls(controller, plot);
   wireExport(controller, plot);
+  wireClothNote(controller, plot);
+  wireCanvasKeys(byId('cloth-canvas'), controller);
+  wireFullscreen(byId('cloth-canvas'));
+  showClothNote(controller);
   showReducedMotion(controller);
   showPauseState(controller);
   buildStrainLegend(); // the ramp comes from the wasm, loaded by now

@@ -3,6 +3,7 @@
 // keys.
 
 import { fieldMessage } from './words.js';
+import { backendMessage } from './backend-choice.js';
 import { ORIGINAL_SPEED, PAGE_DEFAULTS } from './page-defaults.js';
 import { byId } from './dom.js';
 import { clearFieldError, LIVE_FIELDS, PARAMETER_BY_NAME, readField, RESTART_FIELDS, showFieldError } from './form.js';
@@ -45,7 +46,7 @@ async function applyBackend(controller, plot) {
     restart(controller, plot, { backend: select.value });
     await controller.ready;
   } catch (error) {
-    showFieldError('backend', fieldMessage('backend', error, byId('backend').value));
+    showFieldError('backend', backendMessage(error));
     select.value = controller.options.backend;
   }
   showController(controller, plot);

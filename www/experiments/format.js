@@ -2,6 +2,12 @@
 // `2.448e0 J`; `1.23 × 10⁻⁵`, not `1.230e-5`; a duration as `35 ms` or `2.4 s`,
 // never `0.0 s`. The same rules as the verdicts' words (src/experiments/words.rs).
 
+/** A no-break space: a number never wraps away from its unit ("0.4 %", "35 ms"). */
+const NBSP = '\u00a0';
+
+/** The units a number may stand before in the page's text (and the Rust side's). */
+const UNIT_AFTER_NUMBER = /(\d) (?=(?:%|‰|°\/s|°|ms|s|J|m\/s|m|cm|mm|kg|N\/m|N|Hz|px|× ?10|×)(?![\w/]))/g;
+
 const SUPERSCRIPT = Object.freeze({ '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' });
 
 /** `10` with `exponent` as a superscript: `10⁻⁵`. */
@@ -34,7 +40,7 @@ export function formatNumber(value, digits = 3) {
       mantissa /= 10;
       exponent += 1;
     }
-    text = `${trimZeros(mantissa.toFixed(digits - 1))} × ${powerOfTen(exponent)}`;
+    text = `${trimZeros(mantissa.toFixed(digits - 1))}${NBSP}×${NBSP}${powerOfTen(exponent)}`;
   }
   return text.replace('-', '−');
 }
@@ -42,14 +48,14 @@ export function formatNumber(value, digits = 3) {
 /** A number and its unit: `2.45 J`. */
 export function formatQuantity(value, unit, digits) {
   const number = formatNumber(value, digits);
-  return unit ? `${number} ${unit}` : number;
+  return unit ? `${number}${NBSP}${unit}` : number;
 }
 
 /** A duration in milliseconds: `35 ms` below a second, `2.4 s` from one, `under 1 ms` below that. */
 export function formatDuration(ms) {
-  if (!(ms >= 1)) return 'under 1 ms';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  if (!(ms >= 1)) return `under 1${NBSP}ms`;
+  if (ms < 1000) return `${Math.round(ms)}${NBSP}ms`;
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}${NBSP}s`;
 }
 
 /** `count` and its noun, singular for one: `1 substep`, `5 substeps`. */
@@ -61,13 +67,15 @@ export function plural(count, singular, pluralForm = `${singular}s`) {
  * `text` (a verdict, a label, a table cell from the Rust side) with its numbers
  * for people: a number in exponent form (`2.448e0`, `1e-9`) becomes
  * `formatNumber`'s (`2.45`, `1 × 10⁻⁹`), and `1 substeps` / `1 iterations`
- * become singular. Other text is left as it is.
+ * become singular, and a number keeps its unit on its line (a no-break space
+ * between them). Other text is left as it is.
  */
 export function readableText(text) {
   if (typeof text !== 'string') return text;
   return text
     .replace(/(?<![\w.])(-?\d+(?:\.\d+)?)e([-+]?\d+)(?![\w.])/g, (match) => (Number.isFinite(Number(match)) ? formatNumber(Number(match)) : match))
-    .replace(/(?<![\w.])1 (substep|iteration)s\b/g, '1 $1');
+    .replace(/(?<![\w.])1 (substep|iteration)s\b/g, '1 $1')
+    .replace(UNIT_AFTER_NUMBER, `$1${NBSP}`);
 }
 
 /** The words shown for each verdict status: findings, not errors. */

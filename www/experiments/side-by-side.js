@@ -238,22 +238,23 @@ function updateSideLink(sides) {
  */
 function mirrorPointer(from, to) {
   const forward = (event) => {
-    if (!event.isTrusted) return; // a repeated event is not repeated back
+    if (event.mirrored) return; // a repeated event is not repeated back
     const world = from.cloth.clientToWorld(event.clientX, event.clientY);
     const at = to.cloth.worldToClient(world.x, world.y);
-    to.canvas.dispatchEvent(
-      new PointerEvent(event.type, {
-        pointerId: event.pointerId + MIRRORED_POINTER_OFFSET,
-        pointerType: event.pointerType,
-        isPrimary: event.isPrimary,
-        button: event.button,
-        buttons: event.buttons,
-        clientX: at.x,
-        clientY: at.y,
-        bubbles: true,
-        cancelable: true,
-      }),
-    );
+    const copy = new PointerEvent(event.type, {
+      pointerId: event.pointerId + MIRRORED_POINTER_OFFSET,
+      pointerType: event.pointerType,
+      isPrimary: event.isPrimary,
+      button: event.button,
+      buttons: event.buttons,
+      clientX: at.x,
+      clientY: at.y,
+      bubbles: true,
+      cancelable: true,
+    });
+    // a copy: it does not scroll the page a second time (www/lib/pointer.js)
+    Object.defineProperty(copy, 'mirrored', { value: true });
+    to.canvas.dispatchEvent(copy);
   };
   for (const type of ['pointerdown', 'pointermove', 'pointerup', 'pointercancel']) {
     from.canvas.addEventListener(type, forward);

@@ -43,6 +43,9 @@ export declare function cameraToText(camera: Camera): string;
 /** The camera of "x,y,scale"; throws as checkCamera does. */
 export declare function cameraFromText(text: string, field?: string): Camera;
 
+/** A fitted camera follows the scene out to this many times its worked-out box, each way. */
+export declare const FOLLOW_GROWTH: number;
+
 /** The camera of one canvas: fits each scene, follows the canvas' size while it fits, zooms and pans. */
 export declare class SceneCamera {
   constructor(cssWidth: number, cssHeight: number);
@@ -57,6 +60,8 @@ export declare class SceneCamera {
   advance(slices: number): boolean;
   resize(cssWidth: number, cssHeight: number): void;
   fit(): void;
+  /** While fitted: grows the fitted bounds to hold `box` (where the particles are now), up to FOLLOW_GROWTH times the scene's box each way; true when the camera moved. */
+  follow(box: Bounds): boolean;
   show(view: Camera): void;
   zoom(factor: number, px: number, py: number): void;
   pan(dx: number, dy: number): void;

@@ -19,6 +19,9 @@ export { MIN_SCALE, MAX_SCALE, MIN_EXTENT };
 
 /** The fitted box leaves this fraction of the canvas' width and height free on each side. */
 export const FIT_MARGIN = 0.06;
+
+/** A fitted camera follows the scene out to this many times its worked-out box, each way (SceneCamera.follow). */
+export const FOLLOW_GROWTH = 3;
 // ---------------------------------------------------------------- the camera
 
 /** The renderers' view (renderer.js) of `camera` on a `cssWidth × cssHeight` canvas. */
@@ -186,6 +189,7 @@ export class SceneCamera {
   #camera;
   #fitted = true; // the camera follows the fit of #bounds
   #work = null; // the rest of sceneBoundsInSlices for a large scene
+  #reach = null; // the scene's worked-out bounds before follow() grew them
 
   constructor(cssWidth, cssHeight) {
     this.#width = cssWidth;
@@ -223,6 +227,7 @@ export class SceneCamera {
     const fixed = view == null ? null : checkCamera(view);
     const work = sceneBoundsInSlices(scene);
     this.#work = null;
+    this.#reach = null;
     this.#bounds = startBounds(scene);
     this.#start = this.#bounds;
     if (fixed) this.show(fixed);
@@ -262,6 +267,34 @@ export class SceneCamera {
   fit() {
     this.#fitted = true;
     this.#place(fitCamera(this.#bounds, this.#width, this.#height, FIT_MARGIN, this.#start));
+  }
+
+  /**
+   * The scene's particles now lie in `box` ({ minX, minY, maxX, maxY }): while
+   * the camera is fitted and the box leaves the fitted bounds, the bounds grow
+   * to hold it and the camera fits them again, so a scene that slides or swings
+   * out of its predicted box stays in view until the user zooms or pans. The
+   * bounds grow at most FOLLOW_GROWTH times the scene's first fit each way (a
+   * piece torn off and falling for ever is let go). True when the camera moved.
+   */
+  follow(box) {
+    if (!this.#fitted || this.#work || ![box.minX, box.minY, box.maxX, box.maxY].every(Number.isFinite)) return false;
+    const b = this.#bounds;
+    if (box.minX >= b.minX && box.maxX <= b.maxX && box.minY >= b.minY && box.maxY <= b.maxY) return false;
+    this.#reach ??= { ...b };
+    const r = this.#reach;
+    const spanX = Math.max(r.maxX - r.minX, MIN_EXTENT) * FOLLOW_GROWTH;
+    const spanY = Math.max(r.maxY - r.minY, MIN_EXTENT) * FOLLOW_GROWTH;
+    const grown = {
+      minX: Math.max(Math.min(b.minX, box.minX), r.maxX - spanX),
+      minY: Math.max(Math.min(b.minY, box.minY), r.maxY - spanY),
+      maxX: Math.min(Math.max(b.maxX, box.maxX), r.minX + spanX),
+      maxY: Math.min(Math.max(b.maxY, box.maxY), r.minY + spanY),
+    };
+    if (grown.minX === b.minX && grown.minY === b.minY && grown.maxX === b.maxX && grown.maxY === b.maxY) return false;
+    this.#bounds = grown;
+    this.#place(fitCamera(grown, this.#width, this.#height, FIT_MARGIN, this.#start));
+    return true;
   }
 
   /** Shows `view` ({ x, y, scale }; throws with `field` and `code` when it is not one). */

@@ -53,6 +53,9 @@ function tooLargeForCpu(error, settings) {
   return withinTable && (codeOf(error) === 'out_of_memory' || ['width', 'height'].includes(fieldOf(error)));
 }
 
+/** A fitted camera follows scenes of up to this many particles out of their box (#follow). */
+const FOLLOWED_PARTICLES = 30_000;
+
 /** Slices of a large scene's bounds (camera.js) worked out per task after the cloth starts. */
 const FRAMING_SLICES_PER_TASK = 4;
 
@@ -690,6 +693,32 @@ export class ClothController {
     this.#framing = this.#camera.framing ? setTimeout(framing, 0) : 0;
   }
 
+  /**
+   * A fitted camera follows particles that leave its box (camera.js' follow):
+   * read on the CPU, for scenes up to FOLLOWED_PARTICLES (one pass over the
+   * positions a frame); the WebGPU backend's positions are on the GPU. Not
+   * while the user holds something: the picture stays under the pointer.
+   */
+  #follow() {
+    if (!this.#camera.camera.fitted || this.#backend.gpu || this.#heldCollider || this.#backend.grabbed >= 0) return;
+    const { numParticles } = this.#backend;
+    if (!(numParticles > 0) || numParticles > FOLLOWED_PARTICLES) return;
+    const p = this.#backend.positions();
+    let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (let k = 0; k < p.length; k += 2) {
+      const x = p[k];
+      const y = p[k + 1];
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
+    if (this.#camera.follow({ minX, minY, maxX, maxY })) {
+      this.#updateView();
+      this.#painter.repaintAll();
+    }
+  }
+
   /** The canvas' border-box rectangle on screen and its CSS-transform scale. */
   #screenBox() {
     return this.#host.screenBox();
@@ -712,6 +741,7 @@ export class ClothController {
    * progress. Returns the shapes left to draw, 0 once the canvas shows the state.
    */
   #draw(maxShapes) {
+    this.#follow();
     const { renderer: drewWith, left } = this.#backend.draw(this.#painter, this.#view, this.#settings, this.#style, maxShapes);
     if (left > 0) return left;
     this.#host.drew();

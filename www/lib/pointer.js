@@ -30,7 +30,8 @@ export function eventTime(event) {
  * would (the content follows the finger), until it lifts or another pointer
  * comes down. The canvas' `touch-action: none` leaves this to the page;
  * positions are the events' viewport coordinates, which the scrolling does not
- * change.
+ * change. Events marked `mirrored` (a page's copies of another canvas'
+ * pointer) are left out.
  */
 export function scrollPageWith(canvas, pointerId) {
   const view = canvas.ownerDocument?.defaultView;
@@ -39,7 +40,9 @@ export function scrollPageWith(canvas, pointerId) {
   let last = null;
   const options = { signal: stop.signal };
   canvas.addEventListener('pointermove', (event) => {
-    if (event.pointerId !== pointerId) return;
+    // a copy of another canvas' pointer (the experiments' mirrored cloth marks
+    // its copies `mirrored`) scrolls nothing: the original scrolls the page
+    if (event.pointerId !== pointerId || event.mirrored) return;
     if (last) view.scrollBy(0, last - event.clientY);
     last = event.clientY;
   }, options);
