@@ -12,7 +12,7 @@
 // dispatched PointerEvents, engines.mjs says why). WebKit needs xvfb-run -a.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEMO, requireBuild, waitForTime } from './helpers.mjs';
+import { DEMO, LOAD_WAIT, requireBuild, waitForTime } from './helpers.mjs';
 import { launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
 
 const PHONE = { width: 390, height: 844 };
@@ -23,9 +23,15 @@ const PHONE = { width: 390, height: 844 };
  * a counted number of steps (`seconds` / time step), never the wall clock.
  * Returns what `measure(simulation)` returns before and after.
  */
-async function runPageValues([name, values, seconds, measureSource]) {
+async function runPageValues([name, values, seconds]) {
   const { Simulation } = await import('/www/lib/wasm.js');
-  const measure = new Function('s', measureSource); // eslint-disable-line no-new-func
+  // the double pendulum: its energy above the hanging rest, kinetic + m·|g|·(y − y at rest)
+  // of its two 1 kg particles; the rope: where its end is
+  const measure = (s) => {
+    const p = s.positions();
+    if (name === 'double-pendulum') return s.kineticEnergy - s.gravity * (p[3] + 0.5) - s.gravity * (p[5] + 1.0);
+    return { x: p[p.length - 2], y: p[p.length - 1] };
+  };
   const simulation = Simulation.preset(name, values);
   try {
     const before = measure(simulation);
@@ -43,18 +49,6 @@ function pageValues() {
   const names = ['timeStepSize', 'iterations', 'stiffness', 'gravity', 'mass', 'substeps', 'damping', 'velocityDamping', 'solverOrder'];
   return Object.fromEntries(names.map((name) => [name, options[name]]));
 }
-
-/** The double pendulum's energy above its hanging rest: kinetic + m·|g|·(y − y at rest) of its two 1 kg particles. */
-const PENDULUM_ENERGY = `
-  const p = s.positions();
-  const g = -s.gravity;
-  return s.kineticEnergy + g * (p[3] + 0.5) + g * (p[5] + 1.0);`;
-
-/** The rope's end: how far it is from straight under the pin, and its height. */
-const ROPE_END = `
-  const p = s.positions();
-  const n = p.length / 2;
-  return { x: p[2 * n - 2], y: p[2 * n - 1] };`;
 
 for (const engineName of selectedEngines()) {
   describe(`the page as a person finds it, in ${engineName}`, () => {
@@ -87,7 +81,7 @@ for (const engineName of selectedEngines()) {
       await inEnginePage('index.html?preset=double-pendulum', async (page) => {
         await waitForTime(page, DEMO, 0);
         const values = await page.evaluate(pageValues);
-        const { before, after: end, steps } = await page.evaluate(runPageValues, ['double-pendulum', values, 10, PENDULUM_ENERGY]);
+        const { before, after: end, steps } = await page.evaluate(runPageValues, ['double-pendulum', values, 10]);
         console.log(`${engineName}: double pendulum at the page's values (velocity damping ${values.velocityDamping} /s): ${before.toFixed(2)} J above rest, ${end.toFixed(2)} J after ${steps} steps (10 s)`);
         assert.ok(end >= 0.5 * before, `${end} J of ${before} J after 10 s`);
         assert.ok(end <= before * 1.0001, 'no energy is gained');
@@ -97,8 +91,8 @@ for (const engineName of selectedEngines()) {
         await waitForTime(page, DEMO, 0);
         const values = await page.evaluate(pageValues);
         // over the 11th second, the rope's end swings across more than a metre
-        const first = await page.evaluate(runPageValues, ['rope', values, 10, ROPE_END]);
-        const later = await page.evaluate(runPageValues, ['rope', values, 10.5, ROPE_END]);
+        const first = await page.evaluate(runPageValues, ['rope', values, 10]);
+        const later = await page.evaluate(runPageValues, ['rope', values, 10.5]);
         console.log(`${engineName}: rope at the page's values: end at x ${first.after.x.toFixed(2)} m at 10 s, ${later.after.x.toFixed(2)} m at 10.5 s`);
         assert.ok(Math.abs(later.after.x - first.after.x) > 0.3 || Math.abs(later.after.y - first.after.y) > 0.3, 'the rope still swings after 10 s');
       });
@@ -143,7 +137,7 @@ for (const engineName of selectedEngines()) {
         assert.ok(landed < 0.1, `it lies on the ground after 3 s: lowest particle at ${landed} m`);
       });
       // a wind blows the soft body along the ground, out of the box it was fitted to
-      await inEnginePage('index.html?preset=soft-body&windX=60&windDrag=5&friction=0', async (page) => {
+      await inEnginePage('index.html?preset=soft-body&windX=5&friction=0', async (page) => {
         await waitForTime(page, DEMO, 0);
         const inView = () => page.evaluate(async () => {
           const c = window.clothDemo;
@@ -159,8 +153,8 @@ for (const engineName of selectedEngines()) {
         const first = await inView();
         await page.waitFor(async () => {
           const p = await window.clothDemo.readPositions();
-          return Math.max(...p.filter((_, k) => k % 2 === 0)) > 4;
-        }, null, { message: 'the wind blows the body 4 m along', timeout: 60_000 });
+          return Math.min(...p.filter((_, k) => k % 2 === 0)) > 3;
+        }, null, { message: 'the wind blows the body out of its first box, 3 m along', timeout: 60_000 });
         const blown = await inView();
         console.log(`${engineName}: soft body blown from x ≤ ${first.x.toFixed(2)} m to ${blown.x.toFixed(2)} m; particles off the canvas: ${blown.outside}`);
         assert.equal(blown.outside, 0, 'the camera follows the scene');
@@ -239,7 +233,9 @@ for (const engineName of selectedEngines()) {
         await page.waitFor((before) => window.scrollY > before + 100, spot.scrollY, { message: 'the page scrolled' });
         const view = await page.evaluate(() => window.clothDemo.view);
         assert.equal(view.fitted, true, 'the finger did not pan the cloth');
-        assert.deepEqual({ x: view.x, y: view.y, scale: view.scale }, { x: spot.view.x, y: spot.view.y, scale: spot.view.scale });
+        // (a fitted view may follow the cloth by a hair meanwhile; a pan of 200 px would move it 200 px)
+        const moved = Math.hypot(view.x - spot.view.x, view.y - spot.view.y) * view.scale;
+        assert.ok(moved < 5 && Math.abs(view.scale / spot.view.scale - 1) < 0.05, `the view moved ${moved} px`);
       }, { viewport: PHONE });
     });
 
@@ -260,7 +256,8 @@ for (const engineName of selectedEngines()) {
         await page.press('#cloth-canvas', '0');
         await page.waitFor(() => window.clothDemo.view.fitted === true, null, { message: '0 fits the scene again' });
         const back = await page.evaluate(() => window.clothDemo.view);
-        assert.ok(Math.abs(back.scale - fitted.scale) < 1e-9 * fitted.scale && Math.abs(back.x - fitted.x) < 1e-9, 'the same fit');
+        // the fit again (which may have grown a little to follow the cloth: camera.js' follow)
+        assert.ok(Math.abs(back.scale / fitted.scale - 1) < 0.05 && Math.abs(back.x - fitted.x) * back.scale < 20, `the fit again: ${JSON.stringify([fitted, back])}`);
       });
     });
 
@@ -299,13 +296,13 @@ for (const engineName of selectedEngines()) {
 
     it('disabled buttons look disabled; full screen where the browser has it; the flag reads as a flag', async () => {
       await inEnginePage('www/experiments/', async (page) => {
-        await page.waitFor(() => document.querySelector('.experiment button[disabled]') && document.querySelector('.experiment button:not([disabled])'), null, { message: 'a disabled and an enabled button' });
+        await page.waitFor(() => document.querySelector('.experiment button.cancel[disabled]') && document.querySelector('.experiment button:not([disabled])'), null, { message: 'a disabled Cancel and an enabled button', timeout: LOAD_WAIT });
         const looks = await page.evaluate(() => {
           const look = (b) => {
             const s = window.getComputedStyle(b);
             return { background: s.backgroundColor, color: s.color, cursor: s.cursor };
           };
-          return { disabled: look(document.querySelector('.experiment button[disabled]')), enabled: look(document.querySelector('.experiment button:not([disabled])')) };
+          return { disabled: look(document.querySelector('.experiment button.cancel[disabled]')), enabled: look(document.querySelector('.experiment button:not([disabled])')) };
         });
         assert.notEqual(looks.disabled.background, looks.enabled.background, JSON.stringify(looks));
         assert.notEqual(looks.disabled.color, looks.enabled.color);

@@ -21,7 +21,10 @@ export { MIN_SCALE, MAX_SCALE, MIN_EXTENT };
 export const FIT_MARGIN = 0.06;
 
 /** A fitted camera follows the scene out to this many times its worked-out box, each way (SceneCamera.follow). */
-export const FOLLOW_GROWTH = 3;
+export const FOLLOW_GROWTH = 10;
+
+/** A side of the box that follow() grows goes this share of the scene's box beyond the particles. */
+const FOLLOW_SLACK = 0.25;
 // ---------------------------------------------------------------- the camera
 
 /** The renderers' view (renderer.js) of `camera` on a `cssWidth × cssHeight` canvas. */
@@ -285,11 +288,15 @@ export class SceneCamera {
     const r = this.#reach;
     const spanX = Math.max(r.maxX - r.minX, MIN_EXTENT) * FOLLOW_GROWTH;
     const spanY = Math.max(r.maxY - r.minY, MIN_EXTENT) * FOLLOW_GROWTH;
+    // a side that grows takes some room beyond the particles, so the camera
+    // refits now and then, not at every frame of a scene on the move
+    const slackX = FOLLOW_SLACK * (spanX / FOLLOW_GROWTH);
+    const slackY = FOLLOW_SLACK * (spanY / FOLLOW_GROWTH);
     const grown = {
-      minX: Math.max(Math.min(b.minX, box.minX), r.maxX - spanX),
-      minY: Math.max(Math.min(b.minY, box.minY), r.maxY - spanY),
-      maxX: Math.min(Math.max(b.maxX, box.maxX), r.minX + spanX),
-      maxY: Math.min(Math.max(b.maxY, box.maxY), r.minY + spanY),
+      minX: Math.max(box.minX < b.minX ? box.minX - slackX : b.minX, r.maxX - spanX),
+      minY: Math.max(box.minY < b.minY ? box.minY - slackY : b.minY, r.maxY - spanY),
+      maxX: Math.min(box.maxX > b.maxX ? box.maxX + slackX : b.maxX, r.minX + spanX),
+      maxY: Math.min(box.maxY > b.maxY ? box.maxY + slackY : b.maxY, r.minY + spanY),
     };
     if (grown.minX === b.minX && grown.minY === b.minY && grown.maxX === b.maxX && grown.maxY === b.maxY) return false;
     this.#bounds = grown;
