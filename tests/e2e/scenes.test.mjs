@@ -24,7 +24,7 @@ import {
   withDemo,
 } from './helpers.mjs';
 import { PARAMETERS } from '../../www/lib/parameters.js';
-import { PAGE_DEFAULTS } from '../../www/demo/page-defaults.js';
+import { pageValuesFor } from '../../www/demo/page-defaults.js';
 import { DEFAULT_STYLE } from '../../www/lib/style.js';
 
 let browser;
@@ -100,8 +100,9 @@ async function expectPresetShown(page, name) {
   }
   for (const [id, own] of Object.entries(facts.values)) {
     const shown = fields[id].value;
-    // the page starts a few values otherwise (www/demo/page-defaults.js)
-    const value = Object.hasOwn(PAGE_DEFAULTS, id) ? PAGE_DEFAULTS[id] : own;
+    // the page starts a few values otherwise where the scene chooses none (www/demo/page-defaults.js)
+    const pageOwn = pageValuesFor(name);
+    const value = Object.hasOwn(pageOwn, id) ? pageOwn[id] : own;
     assert.equal(typeof value === 'number' ? Number(shown) : shown, value, `${name}: #${id} shows the scene's own value`);
     assert.equal(fields[id].invalid, false, `${name}: #${id} has no error`);
   }
