@@ -16,7 +16,8 @@ const browser = await launchBrowser();
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(`${server.url}index.html`);
-  await page.waitForFunction((t) => window.clothDemo?.simulation?.time > t, SETTLED_SECONDS, { timeout: 60_000 });
+  // diagnostics(), not simulation: the cloth steps in a worker by default
+  await page.waitForFunction((t) => window.clothDemo?.diagnostics().time > t, SETTLED_SECONDS, { timeout: 60_000 });
   await page.screenshot({ path: OUT });
   console.log(`wrote ${OUT}`);
 } finally {
