@@ -12,7 +12,7 @@ use super::{
 use crate::cloth::Cloth;
 use crate::error::ClothError;
 use crate::model::presets;
-use crate::params::{self, SolverOrder, Value};
+use crate::params::{SolverOrder, Value};
 
 /// A window's mean rotation rate above this many degrees per second counts
 /// as turning (a minute turns the body by 60°, plain to see).
@@ -129,16 +129,7 @@ const ORDERS: [SolverOrder; 2] = [SolverOrder::Original, SolverOrder::Colored];
 fn built(name: &str, options: &[(&str, Value)]) -> Result<Cloth, ClothError> {
     let mut preset = presets::preset(name, options)?;
     if name == "soft-body" {
-        let radius = params::PARTICLE_RADIUS.default_number() as f32;
-        let low = preset
-            .scene
-            .positions
-            .chunks_exact(2)
-            .map(|p| p[1])
-            .fold(f32::INFINITY, f32::min);
-        for p in preset.scene.positions.chunks_exact_mut(2) {
-            p[1] += radius - low;
-        }
+        preset.rest_on_ground();
     }
     let mut cloth = Cloth::from_scene(&preset.scene)?;
     for (parameter, value) in preset.params {

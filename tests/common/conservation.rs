@@ -702,16 +702,7 @@ pub fn resting_balloon(order: SolverOrder) -> Cloth {
 /// ground (its lowest particle one radius above it), at rest.
 pub fn resting(name: &str, order: SolverOrder) -> Cloth {
     let mut preset = presets::preset(name, &[]).unwrap();
-    let radius = xpbd_cloth::params::PARTICLE_RADIUS.default_number() as f32;
-    let low = preset
-        .scene
-        .positions
-        .chunks_exact(2)
-        .map(|p| p[1])
-        .fold(f32::INFINITY, f32::min);
-    for p in preset.scene.positions.chunks_exact_mut(2) {
-        p[1] += radius - low;
-    }
+    preset.rest_on_ground();
     let mut cloth = Cloth::from_scene(&preset.scene).unwrap();
     for (name, value) in preset.params {
         cloth.set_parameter(name, value).unwrap();

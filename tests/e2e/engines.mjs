@@ -24,12 +24,13 @@
 // - WebKit's WebDriver takes whole CSS pixels for pointer positions: coordinates are
 //   rounded there.
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { CHROMIUM_ARGS, LOAD_WAIT, ROOT, WAIT, WORKER_MODE, controllerLookupScript, cspRecorderScript, sleep, workerModeScript } from './helpers.mjs';
+import { CHROMIUM_ARGS, LOAD_WAIT, ROOT, WAIT, WORKER_MODE, controllerLookupScript, cspRecorderScript, requireBuild, sleep, workerModeScript } from './helpers.mjs';
 import { startServer } from '../../scripts/static-server.mjs';
 
 export const ENGINE_NAMES = Object.freeze(['chromium', 'firefox', 'webkit']);
@@ -164,6 +165,45 @@ export async function serveForEngines(root = process.env.XPBD_E2E_ROOT || ROOT, 
  * openPage options: viewport { width, height } (default 1280 × 900),
  * clipboard (Chromium: grant clipboard permissions).
  */
+/**
+ * For a describe block in engine `engineName`: serves the repository (with
+ * `routes` added) and launches the engine before its tests, closes both after.
+ * Returns `{ server, inEnginePage }`: `server` once started (a getter), and
+ * `inEnginePage(path, body, { initScripts, ...openOptions })`, which opens
+ * `path` with `initScripts`, runs `body(page)`, checks that the page logged no
+ * errors and closes it.
+ */
+export function useEngine(engineName, { routes = {} } = {}) {
+  let engine;
+  let server;
+  before(async () => {
+    requireBuild();
+    server = await serveForEngines();
+    server.addRoutes(routes);
+    engine = await launchEngine(engineName);
+  });
+  after(async () => {
+    await engine?.close();
+    await server?.close();
+  });
+  return {
+    get server() {
+      return server;
+    },
+    async inEnginePage(path, body, { initScripts = [], ...options } = {}) {
+      server.setInitScripts(initScripts);
+      server.clearLog();
+      const page = await engine.openPage(server.url + path, options);
+      try {
+        await body(page);
+        assert.deepEqual([...(await page.errors()), ...server.badResponses()], [], `${engineName}: errors on ${path}`);
+      } finally {
+        await page.close();
+      }
+    },
+  };
+}
+
 export async function launchEngine(name) {
   if (name === 'chromium') return launchChromium();
   if (name === 'firefox') return launchFirefox();

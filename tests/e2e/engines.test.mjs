@@ -3,13 +3,13 @@
 // drags, keys, the URL state and the Copy-link button; the embedding page's custom
 // element and mountCloth canvas; and the scalar (no SIMD) build, which must give the
 // native crate's positions bit for bit. WebKit needs an X display (xvfb-run -a).
-import { after, before, describe, it, test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO, EXPECTED_RUNS_IN, LOAD_WAIT, ROOT, dragParticle, requireBuild, waitForTime } from './helpers.mjs';
-import { expectDrawn, launchEngine, selectedEngines, serveForEngines, wasmBuild } from './engines.mjs';
+import { DEMO, EXPECTED_RUNS_IN, LOAD_WAIT, ROOT, dragParticle, waitForTime } from './helpers.mjs';
+import { expectDrawn, selectedEngines, useEngine, wasmBuild } from './engines.mjs';
 
 const W = 40;
 const H = 30;
@@ -90,32 +90,8 @@ test('XPBD_ENGINES chooses engines: all three when empty, any subset, an unknown
 
 for (const engineName of selectedEngines()) {
   describe(`in ${engineName}`, () => {
-    let engine;
-    let server;
-
-    before(async () => {
-      requireBuild();
-      server = await serveForEngines();
-      server.addRoutes(SCALAR_PAGES);
-      engine = await launchEngine(engineName);
-    });
-    after(async () => {
-      await engine?.close();
-      await server?.close();
-    });
-
-    /** Opens `path` with `initScripts`, runs `body(page)`, checks that the page logged no errors, closes it. */
-    async function inEnginePage(path, body, { initScripts = [], ...options } = {}) {
-      server.setInitScripts(initScripts);
-      server.clearLog();
-      const page = await engine.openPage(server.url + path, options);
-      try {
-        await body(page);
-        assert.deepEqual([...(await page.errors()), ...server.badResponses()], [], `${engineName}: errors on ${path}`);
-      } finally {
-        await page.close();
-      }
-    }
+    const served = useEngine(engineName, { routes: SCALAR_PAGES });
+    const { inEnginePage } = served;
 
     it('the demo page runs, the wasm rasterizer draws the cloth where the particles are', async () => {
       await inEnginePage('index.html', async (page) => {
@@ -300,7 +276,7 @@ for (const engineName of selectedEngines()) {
       // cloth's worker, whose script is served with the same patch first: each
       // thread chooses its build, and the test checks both choices.
       const workerScript = readFileSync(join(process.env.XPBD_E2E_ROOT || ROOT, 'www', 'lib', 'cloth-worker.js'), 'utf8');
-      server.addRoutes({ [WORKER_SCRIPT]: { type: 'text/javascript; charset=utf-8', body: `(${withoutSimdScript})();\n${workerScript}` } });
+      served.server.addRoutes({ [WORKER_SCRIPT]: { type: 'text/javascript; charset=utf-8', body: `(${withoutSimdScript})();\n${workerScript}` } });
       try {
         await inEnginePage(
           'index.html',
@@ -315,7 +291,7 @@ for (const engineName of selectedEngines()) {
           { initScripts: [withoutSimdScript] },
         );
       } finally {
-        server.removeRoutes([WORKER_SCRIPT]);
+        served.server.removeRoutes([WORKER_SCRIPT]);
       }
     });
 
