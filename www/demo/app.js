@@ -17,8 +17,12 @@
 // - readouts.js and plot.js: the numbers and the live plot under the canvas;
 //   strain-legend.js, status.js, pause.js: the legend, the banners, Pause.
 // - controls.js and keys.js: what each button, select and key does (Space pauses
-//   or resumes, R restarts, F fits the view); export.js: snapshot, recording,
+//   or resumes, R restarts, F fits the view); canvas-keys.js: the arrows, +, −
+//   and 0 on the focused canvas, and Full screen; export.js: snapshot, recording,
 //   saved state.
+// - cloth-note.js: the line under the first screen and Stiffen the cloth;
+//   backend-choice.js: WebGPU offered only where an adapter exists, its error
+//   said once under the select.
 //
 // For tests and curious users, the cloth's controller is `window.clothDemo`:
 // try clothDemo.set('gravity', 2), clothDemo.diagnostics() or clothDemo.pause()
