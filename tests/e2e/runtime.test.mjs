@@ -435,17 +435,22 @@ async function randomElements([seed, count, operations]) {
   return result;
 }
 
-/** Mounts a cloth (worker `worker`, speed `speed`) on this page's fake frames; simulated seconds per second of frame time over `frames` frames. */
+/**
+ * Mounts a cloth (worker `worker`, speed `speed`; "default": the package's
+ * default cloth and options, `worker` alone given) on this page's fake frames;
+ * simulated seconds per second of frame time over `frames` frames.
+ */
 async function pace([worker, speed, frames, hz]) {
   let seen = 0;
   const samples = [];
-  const cloth = await window.bounded(window.mountCloth(window.freshCanvas(), {
-    width: 20, height: 15, worker, speed, pauseWhenHidden: false, respectReducedMotion: false,
-    onFrame: (diagnostics) => {
-      seen += 1;
-      samples.push([seen, diagnostics.time]);
-    },
-  }), 'the mount');
+  const onFrame = (diagnostics) => {
+    seen += 1;
+    samples.push([seen, diagnostics.time]);
+  };
+  const options = speed === 'default'
+    ? { worker, onFrame }
+    : { width: 20, height: 15, worker, speed, pauseWhenHidden: false, respectReducedMotion: false, onFrame };
+  const cloth = await window.bounded(window.mountCloth(window.freshCanvas(), options), 'the mount');
   const end = performance.now() + 120_000;
   while (seen < frames + 60 && performance.now() < end) await new Promise((done) => setTimeout(done, 20));
   cloth.destroy();
@@ -640,16 +645,19 @@ for (const engineName of selectedEngines()) {
     });
 
     for (const hz of [60, 120]) {
-      it(`real time at ${hz} Hz (fake frame times): 1.0 ± 0.1 simulated s per s on the main thread and in a worker, and the other speeds`, async () => {
+      it(`real time at ${hz} Hz (fake frame times): the default embed and speed "real" 1.0 ± 0.1 simulated s per s on the main thread and in a worker, and the other speeds`, async () => {
         await inRuntimePage(`?fake=${hz}`, async (opened) => {
           const frames = 5 * hz; // five seconds of frames
           const out = {};
           for (const worker of ['off', 'on']) {
-            for (const speed of ['real', 'half', 'original']) out[`${worker} ${speed}`] = await opened.evaluate(pace, [worker, speed, frames, hz]);
+            for (const speed of ['default', 'real', 'half', 'original']) out[`${worker} ${speed}`] = await opened.evaluate(pace, [worker, speed, frames, hz]);
           }
           console.log(`${engineName} ${hz} Hz: ${JSON.stringify(Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.perSecond.toFixed(3)])))}`);
           for (const worker of ['off', 'on']) {
             assert.equal(out[`${worker} real`].runsIn, worker === 'on' ? 'worker' : 'main');
+            // the package's default embed: mountCloth with no options but where it runs
+            assert.equal(out[`${worker} default`].runsIn, worker === 'on' ? 'worker' : 'main');
+            assert.ok(Math.abs(out[`${worker} default`].perSecond - 1) <= 0.1, `${worker}: the default cloth ${out[`${worker} default`].perSecond}`);
             assert.ok(Math.abs(out[`${worker} real`].perSecond - 1) <= 0.1, `${worker}: real time ${out[`${worker} real`].perSecond}`);
             assert.ok(Math.abs(out[`${worker} half`].perSecond - 0.5) <= 0.05, `${worker}: half ${out[`${worker} half`].perSecond}`);
             // the original's 8 steps of 0.01 s a frame, whatever the rate
