@@ -6,12 +6,17 @@
 // the frames each worker reports and the screenshots' starts.
 //
 //   node scripts/firefox-screenshot-stall.mjs [--runs N] [--shots N] [--worker off]
+//   node scripts/firefox-screenshot-stall.mjs --probe 2d|bitmaprenderer [--runs N] [--shots N]
 //
 // Prints, for each page load, each screenshot's ink on both canvases (sampled
 // every 2 px: 0 is a blank canvas), its wall time and both cloths' simulated
 // times; and for every screenshot that took over 3 s, the log around it
 // (frames per worker compressed as [time, worker, "frame", count, last time]).
-// docs/limits.md ("Known limits") gives what it found.
+// `--probe` takes no cloth: a page of two canvases, each handed to a worker of a
+// dozen lines that fills it every animation frame, through a 2D context's
+// putImageData (`2d`) or through a 2D OffscreenCanvas of its own handed over as
+// an ImageBitmap (`bitmaprenderer`), and counts the screenshots over 3 s and
+// the workers' timer gaps. docs/limits.md ("In a worker") gives what it found.
 import { launchEngine, serveForEngines } from '../tests/e2e/engines.mjs';
 import { decodePng } from '../tests/e2e/helpers.mjs';
 
@@ -104,12 +109,89 @@ function compressed(log) {
   return out;
 }
 
+/** A worker of its own for `--probe`: fills its canvas every animation frame, the page told of timer gaps over 1 s. */
+const PROBE_WORKER = `
+let last = performance.now();
+const tick = () => {
+  const now = performance.now();
+  if (now - last > 1000) postMessage({ gap: Math.round(now - last) });
+  last = now;
+  setTimeout(tick, 50);
+};
+tick();
+onmessage = ({ data: { canvas, mode } }) => {
+  const scratch = mode === '2d' ? canvas : new OffscreenCanvas(canvas.width, canvas.height);
+  const shown = mode === '2d' ? null : canvas.getContext('bitmaprenderer');
+  const context = scratch.getContext('2d');
+  const image = new ImageData(canvas.width, canvas.height);
+  let frames = 0;
+  const frame = () => {
+    frames += 1;
+    for (let i = 0; i < image.data.length; i += 4) {
+      image.data[i] = (i / 4 + frames) & 255;
+      image.data[i + 3] = 255;
+    }
+    context.putImageData(image, 0, 0);
+    if (shown) shown.transferFromImageBitmap(scratch.transferToImageBitmap());
+    postMessage({ frames });
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+};
+`;
+const PROBE_PAGE = `window.frameCounts = [0, 0];
+window.gaps = [];
+const mode = new URLSearchParams(location.search).get('mode');
+for (const [index, canvas] of [...document.querySelectorAll('canvas')].entries()) {
+  const worker = new Worker('/__stall__/probe-worker.js');
+  worker.onmessage = ({ data }) => {
+    if (data.frames) window.frameCounts[index] = data.frames;
+    if (data.gap) window.gaps.push([index, data.gap]);
+  };
+  const offscreen = canvas.transferControlToOffscreen();
+  worker.postMessage({ canvas: offscreen, mode }, [offscreen]);
+}
+`;
+
+/** `--probe`: screenshots of the probe page; prints the slow ones and the count. */
+async function probe(engine, server, mode) {
+  let slow = 0;
+  let shots = 0;
+  for (let run = 0; run < RUNS; run += 1) {
+    const opened = await engine.openPage(`${server.url}__stall__/probe.html?mode=${mode}`);
+    await opened.waitFor(() => window.frameCounts.every((count) => count > 10), null, { message: 'both workers draw' });
+    for (let shot = 0; shot < SHOTS; shot += 1) {
+      const before = Date.now();
+      await opened.page.screenshot({ type: 'png' });
+      shots += 1;
+      const took = Date.now() - before;
+      if (took > SLOW_SHOT_MS) {
+        slow += 1;
+        console.log(`  a screenshot took ${took} ms; the workers' timer gaps so far: ${JSON.stringify(await opened.evaluate(() => window.gaps))}`);
+      }
+    }
+    await opened.close();
+  }
+  console.log(`${mode}: ${slow} of ${shots} screenshots took over ${SLOW_SHOT_MS} ms`);
+}
+
 const server = await serveForEngines(undefined, { workerMode: argument('worker', 'auto') });
+server.addRoutes({
+  '/__stall__/probe.html': {
+    type: 'text/html; charset=utf-8',
+    body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>probe</title><script type="module" src="/__stall__/probe.js"></script></head>' +
+      '<body><canvas width="600" height="320"></canvas><canvas width="600" height="320"></canvas></body></html>',
+  },
+  '/__stall__/probe.js': { type: 'text/javascript; charset=utf-8', body: PROBE_PAGE },
+  '/__stall__/probe-worker.js': { type: 'text/javascript; charset=utf-8', body: PROBE_WORKER },
+});
 server.addRoutes({ '/__stall__/timed-worker.js': { type: 'text/javascript; charset=utf-8', body: `(${timing})();\nawait import('/www/lib/cloth-worker.js');\n` } });
 server.setInitScripts([recorder]);
 const engine = await launchEngine('firefox');
 try {
-  for (let run = 0; run < RUNS; run += 1) {
+  const probeMode = argument('probe', null);
+  if (probeMode && !['2d', 'bitmaprenderer'].includes(probeMode)) throw new Error(`--probe ${probeMode}: expected 2d or bitmaprenderer`);
+  for (let run = 0; run < (probeMode ? 0 : RUNS); run += 1) {
     const started = Date.now();
     const opened = await engine.openPage(`${server.url}www/embed/`);
     await opened.waitFor(() => window.mountedCloth?.diagnostics().time > 0.2, null, { message: 'the mountCloth canvas runs' });
@@ -135,6 +217,7 @@ try {
     console.log(`run ${run} (${runsIn}): ink mounted/element: ${shots.join('; ')}`);
     await opened.close();
   }
+  if (probeMode) await probe(engine, server, probeMode);
 } finally {
   await engine.close();
   await server.close();
