@@ -169,9 +169,10 @@ export async function serveForEngines(root = process.env.XPBD_E2E_ROOT || ROOT, 
  * For a describe block in engine `engineName`: serves the repository (with
  * `routes` added) and launches the engine before its tests, closes both after.
  * Returns `{ server, inEnginePage }`: `server` once started (a getter), and
- * `inEnginePage(path, body, { initScripts, ...openOptions })`, which opens
- * `path` with `initScripts`, runs `body(page)`, checks that the page logged no
- * errors and closes it.
+ * `inEnginePage(path, body, { initScripts, allowWarnings, ...openOptions })`,
+ * which opens `path` with `initScripts`, runs `body(page)`, checks that the
+ * page logged no errors (but the package's own warnings, "xpbd-cloth: ...",
+ * with `allowWarnings`) and closes it.
  */
 export function useEngine(engineName, { routes = {} } = {}) {
   let engine;
@@ -190,13 +191,14 @@ export function useEngine(engineName, { routes = {} } = {}) {
     get server() {
       return server;
     },
-    async inEnginePage(path, body, { initScripts = [], ...options } = {}) {
+    async inEnginePage(path, body, { initScripts = [], allowWarnings = false, ...options } = {}) {
       server.setInitScripts(initScripts);
       server.clearLog();
       const page = await engine.openPage(server.url + path, options);
       try {
         await body(page);
-        assert.deepEqual([...(await page.errors()), ...server.badResponses()], [], `${engineName}: errors on ${path}`);
+        const errors = [...(await page.errors()), ...server.badResponses()];
+        assert.deepEqual(allowWarnings ? errors.filter((e) => !/xpbd-cloth/.test(e)) : errors, [], `${engineName}: errors on ${path}`);
       } finally {
         await page.close();
       }

@@ -14,10 +14,10 @@
 // prefers-reduced-motion is set by a script run before the page's own, which
 // makes matchMedia answer "reduce": WebDriver classic (WebKit) and BiDi
 // (Firefox) have no media emulation, so every engine gets it this way.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEMO, EXPECTED_RUNS_IN, requireBuild, waitForTime } from './helpers.mjs';
-import { launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
+import { DEMO, EXPECTED_RUNS_IN, waitForTime } from './helpers.mjs';
+import { selectedEngines, useEngine } from './engines.mjs';
 
 /** Runs before the page's scripts: the system asks for reduced motion. */
 function reducedMotionScript() {
@@ -396,33 +396,7 @@ async function colourCounts([ref, canvasSelector, colours, tolerance]) {
 
 for (const engineName of selectedEngines()) {
   describe(`users' requests in ${engineName}`, () => {
-    let engine;
-    let server;
-
-    before(async () => {
-      requireBuild();
-      server = await serveForEngines();
-      server.addRoutes(TEST_PAGES);
-      engine = await launchEngine(engineName);
-    });
-    after(async () => {
-      await engine?.close();
-      await server?.close();
-    });
-
-    /** Opens `path` with `initScripts`, runs `body(page)`, checks that the page logged no errors, closes it. */
-    async function inEnginePage(path, body, { initScripts = [], allowWarnings = false, ...options } = {}) {
-      server.setInitScripts(initScripts);
-      server.clearLog();
-      const opened = await engine.openPage(server.url + path, options);
-      try {
-        await body(opened);
-        const errors = [...(await opened.errors()), ...server.badResponses()];
-        assert.deepEqual(allowWarnings ? errors.filter((e) => !/xpbd-cloth/.test(e)) : errors, [], `${engineName}: errors on ${path}`);
-      } finally {
-        await opened.close();
-      }
-    }
+    const { inEnginePage } = useEngine(engineName, { routes: TEST_PAGES });
 
     it('Snapshot gives a PNG of the canvas as drawn, cloth and all; the button says it saved one', async () => {
       await inEnginePage('index.html', async (p) => {
