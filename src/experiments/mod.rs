@@ -24,7 +24,7 @@ mod definition;
 mod equal_cost;
 mod equilibrium;
 mod forces;
-mod four_solvers;
+pub mod four_solvers;
 mod hanging;
 mod iterations;
 pub(crate) mod json;

@@ -257,7 +257,7 @@ pub const SOFT_FREQUENCY: Parameter = Parameter {
     attribute: "soft-frequency",
     label: "Soft frequency",
     unit: "Hz",
-    meaning: "Soft step only: the natural frequency f of every distance constraint, a spring of stiffness m_eff (2πf)² for the effective mass m_eff of its two particles. Box2D keeps it at most half the substep rate.",
+    meaning: "Soft step only: the natural frequency f of every distance constraint, a spring of stiffness m_eff (2πf)² for the effective mass m_eff of its two particles. Box2D keeps it at a quarter of the substep rate; at half, a cloth swept once per substep gains energy (docs/experiments.md, four solvers).",
     remark: "solver softStep",
     rule: Rule::Positive {
         min: 1e-3,
