@@ -301,6 +301,39 @@ fn figures(settings: &Settings, trial: &Trial) -> [f64; 5] {
     ]
 }
 
+/// The table: each run's cost, its constraint solves and its [`figures`].
+fn table(trials: &[Trial], all: &[[f64; 5]]) -> Table {
+    Table {
+        columns: [
+            "run",
+            "work units per step",
+            "constraint solves per step",
+            "mean stretch hanging (%)",
+            "peak stretch yanked (%)",
+            "largest kinetic energy after the release (J)",
+            "energy change 0.5 s after the release (J)",
+            "energy change 1 s after the release (J)",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: trials
+            .iter()
+            .zip(all)
+            .map(|(t, f)| {
+                let p = t.cloth.params();
+                let solves = (p.iterations * p.substeps) as usize * t.cloth.num_constraints();
+                let mut row = vec![
+                    Cell::Text(t.label.clone()),
+                    Cell::Number(t.cloth.work_per_step() as f64),
+                    Cell::Number(solves as f64),
+                ];
+                row.extend(f.iter().map(|&v| Cell::Number(v)));
+                row
+            })
+            .collect(),
+    }
+}
+
 fn report(settings: &Settings, trials: &[Trial]) -> Report {
     let mut stretch = Chart::new("Mean stretch of the links", "time (s)", "stretch (%)");
     let mut energy = Chart::new(
@@ -317,35 +350,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             .push(series(trial.label.clone(), &trial.samples, 2));
     }
     let all: Vec<[f64; 5]> = trials.iter().map(|t| figures(settings, t)).collect();
-    let table = Table {
-        columns: [
-            "run",
-            "work units per step",
-            "constraint solves per step",
-            "mean stretch hanging (%)",
-            "peak stretch yanked (%)",
-            "largest kinetic energy after the release (J)",
-            "energy change 0.5 s after the release (J)",
-            "energy change 1 s after the release (J)",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: trials
-            .iter()
-            .zip(&all)
-            .map(|(t, f)| {
-                let p = t.cloth.params();
-                let solves = (p.iterations * p.substeps) as usize * t.cloth.num_constraints();
-                let mut row = vec![
-                    Cell::Text(t.label.clone()),
-                    Cell::Number(t.cloth.work_per_step() as f64),
-                    Cell::Number(solves as f64),
-                ];
-                row.extend(f.iter().map(|&v| Cell::Number(v)));
-                row
-            })
-            .collect(),
-    };
+    let table = table(trials, &all);
     let ratio = all[3][0] / all[2][0];
     let status = if ratio <= HOLDS_RATIO {
         Status::Holds
