@@ -57,7 +57,7 @@ export interface ParameterValues {
   solverOrder: "colored" | "original";
   /** The solver of the distance constraints: "xpbd" (compliant position constraints, plain PBD at stiffness 0) or "softStep" (Catto's soft step, as in Box2D v3: each constraint a spring of frequency softFrequency and damping ratio softDampingRatio, solved on velocities, warm started, with a relax pass ending each substep; stiffness, pbdCoefficient and damping are XPBD's and it ignores them). Accepts `"xpbd"` or `"softStep"`. Default "xpbd". Applies at once. */
   solver: "xpbd" | "softStep";
-  /** Soft step only: the natural frequency f of every distance constraint, a spring of stiffness m_eff (2πf)² for the effective mass m_eff of its two particles. Box2D keeps it at most half the substep rate. Unit: Hz. Accepts 0.001..1e6. Default 30. Applies at once. */
+  /** Soft step only: the natural frequency f of every distance constraint, a spring of stiffness m_eff (2πf)² for the effective mass m_eff of its two particles. Box2D keeps it at a quarter of the substep rate; at half, a cloth swept once per substep gains energy (docs/experiments.md, four solvers). Unit: Hz. Accepts 0.001..1e6. Default 30. Applies at once. */
   softFrequency: number;
   /** Soft step only: the damping ratio ζ of every distance constraint (0 undamped, 1 critically damped). Accepts 0..1000. Default 1. Applies at once. */
   softDampingRatio: number;

@@ -89,7 +89,7 @@ export const PARAMETERS = Object.freeze([
   },
   {
     name: "softFrequency", attribute: "soft-frequency", label: "Soft frequency", unit: "Hz", remark: "solver softStep",
-    meaning: "Soft step only: the natural frequency f of every distance constraint, a spring of stiffness m_eff (2πf)² for the effective mass m_eff of its two particles. Box2D keeps it at most half the substep rate.",
+    meaning: "Soft step only: the natural frequency f of every distance constraint, a spring of stiffness m_eff (2πf)² for the effective mass m_eff of its two particles. Box2D keeps it at a quarter of the substep rate; at half, a cloth swept once per substep gains energy (docs/experiments.md, four solvers).",
     type: 'number', rule: { kind: 'positive', min: 0.001, max: 1000000 }, defaultValue: 30, appliesOn: 'simulation', group: 'beyond',
   },
   {
