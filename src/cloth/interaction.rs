@@ -16,7 +16,8 @@ use crate::params;
 /// run per frame, so per-step motion is one jump followed by stillness.
 /// Displacement over the simulated time between two drags is the motion the
 /// user made: the velocity a held pinned particle (which the pointer moves
-/// itself) is shown with.
+/// itself) is shown with, and the one a particle keeps when it is let go (a
+/// flick).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Held {
     index: usize,
@@ -117,18 +118,30 @@ impl Cloth {
         Ok(())
     }
 
-    /// Lets go of the grabbed particle. A free one keeps the velocity it
-    /// moves with (so the cloth can be flicked); a pinned one stays.
+    /// Lets go of the grabbed particle. A free one leaves with the velocity
+    /// of the pointer's motion (so the cloth can be flicked; none once the
+    /// pointer has rested); a pinned one stays.
     pub fn release(&mut self) {
         let Some(held) = self.held.take() else {
             return;
         };
         self.kinds.grab.let_go();
         let k = held.index;
-        if self.pinned[k] {
-            self.velocities[2 * k] = 0.0;
-            self.velocities[2 * k + 1] = 0.0;
-        }
+        let velocity = if self.pinned[k] {
+            [0.0, 0.0]
+        } else {
+            held.velocity_at(self.time)
+        };
+        self.velocities[2 * k] = velocity[0];
+        self.velocities[2 * k + 1] = velocity[1];
+        // Within a substep the velocity update measures motion from `previous`:
+        // put it where the particle would have been moving at `velocity`.
+        let h = self
+            .cursor
+            .and_then(|at| at.running)
+            .map_or(0.0, |s| s.now.h as f32);
+        self.previous[2 * k] = self.positions[2 * k] - h * velocity[0];
+        self.previous[2 * k + 1] = self.positions[2 * k + 1] - h * velocity[1];
     }
 
     /// Where the pointer holds the grabbed particle, metres, if one is held.

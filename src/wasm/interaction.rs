@@ -69,7 +69,7 @@ impl Simulation {
         self.cloth.drag(x, y).map_err(cloth_error)
     }
 
-    /// Lets go of the held particle; it keeps the velocity it moves with.
+    /// Lets go of the held particle; a free one keeps the velocity of the drag.
     pub fn release(&mut self) {
         self.cloth.release();
     }
