@@ -64,7 +64,7 @@ fn a_cut_is_kept_by_a_saved_state_and_refused_input_changes_nothing() {
     let p = c.positions().to_vec();
     let (ax, ay) = (p[2 * 9] as f64, p[2 * 9 + 1] as f64); // particle (1, 1)
     let (bx, by) = (p[2 * 10] as f64, p[2 * 10 + 1] as f64); // particle (2, 1)
-    // a short vertical stroke between particles (1, 1) and (2, 1)
+                                                             // a short vertical stroke between particles (1, 1) and (2, 1)
     let x = (ax + bx) / 2.0;
     let cut = c.cut(x, ay + 0.05, x, by - 0.05).unwrap();
     assert!(cut >= 1, "it cuts the constraint joining them: {cut}");
@@ -79,7 +79,11 @@ fn a_cut_is_kept_by_a_saved_state_and_refused_input_changes_nothing() {
         assert_eq!(error.field(), field);
         assert!(c == untouched, "a refused cut changes nothing");
     }
-    assert_eq!(c.cut(0.0, 0.0, 0.0, 0.0).unwrap(), 0, "a point cuts nothing");
+    assert_eq!(
+        c.cut(0.0, 0.0, 0.0, 0.0).unwrap(),
+        0,
+        "a point cuts nothing"
+    );
     let saved = c.saved_state().unwrap();
     let mut restored = grid_cloth(8, 6);
     restored.restore_state(&saved).unwrap();
@@ -98,5 +102,8 @@ fn a_cut_during_a_sliced_step_finishes_the_step_first() {
     let cut_whole = whole.cut(-10.0, -0.5, 10.0, -0.5).unwrap();
     assert!(!sliced.step_in_progress());
     assert_eq!(cut_sliced, cut_whole);
-    assert!(sliced == whole, "bit for bit the cloth cut after a whole step");
+    assert!(
+        sliced == whole,
+        "bit for bit the cloth cut after a whole step"
+    );
 }

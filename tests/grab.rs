@@ -24,7 +24,9 @@ fn try_tearing_cloth() -> Cloth {
 
 /// Constraints (as particle pairs) of `ids`.
 fn pairs(ids: &[u32]) -> Vec<(u32, u32)> {
-    ids.chunks_exact(2).map(|p| (p[0].min(p[1]), p[0].max(p[1]))).collect()
+    ids.chunks_exact(2)
+        .map(|p| (p[0].min(p[1]), p[0].max(p[1])))
+        .collect()
 }
 
 /// Pulls particle `k` of `c` straight down in moves of 8 px at 45 px/m
@@ -63,22 +65,40 @@ fn a_pull_of_the_bottom_edge_rips_a_line_of_the_cloth_while_it_hangs_from_its_pi
     let torn: Vec<_> = before.iter().filter(|p| !live.contains(p)).collect();
     let held = k as u32;
     let away = torn.iter().filter(|p| p.0 != held && p.1 != held).count();
-    println!("{} torn after {moves} moves, {away} of them away from the held particle", torn.len());
-    assert!(away >= 5, "a line of the cloth tears, not the held particle's own: {torn:?}");
+    println!(
+        "{} torn after {moves} moves, {away} of them away from the held particle",
+        torn.len()
+    );
+    assert!(
+        away >= 5,
+        "a line of the cloth tears, not the held particle's own: {torn:?}"
+    );
     assert_eq!(away, torn.len(), "the held particle's own constraints hold");
     // the pins still carry the cloth: no constraint of theirs, nor of their
     // neighbours, tore, and the held particle is still below them
     let pins = [0u32, width as u32 - 1];
-    let near_pin = |i: u32| pins.iter().any(|&p| (i % 40).abs_diff(p % 40) <= 1 && i / 40 <= 1);
-    assert!(torn.iter().all(|p| !near_pin(p.0) && !near_pin(p.1)), "{torn:?}");
+    let near_pin = |i: u32| {
+        pins.iter()
+            .any(|&p| (i % 40).abs_diff(p % 40) <= 1 && i / 40 <= 1)
+    };
+    assert!(
+        torn.iter().all(|p| !near_pin(p.0) && !near_pin(p.1)),
+        "{torn:?}"
+    );
     c.release();
     for _ in 0..100 {
         c.step();
     }
-    let ys: Vec<f32> = (0..width * height).map(|i| c.positions()[2 * i + 1]).collect();
+    let ys: Vec<f32> = (0..width * height)
+        .map(|i| c.positions()[2 * i + 1])
+        .collect();
     let top = ys[0].max(ys[width - 1]);
     let middle = 10 * width + width / 2;
-    assert!(ys[middle] < top - 1.0, "the cloth hangs below its pins: {} against {top}", ys[middle]);
+    assert!(
+        ys[middle] < top - 1.0,
+        "the cloth hangs below its pins: {} against {top}",
+        ys[middle]
+    );
 }
 
 #[test]
@@ -86,7 +106,8 @@ fn a_held_corner_follows_the_pointer_within_a_few_centimetres() {
     // the default cloth (heavy and soft: the original's values) with the
     // page's air drag, its free bottom corner pulled up and out 3 m
     let mut c = Cloth::from_preset("cloth", &[]).unwrap();
-    c.set_parameter("velocityDamping", Value::Number(1.5)).unwrap();
+    c.set_parameter("velocityDamping", Value::Number(1.5))
+        .unwrap();
     for _ in 0..500 {
         c.step();
     }
@@ -107,4 +128,3 @@ fn a_held_corner_follows_the_pointer_within_a_few_centimetres() {
     assert!(lag > 0.0, "a spring, not a teleport");
     assert_eq!(c.grab_target(), Some([(x + 2.7) as f32, (y + 1.3) as f32]));
 }
-

@@ -130,7 +130,11 @@ fn a_grabbed_particle_follows_the_pointer_through_the_grab_spring_and_the_cloth_
     assert_eq!(c.grabbed(), Some(k));
     assert_eq!(c.inverse_masses()[k], 2.0, "held, it keeps its mass");
     c.drag(6.0, -2.0).unwrap();
-    assert_ne!(position(&c, k), [6.0, -2.0], "the spring pulls it there as the cloth steps");
+    assert_ne!(
+        position(&c, k),
+        [6.0, -2.0],
+        "the spring pulls it there as the cloth steps"
+    );
     for _ in 0..40 {
         c.step();
         c.drag(6.0, -2.0).unwrap();

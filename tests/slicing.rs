@@ -314,10 +314,17 @@ fn setters_and_interaction_during_a_step_in_progress_apply_as_documented() {
     let mut fresh = grid_cloth(12, 9);
     fresh.set_solver_order(SolverOrder::Original).unwrap();
     assert_eq!(c.constraint_ids(), fresh.constraint_ids());
-    assert_eq!(c.grab_target(), Some([0.5, -0.5]), "the pointer holds it there");
+    assert_eq!(
+        c.grab_target(),
+        Some([0.5, -0.5]),
+        "the pointer holds it there"
+    );
     let p = &c.positions()[100..102];
     let lag = (p[0] - 0.5).hypot(p[1] + 0.5);
-    assert!(lag < 0.2, "the held particle is pulled towards the pointer: {lag} m");
+    assert!(
+        lag < 0.2,
+        "the held particle is pulled towards the pointer: {lag} m"
+    );
     c.release();
     c.step();
     assert!(

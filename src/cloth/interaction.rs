@@ -289,9 +289,8 @@ fn segments_cross(a: [f32; 2], b: [f32; 2], p: [f32; 2], q: [f32; 2]) -> bool {
     let (d3, d4) = (orient(p, q, a), orient(p, q, b));
     if d1 == 0.0 && d2 == 0.0 {
         // on one line: overlapping extents on both axes
-        let overlaps = |k: usize| {
-            a[k].min(b[k]) <= p[k].max(q[k]) && p[k].min(q[k]) <= a[k].max(b[k])
-        };
+        let overlaps =
+            |k: usize| a[k].min(b[k]) <= p[k].max(q[k]) && p[k].min(q[k]) <= a[k].max(b[k]);
         return overlaps(0) && overlaps(1);
     }
     d1 * d2 <= 0.0 && d3 * d4 <= 0.0
@@ -306,9 +305,18 @@ mod tests {
         let (a, b) = ([0.0, 0.0], [2.0, 0.0]);
         assert!(segments_cross(a, b, [1.0, -1.0], [1.0, 1.0]), "an X");
         assert!(segments_cross(a, b, [1.0, 0.0], [1.0, 1.0]), "a T");
-        assert!(!segments_cross(a, b, [3.0, -1.0], [3.0, 1.0]), "beyond the end");
+        assert!(
+            !segments_cross(a, b, [3.0, -1.0], [3.0, 1.0]),
+            "beyond the end"
+        );
         assert!(!segments_cross(a, b, [0.0, 1.0], [2.0, 1.0]), "parallel");
-        assert!(segments_cross(a, b, [1.5, 0.0], [3.0, 0.0]), "collinear, overlapping");
-        assert!(!segments_cross(a, b, [2.5, 0.0], [3.0, 0.0]), "collinear, apart");
+        assert!(
+            segments_cross(a, b, [1.5, 0.0], [3.0, 0.0]),
+            "collinear, overlapping"
+        );
+        assert!(
+            !segments_cross(a, b, [2.5, 0.0], [3.0, 0.0]),
+            "collinear, apart"
+        );
     }
 }

@@ -136,13 +136,7 @@ impl ConstraintKind for Grab {
         }
     }
 
-    fn solve(
-        &mut self,
-        positions: Positions,
-        _previous: &[f32],
-        inverse_mass: &[f32],
-        now: &Now,
-    ) {
+    fn solve(&mut self, positions: Positions, _previous: &[f32], inverse_mass: &[f32], now: &Now) {
         on_points!(positions, |points| self.pass(points, inverse_mass, now.h))
     }
 }
@@ -165,7 +159,11 @@ mod tests {
         }
         let omega2h2 = (2.0 * std::f64::consts::PI * GRAB_FREQUENCY * h).powi(2);
         let expected = omega2h2 / (1.0 + omega2h2);
-        assert!((points[0] as f64 - expected).abs() < 1e-5, "{} against {expected}", points[0]);
+        assert!(
+            (points[0] as f64 - expected).abs() < 1e-5,
+            "{} against {expected}",
+            points[0]
+        );
         assert_eq!(points[1], 0.0);
     }
 
