@@ -8,7 +8,7 @@ mod common {
 }
 
 use common::cloths::grid_cloth;
-use xpbd_cloth::{Cloth, Params, SolverOrder};
+use xpbd_cloth::{Cloth, Params, SolverKind, SolverOrder};
 
 /// Everything a step changes, compared exactly.
 #[derive(Debug, PartialEq)]
@@ -38,7 +38,7 @@ fn state(c: &mut Cloth) -> State {
 
 /// The settings the slices are checked with: both orders, substeps, damping of
 /// both kinds, tearing (which tears at once near the corners), bending and
-/// tethers.
+/// tethers, the soft step.
 fn setups() -> Vec<(&'static str, Params)> {
     let d = Params::default();
     vec![
@@ -102,6 +102,17 @@ fn setups() -> Vec<(&'static str, Params)> {
                 bending_stiffness: 50.0,
                 tethers: true,
                 solver_order: SolverOrder::Original,
+                ..d
+            },
+        ),
+        (
+            "soft step, tearing, 3 substeps",
+            Params {
+                solver: SolverKind::SoftStep,
+                soft_frequency: 40.0,
+                tear_stretch: 1.3,
+                substeps: 3,
+                iterations: 2,
                 ..d
             },
         ),

@@ -6,7 +6,9 @@
 use super::Cloth;
 use crate::error::{self, ClothError, Number};
 use crate::kinds::Topology;
-use crate::params::{self, with_solver_parameters, ParameterValue, Params, SolverOrder, Value};
+use crate::params::{
+    self, with_solver_parameters, ParameterValue, Params, SolverKind, SolverOrder, Value,
+};
 use crate::solver::order::ConstraintSet;
 
 /// The connectivity the constraint kinds read: the live constraints and the pins.
@@ -123,6 +125,26 @@ impl Cloth {
         let name = format_args!("\"{}\"", order.name());
         self.change_within_work_limit("solverOrder", &name, |p| p.solver_order = order)?;
         self.arrange_constraints();
+        Ok(())
+    }
+
+    /// Sets the solver of the distance constraints (XPBD or soft step); it
+    /// applies from the next substep. Refused when one step would exceed
+    /// [`params::MAX_WORK_PER_STEP`] with it.
+    pub fn set_solver(&mut self, solver: SolverKind) -> Result<(), ClothError> {
+        let name = format_args!("\"{}\"", solver.name());
+        self.change_within_work_limit("solver", &name, |p| p.solver = solver)
+    }
+
+    /// Sets the soft step's constraint frequency in Hz (above 0, up to 1e6).
+    pub fn set_soft_frequency(&mut self, value: f64) -> Result<(), ClothError> {
+        self.params.soft_frequency = params::SOFT_FREQUENCY.check_number(value)?;
+        Ok(())
+    }
+
+    /// Sets the soft step's constraint damping ratio (0..=1000).
+    pub fn set_soft_damping_ratio(&mut self, value: f64) -> Result<(), ClothError> {
+        self.params.soft_damping_ratio = params::SOFT_DAMPING_RATIO.check_number(value)?;
         Ok(())
     }
 
