@@ -19,8 +19,8 @@
 // - controls.js and keys.js: what each button, select and key does (Space pauses
 //   or resumes, R restarts, F fits the view); export.js: snapshot, recording,
 //   saved state.
-// - tools.js: the Drag, Cut and Pin tools (D, C, P); undo.js: Undo (Ctrl+Z) and
-//   "Page defaults".
+// - tools.js: the Drag, Cut and Pin tools (D, C, P) and "Page defaults"; undo.js:
+//   Undo (Ctrl+Z).
 //
 // For tests and curious users, the cloth's controller is `window.clothDemo`:
 // try clothDemo.set('gravity', 2), clothDemo.diagnostics() or clothDemo.pause()
@@ -118,7 +118,7 @@ async function start() {
   }
   wireControls(controller, plot);
   wireExport(controller, plot);
-  wireTools(controller);
+  wireTools(controller, plot);
   wireUndo(controller, plot);
   showReducedMotion(controller);
   showPauseState(controller);

@@ -1,9 +1,12 @@
 // The tool a press on the cloth uses: Drag, Cut or Pin, a group of radio buttons
 // above the canvas and the keys D, C and P (not while a field or button has the
-// focus). The cloth's controller does what each tool does (setTool).
+// focus). The cloth's controller does what each tool does (setTool). And "Page
+// defaults": back to the values the page opens with.
 
-import { byId } from './dom.js';
-import { KEY_OWNERS } from './keys.js';
+import { byId, KEY_OWNERS } from './dom.js';
+import { LIVE_FIELDS, PARAMETER_BY_NAME, pageDefault, RESTART_FIELDS } from './form.js';
+import { restart } from './restart.js';
+import { DEFAULT_SPEED } from './speed-control.js';
 
 /** Each tool's key. */
 export const TOOL_KEYS = Object.freeze({ d: 'drag', c: 'cut', p: 'pin' });
@@ -15,7 +18,17 @@ function choose(controller, tool) {
   byId('cloth-canvas').dataset.tool = tool;
 }
 
-export function wireTools(controller) {
+/** The page's own values: its default scene at its size, every parameter's page default, real time (undoable, as a restart). */
+function pageDefaults(controller, plot) {
+  for (const id of RESTART_FIELDS) byId(id).value = String(PARAMETER_BY_NAME.get(id).defaultValue);
+  byId('speed').value = DEFAULT_SPEED;
+  byId('speed').dispatchEvent(new Event('change'));
+  restart(controller, plot, Object.fromEntries(LIVE_FIELDS.map((id) => [id, pageDefault(id)])));
+}
+
+/** Wires the tool choice, its keys, and the Page defaults button. */
+export function wireTools(controller, plot) {
+  byId('page-defaults').addEventListener('click', () => pageDefaults(controller, plot));
   for (const radio of document.querySelectorAll('input[name="tool"]')) {
     radio.addEventListener('change', () => {
       if (radio.checked) choose(controller, radio.value);

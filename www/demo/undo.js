@@ -2,7 +2,7 @@
 // the pointer, a change of scene or of a parameter, kept as the cloth's saved
 // state (controller.exportState, the file Save state writes) up to UNDO_LEVELS
 // deep, and put back with importState. The Undo button and Ctrl+Z (⌘Z) take the
-// last one back; "Page defaults" goes back to the values the page opens with.
+// last one back.
 //
 // A press on the canvas saves the state as it begins (before the cloth's own
 // listener sees it: on the main thread exportState runs at once, and a worker
@@ -10,14 +10,9 @@
 // undo level once the controller's `edits` count shows the press edited (a
 // grab, a stroke that cut, a pin); a press that only panned leaves none.
 
-import { byId } from './dom.js';
+import { byId, KEY_OWNERS } from './dom.js';
 import { followLoadedCloth } from './export.js';
-import { LIVE_FIELDS, pageDefault, RESTART_FIELDS } from './form.js';
-import { restart } from './restart.js';
-import { DEFAULT_SPEED } from './speed-control.js';
-import { PARAMETER_BY_NAME } from './form.js';
 import { showStatus } from './status.js';
-import { KEY_OWNERS } from './keys.js';
 
 /** How many edits Undo can take back, newest first (the oldest is forgotten beyond). */
 export const UNDO_LEVELS = 30;
@@ -83,14 +78,6 @@ export async function undo() {
   followLoadedCloth(page.controller, page.plot);
 }
 
-/** The page's own values: its default scene at its size, every parameter's page default, real time. */
-function pageDefaults() {
-  for (const id of RESTART_FIELDS) byId(id).value = String(PARAMETER_BY_NAME.get(id).defaultValue);
-  byId('speed').value = DEFAULT_SPEED;
-  byId('speed').dispatchEvent(new Event('change'));
-  restart(page.controller, page.plot, Object.fromEntries(LIVE_FIELDS.map((id) => [id, pageDefault(id)])));
-}
-
 /** Ctrl+Z or ⌘Z, outside the fields (which undo their own typing). */
 function isUndoKey(event) {
   if (event.defaultPrevented || event.altKey || event.shiftKey || event.isComposing) return false;
@@ -98,7 +85,7 @@ function isUndoKey(event) {
   return !(event.target instanceof Element && event.target.closest(KEY_OWNERS) && !event.target.closest('button'));
 }
 
-/** Wires the Undo and Page defaults buttons, Ctrl+Z, and the saves of presses on the canvas. */
+/** Wires the Undo button, Ctrl+Z, and the saves of presses on the canvas. */
 export function wireUndo(controller, plot) {
   page = { controller, plot };
   const canvas = byId('cloth-canvas');
@@ -108,7 +95,6 @@ export function wireUndo(controller, plot) {
     keep({ state: save(), edits: controller.edits });
   }, { capture: true });
   byId('undo').addEventListener('click', () => undo());
-  byId('page-defaults').addEventListener('click', () => pageDefaults());
   document.addEventListener('keydown', (event) => {
     if (!isUndoKey(event)) return;
     event.preventDefault();
