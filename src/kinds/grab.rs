@@ -153,7 +153,7 @@ mod tests {
         let h = 0.01;
         let mut grab = Grab::default();
         grab.hold(0, [1.0, 0.0]);
-        let mut points = vec![0.0f32, 0.0];
+        let mut points = [0.0f32, 0.0];
         for _ in 0..10 {
             grab.pass(&mut points[..], &[2.0], h);
         }
