@@ -264,10 +264,9 @@ impl Cloth {
         }
     }
 
-    /// Particle `k`'s inverse mass: 0 while pinned or held, else `1/mass`.
+    /// Particle `k`'s inverse mass: 0 while pinned, else `1/mass`.
     pub(super) fn update_inverse_mass(&mut self, k: usize) {
-        let held = self.pinned[k] || self.grabbed() == Some(k);
-        self.inverse_mass[k] = if held {
+        self.inverse_mass[k] = if self.pinned[k] {
             0.0
         } else {
             (1.0 / self.mass_of(k)) as f32

@@ -484,13 +484,16 @@ impl Cloth {
         (particles, &mut self.kinds)
     }
 
-    /// Tears every constraint stretched beyond `factor` times its rest length.
+    /// Tears every constraint stretched beyond `factor` times its rest
+    /// length, but those of the held particle: the hand holds the cloth
+    /// there, so a pull rips it around the grip (see [`crate::kinds::grab`]).
     fn tear(&mut self, factor: f64) {
         let limit = (factor - 1.0) as f32;
         let positions = &self.positions;
-        let torn = self
-            .constraints
-            .tear(|a, b, rest_length| solver::pair_stretch(positions, a, b, rest_length) > limit);
+        let held = self.grabbed().map_or(u32::MAX, |k| k as u32);
+        let torn = self.constraints.tear(|a, b, rest_length| {
+            a != held && b != held && solver::pair_stretch(positions, a, b, rest_length) > limit
+        });
         self.torn_count += torn;
         if torn > 0 {
             self.topology_changed();

@@ -23,6 +23,8 @@
 // - cloth-note.js: the line under the first screen and Stiffen the cloth;
 //   backend-choice.js: WebGPU offered only where an adapter exists, its error
 //   said once under the select.
+// - tools.js: the Drag, Cut and Pin tools (D, C, P) and "Page defaults"; undo.js:
+//   Undo (Ctrl+Z).
 //
 // For tests and curious users, the cloth's controller is `window.clothDemo`:
 // try clothDemo.set('gravity', 2), clothDemo.diagnostics() or clothDemo.pause()
@@ -48,6 +50,8 @@ import { showController } from './readouts.js';
 import { buildSpeedSelect } from './speed-control.js';
 import { showDiverged, showStatus } from './status.js';
 import { buildStrainLegend, showStrainLegend } from './strain-legend.js';
+import { wireTools } from './tools.js';
+import { wireUndo } from './undo.js';
 import { readBackendFromUrl, readSpeedFromUrl, readUrlIntoFields, readViewFromUrl, workerFromUrl, writeUrl } from './url-state.js';
 
 // for the tests: how long typing must pause before a field is committed
@@ -130,6 +134,8 @@ async function start() {
   wireCanvasKeys(byId('cloth-canvas'), controller);
   wireFullscreen(byId('cloth-canvas'));
   showClothNote(controller);
+  wireTools(controller, plot);
+  wireUndo(controller, plot);
   showReducedMotion(controller);
   showPauseState(controller);
   buildStrainLegend(); // the ramp comes from the wasm, loaded by now
