@@ -34,6 +34,7 @@ import { PAGE_DEFAULTS } from './page-defaults.js';
 import { wireControls } from './controls.js';
 import { byId } from './dom.js';
 import { wireExport } from './export.js';
+import { wireDrops } from './drop.js';
 import { LIVE_FIELDS, RESTART_FIELDS, restartFieldOptions, showFieldError, showLiveValues, showSizeFields } from './form.js';
 import { applyLiveField } from './live-fields.js';
 import { showPauseState, showReducedMotion } from './pause.js';
@@ -114,6 +115,7 @@ async function start() {
   }
   wireControls(controller, plot);
   wireExport(controller, plot);
+  wireDrops(controller);
   showReducedMotion(controller);
   showPauseState(controller);
   buildStrainLegend(); // the ramp comes from the wasm, loaded by now
