@@ -124,8 +124,9 @@ impl Cloth {
         Ok(self.kinds.bodies.len() - 1)
     }
 
-    /// The scene of one body that [`Cloth::add_body`] adds, checked.
-    fn filled_body(&self, body: &BodyOutline) -> Result<Scene, ClothError> {
+    /// Checks all of `body` but what its outline encloses; returns the
+    /// particles' spacing and mass.
+    fn check_outline(&self, body: &BodyOutline) -> Result<(f64, f64), ClothError> {
         let corners = body.outline.len() / 2;
         if body.outline.len() % 2 != 0 || !(3..=MAX_OUTLINE_CORNERS).contains(&corners) {
             return Err(refuse_value(
@@ -192,6 +193,12 @@ impl Cloth {
                 refuse_value("plastic", value.into(), allowed.into())
             })?;
         }
+        Ok((spacing, mass))
+    }
+
+    /// The scene of one body that [`Cloth::add_body`] adds, checked.
+    fn filled_body(&self, body: &BodyOutline) -> Result<Scene, ClothError> {
+        let (spacing, mass) = self.check_outline(body)?;
         let outline: Vec<f32> = body.outline.iter().map(|&v| v as f32).collect();
         let Some(positions) = grid_inside(&outline, spacing as f32, MAX_GRID_POINTS) else {
             return Err(refuse_value(
@@ -239,7 +246,7 @@ impl Cloth {
         scene.positions = positions;
         scene.bodies.push(BodySpec {
             particles: ids,
-            compliance,
+            compliance: body.compliance,
             plastic: body.plastic,
         });
         Ok(scene)
