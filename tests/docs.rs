@@ -399,3 +399,94 @@ fn the_citation_checker_finds_paths_sections_and_comments() {
         [(2, " docs/x.md".to_string())]
     );
 }
+
+// ---------------------------------------------------------------------------
+// docs/tests.md: the index from each feature to its tests.
+
+/// The test files `docs/tests.md` must cite: every `tests/*.rs` (each a test
+/// target), every `tests/e2e/*.test.mjs`, and `tests/experiments/main.rs`.
+fn test_files() -> Vec<String> {
+    let mut files = Vec::new();
+    for (folder, suffix) in [("tests", ".rs"), ("tests/e2e", ".test.mjs")] {
+        for entry in std::fs::read_dir(root().join(folder)).expect("the tests folder") {
+            let name = entry.expect("an entry").file_name();
+            let name = name.to_string_lossy();
+            if name.ends_with(suffix) {
+                files.push(format!("{folder}/{name}"));
+            }
+        }
+    }
+    files.push("tests/experiments/main.rs".to_string());
+    files.sort();
+    files
+}
+
+/// Every `tests/…` citation in inline code of `text`: the path, and the test
+/// named after `::`, if any.
+fn cited_tests(text: &str) -> Vec<(String, Option<String>)> {
+    let mut cited = Vec::new();
+    for (_, line) in prose_lines(text) {
+        for (k, span) in line.split('`').enumerate() {
+            if k % 2 == 1 && span.starts_with("tests/") {
+                match span.split_once("::") {
+                    Some((path, name)) => cited.push((path.to_string(), Some(name.to_string()))),
+                    None => cited.push((span.to_string(), None)),
+                }
+            }
+        }
+    }
+    cited
+}
+
+/// Whether the test file at `path` holds a test called `name`: a Rust
+/// function `fn name(` or an end-to-end test whose title contains `name`.
+fn has_test(path: &str, name: &str) -> bool {
+    let text = read(&root().join(path));
+    if path.ends_with(".rs") {
+        text.contains(&format!("fn {name}("))
+    } else {
+        text.contains(name)
+    }
+}
+
+#[test]
+fn every_test_file_is_in_the_feature_index_and_every_citation_exists() {
+    let index = read(&root().join("docs/tests.md"));
+    let cited = cited_tests(&index);
+    let mut problems = Vec::new();
+    for file in test_files() {
+        if !cited.iter().any(|(path, _)| *path == file) {
+            problems.push(format!("{file} is not in docs/tests.md"));
+        }
+    }
+    for (path, name) in &cited {
+        if !root().join(path).exists() {
+            problems.push(format!("docs/tests.md cites {path}, which does not exist"));
+        } else if let Some(name) = name {
+            if !has_test(path, name) {
+                problems.push(format!(
+                    "docs/tests.md cites {path}::{name}, which has no such test"
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_feature_index_checker_reads_paths_and_test_names() {
+    let text = "| x | `tests/a.rs`, `tests/b.rs::c_d` and `src/e.rs` |\n```\n`tests/f.rs`\n```\n";
+    assert_eq!(
+        cited_tests(text),
+        [
+            ("tests/a.rs".to_string(), None),
+            ("tests/b.rs".to_string(), Some("c_d".to_string()))
+        ]
+    );
+    assert!(test_files().contains(&"tests/docs.rs".to_string()));
+    assert!(has_test(
+        "tests/docs.rs",
+        "the_feature_index_checker_reads_paths_and_test_names"
+    ));
+    assert!(!has_test("tests/docs.rs", "no_such_test_anywhere"));
+}

@@ -203,22 +203,20 @@ impl Contacts {
 }
 
 impl Contacts {
-    /// One pass over the contacts (see [`Contacts::pass_on`]), a push on a
-    /// particle of a rigid body moving the body ([`rigid`]).
-    fn pass<P: Movable + ?Sized>(
+    /// One pass over the contacts with rigid bodies (see
+    /// [`Contacts::pass_on`]): a push on a particle of a rigid body moves the
+    /// body ([`rigid`]). Compiled once for both layouts of the positions.
+    fn pass_rigid(
         &mut self,
-        points: &mut P,
+        positions: &mut Positions,
         previous: &[f32],
         inverse_mass: &[f32],
         now: &Now,
     ) {
-        if self.rigid.is_empty() {
-            return self.pass_on(points, previous, inverse_mass, now);
-        }
         let mut rigid = std::mem::take(&mut self.rigid);
-        rigid.begin(points, inverse_mass);
-        self.pass_on(&mut rigid.view(points), previous, inverse_mass, now);
-        rigid.finish(points);
+        rigid.begin(positions, inverse_mass);
+        self.pass_on(&mut rigid.view(positions), previous, inverse_mass, now);
+        rigid.finish(positions);
         self.rigid = rigid;
     }
 
@@ -325,8 +323,17 @@ impl ConstraintKind for Contacts {
         self.self_collision.begin_substep(odd);
     }
 
-    fn solve(&mut self, positions: Positions, previous: &[f32], inverse_mass: &[f32], now: &Now) {
-        on_points!(positions, |points| self.pass(
+    fn solve(
+        &mut self,
+        mut positions: Positions,
+        previous: &[f32],
+        inverse_mass: &[f32],
+        now: &Now,
+    ) {
+        if !self.rigid.is_empty() {
+            return self.pass_rigid(&mut positions, previous, inverse_mass, now);
+        }
+        on_points!(positions, |points| self.pass_on(
             points,
             previous,
             inverse_mass,

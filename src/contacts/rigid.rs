@@ -415,8 +415,11 @@ impl<P: Points + ?Sized> RigidPoints<'_, P> {
     }
 }
 
+// Out of line: the contact pass over these positions is compiled once more,
+// and its many accesses inlined would make that copy twice the size of the
+// others' (a call per access costs only scenes with rigid bodies).
 impl<P: Points + ?Sized> Points for RigidPoints<'_, P> {
-    #[inline(always)]
+    #[inline(never)]
     fn point(&self, k: usize) -> (f32, f32) {
         let (x, y) = self.points.point(k);
         match self.motion(k) {
@@ -428,7 +431,7 @@ impl<P: Points + ?Sized> Points for RigidPoints<'_, P> {
         }
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn set_point(&mut self, k: usize, p: (f32, f32)) {
         let b = match self.rigid.of.get(k) {
             Some(&b) if b > 0 => b as usize - 1,
@@ -443,7 +446,7 @@ impl<P: Points + ?Sized> Points for RigidPoints<'_, P> {
 }
 
 impl<P: Points + ?Sized> Movable for RigidPoints<'_, P> {
-    #[inline(always)]
+    #[inline(never)]
     fn inverse_mass_along(&self, k: usize, n: [f32; 2], w: f32) -> f32 {
         match self.motion(k) {
             Some(motion) if w > 0.0 => {
@@ -478,8 +481,9 @@ impl RigidVelocities<'_> {
     }
 }
 
+// Out of line, as `RigidPoints`' accesses are.
 impl Points for RigidVelocities<'_> {
-    #[inline(always)]
+    #[inline(never)]
     fn point(&self, k: usize) -> (f32, f32) {
         match self.motion(k) {
             Some(motion) => {
@@ -493,7 +497,7 @@ impl Points for RigidVelocities<'_> {
         }
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn set_point(&mut self, k: usize, v: (f32, f32)) {
         let Some(b) = self.motion(k).map(|_| self.rigid.of[k] as usize - 1) else {
             self.velocities[2 * k] = v.0;
@@ -509,7 +513,7 @@ impl Points for RigidVelocities<'_> {
 }
 
 impl Movable for RigidVelocities<'_> {
-    #[inline(always)]
+    #[inline(never)]
     fn is_rigid(&self, k: usize) -> bool {
         self.motion(k).is_some()
     }
@@ -518,7 +522,7 @@ impl Movable for RigidVelocities<'_> {
         self.rigid.motions.iter().any(|m| m.inverse_mass > 0.0)
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn inverse_mass_along(&self, k: usize, n: [f32; 2], w: f32) -> f32 {
         match self.motion(k) {
             Some(motion) if w > 0.0 => {

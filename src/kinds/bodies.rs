@@ -605,6 +605,33 @@ pub fn thickness(particles: &[u32], at: impl Fn(u32) -> (f64, f64)) -> f64 {
     }
 }
 
+/// Sorts `v` by `less` in place: a heap sort, a few hundred bytes of code
+/// where the standard library's sorts bring several kilobytes into the
+/// shipped module for this one cold call.
+fn heap_sort<T: Copy>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    let sift = |v: &mut [T], mut root: usize, end: usize| loop {
+        let mut child = 2 * root + 1;
+        if child >= end {
+            return;
+        }
+        if child + 1 < end && less(&v[child], &v[child + 1]) {
+            child += 1;
+        }
+        if !less(&v[root], &v[child]) {
+            return;
+        }
+        v.swap(root, child);
+        root = child;
+    };
+    for root in (0..v.len() / 2).rev() {
+        sift(v, root, v.len());
+    }
+    for end in (1..v.len()).rev() {
+        v.swap(0, end);
+        sift(v, 0, end);
+    }
+}
+
 /// Appends to `outline` the convex hull of `particles` (at `at`),
 /// counter-clockwise from the lowest leftmost, with the particles that lie on
 /// its sides (Andrew's monotone chain, keeping collinear points). `scratch`
@@ -619,11 +646,12 @@ fn hull(
     let [sorted, lower, upper] = scratch;
     sorted.clear();
     sorted.extend_from_slice(particles);
-    sorted.sort_unstable_by(|&a, &b| {
+    heap_sort(sorted, |&a, &b| {
         let (pa, pb) = (at(a), at(b));
         pa.0.total_cmp(&pb.0)
             .then(pa.1.total_cmp(&pb.1))
             .then(a.cmp(&b))
+            .is_lt()
     });
     let size = {
         let (first, last) = (at(sorted[0]), at(sorted[sorted.len() - 1]));
@@ -913,6 +941,23 @@ impl ConstraintKind for Bodies {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_heap_sort_sorts_as_the_standard_sort() {
+        let mut seed = 12345u32;
+        for n in [0, 1, 2, 3, 7, 64, 257] {
+            let mut v: Vec<u32> = (0..n)
+                .map(|_| {
+                    seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                    seed % 50
+                })
+                .collect();
+            let mut expected = v.clone();
+            expected.sort_unstable();
+            heap_sort(&mut v, |a, b| a < b);
+            assert_eq!(v, expected, "{n} values");
+        }
+    }
 
     #[test]
     fn a_box_outline_goes_round_its_sides() {
