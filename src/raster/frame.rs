@@ -140,7 +140,14 @@ impl Frame {
                 }
             }
             let crossings = &mut crossings[..found - found % 2];
-            crossings.sort_unstable_by(f32::total_cmp);
+            // insertion sort: a handful of crossings, and no sort code in the module
+            for i in 1..crossings.len() {
+                let mut j = i;
+                while j > 0 && crossings[j - 1] > crossings[j] {
+                    crossings.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
             for span in crossings.chunks_exact(2) {
                 let clip = |v: f32| (v - 0.5).ceil().clamp(0.0, self.width as f32) as usize;
                 let (x0, x1) = (clip(span[0]), clip(span[1]));
