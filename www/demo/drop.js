@@ -1,6 +1,7 @@
 // The "Drop a box" and "Drop a ball" buttons: each adds a rigid body
 // (controller.addBody, the same call the embedder has) above the scene's
-// highest particle, in view, at the middle of what the canvas shows. Its
+// highest particle, at the middle of what the canvas shows, the camera moving
+// up when there is no room above the scene in view. Its
 // size follows the view (a tenth of the visible width, at least four particles
 // across), so a drop looks alike on a small cloth and a large one.
 
@@ -29,14 +30,15 @@ export function ballOutline(x, y, radius) {
 
 /**
  * Where a body of `size` metres goes: centred across the view, its bottom a
- * body's size above the highest particle, but inside the top of the view.
+ * body's size above the highest particle; and how far the view must move up
+ * to show it (0 when it is in view already).
  */
 export function dropPlace(positions, view, canvasHeight, size) {
   let highest = -Infinity;
   for (let k = 1; k < positions.length; k += 2) highest = Math.max(highest, positions[k]);
   const top = view.y + canvasHeight / 2 / view.scale;
-  const above = Number.isFinite(highest) ? highest + 1.5 * size : view.y;
-  return { x: view.x, y: Math.min(above, top - 0.6 * size) };
+  const y = Number.isFinite(highest) ? highest + 1.5 * size : view.y;
+  return { x: view.x, y, raise: Math.max(0, y + size - top) };
 }
 
 /** Wires the two buttons to `controller`; a refusal is shown under them. */
@@ -50,6 +52,8 @@ export function wireDrops(controller) {
       const width = canvas.clientWidth / view.scale;
       const size = Math.max(4 * SPACING, width / 10);
       const place = dropPlace(await controller.readPositions(), view, canvas.clientHeight, size);
+      // no room above the scene in view: the camera moves up to show the drop
+      if (place.raise > 0) controller.setView({ x: view.x, y: view.y + place.raise, scale: view.scale });
       const outline = shape === 'box' ? boxOutline(place.x, place.y, size) : ballOutline(place.x, place.y, size / 2);
       await controller.addBody({ outline, spacing: Math.max(SPACING, size / 8) });
     } catch (error) {
