@@ -56,4 +56,4 @@ pub mod wasm;
 
 pub use cloth::Cloth;
 pub use error::ClothError;
-pub use params::{FixedPreset, GridSize, Params, SolverOrder};
+pub use params::{FixedPreset, GridSize, Params, SolverKind, SolverOrder};

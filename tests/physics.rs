@@ -115,7 +115,7 @@ fn assert_xpbd_converges(order: SolverOrder) {
 }
 
 #[test]
-fn a_grabbed_particle_sits_exactly_under_the_pointer_and_the_cloth_follows() {
+fn a_grabbed_particle_follows_the_pointer_through_the_grab_spring_and_the_cloth_follows() {
     let mut c = cloth(40, 30, 2);
     for _ in 0..50 {
         c.step();
@@ -128,13 +128,20 @@ fn a_grabbed_particle_sits_exactly_under_the_pointer_and_the_cloth_follows() {
     let neighbour_before = position(&c, neighbour);
     c.grab(k).unwrap();
     assert_eq!(c.grabbed(), Some(k));
-    assert_eq!(c.inverse_masses()[k], 0.0);
+    assert_eq!(c.inverse_masses()[k], 2.0, "held, it keeps its mass");
     c.drag(6.0, -2.0).unwrap();
+    assert_ne!(
+        position(&c, k),
+        [6.0, -2.0],
+        "the spring pulls it there as the cloth steps"
+    );
     for _ in 0..40 {
         c.step();
         c.drag(6.0, -2.0).unwrap();
     }
-    assert_eq!(position(&c, k), [6.0, -2.0]);
+    let [x, y] = position(&c, k);
+    let lag = (x - 6.0).hypot(y + 2.0);
+    assert!(lag < 0.2, "it follows the pointer: {lag} m behind");
     let neighbour_after = position(&c, neighbour);
     assert!(
         (neighbour_after[0] - neighbour_before[0]).abs() > 0.5,
@@ -143,6 +150,13 @@ fn a_grabbed_particle_sits_exactly_under_the_pointer_and_the_cloth_follows() {
     c.release();
     assert_eq!(c.grabbed(), None);
     assert_eq!(c.inverse_masses()[k], 2.0);
+    // a pinned particle held is put at the pointer at once
+    c.set_pinned(0, true).unwrap();
+    c.grab(0).unwrap();
+    c.drag(-1.0, 1.0).unwrap();
+    assert_eq!(position(&c, 0), [-1.0, 1.0]);
+    c.step();
+    assert_eq!(position(&c, 0), [-1.0, 1.0]);
 }
 
 #[test]

@@ -718,7 +718,7 @@ fn presets_have_their_shapes() {
 
 #[test]
 fn preset_names_and_options_are_checked() {
-    let error = Cloth::from_preset("trampoline", &[]).unwrap_err();
+    let error = Cloth::from_preset("hammock", &[]).unwrap_err();
     assert_eq!(error.field(), "preset");
     assert!(error.to_string().contains("\"rope\""), "{error}");
     let error = Cloth::from_preset("rope", &[("fixed", Value::Number(2.0))]).unwrap_err();

@@ -15,7 +15,7 @@ mod common {
 use common::search::largest_accepted;
 use common::torn::tear_all;
 use xpbd_cloth::params::{work, MAX_WORK_PER_CALL, MAX_WORK_PER_STEP};
-use xpbd_cloth::{Cloth, ClothError, FixedPreset, GridSize, Params, SolverOrder};
+use xpbd_cloth::{Cloth, ClothError, FixedPreset, GridSize, Params, SolverKind, SolverOrder};
 
 type Setter = fn(&mut Cloth, f64) -> Result<(), ClothError>;
 
@@ -333,7 +333,7 @@ fn every_kind_and_sweep() -> Vec<(String, Cloth)> {
         let cloth = Cloth::from_preset(name, &tearing).unwrap();
         out.push((format!("{name}, tearing"), cloth));
     }
-    let settings: [(&str, Params); 5] = [
+    let settings: [(&str, Params); 6] = [
         (
             "self-collision, gusts, bending, tethers, tearing",
             Params {
@@ -377,6 +377,16 @@ fn every_kind_and_sweep() -> Vec<(String, Cloth)> {
             Params {
                 bending_stiffness: 50.0,
                 solver_order: SolverOrder::Original,
+                ..Params::default()
+            },
+        ),
+        (
+            "soft step, bending, tethers, 2 substeps",
+            Params {
+                solver: SolverKind::SoftStep,
+                bending_stiffness: 50.0,
+                tethers: true,
+                substeps: 2,
                 ..Params::default()
             },
         ),

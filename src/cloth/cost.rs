@@ -20,10 +20,14 @@ impl Cloth {
     }
 
     /// Beginning substep `s`: the kinds' start, the prediction and the
-    /// multipliers back to 0.
+    /// multipliers back to 0 (on the soft step, the warm start instead).
     pub(super) fn begin_substep_cost(&self, s: &Substep) -> u64 {
         let (n, m) = (self.num_particles() as u64, self.num_constraints() as u64);
-        work::SUBSTEP + n * work::PREDICT + m * work::CONSTRAINT_SUBSTEP + s.kinds.begin
+        let multipliers = match s.sweep {
+            Sweep::Soft => work::WARM_START,
+            _ => work::CONSTRAINT_SUBSTEP,
+        };
+        work::SUBSTEP + n * work::PREDICT + m * multipliers + s.kinds.begin
     }
 
     /// Splitting the positions for the coloured sweeps and merging them back.
@@ -44,6 +48,7 @@ impl Cloth {
             Sweep::Original => m * work::SOLVE_ORIGINAL,
             Sweep::Damped => m * work::SOLVE_DAMPED,
             Sweep::OwnStiffness => m * work::SOLVE_OWN_STIFFNESS,
+            Sweep::Soft => m * work::SOLVE_SOFT,
         }
     }
 
@@ -54,12 +59,16 @@ impl Cloth {
     }
 
     /// Ending substep `s`, counted before it runs (tearing changes what it is
-    /// counted on): the kinds' end, the velocity update, velocity damping,
-    /// and the tear check with what follows the tears.
+    /// counted on): the kinds' end, the velocity update, the soft step's
+    /// relax pass, velocity damping, and the tear check with what follows
+    /// the tears.
     pub(super) fn end_substep_cost(&self, s: &Substep) -> u64 {
         let (n, m) = (self.num_particles() as u64, self.num_constraints() as u64);
         let (p, kinds) = (&s.now.p, s.kinds);
         let mut cost = n * work::VELOCITY_UPDATE + kinds.end;
+        if s.sweep == Sweep::Soft {
+            cost += work::SWEEP + m * work::RELAX;
+        }
         if p.velocity_damping > 0.0 {
             cost += n * work::VELOCITY_DAMPING;
         }

@@ -93,8 +93,8 @@ impl Cloth {
         self.inverse_mass[k] != 0.0 || self.grabbed() == Some(k)
     }
 
-    /// Kinetic energy `Σ ½ m |v|²` of the moving particles, in joules. The held
-    /// particle counts with the velocity of the drag (the one it keeps when let go).
+    /// Kinetic energy `Σ ½ m |v|²` of the moving particles, in joules. A held
+    /// pinned particle counts with the velocity of the drag.
     pub fn kinetic_energy(&self) -> f64 {
         self.velocities
             .chunks_exact(2)

@@ -11,11 +11,13 @@ use crate::params;
 
 /// A particle held by the user.
 ///
-/// Its velocity is measured between drag calls, not between steps: pointer
-/// events arrive about once per animation frame while several steps run per
-/// frame, so per-step motion is one jump followed by stillness. Displacement
-/// over the simulated time between two drags is the motion the user made, and
-/// the velocity the particle keeps when it is let go (a flick).
+/// The pointer's velocity is measured between drag calls, not between steps:
+/// pointer events arrive about once per animation frame while several steps
+/// run per frame, so per-step motion is one jump followed by stillness.
+/// Displacement over the simulated time between two drags is the motion the
+/// user made: the velocity a held pinned particle (which the pointer moves
+/// itself) is shown with, and the one a particle keeps when it is let go (a
+/// flick).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Held {
     index: usize,
@@ -64,35 +66,42 @@ impl Cloth {
         Ok(best.map(|(k, _)| k))
     }
 
-    /// Takes hold of particle `index`: it stops moving on its own (inverse mass
-    /// 0) and follows [`Cloth::drag`]. Grabbing another particle releases the
-    /// first. O(1), like [`Cloth::release`] (and [`Cloth::set_pinned`] without
-    /// tethers or bending).
+    /// Takes hold of particle `index`: it follows [`Cloth::drag`] through
+    /// the grab's spring (see [`crate::kinds::grab`]), which pulls it towards
+    /// the pointer with a finite force, so a hard pull stretches the cloth
+    /// around it; a pinned particle held is put exactly at the pointer.
+    /// Grabbing another particle releases the first. O(1), like
+    /// [`Cloth::release`] (and [`Cloth::set_pinned`] without tethers or
+    /// bending).
     pub fn grab(&mut self, index: usize) -> Result<(), ClothError> {
         let k = params::validate_index(index, self.num_particles())?;
         self.release();
+        let at = [self.positions[2 * k], self.positions[2 * k + 1]];
         self.held = Some(Held {
             index: k,
-            sample_position: [self.positions[2 * k], self.positions[2 * k + 1]],
+            sample_position: at,
             sample_time: self.time,
             sample_interval: 0.0,
             velocity: [0.0, 0.0],
         });
-        self.velocities[2 * k] = 0.0;
-        self.velocities[2 * k + 1] = 0.0;
-        self.update_inverse_mass(k);
+        self.kinds.grab.hold(k, at);
         Ok(())
     }
 
-    /// Moves the grabbed particle exactly to `(x, y)`, in metres. Without a
-    /// grabbed particle this does nothing.
+    /// Moves the pointer holding the grabbed particle to `(x, y)`, in metres:
+    /// a free particle is pulled there by the grab's spring as the cloth
+    /// steps, a pinned one is put there at once. Without a grabbed particle
+    /// this does nothing.
     pub fn drag(&mut self, x: f64, y: f64) -> Result<(), ClothError> {
         let x = params::validate_coordinate("x", x)?;
         let y = params::validate_coordinate("y", y)?;
         let time = self.time;
         if let Some(held) = self.held.as_mut() {
-            self.positions[2 * held.index] = x;
-            self.positions[2 * held.index + 1] = y;
+            self.kinds.grab.move_to([x, y]);
+            if self.pinned[held.index] {
+                self.positions[2 * held.index] = x;
+                self.positions[2 * held.index + 1] = y;
+            }
             let elapsed = time - held.sample_time;
             // Several drags between two steps add up into the next sample.
             if elapsed > 0.0 {
@@ -109,17 +118,19 @@ impl Cloth {
         Ok(())
     }
 
-    /// Lets go of the grabbed particle. It keeps the velocity of the drag motion
-    /// (unless it is pinned), so the cloth can be flicked.
+    /// Lets go of the grabbed particle. A free one leaves with the velocity
+    /// of the pointer's motion (so the cloth can be flicked; none once the
+    /// pointer has rested); a pinned one stays.
     pub fn release(&mut self) {
         let Some(held) = self.held.take() else {
             return;
         };
+        self.kinds.grab.let_go();
         let k = held.index;
         let velocity = if self.pinned[k] {
             [0.0, 0.0]
         } else {
-            held.velocity
+            held.velocity_at(self.time)
         };
         self.velocities[2 * k] = velocity[0];
         self.velocities[2 * k + 1] = velocity[1];
@@ -131,7 +142,46 @@ impl Cloth {
             .map_or(0.0, |s| s.now.h as f32);
         self.previous[2 * k] = self.positions[2 * k] - h * velocity[0];
         self.previous[2 * k + 1] = self.positions[2 * k + 1] - h * velocity[1];
-        self.update_inverse_mass(k);
+    }
+
+    /// Where the pointer holds the grabbed particle, metres, if one is held.
+    pub fn grab_target(&self) -> Option<[f32; 2]> {
+        self.kinds.grab.target()
+    }
+
+    /// Cuts the cloth along the segment from `(x0, y0)` to `(x1, y1)`, in
+    /// metres: every live distance constraint whose segment (between its two
+    /// particles as they are now) crosses it is removed, as a tear removes it
+    /// (it counts in [`Cloth::torn_count`] and a saved state keeps it torn).
+    /// Returns how many were cut. A step in progress is finished first. A
+    /// segment of length 0 cuts nothing. Refused, with nothing changed: a
+    /// coordinate that is not finite or beyond ±1e6 m (the error names `x0`,
+    /// `y0`, `x1` or `y1`). O(constraints).
+    pub fn cut(&mut self, x0: f64, y0: f64, x1: f64, y1: f64) -> Result<usize, ClothError> {
+        let a = [
+            params::validate_coordinate("x0", x0)?,
+            params::validate_coordinate("y0", y0)?,
+        ];
+        let b = [
+            params::validate_coordinate("x1", x1)?,
+            params::validate_coordinate("y1", y1)?,
+        ];
+        if a == b {
+            return Ok(0);
+        }
+        if self.step_in_progress() {
+            self.advance(1, u64::MAX);
+        }
+        let positions = &self.positions;
+        let point = |k: u32| [positions[2 * k as usize], positions[2 * k as usize + 1]];
+        let cut = self
+            .constraints
+            .tear(|p, q, _| segments_cross(a, b, point(p), point(q)));
+        self.torn_count += cut;
+        if cut > 0 {
+            self.topology_changed();
+        }
+        Ok(cut)
     }
 
     /// Adds a collider (see [`crate::contacts::colliders`]); returns its id (from 1,
@@ -215,13 +265,58 @@ impl Cloth {
         Ok(self.pinned[k])
     }
 
-    /// Gives the held particle the drag velocity, so kinetic energy and a later
-    /// release see the motion the user makes.
+    /// Gives a held pinned particle the drag velocity, so kinetic energy
+    /// sees the motion the user makes (a free one moves on its own).
     pub(super) fn track_held(&mut self) {
-        if let Some(held) = self.held {
+        if let Some(held) = self.held.filter(|held| self.pinned[held.index]) {
             let velocity = held.velocity_at(self.time);
             self.velocities[2 * held.index] = velocity[0];
             self.velocities[2 * held.index + 1] = velocity[1];
         }
+    }
+}
+
+/// Whether segments `a`–`b` and `p`–`q` share a point: each pair of ends lies
+/// on both sides of (or on) the other's line, in `f64` (orientation tests);
+/// collinear segments share a point when their extents along the line overlap.
+fn segments_cross(a: [f32; 2], b: [f32; 2], p: [f32; 2], q: [f32; 2]) -> bool {
+    let f = |v: [f32; 2]| [v[0] as f64, v[1] as f64];
+    let (a, b, p, q) = (f(a), f(b), f(p), f(q));
+    let orient = |o: [f64; 2], u: [f64; 2], v: [f64; 2]| {
+        (u[0] - o[0]) * (v[1] - o[1]) - (u[1] - o[1]) * (v[0] - o[0])
+    };
+    let (d1, d2) = (orient(a, b, p), orient(a, b, q));
+    let (d3, d4) = (orient(p, q, a), orient(p, q, b));
+    if d1 == 0.0 && d2 == 0.0 {
+        // on one line: overlapping extents on both axes
+        let overlaps =
+            |k: usize| a[k].min(b[k]) <= p[k].max(q[k]) && p[k].min(q[k]) <= a[k].max(b[k]);
+        return overlaps(0) && overlaps(1);
+    }
+    d1 * d2 <= 0.0 && d3 * d4 <= 0.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::segments_cross;
+
+    #[test]
+    fn segments_cross_when_they_share_a_point() {
+        let (a, b) = ([0.0, 0.0], [2.0, 0.0]);
+        assert!(segments_cross(a, b, [1.0, -1.0], [1.0, 1.0]), "an X");
+        assert!(segments_cross(a, b, [1.0, 0.0], [1.0, 1.0]), "a T");
+        assert!(
+            !segments_cross(a, b, [3.0, -1.0], [3.0, 1.0]),
+            "beyond the end"
+        );
+        assert!(!segments_cross(a, b, [0.0, 1.0], [2.0, 1.0]), "parallel");
+        assert!(
+            segments_cross(a, b, [1.5, 0.0], [3.0, 0.0]),
+            "collinear, overlapping"
+        );
+        assert!(
+            !segments_cross(a, b, [2.5, 0.0], [3.0, 0.0]),
+            "collinear, apart"
+        );
     }
 }

@@ -63,6 +63,8 @@ constraint_kinds! {
     wind: kinds::wind::Wind,
     /// Bodies held in shape by shape matching.
     bodies: kinds::bodies::Bodies,
+    /// The held particle's attachment to the pointer.
+    grab: kinds::grab::Grab,
     /// Colliders and self-collision: last, so they have the final word in
     /// every pass.
     contacts: crate::contacts::Contacts,

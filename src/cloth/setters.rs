@@ -6,7 +6,9 @@
 use super::Cloth;
 use crate::error::{self, ClothError, Number};
 use crate::kinds::Topology;
-use crate::params::{self, with_solver_parameters, ParameterValue, Params, SolverOrder, Value};
+use crate::params::{
+    self, with_solver_parameters, ParameterValue, Params, SolverKind, SolverOrder, Value,
+};
 use crate::solver::order::ConstraintSet;
 
 /// The connectivity the constraint kinds read: the live constraints and the pins.
@@ -126,6 +128,26 @@ impl Cloth {
         Ok(())
     }
 
+    /// Sets the solver of the distance constraints (XPBD or soft step); it
+    /// applies from the next substep. Refused when one step would exceed
+    /// [`params::MAX_WORK_PER_STEP`] with it.
+    pub fn set_solver(&mut self, solver: SolverKind) -> Result<(), ClothError> {
+        let name = format_args!("\"{}\"", solver.name());
+        self.change_within_work_limit("solver", &name, |p| p.solver = solver)
+    }
+
+    /// Sets the soft step's constraint frequency in Hz (above 0, up to 1e6).
+    pub fn set_soft_frequency(&mut self, value: f64) -> Result<(), ClothError> {
+        self.params.soft_frequency = params::SOFT_FREQUENCY.check_number(value)?;
+        Ok(())
+    }
+
+    /// Sets the soft step's constraint damping ratio (0..=1000).
+    pub fn set_soft_damping_ratio(&mut self, value: f64) -> Result<(), ClothError> {
+        self.params.soft_damping_ratio = params::SOFT_DAMPING_RATIO.check_number(value)?;
+        Ok(())
+    }
+
     /// Sets the bending stiffness in N/m (0..=1e15; 0 turns bending off).
     /// Refused when one step would then exceed [`params::MAX_WORK_PER_STEP`].
     pub fn set_bending_stiffness(&mut self, value: f64) -> Result<(), ClothError> {
@@ -242,10 +264,9 @@ impl Cloth {
         }
     }
 
-    /// Particle `k`'s inverse mass: 0 while pinned or held, else `1/mass`.
+    /// Particle `k`'s inverse mass: 0 while pinned, else `1/mass`.
     pub(super) fn update_inverse_mass(&mut self, k: usize) {
-        let held = self.pinned[k] || self.grabbed() == Some(k);
-        self.inverse_mass[k] = if held {
+        self.inverse_mass[k] = if self.pinned[k] {
             0.0
         } else {
             (1.0 / self.mass_of(k)) as f32

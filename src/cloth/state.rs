@@ -150,6 +150,7 @@ impl Cloth {
         }
         self.abandon_step();
         self.held = None;
+        self.kinds.grab.let_go();
         self.diverged = false;
         self.params = p;
         self.constraints.set_order(p.solver_order);

@@ -5,13 +5,16 @@
 //! begin the step                     remember where it starts
 //! for each substep, h = dt / substeps:
 //!     begin the substep              forces (wind, speed limit); x_prev = x;
-//!                                    v += h g; x += h v; λ = 0
+//!                                    v += h g; x += h v; λ = 0 (soft step:
+//!                                    x += W Jᵀ λ instead, the warm start)
 //!     repeat `iterations` times:
 //!         for each piece of the distance constraints
 //!             solve it               src/solver/distance.rs, colored.rs
+//!                                    (soft step: src/solver/soft.rs)
 //!         solve the other kinds      bending, areas, tethers, contacts
 //!                                    (src/kinds/, src/contacts/)
 //!     end the substep                contacts once more; v = (x - x_prev) / h;
+//!                                    (soft step: the relax pass on v);
 //!                                    contact velocities; damping; tearing
 //! end the step                       time += dt; undo it if it diverged
 //! ```
@@ -30,9 +33,10 @@ use std::ops::Range;
 use super::kinds::{Kinds, On};
 use super::{Cloth, DIVERGENCE_LIMIT};
 use crate::kinds::{Cost, Now, Particles, Positions};
+use crate::params::SolverKind;
 use crate::params::{Params, SolverOrder};
 use crate::solver::runs::ColoredLayout;
-use crate::solver::{self, colored, Compliances, Split};
+use crate::solver::{self, colored, Compliances, Softness, Split};
 
 /// Constraints per piece of a sweep: where [`Cloth::advance`] may stop within
 /// one (a fraction of a millisecond of work on any path).
@@ -196,6 +200,8 @@ pub(super) struct Substep {
     /// distance constraints.
     alpha_tilde: f32,
     gamma: f32,
+    /// The soft step's coefficients (used on [`Sweep::Soft`] only).
+    softness: Softness,
     /// How its sweeps run.
     pub(super) sweep: Sweep,
     /// The kinds that are on, and what they cost in it.
@@ -213,6 +219,7 @@ impl Substep {
             now,
             alpha_tilde: solver::alpha_tilde(compliance, h),
             gamma: solver::gamma(compliance, now.p.damping, h),
+            softness: Softness::new(now.p.soft_frequency, now.p.soft_damping_ratio, h),
             sweep,
             on,
             kinds: cloth.kinds_cost(&now.p, on),
@@ -233,6 +240,9 @@ pub enum Sweep {
     Damped,
     /// One by one, each constraint with its own stiffness (and damping).
     OwnStiffness,
+    /// One by one, Catto's soft step ([`SolverKind::SoftStep`]): warm
+    /// started, soft solves, and a relax pass at the end of the substep.
+    Soft,
 }
 
 /// The next piece of a sweep: its range (of runs or of constraints), what it
@@ -247,7 +257,9 @@ impl Cloth {
     /// The sweep the distance constraints take with parameters `p`, arranged
     /// in `order`.
     pub(super) fn sweep_of(&self, p: &Params, order: SolverOrder) -> Sweep {
-        if self.compliances.is_some() {
+        if p.solver == SolverKind::SoftStep {
+            Sweep::Soft
+        } else if self.compliances.is_some() {
             Sweep::OwnStiffness
         } else if p.pbd_scale() < 1.0 {
             Sweep::Original
@@ -293,7 +305,8 @@ impl Cloth {
     /// Begins substep `s`: the kinds' start (multipliers, forces), then the
     /// prediction (every particle remembers where it was, `x_prev`; every free
     /// one gains `h g` of velocity and moves along it), then every multiplier
-    /// of the distance constraints back to 0.
+    /// of the distance constraints back to 0; on the soft step instead each
+    /// keeps its impulse and applies it again (the warm start).
     fn begin_substep(&mut self, s: &Substep) {
         let (mut particles, kinds) = self.particles_and_kinds();
         kinds.begin_substep(&mut particles, &s.now, s.on);
@@ -305,7 +318,13 @@ impl Cloth {
             s.now.h as f32,
             s.now.p.gravity as f32,
         );
-        self.constraints.reset_multipliers();
+        if s.sweep == Sweep::Soft {
+            let (constraints, _) = self.constraints.solver_view_and_creation();
+            let (previous, w) = (&self.previous, &self.inverse_mass);
+            solver::warm_start(&mut self.positions, previous, w, constraints);
+        } else {
+            self.constraints.reset_multipliers();
+        }
     }
 
     /// Before the first piece a call solves of the sweeps of substep `s`: on
@@ -378,7 +397,10 @@ impl Cloth {
         }
         let (mut constraints, creation) = self.constraints.solver_view_and_creation();
         let (positions, previous, p) = (&mut self.positions, &self.previous, &s.now.p);
-        if let Some(compliances) = &self.compliances {
+        if s.sweep == Sweep::Soft {
+            let (constraints, h) = (constraints.slice(piece), s.now.h as f32);
+            solver::solve_sweep_soft(positions, previous, w, constraints, s.softness, h);
+        } else if let Some(compliances) = &self.compliances {
             let compliances = Compliances {
                 of_created: compliances,
                 creation: &creation[piece.clone()],
@@ -421,8 +443,8 @@ impl Cloth {
 
     /// Ends substep `s`: the kinds' end (the contacts once more, so no
     /// particle ends it inside a collider); the velocities from the motion,
-    /// `v = (x - x_prev) / h`; the kinds after it (the contacts' normal
-    /// velocities); velocity damping; tearing.
+    /// `v = (x - x_prev) / h`; on the soft step its relax pass; the kinds
+    /// after it (the contacts' normal velocities); velocity damping; tearing.
     fn end_substep(&mut self, s: &Substep) {
         let (mut particles, kinds) = self.particles_and_kinds();
         kinds.end_substep(&mut particles, &s.now, s.on);
@@ -433,6 +455,12 @@ impl Cloth {
             particles.inverse_mass,
             s.now.h as f32,
         );
+        if s.sweep == Sweep::Soft {
+            let (constraints, _) = self.constraints.solver_view_and_creation();
+            let (v, x, w) = (&mut self.velocities, &self.positions, &self.inverse_mass);
+            solver::relax_sweep(v, x, w, constraints, s.now.h as f32);
+        }
+        let (mut particles, kinds) = self.particles_and_kinds();
         kinds.after_velocities(&mut particles, &s.now, s.on);
         let p = &s.now.p;
         if p.velocity_damping > 0.0 {
@@ -456,13 +484,16 @@ impl Cloth {
         (particles, &mut self.kinds)
     }
 
-    /// Tears every constraint stretched beyond `factor` times its rest length.
+    /// Tears every constraint stretched beyond `factor` times its rest
+    /// length, but those of the held particle: the hand holds the cloth
+    /// there, so a pull rips it around the grip (see [`crate::kinds::grab`]).
     fn tear(&mut self, factor: f64) {
         let limit = (factor - 1.0) as f32;
         let positions = &self.positions;
-        let torn = self
-            .constraints
-            .tear(|a, b, rest_length| solver::pair_stretch(positions, a, b, rest_length) > limit);
+        let held = self.grabbed().map_or(u32::MAX, |k| k as u32);
+        let torn = self.constraints.tear(|a, b, rest_length| {
+            a != held && b != held && solver::pair_stretch(positions, a, b, rest_length) > limit
+        });
         self.torn_count += torn;
         if torn > 0 {
             self.topology_changed();

@@ -7,9 +7,10 @@
 //! right or wrong. A cloth of rows, columns and diagonals shares its weight
 //! between links by their stretches, which only a converged solve gets right.
 
+use std::cell::OnceCell;
 use std::rc::Rc;
 
-use super::setup::{self, hanging_trial, Hanging};
+use super::setup::{self, hanging_trial};
 use super::words::{number, quantity};
 use super::{
     mean_after, Cell, Change, Chart, Choice, Definition, Report, Series, Setting, Settings, Status,
@@ -111,19 +112,22 @@ fn errors(cloth: &mut Cloth, exact: &[f64], full_scale: f64) -> (f64, f64) {
     (against_exact / full_scale, against_own / full_scale)
 }
 
-/// The equilibrium of the settings' cloth, refused as the cloth would be.
-fn equilibrium(settings: &Settings) -> Result<Rc<Hanging>, ClothError> {
-    setup::hanging(settings).ok_or_else(|| ClothError::InvalidValue {
-        field: "width",
-        value: settings.get("width").to_string(),
-        allowed: "a cloth the solver accepts".into(),
+/// The equilibrium's forces and their largest magnitude (the full scale),
+/// found once, by the first probe that needs them: building the trials (what
+/// checking the settings does) stays cheap, and the Newton solve runs with
+/// the run, not with the page's check of its settings.
+type Exact = Rc<OnceCell<(Vec<f64>, f64)>>;
+
+fn exact_forces<'a>(settings: &Settings, exact: &'a Exact) -> &'a (Vec<f64>, f64) {
+    exact.get_or_init(|| {
+        let forces = setup::hanging(settings).map_or_else(Vec::new, |h| h.forces());
+        let full_scale = forces.iter().fold(0.0f64, |m, f| m.max(f.abs()));
+        (forces, full_scale)
     })
 }
 
 fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
-    let exact = equilibrium(settings)?;
-    let forces: Rc<Vec<f64>> = Rc::new(exact.forces());
-    let full_scale = forces.iter().fold(0.0f64, |m, f| m.max(f.abs()));
+    let exact: Exact = Rc::new(OnceCell::new());
     runs(settings)
         .into_iter()
         .map(|(iterations, substeps)| {
@@ -141,14 +145,15 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
                 super::words::count(iterations, "iteration", "iterations"),
                 super::words::count(substeps, "substep", "substeps")
             );
-            let forces = forces.clone();
+            let (exact, settings_of_probe) = (exact.clone(), settings.clone());
             hanging_trial(
                 settings,
                 label,
                 substeps as f64,
                 params,
                 Box::new(move |c| {
-                    let (exact, own) = errors(c, &forces, full_scale);
+                    let (forces, full_scale) = exact_forces(&settings_of_probe, &exact);
+                    let (exact, own) = errors(c, forces, *full_scale);
                     vec![c.time(), exact, own]
                 }),
             )

@@ -24,6 +24,7 @@ mod definition;
 mod equal_cost;
 mod equilibrium;
 mod forces;
+pub mod four_solvers;
 mod hanging;
 mod iterations;
 pub(crate) mod json;
@@ -63,7 +64,7 @@ pub fn definitions() -> &'static [&'static Definition] {
     &DEFINITIONS
 }
 
-static DEFINITIONS: [&Definition; 14] = [
+static DEFINITIONS: [&Definition; 15] = [
     &iterations::DEFINITION,
     &time_step::DEFINITION,
     &cord::DEFINITION,
@@ -78,6 +79,7 @@ static DEFINITIONS: [&Definition; 14] = [
     &momentum::DEFINITION,
     &long_run::DEFINITION,
     &equal_cost::DEFINITION,
+    &four_solvers::DEFINITION,
 ];
 
 /// Every definition as JSON, as the page reads them (`experimentDefinitions()`).

@@ -24,10 +24,11 @@
 //! and what `work_per_step` predicts, from the same numbers.
 //!
 //! Here: bending ([`bending`]), area constraints ([`area`]), tethers
-//! ([`tethers`], walking the [`neighbours`] lists), wind ([`wind`]) and
-//! bodies held in shape by shape matching ([`bodies`]); the
-//! contacts (`src/contacts/`) answer the same questions. The list of every kind
-//! the cloth runs, in the order a pass solves them, is in `src/cloth/kinds.rs`.
+//! ([`tethers`], walking the [`neighbours`] lists), wind ([`wind`]),
+//! bodies held in shape by shape matching ([`bodies`]) and the user's hand on
+//! the held particle ([`grab`]); the contacts (`src/contacts/`) answer the
+//! same questions. The list of every kind the cloth runs, in the order a pass
+//! solves them, is in `src/cloth/kinds.rs`.
 //!
 //! # Adding a kind
 //!
@@ -48,6 +49,7 @@
 pub mod area;
 pub mod bending;
 pub mod bodies;
+pub mod grab;
 pub mod gusts;
 pub mod neighbours;
 pub mod shortest_paths;

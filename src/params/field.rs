@@ -1,8 +1,9 @@
 //! The Rust types of the solver parameters (`f64`, `u32`, `bool`,
-//! [`SolverOrder`]): how a table value becomes a field of [`super::Params`]
+//! [`SolverOrder`], [`SolverKind`]): how a table value becomes a field of [`super::Params`]
 //! and back.
 
 use super::parameter::{Parameter, Value};
+use super::solver_kind::SolverKind;
 use super::solver_order::SolverOrder;
 use crate::error::ClothError;
 
@@ -74,20 +75,27 @@ impl ParameterValue for bool {
     }
 }
 
-impl ParameterValue for SolverOrder {
-    fn from_default(parameter: &Parameter) -> SolverOrder {
-        match parameter.default {
-            Value::Word(name) => SolverOrder::from_name(name).unwrap_or_default(),
-            _ => SolverOrder::default(),
+/// `ParameterValue` for an enum of words with `name` and `from_name`.
+macro_rules! word_value {
+    ($($ty:ident),*) => {$(
+        impl ParameterValue for $ty {
+            fn from_default(parameter: &Parameter) -> $ty {
+                match parameter.default {
+                    Value::Word(name) => $ty::from_name(name).unwrap_or_default(),
+                    _ => $ty::default(),
+                }
+            }
+            fn to_value(self) -> Value {
+                Value::Word(self.name())
+            }
+            fn from_value(parameter: &Parameter, value: Value) -> Result<$ty, ClothError> {
+                match value {
+                    Value::Word(w) => $ty::from_name(w),
+                    other => Err(wrong_kind(parameter, other)),
+                }
+            }
         }
-    }
-    fn to_value(self) -> Value {
-        Value::Word(self.name())
-    }
-    fn from_value(parameter: &Parameter, value: Value) -> Result<SolverOrder, ClothError> {
-        match value {
-            Value::Word(w) => SolverOrder::from_name(w),
-            other => Err(wrong_kind(parameter, other)),
-        }
-    }
+    )*};
 }
+
+word_value!(SolverOrder, SolverKind);

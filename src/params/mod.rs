@@ -20,8 +20,9 @@
 //! * `parameter.rs`: one parameter ([`Parameter`]) and its rule ([`Rule`]);
 //! * `table.rs`: every parameter, and the list of the solver parameters;
 //! * `field.rs`: the Rust types of the solver parameters ([`ParameterValue`]);
-//! * `grid_size.rs`, `solver_order.rs`: [`GridSize`] and [`FixedPreset`] (the
-//!   grid a cloth is built as), [`SolverOrder`];
+//! * `grid_size.rs`, `solver_order.rs`, `solver_kind.rs`: [`GridSize`] and
+//!   [`FixedPreset`] (the grid a cloth is built as), [`SolverOrder`],
+//!   [`SolverKind`];
 //! * `limits.rs`: the bounds of coordinates and particle indices;
 //! * [`work`]: what a step costs, and the limits of a step and a call.
 
@@ -29,6 +30,7 @@ mod field;
 mod grid_size;
 mod limits;
 mod parameter;
+mod solver_kind;
 mod solver_order;
 mod table;
 pub mod work;
@@ -37,6 +39,7 @@ pub use field::{wrong_kind, ParameterValue};
 pub use grid_size::{FixedPreset, GridSize, MAX_PARTICLES};
 pub use limits::{index_error, validate_coordinate, validate_index, MAX_COORDINATE, MAX_TIME};
 pub use parameter::{Applies, Group, Parameter, Rule, Value};
+pub use solver_kind::SolverKind;
 pub use solver_order::SolverOrder;
 pub(crate) use table::with_solver_parameters;
 pub use table::*;

@@ -237,6 +237,52 @@ pub const SOLVER_ORDER: Parameter = Parameter {
     group: Group::Beyond,
 };
 
+/// Which solver steps the distance constraints.
+pub const SOLVER: Parameter = Parameter {
+    name: "solver",
+    attribute: "solver",
+    label: "Solver",
+    unit: "",
+    meaning: "The solver of the distance constraints: \"xpbd\" (compliant position constraints, plain PBD at stiffness 0) or \"softStep\" (Catto's soft step, as in Box2D v3: each constraint a spring of frequency softFrequency and damping ratio softDampingRatio, solved on velocities, warm started, with a relax pass ending each substep; stiffness, pbdCoefficient and damping are XPBD's and it ignores them).",
+    remark: "",
+    rule: Rule::Words(&["xpbd", "softStep"]),
+    default: Value::Word("xpbd"),
+    applies: Applies::Simulation,
+    group: Group::Beyond,
+};
+
+/// The frequency of the soft step's constraints.
+pub const SOFT_FREQUENCY: Parameter = Parameter {
+    name: "softFrequency",
+    attribute: "soft-frequency",
+    label: "Soft frequency",
+    unit: "Hz",
+    meaning: "Soft step only: the natural frequency f of every distance constraint, a spring of stiffness m_eff (2πf)² for the effective mass m_eff of its two particles. Box2D keeps it at a quarter of the substep rate; at half, a cloth swept once per substep gains energy (docs/experiments.md, four solvers).",
+    remark: "solver softStep",
+    rule: Rule::Positive {
+        min: 1e-3,
+        max: 1e6,
+        what: "a frequency",
+    },
+    default: Value::Number(30.0),
+    applies: Applies::Simulation,
+    group: Group::Beyond,
+};
+
+/// The damping ratio of the soft step's constraints.
+pub const SOFT_DAMPING_RATIO: Parameter = Parameter {
+    name: "softDampingRatio",
+    attribute: "soft-damping-ratio",
+    label: "Soft damping ratio",
+    unit: "",
+    meaning: "Soft step only: the damping ratio ζ of every distance constraint (0 undamped, 1 critically damped).",
+    remark: "solver softStep",
+    rule: Rule::Range { min: 0.0, max: 1e3 },
+    default: Value::Number(1.0),
+    applies: Applies::Simulation,
+    group: Group::Beyond,
+};
+
 /// Which scene is built.
 pub const PRESET: Parameter = Parameter {
     name: "preset",
@@ -510,6 +556,9 @@ pub const PARAMETERS: &[Parameter] = &[
     VELOCITY_DAMPING,
     TEAR_STRETCH,
     SOLVER_ORDER,
+    SOLVER,
+    SOFT_FREQUENCY,
+    SOFT_DAMPING_RATIO,
     BENDING_STIFFNESS,
     TETHERS,
     FRICTION,
@@ -546,6 +595,9 @@ macro_rules! with_solver_parameters {
             velocity_damping: f64 = VELOCITY_DAMPING, velocityDamping / set_velocity_damping (set_velocity_damping), "number";
             tear_stretch: f64 = TEAR_STRETCH, tearStretch / set_tear_stretch (set_tear_stretch), "number";
             solver_order: SolverOrder = SOLVER_ORDER, solverOrder / set_solver_order (set_solver_order), "\"colored\" | \"original\"";
+            solver: SolverKind = SOLVER, solver / set_solver (set_solver), "\"xpbd\" | \"softStep\"";
+            soft_frequency: f64 = SOFT_FREQUENCY, softFrequency / set_soft_frequency (set_soft_frequency), "number";
+            soft_damping_ratio: f64 = SOFT_DAMPING_RATIO, softDampingRatio / set_soft_damping_ratio (set_soft_damping_ratio), "number";
             bending_stiffness: f64 = BENDING_STIFFNESS, bendingStiffness / set_bending_stiffness (set_bending_stiffness), "number";
             tethers: bool = TETHERS, tethers / set_tethers (set_tethers), "boolean";
             friction: f64 = FRICTION, friction / set_friction (set_friction), "number";

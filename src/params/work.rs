@@ -33,6 +33,13 @@ pub const SOLVE_DAMPED: u64 = 24;
 /// stiffness (one by one, each constraint's `alpha_tilde` and `gamma` worked
 /// out as it is solved).
 pub const SOLVE_OWN_STIFFNESS: u64 = 32;
+/// One constraint solve in the soft step's sweep (any order): reads the
+/// substep's start like the damped solve.
+pub const SOLVE_SOFT: u64 = 24;
+/// Per constraint per substep on the soft step: the warm start.
+pub const WARM_START: u64 = 14;
+/// Per constraint per substep on the soft step: the relax pass.
+pub const RELAX: u64 = 18;
 /// Fixed cost of one sweep.
 pub const SWEEP: u64 = 50;
 /// Per particle per substep: the prediction (with saving the positions).

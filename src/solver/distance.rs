@@ -171,7 +171,7 @@ fn sweep(
 
 /// `x_a - x_b` as `(dx, dy)` and its length.
 #[inline(always)]
-fn separation<P: Points + ?Sized>(positions: &P, a: usize, b: usize) -> (f32, f32, f32) {
+pub(super) fn separation<P: Points + ?Sized>(positions: &P, a: usize, b: usize) -> (f32, f32, f32) {
     let (pa, pb) = (positions.point(a), positions.point(b));
     let (dx, dy) = (pa.0 - pb.0, pa.1 - pb.1);
     (dx, dy, (dx * dx + dy * dy).sqrt())
@@ -181,7 +181,7 @@ fn separation<P: Points + ?Sized>(positions: &P, a: usize, b: usize) -> (f32, f3
 /// for the separation `d = (dx, dy)` and `scale = delta_lambda / distance` (so
 /// `scale d` is `delta_lambda` times the unit gradient `n`).
 #[inline(always)]
-fn correct_pair<P: Points + ?Sized>(
+pub(super) fn correct_pair<P: Points + ?Sized>(
     positions: &mut P,
     (a, w_a): (usize, f32),
     (b, w_b): (usize, f32),

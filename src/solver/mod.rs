@@ -42,6 +42,9 @@
 //!   (creation order, or by colour), and tearing;
 //! * [`colored`]: the coloured sweep, four constraints of one colour at a time
 //!   in SIMD lanes (`lanes.rs`), bit for bit the scalar solve;
+//! * [`soft`]: Catto's soft step, the other solver of the distance
+//!   constraints (its theory at its top): the warm start, the soft sweep and
+//!   the relax pass;
 //! * [`points`]: where positions live, interleaved or split into x and y
 //!   ([`Points`]), so one solve serves both;
 //! * [`grid_layout`]: the grid in coloured order, colour by colour, for a
@@ -60,6 +63,7 @@ pub(crate) mod lanes;
 pub mod order;
 pub mod points;
 pub mod runs;
+pub mod soft;
 
 pub use distance::{
     pair_stretch, solve_damped_distance, solve_distance, solve_sweep, solve_sweep_compliances,
@@ -67,6 +71,7 @@ pub use distance::{
 };
 pub use integrate::{damp_velocities, in_bounds, predict, update_velocities};
 pub use points::{Points, Split};
+pub use soft::{relax_sweep, solve_sweep_soft, warm_start, Softness};
 
 /// The largest `alpha_tilde` used. Stiffness near 0 with a tiny `dt` would give a
 /// compliance beyond `f32`; past this value a constraint does nothing anyway.

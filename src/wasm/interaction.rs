@@ -48,7 +48,8 @@ impl Simulation {
         Ok(found.map_or(-1, |k| k as i32))
     }
 
-    /// Holds particle `index`: it stops moving on its own and follows `drag`.
+    /// Holds particle `index`: the pointer pulls it through a spring (pinned,
+    /// it is put at the pointer), and its own constraints do not tear.
     pub fn grab(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] index: JsValue,
@@ -57,7 +58,8 @@ impl Simulation {
         self.cloth.grab(index).map_err(cloth_error)
     }
 
-    /// Puts the held particle exactly at `(x, y)`, in metres (no-op if none is held).
+    /// Moves the pointer holding the held particle to `(x, y)`, in metres
+    /// (no-op if none is held).
     pub fn drag(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] x: JsValue,
@@ -67,7 +69,7 @@ impl Simulation {
         self.cloth.drag(x, y).map_err(cloth_error)
     }
 
-    /// Lets go of the held particle; it keeps the velocity of the drag.
+    /// Lets go of the held particle; a free one keeps the velocity of the drag.
     pub fn release(&mut self) {
         self.cloth.release();
     }
@@ -100,6 +102,22 @@ impl Simulation {
     ) -> Result<bool, JsValue> {
         let index = self.index(&index)?;
         self.cloth.is_pinned(index).map_err(cloth_error)
+    }
+
+    /// Cuts along the segment from `(x0, y0)` to `(x1, y1)` (metres): every
+    /// constraint it crosses is removed as a tear removes it. Returns how many
+    /// were cut. Errors name `x0`, `y0`, `x1` or `y1`.
+    pub fn cut(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] x0: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] y0: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] x1: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] y1: JsValue,
+    ) -> Result<u32, JsValue> {
+        let (x0, y0) = (number("x0", &x0)?, number("y0", &y0)?);
+        let (x1, y1) = (number("x1", &x1)?, number("y1", &y1)?);
+        let cut = self.cloth.cut(x0, y0, x1, y1).map_err(cloth_error)?;
+        Ok(cut as u32)
     }
 
     /// Adds a collider (`{ shape: "ground", y }`, `{ shape: "circle", x, y,

@@ -177,6 +177,7 @@ export async function launchEngine(name) {
  *   evaluate(fn, arg)             run fn(arg) in the page, await it, return its JSON value
  *   waitFor(fn, arg, { timeout, message })  poll evaluate until truthy
  *   click(selector) / type(selector, text) / fill(selector, text) / press(selector, key)
+ *   chord(selector, modifier, key)  key pressed with a modifier held ('Control', 'z')
  *   pointer('mouse' | 'touch')    { press(x, y), move(x, y), release() } in client CSS px
  *   errors()                      console errors, page errors, recorder entries
  *   close()
@@ -370,6 +371,9 @@ class ChromiumPage extends ContextPage {
   press(selector, key) {
     return this.page.press(selector, key);
   }
+  chord(selector, modifier, key) {
+    return this.page.press(selector, `${modifier}+${key}`);
+  }
   /** A mouse (native) or a touch pointer: Chromium gets real touch points through CDP. */
   pointer(kind) {
     if (kind === 'mouse') return playwrightLikeMouse(this.page.mouse);
@@ -426,6 +430,12 @@ class FirefoxPage extends ContextPage {
     await this.page.focus(selector);
     await this.page.keyboard.press(key);
   }
+  async chord(selector, modifier, key) {
+    await this.page.focus(selector);
+    await this.page.keyboard.down(modifier);
+    await this.page.keyboard.press(key);
+    await this.page.keyboard.up(modifier);
+  }
   /** A mouse or a touch pointer, both native (BiDi input actions). */
   pointer(kind) {
     if (kind === 'mouse') return playwrightLikeMouse(this.page.mouse);
@@ -451,7 +461,7 @@ function freePort() {
   });
 }
 
-const WEBDRIVER_KEYS = { Enter: '\uE007', Tab: '\uE004', Escape: '\uE00C', Backspace: '\uE003', ' ': ' ' };
+const WEBDRIVER_KEYS = { Enter: '\uE007', Tab: '\uE004', Escape: '\uE00C', Backspace: '\uE003', ' ': ' ', Control: '\uE009' };
 
 /** An Error from a WebDriver answer { value: { error, message } }. */
 function webDriverError(what, value) {
@@ -599,6 +609,19 @@ class WebKitPage extends BasePage {
     await this.evaluate((s) => document.querySelector(s).focus(), selector);
     await this.#call('POST', '/actions', {
       actions: [{ type: 'key', id: 'keyboard', actions: [{ type: 'keyDown', value }, { type: 'keyUp', value }] }],
+    });
+    await this.#call('DELETE', '/actions');
+  }
+  async chord(selector, modifier, key) {
+    const held = WEBDRIVER_KEYS[modifier];
+    const value = WEBDRIVER_KEYS[key] ?? key;
+    await this.evaluate((s) => document.querySelector(s).focus(), selector);
+    await this.#call('POST', '/actions', {
+      actions: [{
+        type: 'key',
+        id: 'keyboard',
+        actions: [{ type: 'keyDown', value: held }, { type: 'keyDown', value }, { type: 'keyUp', value }, { type: 'keyUp', value: held }],
+      }],
     });
     await this.#call('DELETE', '/actions');
   }

@@ -36,17 +36,43 @@ const SEED = 20261128;
 function runtimeScript() {
   const Original = window.Worker;
   const fake = new URLSearchParams(location.search).get('fake');
-  window.__workers = { started: 0, terminated: 0, live: () => window.__workers.started - window.__workers.terminated };
+  // `mountSteps` counts the messages of mounts (hello, built, mounted, mountFailed);
+  // `loading` holds the live workers whose mount has not ended; `next()` resolves
+  // at the next such message or terminate()
+  const MOUNT_STEPS = ['hello', 'built', 'mounted', 'mountFailed'];
+  let waiting = [];
+  const stepped = () => {
+    const due = waiting;
+    waiting = [];
+    for (const resolve of due) resolve();
+  };
+  window.__workers = {
+    started: 0,
+    terminated: 0,
+    mountSteps: 0,
+    loading: new Set(),
+    live: () => window.__workers.started - window.__workers.terminated,
+    next: () => new Promise((resolve) => waiting.push(resolve)),
+  };
   window.Worker = class extends Original {
     constructor(url, options) {
       const cloth = String(url).endsWith('/cloth-worker.js');
       super(cloth && fake ? `/__runtime__/fake-frames-worker.js?hz=${fake}` : url, options);
       window.__workers.started += 1;
+      window.__workers.loading.add(this);
+      this.addEventListener('message', ({ data }) => {
+        if (!MOUNT_STEPS.includes(data?.type)) return;
+        window.__workers.mountSteps += 1;
+        if (data.type === 'mounted' || data.type === 'mountFailed') window.__workers.loading.delete(this);
+        stepped();
+      });
     }
 
     terminate() {
       window.__workers.terminated += 1;
+      window.__workers.loading.delete(this);
       super.terminate();
+      stepped();
     }
   };
   window.__warnings = [];
@@ -337,17 +363,30 @@ async function randomElements([seed, count, operations]) {
   };
   const names = Object.keys(actions);
   const counts = Object.fromEntries(names.map((name) => [name, 0]));
+  let waitedForSteps = 0;
   for (let k = 0; k < operations; k += 1) {
     const element = pick(elements);
     const name = pick(names);
     actions[name](element);
     counts[name] += 1;
     readies.push(element.ready);
+    // the next operation comes at once, after a microtask, after a task, or
+    // once the mounts under way have moved on by 1 to 3 steps (hello, built,
+    // mounted, failed): each at a moment of loading the sequence reaches by
+    // conditions, never by a delay
     const wait = random();
     if (wait < 0.3) continue;
-    if (wait < 0.6) await Promise.resolve();
-    else if (wait < 0.9) await new Promise((done) => setTimeout(done, 0));
-    else await new Promise((done) => setTimeout(done, 5 + 30 * random()));
+    if (wait < 0.55) await Promise.resolve();
+    else if (wait < 0.8) await new Promise((done) => setTimeout(done, 0));
+    else {
+      const workers = window.__workers;
+      const target = workers.mountSteps + 1 + Math.floor(3 * random());
+      const moved = async () => {
+        while (workers.mountSteps < target && workers.loading.size > 0) await workers.next();
+      };
+      await window.bounded(moved(), 'the mounts under way moving on');
+      waitedForSteps += 1;
+    }
   }
   for (const element of elements) readies.push(element.ready);
   // every ready handed out settles, but each disconnected element's current one
@@ -364,6 +403,7 @@ async function randomElements([seed, count, operations]) {
   }
   const result = {
     counts,
+    waitedForSteps,
     connected: connected().length,
     cloths: cloths(),
     inWorkers: connected().filter((e) => e.controller?.runsIn === 'worker').length,
@@ -380,20 +420,41 @@ async function randomElements([seed, count, operations]) {
   for (const element of elements) element.remove();
   await new Promise((done) => setTimeout(done, 0));
   result.liveAfterRemovingAll = window.__workers.live();
+  // every element inserted at once and removed at once while their mounts are
+  // under way (once they have moved on by as many steps as there are elements):
+  // a task later no worker is left, and every ready settles (rejected)
+  for (const element of elements) host.append(element);
+  const loadingReadies = elements.map((e) => e.ready);
+  const target = window.__workers.mountSteps + count;
+  const moved = async () => {
+    while (window.__workers.mountSteps < target && window.__workers.loading.size > 0) await window.__workers.next();
+  };
+  await window.bounded(moved(), 'the mounts under way moving on');
+  result.loadingWhenRemoved = window.__workers.loading.size;
+  for (const element of elements) element.remove();
+  await new Promise((done) => setTimeout(done, 0));
+  result.liveAfterRemovingLoading = window.__workers.live();
+  const settled = await window.bounded(Promise.allSettled(loadingReadies), 'the readies of the removed elements');
+  result.loadingReadies = settled.map((outcome) => (outcome.status === 'rejected' ? outcome.reason.code : 'resolved'));
   return result;
 }
 
-/** Mounts a cloth (worker `worker`, speed `speed`) on this page's fake frames; simulated seconds per second of frame time over `frames` frames. */
+/**
+ * Mounts a cloth (worker `worker`, speed `speed`; "default": the package's
+ * default cloth and options, `worker` alone given) on this page's fake frames;
+ * simulated seconds per second of frame time over `frames` frames.
+ */
 async function pace([worker, speed, frames, hz]) {
   let seen = 0;
   const samples = [];
-  const cloth = await window.bounded(window.mountCloth(window.freshCanvas(), {
-    width: 20, height: 15, worker, speed, pauseWhenHidden: false, respectReducedMotion: false,
-    onFrame: (diagnostics) => {
-      seen += 1;
-      samples.push([seen, diagnostics.time]);
-    },
-  }), 'the mount');
+  const onFrame = (diagnostics) => {
+    seen += 1;
+    samples.push([seen, diagnostics.time]);
+  };
+  const options = speed === 'default'
+    ? { worker, onFrame }
+    : { width: 20, height: 15, worker, speed, pauseWhenHidden: false, respectReducedMotion: false, onFrame };
+  const cloth = await window.bounded(window.mountCloth(window.freshCanvas(), options), 'the mount');
   const end = performance.now() + 120_000;
   while (seen < frames + 60 && performance.now() < end) await new Promise((done) => setTimeout(done, 20));
   cloth.destroy();
@@ -579,20 +640,28 @@ for (const engineName of selectedEngines()) {
         assert.equal(result.inWorkers, result.connected, 'each in a worker');
         assert.equal(result.liveWorkers, result.connected, 'and no other worker');
         assert.equal(result.liveAfterRemovingAll, 0, 'removing every element ends every worker');
+        assert.ok(result.waitedForSteps >= 20, `operations waited for mounts to move on: ${result.waitedForSteps}`);
+        assert.ok(result.loadingWhenRemoved >= 1, `elements were removed while loading: ${result.loadingWhenRemoved}`);
+        assert.equal(result.liveAfterRemovingLoading, 0, 'removing elements while they load ends their workers at once');
+        // each ready either resolved before the removal or was rejected by it
+        for (const outcome of result.loadingReadies) assert.ok(['resolved', 'disconnected'].includes(outcome), outcome);
       });
     });
 
     for (const hz of [60, 120]) {
-      it(`real time at ${hz} Hz (fake frame times): 1.0 ± 0.1 simulated s per s on the main thread and in a worker, and the other speeds`, async () => {
+      it(`real time at ${hz} Hz (fake frame times): the default embed and speed "real" 1.0 ± 0.1 simulated s per s on the main thread and in a worker, and the other speeds`, async () => {
         await inRuntimePage(`?fake=${hz}`, async (opened) => {
           const frames = 5 * hz; // five seconds of frames
           const out = {};
           for (const worker of ['off', 'on']) {
-            for (const speed of ['real', 'half', 'original']) out[`${worker} ${speed}`] = await opened.evaluate(pace, [worker, speed, frames, hz]);
+            for (const speed of ['default', 'real', 'half', 'original']) out[`${worker} ${speed}`] = await opened.evaluate(pace, [worker, speed, frames, hz]);
           }
           console.log(`${engineName} ${hz} Hz: ${JSON.stringify(Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.perSecond.toFixed(3)])))}`);
           for (const worker of ['off', 'on']) {
             assert.equal(out[`${worker} real`].runsIn, worker === 'on' ? 'worker' : 'main');
+            // the package's default embed: mountCloth with no options but where it runs
+            assert.equal(out[`${worker} default`].runsIn, worker === 'on' ? 'worker' : 'main');
+            assert.ok(Math.abs(out[`${worker} default`].perSecond - 1) <= 0.1, `${worker}: the default cloth ${out[`${worker} default`].perSecond}`);
             assert.ok(Math.abs(out[`${worker} real`].perSecond - 1) <= 0.1, `${worker}: real time ${out[`${worker} real`].perSecond}`);
             assert.ok(Math.abs(out[`${worker} half`].perSecond - 0.5) <= 0.05, `${worker}: half ${out[`${worker} half`].perSecond}`);
             // the original's 8 steps of 0.01 s a frame, whatever the rate

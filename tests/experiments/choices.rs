@@ -150,6 +150,7 @@ every_choice_is_checked! {
     every_choice_is_checked_momentum: "momentum",
     every_choice_is_checked_long_run: "long-run",
     every_choice_is_checked_equal_cost: "equal-cost",
+    every_choice_is_checked_four_solvers: "four-solvers",
 }
 
 #[test]

@@ -24,10 +24,13 @@ mod convergence;
 mod cord;
 mod energy;
 mod shapes;
+mod solvers;
 mod stiffness;
 
 #[path = "../common/reference_f64.rs"]
 mod reference_f64;
+#[path = "../common/soft_f64.rs"]
+mod soft_f64;
 use reference_f64::{Reference, Settings as F64};
 
 /// The report of the default run of `id`, computed once per test binary

@@ -19,6 +19,8 @@
 // - controls.js and keys.js: what each button, select and key does (Space pauses
 //   or resumes, R restarts, F fits the view); export.js: snapshot, recording,
 //   saved state.
+// - tools.js: the Drag, Cut and Pin tools (D, C, P) and "Page defaults"; undo.js:
+//   Undo (Ctrl+Z).
 //
 // For tests and curious users, the cloth's controller is `window.clothDemo`:
 // try clothDemo.set('gravity', 2), clothDemo.diagnostics() or clothDemo.pause()
@@ -42,6 +44,8 @@ import { showController } from './readouts.js';
 import { buildSpeedSelect } from './speed-control.js';
 import { showDiverged, showStatus } from './status.js';
 import { buildStrainLegend, showStrainLegend } from './strain-legend.js';
+import { wireTools } from './tools.js';
+import { wireUndo } from './undo.js';
 import { readBackendFromUrl, readSpeedFromUrl, readUrlIntoFields, readViewFromUrl, workerFromUrl, writeUrl } from './url-state.js';
 
 // for the tests: how long typing must pause before a field is committed
@@ -116,6 +120,8 @@ async function start() {
   wireControls(controller, plot);
   wireExport(controller, plot);
   wireDrops(controller);
+  wireTools(controller, plot);
+  wireUndo(controller, plot);
   showReducedMotion(controller);
   showPauseState(controller);
   buildStrainLegend(); // the ramp comes from the wasm, loaded by now

@@ -79,7 +79,13 @@ async function loadState(controller, plot, file) {
     showExportStatus(`The state was not loaded: ${error.message}`);
     return false;
   }
-  // the form follows the loaded cloth: its scene, sizes and every value
+  followLoadedCloth(controller, plot);
+  showExportStatus('State loaded.');
+  return true;
+}
+
+/** The form follows a loaded cloth (a file, or an undo): its scene, sizes and every value. */
+export function followLoadedCloth(controller, plot) {
   showLiveValues(controller, RESTART_FIELDS);
   showSizeFields(controller);
   showLiveValues(controller, LIVE_FIELDS);
@@ -87,8 +93,6 @@ async function loadState(controller, plot, file) {
   plot.clear();
   showController(controller, plot);
   writeUrl(controller);
-  showExportStatus('State loaded.');
-  return true;
 }
 
 /** Connects the Export section's buttons, and `window.clothDemoLoadState` for tests. */

@@ -3,9 +3,8 @@
 
 import { togglePause } from './pause.js';
 import { restart } from './restart.js';
+import { KEY_OWNERS } from './dom.js';
 
-/** Keys typed here belong to the element (Space types, ticks or clicks), not to the shortcuts. */
-const KEY_OWNERS = 'input, select, textarea, button, [contenteditable]:not([contenteditable="false"])';
 
 /** Space pauses or resumes, R restarts, F fits the view, unless the focused element uses the key itself. */
 export function onShortcutKey(event, controller, plot) {

@@ -8,6 +8,7 @@ import { byId } from './dom.js';
 import { clearFieldError, readField, showFieldError } from './form.js';
 import { showStrainLegend } from './strain-legend.js';
 import { writeUrl } from './url-state.js';
+import { forgetLastUndo, rememberForUndo } from './undo.js';
 
 /**
  * How long typing in a live text field must pause before the text is committed
@@ -26,10 +27,14 @@ export function applyLiveField(controller, id, writeBack = true) {
   const value = readField(id);
   if (value === undefined) return;
   let answer;
+  // a change the user makes can be undone (the URL's, applied on load, is where the page starts)
+  const undoable = writeBack && value !== controller.options[id];
+  if (undoable) rememberForUndo();
   try {
     answer = controller.set(id, value);
     clearFieldError(id);
   } catch (error) {
+    if (undoable) forgetLastUndo();
     showFieldError(id, fieldMessage(id, error, byId(id).value));
     return;
   }

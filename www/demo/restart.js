@@ -10,6 +10,7 @@ import { clearFieldError, readField, RESTART_FIELDS, showFieldError, showLiveVal
 import { showController } from './readouts.js';
 import { showStatus } from './status.js';
 import { writeUrl } from './url-state.js';
+import { rememberForUndo } from './undo.js';
 
 /**
  * Restarts the cloth with the restart fields' values and `extra`; a refused
@@ -32,6 +33,7 @@ export function restart(controller, plot, extra = {}) {
   // the new cloth's values show in the fields once it runs (a restart that waits
   // for a GPU device, or a worker, takes effect later); a refused one leaves the
   // fields as typed, with the error under the field it names
+  rememberForUndo();
   controller.restart(changes).ready.then(() => {
     byId('diverged').hidden = true;
     plot.clear();

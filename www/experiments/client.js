@@ -58,14 +58,20 @@ function startWorker() {
   });
 }
 
-/** The runner on the page: the wasm and runner.js loaded here, messages delivered in later tasks. */
+/**
+ * The runner on the page: the wasm and runner.js loaded here, messages delivered in later tasks,
+ * both ways. Each message to the runner is handled in a task of its own, as in the worker, so the
+ * page's start (a check per experiment whose settings the link gives) is many short tasks, not one.
+ */
 async function startOnPage(deliver) {
   const [{ createRunner }, wasm] = await Promise.all([import('./runner.js'), import('../../pkg/experiments/xpbd_cloth.js')]);
   await wasm.default();
-  const channel = new MessageChannel();
-  channel.port1.onmessage = (event) => deliver(event.data);
-  const handle = createRunner(wasm, (message) => channel.port2.postMessage(message), { sliceMs: PAGE_SLICE_MS });
-  return { handle, definitions: wasm.experimentDefinitions() };
+  const outbound = new MessageChannel();
+  outbound.port1.onmessage = (event) => deliver(event.data);
+  const handle = createRunner(wasm, (message) => outbound.port2.postMessage(message), { sliceMs: PAGE_SLICE_MS });
+  const inbound = new MessageChannel();
+  inbound.port1.onmessage = (event) => handle(event.data);
+  return { handle: (message) => inbound.port2.postMessage(message), definitions: wasm.experimentDefinitions() };
 }
 
 /** Connects to a runner: in the worker unless `worker` is 'off' or the browser has none. */

@@ -392,6 +392,11 @@ async function connect() {
   return runner;
 }
 
+/** Resolves in a later task of the event loop (after rendering and input in between). */
+function nextTask() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 async function main() {
   let runner;
   try {
@@ -406,12 +411,18 @@ async function main() {
   const definitions = JSON.parse(runner.definitions);
   const container = document.getElementById('experiments');
   const list = document.getElementById('experiment-list');
-  const sections = definitions.map((definition) => new ExperimentSection(definition, runner));
-  const byId = new Map(sections.map((section) => [section.id, section]));
+  // one section per task: each builds its settings, charts and words, so the
+  // page's start is many short tasks, not one long one
+  const sections = [];
+  const byId = new Map();
   runner.onmessage = (message) => byId.get(message.id)?.receive(message);
-  for (const section of sections) {
+  for (const definition of definitions) {
+    const section = new ExperimentSection(definition, runner);
+    sections.push(section);
+    byId.set(section.id, section);
     container.append(section.root);
     list.append(element('li', {}, element('a', { href: `#experiment-${section.id}`, text: section.root.querySelector('h2').textContent })));
+    await nextTask();
   }
   list.append(element('li', {}, element('a', { href: '#side-by-side', text: 'Side by side' })));
   // settings from the URL are checked at once, so a bad one shows its error

@@ -86,6 +86,11 @@ export interface Backend {
   grabNear(index: number, near: { x: number; y: number; radius: number }): Promise<void> | void;
   drag(x: number, y: number): void;
   release(): void;
+  /** Cuts every constraint the segment (x0, y0)–(x1, y1), metres, crosses; returns how many (the CPU's alone: the Cut tool). */
+  cut?(x0: number, y0: number, x1: number, y1: number): number;
+  /** Pins or frees particle `index` (the CPU's alone: the Pin tool). */
+  setPinned?(index: number, pinned: boolean): void;
+  isPinned?(index: number): boolean;
 
   /**
    * Draws the cloth on `painter`'s canvas, the CPU's in pieces of at most

@@ -148,6 +148,9 @@ export class ClothController {
   #heldCollider = null; // { id, offsetX, offsetY } while a pointer drags a collider
   #ready;
   #lastPick = null; // where the pointer last pressed: { x, y, radius } in metres
+  #tool = 'drag'; // what a press on the cloth does: 'drag', 'cut' or 'pin'
+  #stroke = null; // { x, y, cut } while a Cut stroke is drawn: its last point (metres), whether it cut
+  #edits = 0; // grabs, cutting strokes and pin changes made with the pointer
   #style; // the colours (theme.js) and sizes the cloth is drawn with
   #stopWatchingStyle;
   #pausedForReducedMotion;
@@ -218,38 +221,53 @@ export class ClothController {
   }
 
   /**
-   * Pointer input on `canvas`: a press near a particle drags the particle;
-   * elsewhere on a collider, the collider (held at the point pressed, so it
-   * does not jump to the pointer).
+   * Pointer input on `canvas`, by the tool. Drag: a press near a particle
+   * drags the particle; elsewhere on a collider, the collider (held at the
+   * point pressed, so it does not jump to the pointer). Cut: a stroke cuts
+   * every constraint it crosses. Pin: a press near a particle pins it, or
+   * frees it when pinned. A press on nothing the tool acts on pans.
    */
   #attachInput(host) {
     return host.attachInput(this.#listeners.signal, {
       pick: (clientX, clientY) => {
         const at = this.clientToWorld(clientX, clientY);
+        if (this.#tool === 'cut') return { stroke: at };
         const radiusMetres = PICK_RADIUS_PX / (this.#view.scale * this.#screenBox().scaleX);
         this.#lastPick = { ...at, radius: radiusMetres };
         const backend = this.#backend;
         const index = backend.pick(at.x, at.y, radiusMetres);
         if (index >= 0) return { particle: index };
+        if (this.#tool === 'pin') return null;
         const id = backend.pickCollider(at.x, at.y);
         const collider = id > 0 ? backend.colliders().find((c) => c.id === id) : undefined;
         if (!collider) return null;
         return { collider: id, offsetX: (collider.x ?? at.x) - at.x, offsetY: collider.y - at.y };
       },
       grab: (target) => {
-        if (target.collider) this.#heldCollider = target;
-        else this.#settle(this.#backend.grabNear(target.particle, this.#lastPick));
+        if (target.stroke) this.#stroke = { ...target.stroke, cut: false };
+        else if (this.#tool === 'pin') this.#togglePin(target.particle);
+        else if (target.collider) {
+          this.#heldCollider = target;
+          this.#edits += 1;
+        } else {
+          this.#settle(this.#backend.grabNear(target.particle, this.#lastPick));
+          this.#edits += 1;
+        }
         this.#machine.changed();
       },
       dragTo: (clientX, clientY, time) => {
         const at = this.clientToWorld(clientX, clientY);
         const held = this.#heldCollider;
-        if (held) this.#backend.moveCollider(held.collider, at.x + held.offsetX, at.y + held.offsetY);
+        if (this.#stroke) this.#cutTo(at);
+        else if (this.#tool === 'pin') return;
+        else if (held) this.#backend.moveCollider(held.collider, at.x + held.offsetX, at.y + held.offsetY);
         else this.#backend.drag(at.x, at.y);
         this.#machine.moved(time);
       },
       release: () => {
-        if (this.#heldCollider) this.#heldCollider = null;
+        if (this.#stroke) this.#stroke = null;
+        else if (this.#tool === 'pin') return;
+        else if (this.#heldCollider) this.#heldCollider = null;
         else this.#backend.release();
         this.#machine.changed();
       },
@@ -263,6 +281,24 @@ export class ClothController {
       },
       fail: (error) => this.#report(error),
     });
+  }
+
+  /** The Cut stroke goes on to `at` (metres): the constraints its new segment crosses are cut. */
+  #cutTo(at) {
+    const stroke = this.#stroke;
+    const backend = this.#backend;
+    if (typeof backend.cut !== 'function') throw fieldError('tool', 'unsupported', 'Cut works on the CPU backend: pick Backend: CPU');
+    const cut = backend.cut(stroke.x, stroke.y, at.x, at.y);
+    if (cut > 0 && !stroke.cut) this.#edits += 1;
+    this.#stroke = { x: at.x, y: at.y, cut: stroke.cut || cut > 0 };
+  }
+
+  /** Pins particle `index`, or frees it when it is pinned. */
+  #togglePin(index) {
+    const backend = this.#backend;
+    if (typeof backend.isPinned !== 'function') throw fieldError('tool', 'unsupported', 'Pin works on the CPU backend: pick Backend: CPU');
+    backend.setPinned(index, !backend.isPinned(index));
+    this.#edits += 1;
   }
 
   /** A grab the backend finishes later (WebGPU picks again first): a frame when it does, its Error reported. */
@@ -325,6 +361,16 @@ export class ClothController {
 
   get theme() {
     return { ...this.#style };
+  }
+
+  /** What a press on the cloth does: "drag", "cut" or "pin". */
+  get tool() {
+    return this.#tool;
+  }
+
+  /** How many edits the pointer made: grabs (particle or collider), strokes that cut, pin changes. */
+  get edits() {
+    return this.#edits;
   }
 
   /** The camera: { x, y, scale } (world point at the canvas centre, CSS px per metre) and whether it shows the fit. */
@@ -505,6 +551,11 @@ export class ClothController {
     this.#painter.repaintAll();
     this.#machine.changed();
     return index;
+  }
+
+  [PERFORM.setTool](tool) {
+    if (this.#stroke) this.#stroke = null;
+    this.#tool = tool;
   }
 
   [PERFORM.refreshTheme]() {

@@ -255,6 +255,15 @@ export interface ClothStateFile {
  * `clientToWorld` answer with the last values, and every other call is
  * refused (`code` "destroyed"). The list of methods is www/lib/controller-api.js.
  */
+/**
+ * What a press of one pointer on the cloth does. "drag": a particle near the
+ * press follows the pointer through a spring (a collider under it follows too);
+ * "cut": the stroke cuts every constraint it crosses (CPU backend); "pin": a
+ * particle near the press is pinned, or freed when pinned (CPU backend). With
+ * every tool a press on nothing it acts on pans, and two fingers zoom.
+ */
+export type ClothTool = 'drag' | 'cut' | 'pin';
+
 export interface ClothController {
   /** "worker" when the cloth steps and draws in a worker, "main" on the thread that mounted it. */
   readonly runsIn: 'worker' | 'main';
@@ -381,6 +390,21 @@ export interface ClothController {
   readonly view: ClothView & { fitted: boolean };
   /** Shows the scene's fit again (after the user zoomed or panned) and follows it as the canvas resizes. */
   fit(): void;
+  /**
+   * What a press on the cloth does from now on (default "drag"): see
+   * `ClothTool`. Anything else throws an Error with `field` "tool" and `code`
+   * "invalid_value" (a string) or "wrong_type", and changes nothing.
+   */
+  setTool(tool: ClothTool): void;
+  /** The tool a press on the cloth uses now. */
+  readonly tool: ClothTool;
+  /**
+   * How many edits the pointer has made on this controller: grabs of a particle
+   * or collider, Cut strokes that cut something, pin changes. A page keeping an
+   * undo history saves the state (`exportState`) as a press begins and keeps it
+   * when this count went up.
+   */
+  readonly edits: number;
   /**
    * Sets the `view` option and shows it at once (null: the scene's fit). A bad
    * view throws an Error with `field` "view" and `code`, and changes nothing.

@@ -15,6 +15,8 @@ export interface MethodOfApi {
   readonly destroyed: 'refuse' | 'ignore' | 'answer';
 }
 
+/** What a pointer pressed on the cloth does: ClothTool of cloth.d.ts. */
+export declare const TOOLS: readonly ['drag', 'cut', 'pin'];
 export declare const METHODS: Readonly<Record<string, MethodOfApi>>;
 /** Every getter and where its answer comes from. */
 export declare const GETTERS: Readonly<Record<string, 'cloth' | 'page'>>;

@@ -36,6 +36,16 @@ import { checkCamera } from './camera.js';
 import { decodeState } from './state-file.js';
 import { checkSeconds } from './recording.js';
 
+/** What a pointer pressed on the cloth does (ClothTool in cloth.d.ts). */
+export const TOOLS = Object.freeze(['drag', 'cut', 'pin']);
+
+/** `tool` checked: one of TOOLS, else an Error with `field` "tool". */
+function checkTool(tool) {
+  if (typeof tool === 'string' && TOOLS.includes(tool)) return tool;
+  const shown = typeof tool === 'string' ? JSON.stringify(tool.slice(0, 40)) : String(typeof tool);
+  throw fieldError('tool', typeof tool === 'string' ? 'invalid_value' : 'wrong_type', `tool: ${shown} is not one of ${TOOLS.map((t) => `"${t}"`).join(', ')}`);
+}
+
 /** How each method's arguments are read on the calling side: the plain arguments, or a throw. */
 const READ = {
   none: () => [],
@@ -50,6 +60,7 @@ const READ = {
   importState: (file) => [decodeState(file)],
   record: (seconds) => [checkSeconds(seconds)],
   addBody: (body) => [plainBody(body)],
+  setTool: (tool) => [checkTool(tool)],
 };
 
 /** Every method: its parameters (as cloth.d.ts names them; `?` optional), answer, where it runs, how its arguments are read, after destroy(). */
@@ -60,6 +71,7 @@ export const METHODS = Object.freeze({
   set: { params: ['name', 'value'], answer: 'promise', where: 'cloth', read: READ.set, destroyed: 'refuse' },
   fit: { params: [], answer: 'none', where: 'cloth', read: READ.none, destroyed: 'refuse' },
   setView: { params: ['view'], answer: 'none', where: 'cloth', read: READ.setView, destroyed: 'refuse' },
+  setTool: { params: ['tool'], answer: 'none', where: 'cloth', read: READ.setTool, destroyed: 'refuse' },
   readPositions: { params: [], answer: 'promise', where: 'cloth', read: READ.none, destroyed: 'refuse' },
   inspect: { params: [], answer: 'promise', where: 'cloth', read: READ.none, destroyed: 'refuse' },
   snapshot: { params: [], answer: 'promise', where: 'cloth', read: READ.none, destroyed: 'refuse' },
@@ -93,6 +105,8 @@ export const GETTERS = Object.freeze({
   reducedMotion: 'cloth',
   theme: 'cloth',
   view: 'cloth',
+  tool: 'cloth',
+  edits: 'cloth',
 });
 
 /** The getters whose answers a cloth's worker posts. */

@@ -212,7 +212,7 @@ const MOST_STEPS = 10_000;
  * The cloth's clock: how many time steps each animation frame runs, so that
  * simulated time goes with the time between frames at the chosen speed, the
  * part of a step left over carried to the next frame (at 60 frames a second
- * and Δt = 0.01 s: 2, 2, 1, 2, 2, 1, ... steps; at 120: 1, 1, 0, 1, 1, 0, ...).
+ * and Δt = 0.01 s: 1, 2, 2, 1, 2, 2, ... steps; at 120: 1, 1, 1, 1, 1, 0, ...).
  * It reads the frames' own times (requestAnimationFrame's timestamps), on the
  * thread where the cloth steps, so neither the display's refresh rate nor a
  * busy page changes the pace. Steps the frame budget cuts short are not owed

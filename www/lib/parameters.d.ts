@@ -55,6 +55,12 @@ export interface ParameterValues {
   tearStretch: number;
   /** Sweep order: "colored" solves independent constraints four at a time (fast); "original" sweeps in creation order, as the original demo. Accepts `"colored"` or `"original"`. Default "colored". Applies at once. */
   solverOrder: "colored" | "original";
+  /** The solver of the distance constraints: "xpbd" (compliant position constraints, plain PBD at stiffness 0) or "softStep" (Catto's soft step, as in Box2D v3: each constraint a spring of frequency softFrequency and damping ratio softDampingRatio, solved on velocities, warm started, with a relax pass ending each substep; stiffness, pbdCoefficient and damping are XPBD's and it ignores them). Accepts `"xpbd"` or `"softStep"`. Default "xpbd". Applies at once. */
+  solver: "xpbd" | "softStep";
+  /** Soft step only: the natural frequency f of every distance constraint, a spring of stiffness m_eff (2πf)² for the effective mass m_eff of its two particles. Box2D keeps it at a quarter of the substep rate; at half, a cloth swept once per substep gains energy (docs/experiments.md, four solvers). Unit: Hz. Accepts 0.001..1e6. Default 30. Applies at once. */
+  softFrequency: number;
+  /** Soft step only: the damping ratio ζ of every distance constraint (0 undamped, 1 critically damped). Accepts 0..1000. Default 1. Applies at once. */
+  softDampingRatio: number;
   /** Stiffness of the bending constraints (distance constraints between the two neighbours on opposite sides of a particle); compliance 1/k; 0 turns bending off. Unit: N/m. Accepts 0..1e15. Default 0. Applies at once. */
   bendingStiffness: number;
   /** Long-range attachments: no free particle gets farther from its nearest pinned particle than its rest-path distance, which removes over-stretch. Accepts true or false. Default false. Applies at once. */
@@ -91,7 +97,7 @@ export interface ParameterValues {
 export type ParameterName = keyof ParameterValues;
 
 /** The parameters `set` changes on a running cloth. */
-export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'pbdCoefficient' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'bendingStiffness' | 'tethers' | 'friction' | 'restitution' | 'particleRadius' | 'selfCollision' | 'windX' | 'windY' | 'windDrag' | 'windGust' | 'windTurbulence' | 'speed' | 'stepsPerFrame' | 'strainColors' | 'renderer';
+export type LiveParameterName = 'timeStepSize' | 'iterations' | 'stiffness' | 'pbdCoefficient' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocityDamping' | 'tearStretch' | 'solverOrder' | 'solver' | 'softFrequency' | 'softDampingRatio' | 'bendingStiffness' | 'tethers' | 'friction' | 'restitution' | 'particleRadius' | 'selfCollision' | 'windX' | 'windY' | 'windDrag' | 'windGust' | 'windTurbulence' | 'speed' | 'stepsPerFrame' | 'strainColors' | 'renderer';
 
 /** The <xpbd-cloth> attribute of each parameter. */
-export type ElementAttribute = 'preset' | 'width' | 'height' | 'fixed' | 'time-step' | 'iterations' | 'stiffness' | 'pbd-coefficient' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocity-damping' | 'tear-stretch' | 'solver-order' | 'bending-stiffness' | 'tethers' | 'friction' | 'restitution' | 'particle-radius' | 'self-collision' | 'wind-x' | 'wind-y' | 'wind-drag' | 'wind-gust' | 'wind-turbulence' | 'speed' | 'steps-per-frame' | 'strain-colors' | 'renderer';
+export type ElementAttribute = 'preset' | 'width' | 'height' | 'fixed' | 'time-step' | 'iterations' | 'stiffness' | 'pbd-coefficient' | 'gravity' | 'mass' | 'substeps' | 'damping' | 'velocity-damping' | 'tear-stretch' | 'solver-order' | 'solver' | 'soft-frequency' | 'soft-damping-ratio' | 'bending-stiffness' | 'tethers' | 'friction' | 'restitution' | 'particle-radius' | 'self-collision' | 'wind-x' | 'wind-y' | 'wind-drag' | 'wind-gust' | 'wind-turbulence' | 'speed' | 'steps-per-frame' | 'strain-colors' | 'renderer';

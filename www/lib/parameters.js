@@ -83,6 +83,21 @@ export const PARAMETERS = Object.freeze([
     type: 'string', rule: { kind: 'oneOf', values: ["colored", "original"] }, defaultValue: "colored", appliesOn: 'simulation', group: 'beyond',
   },
   {
+    name: "solver", attribute: "solver", label: "Solver", unit: "", remark: "",
+    meaning: "The solver of the distance constraints: \"xpbd\" (compliant position constraints, plain PBD at stiffness 0) or \"softStep\" (Catto's soft step, as in Box2D v3: each constraint a spring of frequency softFrequency and damping ratio softDampingRatio, solved on velocities, warm started, with a relax pass ending each substep; stiffness, pbdCoefficient and damping are XPBD's and it ignores them).",
+    type: 'string', rule: { kind: 'oneOf', values: ["xpbd", "softStep"] }, defaultValue: "xpbd", appliesOn: 'simulation', group: 'beyond',
+  },
+  {
+    name: "softFrequency", attribute: "soft-frequency", label: "Soft frequency", unit: "Hz", remark: "solver softStep",
+    meaning: "Soft step only: the natural frequency f of every distance constraint, a spring of stiffness m_eff (2πf)² for the effective mass m_eff of its two particles. Box2D keeps it at a quarter of the substep rate; at half, a cloth swept once per substep gains energy (docs/experiments.md, four solvers).",
+    type: 'number', rule: { kind: 'positive', min: 0.001, max: 1000000 }, defaultValue: 30, appliesOn: 'simulation', group: 'beyond',
+  },
+  {
+    name: "softDampingRatio", attribute: "soft-damping-ratio", label: "Soft damping ratio", unit: "", remark: "solver softStep",
+    meaning: "Soft step only: the damping ratio ζ of every distance constraint (0 undamped, 1 critically damped).",
+    type: 'number', rule: { kind: 'range', min: 0, max: 1000 }, defaultValue: 1, appliesOn: 'simulation', group: 'beyond',
+  },
+  {
     name: "bendingStiffness", attribute: "bending-stiffness", label: "Bending stiffness", unit: "N/m", remark: "0 turns bending off",
     meaning: "Stiffness of the bending constraints (distance constraints between the two neighbours on opposite sides of a particle); compliance 1/k; 0 turns bending off.",
     type: 'number', rule: { kind: 'range', min: 0, max: 1000000000000000 }, defaultValue: 0, appliesOn: 'simulation', group: 'scene',

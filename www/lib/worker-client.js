@@ -61,8 +61,12 @@ export function whereToRun(canvas, settings) {
   return 'main';
 }
 
-/** A started worker that said hello (its module loaded and it can draw), or the reason it cannot run. */
-function startWorker() {
+/**
+ * A started worker that said hello (its module loaded and it can draw), or the
+ * reason it cannot run; `{ aborted: true }` once `signal` aborts, the worker
+ * ended at once (not when its module has loaded).
+ */
+function startWorker(signal) {
   let worker;
   try {
     worker = new Worker(new URL('./cloth-worker.js', import.meta.url), { type: 'module' });
@@ -73,9 +77,11 @@ function startWorker() {
     const done = (answer) => {
       worker.removeEventListener('message', onMessage);
       worker.removeEventListener('error', onError);
-      if (answer.reason) worker.terminate();
+      signal?.removeEventListener('abort', onAbort);
+      if (!answer.worker) worker.terminate();
       resolve(answer);
     };
+    const onAbort = () => done({ aborted: true });
     const onMessage = ({ data }) => {
       if (data?.type !== 'hello') return;
       done(data.canDraw ? { worker } : { reason: 'OffscreenCanvas has no 2D context in this engine\'s workers' });
@@ -86,6 +92,7 @@ function startWorker() {
     };
     worker.addEventListener('message', onMessage);
     worker.addEventListener('error', onError);
+    signal?.addEventListener('abort', onAbort);
   });
 }
 
@@ -153,10 +160,10 @@ export async function mountInWorker(canvas, settings, given, reducedMotion) {
   };
   const { signal } = settings;
   try {
-    const started = await startWorker();
+    const started = await startWorker(signal);
+    throwIfAborted(signal);
     if (!started.worker) return fallBack('worker', 'unsupported', started.reason);
     worker = started.worker;
-    throwIfAborted(signal);
     // A link measures the canvas before the hand-over (watchCanvasSize probes its size attributes once).
     link = new PageLink(canvas, worker);
     const page = { ...link.measured, style: readTheme(canvas), visible: true, canRecord: link.canRecord };
