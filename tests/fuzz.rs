@@ -241,6 +241,7 @@ fn current_state(cloth: &Cloth) -> ClothState {
         torn: Vec::new(),
         colliders: Vec::new(),
         kinds: Vec::new(),
+        added: Vec::new(),
     }
 }
 

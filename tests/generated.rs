@@ -299,7 +299,7 @@ fn render_style_js() -> String {
          minParticleRadius: {},\n  grabbedColor: {},\n  grabbedRadius: {},\n  \
          axisLength: {},\n  axisWidth: {},\n  xAxisColor: {},\n  yAxisColor: {},\n  \
          colliderColor: {},\n  colliderEdgeColor: {},\n  colliderEdgeWidth: {},\n  \
-         groundBand: {},\n}});\n",
+         groundBand: {},\n  bodyColor: {},\n  bodyEdgeColor: {},\n}});\n",
         HEADER.replace("PARAMETERS in src/params/table.rs", "LOOK in src/raster/look.rs"),
         hex(LOOK.background),
         hex(LOOK.constraint),
@@ -318,6 +318,8 @@ fn render_style_js() -> String {
         hex(LOOK.collider_edge),
         LOOK.collider_edge_width,
         LOOK.ground_band,
+        hex(LOOK.body),
+        hex(LOOK.body_edge),
     )
 }
 

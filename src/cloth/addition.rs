@@ -3,13 +3,60 @@
 //! kind, then taken in; refused as a whole, with nothing changed, when it is
 //! wrong, does not fit in memory or would make a step too much work.
 
-use super::Cloth;
-use crate::error::ClothError;
-use crate::kinds::bodies::{check_bodies, check_body_count};
+use super::{Added, Cloth};
+use crate::error::{ClothError, Number, Plain};
+use crate::kinds::bodies::{self, check_bodies, check_body_count, check_plasticity};
 use crate::kinds::Addition;
 use crate::memory;
-use crate::model::{Bending, BodySpec, Scene};
-use crate::params::MAX_PARTICLES;
+use crate::model::body_shapes::grid_inside;
+use crate::model::scene::mass_range;
+use crate::model::{Bending, BodySpec, Plasticity, Scene};
+use crate::params::{self, MAX_PARTICLES};
+
+/// Most corners of a body's outline ([`Cloth::add_body`]).
+pub const MAX_OUTLINE_CORNERS: usize = 10_000;
+
+/// Most particles of one body filled from an outline.
+pub const MAX_FILLED_PARTICLES: usize = 10_000;
+
+/// Most grid points the bounding box of an outline may hold at its spacing
+/// (the points tried for the fill).
+const MAX_GRID_POINTS: usize = 1_000_000;
+
+/// Smallest and largest spacing of the particles of a filled body, m.
+pub const SPACING_RANGE: (f64, f64) = (1e-3, 10.0);
+
+/// The density of a body filled from an outline when none is given, kg/m²:
+/// a particle 0.1 m from its neighbours weighs 0.15 kg, as in the presets.
+pub const DEFAULT_DENSITY: f64 = 15.0;
+
+/// A body given by its outline, what `addBody` takes: the particles of a
+/// square grid `spacing` apart inside the closed polygon `outline`, each
+/// weighing `density · spacing²`, held in their shape by shape matching.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodyOutline {
+    /// The polygon's corners, `[x0, y0, x1, y1, ...]`, metres, in order
+    /// (either way round), at least 3: the last joins the first.
+    pub outline: Vec<f64>,
+    /// The particles' spacing, m; `None`: twice the particle radius (so that
+    /// the body is solid to every other particle).
+    pub spacing: Option<f64>,
+    /// kg/m²; `None`: [`DEFAULT_DENSITY`].
+    pub density: Option<f64>,
+    /// Compliance `α` of the shape, s² (0: rigid).
+    pub compliance: f64,
+    /// Plasticity; `None`: elastic.
+    pub plastic: Option<Plasticity>,
+}
+
+/// The refusal of `addBody`'s `field`, which got `value`.
+fn refuse_value(field: &'static str, value: String, allowed: String) -> ClothError {
+    ClothError::InvalidValue {
+        field,
+        value,
+        allowed,
+    }
+}
 
 impl Cloth {
     /// Adds the particles of `scene` (positions, masses, at rest) after the
@@ -29,6 +76,12 @@ impl Cloth {
     /// [`MAX_BODIES`](crate::kinds::bodies::MAX_BODIES) bodies in all.
     pub fn add_bodies(&mut self, scene: &Scene) -> Result<usize, ClothError> {
         let bodies = self.check_addition(scene)?;
+        let out_of_memory = |_| scene.out_of_memory();
+        self.added.try_reserve(1).map_err(out_of_memory)?;
+        let record = Added {
+            scene: scene.clone(),
+            mass: self.params.mass,
+        };
         if self.step_in_progress() {
             self.advance(1, u64::MAX);
         }
@@ -51,7 +104,152 @@ impl Cloth {
             self.take_out(first, listed);
             return Err(error);
         }
+        self.added.push(record);
         Ok(first)
+    }
+
+    /// Adds a body filled from its outline ([`BodyOutline`]) and returns its
+    /// index among the bodies. Refused, with nothing changed, naming the
+    /// field (`outline`, `spacing`, `density`, `compliance`, `plastic`): an
+    /// outline of fewer than 3 or more than [`MAX_OUTLINE_CORNERS`] corners
+    /// or of a coordinate that is not finite within ±1e6 m, a spacing outside
+    /// [`SPACING_RANGE`], a density whose particles' mass is outside the
+    /// `mass` parameter's range, a compliance or plasticity out of range, an
+    /// outline enclosing fewer than 3 grid points not on one line or more
+    /// than [`MAX_FILLED_PARTICLES`]; and as [`Cloth::add_bodies`] refuses
+    /// (too many particles or bodies, the work limit).
+    pub fn add_body(&mut self, body: &BodyOutline) -> Result<usize, ClothError> {
+        let scene = self.filled_body(body)?;
+        self.add_bodies(&scene)?;
+        Ok(self.kinds.bodies.len() - 1)
+    }
+
+    /// Checks all of `body` but what its outline encloses; returns the
+    /// particles' spacing and mass.
+    fn check_outline(&self, body: &BodyOutline) -> Result<(f64, f64), ClothError> {
+        let corners = body.outline.len() / 2;
+        if body.outline.len() % 2 != 0 || !(3..=MAX_OUTLINE_CORNERS).contains(&corners) {
+            return Err(refuse_value(
+                "outline",
+                format!("{} numbers", body.outline.len()),
+                format!(
+                    "[x0, y0, x1, y1, ...]: 3 to {MAX_OUTLINE_CORNERS} corners, two numbers each"
+                ),
+            ));
+        }
+        let limit = params::MAX_COORDINATE;
+        if let Some(i) = body.outline.iter().position(|v| !(v.is_finite() && v.abs() <= limit)) {
+            return Err(refuse_value(
+                "outline",
+                format!("{} at {i}", Number(body.outline[i])),
+                format!("finite coordinates within ±{} m", Plain(limit)),
+            ));
+        }
+        let spacing = body
+            .spacing
+            .unwrap_or((2.0 * self.params.particle_radius).max(SPACING_RANGE.0));
+        let (low, high) = SPACING_RANGE;
+        if !(spacing.is_finite() && (low..=high).contains(&spacing)) {
+            return Err(refuse_value(
+                "spacing",
+                Number(spacing).to_string(),
+                format!("a spacing from {} to {} m", Plain(low), Plain(high)),
+            ));
+        }
+        let density = body.density.unwrap_or(DEFAULT_DENSITY);
+        let mass = density * spacing * spacing;
+        let (least, most) = mass_range();
+        if !(mass.is_finite() && (least..=most).contains(&mass)) {
+            return Err(refuse_value(
+                "density",
+                format!("{} kg/m²", Number(density)),
+                format!(
+                    "a density from {} to {} kg/m² at spacing {} m (each particle weighs \
+                     density · spacing², from {} to {} kg)",
+                    Number(least / (spacing * spacing)),
+                    Number(most / (spacing * spacing)),
+                    Number(spacing),
+                    Plain(least),
+                    Plain(most)
+                ),
+            ));
+        }
+        let compliance = body.compliance;
+        if !(compliance.is_finite() && (0.0..=bodies::MAX_COMPLIANCE).contains(&compliance)) {
+            return Err(refuse_value(
+                "compliance",
+                Number(compliance).to_string(),
+                format!(
+                    "a number from 0 to {} s² (0 = rigid)",
+                    Plain(bodies::MAX_COMPLIANCE)
+                ),
+            ));
+        }
+        if let Some(plastic) = &body.plastic {
+            // "has plastic.yield -1, expected a number from ..."
+            check_plasticity(plastic).map_err(|problem| {
+                let problem = problem.trim_start_matches("has ");
+                let (value, allowed) = problem.split_once(", expected ").unwrap_or((problem, ""));
+                refuse_value("plastic", value.into(), allowed.into())
+            })?;
+        }
+        Ok((spacing, mass))
+    }
+
+    /// The scene of one body that [`Cloth::add_body`] adds, checked.
+    fn filled_body(&self, body: &BodyOutline) -> Result<Scene, ClothError> {
+        let (spacing, mass) = self.check_outline(body)?;
+        let outline: Vec<f32> = body.outline.iter().map(|&v| v as f32).collect();
+        let Some(positions) = grid_inside(&outline, spacing as f32, MAX_GRID_POINTS) else {
+            return Err(refuse_value(
+                "spacing",
+                Number(spacing).to_string(),
+                format!(
+                    "a spacing at which the outline's bounding box holds at most \
+                     {MAX_GRID_POINTS} grid points"
+                ),
+            ));
+        };
+        let count = positions.len() / 2;
+        let ids: Vec<u32> = (0..count as u32).collect();
+        let at = |k: u32| {
+            let k = k as usize;
+            (f64::from(positions[2 * k]), f64::from(positions[2 * k + 1]))
+        };
+        if count > MAX_FILLED_PARTICLES {
+            return Err(refuse_value(
+                "spacing",
+                format!("{} m, at which the outline encloses {count} grid points", Number(spacing)),
+                format!(
+                    "a spacing at which it encloses at most {MAX_FILLED_PARTICLES} (one particle each)"
+                ),
+            ));
+        }
+        let thin = count >= 3 && bodies::thickness(&ids, at) < bodies::MIN_THICKNESS;
+        if count < 3 || thin {
+            return Err(refuse_value(
+                "outline",
+                format!(
+                    "an outline enclosing {count} grid point{} {} at spacing {} m",
+                    if count == 1 { "" } else { "s" },
+                    if thin { "on one line" } else { "" },
+                    Number(spacing)
+                )
+                .replace("  ", " "),
+                "one enclosing at least 3 not on one line (draw it larger, or give a smaller \
+                 spacing)"
+                    .into(),
+            ));
+        }
+        let mut scene = Scene::default();
+        scene.masses = vec![mass as f32; count];
+        scene.positions = positions;
+        scene.bodies.push(BodySpec {
+            particles: ids,
+            compliance: body.compliance,
+            plastic: body.plastic,
+        });
+        Ok(scene)
     }
 
     /// Checks an addition: nothing but particles and bodies, each valid, within

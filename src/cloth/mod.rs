@@ -35,6 +35,7 @@ mod step;
 
 pub use kinds::{Kinds, KIND_NAMES};
 pub use limits::{max_steps_error, work_budget_error, MAX_STEPS_PER_CALL};
+pub use addition::{BodyOutline, DEFAULT_DENSITY, MAX_FILLED_PARTICLES, MAX_OUTLINE_CORNERS, SPACING_RANGE};
 pub use state::ClothState;
 pub use step::{Sweep, SWEEP_CHUNK};
 
@@ -107,6 +108,21 @@ pub struct Cloth {
     held: Option<interaction::Held>,
     /// A step went out of bounds and was undone: the cloth has stopped.
     diverged: bool,
+    /// What was added while it ran ([`Cloth::add_bodies`]), in order: what a
+    /// saved state carries, so that a cloth built the same way takes the same
+    /// additions when it is restored.
+    added: Vec<Added>,
+}
+
+/// One addition of bodies to a running cloth: the scene added and the `mass`
+/// parameter when it was added (which fixes how its masses are kept).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Added {
+    /// The particles (positions, masses) and bodies added, as given to
+    /// [`Cloth::add_bodies`].
+    pub scene: Scene,
+    /// The `mass` parameter at the time, kg.
+    pub mass: f64,
 }
 
 impl Cloth {
@@ -269,6 +285,7 @@ impl Cloth {
             work_done: 0,
             held: None,
             diverged: false,
+            added: Vec::new(),
         };
         cloth.update_inverse_masses();
         let p = cloth.params;

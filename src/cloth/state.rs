@@ -2,7 +2,7 @@
 //! bit), and a state computed elsewhere to continue from. Every state is
 //! checked whole before anything changes (`state_checks.rs`).
 
-use super::{Cloth, DIVERGENCE_LIMIT};
+use super::{Added, Cloth, DIVERGENCE_LIMIT};
 use crate::error::{ClothError, Number, Plain};
 use crate::memory;
 use crate::model::Shape;
@@ -31,6 +31,10 @@ pub struct ClothState {
     /// (see [`crate::kinds::ConstraintKind::saved`]): none for the kinds there
     /// are now.
     pub kinds: Vec<(String, Vec<f32>)>,
+    /// The bodies added while it ran ([`Cloth::add_bodies`]), in order: a
+    /// cloth built the same way takes those it has not taken yet when the
+    /// state is restored.
+    pub added: Vec<Added>,
 }
 
 impl Cloth {
@@ -75,6 +79,7 @@ impl Cloth {
             torn,
             colliders: self.colliders().iter().map(|c| (c.id, c.shape)).collect(),
             kinds: self.kinds.saved(),
+            added: self.added.clone(),
         })
     }
 
@@ -89,7 +94,44 @@ impl Cloth {
     /// range or over the work limit) is refused with
     /// [`ClothError::InvalidState`] (or the parameter's own error) naming the
     /// field, and nothing changes.
+    ///
+    /// The bodies added to the saved cloth ([`ClothState::added`]) must
+    /// begin with those added to this one; the others are added first, each
+    /// at the `mass` parameter it was added at (refused with the state's
+    /// field `added`, and nothing changes, when they do not fit).
     pub fn restore_state(&mut self, state: &ClothState) -> Result<(), ClothError> {
+        let taken = self.added.len();
+        if state.added.len() < taken || state.added[..taken] != self.added[..] {
+            return Err(state_error(
+                "added",
+                None,
+                format!(
+                    "does not begin with the {taken} additions of bodies this simulation had \
+                     (a state of a simulation built the same way, with the same bodies added, fits)"
+                ),
+            ));
+        }
+        if state.added.len() == taken {
+            return self.restore_checked(state);
+        }
+        // the additions tried on a copy, which becomes this cloth when the
+        // whole state fits
+        state.params.validate()?;
+        let mut copy = self.clone();
+        copy.params = state.params;
+        for (k, added) in state.added[taken..].iter().enumerate() {
+            copy.params.mass = added.mass;
+            copy.add_bodies(&added.scene).map_err(|error| {
+                state_error("added", Some(taken + k), format!("cannot be added: {error}"))
+            })?;
+        }
+        copy.restore_checked(state)?;
+        *self = copy;
+        Ok(())
+    }
+
+    /// [`Cloth::restore_state`] into a cloth with the additions of `state`.
+    fn restore_checked(&mut self, state: &ClothState) -> Result<(), ClothError> {
         self.check_state(state)?;
         // every fallible step first, so that a refusal changes nothing
         let mut colliders = self.kinds.contacts.colliders().clone();

@@ -580,7 +580,7 @@ fn mean_mass(particles: &[u32], mass: &impl Fn(u32) -> f64) -> f64 {
 
 /// How thin `particles` are: the RMS width of their positions across their
 /// longest direction over their RMS length along it (0: all on one line).
-fn thickness(particles: &[u32], at: impl Fn(u32) -> (f64, f64)) -> f64 {
+pub fn thickness(particles: &[u32], at: impl Fn(u32) -> (f64, f64)) -> f64 {
     let n = particles.len() as f64;
     let c = particles.iter().fold((0.0, 0.0), |c, &k| {
         let (x, y) = at(k);
@@ -779,7 +779,7 @@ pub fn check_bodies(
 }
 
 /// Checks a body's plasticity; the problem in words.
-fn check_plasticity(plastic: &Plasticity) -> Result<(), String> {
+pub fn check_plasticity(plastic: &Plasticity) -> Result<(), String> {
     let strain = |name: &str, v: f64| {
         if v.is_finite() && (0.0..=MAX_STRAIN).contains(&v) {
             Ok(())

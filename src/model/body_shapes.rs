@@ -97,6 +97,65 @@ impl Scene {
     }
 }
 
+/// The points of a square grid `spacing` apart inside the closed polygon
+/// `outline` (`[x0, y0, x1, y1, ...]`, its corners in order, either way
+/// round; a point inside by the even-odd rule), interleaved: the grid centred
+/// on the outline's bounding box, row after row from the bottom. `None` when
+/// the bounding box holds more than `most` grid points (nothing is filled).
+pub fn grid_inside(outline: &[f32], spacing: f32, most: usize) -> Option<Vec<f32>> {
+    let corners = outline.len() / 2;
+    let (mut low, mut high) = ((f32::MAX, f32::MAX), (f32::MIN, f32::MIN));
+    for c in 0..corners {
+        let (x, y) = (outline[2 * c], outline[2 * c + 1]);
+        low = (low.0.min(x), low.1.min(y));
+        high = (high.0.max(x), high.1.max(y));
+    }
+    let step = f64::from(spacing);
+    let columns = (f64::from(high.0 - low.0) / step).floor() + 1.0;
+    let rows = (f64::from(high.1 - low.1) / step).floor() + 1.0;
+    if !(columns * rows <= most as f64) {
+        return None;
+    }
+    let (columns, rows) = (columns as usize, rows as usize);
+    let centre = (
+        (f64::from(low.0) + f64::from(high.0)) / 2.0,
+        (f64::from(low.1) + f64::from(high.1)) / 2.0,
+    );
+    let start = (
+        centre.0 - step * (columns - 1) as f64 / 2.0,
+        centre.1 - step * (rows - 1) as f64 / 2.0,
+    );
+    let mut points = Vec::new();
+    for i in 0..rows {
+        let y = start.1 + step * i as f64;
+        for j in 0..columns {
+            let x = start.0 + step * j as f64;
+            if inside(outline, (x, y)) {
+                points.extend([x as f32, y as f32]);
+            }
+        }
+    }
+    Some(points)
+}
+
+/// Whether `(x, y)` is inside the closed polygon `outline` by the even-odd
+/// rule (a ray to the right crosses its sides an odd number of times).
+fn inside(outline: &[f32], (x, y): (f64, f64)) -> bool {
+    let corners = outline.len() / 2;
+    let corner = |c: usize| (f64::from(outline[2 * c]), f64::from(outline[2 * c + 1]));
+    let mut odd = false;
+    for c in 0..corners {
+        let (a, b) = (corner(c), corner((c + 1) % corners));
+        if (a.1 > y) != (b.1 > y) {
+            let crossing = a.0 + (y - a.1) / (b.1 - a.1) * (b.0 - a.0);
+            if x < crossing {
+                odd = !odd;
+            }
+        }
+    }
+    odd
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,5 +171,22 @@ mod tests {
         // a hexagonal packing of discs of diameter 0.1 within 0.3: 37 centres
         assert_eq!(ball.len(), 37);
         assert_eq!(scene.bodies.len(), 2);
+    }
+
+    #[test]
+    fn a_polygon_is_filled_by_the_grid_points_inside_it() {
+        // a 1 × 1 square at spacing 0.25: 5 × 5 points, its sides included
+        // only where the even-odd rule puts them (left and bottom)
+        let square = [0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
+        let points = grid_inside(&square, 0.25, 100).unwrap();
+        assert_eq!(points.len() / 2, 16);
+        assert_eq!(&points[..4], &[0.0, 0.0, 0.25, 0.0]);
+        // a triangle, clockwise: the points below its diagonal
+        let triangle = [0.0, 0.0, 0.0, 1.0, 1.0, 0.0];
+        let points = grid_inside(&triangle, 0.25, 100).unwrap();
+        assert!(points.chunks(2).all(|p| p[0] + p[1] < 1.0));
+        assert_eq!(points.len() / 2, 10);
+        // more grid points than allowed: nothing
+        assert!(grid_inside(&square, 0.001, 100).is_none());
     }
 }

@@ -7,6 +7,9 @@ use super::look::Rgba;
 use crate::error::ClothError;
 use crate::memory;
 
+
+/// Most crossings of a pixel row [`Frame::fill_polygon`] fills between.
+pub const MAX_CROSSINGS: usize = 64;
 /// Largest frame, in pixels (4096 × 4096: 64 MiB). Every index into a frame is
 /// below it, so no pixel arithmetic overflows, even in 32 bits.
 pub const MAX_FRAME_PIXELS: usize = 4096 * 4096;
@@ -106,6 +109,53 @@ impl Frame {
         self.pixels.clear();
         self.pixels.resize(count, color);
         Ok(())
+    }
+
+    /// Fills the closed polygon of `count` corners (`corner(k)`, pixels) with
+    /// `color`, by the even-odd rule at pixel centres: row by row, the spans
+    /// between its sides' crossings. A row crossed more than [`MAX_CROSSINGS`]
+    /// times fills the spans of the first ones. Allocates nothing.
+    pub fn fill_polygon(&mut self, count: usize, corner: impl Fn(usize) -> (f32, f32), color: Rgba) {
+        if count < 3 {
+            return;
+        }
+        let (mut low, mut high) = (f32::MAX, f32::MIN);
+        for k in 0..count {
+            let (_, y) = corner(k);
+            if y.is_nan() {
+                return;
+            }
+            (low, high) = (low.min(y), high.max(y));
+        }
+        let rows = (low - 0.5).ceil().max(0.0)..(high - 0.5).ceil().min(self.height as f32);
+        let mut crossings = [0.0f32; MAX_CROSSINGS];
+        for row in rows.start as usize..rows.end.max(rows.start) as usize {
+            let y = row as f32 + 0.5;
+            let mut found = 0;
+            for k in 0..count {
+                let (a, b) = (corner(k), corner((k + 1) % count));
+                if (a.1 > y) != (b.1 > y) && found < MAX_CROSSINGS {
+                    crossings[found] = a.0 + (y - a.1) / (b.1 - a.1) * (b.0 - a.0);
+                    found += 1;
+                }
+            }
+            let crossings = &mut crossings[..found - found % 2];
+            // insertion sort: a handful of crossings, and no sort code in the module
+            for i in 1..crossings.len() {
+                let mut j = i;
+                while j > 0 && crossings[j - 1] > crossings[j] {
+                    crossings.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+            for span in crossings.chunks_exact(2) {
+                let clip = |v: f32| (v - 0.5).ceil().clamp(0.0, self.width as f32) as usize;
+                let (x0, x1) = (clip(span[0]), clip(span[1]));
+                if x0 < x1 {
+                    self.pixels[row * self.width + x0..row * self.width + x1].fill(color);
+                }
+            }
+        }
     }
 
     /// Fills `rect` with `color`.

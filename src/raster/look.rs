@@ -53,6 +53,10 @@ pub struct Look {
     pub collider_edge_width: f32,
     /// Height of the filled band under the ground line.
     pub ground_band: f32,
+    /// Inside of a body (a rigid or plastic cluster of particles).
+    pub body: u32,
+    /// Outline of a body (as wide as a collider's).
+    pub body_edge: u32,
 }
 
 /// The original demo's look.
@@ -74,6 +78,8 @@ pub const LOOK: Look = Look {
     collider_edge: 0x5b6472,
     collider_edge_width: 2.0,
     ground_band: 12.0,
+    body: 0xf3c982,
+    body_edge: 0x8a5a12,
 };
 
 /// Colours and sizes of the picture, in device pixels.
@@ -107,6 +113,8 @@ pub struct Style {
     pub collider_edge_width: f32,
     /// Height of the band under the ground line, device pixels.
     pub ground_band: f32,
+    /// Inside and outline colours of bodies.
+    pub body: (Rgba, Rgba),
 }
 
 impl Style {
@@ -127,6 +135,7 @@ impl Style {
             collider: (rgb(LOOK.collider), rgb(LOOK.collider_edge)),
             collider_edge_width: LOOK.collider_edge_width * pixel_ratio,
             ground_band: LOOK.ground_band * pixel_ratio,
+            body: (rgb(LOOK.body), rgb(LOOK.body_edge)),
             strain_colors: false,
         }
     }

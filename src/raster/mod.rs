@@ -22,6 +22,7 @@ pub use look::{
     css_hex, rgb, strain_color, strain_rgb, Look, Rgba, Style, LOOK, STRAIN_RAMP, STRAIN_RAMP_MAX,
 };
 
+use crate::kinds::bodies::Bodies;
 use crate::model::Shape;
 
 /// Where the world is in the image: origin in device pixels, y up, and scale.
@@ -103,6 +104,9 @@ pub struct Cloth<'a> {
     pub grabbed: Option<usize>,
     /// The colliders, drawn under the cloth.
     pub colliders: &'a [Shape],
+    /// The bodies, drawn as their outlines filled, over the colliders and
+    /// under the cloth's lines and particles.
+    pub bodies: Option<&'a Bodies>,
 }
 
 /// Draws the picture over a frame cleared to `style.background` (see
@@ -134,6 +138,8 @@ pub struct Drawing {
 enum Stage {
     /// Colliders and axes, under the cloth: one shape in all.
     Backdrop,
+    /// A filled outline per body.
+    Bodies,
     /// A line per constraint.
     Lines,
     /// A disc per particle.
@@ -186,6 +192,7 @@ impl Drawing {
             _ => 0,
         };
         left(Stage::Backdrop, 1)
+            + left(Stage::Bodies, body_count(cloth))
             + left(Stage::Lines, line_count(cloth))
             + left(Stage::Discs, disc_count(cloth, style))
             + left(Stage::Grabbed, 1)
@@ -209,7 +216,18 @@ impl Drawing {
                 Stage::Backdrop => {
                     self.drawn = self.drawn.union(draw_backdrop(frame, cloth, view, style));
                     drew += 1;
-                    self.enter(Stage::Lines);
+                    self.enter(Stage::Bodies);
+                }
+                Stage::Bodies => {
+                    let end = self.next.saturating_add(room).min(body_count(cloth));
+                    for k in self.next..end {
+                        draw_body(frame, cloth, k, view, style);
+                    }
+                    drew += end - self.next;
+                    self.next = end;
+                    if end == body_count(cloth) {
+                        self.enter(Stage::Lines);
+                    }
                 }
                 Stage::Lines => {
                     let end = self.next.saturating_add(room).min(line_count(cloth));
@@ -253,6 +271,28 @@ impl Drawing {
     fn enter(&mut self, stage: Stage) {
         self.stage = stage;
         self.next = 0;
+    }
+}
+
+/// The bodies drawn.
+fn body_count(cloth: &Cloth) -> usize {
+    cloth.bodies.map_or(0, Bodies::len)
+}
+
+/// Body `k`: its outline (the particles around it, in order) filled in the
+/// body colour and traced in the body's edge colour, so that it shows the body
+/// as it turns and dents.
+fn draw_body(frame: &mut Frame, cloth: &Cloth, k: usize, view: View, style: &Style) {
+    let Some(bodies) = cloth.bodies else {
+        return;
+    };
+    let outline = bodies.outline(k);
+    // an index that names no particle puts the corner at the origin
+    let at = |i: usize| point(cloth, view, outline[i] as usize).unwrap_or((0.0, 0.0));
+    let (fill, edge) = style.body;
+    frame.fill_polygon(outline.len(), at, fill);
+    for i in 0..outline.len() {
+        frame.line(at(i), at((i + 1) % outline.len()), edge, style.collider_edge_width);
     }
 }
 
@@ -344,6 +384,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_polygon_is_filled_inside_by_the_even_odd_rule_even_where_it_is_concave() {
+        let mut f = frame(20, 20);
+        let red = rgb(0xff0000);
+        // an L: the square 2..18 without its upper right quarter 10..18 × 2..10
+        let corners = [(2.0, 2.0), (10.0, 2.0), (10.0, 10.0), (18.0, 10.0), (18.0, 18.0), (2.0, 18.0)];
+        f.fill_polygon(corners.len(), |k| corners[k], red);
+        assert_eq!(f.pixel(5, 5), red);
+        assert_eq!(f.pixel(15, 15), red);
+        assert_eq!(f.pixel(15, 5), rgb(0xffffff), "the notch stays empty");
+        assert_eq!(f.pixel(1, 10), rgb(0xffffff));
+        assert_eq!(f.pixel(18, 10), rgb(0xffffff));
+        // off the frame and NaN corners: nothing, and no panic
+        let far = [(-50.0, -50.0), (100.0, -50.0), (100.0, 100.0)];
+        f.fill_polygon(far.len(), |k| far[k], red);
+        f.fill_polygon(3, |_| (f32::NAN, f32::NAN), red);
+        f.fill_polygon(2, |k| corners[k], red);
     }
 
     #[test]
@@ -442,6 +501,7 @@ mod tests {
             constraint_ids: &[0, 1, 1, 2, 0, 7, u32::MAX, 1, 2],
             rest_lengths: &[1.0, 1.0, 1.0],
             grabbed: Some(usize::MAX),
+            bodies: None,
             colliders: &[
                 Shape::Ground { y: -1.0 },
                 Shape::Circle {
@@ -497,6 +557,7 @@ mod tests {
             constraint_ids: &[],
             rest_lengths: &[],
             grabbed: None,
+            bodies: None,
             colliders: &[
                 Shape::Ground { y: -0.4 },
                 Shape::Circle {
@@ -557,6 +618,7 @@ mod tests {
             rest_lengths: &[1.0],
             grabbed: Some(1),
             colliders: &[],
+            bodies: None,
         };
         let view = View {
             origin_x: 20.0,
@@ -616,6 +678,7 @@ mod tests {
                 y: -0.4,
                 radius: 0.15,
             }],
+            bodies: None,
         };
         let view = View {
             origin_x: 10.0,
@@ -660,6 +723,7 @@ mod tests {
             rest_lengths: &rest_lengths,
             grabbed: None,
             colliders: &[],
+            bodies: None,
         };
         let style = Style::with_pixel_ratio(1.0, 0.0);
         let f = frame(20, 20);

@@ -264,6 +264,10 @@ fn read_style(view: &JsValue, ratio: f64, radius: f64, strain: bool) -> Result<S
         color("view.colliderColor", style.collider.0)?,
         color("view.colliderEdgeColor", style.collider.1)?,
     );
+    style.body = (
+        color("view.bodyColor", style.body.0)?,
+        color("view.bodyEdgeColor", style.body.1)?,
+    );
     Ok(style)
 }
 
@@ -325,6 +329,7 @@ impl Simulation {
             rest_lengths: self.cloth.rest_lengths(),
             grabbed: self.cloth.grabbed(),
             colliders: &shapes[..colliders.len().min(MAX_COLLIDERS)],
+            bodies: Some(&self.cloth.kinds().bodies),
         };
         let changes = self.cloth.changes();
         let goes_on = self

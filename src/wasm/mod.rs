@@ -15,6 +15,8 @@
 //! * `changes.rs`: the cloth behind a change counter, which a drawing in
 //!   pieces checks before it goes on;
 //! * `scene.rs`: `fromScene` and `preset`, reading a scene or options object;
+//! * `bodies.rs`: a scene's `bodies`, `addBody`, and the bodies of a saved
+//!   state;
 //! * `state.rs`: `saveState`, `restoreState` and `setState`;
 //! * `scene_reach.rs`: `pathsFromPins`, the shortest paths from the pins the
 //!   camera estimates a scene's reach from;
@@ -48,6 +50,7 @@
 //! a new `Simulation`, for instance), so fetch a fresh one each frame.
 
 mod areas;
+mod bodies;
 mod changes;
 mod convert;
 mod draw;

@@ -6,6 +6,7 @@ use js_sys::{JsString, Reflect};
 use wasm_bindgen::prelude::*;
 
 use super::areas::read_areas;
+use super::bodies::read_bodies;
 use super::convert::{cloth_error, error, property, room, string_start, type_name, wrong_type};
 use super::interaction::shape_named;
 use super::reentry::Reading;
@@ -53,6 +54,8 @@ export interface SceneSpec {
   bending?: "auto" | "none" | ArrayLike<number>;
   /** Colliders the scene starts with. Default: none. */
   colliders?: ColliderSpec[];
+  /** Bodies: particles of the scene held in their start shape by shape matching (a particle may also be in distance constraints). At most 10000. Default: none. */
+  bodies?: BodySpec[];
 }
 
 /** The scenes of `Simulation.preset`. */
@@ -328,7 +331,7 @@ fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
         colors: None,
         areas: read_areas(&property(spec, "areas"))?,
         bending: read_bending(&property(spec, "bending"))?,
-        bodies: Vec::new(),
+        bodies: read_bodies("bodies", &property(spec, "bodies"))?,
         colliders: read_colliders(&property(spec, "colliders"))?,
     })
 }
@@ -479,7 +482,8 @@ pub(super) fn read_options(options: &JsValue) -> Result<Vec<(String, Value)>, Js
 impl Simulation {
     /// Builds the simulation of any particle scene (see `SceneSpec`): particles
     /// with their own masses (0 = pinned), distance constraints with a uniform
-    /// or per-constraint stiffness, area and bending constraints, colliders.
+    /// or per-constraint stiffness, area and bending constraints, colliders,
+    /// bodies.
     /// Every malformed entry throws an Error with `code` `"invalid_scene"`
     /// whose message names it (`invalid scene: distances[7] joins particle 3
     /// to itself`); a value of the wrong type throws `"wrong_type"`.

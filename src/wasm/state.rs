@@ -6,6 +6,7 @@
 use js_sys::{Float32Array, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
+use super::bodies::{added_to_js, kinds_to_js, read_added, read_kinds};
 use super::convert::{cloth_error, error, number, property, read, to_js, wrong_type};
 use super::interaction::{collider_id, describe_collider, read_shape};
 use super::reentry::Reading;
@@ -33,6 +34,10 @@ export interface SavedState {
   constraints: Uint32Array;
   torn: Uint32Array;
   colliders: (ColliderSpec & { id: number })[];
+  /** What the constraint kinds keep besides the particles: `bodies`, the rest positions of every body's particles (a plastic body's change). Absent: none (refused for a scene with bodies). */
+  kinds?: { bodies?: Float32Array };
+  /** The bodies added while it ran (`addBody`), in order; restoring adds those the simulation has not had added yet. Absent: none. */
+  added?: AddedBodies[];
 }
 "#;
 
@@ -118,6 +123,8 @@ impl Simulation {
             })
             .collect();
         set("colliders", &colliders);
+        set("kinds", &kinds_to_js(&state.kinds));
+        set("added", &added_to_js(&state.added));
         Ok(object.into())
     }
 
@@ -140,7 +147,11 @@ impl Simulation {
             return Err(wrong_type("state", &state, "an object from saveState()"));
         }
         let _reading = Reading::begin("state")?;
-        let n = self.cloth.num_particles();
+        // particles of the additions the restore may replay count too
+        let added = read_added(&state)?;
+        let extra: usize = added.iter().map(|a| a.scene.num_particles()).sum();
+        let n = self.cloth.num_particles() + extra;
+        let kinds = read_kinds(&state, 2 * n)?;
         let built = self.cloth.num_constraints() + self.cloth.torn_count();
         let mut params = self.cloth.params();
         let given = read("params", &state, "params")?;
@@ -184,7 +195,8 @@ impl Simulation {
             constraints: state_array::<Uint32Array>(&state, "constraints", built)?,
             torn: state_array::<Uint32Array>(&state, "torn", built)?,
             colliders: shapes,
-            kinds: Vec::new(),
+            kinds,
+            added,
         };
         self.cloth.restore_state(&state).map_err(cloth_error)
     }

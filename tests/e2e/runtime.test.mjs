@@ -219,6 +219,10 @@ async function bothModes() {
     'importState({ scene })': (c, v) => c.importState({ ...file, scene: v }),
     'importState({ params })': (c, v) => c.importState({ ...file, params: { stiffness: v } }),
     'record(v)': (c, v) => c.record(v),
+    'addBody(v)': (c, v) => c.addBody(v),
+    'addBody({ outline })': (c, v) => c.addBody({ outline: v }),
+    'addBody({ spacing })': (c, v) => c.addBody({ outline: [0, 0, 0.5, 0, 0.5, 0.5, 0, 0.5], spacing: v }),
+    'addBody({ plastic })': (c, v) => c.addBody({ outline: [0, 0, 0.5, 0, 0.5, 0.5, 0, 0.5], plastic: v }),
   };
   const results = {};
   for (const [call, run] of Object.entries(CALLS)) {

@@ -43,6 +43,7 @@ import { showClothNote, wireClothNote } from './cloth-note.js';
 import { wireControls } from './controls.js';
 import { byId } from './dom.js';
 import { wireExport } from './export.js';
+import { wireDrops } from './drop.js';
 import { LIVE_FIELDS, RESTART_FIELDS, restartFieldOptions, showFieldError, showLiveValues, showSizeFields } from './form.js';
 import { applyLiveField } from './live-fields.js';
 import { showPauseState, showReducedMotion } from './pause.js';
@@ -134,6 +135,7 @@ async function start() {
   wireCanvasKeys(byId('cloth-canvas'), controller);
   wireFullscreen(byId('cloth-canvas'));
   showClothNote(controller);
+  wireDrops(controller);
   wireTools(controller, plot);
   wireUndo(controller, plot);
   showReducedMotion(controller);

@@ -1,7 +1,7 @@
 // Types for www/lib/backend.js: choosing the CPU or the WebGPU backend, and the
 // one interface both answer.
 
-import type { Simulation, Collider, SavedState } from '../../pkg/xpbd_cloth.js';
+import type { Simulation, Collider, SavedState, AddBodySpec } from '../../pkg/xpbd_cloth.js';
 import type { GpuDevice, GpuSimulation } from './gpu/gpu-cloth.js';
 import type { BackendName } from './options.js';
 import type { Painter } from './painter.js';
@@ -107,6 +107,8 @@ export interface Backend {
 
   /** The state as the Simulation saves it; WebGPU refuses. */
   saveState(): SavedState;
+  /** Adds a body filled from its outline (the CPU's only: the controller moves a WebGPU cloth to the CPU first); its index. */
+  addBody?(body: AddBodySpec): number;
   /** Throws where this backend keeps no saved states (WebGPU); `what` names the call refused. */
   checkSavedStates(what: string): void;
   /** What another backend needs to go on with this cloth. */

@@ -22,7 +22,7 @@ import { restoredCpuBackend, takeOverOnCpu } from './cpu-backend.js';
 import { encodeState } from './state-file.js';
 import { inspection } from './inspection.js';
 import { installApi, bindApi, PERFORM } from './controller-api.js';
-import { reviveScene, reviveValue } from './plain-arguments.js';
+import { reviveBody, reviveScene, reviveValue } from './plain-arguments.js';
 
 /**
  * `options` with the preset's own sizes (`presetShape`) for those not `given`:
@@ -537,6 +537,26 @@ export class ClothController {
     this.#install(restoredCpuBackend(next, state), next); // throws: the running cloth is kept
   }
 
+  /**
+   * Adds a body filled from its outline (read on the calling side:
+   * plain-arguments.js' plainBody) and answers its index; the Simulation's
+   * refusal is thrown, changing nothing. Bodies run on the CPU: on WebGPU the
+   * cloth first moves to a CPU backend, which is installed only once it has
+   * taken the body.
+   */
+  [PERFORM.addBody](body) {
+    const spec = reviveBody(body);
+    if (this.#backend.gpu) {
+      let index;
+      this.#fallBackToCpu('bodies run on the CPU backend', { throwing: true, prepare: (cpu) => (index = cpu.addBody(spec)) });
+      return index;
+    }
+    const index = this.#backend.addBody(spec);
+    this.#painter.repaintAll();
+    this.#machine.changed();
+    return index;
+  }
+
   [PERFORM.setTool](tool) {
     if (this.#stroke) this.#stroke = null;
     this.#tool = tool;
@@ -657,7 +677,7 @@ export class ClothController {
    * stops with an Error instead, or, `throwing`, keeps running where it runs
    * and the Error is thrown.
    */
-  #fallBackToCpu(reason, { throwing = false } = {}) {
+  #fallBackToCpu(reason, { throwing = false, prepare = null } = {}) {
     let cpu;
     try {
       cpu = takeOverOnCpu({ ...this.#effectiveOptions(), backend: 'cpu' }, this.#backend.handOver());
@@ -666,6 +686,14 @@ export class ClothController {
       if (throwing) throw refused;
       this.#halt(refused);
       return;
+    }
+    if (prepare) {
+      try {
+        prepare(cpu); // what the CPU takes before it runs the cloth; its refusal keeps the cloth where it runs
+      } catch (error) {
+        cpu.dispose();
+        throw error;
+      }
     }
     console.warn(`xpbd-cloth: ${reason}; the cloth goes on on the CPU`);
     this.#backend.dispose(cpu);

@@ -6,7 +6,7 @@ import type { BackendName, WorkerChoice } from './options.js';
 
 export type { BackendName, WorkerChoice, GpuSimulation };
 import type { ParameterValues, LiveParameterName, Parameter } from './parameters.js';
-import type { ColliderSpec } from '../../pkg/xpbd_cloth.js';
+import type { ColliderSpec, AddBodySpec, PlasticSpec } from '../../pkg/xpbd_cloth.js';
 import type { ClothStyle } from './renderer.js';
 
 export type { ParameterValues, LiveParameterName, Parameter };
@@ -232,6 +232,10 @@ export interface ClothStateFile {
   constraints: number[];
   torn: number[];
   colliders: (ColliderSpec & { id: number })[];
+  /** What the constraint kinds keep: `bodies`, base64 of the rest positions of every body's particles (a plastic body's change). Optional: none. */
+  kinds?: { bodies?: string };
+  /** The bodies added while it ran (`addBody`), in order: their particles (base64 as `positions`), masses, the `mass` parameter then, and bodies. Optional: none. */
+  added?: { positions: string; masses: string; mass: number; bodies: { particles: number[]; compliance: number; plastic?: PlasticSpec }[] }[];
   /** How fast the saved cloth moves (optional: a file without it keeps the running cloth's pace). */
   loop?: { speed?: ParameterValues['speed']; stepsPerFrame?: number };
 }
@@ -334,6 +338,20 @@ export interface ClothController {
    * Error. The running cloth is kept.
    */
   importState(file: unknown): Promise<void>;
+  /**
+   * Adds a body: the closed polygon `body.outline` (`[x0, y0, x1, y1, ...]`,
+   * metres, at least 3 corners) filled with particles on a square grid
+   * `spacing` apart (default twice `particleRadius`), each of `density ·
+   * spacing²` kg (default density 15 kg/m²), held in its shape by shape
+   * matching (`compliance` 0, the default, = rigid; `plastic` for a body that
+   * dents). It starts at rest and meets the cloth through the particle
+   * contacts. Resolves to the body's index; rejects, changing nothing, with an
+   * Error whose `field` is "outline", "spacing", "density", "compliance",
+   * "plastic" (or "bodies" past the work limit) and `code` "wrong_type" or
+   * "invalid_value". Bodies run on the CPU: on the WebGPU backend the cloth
+   * moves to the CPU first. Saved states carry the bodies added.
+   */
+  addBody(body: AddBodySpec): Promise<number>;
   /** Reads the `--xpbd-cloth-*` colours again (after a stylesheet changed, say). */
   refreshTheme(): void;
   /**

@@ -31,7 +31,7 @@
 
 import { fieldError } from './errors.js';
 import { liveParameter, checkRule, readOptionChanges } from './options.js';
-import { plainValue } from './plain-arguments.js';
+import { plainBody, plainValue } from './plain-arguments.js';
 import { checkCamera } from './camera.js';
 import { decodeState } from './state-file.js';
 import { checkSeconds } from './recording.js';
@@ -59,6 +59,7 @@ const READ = {
   setView: (view) => [view == null ? null : Object.freeze(checkCamera(view))],
   importState: (file) => [decodeState(file)],
   record: (seconds) => [checkSeconds(seconds)],
+  addBody: (body) => [plainBody(body)],
   setTool: (tool) => [checkTool(tool)],
 };
 
@@ -76,6 +77,7 @@ export const METHODS = Object.freeze({
   snapshot: { params: [], answer: 'promise', where: 'cloth', read: READ.none, destroyed: 'refuse' },
   exportState: { params: [], answer: 'promise', where: 'cloth', read: READ.none, destroyed: 'refuse' },
   importState: { params: ['file'], answer: 'promise', where: 'cloth', read: READ.importState, destroyed: 'refuse' },
+  addBody: { params: ['body'], answer: 'promise', where: 'cloth', read: READ.addBody, destroyed: 'refuse' },
   record: { params: ['seconds'], answer: 'promise', where: 'page', read: READ.record, destroyed: 'refuse' },
   refreshTheme: { params: [], answer: 'none', where: 'page', read: READ.none, destroyed: 'ignore' },
   diagnostics: { params: [], answer: 'value', where: 'page', read: READ.none, destroyed: 'answer' },

@@ -61,11 +61,14 @@ export class Painter {
         console.warn(`xpbd-cloth: ${error.message}; drawing with canvas 2D from now on`);
       }
     }
-    // Views die when wasm memory grows, so fetch them fresh every frame.
+    // The bodies' outlines (copies) first: views die when wasm memory grows,
+    // so fetch them fresh every frame, after every other call.
+    const bodies = Array.from({ length: simulation.numBodies }, (_, k) => simulation.bodyOutline(k));
     const strain = strainColors ? { restLengths: simulation.restLengths(), ramp: strainRamp(), colorOf: strainColor } : null;
     drawCloth(
       this.#context, simulation.positions(), simulation.constraints(), view, style, simulation.grabbed, strain,
       simulation.colliders(),
+      bodies,
     );
     this.#repaintAll = true;
     return { renderer: 'canvas', left: 0 };

@@ -10,3 +10,7 @@ export declare function plainScene(spec: unknown): unknown;
 export declare function reviveValue(value: unknown): unknown;
 /** A plain scene as the cloth reads it: every stand-in in it revived. */
 export declare function reviveScene(scene: unknown): unknown;
+/** The argument of `addBody` read once, as the Simulation reads it, into plain data. */
+export declare function plainBody(body: unknown): unknown;
+/** A plain body as the cloth reads it: every stand-in in it revived. */
+export declare function reviveBody(body: unknown): unknown;

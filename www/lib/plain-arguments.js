@@ -29,9 +29,10 @@ const STAND_IN = '\u0000xpbd-cloth stand-in';
  * is read, so it is never copied here.
  */
 export const LONGEST_SCENE_ARRAY = 2_000_000;
-/** A scene's most areas and colliders (MAX_SCENE_AREAS, MAX_COLLIDERS of the crate): more are refused by their count. */
+/** A scene's most areas, colliders and bodies (MAX_SCENE_AREAS, MAX_COLLIDERS, MAX_BODIES of the crate): more are refused by their count. */
 const MOST_AREAS = 20_000;
 const MOST_COLLIDERS = 64;
+const MOST_BODIES = 10_000;
 
 /** `object[key]`, or undefined when reading it throws (as the Simulation reads a property). */
 function get(object, key) {
@@ -159,6 +160,11 @@ export function plainScene(spec) {
     };
   };
   const plainCollider = (collider) => Object.fromEntries(COLLIDER_KEYS.map((key) => [key, plainValue(get(collider, key))]));
+  const plainBody = (body) => ({
+    particles: plainNumbers(get(body, 'particles')),
+    compliance: plainValue(get(body, 'compliance')),
+    plastic: plainPlastic(get(body, 'plastic')),
+  });
   return {
     positions: plainNumbers(get(spec, 'positions')),
     masses: plainNumbers(get(spec, 'masses')),
@@ -168,6 +174,44 @@ export function plainScene(spec) {
     areas: plainObjects(get(spec, 'areas'), MOST_AREAS, plainArea),
     bending: typeof bending === 'string' ? bending : plainNumbers(bending),
     colliders: plainObjects(get(spec, 'colliders'), MOST_COLLIDERS, plainCollider),
+    bodies: plainObjects(get(spec, 'bodies'), MOST_BODIES, plainBody),
+  };
+}
+
+/** A body's `plastic` as the Simulation reads it: its three numbers, each once, from an object. */
+function plainPlastic(plastic) {
+  if (plastic === null || typeof plastic !== 'object') return plainValue(plastic);
+  return { yield: plainValue(get(plastic, 'yield')), creep: plainValue(get(plastic, 'creep')), max: plainValue(get(plastic, 'max')) };
+}
+
+/**
+ * The argument of `addBody` (`{ outline, spacing, density, compliance,
+ * plastic }`) read once into plain data, as the Simulation reads it; anything
+ * but an object through plainValue (refused by its type).
+ */
+export function plainBody(body) {
+  if (body === null || typeof body !== 'object') return plainValue(body);
+  return {
+    outline: plainNumbers(get(body, 'outline')),
+    spacing: plainValue(get(body, 'spacing')),
+    density: plainValue(get(body, 'density')),
+    compliance: plainValue(get(body, 'compliance')),
+    plastic: plainPlastic(get(body, 'plastic')),
+  };
+}
+
+/** A plain body (plainBody's) as the cloth reads it: every stand-in in it revived. */
+export function reviveBody(body) {
+  if (body === null || typeof body !== 'object' || Object.hasOwn(body, STAND_IN)) return revived(body);
+  const plastic = body.plastic !== null && typeof body.plastic === 'object' && !Object.hasOwn(body.plastic, STAND_IN)
+    ? Object.fromEntries(Object.entries(body.plastic).map(([k, v]) => [k, revived(v)]))
+    : revived(body.plastic);
+  return {
+    outline: revived(body.outline),
+    spacing: revived(body.spacing),
+    density: revived(body.density),
+    compliance: revived(body.compliance),
+    plastic,
   };
 }
 
@@ -211,5 +255,10 @@ export function reviveScene(scene) {
     areas: entries(scene.areas, (area) => object(area, (a) => ({ particles: array(a.particles), stiffness: revived(a.stiffness), pressure: revived(a.pressure) }))),
     bending: array(scene.bending),
     colliders: entries(scene.colliders, (collider) => object(collider, (c) => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, revived(v)])))),
+    bodies: entries(scene.bodies, (body) => object(body, (b) => ({
+      particles: array(b.particles),
+      compliance: revived(b.compliance),
+      plastic: object(revived(b.plastic), (p) => Object.fromEntries(Object.entries(p).map(([k, v]) => [k, revived(v)]))),
+    }))),
   };
 }

@@ -42,6 +42,10 @@ export interface ClothStyle {
   colliderEdgeWidth: number;
   /** Height of the filled band under the ground line, CSS px. */
   groundBand: number;
+  /** Inside of a body (a rigid or plastic cluster of particles). */
+  bodyColor: string;
+  /** Outline of a body. */
+  bodyEdgeColor: string;
 }
 
 /** Grey constraints, small blue particles, the grabbed one larger and red, as in the original. */
@@ -95,6 +99,8 @@ export declare function drawCloth(
   grabbed?: number,
   strain?: StrainColoring | null,
   colliders?: ReadonlyArray<ColliderDescription>,
+  /** Each body's outline: the indices of the particles around it, in order (`simulation.bodyOutline(k)`). */
+  bodies?: ReadonlyArray<ArrayLike<number>>,
 ): void;
 
 /** A collider as `Simulation.colliders()` describes it (centre and size in metres). */

@@ -130,16 +130,27 @@ function drawGrabbed(ctx, positions, view, style, grabbed) {
 }
 
 /**
- * Draws the cloth: axes, the colliders, every constraint as a grey line, every
- * particle as a small blue disc, the grabbed particle (index, or -1) larger and red.
+ * Draws the cloth: axes, the colliders, the bodies (each outline, the particle
+ * indices around it, filled), every constraint as a grey line, every particle
+ * as a small blue disc, the grabbed particle (index, or -1) larger and red.
  * `positions` is [x0, y0, ...] in metres, `constraints` is [a0, b0, ...].
  * Pure: it reads only its arguments and touches only `ctx`.
  */
-export function drawCloth(ctx, positions, constraints, view, style = DEFAULT_STYLE, grabbed = -1, strain = null, colliders = []) {
+export function drawCloth(ctx, positions, constraints, view, style = DEFAULT_STYLE, grabbed = -1, strain = null, colliders = [], bodies = []) {
   beginFrame(ctx, view, style);
   drawAxes(ctx, view, style);
   for (const collider of colliders) drawCollider(ctx, collider, view, style);
   const { originX, originY, scale } = view;
+  ctx.fillStyle = style.bodyColor;
+  ctx.strokeStyle = style.bodyEdgeColor;
+  ctx.lineWidth = style.colliderEdgeWidth;
+  for (const outline of bodies) {
+    ctx.beginPath();
+    for (const k of outline) ctx.lineTo(originX + positions[2 * k] * scale, originY - positions[2 * k + 1] * scale);
+    ctx.closePath();
+    ctx.fill('evenodd');
+    ctx.stroke();
+  }
 
   ctx.lineWidth = style.constraintWidth;
   if (strain) {

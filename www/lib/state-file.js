@@ -10,8 +10,17 @@
 //     "positions": "<base64>", "velocities": "<base64>",
 //     "pinned": [0, 39], "constraints": [0, 1, 2, ...], "torn": [17, 18],
 //     "colliders": [{ "id": 1, "shape": "circle", "x": 0, "y": -1, "radius": 0.3 }],
+//     "kinds": { "bodies": "<base64>" },
+//     "added": [{ "positions": "<base64>", "masses": "<base64>", "mass": 0.5,
+//                 "bodies": [{ "particles": [0, 1, ...], "compliance": 0, "plastic": { ... } }] }],
 //     "loop": { "speed": "real", "stepsPerFrame": 8 }
 //   }
+//
+// `kinds` (optional) holds what the constraint kinds keep besides the
+// particles: `bodies`, the rest positions of every body's particles (a plastic
+// body's dent). `added` (optional) lists the bodies added while the cloth ran
+// (`addBody`), in order, each addition's particles at their start and the
+// `mass` parameter then: restoring adds them to the scene it builds first.
 //
 // Positions and velocities are the bytes of their Float32Arrays (little-endian
 // IEEE 754 single precision, [x0, y0, x1, y1, ...]) in base64, so every value,
@@ -42,13 +51,18 @@ const SOLVER_PARAMETERS = new Set(PARAMETERS.filter((p) => p.appliesOn === 'simu
 /** The loop's parameters a state keeps: how fast the saved cloth moves. */
 const LOOP_KEYS = ['speed', 'stepsPerFrame'];
 const REQUIRED_KEYS = ['format', 'version', 'scene', 'params', 'time', 'positions', 'velocities', 'pinned', 'constraints', 'torn', 'colliders'];
-const TOP_KEYS = [...REQUIRED_KEYS, 'loop'];
+const TOP_KEYS = [...REQUIRED_KEYS, 'loop', 'kinds', 'added'];
 const COLLIDER_KEYS = { ground: ['id', 'shape', 'y'], circle: ['id', 'shape', 'x', 'y', 'radius'], box: ['id', 'shape', 'x', 'y', 'width', 'height'] };
 /** The keys of a SceneSpec, of one of its areas, and of its colliders (which have no `id`). */
-const SPEC_KEYS = ['positions', 'masses', 'distances', 'distanceStiffness', 'restLengths', 'areas', 'bending', 'colliders'];
+const SPEC_KEYS = ['positions', 'masses', 'distances', 'distanceStiffness', 'restLengths', 'areas', 'bending', 'colliders', 'bodies'];
 const SPEC_ARRAYS = ['positions', 'masses', 'distances', 'restLengths'];
 const AREA_KEYS = ['particles', 'stiffness', 'pressure'];
+const BODY_KEYS = ['particles', 'compliance', 'plastic'];
+const PLASTIC_KEYS = ['yield', 'creep', 'max'];
+const ADDED_KEYS = ['positions', 'masses', 'mass', 'bodies'];
 const MAX_COLLIDERS = 64;
+/** Most bodies (MAX_BODIES of the crate). */
+const MAX_BODIES = 10_000;
 
 /**
  * The refusal of a file: an Error whose message starts "invalid state file:",
@@ -207,6 +221,8 @@ function plainSpec(spec) {
     if (value === undefined) continue;
     if (key === 'areas' && Array.isArray(value)) {
       plain.areas = value.map((area) => pickKeys(area, AREA_KEYS, (k, v) => (k === 'particles' ? plainNumbers(v) : v)));
+    } else if (key === 'bodies' && Array.isArray(value)) {
+      plain.bodies = value.map(plainBodyEntry);
     } else if (key === 'colliders' && Array.isArray(value)) {
       plain.colliders = value.map((c) => pickKeys(c, COLLIDER_KEYS[c?.shape] ?? ['shape'], (k, v) => v));
     } else {
@@ -214,6 +230,28 @@ function plainSpec(spec) {
     }
   }
   return plain;
+}
+
+/** A body of a scene (or of an addition) as plain JSON: its particles a plain array, its plasticity's three numbers. */
+function plainBodyEntry(body) {
+  return pickKeys(body, BODY_KEYS, (k, v) => {
+    if (k === 'particles') return plainNumbers(v);
+    if (k === 'plastic') return pickKeys(v, PLASTIC_KEYS, (_, n) => n);
+    return v;
+  });
+}
+
+/** Checks a body of `where` (a scene's or an addition's) and copies it: its particles, compliance and plasticity, numbers only. */
+function checkBody(entry, where) {
+  const body = plainObject(entry, where, BODY_KEYS);
+  const checked = { particles: numberArray(body.particles, `${where}.particles`) };
+  if ('compliance' in body) checked.compliance = finiteNumber(body.compliance, `${where}.compliance`);
+  if ('plastic' in body && body.plastic !== undefined) {
+    const plastic = plainObject(body.plastic, `${where}.plastic`, PLASTIC_KEYS);
+    checked.plastic = {};
+    for (const key of PLASTIC_KEYS) checked.plastic[key] = finiteNumber(plastic[key], `${where}.plastic.${key}`);
+  }
+  return checked;
 }
 
 /** The `keys` of `object` that it has, each value through `map(key, value)`; a non-object becomes `{}`. */
@@ -257,6 +295,10 @@ function checkSpec(value) {
       return checked;
     });
   }
+  if ('bodies' in spec) {
+    copy.bodies = arrayEntries(spec.bodies, 'scene.spec.bodies', MAX_BODIES, 'an array')
+      .map((entry, i) => checkBody(entry, `scene.spec.bodies[${i}]`));
+  }
   if ('colliders' in spec) {
     copy.colliders = arrayEntries(spec.colliders, 'scene.spec.colliders', MAX_COLLIDERS, 'an array')
       .map((collider, i) => checkCollider(collider, `scene.spec.colliders[${i}]`, (keys) => keys.filter((k) => k !== 'id')));
@@ -294,6 +336,13 @@ export function encodeState(saved, scene, loop = {}) {
     constraints: Array.from(saved.constraints),
     torn: Array.from(saved.torn),
     colliders,
+    kinds: Object.fromEntries(Object.entries(saved.kinds ?? {}).map(([name, values]) => [name, floatsToBase64(values)])),
+    added: (saved.added ?? []).map((addition) => ({
+      positions: floatsToBase64(addition.positions),
+      masses: floatsToBase64(addition.masses),
+      mass: addition.mass,
+      bodies: addition.bodies.map(plainBodyEntry),
+    })),
     loop: Object.fromEntries(LOOP_KEYS.filter((name) => loop[name] !== undefined).map((name) => [name, loop[name]])),
   };
 }
@@ -350,9 +399,35 @@ export function decodeState(value) {
       constraints: indexArray(file.constraints, 'constraints'),
       torn: indexArray(file.torn, 'torn'),
       colliders,
+      kinds: 'kinds' in file ? checkKinds(file.kinds) : {},
+      added: 'added' in file ? checkAdded(file.added) : [],
     },
     loop: 'loop' in file ? checkLoop(file.loop) : {},
   };
+}
+
+/** The `kinds` of a file: `bodies`, base64 of Float32Array bytes. */
+function checkKinds(value) {
+  const kinds = plainObject(value, 'kinds', ['bodies']);
+  const copy = {};
+  for (const [name, text] of Object.entries(kinds)) copy[name] = floatsFromBase64(text, `kinds.${name}`);
+  return copy;
+}
+
+/** The `added` of a file: each addition's particles and masses (base64), the `mass` parameter then, and its bodies. */
+function checkAdded(value) {
+  return arrayEntries(value, 'added', MAX_BODIES, 'an array').map((entry, i) => {
+    const where = `added[${i}]`;
+    const addition = plainObject(entry, where, ADDED_KEYS);
+    for (const key of ADDED_KEYS) if (!(key in addition)) throw refuse(`${where}.${key}`, `${where}.${key} is missing`);
+    return {
+      positions: floatsFromBase64(addition.positions, `${where}.positions`),
+      masses: floatsFromBase64(addition.masses, `${where}.masses`),
+      mass: finiteNumber(addition.mass, `${where}.mass`),
+      bodies: arrayEntries(addition.bodies, `${where}.bodies`, MAX_BODIES, 'an array')
+        .map((body, b) => checkBody(body, `${where}.bodies[${b}]`)),
+    };
+  });
 }
 
 /** The `loop` of a file: its speed and steps per frame, each checked against the parameter table. */

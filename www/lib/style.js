@@ -22,4 +22,6 @@ export const DEFAULT_STYLE = Object.freeze({
   colliderEdgeColor: '#5b6472',
   colliderEdgeWidth: 2,
   groundBand: 12,
+  bodyColor: '#f3c982',
+  bodyEdgeColor: '#8a5a12',
 });

@@ -16,6 +16,8 @@ export const THEME_PROPERTIES = Object.freeze({
   '--xpbd-cloth-axis-y': 'yAxisColor',
   '--xpbd-cloth-collider': 'colliderColor',
   '--xpbd-cloth-collider-edge': 'colliderEdgeColor',
+  '--xpbd-cloth-body': 'bodyColor',
+  '--xpbd-cloth-body-edge': 'bodyEdgeColor',
 });
 
 let probe = null;
@@ -120,5 +122,7 @@ export function drawColors(style) {
     yAxisColor: style.yAxisColor,
     colliderColor: style.colliderColor,
     colliderEdgeColor: style.colliderEdgeColor,
+    bodyColor: style.bodyColor,
+    bodyEdgeColor: style.bodyEdgeColor,
   };
 }

@@ -1,0 +1,347 @@
+//! Bodies from JavaScript: a scene's `bodies` (`Simulation.fromScene`),
+//! `addBody`, which fills an outline with particles and adds it as a body,
+//! and the bodies a saved state carries (`added`, the additions to replay,
+//! and `kinds`, the rest shapes).
+
+use js_sys::{Array, Float32Array, Object, Reflect, Uint32Array};
+use wasm_bindgen::prelude::*;
+
+use super::convert::{cloth_error, error, property, read, wrong_type};
+use super::reentry::Reading;
+use super::scene::{counted_numbers, entry_number, indices_of, key, objects, too_many};
+use super::typed_arrays::{copy_typed, typed_length};
+use super::Simulation;
+use crate::cloth::{Added, BodyOutline, KIND_NAMES, MAX_OUTLINE_CORNERS};
+use crate::error::{ClothError, Number};
+use crate::kinds::bodies::MAX_BODIES;
+use crate::model::{BodySpec, Plasticity, Scene};
+use crate::params::MAX_PARTICLES;
+
+#[wasm_bindgen(typescript_custom_section)]
+const BODY_TYPES: &str = r#"
+/** How a plastic body's rest shape follows a deformation (see docs/physics.md, "Shape matching"). */
+export interface PlasticSpec {
+  /** The yield: a particle's distance from its goal, over the body's RMS radius, up to which the body springs back exactly. 0 to 100. */
+  yield: number;
+  /** The creep rate, 1/s: the fraction of the deformation beyond the yield the rest shape takes on per second. 0 to 1e6. */
+  creep: number;
+  /** The cap: the farthest a rest position moves from where it started, over the body's RMS radius. 0 to 100. */
+  max: number;
+}
+
+/** A body of `Simulation.fromScene`: particles of the scene held in their start shape by shape matching. */
+export interface BodySpec {
+  /** The body's particles: at least 3, not all on one line, none in another body. */
+  particles: ArrayLike<number>;
+  /** Compliance of the shape, s² (0, the default, = rigid; a particle pulled from its goal oscillates at 1/√compliance rad/s). At most 1e4. */
+  compliance?: number;
+  /** Plasticity; absent: elastic (the body springs back). */
+  plastic?: PlasticSpec;
+}
+
+/** What `Simulation.addBody` (and a controller's `addBody`) takes: a closed outline filled with particles. */
+export interface AddBodySpec {
+  /** The polygon's corners `[x0, y0, x1, y1, ...]`, metres, in order (either way round), at least 3 and at most 10000: the last joins the first. */
+  outline: ArrayLike<number>;
+  /** Particle spacing, m (0.001 to 10); default twice `particleRadius`, which makes the body solid to every other particle. */
+  spacing?: number;
+  /** kg/m²: each particle weighs density · spacing² (within the `mass` range). Default 15 (0.15 kg a particle at 0.1 m). */
+  density?: number;
+  /** Compliance of the shape, s²; 0 (the default) = rigid. */
+  compliance?: number;
+  /** Plasticity; absent: elastic. */
+  plastic?: PlasticSpec;
+}
+
+/** One addition of bodies a saved state carries: the particles and bodies added, and the `mass` parameter then. */
+export interface AddedBodies {
+  positions: Float32Array;
+  masses: Float32Array;
+  mass: number;
+  bodies: { particles: Uint32Array; compliance: number; plastic?: PlasticSpec }[];
+}
+"#;
+
+/// Reads a scene's `bodies`: objects of `particles`, `compliance` and
+/// `plastic`, with at most [`MAX_PARTICLES`] particles in all; `field` names
+/// the array (`bodies`, `added.bodies`).
+pub(super) fn read_bodies(field: &'static str, value: &JsValue) -> Result<Vec<BodySpec>, JsValue> {
+    let refuse = too_many(field, MAX_BODIES);
+    let keys = ["particles", "compliance"].map(key);
+    let mut bodies = Vec::new();
+    let mut total = 0;
+    for (i, body) in objects(field, value, MAX_BODIES, &refuse)?.iter().enumerate() {
+        let particles = Reflect::get(body, &keys[0].1).unwrap_or(JsValue::UNDEFINED);
+        if particles.is_undefined() {
+            return Err(super::scene::scene_error(
+                field,
+                Some(i),
+                "has no particles, expected an array of at least 3 particle indices".into(),
+            ));
+        }
+        // the particles so far and this body's, counted before they are read
+        let count = |length: usize| {
+            if total + length > MAX_PARTICLES {
+                return Err(ClothError::InvalidScene {
+                    field,
+                    index: Some(i),
+                    problem: format!(
+                        "brings the bodies' particles to {}, at most {MAX_PARTICLES} are allowed",
+                        total + length
+                    ),
+                });
+            }
+            Ok(())
+        };
+        let particles = indices_of(field, &counted_numbers(field, &particles, &count)?, &|_| i)?;
+        total += particles.len();
+        let compliance = entry_number(body, (keys[1].0, &keys[1].1), field, Some(0.0))?;
+        let plastic = read_plastic(&format!("{field}.plastic"), &property(body, "plastic"))?;
+        bodies.push(BodySpec {
+            particles,
+            compliance,
+            plastic,
+        });
+    }
+    Ok(bodies)
+}
+
+/// Reads a body's `plastic` (`where` names it in a refusal): absent, or an
+/// object of the numbers `yield`, `creep` and `max`.
+fn read_plastic(field: &str, value: &JsValue) -> Result<Option<Plasticity>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    if !value.is_object() {
+        return Err(wrong_type(field, value, "an object { yield, creep, max }"));
+    }
+    let number = |name: &str| {
+        let v = property(value, name);
+        v.as_f64()
+            .ok_or_else(|| wrong_type(&format!("{field}.{name}"), &v, "a number"))
+    };
+    Ok(Some(Plasticity {
+        yield_strain: number("yield")?,
+        creep: number("creep")?,
+        max: number("max")?,
+    }))
+}
+
+/// An optional number of `object` (`undefined`: `None`).
+fn optional_number(object: &JsValue, name: &str) -> Result<Option<f64>, JsValue> {
+    let value = property(object, name);
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    value
+        .as_f64()
+        .map(Some)
+        .ok_or_else(|| wrong_type(name, &value, "a number"))
+}
+
+/// Reads `addBody`'s argument (see `AddBodySpec`).
+fn read_outline(spec: &JsValue) -> Result<BodyOutline, JsValue> {
+    if !spec.is_object() {
+        return Err(wrong_type(
+            "body",
+            spec,
+            "an object { outline, spacing, density, compliance, plastic }",
+        ));
+    }
+    let outline = property(spec, "outline");
+    let count = |length: usize| {
+        if length > 2 * MAX_OUTLINE_CORNERS {
+            return Err(ClothError::InvalidValue {
+                field: "outline",
+                value: format!("{length} numbers"),
+                allowed: format!("at most {MAX_OUTLINE_CORNERS} corners, two numbers each"),
+            });
+        }
+        Ok(())
+    };
+    Ok(BodyOutline {
+        outline: counted_numbers("outline", &outline, &count)?,
+        spacing: optional_number(spec, "spacing")?,
+        density: optional_number(spec, "density")?,
+        compliance: optional_number(spec, "compliance")?.unwrap_or(0.0),
+        plastic: read_plastic("plastic", &property(spec, "plastic"))?,
+    })
+}
+
+/// A body's plasticity as a JavaScript object `{ yield, creep, max }`.
+fn plastic_object(plastic: &Plasticity) -> JsValue {
+    let object = Object::new();
+    for (name, v) in [
+        ("yield", plastic.yield_strain),
+        ("creep", plastic.creep),
+        ("max", plastic.max),
+    ] {
+        let _ = Reflect::set(&object, &name.into(), &v.into());
+    }
+    object.into()
+}
+
+/// The additions a saved state carries, as JavaScript (see `AddedBodies`).
+pub(super) fn added_to_js(added: &[Added]) -> JsValue {
+    let list = Array::new();
+    for addition in added {
+        let object = Object::new();
+        let set = |name: &str, value: &JsValue| {
+            let _ = Reflect::set(&object, &name.into(), value);
+        };
+        set("positions", &Float32Array::from(&addition.scene.positions[..]).into());
+        set("masses", &Float32Array::from(&addition.scene.masses[..]).into());
+        set("mass", &addition.mass.into());
+        let bodies = Array::new();
+        for body in &addition.scene.bodies {
+            let entry = Object::new();
+            let _ = Reflect::set(&entry, &"particles".into(), &Uint32Array::from(&body.particles[..]));
+            let _ = Reflect::set(&entry, &"compliance".into(), &body.compliance.into());
+            if let Some(plastic) = &body.plastic {
+                let _ = Reflect::set(&entry, &"plastic".into(), &plastic_object(plastic));
+            }
+            bodies.push(&entry);
+        }
+        set("bodies", &bodies);
+        list.push(&object);
+    }
+    list.into()
+}
+
+/// The `added` of a saved state (absent: none); their checks are the
+/// restoring cloth's, which adds them.
+pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
+    let value = read("added", state, "added")?;
+    let refuse = too_many("added", MAX_BODIES);
+    let mut added = Vec::new();
+    for entry in objects("added", &value, MAX_BODIES, &refuse)? {
+        let floats = |name: &'static str| -> Result<Vec<f32>, JsValue> {
+            let value = read(name, &entry, name)?;
+            let length = typed_length::<Float32Array>(name, &value)?;
+            if length as usize > 2 * MAX_PARTICLES {
+                return Err(error(name, "invalid_state", &format!("invalid added.{name}: too long")));
+            }
+            copy_typed::<Float32Array>(name, &value, length)
+        };
+        let mass = read("added.mass", &entry, "mass")?;
+        let Some(mass) = mass.as_f64() else {
+            return Err(wrong_type("added.mass", &mass, "a number"));
+        };
+        added.push(Added {
+            scene: Scene {
+                positions: floats("positions")?,
+                masses: floats("masses")?,
+                bodies: read_bodies("added.bodies", &read("added.bodies", &entry, "bodies")?)?,
+                ..Scene::default()
+            },
+            mass,
+        });
+    }
+    Ok(added)
+}
+
+/// The constraint kinds' saved numbers as JavaScript: an object of a
+/// `Float32Array` for each kind that keeps any (`bodies`: the rest shapes).
+pub(super) fn kinds_to_js(kinds: &[(String, Vec<f32>)]) -> JsValue {
+    let object = Object::new();
+    for (name, values) in kinds {
+        let _ = Reflect::set(&object, &name.as_str().into(), &Float32Array::from(&values[..]));
+    }
+    object.into()
+}
+
+/// The `kinds` of a saved state (absent: none): a `Float32Array` for each
+/// kind named in it, at most `most` numbers each.
+pub(super) fn read_kinds(state: &JsValue, most: usize) -> Result<Vec<(String, Vec<f32>)>, JsValue> {
+    let value = read("kinds", state, "kinds")?;
+    if value.is_undefined() {
+        return Ok(Vec::new());
+    }
+    if !value.is_object() {
+        return Err(wrong_type("kinds", &value, "an object { bodies: Float32Array }"));
+    }
+    let mut kinds = Vec::new();
+    for &name in KIND_NAMES {
+        let values = read("kinds", &value, name)?;
+        if values.is_undefined() {
+            continue;
+        }
+        let length = typed_length::<Float32Array>("kinds", &values)?;
+        if length as usize > most {
+            return Err(cloth_error(ClothError::InvalidState {
+                field: "kinds",
+                index: None,
+                problem: format!("{name} has {length} numbers, expected at most {most}"),
+            }));
+        }
+        kinds.push((name.to_string(), copy_typed::<Float32Array>("kinds", &values, length)?));
+    }
+    Ok(kinds)
+}
+
+#[wasm_bindgen]
+impl Simulation {
+    /// Adds a body filled from its outline (see `AddBodySpec`): the particles
+    /// of a square grid `spacing` apart inside the closed polygon, each of
+    /// `density · spacing²` kg, held in their shape by shape matching (rigid
+    /// at compliance 0), at rest; it meets the rest of the scene through the
+    /// particle contacts. Returns the body's index. Throws, changing nothing,
+    /// an Error whose `field` names what is wrong (`outline`, `spacing`,
+    /// `density`, `compliance`, `plastic`, or `bodies` for the work limit) and
+    /// whose `code` says how (`"wrong_type"`, `"invalid_value"`, ...): an
+    /// outline of fewer than 3 corners or enclosing fewer than 3 grid points
+    /// not on one line, for instance. A step in progress is finished first.
+    #[wasm_bindgen(js_name = addBody)]
+    pub fn add_body(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "AddBodySpec")] spec: JsValue,
+    ) -> Result<u32, JsValue> {
+        let reading = Reading::begin("body")?;
+        let body = read_outline(&spec)?;
+        drop(reading);
+        let index = self.cloth.add_body(&body).map_err(cloth_error)?;
+        Ok(index as u32)
+    }
+
+    /// Number of bodies (those of the scene and those added).
+    #[wasm_bindgen(getter, js_name = numBodies)]
+    pub fn num_bodies(&self) -> u32 {
+        self.cloth.kinds().bodies.len() as u32
+    }
+
+    /// The particles of body `index` (a new `Uint32Array`).
+    #[wasm_bindgen(js_name = bodyParticles)]
+    pub fn body_particles(&self, index: JsValue) -> Result<Uint32Array, JsValue> {
+        let k = self.body_index(&index)?;
+        Ok(Uint32Array::from(self.cloth.kinds().bodies.particles(k)))
+    }
+
+    /// The particles of body `index`'s outline, in order around it,
+    /// counter-clockwise (a new `Uint32Array`): the convex hull of its
+    /// start shape with the particles on its sides. Drawn through the
+    /// particles, it shows the body as it moves, turns and dents.
+    #[wasm_bindgen(js_name = bodyOutline)]
+    pub fn body_outline(&self, index: JsValue) -> Result<Uint32Array, JsValue> {
+        let k = self.body_index(&index)?;
+        Ok(Uint32Array::from(self.cloth.kinds().bodies.outline(k)))
+    }
+}
+
+impl Simulation {
+    /// A body's index: a whole number below the number of bodies.
+    fn body_index(&self, index: &JsValue) -> Result<usize, JsValue> {
+        let count = self.cloth.kinds().bodies.len();
+        match index.as_f64() {
+            Some(v) if v.fract() == 0.0 && v >= 0.0 && v < count as f64 => Ok(v as usize),
+            Some(v) => Err(error(
+                "index",
+                "invalid_value",
+                &format!(
+                    "invalid index: got {}, expected a body index below {count}",
+                    Number(v)
+                ),
+            )),
+            None => Err(wrong_type("index", index, "a number")),
+        }
+    }
+}
