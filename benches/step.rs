@@ -83,7 +83,15 @@ fn time_steps(cloth: &mut Cloth, warm: usize, per_round: usize) -> f64 {
 /// width, ten deep: the median time of a step of each, seconds, and the
 /// particles of the boxes (after 30 steps: the boxes have landed).
 fn bench_bodies() -> (f64, f64, usize) {
-    let cloth = || Cloth::new(GridSize { width: 100, height: 100 }, FixedPreset::Two);
+    let cloth = || {
+        Cloth::new(
+            GridSize {
+                width: 100,
+                height: 100,
+            },
+            FixedPreset::Two,
+        )
+    };
     let alone = time_steps(&mut cloth(), 30, 4);
     let mut with_boxes = cloth();
     let top = with_boxes

@@ -8,11 +8,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use xpbd_cloth::cloth::Kinds;
+use xpbd_cloth::cloth::{BodyOutline, DEFAULT_DENSITY};
 use xpbd_cloth::kinds::{Now, Particles, Positions};
 use xpbd_cloth::model::body_presets::STACK_GAP;
 use xpbd_cloth::model::body_shapes::rigid;
 use xpbd_cloth::model::{BodySpec, DistanceStiffness, Plasticity, Scene, Shape};
-use xpbd_cloth::cloth::{BodyOutline, DEFAULT_DENSITY};
 use xpbd_cloth::{Cloth, Params};
 
 /// A fixed pseudo-random number in `[-1, 1)` for `k`.
@@ -1047,7 +1047,9 @@ fn outline_body(outline: Vec<f64>) -> BodyOutline {
 fn a_body_added_by_its_outline_fills_it_on_a_grid() {
     let mut sim = small_cloth();
     let n = sim.num_particles();
-    let index = sim.add_body(&outline_body(square_outline(0.3, 1.0, 0.4))).unwrap();
+    let index = sim
+        .add_body(&outline_body(square_outline(0.3, 1.0, 0.4)))
+        .unwrap();
     assert_eq!(index, 0);
     // a 0.4 m square at 0.1 m: a 5 × 5 grid on its bounding box, of which the
     // right column and the top row lie on its sides and are outside
@@ -1055,7 +1057,10 @@ fn a_body_added_by_its_outline_fills_it_on_a_grid() {
     assert_eq!(sim.kinds().bodies.particles(0).len(), 16);
     // each particle weighs the default density times spacing²
     let w = sim.inverse_masses()[n];
-    assert!((1.0 / f64::from(w) - DEFAULT_DENSITY * 0.01).abs() < 1e-6, "{w}");
+    assert!(
+        (1.0 / f64::from(w) - DEFAULT_DENSITY * 0.01).abs() < 1e-6,
+        "{w}"
+    );
     // a triangle, clockwise, with a density and a compliance: the next body
     let mut triangle = outline_body(vec![0.0, 2.0, 0.0, 2.6, 0.6, 2.0]);
     triangle.density = Some(30.0);
@@ -1079,16 +1084,44 @@ fn wrong_outlines_are_refused_naming_the_field_and_change_nothing() {
         body
     };
     let cases: Vec<(&str, BodyOutline, &str)> = vec![
-        ("two corners", outline_body(vec![0.0, 0.0, 1.0, 1.0]), "outline"),
-        ("an odd count", outline_body(vec![0.0, 0.0, 1.0, 1.0, 2.0]), "outline"),
+        (
+            "two corners",
+            outline_body(vec![0.0, 0.0, 1.0, 1.0]),
+            "outline",
+        ),
+        (
+            "an odd count",
+            outline_body(vec![0.0, 0.0, 1.0, 1.0, 2.0]),
+            "outline",
+        ),
         ("NaN", with(&|b| b.outline[3] = f64::NAN), "outline"),
         ("too far", with(&|b| b.outline[0] = 2e6), "outline"),
-        ("too small to hold 3 points", outline_body(square_outline(0.0, 1.0, 0.05)), "outline"),
-        ("a sliver on one line", outline_body(vec![0.0, 1.0, 1.0, 1.0, 1.0, 1.05, 0.0, 1.05]), "outline"),
+        (
+            "too small to hold 3 points",
+            outline_body(square_outline(0.0, 1.0, 0.05)),
+            "outline",
+        ),
+        (
+            "a sliver on one line",
+            outline_body(vec![0.0, 1.0, 1.0, 1.0, 1.0, 1.05, 0.0, 1.05]),
+            "outline",
+        ),
         ("spacing 0", with(&|b| b.spacing = Some(0.0)), "spacing"),
-        ("spacing too fine for the box", with(&|b| b.spacing = Some(1e-3)), "spacing"),
-        ("density negative", with(&|b| b.density = Some(-1.0)), "density"),
-        ("compliance negative", with(&|b| b.compliance = -1.0), "compliance"),
+        (
+            "spacing too fine for the box",
+            with(&|b| b.spacing = Some(1e-3)),
+            "spacing",
+        ),
+        (
+            "density negative",
+            with(&|b| b.density = Some(-1.0)),
+            "density",
+        ),
+        (
+            "compliance negative",
+            with(&|b| b.compliance = -1.0),
+            "compliance",
+        ),
         (
             "plastic yield NaN",
             with(&|b| {
@@ -1114,7 +1147,8 @@ fn wrong_outlines_are_refused_naming_the_field_and_change_nothing() {
 fn a_state_with_added_bodies_restores_into_a_fresh_cloth_bit_for_bit() {
     let mut sim = small_cloth();
     sim.step();
-    sim.add_body(&outline_body(square_outline(0.3, 0.8, 0.3))).unwrap();
+    sim.add_body(&outline_body(square_outline(0.3, 0.8, 0.3)))
+        .unwrap();
     for _ in 0..10 {
         sim.step();
     }
@@ -1139,18 +1173,30 @@ fn a_state_with_added_bodies_restores_into_a_fresh_cloth_bit_for_bit() {
     fresh.restore_state(&state).unwrap();
     assert_eq!(fresh.num_particles(), sim.num_particles());
     assert_eq!(fresh.kinds().bodies.len(), 2);
-    let bits = |c: &Cloth| c.positions().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    let bits = |c: &Cloth| {
+        c.positions()
+            .iter()
+            .map(|v| v.to_bits())
+            .collect::<Vec<_>>()
+    };
     for _ in 0..60 {
         sim.step();
         fresh.step();
     }
     assert_eq!(bits(&sim), bits(&fresh));
-    let speeds = |c: &Cloth| c.velocities().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    let speeds = |c: &Cloth| {
+        c.velocities()
+            .iter()
+            .map(|v| v.to_bits())
+            .collect::<Vec<_>>()
+    };
     assert_eq!(speeds(&sim), speeds(&fresh));
     assert_eq!(sim.kinds().bodies.rest(1), fresh.kinds().bodies.rest(1));
     // a cloth with other additions refuses the state and stays as it was
     let mut other = small_cloth();
-    other.add_body(&outline_body(square_outline(0.0, 2.0, 0.3))).unwrap();
+    other
+        .add_body(&outline_body(square_outline(0.0, 2.0, 0.3)))
+        .unwrap();
     other.step();
     let before = other.clone();
     let error = other.restore_state(&state).unwrap_err();

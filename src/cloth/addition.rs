@@ -138,7 +138,11 @@ impl Cloth {
             ));
         }
         let limit = params::MAX_COORDINATE;
-        if let Some(i) = body.outline.iter().position(|v| !(v.is_finite() && v.abs() <= limit)) {
+        if let Some(i) = body
+            .outline
+            .iter()
+            .position(|v| !(v.is_finite() && v.abs() <= limit))
+        {
             return Err(refuse_value(
                 "outline",
                 format!("{} at {i}", Number(body.outline[i])),
@@ -241,14 +245,16 @@ impl Cloth {
                     .into(),
             ));
         }
-        let mut scene = Scene::default();
-        scene.masses = vec![mass as f32; count];
-        scene.positions = positions;
-        scene.bodies.push(BodySpec {
-            particles: ids,
-            compliance: body.compliance,
-            plastic: body.plastic,
-        });
+        let scene = Scene {
+            masses: vec![mass as f32; count],
+            positions,
+            bodies: vec![BodySpec {
+                particles: ids,
+                compliance: body.compliance,
+                plastic: body.plastic,
+            }],
+            ..Scene::default()
+        };
         Ok(scene)
     }
 

@@ -33,9 +33,11 @@ mod state;
 mod state_checks;
 mod step;
 
+pub use addition::{
+    BodyOutline, DEFAULT_DENSITY, MAX_FILLED_PARTICLES, MAX_OUTLINE_CORNERS, SPACING_RANGE,
+};
 pub use kinds::{Kinds, KIND_NAMES};
 pub use limits::{max_steps_error, work_budget_error, MAX_STEPS_PER_CALL};
-pub use addition::{BodyOutline, DEFAULT_DENSITY, MAX_FILLED_PARTICLES, MAX_OUTLINE_CORNERS, SPACING_RANGE};
 pub use state::ClothState;
 pub use step::{Sweep, SWEEP_CHUNK};
 

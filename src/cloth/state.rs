@@ -122,7 +122,11 @@ impl Cloth {
         for (k, added) in state.added[taken..].iter().enumerate() {
             copy.params.mass = added.mass;
             copy.add_bodies(&added.scene).map_err(|error| {
-                state_error("added", Some(taken + k), format!("cannot be added: {error}"))
+                state_error(
+                    "added",
+                    Some(taken + k),
+                    format!("cannot be added: {error}"),
+                )
             })?;
         }
         copy.restore_checked(state)?;

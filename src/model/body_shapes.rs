@@ -113,7 +113,7 @@ pub fn grid_inside(outline: &[f32], spacing: f32, most: usize) -> Option<Vec<f32
     let step = f64::from(spacing);
     let columns = (f64::from(high.0 - low.0) / step).floor() + 1.0;
     let rows = (f64::from(high.1 - low.1) / step).floor() + 1.0;
-    if !(columns * rows <= most as f64) {
+    if (columns * rows).is_nan() || columns * rows > most as f64 {
         return None;
     }
     let (columns, rows) = (columns as usize, rows as usize);

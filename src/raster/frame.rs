@@ -7,7 +7,6 @@ use super::look::Rgba;
 use crate::error::ClothError;
 use crate::memory;
 
-
 /// Most crossings of a pixel row [`Frame::fill_polygon`] fills between.
 pub const MAX_CROSSINGS: usize = 64;
 /// Largest frame, in pixels (4096 × 4096: 64 MiB). Every index into a frame is
@@ -115,7 +114,12 @@ impl Frame {
     /// `color`, by the even-odd rule at pixel centres: row by row, the spans
     /// between its sides' crossings. A row crossed more than [`MAX_CROSSINGS`]
     /// times fills the spans of the first ones. Allocates nothing.
-    pub fn fill_polygon(&mut self, count: usize, corner: impl Fn(usize) -> (f32, f32), color: Rgba) {
+    pub fn fill_polygon(
+        &mut self,
+        count: usize,
+        corner: impl Fn(usize) -> (f32, f32),
+        color: Rgba,
+    ) {
         if count < 3 {
             return;
         }

@@ -292,7 +292,12 @@ fn draw_body(frame: &mut Frame, cloth: &Cloth, k: usize, view: View, style: &Sty
     let (fill, edge) = style.body;
     frame.fill_polygon(outline.len(), at, fill);
     for i in 0..outline.len() {
-        frame.line(at(i), at((i + 1) % outline.len()), edge, style.collider_edge_width);
+        frame.line(
+            at(i),
+            at((i + 1) % outline.len()),
+            edge,
+            style.collider_edge_width,
+        );
     }
 }
 
@@ -391,7 +396,14 @@ mod tests {
         let mut f = frame(20, 20);
         let red = rgb(0xff0000);
         // an L: the square 2..18 without its upper right quarter 10..18 × 2..10
-        let corners = [(2.0, 2.0), (10.0, 2.0), (10.0, 10.0), (18.0, 10.0), (18.0, 18.0), (2.0, 18.0)];
+        let corners = [
+            (2.0, 2.0),
+            (10.0, 2.0),
+            (10.0, 10.0),
+            (18.0, 10.0),
+            (18.0, 18.0),
+            (2.0, 18.0),
+        ];
         f.fill_polygon(corners.len(), |k| corners[k], red);
         assert_eq!(f.pixel(5, 5), red);
         assert_eq!(f.pixel(15, 15), red);

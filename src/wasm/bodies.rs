@@ -70,7 +70,10 @@ pub(super) fn read_bodies(field: &'static str, value: &JsValue) -> Result<Vec<Bo
     let keys = ["particles", "compliance"].map(key);
     let mut bodies = Vec::new();
     let mut total = 0;
-    for (i, body) in objects(field, value, MAX_BODIES, &refuse)?.iter().enumerate() {
+    for (i, body) in objects(field, value, MAX_BODIES, &refuse)?
+        .iter()
+        .enumerate()
+    {
         let particles = Reflect::get(body, &keys[0].1).unwrap_or(JsValue::UNDEFINED);
         if particles.is_undefined() {
             return Err(super::scene::scene_error(
@@ -189,13 +192,23 @@ pub(super) fn added_to_js(added: &[Added]) -> JsValue {
         let set = |name: &str, value: &JsValue| {
             let _ = Reflect::set(&object, &name.into(), value);
         };
-        set("positions", &Float32Array::from(&addition.scene.positions[..]).into());
-        set("masses", &Float32Array::from(&addition.scene.masses[..]).into());
+        set(
+            "positions",
+            &Float32Array::from(&addition.scene.positions[..]).into(),
+        );
+        set(
+            "masses",
+            &Float32Array::from(&addition.scene.masses[..]).into(),
+        );
         set("mass", &addition.mass.into());
         let bodies = Array::new();
         for body in &addition.scene.bodies {
             let entry = Object::new();
-            let _ = Reflect::set(&entry, &"particles".into(), &Uint32Array::from(&body.particles[..]));
+            let _ = Reflect::set(
+                &entry,
+                &"particles".into(),
+                &Uint32Array::from(&body.particles[..]),
+            );
             let _ = Reflect::set(&entry, &"compliance".into(), &body.compliance.into());
             if let Some(plastic) = &body.plastic {
                 let _ = Reflect::set(&entry, &"plastic".into(), &plastic_object(plastic));
@@ -219,7 +232,11 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
             let value = read(name, &entry, name)?;
             let length = typed_length::<Float32Array>(name, &value)?;
             if length as usize > 2 * MAX_PARTICLES {
-                return Err(error(name, "invalid_state", &format!("invalid added.{name}: too long")));
+                return Err(error(
+                    name,
+                    "invalid_state",
+                    &format!("invalid added.{name}: too long"),
+                ));
             }
             copy_typed::<Float32Array>(name, &value, length)
         };
@@ -245,7 +262,11 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
 pub(super) fn kinds_to_js(kinds: &[(String, Vec<f32>)]) -> JsValue {
     let object = Object::new();
     for (name, values) in kinds {
-        let _ = Reflect::set(&object, &name.as_str().into(), &Float32Array::from(&values[..]));
+        let _ = Reflect::set(
+            &object,
+            &name.as_str().into(),
+            &Float32Array::from(&values[..]),
+        );
     }
     object.into()
 }
@@ -258,7 +279,11 @@ pub(super) fn read_kinds(state: &JsValue, most: usize) -> Result<Vec<(String, Ve
         return Ok(Vec::new());
     }
     if !value.is_object() {
-        return Err(wrong_type("kinds", &value, "an object { bodies: Float32Array }"));
+        return Err(wrong_type(
+            "kinds",
+            &value,
+            "an object { bodies: Float32Array }",
+        ));
     }
     let mut kinds = Vec::new();
     for &name in KIND_NAMES {
@@ -274,7 +299,10 @@ pub(super) fn read_kinds(state: &JsValue, most: usize) -> Result<Vec<(String, Ve
                 problem: format!("{name} has {length} numbers, expected at most {most}"),
             }));
         }
-        kinds.push((name.to_string(), copy_typed::<Float32Array>("kinds", &values, length)?));
+        kinds.push((
+            name.to_string(),
+            copy_typed::<Float32Array>("kinds", &values, length)?,
+        ));
     }
     Ok(kinds)
 }
