@@ -621,9 +621,20 @@ fn pinning_grabbing_and_tearing_work_on_a_scene() {
     cloth.grab(3).unwrap();
     cloth.drag(0.9, 3.0).unwrap();
     cloth.set_tear_stretch(1.5).unwrap();
-    cloth.step();
-    assert!(cloth.torn_count() >= 1, "nothing tore");
-    assert_eq!(cloth.positions()[7], 3.0);
+    // the held particle follows the pointer through the grab's spring, so
+    // the chain stretches over a few steps until a link beside it tears
+    let mut steps = 0;
+    while cloth.torn_count() == 0 && steps < 100 {
+        cloth.step();
+        steps += 1;
+    }
+    assert!(cloth.torn_count() >= 1, "nothing tore in {steps} steps");
+    for _ in 0..100 {
+        cloth.step();
+    }
+    let held = [cloth.positions()[6], cloth.positions()[7]];
+    eprintln!("tore after {steps} steps; the held particle at {held:?}");
+    assert!((held[0] - 0.9).hypot(held[1] - 3.0) < 0.2, "{held:?}");
     assert!(cloth.is_finite());
     assert_eq!(cloth.constraint_forces().len(), cloth.num_constraints());
 }
