@@ -302,10 +302,10 @@ fn pick_grab_drag_release() {
     method(&sim, "drag", &[num(3.0), num(1.0)]);
     method(&sim, "steps", &[num(10.0)]);
     let p = positions(&sim);
-    assert_eq!(
-        (p[110], p[111]),
-        (3.0, 1.0),
-        "the held particle sits on the pointer"
+    let off = (f64::from(p[110]) - 3.0).hypot(f64::from(p[111]) - 1.0);
+    assert!(
+        off < 0.2,
+        "the held particle follows the pointer through the grab's spring: {off} m away"
     );
     method(&sim, "release", &[]);
     assert_eq!(get_f64(&sim, "grabbed"), -1.0);

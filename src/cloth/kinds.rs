@@ -61,10 +61,11 @@ constraint_kinds! {
     tethers: kinds::tethers::Tethers,
     /// Wind.
     wind: kinds::wind::Wind,
+    /// The held particle's attachment to the pointer: before the bodies, so
+    /// a held body's particle is pulled and the body then keeps its shape.
+    grab: kinds::grab::Grab,
     /// Bodies held in shape by shape matching.
     bodies: kinds::bodies::Bodies,
-    /// The held particle's attachment to the pointer.
-    grab: kinds::grab::Grab,
     /// Colliders and self-collision: last, so they have the final word in
     /// every pass.
     contacts: crate::contacts::Contacts,
