@@ -104,7 +104,7 @@ impl Value {
     /// word quoted, a flag as `true` or `false`.
     pub fn shown(&self) -> String {
         match self {
-            Value::Number(v) => Plain(*v).to_string(),
+            Value::Number(v) => Number(*v).to_string(),
             Value::Word(w) => quote(w),
             Value::Flag(b) => b.to_string(),
         }

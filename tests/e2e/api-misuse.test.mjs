@@ -138,6 +138,19 @@ function runMisuseInPage({ only, properties }) {
     windDrag: numberCases([-1, -Number.MIN_VALUE, 1e6 + 1, 1e300]),
     windGust: numberCases([-1, -Number.MIN_VALUE, 1000.5, 1e300]),
     windTurbulence: numberCases([-1, -Number.MIN_VALUE, 1000.5, 1e300]),
+    solver: [
+      ...['soft', '', 'XPBD', ' xpbd', 'xpbd\u0000', 'softstep', 'SoftStep '].map((v) => [JSON.stringify(v), v]),
+      ['1', 1],
+      ['null', null],
+      ['undefined', undefined],
+      ['an object', {}],
+      ['an array holding "xpbd"', ['xpbd']],
+      ['a String object', Object('xpbd')],
+      ['an object with toString', { toString: () => 'xpbd' }],
+      ['NaN', NaN],
+    ],
+    softFrequency: numberCases([0, -1, -Number.MIN_VALUE, 0.0009, 1.1e6, 1e300]),
+    softDampingRatio: numberCases([-0.1, -Number.MIN_VALUE, 1000.5, 1e300]),
   };
   const INDEX_REFUSED = numberCases([-1, -0.5, 1.5, N, N + 1, 2 ** 31, 2 ** 32, 2 ** 32 + 1, 2 ** 53, 1e300, -1e300]);
   const COORDINATE_REFUSED = numberCases([1e6 + 1, -1e6 - 1, 1e300, -1e300]);
@@ -774,6 +787,9 @@ describe('re-entrancy', () => {
               case 4: {
                 // grab and drag from inside the callback
                 const s = controller.simulation;
+                // pinned, the held particle sits on the drag point (a free
+                // one follows through the grab's spring)
+                s.setPinned(s.numParticles - 1, true);
                 s.grab(s.numParticles - 1);
                 draggedAt = { index: s.numParticles - 1, x: 0.3 + 0.01 * f, y: 0.5 };
                 s.drag(draggedAt.x, draggedAt.y);

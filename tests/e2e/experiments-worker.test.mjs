@@ -199,7 +199,7 @@ describe('experiments page: where the experiments run (Chromium)', () => {
       const { readFileSync } = await import('node:fs');
       const lines = readFileSync(await download.path(), 'utf8').trim().split('\n');
       assert.equal(lines.length, 1 + 3 * 60_001, 'a row per step of each of the three runs, and the header');
-      assert.match(await page.textContent(`${section('cord')} .progress-text`), /^done in (\d+ ms|\d+(\.\d)? s)$/);
+      assert.match(await page.textContent(`${section('cord')} .progress-text`), /^done in (\d+\s(ms)|\d+(\.\d)?\ss)$/);
     });
   });
 });

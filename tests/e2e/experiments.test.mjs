@@ -147,7 +147,7 @@ describe('experiments page', () => {
           assert.equal(await page.isVisible(`${section(id)} .advice`), true, id);
         }
         const progress = await page.textContent(`${section(id)} .progress-text`);
-        assert.match(progress, /^done in (under 1 ms|\d+ ms|\d+(\.\d)? s)$/, `${id}: ${progress}`);
+        assert.match(progress, /^done in (under\s1\sms|\d+\sms|\d+(\.\d)?\ss)$/, `${id}: ${progress}`);
         assert.doesNotMatch(progress, /0\.0 s/, id);
         const numbers = await pageNumbers(page, id);
         assert.deepEqual(Object.keys(numbers).sort(), Object.keys(expected.numbers).sort(), id);
@@ -190,7 +190,8 @@ describe('experiments page', () => {
     await inPage(opened, async ({ page }) => {
       await runExperiment(page, 'iterations');
       const numbers = await pageNumbers(page, 'iterations');
-      const text = await page.textContent(`${section('iterations')} .verdict`);
+      // numbers and their units are joined by a no-break space
+      const text = (await page.textContent(`${section('iterations')} .verdict`)).replace(/\u00a0/g, ' ');
       assert.match(text, /from 10 to 20 iterations/, text);
       assert.ok(text.includes(`${numbers.xpbdChange.toFixed(1)} %`), `${text} / xpbdChange ${numbers.xpbdChange}`);
       assert.ok(text.includes(`${numbers.pbdChange.toFixed(1)} %`), `${text} / pbdChange ${numbers.pbdChange}`);
@@ -330,7 +331,8 @@ describe('experiments page', () => {
         await page.waitForFunction(
           ([r, i, x, y]) => {
             const p = window.__controller(r).simulation.positions();
-            return Math.hypot(p[2 * i] - x, p[2 * i + 1] - y) < 0.05;
+            // the held particle follows the pointer through the grab's spring
+            return Math.hypot(p[2 * i] - x, p[2 * i + 1] - y) < 0.2;
           },
           [ref, index, world.x, world.y],
         );
