@@ -33,10 +33,6 @@ pub struct Equilibrium {
 /// The most Newton steps taken.
 const MAX_NEWTON_STEPS: usize = 200;
 
-/// Steps in a row that do not halve the force left, near the equilibrium,
-/// after which round-off is taken to have stopped the solve.
-const STALLED_STEPS: usize = 3;
-
 /// The equilibrium of `springs`, from their positions.
 pub fn solve(springs: &Springs) -> Equilibrium {
     let mut x = springs.positions.to_vec();
@@ -47,24 +43,10 @@ pub fn solve(springs: &Springs) -> Equilibrium {
         .map(|w| -springs.gravity / w)
         .fold(0.0, f64::max);
     let tolerance = 1e-11 * weight.max(1e-300);
-    // Near the equilibrium Newton's method halves the force left at every
-    // step until round-off stops it; a stiff cloth's round-off can lie above
-    // the tolerance, so steps that no longer halve it (once it is below a
-    // millionth of the weight) end the solve.
-    let (mut best, mut stalled) = (f64::INFINITY, 0);
     for _ in 0..MAX_NEWTON_STEPS {
         let gradient = gradient(springs, &x);
-        let left = largest(&gradient);
-        if left <= tolerance {
+        if largest(&gradient) <= tolerance {
             break;
-        }
-        if left < 0.5 * best {
-            (best, stalled) = (left, 0);
-        } else if left < 1e-6 * weight {
-            stalled += 1;
-            if stalled == STALLED_STEPS {
-                break;
-            }
         }
         let direction = newton_direction(springs, &x, &gradient);
         let start = energy(springs, &x);
