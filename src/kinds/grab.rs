@@ -40,6 +40,15 @@ pub const GRAB_FREQUENCY: f64 = 40.0;
 /// Work units of one pass of the attachment (one particle).
 pub const GRAB_PASS: u64 = 20;
 
+/// `α̃ = α / h²` of the attachment of a particle of inverse mass `w` in a
+/// substep of `h` seconds: `α = 1 / (m ω²) = w / ω²`. The WebGPU backend
+/// runs the same attachment with this value (`grabAlphaTilde` of the wasm
+/// module).
+pub fn alpha_tilde(w: f32, h: f64) -> f32 {
+    let omega = 2.0 * std::f64::consts::PI * GRAB_FREQUENCY;
+    (w as f64 / (omega * omega * h * h)) as f32
+}
+
 /// The attachment of the held particle to the pointer, if one is held.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Grab {
@@ -99,9 +108,7 @@ impl Grab {
         if c == 0.0 {
             return;
         }
-        let omega = 2.0 * std::f64::consts::PI * GRAB_FREQUENCY;
-        // α = 1 / (m ω²) = w / ω²
-        let alpha_tilde = (w as f64 / (omega * omega * h * h)) as f32;
+        let alpha_tilde = alpha_tilde(w, h);
         let delta_lambda = (-c - alpha_tilde * held.lambda) / (w + alpha_tilde);
         held.lambda += delta_lambda;
         let scale = w * delta_lambda / c;

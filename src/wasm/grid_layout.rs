@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{cloth_error, number, table_whole};
 use crate::cloth::{DIVERGENCE_LIMIT, MAX_STEPS_PER_CALL};
+use crate::kinds;
 use crate::model::grid::SPACING;
 use crate::params::{self, FixedPreset, Params};
 use crate::solver;
@@ -115,9 +116,11 @@ pub fn grid_layout(
 }
 
 /// The values one substep of the CPU solver runs with, for these parameters:
-/// `[h, alphaTilde, gamma, velocityFactor]` (the substep in seconds, the
-/// compliance over h², the damping term, and what velocity damping multiplies
-/// every velocity by), as f32. Throws an Error naming a value the table refuses.
+/// `[h, alphaTilde, gamma, velocityFactor, grabAlphaTilde]` (the substep in
+/// seconds, the compliance over h², the damping term, what velocity damping
+/// multiplies every velocity by, and the compliance over h² of the grab's
+/// spring on a free particle of `mass` kg), as f32. Throws an Error naming a
+/// value the table refuses.
 #[wasm_bindgen(js_name = substepValues)]
 pub fn substep_values(
     #[wasm_bindgen(js_name = timeStepSize, unchecked_param_type = "number")] time_step: JsValue,
@@ -126,6 +129,7 @@ pub fn substep_values(
     #[wasm_bindgen(unchecked_param_type = "number")] damping: JsValue,
     #[wasm_bindgen(js_name = velocityDamping, unchecked_param_type = "number")]
     velocity_damping: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] mass: JsValue,
 ) -> Result<Float32Array, JsValue> {
     let checked = |parameter: &params::Parameter, value: &JsValue| {
         parameter
@@ -138,6 +142,7 @@ pub fn substep_values(
         stiffness: checked(&params::STIFFNESS, &stiffness)?,
         damping: checked(&params::DAMPING, &damping)?,
         velocity_damping: checked(&params::VELOCITY_DAMPING, &velocity_damping)?,
+        mass: checked(&params::MASS, &mass)?,
         ..Params::default()
     };
     let h = p.substep_size();
@@ -149,6 +154,7 @@ pub fn substep_values(
         solver::alpha_tilde(p.compliance(), h),
         solver::gamma(p.compliance(), p.damping, h),
         factor[0],
+        kinds::grab::alpha_tilde((1.0 / p.mass) as f32, h),
     ];
     Ok(Float32Array::from(&values[..]))
 }

@@ -273,7 +273,7 @@ async function hostileCheck() {
     'torn not a list': [variant((f) => { f.torn = 'all'; }), /torn is the string "all", expected an array of indices/],
     'live constraints out of order': [variant((f) => { [f.constraints[0], f.constraints[1]] = [f.constraints[1], f.constraints[0]]; f.params.solverOrder = 'original'; }), /constraints\[1\] is \d+ after \d+: not in original order/],
     'a live constraint twice': [variant((f) => { f.constraints[f.constraints.length - 1] = f.constraints[0]; }), /constraints\[\d+\] is \d+, which is torn or listed before/],
-    'unknown preset': [variant((f) => { f.scene = { preset: 'trampoline', sizes: {} }; }), /preset/],
+    'unknown preset': [variant((f) => { f.scene = { preset: 'no-such-preset', sizes: {} }; }), /preset/],
     'scene of another size': [variant((f) => { f.scene.sizes.width = 5; }), /invalid state: positions has \d+ entries, expected at most|expected \d+ \(this cloth's\)/],
     'scene with spec and preset': [variant((f) => { f.scene.spec = {}; }), /scene has both a spec and a preset/],
     'collider of an unknown shape': [variant((f) => { f.colliders = [{ id: 1, shape: 'star', x: 0, y: 0 }]; }), /colliders\[0\].shape is the string "star"/],

@@ -6,6 +6,8 @@ import type { WebGpuObject } from './gpu-resources.js';
 /** A held particle and the samples of its drag. */
 export interface Grab {
   index: number;
+  /** Where the pointer holds it, metres. */
+  target: [number, number];
   samplePosition: [number, number];
   sampleTime: number;
   sampleInterval: number;
@@ -13,8 +15,8 @@ export interface Grab {
 }
 
 export function newGrab(index: number, at: [number, number], time: number): Grab;
-/** Reads where the grabbed particle is on the GPU into its first sample; never rejects. */
-export function readGrabbedPosition(device: WebGpuDevice, positions: WebGpuObject, grab: Grab): Promise<void>;
+/** Reads where the grabbed particle is on the GPU into its first sample and its spring's point, then calls `sampled`; never rejects. */
+export function readGrabbedPosition(device: WebGpuDevice, positions: WebGpuObject, grab: Grab, sampled: () => void): Promise<void>;
 /** Samples the drag of `grab` to (fx, fy) at simulated `time`. */
 export function sampleDrag(grab: Grab, fx: number, fy: number, time: number): void;
 /** The velocity `grab` leaves with at simulated `time`. */

@@ -22,6 +22,8 @@ export interface GpuGrid {
   colorOffsets: Uint32Array;
 }
 
+/** Size of the Params uniform of solver.wgsl, bytes. */
+export const PARAMS_BYTES: number;
 /** Size of the View uniform of render.wgsl, bytes. */
 export const VIEW_BYTES: number;
 /** `count` invocations as a dispatch of 64-wide workgroups, 2D beyond the 1D limit. */

@@ -5,6 +5,8 @@
 
 /** Invocations per workgroup (WORKGROUP in solver.wgsl). */
 const WORKGROUP = 64;
+/** Size of the Params uniform of solver.wgsl, bytes. */
+export const PARAMS_BYTES = 48;
 /** Size of the View uniform of render.wgsl, bytes. */
 export const VIEW_BYTES = 272;
 
@@ -52,14 +54,14 @@ function filledBuffer(device, label, data, usage = GPUBufferUsage.STORAGE | GPUB
 function createBuffers(device, grid, inverseMass, b) {
   const n = grid.positions.length / 2;
   const m = grid.restLengths.length;
-  b.params = device.createBuffer({ label: 'params', size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  b.params = device.createBuffer({ label: 'params', size: PARAMS_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   b.positions = filledBuffer(device, 'positions', grid.positions);
   b.previous = filledBuffer(device, 'previous', grid.positions);
   b.velocities = filledBuffer(device, 'velocities', new Float32Array(2 * n));
   b.inverseMass = filledBuffer(device, 'inverse masses', inverseMass);
   b.ends = filledBuffer(device, 'constraint ends', grid.ends);
   b.restLengths = filledBuffer(device, 'rest lengths', grid.restLengths);
-  b.lambdas = filledBuffer(device, 'multipliers', new Float32Array(m));
+  b.lambdas = filledBuffer(device, 'multipliers', new Float32Array(m + 1)); // and the grab's, last
   b.status = filledBuffer(device, 'status', new Uint32Array(4));
   b.readback = device.createBuffer({ label: 'readback', size: 16 * n + 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   b.view = device.createBuffer({ label: 'view', size: VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
@@ -80,7 +82,7 @@ function createComputePipelines(device, solverCode, b, pipelines, bindGroups) {
     entries: [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } }],
   });
   const pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: [layout, rangeLayout] });
-  for (const entryPoint of ['predict', 'solve', 'update_velocities', 'pick', 'measure']) {
+  for (const entryPoint of ['predict', 'solve', 'hold', 'update_velocities', 'pick', 'measure']) {
     pipelines[entryPoint] = device.createComputePipeline({ layout: pipelineLayout, compute: { module, entryPoint } });
   }
   bindGroups.main = device.createBindGroup({

@@ -162,20 +162,25 @@ export class GpuSimulation {
   #updateInverseMasses() {
     const free = Math.fround(1 / this.#parameters.values.mass);
     for (let k = 0; k < this.#n; k += 1) {
-      this.#inverseMass[k] = this.#pinned[k] || this.#grab?.index === k ? 0 : free;
+      this.#inverseMass[k] = this.#pinned[k] ? 0 : free;
     }
     this.#device.queue.writeBuffer(this.#buffers.inverseMass, 0, this.#inverseMass);
   }
 
   #updateInverseMass(k) {
-    this.#inverseMass[k] = this.#pinned[k] || this.#grab?.index === k ? 0 : Math.fround(1 / this.#parameters.values.mass);
+    this.#inverseMass[k] = this.#pinned[k] ? 0 : Math.fround(1 / this.#parameters.values.mass);
     this.#device.queue.writeBuffer(this.#buffers.inverseMass, 4 * k, this.#inverseMass, k, 1);
   }
 
-  /** The substep's values, as the CPU solver computes them (substepValues of the wasm module). */
+  /** The substep's values, as the CPU solver computes them (substepValues of the wasm module), and the grab's spring. */
   #writeParams() {
-    this.#device.queue.writeBuffer(this.#buffers.params, 0, substepUniform(this.#parameters.values, this.#n));
+    this.#device.queue.writeBuffer(this.#buffers.params, 0, substepUniform(this.#parameters.values, this.#n, this.#m, this.#held()));
     this.#parameters.dirty = false;
+  }
+
+  /** The grab the spring pulls: a held free particle (a pinned one the pointer moves itself), or null. */
+  #held() {
+    return this.#grab && !this.#pinned[this.#grab.index] ? this.#grab : null;
   }
 
   // -- stepping
@@ -189,7 +194,7 @@ export class GpuSimulation {
     if (this.#diverged || steps <= 0) return;
     if (this.#parameters.dirty) this.#writeParams();
     const encoder = this.#device.createCommandEncoder({ label: 'steps' });
-    encodeSteps(encoder, this.#device, this.#resources, this.#n, this.#parameters.values, steps);
+    encodeSteps(encoder, this.#device, this.#resources, this.#n, this.#parameters.values, steps, this.#held() !== null);
     this.#device.queue.submit([encoder.finish()]);
     this.#time += steps * this.#parameters.values.timeStepSize;
     this.#workDone += steps;
@@ -226,7 +231,7 @@ export class GpuSimulation {
       this.#readMirror();
       return 0;
     }
-    const perStep = dispatchesPerStep(this.#parameters.values, this.#grid.colors);
+    const perStep = dispatchesPerStep(this.#parameters.values, this.#grid.colors, this.#held() !== null);
     const steps = Math.min(maxSteps, Math.max(1, Math.floor(MAX_DISPATCHES_PER_FRAME / perStep)));
     this.stepNow(steps);
     this.#readMirror();
@@ -244,7 +249,7 @@ export class GpuSimulation {
 
   /** The most steps `steps(n)` takes: the Simulation's most (10000), fewer when a step needs many dispatches. */
   get maxStepsPerCall() {
-    const perStep = dispatchesPerStep(this.#parameters.values, this.#grid.colors);
+    const perStep = dispatchesPerStep(this.#parameters.values, this.#grid.colors, this.#held() !== null);
     return Math.min(this.#grid.maxStepsPerCall, Math.floor(MAX_DISPATCHES_PER_CALL / perStep));
   }
 
@@ -381,7 +386,8 @@ export class GpuSimulation {
       if (this.#inverseMass[k] === 0) continue;
       kineticEnergy += 0.5 * mass * (velocities[2 * k] ** 2 + velocities[2 * k + 1] ** 2);
     }
-    if (this.#grab) {
+    if (this.#grab && this.#pinned[this.#grab.index]) {
+      // a held pinned particle counts with the drag's velocity, as on the CPU
       const [vx, vy] = grabVelocity(this.#grab, this.#time);
       kineticEnergy += 0.5 * mass * (vx * vx + vy * vy);
     }
@@ -434,15 +440,21 @@ export class GpuSimulation {
     return index;
   }
 
+  /**
+   * Takes hold of particle `index`: as on the CPU, a free one follows the
+   * pointer through the grab's spring (solver.wgsl's `hold`); a pinned one is
+   * put at the pointer by `drag`.
+   */
   grab(index) {
     const k = this.#index(index);
     this.release();
     const at = [this.#mirror.positions[2 * k], this.#mirror.positions[2 * k + 1]];
     const grab = newGrab(k, at, this.#time);
     this.#grab = grab;
-    this.#device.queue.writeBuffer(this.#buffers.velocities, 8 * k, new Float32Array(2));
-    this.#updateInverseMass(k);
-    this.#grabRead = readGrabbedPosition(this.#device, this.#buffers.positions, grab);
+    this.#parameters.dirty = true;
+    this.#grabRead = readGrabbedPosition(this.#device, this.#buffers.positions, grab, () => {
+      if (this.#grab === grab) this.#parameters.dirty = true;
+    });
   }
 
   drag(x, y) {
@@ -458,14 +470,18 @@ export class GpuSimulation {
     const grab = this.#grab;
     if (!grab) return;
     const [fx, fy] = [Math.fround(x), Math.fround(y)];
-    this.#device.queue.writeBuffer(this.#buffers.positions, 8 * grab.index, new Float32Array([fx, fy]));
-    this.#mirror.positions[2 * grab.index] = fx;
-    this.#mirror.positions[2 * grab.index + 1] = fy;
+    grab.target = [fx, fy];
+    this.#parameters.dirty = true;
+    if (this.#pinned[grab.index]) {
+      this.#device.queue.writeBuffer(this.#buffers.positions, 8 * grab.index, new Float32Array([fx, fy]));
+      this.#mirror.positions[2 * grab.index] = fx;
+      this.#mirror.positions[2 * grab.index + 1] = fy;
+    }
     sampleDrag(grab, fx, fy, this.#time);
     this.#derived = null;
   }
 
-  /** Lets go of the held particle (and of a grab still waiting for the GPU's pick). */
+  /** Lets go of the held particle (and of a grab still waiting for the GPU's pick): a free one leaves with the drag's velocity. */
   release() {
     if (this.#pendingGrab) this.#pendingGrab.cancelled = true;
     this.#pendingGrab = null;
@@ -473,9 +489,9 @@ export class GpuSimulation {
     if (!grab) return;
     const velocity = this.#pinned[grab.index] ? [0, 0] : grabVelocity(grab, this.#time);
     this.#grab = null;
+    this.#parameters.dirty = true;
     this.#device.queue.writeBuffer(this.#buffers.velocities, 8 * grab.index, new Float32Array(velocity));
     this.#mirror.velocities.set(velocity, 2 * grab.index);
-    this.#updateInverseMass(grab.index);
   }
 
   get grabbed() {
@@ -486,6 +502,7 @@ export class GpuSimulation {
     const k = this.#index(index);
     if (typeof pinned !== 'boolean') throw fieldError('pinned', 'wrong_type', `invalid pinned: got ${describe(pinned)}, expected true or false`);
     this.#pinned[k] = pinned ? 1 : 0;
+    this.#parameters.dirty = true; // the grab's spring pulls a held particle only while it is free
     if (this.#grab?.index !== k) {
       this.#device.queue.writeBuffer(this.#buffers.velocities, 8 * k, new Float32Array(2));
       this.#mirror.velocities.set([0, 0], 2 * k);

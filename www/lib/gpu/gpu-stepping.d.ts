@@ -8,10 +8,15 @@ import type { GpuResources } from './gpu-resources.js';
 export const MAX_DISPATCHES_PER_FRAME: number;
 /** The most dispatches one `steps(n)` call encodes. */
 export const MAX_DISPATCHES_PER_CALL: number;
-/** Dispatches of one step with the values `v` on a grid of `colors` colours. */
-export function dispatchesPerStep(v: ParameterValues, colors: number): number;
-/** The params uniform of solver.wgsl (32 bytes): the substep's values from the wasm module. */
-export function substepUniform(v: ParameterValues, particles: number): ArrayBuffer;
+/** Dispatches of one step with the values `v` on a grid of `colors` colours, a free particle `held` or not. */
+export function dispatchesPerStep(v: ParameterValues, colors: number, held: boolean): number;
+/** The held free particle and the pointer's point its spring pulls it to, metres. */
+export interface GpuHold {
+  index: number;
+  target: [number, number];
+}
+/** The params uniform of solver.wgsl (PARAMS_BYTES): the substep's values from the wasm module, and the grab's spring (`grab` null: none). */
+export function substepUniform(v: ParameterValues, particles: number, constraints: number, grab: GpuHold | null): ArrayBuffer;
 /** Encodes `steps` steps into `encoder`. */
 export function encodeSteps(
   encoder: object,
@@ -20,4 +25,5 @@ export function encodeSteps(
   particles: number,
   v: ParameterValues,
   steps: number,
+  held: boolean,
 ): void;

@@ -2,7 +2,8 @@
 // (src/solver/), one entry point per pass.
 //
 // A substep is: `predict` over the particles, the multipliers cleared (a buffer
-// clear on the queue), `iterations` times one `solve` dispatch per colour, then
+// clear on the queue), `iterations` times one `solve` dispatch per colour (and
+// `hold`, the grab's spring, while a free particle is held), then
 // `update_velocities`. No two constraints of one colour share a particle, so the
 // invocations of one `solve` dispatch never touch the same particle, and the
 // result equals the CPU's sweep of that colour in any order up to f32 rounding.
@@ -20,8 +21,15 @@ struct Params {
   // Every velocity is multiplied by this after a substep: max(0, 1 − rate·h).
   velocity_factor: f32,
   num_particles: u32,
+  // Constraints; the grab's multiplier follows theirs in `lambdas`.
+  num_constraints: u32,
   _pad0: u32,
-  _pad1: u32,
+  // Where the pointer holds the held particle, metres.
+  grab_target: vec2f,
+  // The grab's alpha_tilde = w / (ω² h²) (src/kinds/grab.rs).
+  grab_alpha_tilde: f32,
+  // The held free particle, or 0xffffffff.
+  grab_index: u32,
 }
 
 // One colour's constraints: [offset, offset + count) of the constraint arrays.
@@ -122,6 +130,33 @@ fn solve(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) grou
   lambdas[c] = lambda + delta_lambda;
   positions[ab.x] = vec2f(pa.x + w_a * scale * dx, pa.y + w_a * scale * dy);
   positions[ab.y] = vec2f(pb.x - w_b * scale * dx, pb.y - w_b * scale * dy);
+}
+
+// The grab's spring: the held particle pulled towards the pointer by a
+// zero-length XPBD attachment, as the CPU's (src/kinds/grab.rs). One invocation.
+@compute @workgroup_size(1)
+fn hold() {
+  let k = params.grab_index;
+  if (k >= params.num_particles) {
+    return;
+  }
+  let w = inverse_mass[k];
+  if (w == 0.0) {
+    return;
+  }
+  let x = positions[k];
+  let dx = x.x - params.grab_target.x;
+  let dy = x.y - params.grab_target.y;
+  let c = sqrt(dx * dx + dy * dy);
+  if (c == 0.0) {
+    return;
+  }
+  let alpha_tilde = params.grab_alpha_tilde;
+  let lambda = lambdas[params.num_constraints];
+  let delta_lambda = (-c - alpha_tilde * lambda) / (w + alpha_tilde);
+  lambdas[params.num_constraints] = lambda + delta_lambda;
+  let scale = w * delta_lambda / c;
+  positions[k] = vec2f(x.x + scale * dx, x.y + scale * dy);
 }
 
 @compute @workgroup_size(WORKGROUP)
