@@ -15,6 +15,7 @@
 //! [`Run::advance`] within the budget it is given.
 
 mod bending;
+pub mod box_stack;
 mod chain;
 mod choice;
 mod convergence;
@@ -64,7 +65,7 @@ pub fn definitions() -> &'static [&'static Definition] {
     &DEFINITIONS
 }
 
-static DEFINITIONS: [&Definition; 15] = [
+static DEFINITIONS: [&Definition; 16] = [
     &iterations::DEFINITION,
     &time_step::DEFINITION,
     &cord::DEFINITION,
@@ -80,6 +81,7 @@ static DEFINITIONS: [&Definition; 15] = [
     &long_run::DEFINITION,
     &equal_cost::DEFINITION,
     &four_solvers::DEFINITION,
+    &box_stack::DEFINITION,
 ];
 
 /// Every definition as JSON, as the page reads them (`experimentDefinitions()`).

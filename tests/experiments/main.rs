@@ -25,6 +25,7 @@ mod cord;
 mod energy;
 mod shapes;
 mod solvers;
+mod stack;
 mod stiffness;
 
 #[path = "../common/reference_f64.rs"]
