@@ -151,6 +151,7 @@ every_choice_is_checked! {
     every_choice_is_checked_long_run: "long-run",
     every_choice_is_checked_equal_cost: "equal-cost",
     every_choice_is_checked_four_solvers: "four-solvers",
+    every_choice_is_checked_box_stack: "box-stack",
 }
 
 #[test]

@@ -32,6 +32,8 @@ mod stiffness;
 mod reference_f64;
 #[path = "../common/soft_f64.rs"]
 mod soft_f64;
+#[path = "../common/stack_f64.rs"]
+mod stack_f64;
 use reference_f64::{Reference, Settings as F64};
 
 /// The report of the default run of `id`, computed once per test binary
