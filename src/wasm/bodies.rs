@@ -1,5 +1,6 @@
 //! Bodies from JavaScript: a scene's `bodies` (`Simulation.fromScene`),
 //! `addBody`, which fills an outline with particles and adds it as a body,
+//! `addRope`, which lays a chain of particles along a line,
 //! and the bodies a saved state carries (`added`, the additions to replay,
 //! and `kinds`, the rest shapes).
 
@@ -11,7 +12,9 @@ use super::reentry::Reading;
 use super::scene::{counted_numbers, entry_number, indices_of, key, objects, too_many};
 use super::typed_arrays::{copy_typed, typed_length};
 use super::Simulation;
-use crate::cloth::{Added, BodyOutline, KIND_NAMES, MAX_OUTLINE_CORNERS};
+use crate::cloth::{
+    Added, BodyOutline, RopeSpec, KIND_NAMES, MAX_OUTLINE_CORNERS, MAX_ROPE_POINTS,
+};
 use crate::error::{ClothError, Number};
 use crate::kinds::bodies::MAX_BODIES;
 use crate::model::{BodySpec, Plasticity, Scene};
@@ -53,12 +56,24 @@ export interface AddBodySpec {
   plastic?: PlasticSpec;
 }
 
-/** One addition of bodies a saved state carries: the particles and bodies added, and the `mass` parameter then. */
+/** What `Simulation.addRope` (and a controller's `addRope`) takes: a line a chain of particles is laid along. */
+export interface AddRopeSpec {
+  /** The line's points `[x0, y0, x1, y1, ...]`, metres, at least 2 and at most 10000; it must have a length. */
+  points: ArrayLike<number>;
+  /** Particle spacing along the line, m (0.001 to 10; the line is cut into equal pieces as near this as fit); default twice `particleRadius`. At most 10000 particles. */
+  spacing?: number;
+  /** Each particle's mass, kg (within the `mass` range); default the `mass` parameter. */
+  mass?: number;
+}
+
+/** One addition a saved state carries: the particles and bodies added (or a rope's particles and its chain of `distances`), and the `mass` parameter then. */
 export interface AddedBodies {
   positions: Float32Array;
   masses: Float32Array;
   mass: number;
   bodies: { particles: Uint32Array; compliance: number; plastic?: PlasticSpec }[];
+  /** A rope's distance constraints, pairs of its particles `[0, 1, 1, 2, ...]`; absent: none. */
+  distances?: Uint32Array;
 }
 "#;
 
@@ -171,6 +186,33 @@ fn read_outline(spec: &JsValue) -> Result<BodyOutline, JsValue> {
     })
 }
 
+/// Reads `addRope`'s argument (see `AddRopeSpec`).
+fn read_rope(spec: &JsValue) -> Result<RopeSpec, JsValue> {
+    if !spec.is_object() {
+        return Err(wrong_type(
+            "rope",
+            spec,
+            "an object { points, spacing, mass }",
+        ));
+    }
+    let points = property(spec, "points");
+    let count = |length: usize| {
+        if length > 2 * MAX_ROPE_POINTS {
+            return Err(ClothError::InvalidValue {
+                field: "points",
+                value: format!("{length} numbers"),
+                allowed: format!("at most {MAX_ROPE_POINTS} points, two numbers each"),
+            });
+        }
+        Ok(())
+    };
+    Ok(RopeSpec {
+        points: counted_numbers("points", &points, &count)?,
+        spacing: optional_number(spec, "spacing")?,
+        mass: optional_number(spec, "mass")?,
+    })
+}
+
 /// A body's plasticity as a JavaScript object `{ yield, creep, max }`.
 fn plastic_object(plastic: &Plasticity) -> JsValue {
     let object = Object::new();
@@ -216,6 +258,12 @@ pub(super) fn added_to_js(added: &[Added]) -> JsValue {
             bodies.push(&entry);
         }
         set("bodies", &bodies);
+        if !addition.scene.distances.is_empty() {
+            set(
+                "distances",
+                &Uint32Array::from(&addition.scene.distances[..]).into(),
+            );
+        }
         list.push(&object);
     }
     list.into()
@@ -240,6 +288,20 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
             }
             copy_typed::<Float32Array>(name, &value, length)
         };
+        let distances = read("added.distances", &entry, "distances")?;
+        let distances = if distances.is_undefined() {
+            Vec::new()
+        } else {
+            let length = typed_length::<Uint32Array>("added.distances", &distances)?;
+            if length as usize > 2 * MAX_PARTICLES {
+                return Err(error(
+                    "added.distances",
+                    "invalid_state",
+                    "invalid added.distances: too long",
+                ));
+            }
+            copy_typed::<Uint32Array>("added.distances", &distances, length)?
+        };
         let mass = read("added.mass", &entry, "mass")?;
         let Some(mass) = mass.as_f64() else {
             return Err(wrong_type("added.mass", &mass, "a number"));
@@ -249,6 +311,7 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
                 positions: floats("positions")?,
                 masses: floats("masses")?,
                 bodies: read_bodies("added.bodies", &read("added.bodies", &entry, "bodies")?)?,
+                distances,
                 ..Scene::default()
             },
             mass,
@@ -329,6 +392,28 @@ impl Simulation {
         drop(reading);
         let index = self.cloth.add_body(&body).map_err(cloth_error)?;
         Ok(index as u32)
+    }
+
+    /// Adds a rope laid along a line (see `AddRopeSpec`): particles evenly
+    /// spaced along it, each joined to the next by a distance constraint at
+    /// the `stiffness` parameter's compliance (its rest length the start
+    /// distance), at rest; it meets the rest of the scene through the
+    /// particle contacts. Returns the index of its first particle (the others
+    /// follow along the line). Throws, changing nothing, an Error whose
+    /// `field` names what is wrong (`points`, `spacing`, `mass`, or `rope`
+    /// for the work limit) and whose `code` says how: fewer than 2 points, a
+    /// coordinate that is not finite, a line of length 0 or too long for
+    /// 10000 particles at its spacing. A step in progress is finished first.
+    #[wasm_bindgen(js_name = addRope)]
+    pub fn add_rope(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "AddRopeSpec")] spec: JsValue,
+    ) -> Result<u32, JsValue> {
+        let reading = Reading::begin("rope")?;
+        let rope = read_rope(&spec)?;
+        drop(reading);
+        let first = self.cloth.add_rope(&rope).map_err(cloth_error)?;
+        Ok(first as u32)
     }
 
     /// Number of bodies (those of the scene and those added).
