@@ -53,8 +53,8 @@ impl Cloth {
         self.add_scene(&scene, "rope")
     }
 
-    /// The scene of the rope [`Cloth::add_rope`] adds, checked.
-    fn rope_scene(&self, rope: &RopeSpec) -> Result<Scene, ClothError> {
+    /// Checks `rope`'s points, spacing and mass; returns the spacing and mass.
+    fn check_rope(&self, rope: &RopeSpec) -> Result<(f64, f64), ClothError> {
         let points = &rope.points;
         let corners = points.len() / 2;
         if points.len() % 2 != 0 || !(2..=MAX_ROPE_POINTS).contains(&corners) {
@@ -95,6 +95,14 @@ impl Cloth {
                 format!("a mass from {} to {} kg", Plain(least), Plain(most)),
             ));
         }
+        Ok((spacing, mass))
+    }
+
+    /// The scene of the rope [`Cloth::add_rope`] adds, checked.
+    fn rope_scene(&self, rope: &RopeSpec) -> Result<Scene, ClothError> {
+        let (spacing, mass) = self.check_rope(rope)?;
+        let points = &rope.points;
+        let corners = points.len() / 2;
         let piece = |k: usize| {
             let (dx, dy) = (
                 points[2 * k + 2] - points[2 * k],
