@@ -176,22 +176,11 @@ impl Cloth {
             });
         }
         let out_of_memory = |_| scene.out_of_memory();
-        let at = |k: u32| {
-            let k = k as usize;
-            (scene.positions[2 * k], scene.positions[2 * k + 1])
-        };
-        let ids = scene.distances.iter().map(|&k| k + first as u32);
-        let ids = memory::collect(2 * count, ids).map_err(out_of_memory)?;
-        let lengths = scene.distances.chunks_exact(2).map(|pair| {
-            let ((ax, ay), (bx, by)) = (at(pair[0]), at(pair[1]));
-            ((ax - bx) * (ax - bx) + (ay - by) * (ay - by)).sqrt()
-        });
-        let lengths = memory::collect(count, lengths).map_err(out_of_memory)?;
-        let colors =
-            memory::collect(count, (0..count).map(|c| (c % 2) as u8)).map_err(out_of_memory)?;
+        let lengths =
+            super::start_lengths(&scene.distances, &scene.positions).map_err(out_of_memory)?;
         let set = self
             .constraints
-            .try_extended(&ids, &lengths, &colors)
+            .try_extended(&scene.distances, first as u32, &lengths)
             .map_err(out_of_memory)?;
         Ok(Some(set))
     }
@@ -225,29 +214,7 @@ impl Cloth {
                 ),
             ));
         }
-        let limit = params::MAX_COORDINATE;
-        if let Some(i) = body
-            .outline
-            .iter()
-            .position(|v| !(v.is_finite() && v.abs() <= limit))
-        {
-            return Err(refuse_value(
-                "outline",
-                format!("{} at {i}", Number(body.outline[i])),
-                format!("finite coordinates within ±{} m", Plain(limit)),
-            ));
-        }
-        let spacing = body
-            .spacing
-            .unwrap_or((2.0 * self.params.particle_radius).max(SPACING_RANGE.0));
-        let (low, high) = SPACING_RANGE;
-        if !(spacing.is_finite() && (low..=high).contains(&spacing)) {
-            return Err(refuse_value(
-                "spacing",
-                Number(spacing).to_string(),
-                format!("a spacing from {} to {} m", Plain(low), Plain(high)),
-            ));
-        }
+        let spacing = self.check_points("outline", &body.outline, body.spacing)?;
         let density = body.density.unwrap_or(DEFAULT_DENSITY);
         let mass = density * spacing * spacing;
         let (least, most) = mass_range();
@@ -286,6 +253,38 @@ impl Cloth {
             })?;
         }
         Ok((spacing, mass))
+    }
+
+    /// Checks the coordinates `values` of an addition's `field` (finite,
+    /// within ±1e6 m) and its `spacing` (given, or twice the particle radius;
+    /// within [`SPACING_RANGE`]); returns the spacing.
+    pub(super) fn check_points(
+        &self,
+        field: &'static str,
+        values: &[f64],
+        spacing: Option<f64>,
+    ) -> Result<f64, ClothError> {
+        let limit = params::MAX_COORDINATE;
+        if let Some(i) = values
+            .iter()
+            .position(|v| !(v.is_finite() && v.abs() <= limit))
+        {
+            return Err(refuse_value(
+                field,
+                format!("{} at {i}", Number(values[i])),
+                format!("finite coordinates within ±{} m", Plain(limit)),
+            ));
+        }
+        let (low, high) = SPACING_RANGE;
+        let spacing = spacing.unwrap_or((2.0 * self.params.particle_radius).max(low));
+        if !(spacing.is_finite() && (low..=high).contains(&spacing)) {
+            return Err(refuse_value(
+                "spacing",
+                Number(spacing).to_string(),
+                format!("a spacing from {} to {} m", Plain(low), Plain(high)),
+            ));
+        }
+        Ok(spacing)
     }
 
     /// The scene of one body that [`Cloth::add_body`] adds, checked.

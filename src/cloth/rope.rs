@@ -9,7 +9,6 @@ use crate::error::{ClothError, Number, Plain};
 use crate::memory;
 use crate::model::scene::mass_range;
 use crate::model::Scene;
-use crate::params;
 
 /// Most points of the line a rope is drawn along.
 pub const MAX_ROPE_POINTS: usize = 10_000;
@@ -17,8 +16,8 @@ pub const MAX_ROPE_POINTS: usize = 10_000;
 /// Most particles of one rope.
 pub const MAX_ROPE_PARTICLES: usize = 10_000;
 
-/// Smallest and largest spacing of a rope's particles, m.
-pub const ROPE_SPACING_RANGE: (f64, f64) = (1e-3, 10.0);
+/// Smallest and largest spacing of a rope's particles, m: a body's.
+pub const ROPE_SPACING_RANGE: (f64, f64) = super::addition::SPACING_RANGE;
 
 /// A rope, what `addRope` takes: particles `spacing` apart (along the line)
 /// on the polyline `points`, the first on its first point and the last on its
@@ -64,28 +63,7 @@ impl Cloth {
                 format!("[x0, y0, x1, y1, ...]: 2 to {MAX_ROPE_POINTS} points, two numbers each"),
             ));
         }
-        let limit = params::MAX_COORDINATE;
-        if let Some(i) = points
-            .iter()
-            .position(|v| !(v.is_finite() && v.abs() <= limit))
-        {
-            return Err(refuse_value(
-                "points",
-                format!("{} at {i}", Number(points[i])),
-                format!("finite coordinates within ±{} m", Plain(limit)),
-            ));
-        }
-        let spacing = rope
-            .spacing
-            .unwrap_or((2.0 * self.params.particle_radius).max(ROPE_SPACING_RANGE.0));
-        let (low, high) = ROPE_SPACING_RANGE;
-        if !(spacing.is_finite() && (low..=high).contains(&spacing)) {
-            return Err(refuse_value(
-                "spacing",
-                Number(spacing).to_string(),
-                format!("a spacing from {} to {} m", Plain(low), Plain(high)),
-            ));
-        }
+        let spacing = self.check_points("points", points, rope.spacing)?;
         let mass = rope.mass.unwrap_or(self.params.mass);
         let (least, most) = mass_range();
         if !(mass.is_finite() && (least..=most).contains(&mass)) {

@@ -157,28 +157,35 @@ fn optional_number(object: &JsValue, name: &str) -> Result<Option<f64>, JsValue>
         .ok_or_else(|| wrong_type(name, &value, "a number"))
 }
 
-/// Reads `addBody`'s argument (see `AddBodySpec`).
-fn read_outline(spec: &JsValue) -> Result<BodyOutline, JsValue> {
+/// The numbers of `spec`'s `field` (at most `most` points of two numbers,
+/// `unit` naming them), `spec` an object whose keys `keys` lists.
+fn points_of(
+    spec: &JsValue,
+    (what, keys): (&'static str, &str),
+    field: &'static str,
+    (most, unit): (usize, &str),
+) -> Result<Vec<f64>, JsValue> {
     if !spec.is_object() {
-        return Err(wrong_type(
-            "body",
-            spec,
-            "an object { outline, spacing, density, compliance, plastic }",
-        ));
+        return Err(wrong_type(what, spec, &format!("an object {{ {keys} }}")));
     }
-    let outline = property(spec, "outline");
     let count = |length: usize| {
-        if length > 2 * MAX_OUTLINE_CORNERS {
+        if length > 2 * most {
             return Err(ClothError::InvalidValue {
-                field: "outline",
+                field,
                 value: format!("{length} numbers"),
-                allowed: format!("at most {MAX_OUTLINE_CORNERS} corners, two numbers each"),
+                allowed: format!("at most {most} {unit}, two numbers each"),
             });
         }
         Ok(())
     };
+    counted_numbers(field, &property(spec, field), &count)
+}
+
+/// Reads `addBody`'s argument (see `AddBodySpec`).
+fn read_outline(spec: &JsValue) -> Result<BodyOutline, JsValue> {
+    let keys = ("body", "outline, spacing, density, compliance, plastic");
     Ok(BodyOutline {
-        outline: counted_numbers("outline", &outline, &count)?,
+        outline: points_of(spec, keys, "outline", (MAX_OUTLINE_CORNERS, "corners"))?,
         spacing: optional_number(spec, "spacing")?,
         density: optional_number(spec, "density")?,
         compliance: optional_number(spec, "compliance")?.unwrap_or(0.0),
@@ -188,26 +195,13 @@ fn read_outline(spec: &JsValue) -> Result<BodyOutline, JsValue> {
 
 /// Reads `addRope`'s argument (see `AddRopeSpec`).
 fn read_rope(spec: &JsValue) -> Result<RopeSpec, JsValue> {
-    if !spec.is_object() {
-        return Err(wrong_type(
-            "rope",
-            spec,
-            "an object { points, spacing, mass }",
-        ));
-    }
-    let points = property(spec, "points");
-    let count = |length: usize| {
-        if length > 2 * MAX_ROPE_POINTS {
-            return Err(ClothError::InvalidValue {
-                field: "points",
-                value: format!("{length} numbers"),
-                allowed: format!("at most {MAX_ROPE_POINTS} points, two numbers each"),
-            });
-        }
-        Ok(())
-    };
     Ok(RopeSpec {
-        points: counted_numbers("points", &points, &count)?,
+        points: points_of(
+            spec,
+            ("rope", "points, spacing, mass"),
+            "points",
+            (MAX_ROPE_POINTS, "points"),
+        )?,
         spacing: optional_number(spec, "spacing")?,
         mass: optional_number(spec, "mass")?,
     })

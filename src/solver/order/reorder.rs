@@ -168,17 +168,19 @@ fn counting_sort(items: &[u32], key: impl Fn(usize) -> usize, out: &mut [u32]) {
 }
 
 impl ConstraintSet {
-    /// A new set of these constraints and more (`ids`, `rest_lengths`,
-    /// `colors` of the new ones, taking the next creation indices; their
-    /// colours keep the colouring proper), arranged for the same order: the
+    /// A new set of these constraints and a chain more: `ids` (flat pairs,
+    /// each particle index plus `first`) and `rest_lengths` of the new ones,
+    /// which take the next creation indices and the colours 0, 1, 0, ... (a
+    /// proper colouring for a chain of particles in no other constraint),
+    /// arranged for the same order: the
     /// live constraints stay live, the torn ones torn, the new ones are live.
     /// Multipliers are 0 and the tear log is clear (call it between steps).
     /// Allocates the new set whole; out of memory, `self` is untouched.
     pub fn try_extended(
         &self,
         ids: &[u32],
+        first: u32,
         rest_lengths: &[f32],
-        colors: &[u8],
     ) -> Result<ConstraintSet, std::collections::TryReserveError> {
         use crate::memory;
         let old = self.built_with();
@@ -195,9 +197,13 @@ impl ConstraintSet {
             all_colors[k] = self.colors[c];
             is_live[k] = c < self.live;
         }
-        all_ids[2 * old..].copy_from_slice(ids);
+        for (slot, &k) in all_ids[2 * old..].iter_mut().zip(ids) {
+            *slot = k + first;
+        }
         all_rest[old..].copy_from_slice(rest_lengths);
-        all_colors[old..].copy_from_slice(colors);
+        for (c, color) in all_colors[old..].iter_mut().enumerate() {
+            *color = (c % 2) as u8;
+        }
         let live_count = self.live + rest_lengths.len();
         let live_ids = (0..count as u32).filter(|&k| is_live[k as usize]);
         let live = memory::collect(live_count, live_ids)?;
