@@ -21,7 +21,7 @@ import { forgetLastUndo, rememberForUndo } from './undo.js';
 /** A stroke whose end comes back within this many CSS pixels of its start is closed (a body). */
 export const CLOSE_PX = 24;
 /** Most particles a drawn body or rope gets: a larger drawing gets a larger spacing. */
-export const MOST_PARTICLES = 1500;
+export const MOST_PARTICLES = 600;
 
 const SVG = 'http://www.w3.org/2000/svg';
 
