@@ -37,7 +37,7 @@ pub(super) static DEFINITION: Definition = Definition {
     settings: &[
         Setting { name: "solves", label: "Solves per step n (substeps × iterations)", unit: "", min: 2.0, max: 60.0, whole: true, default: 20.0 },
         setup::TIME_STEP,
-        Setting { name: "duration", label: "Simulated time", unit: "s", min: 2.0, max: 120.0, whole: false, default: 10.0 },
+        Setting { name: "duration", label: "Simulated time", unit: "s", min: 1.0, max: 120.0, whole: false, default: 10.0 },
     ],
     key: "displacementRatio",
     choices: &[

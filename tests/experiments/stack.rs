@@ -104,3 +104,16 @@ fn a_stack_of_boxes_holds_better_with_substeps_in_f64_too() {
         "displacementRatio: f32 {f32_ratio} against f64 {ratio}\n{message}"
     );
 }
+
+#[test]
+fn a_one_second_stack_run_is_judged() {
+    // the page's slice test runs every experiment for 1 s
+    let d = definition("box-stack").unwrap();
+    let report = d.run(d.settings(&[("duration", 1.0)]).unwrap()).unwrap();
+    assert!(
+        report.number("displacementRatio").is_finite(),
+        "{:?}",
+        report.numbers
+    );
+    assert!(report.verdict.is_some());
+}
