@@ -3,8 +3,8 @@
 // on the page's main thread; on the page, in slices, where there is no module
 // worker (and the page says so); a run of the longest accepted length completes
 // and its plot's time axis ends where its data ends; every experiment run on the
-// page keeps each slice within its work units (asserted in work units, the long
-// tasks printed). Chromium for the main-thread
+// page keeps each slice within its work units (asserted in work units) and leaves
+// no main-thread task over 100 ms (the browser's long tasks). Chromium for the main-thread
 // probe and the fallback; Firefox and WebKit for the worker itself.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -91,13 +91,18 @@ describe('experiments page: where the experiments run (Chromium)', () => {
     });
   });
 
-  it('runs every experiment on the page in slices, each bounded in work units; the long tasks printed', async () => {
+  it('runs every experiment on the page in slices, each bounded in work units, with no main-thread task over 100 ms', async () => {
     // The page's own runner (worker=off) puts every slice on the main thread.
     // A slice stops once it has spent its work units (12 ms by the work model,
-    // about 1 ns a unit), past the call that crosses them: asserted here in
-    // work units, never in ms (a loaded machine has long tasks of its own);
-    // the long tasks the browser saw are printed.
+    // about 1 ns a unit), past the call that crosses them, or its time: the
+    // slices are asserted in work units; and the issue's own measure, no
+    // main-thread task over 100 ms while the experiments run, is counted from
+    // the browser's long tasks (PerformanceObserver 'longtask'): tasks, not the
+    // time of the work, which no test bounds. Every piece of a run's work,
+    // the Newton solve of an exact equilibrium before its trials included, is
+    // in the slices; a task over 100 ms is one that something left whole.
     const MOST_WORK_PER_TASK = 1e8; // 100 ms by the work model
+    const LONGEST_TASK_MS = 100;
     // short runs (slices are the same whatever a run's length), from the link
     const first = await openPage(browser, `${server.url}www/experiments/`);
     let query = '?worker=off';
@@ -131,6 +136,8 @@ describe('experiments page: where the experiments run (Chromium)', () => {
       for (const [id, work] of Object.entries(largest)) {
         assert.ok(work > 0 && work <= MOST_WORK_PER_TASK, `${id}: a slice of ${work} work units`);
       }
+      const over = longTasks.filter((ms) => ms > LONGEST_TASK_MS).map((ms) => Math.round(ms));
+      assert.deepEqual(over, [], `main-thread tasks over ${LONGEST_TASK_MS} ms while the experiments ran (ms)`);
     });
   });
 
