@@ -126,18 +126,20 @@ describe('experiments page: where the experiments run (Chromium)', () => {
       console.log(`main-thread long tasks of the page's start: ${start.length}, the longest ${Math.max(0, ...start).toFixed(0)} ms`);
       const ids = await page.$$eval('section[data-experiment]', (s) => s.map((e) => e.dataset.experiment));
       const largest = {};
+      const tasks = {}; // the long tasks (ms) while each experiment ran
       for (const id of ids) {
         await runToEnd(page, id, 600_000);
         largest[id] = Number(await page.getAttribute(section(id), 'data-largest-slice-work'));
+        tasks[id] = (await page.evaluate(() => window.__longTasks.splice(0))).map(Math.round);
       }
-      const longTasks = await page.evaluate(() => window.__longTasks);
+      const longTasks = Object.values(tasks).flat();
       console.log(`largest slice per experiment (work units): ${JSON.stringify(largest)}`);
-      console.log(`main-thread long tasks while every experiment ran on the page: ${longTasks.length}, the longest ${Math.max(0, ...longTasks).toFixed(0)} ms`);
+      console.log(`main-thread long tasks while every experiment ran on the page: ${longTasks.length}, the longest ${Math.max(0, ...longTasks)} ms; by experiment (ms): ${JSON.stringify(tasks)}`);
       for (const [id, work] of Object.entries(largest)) {
         assert.ok(work > 0 && work <= MOST_WORK_PER_TASK, `${id}: a slice of ${work} work units`);
       }
-      const over = longTasks.filter((ms) => ms > LONGEST_TASK_MS).map((ms) => Math.round(ms));
-      assert.deepEqual(over, [], `main-thread tasks over ${LONGEST_TASK_MS} ms while the experiments ran (ms)`);
+      const over = Object.entries(tasks).filter(([, ms]) => ms.some((t) => t > LONGEST_TASK_MS));
+      assert.deepEqual(over, [], `main-thread tasks over ${LONGEST_TASK_MS} ms while these experiments ran (ms)`);
     });
   });
 
