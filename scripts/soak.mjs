@@ -227,9 +227,15 @@ export async function runSoak(browser, baseUrl, options = {}) {
       };
     };
 
-    // warm-up: one drag and one restart before the first sample
+    // warm-up: one drag and one restart before the first sample, and the undo
+    // store filled to its UNDO_LEVELS: the states it keeps are memory held by
+    // design (bounded by its depth), not growth
     await dragOnce(800);
     await page.click('#restart');
+    await page.evaluate(async () => {
+      const { UNDO_LEVELS, rememberForUndo } = await import('/www/demo/undo.js');
+      for (let level = 0; level < UNDO_LEVELS; level += 1) rememberForUndo();
+    });
     await page.evaluate(() => {
       window.__frameGaps.maxGap = 0;
     });

@@ -59,6 +59,13 @@ use crate::model::{BodySpec, Plasticity, Scene};
 use crate::params::{self, Params};
 use crate::solver::Points;
 
+mod checks;
+mod outline;
+
+pub use checks::{check_bodies, check_body_count, check_plasticity};
+use outline::hull;
+pub use outline::thickness;
+
 /// Work units of one body's shape-matching solve, per pass, on top of its
 /// particles (see [`crate::params::work`]; measured natively and scaled by
 /// about three for wasm, like the other kinds).
@@ -578,231 +585,6 @@ fn mean_mass(particles: &[u32], mass: &impl Fn(u32) -> f64) -> f64 {
     }
 }
 
-/// How thin `particles` are: the RMS width of their positions across their
-/// longest direction over their RMS length along it (0: all on one line).
-pub fn thickness(particles: &[u32], at: impl Fn(u32) -> (f64, f64)) -> f64 {
-    let n = particles.len() as f64;
-    let c = particles.iter().fold((0.0, 0.0), |c, &k| {
-        let (x, y) = at(k);
-        (c.0 + x / n, c.1 + y / n)
-    });
-    let (mut xx, mut xy, mut yy) = (0.0, 0.0, 0.0);
-    for &k in particles {
-        let (x, y) = at(k);
-        let (dx, dy) = (x - c.0, y - c.1);
-        xx += dx * dx;
-        xy += dx * dy;
-        yy += dy * dy;
-    }
-    // the eigenvalues of the covariance [[xx, xy], [xy, yy]]
-    let half_trace = (xx + yy) / 2.0;
-    let root = (((xx - yy) / 2.0).powi(2) + xy * xy).sqrt();
-    let (large, small) = (half_trace + root, (half_trace - root).max(0.0));
-    if large > 0.0 {
-        (small / large).sqrt()
-    } else {
-        0.0
-    }
-}
-
-/// Sorts `v` by `less` in place: a heap sort, a few hundred bytes of code
-/// where the standard library's sorts bring several kilobytes into the
-/// shipped module for this one cold call.
-fn heap_sort<T: Copy>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
-    let sift = |v: &mut [T], mut root: usize, end: usize| loop {
-        let mut child = 2 * root + 1;
-        if child >= end {
-            return;
-        }
-        if child + 1 < end && less(&v[child], &v[child + 1]) {
-            child += 1;
-        }
-        if !less(&v[root], &v[child]) {
-            return;
-        }
-        v.swap(root, child);
-        root = child;
-    };
-    for root in (0..v.len() / 2).rev() {
-        sift(v, root, v.len());
-    }
-    for end in (1..v.len()).rev() {
-        v.swap(0, end);
-        sift(v, 0, end);
-    }
-}
-
-/// Appends to `outline` the convex hull of `particles` (at `at`),
-/// counter-clockwise from the lowest leftmost, with the particles that lie on
-/// its sides (Andrew's monotone chain, keeping collinear points). `scratch`
-/// has room for as many particles three times, and is left empty; `outline`
-/// has room for as many more. Never allocates.
-fn hull(
-    particles: &[u32],
-    at: impl Fn(u32) -> (f64, f64),
-    scratch: &mut [Vec<u32>; 3],
-    outline: &mut Vec<u32>,
-) {
-    let [sorted, lower, upper] = scratch;
-    sorted.clear();
-    sorted.extend_from_slice(particles);
-    heap_sort(sorted, |&a, &b| {
-        let (pa, pb) = (at(a), at(b));
-        pa.0.total_cmp(&pb.0)
-            .then(pa.1.total_cmp(&pb.1))
-            .then(a.cmp(&b))
-            .is_lt()
-    });
-    let size = {
-        let (first, last) = (at(sorted[0]), at(sorted[sorted.len() - 1]));
-        (last.0 - first.0).abs() + (last.1 - first.1).abs()
-    };
-    // a right turn beyond rounding (collinear points are kept)
-    let right = |a: u32, b: u32, c: u32| {
-        let (a, b, c) = (at(a), at(b), at(c));
-        let cross = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0);
-        cross < -1e-9 * size * size
-    };
-    let chain = |points: &mut dyn Iterator<Item = u32>, chain: &mut Vec<u32>| {
-        chain.clear();
-        for k in points {
-            while chain.len() >= 2 && right(chain[chain.len() - 2], chain[chain.len() - 1], k) {
-                chain.pop();
-            }
-            chain.push(k);
-        }
-    };
-    chain(&mut sorted.iter().copied(), lower);
-    chain(&mut sorted.iter().rev().copied(), upper);
-    let start = outline.len();
-    for &k in lower.iter().chain(&upper[1..upper.len() - 1]) {
-        // a point met by both chains (collinear along a vertical side) once
-        if !outline[start..].contains(&k) {
-            outline.push(k);
-        }
-    }
-    for buffer in scratch {
-        buffer.clear();
-    }
-}
-
-/// The refusal of the scene's `bodies` (entry `index`, when it is one body's).
-fn refuse(index: Option<usize>, problem: String) -> ClothError {
-    ClothError::InvalidScene {
-        field: "bodies",
-        index,
-        problem,
-    }
-}
-
-/// Checks the number of bodies: `count` more on a simulation that has
-/// `present`, at most [`MAX_BODIES`] in all.
-pub fn check_body_count(count: usize, present: usize) -> Result<(), ClothError> {
-    if present + count > MAX_BODIES {
-        let problem = if present == 0 {
-            format!("has {count} bodies, at most {MAX_BODIES} are allowed")
-        } else {
-            format!(
-                "would make {} bodies, at most {MAX_BODIES} are allowed",
-                present + count
-            )
-        };
-        return Err(refuse(None, problem));
-    }
-    Ok(())
-}
-
-/// Checks `specs` (bodies `first_index` on of a scene) of a simulation of `n`
-/// particles whose positions are `positions` (indexed from particle `first`:
-/// a body may name only particles from `first` on). `taken` has a flag per
-/// particle from `first` on, all clear: a particle named by two bodies is
-/// refused. Each refusal names `bodies` and the entry.
-pub fn check_bodies(
-    specs: &[BodySpec],
-    positions: &[f32],
-    first: usize,
-    first_index: usize,
-    taken: &mut [bool],
-) -> Result<(), ClothError> {
-    let n = first + taken.len();
-    for (b, spec) in specs.iter().enumerate() {
-        let entry = |problem: String| Err(refuse(Some(first_index + b), problem));
-        let count = spec.particles.len();
-        if count == 0 {
-            return entry("has no particles, expected at least 3 not on one line".into());
-        }
-        if count < 3 {
-            return entry(format!(
-                "has {count} particle{}, expected at least 3 not on one line",
-                if count == 1 { "" } else { "s" }
-            ));
-        }
-        for &k in &spec.particles {
-            if (k as usize) < first || k as usize >= n {
-                return entry(format!(
-                    "names particle {k}, expected an index from {first} to {}",
-                    n - 1
-                ));
-            }
-            let flag = &mut taken[k as usize - first];
-            if *flag {
-                let twice = spec.particles.iter().filter(|&&j| j == k).count() > 1;
-                return entry(if twice {
-                    format!("names particle {k} twice")
-                } else {
-                    format!("names particle {k}, which is in another body: a particle is in one body at most")
-                });
-            }
-            *flag = true;
-        }
-        let thin = thickness(&spec.particles, |k| point(positions, k as usize - first));
-        if thin.is_nan() || thin < MIN_THICKNESS {
-            return entry(format!(
-                "has all its particles on one line (thickness {} of its length, expected at \
-                 least {}): no rotation is defined",
-                Number(thin),
-                Plain(MIN_THICKNESS)
-            ));
-        }
-        if !(spec.compliance.is_finite() && (0.0..=MAX_COMPLIANCE).contains(&spec.compliance)) {
-            return entry(format!(
-                "has compliance {}, expected a number from 0 to {} s² (0 = rigid)",
-                Number(spec.compliance),
-                Plain(MAX_COMPLIANCE)
-            ));
-        }
-        if let Some(plastic) = spec.plastic {
-            check_plasticity(&plastic).or_else(entry)?;
-        }
-    }
-    Ok(())
-}
-
-/// Checks a body's plasticity; the problem in words.
-pub fn check_plasticity(plastic: &Plasticity) -> Result<(), String> {
-    let strain = |name: &str, v: f64| {
-        if v.is_finite() && (0.0..=MAX_STRAIN).contains(&v) {
-            Ok(())
-        } else {
-            Err(format!(
-                "has plastic.{name} {}, expected a number from 0 to {} (a fraction of the body's radius)",
-                Number(v),
-                Plain(MAX_STRAIN)
-            ))
-        }
-    };
-    strain("yield", plastic.yield_strain)?;
-    strain("max", plastic.max)?;
-    if !(plastic.creep.is_finite() && (0.0..=MAX_CREEP).contains(&plastic.creep)) {
-        return Err(format!(
-            "has plastic.creep {}, expected a rate from 0 to {} per second",
-            Number(plastic.creep),
-            Plain(MAX_CREEP)
-        ));
-    }
-    Ok(())
-}
-
 impl ConstraintKind for Bodies {
     /// The scene's `bodies`, checked: at most [`MAX_BODIES`], each of at
     /// least three particles of the scene not on one line, no particle in two
@@ -941,23 +723,6 @@ impl ConstraintKind for Bodies {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_heap_sort_sorts_as_the_standard_sort() {
-        let mut seed = 12345u32;
-        for n in [0, 1, 2, 3, 7, 64, 257] {
-            let mut v: Vec<u32> = (0..n)
-                .map(|_| {
-                    seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-                    seed % 50
-                })
-                .collect();
-            let mut expected = v.clone();
-            expected.sort_unstable();
-            heap_sort(&mut v, |a, b| a < b);
-            assert_eq!(v, expected, "{n} values");
-        }
-    }
 
     #[test]
     fn a_box_outline_goes_round_its_sides() {

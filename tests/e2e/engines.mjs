@@ -221,6 +221,8 @@ export async function launchEngine(name) {
  *   click(selector) / type(selector, text) / fill(selector, text) / press(selector, key)
  *   chord(selector, modifier, key)  key pressed with a modifier held ('Control', 'z')
  *   pointer('mouse' | 'touch')    { press(x, y), move(x, y), release() } in client CSS px
+ *   fingers()                     { press(a, b), move(a, b), release() }: two touch points at
+ *                                 a = { x, y } and b, moved together in steps
  *   errors()                      console errors, page errors, recorder entries
  *   close()
  * Keys are Playwright's names: 'Enter', 'Tab', ' ', 'r', 'Escape'.
@@ -242,6 +244,23 @@ function steppedPointer(steps, { press, move, release }) {
       last = { x, y };
     },
     release: () => release(last.x, last.y),
+  };
+}
+
+/** steppedPointer for two points: each `move` goes there from the last pair in `steps` equal moves. */
+function steppedFingers(steps, { press, move, release }) {
+  let last = null;
+  const between = (from, to, t) => ({ x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t });
+  return {
+    press: async (a, b) => {
+      last = [a, b];
+      await press(a, b);
+    },
+    move: async (a, b) => {
+      for (let s = 1; s <= steps; s++) await move(between(last[0], a, s / steps), between(last[1], b, s / steps));
+      last = [a, b];
+    },
+    release: () => release(...last),
   };
 }
 
@@ -305,6 +324,48 @@ class BasePage {
 
   nativeErrors() {
     return [];
+  }
+
+  /**
+   * Two touch points made of PointerEvents dispatched in the page (pointerIds
+   * 7 and 8, pointerType 'touch', on the element under the first point), for
+   * engines whose driver gives no touch input the page sees.
+   */
+  dispatchedFingers() {
+    const fire = (type, points) =>
+      this.evaluate(
+        ([kind, at]) => {
+          const down = kind !== 'pointerup';
+          window.__dispatchedFingersTarget ??= document.elementFromPoint(at[0].x, at[0].y);
+          const target = window.__dispatchedFingersTarget;
+          if (!down) window.__dispatchedFingersTarget = null;
+          at.forEach(({ x, y }, finger) => {
+            target.dispatchEvent(
+              new PointerEvent(kind, {
+                pointerId: 7 + finger,
+                pointerType: 'touch',
+                isPrimary: finger === 0,
+                clientX: x,
+                clientY: y,
+                button: kind === 'pointermove' ? -1 : 0,
+                buttons: down ? 1 : 0,
+                width: 10,
+                height: 10,
+                pressure: down ? 0.5 : 0,
+                bubbles: true,
+                cancelable: true,
+                composed: true,
+              }),
+            );
+          });
+        },
+        [type, points],
+      );
+    return steppedFingers(4, {
+      press: (a, b) => fire('pointerdown', [a, b]),
+      move: (a, b) => fire('pointermove', [a, b]),
+      release: (a, b) => fire('pointerup', [a, b]),
+    });
   }
 
   /**
@@ -434,6 +495,24 @@ class ChromiumPage extends ContextPage {
       },
     });
   }
+  /** Two real touch points through CDP. */
+  fingers() {
+    let cdp = null;
+    const send = async (type, touchPoints) => {
+      cdp ??= await this.context.newCDPSession(this.page);
+      await cdp.send('Input.dispatchTouchEvent', { type, touchPoints });
+    };
+    const points = (a, b) => [{ x: a.x, y: a.y, id: 1 }, { x: b.x, y: b.y, id: 2 }];
+    return steppedFingers(8, {
+      press: (a, b) => send('touchStart', points(a, b)),
+      move: (a, b) => send('touchMove', points(a, b)),
+      release: async () => {
+        await send('touchEnd', []);
+        await cdp.detach();
+        cdp = null;
+      },
+    });
+  }
 }
 
 // --- Firefox: puppeteer-core over WebDriver BiDi ----------------------------
@@ -486,6 +565,24 @@ class FirefoxPage extends ContextPage {
       press: (x, y) => touchscreen.touchStart(x, y),
       move: (x, y) => touchscreen.touchMove(x, y),
       release: () => touchscreen.touchEnd(),
+    });
+  }
+  /** Two native touch points (puppeteer's touch handles over BiDi input actions). */
+  fingers() {
+    const { touchscreen } = this.page;
+    let handles = [];
+    return steppedFingers(8, {
+      press: async (a, b) => {
+        handles = [await touchscreen.touchStart(a.x, a.y), await touchscreen.touchStart(b.x, b.y)];
+      },
+      move: async (a, b) => {
+        await handles[0].move(a.x, a.y);
+        await handles[1].move(b.x, b.y);
+      },
+      release: async () => {
+        for (const handle of handles) await handle.end();
+        handles = [];
+      },
     });
   }
 }
@@ -688,6 +785,10 @@ class WebKitPage extends BasePage {
       move: (x, y) => act([{ type: 'pointerMove', duration: 100, ...at(x, y) }]),
       release: () => act([{ type: 'pointerUp', button: 0 }]),
     };
+  }
+  /** Two touch points, dispatched PointerEvents (WebKitWebDriver's touch actions arrive as a mouse). */
+  fingers() {
+    return this.dispatchedFingers();
   }
   close() {
     return this.#close();

@@ -5,7 +5,7 @@
 // the air, the camera following a scene out of its box), scene names for
 // people, the line under the first screen and its button, the phone (both
 // side-by-side cloths on screen at 390 × 844, a finger's swipe off the cloth
-// scrolls the page), keyboard pan and zoom on the focused canvas, the WebGPU
+// scrolls the page, two fingers pinch-zoom and pan), keyboard pan and zoom on the focused canvas, the WebGPU
 // choice only where an adapter exists and its error said once, disabled
 // buttons that look disabled, full screen, labels instead of identifiers, and a
 // flag that reads as a flag. Real mouse, touch and keys (WebKit's touch is
@@ -214,6 +214,54 @@ for (const engineName of selectedEngines()) {
         // (a fitted view may follow the cloth by a hair meanwhile; a pan of 200 px would move it 200 px)
         const moved = Math.hypot(view.x - spot.view.x, view.y - spot.view.y) * view.scale;
         assert.ok(moved < 5 && Math.abs(view.scale / spot.view.scale - 1) < 0.05, `the view moved ${moved} px`);
+      }, { viewport: PHONE });
+    });
+
+    it('on a phone two fingers moving apart zoom in about their midpoint, and moving together pan; nothing is held', async () => {
+      await inEnginePage('index.html', async (page) => {
+        await waitForTime(page, DEMO, 0.3);
+        await page.evaluate(() => window.clothDemo.pause());
+        // a point low on the canvas with no particle within the fingers' reach
+        const start = await page.evaluate(async () => {
+          const c = window.clothDemo;
+          const box = document.querySelector('#cloth-canvas').getBoundingClientRect();
+          const p = await c.readPositions();
+          const clear = ({ x, y }) => {
+            for (let k = 0; k < p.length; k += 2) {
+              const at = c.worldToClient(p[k], p[k + 1]);
+              if (Math.hypot(at.x - x, at.y - y) < 90) return false;
+            }
+            return true;
+          };
+          const candidates = [0.5, 0.3, 0.7].flatMap((fx) => [0.85, 0.7].map((fy) => ({ x: box.left + fx * box.width, y: box.top + fy * box.height })));
+          const middle = candidates.find(clear) ?? candidates[0];
+          return { middle, world: c.clientToWorld(middle.x, middle.y), view: c.view, scrollY: window.scrollY };
+        });
+        const { middle } = start;
+        const pair = (spread, dx = 0, dy = 0) => [
+          { x: middle.x - spread + dx, y: middle.y + dy },
+          { x: middle.x + spread + dx, y: middle.y + dy },
+        ];
+        const fingers = page.fingers();
+        await fingers.press(...pair(20));
+        await fingers.move(...pair(60));
+        // three times apart: three times the zoom, the world point under the midpoint kept under it
+        const near = ([w, x, y]) => {
+          const at = window.clothDemo.worldToClient(w.x, w.y);
+          return Math.hypot(at.x - x, at.y - y) < 8;
+        };
+        await page.waitFor((s) => Math.abs(window.clothDemo.view.scale / s - 3) < 0.05, start.view.scale, { message: 'the pinch zoomed in 3 times' });
+        await page.waitFor(near, [start.world, middle.x, middle.y], { message: 'the world point under the midpoint stays under it' });
+        // both fingers 40 px right and 30 px up: the world point follows them
+        await fingers.move(...pair(60, 40, -30));
+        await page.waitFor(near, [start.world, middle.x + 40, middle.y - 30], { message: 'two fingers moving together pan the view' });
+        const during = await page.evaluate(async () => ({ view: window.clothDemo.view, grabbed: (await window.clothDemo.inspect()).grabbed }));
+        await fingers.release();
+        const after = await page.evaluate(() => ({ view: window.clothDemo.view, scrollY: window.scrollY }));
+        assert.equal(during.grabbed, -1, 'no particle is held');
+        assert.ok(Math.abs(during.view.scale / start.view.scale - 3) < 0.05, `moving together kept the zoom: ${JSON.stringify([start.view, during.view])}`);
+        assert.equal(after.view.fitted, false);
+        assert.equal(after.scrollY, start.scrollY, 'the page did not scroll');
       }, { viewport: PHONE });
     });
 
