@@ -188,7 +188,9 @@ impl Run {
     }
 
     /// The index of the trial the next [`Run::advance`] steps: a call steps
-    /// that trial only, so a caller timing the call times that trial.
+    /// that trial only, so a caller timing the call times that trial (while
+    /// the run prepares, a call steps no trial, and its time is counted with
+    /// the first's).
     pub fn current_trial(&self) -> usize {
         self.current
     }
