@@ -12,6 +12,7 @@ use crate::model::body_shapes::grid_inside;
 use crate::model::scene::mass_range;
 use crate::model::{Bending, BodySpec, Plasticity, Scene};
 use crate::params::{self, MAX_PARTICLES};
+use crate::solver::order::ConstraintSet;
 
 /// Most corners of a body's outline ([`Cloth::add_body`]).
 pub const MAX_OUTLINE_CORNERS: usize = 10_000;
@@ -49,8 +50,19 @@ pub struct BodyOutline {
     pub plastic: Option<Plasticity>,
 }
 
+/// The refusal of an addition's scene field that must be empty.
+fn not_empty(field: &'static str) -> ClothError {
+    ClothError::InvalidScene {
+        field,
+        index: None,
+        problem: "is not empty: particles added to a running simulation join it through \
+                  bodies, contacts and ropes only"
+            .into(),
+    }
+}
+
 /// The refusal of `addBody`'s `field`, which got `value`.
-fn refuse_value(field: &'static str, value: String, allowed: String) -> ClothError {
+pub(super) fn refuse_value(field: &'static str, value: String, allowed: String) -> ClothError {
     ClothError::InvalidValue {
         field,
         value,
@@ -75,6 +87,21 @@ impl Cloth {
     /// [`MAX_PARTICLES`] particles or
     /// [`MAX_BODIES`](crate::kinds::bodies::MAX_BODIES) bodies in all.
     pub fn add_bodies(&mut self, scene: &Scene) -> Result<usize, ClothError> {
+        if !scene.distances.is_empty() {
+            return Err(not_empty("distances"));
+        }
+        self.add_scene(scene, "bodies")
+    }
+
+    /// Adds the particles of `scene` with its bodies and its distance
+    /// constraints (at the rest lengths of their start positions, with the
+    /// `stiffness` parameter's compliance), as [`Cloth::add_bodies`] and
+    /// [`Cloth::add_rope`] do; `field` names a refusal over the work limit.
+    pub(super) fn add_scene(
+        &mut self,
+        scene: &Scene,
+        field: &'static str,
+    ) -> Result<usize, ClothError> {
         let bodies = self.check_addition(scene)?;
         let out_of_memory = |_| scene.out_of_memory();
         self.added.try_reserve(1).map_err(out_of_memory)?;
@@ -86,26 +113,76 @@ impl Cloth {
             self.advance(1, u64::MAX);
         }
         let first = self.num_particles();
+        let distances = self.added_distances(first, scene)?;
         let addition = Addition {
             first,
             positions: &scene.positions,
             masses: &scene.masses,
             bodies: &bodies,
+            constraints_after: distances
+                .as_ref()
+                .map_or(self.constraints.built_with(), |set| set.built_with()),
         };
         let uniform = self.masses.is_none() && self.masses_are_parameter(&scene.masses);
         let list = self.reserve_addition(&addition, uniform)?;
         let listed = list.is_some();
+        let before = distances.map(|set| std::mem::replace(&mut self.constraints, set));
+        let compliances = self.compliances.as_ref().map(Vec::len);
+        if let Some(own) = &mut self.compliances {
+            let compliance = params::compliance(self.params.stiffness);
+            own.resize(self.constraints.built_with(), compliance);
+        }
         self.take_in(&addition, uniform, list);
         let p = self.params;
         let added = format!("{} particles more", scene.num_particles());
-        let within = self.validate_work("bodies", &added, &p);
+        let within = self.validate_work(field, &added, &p);
         self.kinds.finish_addition(&addition, within.is_ok());
         if let Err(error) = within {
+            if let Some(before) = before {
+                self.constraints = before;
+            }
+            if let (Some(own), Some(len)) = (&mut self.compliances, compliances) {
+                own.truncate(len);
+            }
             self.take_out(first, listed);
             return Err(error);
         }
         self.added.push(record);
         Ok(first)
+    }
+
+    /// The constraint set with the distance constraints of `scene` added
+    /// (its particles from `first` on), or `None` when it has none; each
+    /// new constraint's rest length is its start length, the colours
+    /// alternate along it (a chain: its particles are new, so the
+    /// colouring stays proper).
+    fn added_distances(
+        &self,
+        first: usize,
+        scene: &Scene,
+    ) -> Result<Option<ConstraintSet>, ClothError> {
+        if scene.distances.is_empty() {
+            return Ok(None);
+        }
+        let count = scene.num_distances();
+        let chain = (0..count as u32).flat_map(|k| [k, k + 1]);
+        if !scene.bodies.is_empty() || !scene.distances.iter().copied().eq(chain) {
+            return Err(ClothError::InvalidScene {
+                field: "distances",
+                index: None,
+                problem: "is not a chain [0, 1, 1, 2, ...] without bodies: distance constraints \
+                          are added as ropes only"
+                    .into(),
+            });
+        }
+        let out_of_memory = |_| scene.out_of_memory();
+        let lengths =
+            super::start_lengths(&scene.distances, &scene.positions).map_err(out_of_memory)?;
+        let set = self
+            .constraints
+            .try_extended(&scene.distances, first as u32, &lengths)
+            .map_err(out_of_memory)?;
+        Ok(Some(set))
     }
 
     /// Adds a body filled from its outline ([`BodyOutline`]) and returns its
@@ -137,29 +214,7 @@ impl Cloth {
                 ),
             ));
         }
-        let limit = params::MAX_COORDINATE;
-        if let Some(i) = body
-            .outline
-            .iter()
-            .position(|v| !(v.is_finite() && v.abs() <= limit))
-        {
-            return Err(refuse_value(
-                "outline",
-                format!("{} at {i}", Number(body.outline[i])),
-                format!("finite coordinates within ±{} m", Plain(limit)),
-            ));
-        }
-        let spacing = body
-            .spacing
-            .unwrap_or((2.0 * self.params.particle_radius).max(SPACING_RANGE.0));
-        let (low, high) = SPACING_RANGE;
-        if !(spacing.is_finite() && (low..=high).contains(&spacing)) {
-            return Err(refuse_value(
-                "spacing",
-                Number(spacing).to_string(),
-                format!("a spacing from {} to {} m", Plain(low), Plain(high)),
-            ));
-        }
+        let spacing = self.check_points("outline", &body.outline, body.spacing)?;
         let density = body.density.unwrap_or(DEFAULT_DENSITY);
         let mass = density * spacing * spacing;
         let (least, most) = mass_range();
@@ -198,6 +253,38 @@ impl Cloth {
             })?;
         }
         Ok((spacing, mass))
+    }
+
+    /// Checks the coordinates `values` of an addition's `field` (finite,
+    /// within ±1e6 m) and its `spacing` (given, or twice the particle radius;
+    /// within [`SPACING_RANGE`]); returns the spacing.
+    pub(super) fn check_points(
+        &self,
+        field: &'static str,
+        values: &[f64],
+        spacing: Option<f64>,
+    ) -> Result<f64, ClothError> {
+        let limit = params::MAX_COORDINATE;
+        if let Some(i) = values
+            .iter()
+            .position(|v| !(v.is_finite() && v.abs() <= limit))
+        {
+            return Err(refuse_value(
+                field,
+                format!("{} at {i}", Number(values[i])),
+                format!("finite coordinates within ±{} m", Plain(limit)),
+            ));
+        }
+        let (low, high) = SPACING_RANGE;
+        let spacing = spacing.unwrap_or((2.0 * self.params.particle_radius).max(low));
+        if !(spacing.is_finite() && (low..=high).contains(&spacing)) {
+            return Err(refuse_value(
+                "spacing",
+                Number(spacing).to_string(),
+                format!("a spacing from {} to {} m", Plain(low), Plain(high)),
+            ));
+        }
+        Ok(spacing)
     }
 
     /// The scene of one body that [`Cloth::add_body`] adds, checked.
@@ -262,15 +349,9 @@ impl Cloth {
     /// the limits together with the simulation's own. Returns its bodies with
     /// the particles' indices in the simulation.
     fn check_addition(&self, scene: &Scene) -> Result<Vec<BodySpec>, ClothError> {
-        let refuse = |field: &'static str| ClothError::InvalidScene {
-            field,
-            index: None,
-            problem: "is not empty: particles added to a running simulation join it through \
-                      bodies and contacts only"
-                .into(),
-        };
-        if !scene.distances.is_empty() || scene.rest_lengths.is_some() {
-            return Err(refuse("distances"));
+        let refuse = not_empty;
+        if scene.rest_lengths.is_some() {
+            return Err(refuse("rest_lengths"));
         }
         if !scene.areas.is_empty() {
             return Err(refuse("areas"));

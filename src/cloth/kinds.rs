@@ -201,6 +201,9 @@ impl Kinds {
         neighbours
             .reserve_particles(addition.particles_after())
             .map_err(refusal)?;
+        neighbours
+            .reserve_constraints(addition.constraints_after)
+            .map_err(refusal)?;
         for kind in kinds {
             kind.reserve_addition(addition).map_err(refusal)?;
         }

@@ -18,7 +18,8 @@
 //! * `limits.rs`: the limits of a step and of one call;
 //! * `setters.rs`: the parameters, each checked against the table;
 //! * `interaction.rs`: pick, grab, drag, pins and colliders;
-//! * `addition.rs`: particles and bodies added while it runs;
+//! * `addition.rs`: particles and bodies added while it runs, `rope.rs`:
+//!   ropes added while it runs;
 //! * `state.rs` and `state_checks.rs`: saving and restoring a state;
 //! * `diagnostics.rs`: views of the arrays, forces, energies, stretch.
 
@@ -28,6 +29,7 @@ mod diagnostics;
 mod interaction;
 mod kinds;
 mod limits;
+mod rope;
 mod setters;
 mod state;
 mod state_checks;
@@ -38,6 +40,7 @@ pub use addition::{
 };
 pub use kinds::{Kinds, KIND_NAMES};
 pub use limits::{max_steps_error, work_budget_error, MAX_STEPS_PER_CALL};
+pub use rope::{RopeSpec, MAX_ROPE_PARTICLES, MAX_ROPE_POINTS, ROPE_SPACING_RANGE};
 pub use state::ClothState;
 pub use step::{Sweep, SWEEP_CHUNK};
 

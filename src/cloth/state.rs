@@ -31,7 +31,8 @@ pub struct ClothState {
     /// (see [`crate::kinds::ConstraintKind::saved`]): none for the kinds there
     /// are now.
     pub kinds: Vec<(String, Vec<f32>)>,
-    /// The bodies added while it ran ([`Cloth::add_bodies`]), in order: a
+    /// The bodies and ropes added while it ran ([`Cloth::add_bodies`],
+    /// [`Cloth::add_rope`]), in order: a
     /// cloth built the same way takes those it has not taken yet when the
     /// state is restored.
     pub added: Vec<Added>,
@@ -121,7 +122,7 @@ impl Cloth {
         copy.params = state.params;
         for (k, added) in state.added[taken..].iter().enumerate() {
             copy.params.mass = added.mass;
-            copy.add_bodies(&added.scene).map_err(|error| {
+            copy.add_scene(&added.scene, "added").map_err(|error| {
                 state_error(
                     "added",
                     Some(taken + k),

@@ -179,6 +179,9 @@ pub struct Addition<'a> {
     pub masses: &'a [f32],
     /// Its bodies, naming particles by their index in the simulation.
     pub bodies: &'a [BodySpec],
+    /// How many distance constraints (live and torn) the simulation has
+    /// with it (a rope brings its own).
+    pub constraints_after: usize,
 }
 
 impl Addition<'_> {

@@ -42,6 +42,16 @@ impl<R: Copy + Default> Neighbours<R> {
         Ok(())
     }
 
+    /// Room for `constraints` constraints in all (when it has room at all).
+    pub fn reserve_constraints(&mut self, constraints: usize) -> Result<(), TryReserveError> {
+        if self.is_reserved() {
+            let more = (2 * constraints).saturating_sub(self.to.len());
+            self.to.try_reserve_exact(more)?;
+            self.rest.try_reserve_exact(more)?;
+        }
+        Ok(())
+    }
+
     /// Lists for `n` particles (more, in the room
     /// [`Neighbours::reserve_particles`] reserved, or fewer): added ones have
     /// no neighbours until the next rebuild, which follows at once.

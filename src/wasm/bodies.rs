@@ -1,5 +1,6 @@
 //! Bodies from JavaScript: a scene's `bodies` (`Simulation.fromScene`),
 //! `addBody`, which fills an outline with particles and adds it as a body,
+//! `addRope`, which lays a chain of particles along a line,
 //! and the bodies a saved state carries (`added`, the additions to replay,
 //! and `kinds`, the rest shapes).
 
@@ -11,7 +12,9 @@ use super::reentry::Reading;
 use super::scene::{counted_numbers, entry_number, indices_of, key, objects, too_many};
 use super::typed_arrays::{copy_typed, typed_length};
 use super::Simulation;
-use crate::cloth::{Added, BodyOutline, KIND_NAMES, MAX_OUTLINE_CORNERS};
+use crate::cloth::{
+    Added, BodyOutline, RopeSpec, KIND_NAMES, MAX_OUTLINE_CORNERS, MAX_ROPE_POINTS,
+};
 use crate::error::{ClothError, Number};
 use crate::kinds::bodies::MAX_BODIES;
 use crate::model::{BodySpec, Plasticity, Scene};
@@ -53,12 +56,24 @@ export interface AddBodySpec {
   plastic?: PlasticSpec;
 }
 
-/** One addition of bodies a saved state carries: the particles and bodies added, and the `mass` parameter then. */
+/** What `Simulation.addRope` (and a controller's `addRope`) takes: a line a chain of particles is laid along. */
+export interface AddRopeSpec {
+  /** The line's points `[x0, y0, x1, y1, ...]`, metres, at least 2 and at most 10000; it must have a length. */
+  points: ArrayLike<number>;
+  /** Particle spacing along the line, m (0.001 to 10; the line is cut into equal pieces as near this as fit); default twice `particleRadius`. At most 10000 particles. */
+  spacing?: number;
+  /** Each particle's mass, kg (within the `mass` range); default the `mass` parameter. */
+  mass?: number;
+}
+
+/** One addition a saved state carries: the particles and bodies added (or a rope's particles and its chain of `distances`), and the `mass` parameter then. */
 export interface AddedBodies {
   positions: Float32Array;
   masses: Float32Array;
   mass: number;
   bodies: { particles: Uint32Array; compliance: number; plastic?: PlasticSpec }[];
+  /** A rope's distance constraints, pairs of its particles `[0, 1, 1, 2, ...]`; absent: none. */
+  distances?: Uint32Array;
 }
 "#;
 
@@ -142,32 +157,53 @@ fn optional_number(object: &JsValue, name: &str) -> Result<Option<f64>, JsValue>
         .ok_or_else(|| wrong_type(name, &value, "a number"))
 }
 
-/// Reads `addBody`'s argument (see `AddBodySpec`).
-fn read_outline(spec: &JsValue) -> Result<BodyOutline, JsValue> {
+/// The numbers of `spec`'s `field` (at most `most` points of two numbers,
+/// `unit` naming them), `spec` an object whose keys `keys` lists.
+fn points_of(
+    spec: &JsValue,
+    (what, keys): (&'static str, &str),
+    field: &'static str,
+    (most, unit): (usize, &str),
+) -> Result<Vec<f64>, JsValue> {
     if !spec.is_object() {
-        return Err(wrong_type(
-            "body",
-            spec,
-            "an object { outline, spacing, density, compliance, plastic }",
-        ));
+        return Err(wrong_type(what, spec, &format!("an object {{ {keys} }}")));
     }
-    let outline = property(spec, "outline");
     let count = |length: usize| {
-        if length > 2 * MAX_OUTLINE_CORNERS {
+        if length > 2 * most {
             return Err(ClothError::InvalidValue {
-                field: "outline",
+                field,
                 value: format!("{length} numbers"),
-                allowed: format!("at most {MAX_OUTLINE_CORNERS} corners, two numbers each"),
+                allowed: format!("at most {most} {unit}, two numbers each"),
             });
         }
         Ok(())
     };
+    counted_numbers(field, &property(spec, field), &count)
+}
+
+/// Reads `addBody`'s argument (see `AddBodySpec`).
+fn read_outline(spec: &JsValue) -> Result<BodyOutline, JsValue> {
+    let keys = ("body", "outline, spacing, density, compliance, plastic");
     Ok(BodyOutline {
-        outline: counted_numbers("outline", &outline, &count)?,
+        outline: points_of(spec, keys, "outline", (MAX_OUTLINE_CORNERS, "corners"))?,
         spacing: optional_number(spec, "spacing")?,
         density: optional_number(spec, "density")?,
         compliance: optional_number(spec, "compliance")?.unwrap_or(0.0),
         plastic: read_plastic("plastic", &property(spec, "plastic"))?,
+    })
+}
+
+/// Reads `addRope`'s argument (see `AddRopeSpec`).
+fn read_rope(spec: &JsValue) -> Result<RopeSpec, JsValue> {
+    Ok(RopeSpec {
+        points: points_of(
+            spec,
+            ("rope", "points, spacing, mass"),
+            "points",
+            (MAX_ROPE_POINTS, "points"),
+        )?,
+        spacing: optional_number(spec, "spacing")?,
+        mass: optional_number(spec, "mass")?,
     })
 }
 
@@ -216,6 +252,12 @@ pub(super) fn added_to_js(added: &[Added]) -> JsValue {
             bodies.push(&entry);
         }
         set("bodies", &bodies);
+        if !addition.scene.distances.is_empty() {
+            set(
+                "distances",
+                &Uint32Array::from(&addition.scene.distances[..]).into(),
+            );
+        }
         list.push(&object);
     }
     list.into()
@@ -240,6 +282,20 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
             }
             copy_typed::<Float32Array>(name, &value, length)
         };
+        let distances = read("added.distances", &entry, "distances")?;
+        let distances = if distances.is_undefined() {
+            Vec::new()
+        } else {
+            let length = typed_length::<Uint32Array>("added.distances", &distances)?;
+            if length as usize > 2 * MAX_PARTICLES {
+                return Err(error(
+                    "added.distances",
+                    "invalid_state",
+                    "invalid added.distances: too long",
+                ));
+            }
+            copy_typed::<Uint32Array>("added.distances", &distances, length)?
+        };
         let mass = read("added.mass", &entry, "mass")?;
         let Some(mass) = mass.as_f64() else {
             return Err(wrong_type("added.mass", &mass, "a number"));
@@ -249,6 +305,7 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
                 positions: floats("positions")?,
                 masses: floats("masses")?,
                 bodies: read_bodies("added.bodies", &read("added.bodies", &entry, "bodies")?)?,
+                distances,
                 ..Scene::default()
             },
             mass,
@@ -329,6 +386,28 @@ impl Simulation {
         drop(reading);
         let index = self.cloth.add_body(&body).map_err(cloth_error)?;
         Ok(index as u32)
+    }
+
+    /// Adds a rope laid along a line (see `AddRopeSpec`): particles evenly
+    /// spaced along it, each joined to the next by a distance constraint at
+    /// the `stiffness` parameter's compliance (its rest length the start
+    /// distance), at rest; it meets the rest of the scene through the
+    /// particle contacts. Returns the index of its first particle (the others
+    /// follow along the line). Throws, changing nothing, an Error whose
+    /// `field` names what is wrong (`points`, `spacing`, `mass`, or `rope`
+    /// for the work limit) and whose `code` says how: fewer than 2 points, a
+    /// coordinate that is not finite, a line of length 0 or too long for
+    /// 10000 particles at its spacing. A step in progress is finished first.
+    #[wasm_bindgen(js_name = addRope)]
+    pub fn add_rope(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "AddRopeSpec")] spec: JsValue,
+    ) -> Result<u32, JsValue> {
+        let reading = Reading::begin("rope")?;
+        let rope = read_rope(&spec)?;
+        drop(reading);
+        let first = self.cloth.add_rope(&rope).map_err(cloth_error)?;
+        Ok(first as u32)
     }
 
     /// Number of bodies (those of the scene and those added).

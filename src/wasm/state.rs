@@ -36,7 +36,7 @@ export interface SavedState {
   colliders: (ColliderSpec & { id: number })[];
   /** What the constraint kinds keep besides the particles: `bodies`, the rest positions of every body's particles (a plastic body's change). Absent: none (refused for a scene with bodies). */
   kinds?: { bodies?: Float32Array };
-  /** The bodies added while it ran (`addBody`), in order; restoring adds those the simulation has not had added yet. Absent: none. */
+  /** The bodies and ropes added while it ran (`addBody`, `addRope`), in order; restoring adds those the simulation has not had added yet. Absent: none. */
   added?: AddedBodies[];
 }
 "#;
@@ -152,7 +152,8 @@ impl Simulation {
         let extra: usize = added.iter().map(|a| a.scene.num_particles()).sum();
         let n = self.cloth.num_particles() + extra;
         let kinds = read_kinds(&state, 2 * n)?;
-        let built = self.cloth.num_constraints() + self.cloth.torn_count();
+        let ropes: usize = added.iter().map(|a| a.scene.num_distances()).sum();
+        let built = self.cloth.num_constraints() + self.cloth.torn_count() + ropes;
         let mut params = self.cloth.params();
         let given = read("params", &state, "params")?;
         if !given.is_undefined() {

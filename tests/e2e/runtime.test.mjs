@@ -223,6 +223,8 @@ async function bothModes() {
     'addBody({ outline })': (c, v) => c.addBody({ outline: v }),
     'addBody({ spacing })': (c, v) => c.addBody({ outline: [0, 0, 0.5, 0, 0.5, 0.5, 0, 0.5], spacing: v }),
     'addBody({ plastic })': (c, v) => c.addBody({ outline: [0, 0, 0.5, 0, 0.5, 0.5, 0, 0.5], plastic: v }),
+    'addRope(v)': (c, v) => c.addRope(v),
+    'addRope({ points })': (c, v) => c.addRope({ points: v }),
   };
   const results = {};
   for (const [call, run] of Object.entries(CALLS)) {

@@ -116,7 +116,7 @@ for (const engineName of selectedEngines()) {
             const group = document.querySelector('input[name="tool"]').closest('fieldset');
             return [group.querySelector('legend').textContent, [...group.querySelectorAll('input[type="radio"]')].map((r) => r.labels[0].textContent.trim())];
           }),
-          ['Tool', ['Drag D', 'Cut C', 'Pin P']],
+          ['Tool', ['Drag D', 'Cut C', 'Pin P', 'Draw W']],
         );
         assert.deepEqual(await toolShown(page), ['drag', 'drag', 'drag']);
         await page.evaluate(() => window.clothDemo.pause());

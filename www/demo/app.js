@@ -43,6 +43,7 @@ import { showClothNote, wireClothNote } from './cloth-note.js';
 import { wireControls } from './controls.js';
 import { byId } from './dom.js';
 import { wireExport } from './export.js';
+import { wireDraw } from './draw.js';
 import { wireDrops } from './drop.js';
 import { LIVE_FIELDS, RESTART_FIELDS, restartFieldOptions, showFieldError, showLiveValues, showSizeFields } from './form.js';
 import { applyLiveField } from './live-fields.js';
@@ -137,6 +138,7 @@ async function start() {
   showClothNote(controller);
   wireDrops(controller);
   wireTools(controller, plot);
+  wireDraw(controller);
   wireUndo(controller, plot);
   showReducedMotion(controller);
   showPauseState(controller);

@@ -10,7 +10,7 @@ import { byId } from './dom.js';
 /** Corners of the ball's outline: a polygon close enough to a circle at these sizes. */
 const BALL_CORNERS = 24;
 /** The particles' spacing, m: twice the default particle radius (the presets'). */
-const SPACING = 0.1;
+export const SPACING = 0.1;
 
 /** The outline of a square of side `side` centred at (x, y). */
 export function boxOutline(x, y, side) {

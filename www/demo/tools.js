@@ -1,6 +1,7 @@
-// The tool a press on the cloth uses: Drag, Cut or Pin, a group of radio buttons
-// above the canvas and the keys D, C and P (not while a field or button has the
-// focus). The cloth's controller does what each tool does (setTool). And "Page
+// The tool a press on the cloth uses: Drag, Cut, Pin or Draw, a group of radio
+// buttons under the canvas and the keys D, C, P and W (not while a field or
+// button has the focus). The cloth's controller does what Drag, Cut and Pin do (setTool);
+// draw.js does what Draw does. And "Page
 // defaults": back to the values the page opens with.
 
 import { byId, KEY_OWNERS } from './dom.js';
@@ -9,10 +10,11 @@ import { restart } from './restart.js';
 import { DEFAULT_SPEED } from './speed-control.js';
 
 /** Each tool's key. */
-export const TOOL_KEYS = Object.freeze({ d: 'drag', c: 'cut', p: 'pin' });
+export const TOOL_KEYS = Object.freeze({ d: 'drag', c: 'cut', p: 'pin', w: 'draw' });
 
 function choose(controller, tool) {
-  controller.setTool(tool);
+  // Draw is the page's own (draw.js handles its strokes); the cloth's controller drags meanwhile
+  controller.setTool(tool === 'draw' ? 'drag' : tool);
   const radio = document.querySelector(`input[name="tool"][value="${tool}"]`);
   radio.checked = true;
   byId('cloth-canvas').dataset.tool = tool;

@@ -1,5 +1,5 @@
 // Undo on the demo page: the state before each edit, a drag, a cut or a pin with
-// the pointer, a change of scene or of a parameter, kept as the cloth's saved
+// the pointer, a body or rope drawn, a change of scene or of a parameter, kept as the cloth's saved
 // state (controller.exportState, the file Save state writes) up to UNDO_LEVELS
 // deep, and put back with importState. The Undo button and Ctrl+Z (⌘Z) take the
 // last one back.
@@ -91,6 +91,7 @@ export function wireUndo(controller, plot) {
   const canvas = byId('cloth-canvas');
   canvas.parentElement.addEventListener('pointerdown', (event) => {
     if (event.target !== canvas || !event.isPrimary || (event.pointerType === 'mouse' && event.button !== 0)) return;
+    if (canvas.dataset.tool === 'draw') return; // a drawing is saved for undo when it is added (draw.js)
     settle();
     keep({ state: save(), edits: controller.edits });
   }, { capture: true });

@@ -1,7 +1,7 @@
 // Types for www/lib/backend.js: choosing the CPU or the WebGPU backend, and the
 // one interface both answer.
 
-import type { Simulation, Collider, SavedState, AddBodySpec } from '../../pkg/xpbd_cloth.js';
+import type { Simulation, Collider, SavedState, AddBodySpec, AddRopeSpec } from '../../pkg/xpbd_cloth.js';
 import type { GpuDevice, GpuSimulation } from './gpu/gpu-cloth.js';
 import type { BackendName } from './options.js';
 import type { Painter } from './painter.js';
@@ -109,6 +109,8 @@ export interface Backend {
   saveState(): SavedState;
   /** Adds a body filled from its outline (the CPU's only: the controller moves a WebGPU cloth to the CPU first); its index. */
   addBody?(body: AddBodySpec): number;
+  /** Adds a rope laid along a line (the CPU's only, as addBody); the index of its first particle. */
+  addRope?(rope: AddRopeSpec): number;
   /** Throws where this backend keeps no saved states (WebGPU); `what` names the call refused. */
   checkSavedStates(what: string): void;
   /** What another backend needs to go on with this cloth. */

@@ -22,7 +22,7 @@ import { restoredCpuBackend, takeOverOnCpu } from './cpu-backend.js';
 import { encodeState } from './state-file.js';
 import { inspection } from './inspection.js';
 import { installApi, bindApi, PERFORM } from './controller-api.js';
-import { reviveBody, reviveScene, reviveValue } from './plain-arguments.js';
+import { reviveBody, reviveRope, reviveScene, reviveValue } from './plain-arguments.js';
 
 /**
  * `options` with the preset's own sizes (`presetShape`) for those not `given`:
@@ -546,15 +546,30 @@ export class ClothController {
    */
   [PERFORM.addBody](body) {
     const spec = reviveBody(body);
+    return this.#addParticles('bodies', (backend) => backend.addBody(spec));
+  }
+
+  /**
+   * Adds a rope laid along a line (read on the calling side: plain-arguments.js'
+   * plainRope) and answers the index of its first particle; the Simulation's
+   * refusal is thrown, changing nothing. Ropes run on the CPU, as bodies do.
+   */
+  [PERFORM.addRope](rope) {
+    const spec = reviveRope(rope);
+    return this.#addParticles('ropes', (backend) => backend.addRope(spec));
+  }
+
+  /** Adds particles with `add(backend)` and answers its answer: on WebGPU, to the CPU backend the cloth moves to (installed only once it has taken them). */
+  #addParticles(what, add) {
     if (this.#backend.gpu) {
-      let index;
-      this.#fallBackToCpu('bodies run on the CPU backend', { throwing: true, prepare: (cpu) => (index = cpu.addBody(spec)) });
-      return index;
+      let answer;
+      this.#fallBackToCpu(`${what} run on the CPU backend`, { throwing: true, prepare: (cpu) => (answer = add(cpu)) });
+      return answer;
     }
-    const index = this.#backend.addBody(spec);
+    const answer = add(this.#backend);
     this.#painter.repaintAll();
     this.#machine.changed();
-    return index;
+    return answer;
   }
 
   [PERFORM.setTool](tool) {

@@ -6,7 +6,7 @@ import type { BackendName, WorkerChoice } from './options.js';
 
 export type { BackendName, WorkerChoice, GpuSimulation };
 import type { ParameterValues, LiveParameterName, Parameter } from './parameters.js';
-import type { ColliderSpec, AddBodySpec, PlasticSpec } from '../../pkg/xpbd_cloth.js';
+import type { ColliderSpec, AddBodySpec, AddRopeSpec, PlasticSpec } from '../../pkg/xpbd_cloth.js';
 import type { ClothStyle } from './renderer.js';
 
 export type { ParameterValues, LiveParameterName, Parameter };
@@ -234,8 +234,8 @@ export interface ClothStateFile {
   colliders: (ColliderSpec & { id: number })[];
   /** What the constraint kinds keep: `bodies`, base64 of the rest positions of every body's particles (a plastic body's change). Optional: none. */
   kinds?: { bodies?: string };
-  /** The bodies added while it ran (`addBody`), in order: their particles (base64 as `positions`), masses, the `mass` parameter then, and bodies. Optional: none. */
-  added?: { positions: string; masses: string; mass: number; bodies: { particles: number[]; compliance: number; plastic?: PlasticSpec }[] }[];
+  /** The bodies and ropes added while it ran (`addBody`, `addRope`), in order: their particles (base64 as `positions`), masses, the `mass` parameter then, bodies, and a rope's chain of `distances` (pairs of its particles). Optional: none. */
+  added?: { positions: string; masses: string; mass: number; bodies: { particles: number[]; compliance: number; plastic?: PlasticSpec }[]; distances?: number[] }[];
   /** How fast the saved cloth moves (optional: a file without it keeps the running cloth's pace). */
   loop?: { speed?: ParameterValues['speed']; stepsPerFrame?: number };
 }
@@ -352,6 +352,20 @@ export interface ClothController {
    * moves to the CPU first. Saved states carry the bodies added.
    */
   addBody(body: AddBodySpec): Promise<number>;
+  /**
+   * Adds a rope: particles evenly spaced along the line `rope.points`
+   * (`[x0, y0, x1, y1, ...]`, metres, at least 2 points), `spacing` apart
+   * (default twice `particleRadius`), each of `mass` kg (default the `mass`
+   * parameter), each joined to the next by a distance constraint with the
+   * `stiffness` parameter. It starts at rest, falls, and meets the cloth and
+   * bodies through the particle contacts. Resolves to the index of its first
+   * particle; rejects, changing nothing, with an Error whose `field` is
+   * "points", "spacing", "mass" (or "rope" past the work limit) and `code`
+   * "wrong_type" or "invalid_value" (fewer than 2 points, NaN, a line of
+   * length 0 or longer than 10000 particles). Ropes run on the CPU, as
+   * bodies do. Saved states carry the ropes added.
+   */
+  addRope(rope: AddRopeSpec): Promise<number>;
   /** Reads the `--xpbd-cloth-*` colours again (after a stylesheet changed, say). */
   refreshTheme(): void;
   /**

@@ -31,7 +31,7 @@
 
 import { fieldError } from './errors.js';
 import { liveParameter, checkRule, readOptionChanges } from './options.js';
-import { plainBody, plainValue } from './plain-arguments.js';
+import { plainBody, plainRope, plainValue } from './plain-arguments.js';
 import { checkCamera } from './camera.js';
 import { decodeState } from './state-file.js';
 import { checkSeconds } from './recording.js';
@@ -60,6 +60,7 @@ const READ = {
   importState: (file) => [decodeState(file)],
   record: (seconds) => [checkSeconds(seconds)],
   addBody: (body) => [plainBody(body)],
+  addRope: (rope) => [plainRope(rope)],
   setTool: (tool) => [checkTool(tool)],
 };
 
@@ -78,6 +79,7 @@ export const METHODS = Object.freeze({
   exportState: { params: [], answer: 'promise', where: 'cloth', read: READ.none, destroyed: 'refuse' },
   importState: { params: ['file'], answer: 'promise', where: 'cloth', read: READ.importState, destroyed: 'refuse' },
   addBody: { params: ['body'], answer: 'promise', where: 'cloth', read: READ.addBody, destroyed: 'refuse' },
+  addRope: { params: ['rope'], answer: 'promise', where: 'cloth', read: READ.addRope, destroyed: 'refuse' },
   record: { params: ['seconds'], answer: 'promise', where: 'page', read: READ.record, destroyed: 'refuse' },
   refreshTheme: { params: [], answer: 'none', where: 'page', read: READ.none, destroyed: 'ignore' },
   diagnostics: { params: [], answer: 'value', where: 'page', read: READ.none, destroyed: 'answer' },

@@ -33,7 +33,7 @@ const READOUTS = [
   'stepProgress', 'workDone', 'grabbed',
 ];
 /** The Simulation's calls that are the backend's as they are. */
-const CALLS = ['advance', 'positions', 'pick', 'pickCollider', 'colliders', 'moveCollider', 'drag', 'release', 'saveState', 'cut', 'setPinned', 'isPinned', 'addBody'];
+const CALLS = ['advance', 'positions', 'pick', 'pickCollider', 'colliders', 'moveCollider', 'drag', 'release', 'saveState', 'cut', 'setPinned', 'isPinned', 'addBody', 'addRope'];
 
 /** A Simulation as a `Backend`; `simulation` is the Simulation itself. */
 export class CpuBackend {

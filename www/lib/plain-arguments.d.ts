@@ -14,3 +14,7 @@ export declare function reviveScene(scene: unknown): unknown;
 export declare function plainBody(body: unknown): unknown;
 /** A plain body as the cloth reads it: every stand-in in it revived. */
 export declare function reviveBody(body: unknown): unknown;
+/** The argument of `addRope` read once, as the Simulation reads it, into plain data. */
+export declare function plainRope(rope: unknown): unknown;
+/** A plain rope as the cloth reads it: every stand-in in it revived. */
+export declare function reviveRope(rope: unknown): unknown;

@@ -200,6 +200,26 @@ export function plainBody(body) {
   };
 }
 
+/**
+ * The argument of `addRope` (`{ points, spacing, mass }`) read once into
+ * plain data, as the Simulation reads it; anything but an object through
+ * plainValue (refused by its type).
+ */
+export function plainRope(rope) {
+  if (rope === null || typeof rope !== 'object') return plainValue(rope);
+  return {
+    points: plainNumbers(get(rope, 'points')),
+    spacing: plainValue(get(rope, 'spacing')),
+    mass: plainValue(get(rope, 'mass')),
+  };
+}
+
+/** A plain rope (plainRope's) as the cloth reads it: every stand-in in it revived. */
+export function reviveRope(rope) {
+  if (rope === null || typeof rope !== 'object' || Object.hasOwn(rope, STAND_IN)) return revived(rope);
+  return { points: revived(rope.points), spacing: revived(rope.spacing), mass: revived(rope.mass) };
+}
+
 /** A plain body (plainBody's) as the cloth reads it: every stand-in in it revived. */
 export function reviveBody(body) {
   if (body === null || typeof body !== 'object' || Object.hasOwn(body, STAND_IN)) return revived(body);

@@ -18,9 +18,11 @@
 //
 // `kinds` (optional) holds what the constraint kinds keep besides the
 // particles: `bodies`, the rest positions of every body's particles (a plastic
-// body's dent). `added` (optional) lists the bodies added while the cloth ran
-// (`addBody`), in order, each addition's particles at their start and the
-// `mass` parameter then: restoring adds them to the scene it builds first.
+// body's dent). `added` (optional) lists the bodies and ropes added while the
+// cloth ran (`addBody`, `addRope`), in order, each addition's particles at
+// their start and the `mass` parameter then (a rope's also its `distances`,
+// the chain `[0, 1, 1, 2, ...]`): restoring adds them to the scene it builds
+// first.
 //
 // Positions and velocities are the bytes of their Float32Arrays (little-endian
 // IEEE 754 single precision, [x0, y0, x1, y1, ...]) in base64, so every value,
@@ -60,6 +62,8 @@ const AREA_KEYS = ['particles', 'stiffness', 'pressure'];
 const BODY_KEYS = ['particles', 'compliance', 'plastic'];
 const PLASTIC_KEYS = ['yield', 'creep', 'max'];
 const ADDED_KEYS = ['positions', 'masses', 'mass', 'bodies'];
+/** The optional key of an addition: a rope's chain of distance constraints. */
+const ADDED_OPTIONAL_KEYS = ['distances'];
 const MAX_COLLIDERS = 64;
 /** Most bodies (MAX_BODIES of the crate). */
 const MAX_BODIES = 10_000;
@@ -342,6 +346,7 @@ export function encodeState(saved, scene, loop = {}) {
       masses: floatsToBase64(addition.masses),
       mass: addition.mass,
       bodies: addition.bodies.map(plainBodyEntry),
+      ...(addition.distances ? { distances: Array.from(addition.distances) } : {}),
     })),
     loop: Object.fromEntries(LOOP_KEYS.filter((name) => loop[name] !== undefined).map((name) => [name, loop[name]])),
   };
@@ -418,7 +423,7 @@ function checkKinds(value) {
 function checkAdded(value) {
   return arrayEntries(value, 'added', MAX_BODIES, 'an array').map((entry, i) => {
     const where = `added[${i}]`;
-    const addition = plainObject(entry, where, ADDED_KEYS);
+    const addition = plainObject(entry, where, [...ADDED_KEYS, ...ADDED_OPTIONAL_KEYS]);
     for (const key of ADDED_KEYS) if (!(key in addition)) throw refuse(`${where}.${key}`, `${where}.${key} is missing`);
     return {
       positions: floatsFromBase64(addition.positions, `${where}.positions`),
@@ -426,6 +431,7 @@ function checkAdded(value) {
       mass: finiteNumber(addition.mass, `${where}.mass`),
       bodies: arrayEntries(addition.bodies, `${where}.bodies`, MAX_BODIES, 'an array')
         .map((body, b) => checkBody(body, `${where}.bodies[${b}]`)),
+      ...('distances' in addition ? { distances: indexArray(addition.distances, `${where}.distances`) } : {}),
     };
   });
 }

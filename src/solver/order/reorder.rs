@@ -166,3 +166,50 @@ fn counting_sort(items: &[u32], key: impl Fn(usize) -> usize, out: &mut [u32]) {
         *slot += 1;
     }
 }
+
+impl ConstraintSet {
+    /// A new set of these constraints and a chain more: `ids` (flat pairs,
+    /// each particle index plus `first`) and `rest_lengths` of the new ones,
+    /// which take the next creation indices and the colours 0, 1, 0, ... (a
+    /// proper colouring for a chain of particles in no other constraint),
+    /// arranged for the same order: the
+    /// live constraints stay live, the torn ones torn, the new ones are live.
+    /// Multipliers are 0 and the tear log is clear (call it between steps).
+    /// Allocates the new set whole; out of memory, `self` is untouched.
+    pub fn try_extended(
+        &self,
+        ids: &[u32],
+        first: u32,
+        rest_lengths: &[f32],
+    ) -> Result<ConstraintSet, std::collections::TryReserveError> {
+        use crate::memory;
+        let old = self.built_with();
+        let count = old + rest_lengths.len();
+        let mut all_ids = memory::filled(2 * count, 0u32)?;
+        let mut all_rest = memory::filled(count, 0.0f32)?;
+        let mut all_colors = memory::filled(count, 0u8)?;
+        let mut is_live = memory::filled(count, true)?;
+        for (c, &created) in self.creation.iter().enumerate() {
+            let k = created as usize;
+            all_ids[2 * k] = self.ids[2 * c];
+            all_ids[2 * k + 1] = self.ids[2 * c + 1];
+            all_rest[k] = self.rest_lengths[c];
+            all_colors[k] = self.colors[c];
+            is_live[k] = c < self.live;
+        }
+        for (slot, &k) in all_ids[2 * old..].iter_mut().zip(ids) {
+            *slot = k + first;
+        }
+        all_rest[old..].copy_from_slice(rest_lengths);
+        for (c, color) in all_colors[old..].iter_mut().enumerate() {
+            *color = (c % 2) as u8;
+        }
+        let live_count = self.live + rest_lengths.len();
+        let live_ids = (0..count as u32).filter(|&k| is_live[k as usize]);
+        let live = memory::collect(live_count, live_ids)?;
+        let mut set = ConstraintSet::try_new(all_ids, all_rest, all_colors, SolverOrder::Original)?;
+        set.arrange_live(&live);
+        set.set_order(self.order);
+        Ok(set)
+    }
+}
