@@ -47,7 +47,7 @@ import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from './static-server.mjs';
-import { launchBrowser } from '../tests/e2e/helpers.mjs';
+import { TRACE_CATEGORIES, launchBrowser, mainThreadTasks } from '../tests/e2e/helpers.mjs';
 import { ENGINE_NAMES, launchEngine, serveForEngines } from '../tests/e2e/engines.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -70,30 +70,6 @@ const median = (values) => {
   const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
   return sorted.length ? sorted[Math.floor(sorted.length / 2)] : NaN;
 };
-
-/** Trace categories that record every task of every thread (`RunTask`, with its duration). */
-const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
-
-/**
- * The main thread's tasks in a Chromium trace (`traceEvents`): `{ wall, cpu }`,
- * the duration and the thread time in ms of each `RunTask` event of the renderer
- * main thread (`CrRendererMain`) that ran the most tasks, the page's (each case
- * has a renderer of its own).
- */
-function mainThreadTasks(traceEvents) {
-  const mainThreads = new Set();
-  for (const event of traceEvents) {
-    if (event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain') mainThreads.add(`${event.pid}:${event.tid}`);
-  }
-  const tasks = new Map();
-  for (const event of traceEvents) {
-    const thread = `${event.pid}:${event.tid}`;
-    if (event.ph !== 'X' || event.name !== 'RunTask' || !mainThreads.has(thread)) continue;
-    if (!tasks.has(thread)) tasks.set(thread, []);
-    tasks.get(thread).push({ wall: event.dur / 1000, cpu: (event.tdur ?? NaN) / 1000 });
-  }
-  return [...tasks.values()].sort((a, b) => b.length - a.length)[0] ?? [];
-}
 
 const benchPath = (options) => `bench/worker.html?options=${encodeURIComponent(JSON.stringify(options))}`;
 

@@ -157,3 +157,52 @@ fn the_longest_cord_completes_and_its_plots_are_thinned_for_the_page() {
     let tail = |json: &str| json[json.find("\"table\":").expect("a table")..].to_string();
     assert_eq!(tail(&thinned), tail(&full));
 }
+
+#[test]
+fn the_exact_equilibrium_is_found_in_slices_before_the_trials_with_the_same_numbers() {
+    // the forces experiment compares with the Newton solve of its cloth's
+    // exact equilibrium, of a stiff cloth: many times the page's budget
+    let d = definition("forces").unwrap();
+    let given = [("stiffness", 1e6), ("duration", 1.0)];
+    let mut run = start_unstepped(d, &given);
+    let step = largest_step(&run);
+    let mut slices = 0u64;
+    let mut before = 0.0;
+    while run.is_preparing() {
+        assert!(!run.advance(BUDGET));
+        let spent = run.work_done() - before;
+        before = run.work_done();
+        assert!(
+            spent > 0.0 && spent <= (BUDGET + step) as f64,
+            "a slice of budget {BUDGET} spent {spent} work units while preparing"
+        );
+        slices += 1;
+        if run.is_preparing() {
+            assert!(
+                run.trials().iter().all(|t| t.cloth.time() == 0.0),
+                "no trial stepped before the equilibrium is found"
+            );
+            let report = run.report();
+            assert!(report.verdict.is_none() && report.numbers.is_empty());
+        }
+    }
+    assert!(slices > 20, "the solve took {slices} slices");
+    assert!(run.progress() < 0.99, "{}", run.progress());
+    let sliced = run_in_slices(run, "forces").report();
+    // the same settings run in one call on a thread of its own (the
+    // equilibria found are kept per thread): the same numbers, bit for bit
+    let whole = std::thread::spawn(move || {
+        let d = definition("forces").unwrap();
+        d.run(d.settings(&given).unwrap()).unwrap()
+    })
+    .join()
+    .unwrap();
+    assert!(sliced.number("largestTension") > 0.0);
+    let bits = |r: &xpbd_cloth::experiments::Report| {
+        r.numbers
+            .iter()
+            .map(|(name, v)| (*name, v.to_bits()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bits(&sliced), bits(&whole));
+}

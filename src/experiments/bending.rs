@@ -43,6 +43,7 @@ pub(super) static DEFINITION: Definition = Definition {
     key: "ratio",
     choices: &[setup::THE_OTHER_ORDER, setup::TEN_TIMES_THE_ITERATIONS, setup::TWICE_THE_TIME],
     explain: None,
+    prepare: None,
     build,
     report,
 };

@@ -39,6 +39,7 @@ pub(super) static DEFINITION: Definition = Definition {
         TWICE_THE_TIME,
     ],
     explain: None,
+    prepare: None,
     build,
     report,
 };

@@ -52,6 +52,7 @@ pub(super) static DEFINITION: Definition = Definition {
         setup::TWICE_THE_TIME,
     ],
     explain: Some(explain),
+    prepare: Some(setup::prepare_hanging),
     build,
     report,
 };

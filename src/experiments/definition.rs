@@ -2,8 +2,11 @@
 //! settings, how its trials are built and how its report is computed; and
 //! how a run of it starts.
 
-use super::{words, Choice, Report, Run, Setting, Settings, Trial};
+use super::{words, Choice, Preparation, Report, Run, Setting, Settings, Trial};
 use crate::error::ClothError;
+
+/// What a run with some settings computes before its trials, if anything.
+pub(super) type Prepare = fn(&Settings) -> Option<Box<dyn Preparation>>;
 
 /// An experiment: what it claims, what it accepts, how it runs and how it judges.
 pub struct Definition {
@@ -31,6 +34,11 @@ pub struct Definition {
     /// verdict reads them (which way a key number moved under a
     /// perturbation, say): called on the finished report, its checks in.
     pub(super) explain: Option<fn(&Settings, &mut Report)>,
+    /// What a run with some settings computes before its trials, in pieces
+    /// (the exact equilibrium its probes or its report read), if anything:
+    /// called for the run's own settings and those of each check that runs
+    /// trials of its own.
+    pub(super) prepare: Option<Prepare>,
     pub(super) build: fn(&Settings) -> Result<Vec<Trial>, ClothError>,
     pub(super) report: fn(&Settings, &[Trial]) -> Report,
 }
@@ -73,6 +81,11 @@ impl Definition {
     /// The trials of `settings`, built (nothing stepped).
     pub(super) fn trials(&self, settings: &Settings) -> Result<Vec<Trial>, ClothError> {
         (self.build)(settings)
+    }
+
+    /// What a run with `settings` computes before its trials, if anything.
+    pub(super) fn preparation(&self, settings: &Settings) -> Option<Box<dyn Preparation>> {
+        self.prepare.and_then(|prepare| prepare(settings))
     }
 
     /// The report of `trials` run with `settings`.

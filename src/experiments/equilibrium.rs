@@ -33,38 +33,254 @@ pub struct Equilibrium {
 /// The most Newton steps taken.
 const MAX_NEWTON_STEPS: usize = 200;
 
-/// The equilibrium of `springs`, from their positions.
+/// The equilibrium of `springs`, from their positions, in one call: a
+/// [`Newton`] solve run to its end.
 pub fn solve(springs: &Springs) -> Equilibrium {
-    let mut x = springs.positions.to_vec();
-    let weight = springs
-        .inverse_masses
-        .iter()
-        .filter(|&&w| w > 0.0)
-        .map(|w| -springs.gravity / w)
-        .fold(0.0, f64::max);
-    let tolerance = 1e-11 * weight.max(1e-300);
-    for _ in 0..MAX_NEWTON_STEPS {
-        let gradient = gradient(springs, &x);
-        if largest(&gradient) <= tolerance {
-            break;
-        }
-        let direction = newton_direction(springs, &x, &gradient);
-        let start = energy(springs, &x);
-        let mut t = 1.0;
-        loop {
-            let trial: Vec<f64> = x.iter().zip(&direction).map(|(a, d)| a + t * d).collect();
-            if energy(springs, &trial) <= start || t < 1e-6 {
-                x = trial;
-                break;
-            }
-            t *= 0.5;
+    let mut newton = Newton::new(springs);
+    while !newton.advance(u64::MAX) {}
+    newton.result()
+}
+
+/// Work units of the solve's pieces, each about a nanosecond of the wasm
+/// build (see [`Newton::advance`]): per spring or particle visited by the
+/// gradient, the energy or the Hessian's assembly; per multiply-add of the
+/// Cholesky factorisation and of the two substitutions.
+mod work {
+    pub const SPRING: u64 = 20;
+    pub const PARTICLE: u64 = 4;
+    pub const ASSEMBLE_SPRING: u64 = 120;
+    /// Zeroing or pinning one entry of the band.
+    pub const BAND_ENTRY: u64 = 1;
+    pub const MULTIPLY_ADD: u64 = 2;
+    /// A row of the factorisation, beside its multiply-adds (a square root
+    /// or a division per entry).
+    pub const ROW_ENTRY: u64 = 4;
+}
+
+/// A Newton solve in pieces: [`Newton::advance`] does a bounded amount of
+/// work per call, and the pieces are the steps of [`solve`] in the same
+/// order, so the result is the same bit for bit however the calls fall.
+///
+/// Each Newton step: the gradient (stop when its largest entry is under
+/// the tolerance, 10⁻¹¹ of the heaviest particle's weight, or after
+/// [`MAX_NEWTON_STEPS`]); the Hessian assembled; its Cholesky factors, a
+/// few rows at a time; the two substitutions, giving the direction; then
+/// the backtracking line search, one trial point per piece.
+pub struct Newton {
+    inverse_masses: Vec<f64>,
+    pairs: Vec<u32>,
+    rest_lengths: Vec<f64>,
+    stiffness: f64,
+    gravity: f64,
+    x: Vec<f64>,
+    weight: f64,
+    tolerance: f64,
+    steps: usize,
+    stage: Stage,
+    work_done: u64,
+}
+
+/// Where a [`Newton`] solve is.
+enum Stage {
+    /// A Newton step begins with its gradient.
+    Gradient,
+    /// The Hessian at `x` is to be assembled; `gradient` is at `x`.
+    Assemble { gradient: Vec<f64> },
+    /// Rows `row..` of `h` are still to be factored.
+    Factor {
+        gradient: Vec<f64>,
+        h: Banded,
+        row: usize,
+    },
+    /// The line search along `direction`, from energy `start`, tries the
+    /// step `t` next.
+    Search {
+        direction: Vec<f64>,
+        start: f64,
+        t: f64,
+    },
+    /// Done, with the largest force left.
+    Done { largest_force: f64 },
+}
+
+impl Newton {
+    /// A solve of `springs` from their positions (nothing computed yet).
+    pub fn new(springs: &Springs) -> Newton {
+        let weight = springs
+            .inverse_masses
+            .iter()
+            .filter(|&&w| w > 0.0)
+            .map(|w| -springs.gravity / w)
+            .fold(0.0, f64::max);
+        Newton {
+            inverse_masses: springs.inverse_masses.to_vec(),
+            pairs: springs.pairs.to_vec(),
+            rest_lengths: springs.rest_lengths.to_vec(),
+            stiffness: springs.stiffness,
+            gravity: springs.gravity,
+            x: springs.positions.to_vec(),
+            weight,
+            tolerance: 1e-11 * weight.max(1e-300),
+            steps: 0,
+            stage: Stage::Gradient,
+            work_done: 0,
         }
     }
-    let largest_force = largest(&gradient(springs, &x));
-    Equilibrium {
-        positions: x,
-        largest_force,
-        weight,
+
+    /// The springs, at the solve's present positions.
+    fn springs(&self) -> Springs<'_> {
+        Springs {
+            positions: &self.x,
+            inverse_masses: &self.inverse_masses,
+            pairs: &self.pairs,
+            rest_lengths: &self.rest_lengths,
+            stiffness: self.stiffness,
+            gravity: self.gravity,
+        }
+    }
+
+    /// Work units of a pass over every spring and particle (the gradient's,
+    /// the energy's).
+    fn pass_work(&self) -> u64 {
+        self.rest_lengths.len() as u64 * work::SPRING
+            + self.inverse_masses.len() as u64 * work::PARTICLE
+    }
+
+    /// Work units one Newton step takes at most, beside its line search's
+    /// halvings: the gradient, the assembly, the factorisation, the
+    /// substitutions and one trial point.
+    pub fn step_work(&self) -> u64 {
+        let n = self.x.len() as u64;
+        let band = band_of(&self.springs()) as u64;
+        let factor = n * (band * band / 2 * work::MULTIPLY_ADD + band * work::ROW_ENTRY);
+        let assemble =
+            n * band * work::BAND_ENTRY + self.rest_lengths.len() as u64 * work::ASSEMBLE_SPRING;
+        let substitute = 2 * n * band * work::MULTIPLY_ADD;
+        2 * self.pass_work() + assemble + factor + substitute
+    }
+
+    /// Work units the whole solve takes at most, beside its line searches'
+    /// halvings: [`MAX_NEWTON_STEPS`] steps.
+    pub fn most_work(&self) -> u64 {
+        MAX_NEWTON_STEPS as u64 * self.step_work() + self.pass_work()
+    }
+
+    /// Works until `budget` work units are spent (at least one piece) or the
+    /// solve is done; returns whether it is done.
+    pub fn advance(&mut self, budget: u64) -> bool {
+        let mut spent = 0u64;
+        while !self.is_done() && (spent == 0 || spent < budget) {
+            spent += self.piece(budget.saturating_sub(spent)).max(1);
+        }
+        self.work_done += spent;
+        self.is_done()
+    }
+
+    /// Whether the solve is done.
+    pub fn is_done(&self) -> bool {
+        matches!(self.stage, Stage::Done { .. })
+    }
+
+    /// The work units spent so far.
+    pub fn work_done(&self) -> u64 {
+        self.work_done
+    }
+
+    /// The equilibrium found (the positions so far, if not done).
+    pub fn result(self) -> Equilibrium {
+        let largest_force = match self.stage {
+            Stage::Done { largest_force } => largest_force,
+            _ => largest(&gradient(&self.springs(), &self.x)),
+        };
+        Equilibrium {
+            positions: self.x,
+            largest_force,
+            weight: self.weight,
+        }
+    }
+
+    /// One piece of the solve (as many rows of a factorisation as `budget`
+    /// takes, at least one); returns its work units.
+    fn piece(&mut self, budget: u64) -> u64 {
+        let pass = self.pass_work();
+        let n = self.x.len();
+        match std::mem::replace(&mut self.stage, Stage::Gradient) {
+            Stage::Gradient => {
+                let gradient = gradient(&self.springs(), &self.x);
+                let left = largest(&gradient);
+                self.stage = if self.steps == MAX_NEWTON_STEPS || left <= self.tolerance {
+                    Stage::Done {
+                        largest_force: left,
+                    }
+                } else {
+                    Stage::Assemble { gradient }
+                };
+                pass
+            }
+            Stage::Assemble { gradient } => {
+                let h = hessian(&self.springs(), &self.x);
+                let work = (h.values.len() as u64) * work::BAND_ENTRY
+                    + self.rest_lengths.len() as u64 * work::ASSEMBLE_SPRING;
+                self.stage = Stage::Factor {
+                    gradient,
+                    h,
+                    row: 0,
+                };
+                work
+            }
+            Stage::Factor {
+                gradient,
+                mut h,
+                mut row,
+            } => {
+                let mut work = 0u64;
+                while row < n && (work == 0 || work < budget) {
+                    work += h.factor_row(row);
+                    row += 1;
+                }
+                self.stage = if row < n {
+                    Stage::Factor { gradient, h, row }
+                } else {
+                    let rhs: Vec<f64> = gradient.iter().map(|g| -g).collect();
+                    let direction = h.substitute(rhs);
+                    work += 2 * (n * h.band) as u64 * work::MULTIPLY_ADD + pass;
+                    Stage::Search {
+                        direction,
+                        start: energy(&self.springs(), &self.x),
+                        t: 1.0,
+                    }
+                };
+                work
+            }
+            Stage::Search {
+                direction,
+                start,
+                t,
+            } => {
+                let trial: Vec<f64> = self
+                    .x
+                    .iter()
+                    .zip(&direction)
+                    .map(|(a, d)| a + t * d)
+                    .collect();
+                if energy(&self.springs(), &trial) <= start || t < 1e-6 {
+                    self.x = trial;
+                    self.steps += 1;
+                    self.stage = Stage::Gradient;
+                } else {
+                    self.stage = Stage::Search {
+                        direction,
+                        start,
+                        t: t * 0.5,
+                    };
+                }
+                pass + n as u64 * work::PARTICLE
+            }
+            done @ Stage::Done { .. } => {
+                self.stage = done;
+                0
+            }
+        }
     }
 }
 
@@ -128,14 +344,20 @@ fn gradient(s: &Springs, x: &[f64]) -> Vec<f64> {
     g
 }
 
-/// The Newton step `−H⁻¹∇E` (pinned particles stay).
-fn newton_direction(s: &Springs, x: &[f64], gradient: &[f64]) -> Vec<f64> {
-    let n = x.len();
-    let band = springs_of(s)
+/// The band of the Hessian of `s`: one more than the largest distance
+/// between the rows of a spring's two ends' coordinates.
+fn band_of(s: &Springs) -> usize {
+    springs_of(s)
         .map(|(a, b, _)| 2 * a.abs_diff(b) + 2)
         .max()
-        .unwrap_or(1);
-    let mut h = Banded::new(n, band);
+        .unwrap_or(1)
+}
+
+/// The Hessian of `E` at `x`, regularised by a 10⁻¹² share of the
+/// stiffness on every free coordinate, with the rows and columns of pinned
+/// particles the identity's (so the Newton step `−H⁻¹∇E` leaves them).
+fn hessian(s: &Springs, x: &[f64]) -> Banded {
+    let mut h = Banded::new(x.len(), band_of(s));
     for (a, b, rest) in springs_of(s) {
         let (dx, dy) = (x[2 * a] - x[2 * b], x[2 * a + 1] - x[2 * b + 1]);
         let l = dx.hypot(dy);
@@ -166,8 +388,7 @@ fn newton_direction(s: &Springs, x: &[f64], gradient: &[f64]) -> Vec<f64> {
             }
         }
     }
-    let rhs: Vec<f64> = gradient.iter().map(|g| -g).collect();
-    h.solve(rhs)
+    h
 }
 
 /// A symmetric band matrix (lower half kept: `(i, j)` with `i − band < j ≤ i`).
@@ -209,24 +430,33 @@ impl Banded {
         }
     }
 
-    /// Solves `A y = rhs` by Cholesky (`A` positive definite).
-    fn solve(mut self, mut rhs: Vec<f64>) -> Vec<f64> {
-        let (n, band) = (rhs.len(), self.band);
-        for i in 0..n {
-            let first = i.saturating_sub(band - 1);
-            for j in first..=i {
-                let mut sum = self.values[self.at(i, j)];
-                for k in first.max(j.saturating_sub(band - 1))..j {
-                    sum -= self.values[self.at(i, k)] * self.values[self.at(j, k)];
-                }
-                let k = self.at(i, j);
-                self.values[k] = if j == i {
-                    sum.max(1e-300).sqrt()
-                } else {
-                    sum / self.values[self.at(j, j)]
-                };
+    /// Replaces row `i` of the lower half by its row of the Cholesky factor
+    /// `L` (`A = L Lᵀ`, `A` positive definite), rows `..i` done already;
+    /// returns its work units.
+    fn factor_row(&mut self, i: usize) -> u64 {
+        let band = self.band;
+        let first = i.saturating_sub(band - 1);
+        let mut multiply_adds = 0;
+        for j in first..=i {
+            let mut sum = self.values[self.at(i, j)];
+            let from = first.max(j.saturating_sub(band - 1));
+            for k in from..j {
+                sum -= self.values[self.at(i, k)] * self.values[self.at(j, k)];
             }
+            multiply_adds += j - from;
+            let k = self.at(i, j);
+            self.values[k] = if j == i {
+                sum.max(1e-300).sqrt()
+            } else {
+                sum / self.values[self.at(j, j)]
+            };
         }
+        multiply_adds as u64 * work::MULTIPLY_ADD + (i - first + 1) as u64 * work::ROW_ENTRY
+    }
+
+    /// Solves `L Lᵀ y = rhs` with every row factored.
+    fn substitute(&self, mut rhs: Vec<f64>) -> Vec<f64> {
+        let (n, band) = (rhs.len(), self.band);
         for i in 0..n {
             let first = i.saturating_sub(band - 1);
             let sum: f64 = (first..i)
@@ -269,5 +499,95 @@ mod tests {
             assert!((got - want).abs() < 1e-9, "{y:?}");
         }
         assert!(e.largest_force < 1e-9);
+    }
+
+    /// A stiff `width × height` grid of 0.1 m links, rows, columns and both
+    /// diagonals, held by its two top corners: (positions, inverse masses,
+    /// pairs, rest lengths).
+    fn stiff_grid(width: usize, height: usize) -> (Vec<f64>, Vec<f64>, Vec<u32>, Vec<f64>) {
+        let at = |i: usize, j: usize| (j * width + i) as u32;
+        let mut positions = Vec::new();
+        let mut inverse = Vec::new();
+        for j in 0..height {
+            for i in 0..width {
+                positions.extend([0.1 * i as f64, -0.1 * j as f64]);
+                inverse.push(if j == 0 && (i == 0 || i == width - 1) {
+                    0.0
+                } else {
+                    10.0
+                });
+            }
+        }
+        let (mut pairs, mut rest) = (Vec::new(), Vec::new());
+        for j in 0..height {
+            for i in 0..width {
+                let mut link = |b: u32, length: f64| {
+                    pairs.extend([at(i, j), b]);
+                    rest.push(length);
+                };
+                if i + 1 < width {
+                    link(at(i + 1, j), 0.1);
+                }
+                if j + 1 < height {
+                    link(at(i, j + 1), 0.1);
+                }
+                if i + 1 < width && j + 1 < height {
+                    link(at(i + 1, j + 1), 0.1 * 2f64.sqrt());
+                }
+                if i > 0 && j + 1 < height {
+                    link(at(i - 1, j + 1), 0.1 * 2f64.sqrt());
+                }
+            }
+        }
+        (positions, inverse, pairs, rest)
+    }
+
+    #[test]
+    fn a_solve_in_pieces_is_the_solve_in_one_call_bit_for_bit() {
+        // stiff enough that round-off keeps the force left above the
+        // tolerance: every one of the most Newton steps is taken
+        let (positions, inverse, pairs, rest) = stiff_grid(8, 6);
+        let springs = Springs {
+            positions: &positions,
+            inverse_masses: &inverse,
+            pairs: &pairs,
+            rest_lengths: &rest,
+            stiffness: 1e7,
+            gravity: -9.81,
+        };
+        let whole = solve(&springs);
+        for budget in [1, 1000, 100_000] {
+            let mut newton = Newton::new(&springs);
+            // the factorisation, most of a step, goes a row at a time: no
+            // piece is half a step
+            let piece = newton.step_work() / 2;
+            let (mut calls, mut before) = (0u64, 0u64);
+            while !newton.advance(budget) {
+                calls += 1;
+                let spent = newton.work_done() - before;
+                before = newton.work_done();
+                assert!(
+                    spent < budget + piece,
+                    "a call of budget {budget} spent {spent} (half a step: {piece})"
+                );
+            }
+            assert!(
+                calls as f64 > newton.work_done() as f64 / (budget + piece) as f64 / 2.0,
+                "{calls} calls for {} work units at budget {budget}",
+                newton.work_done()
+            );
+            assert_eq!(newton.steps, MAX_NEWTON_STEPS, "round-off stalls it");
+            let pieces = newton.result();
+            let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
+            assert_eq!(
+                bits(&pieces.positions),
+                bits(&whole.positions),
+                "budget {budget}"
+            );
+            assert_eq!(
+                pieces.largest_force.to_bits(),
+                whole.largest_force.to_bits()
+            );
+        }
     }
 }

@@ -69,6 +69,7 @@ pub(super) static DEFINITION: Definition = Definition {
         setup::TWICE_THE_TIME,
     ],
     explain: None,
+    prepare: Some(setup::prepare_hanging),
     build,
     report,
 };
@@ -113,9 +114,10 @@ fn errors(cloth: &mut Cloth, exact: &[f64], full_scale: f64) -> (f64, f64) {
 }
 
 /// The equilibrium's forces and their largest magnitude (the full scale),
-/// found once, by the first probe that needs them: building the trials (what
-/// checking the settings does) stays cheap, and the Newton solve runs with
-/// the run, not with the page's check of its settings.
+/// read once, by the first probe: building the trials (what checking the
+/// settings does) stays cheap, and the Newton solve is the run's preparation
+/// ([`setup::prepare_hanging`]), in pieces before its trials, not part of
+/// the page's check of its settings.
 type Exact = Rc<OnceCell<(Vec<f64>, f64)>>;
 
 fn exact_forces<'a>(settings: &Settings, exact: &'a Exact) -> &'a (Vec<f64>, f64) {

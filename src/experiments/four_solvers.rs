@@ -41,6 +41,7 @@ pub(super) static DEFINITION: Definition = Definition {
     key: "stretchRatio",
     choices: &[setup::TWICE_THE_TIME, setup::THE_OTHER_ORDER],
     explain: None,
+    prepare: None,
     build,
     report,
 };

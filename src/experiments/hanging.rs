@@ -36,6 +36,7 @@ pub(super) static DEFINITION: Definition = Definition {
     key: "sagRatio",
     choices: &[setup::TWICE_THE_TIME, setup::THE_OTHER_ORDER],
     explain: None,
+    prepare: None,
     build,
     report,
 };

@@ -38,6 +38,7 @@ pub(super) static DEFINITION: Definition = Definition {
     key: "xpbdChange",
     choices: &[setup::TWICE_THE_TIME],
     explain: None,
+    prepare: Some(setup::prepare_hanging),
     build,
     report,
 };

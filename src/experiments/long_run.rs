@@ -54,6 +54,7 @@ pub(super) static DEFINITION: Definition = Definition {
         setup::THE_OTHER_ORDER,
     ],
     explain: None,
+    prepare: Some(setup::prepare_hanging),
     build,
     report,
 };

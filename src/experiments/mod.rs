@@ -12,7 +12,9 @@
 //!
 //! Building a run is cheap: `build` only makes the cloths. Every step a trial
 //! takes, its warm-up ([`Trial::with_warmup`]) included, is taken by
-//! [`Run::advance`] within the budget it is given.
+//! [`Run::advance`] within the budget it is given, and so is what a run
+//! computes before its trials (a [`Preparation`]: the Newton solve of the
+//! exact equilibrium its probes or its report compare with).
 
 mod bending;
 pub mod box_stack;
@@ -34,6 +36,7 @@ mod measure;
 mod momentum;
 mod momentum_measure;
 pub mod pbd;
+mod preparation;
 mod report;
 mod run;
 mod samples;
@@ -51,6 +54,7 @@ pub mod words;
 pub use choice::{Change, Check, Choice};
 pub use definition::{Definition, MAX_RUN_WORK};
 pub use measure::{mean_stretch, rms_residual, top_edge_sag, total_energy};
+pub use preparation::Preparation;
 pub use report::{Cell, Chart, Report, Series, Status, Table, Verdict};
 pub use run::Run;
 pub use samples::{mean_after, percent_change, series};

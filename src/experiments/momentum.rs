@@ -36,6 +36,7 @@ pub(super) static DEFINITION: Definition = Definition {
     key: "freeAngular",
     choices: &[setup::TEN_TIMES_THE_ITERATIONS, setup::TWICE_THE_TIME],
     explain: None,
+    prepare: None,
     build,
     report,
 };

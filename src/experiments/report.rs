@@ -34,6 +34,18 @@ impl Report {
         }
     }
 
+    /// A report of nothing yet: no plots, an empty table, no numbers, no
+    /// verdict.
+    pub fn empty() -> Report {
+        Report {
+            charts: Vec::new(),
+            table: Table::default(),
+            numbers: Vec::new(),
+            verdict: None,
+            checks: Vec::new(),
+        }
+    }
+
     /// The key number `name` (NaN if there is none).
     pub fn number(&self, name: &str) -> f64 {
         self.numbers

@@ -1,17 +1,23 @@
-//! An experiment running: its trials and those of every perturbation of its
-//! choices, stepped in slices of a work budget, its progress, and its report
-//! so far.
+//! An experiment running: what it computes before its trials, its trials and
+//! those of every perturbation of its choices, stepped in slices of a work
+//! budget, its progress, and its report so far.
 
 use std::ops::Range;
 
 use super::choice::{self, Check};
-use super::{words, Definition, Report, Settings, Trial, MAX_RUN_WORK};
+use super::{words, Definition, Preparation, Report, Settings, Trial, MAX_RUN_WORK};
 use crate::error::ClothError;
 
 /// An experiment running: its trials, stepped in slices.
 pub struct Run {
     definition: &'static Definition,
     settings: Settings,
+    /// What it computes before its trials (for its own settings and each
+    /// perturbation's), in order; `prepared` of them are done.
+    preparations: Vec<Box<dyn Preparation>>,
+    prepared: usize,
+    /// The work units the current preparation has spent.
+    preparing_work: f64,
     /// The run's own trials first, then those of each perturbation that runs
     /// trials of its own.
     trials: Vec<Trial>,
@@ -36,7 +42,8 @@ struct Perturbation {
 
 impl Run {
     /// A run of `definition` with `settings`: its trials and every
-    /// perturbation's, built (nothing stepped). A perturbation whose trials
+    /// perturbation's, built, and what it computes before them (nothing
+    /// stepped or computed). A perturbation whose trials
     /// would take the run past [`MAX_RUN_WORK`] is not run (its check says
     /// so); the run's own trials are never left out (the caller refuses a
     /// run whose own trials are too long).
@@ -47,6 +54,8 @@ impl Run {
         let mut trials = definition.trials(&settings)?;
         let own = trials.len();
         let mut work: f64 = trials.iter().map(Trial::work).sum();
+        let mut preparations: Vec<Box<dyn Preparation>> =
+            definition.preparation(&settings).into_iter().collect();
         let mut perturbations = Vec::new();
         for (index, choice) in definition.choices.iter().enumerate() {
             for (words, perturbed) in choice.perturbations(definition.settings, &settings) {
@@ -63,6 +72,7 @@ impl Run {
                                     ))
                             } else {
                                 work += more_work;
+                                preparations.extend(definition.preparation(&perturbed));
                                 range = trials.len()..trials.len() + more.len();
                                 trials.extend(more);
                                 Ok(perturbed)
@@ -81,10 +91,15 @@ impl Run {
                 });
             }
         }
-        let total_work = work;
+        // a preparation is counted in the progress, not in the work a run
+        // may take (it is bounded by its own method, not by the settings)
+        let total_work = work + preparations.iter().map(|p| p.work()).sum::<f64>();
         Ok(Run {
             definition,
             settings,
+            preparations,
+            prepared: 0,
+            preparing_work: 0.0,
             trials,
             own,
             perturbations,
@@ -99,11 +114,25 @@ impl Run {
         self.own_trials().iter().map(Trial::work).sum()
     }
 
-    /// Steps the current trial until `budget` work units are spent (at least
-    /// one piece of work) or it is done; the next call steps the next trial.
-    /// The call that finishes the last trial a perturbation reads also judges
-    /// that perturbation. Returns whether all are done.
+    /// Works on the current preparation, or once every one is done steps the
+    /// current trial, until `budget` work units are spent (at least one piece
+    /// of work) or it is done; the next call takes the next. The call that
+    /// finishes the last trial a perturbation reads also judges that
+    /// perturbation. Returns whether all are done.
     pub fn advance(&mut self, budget: u64) -> bool {
+        if let Some(preparation) = self.preparations.get_mut(self.prepared) {
+            let spent = preparation.advance(budget) as f64;
+            self.work_done += spent;
+            self.preparing_work += spent;
+            if preparation.is_done() {
+                // its estimate was its most: count what it took instead
+                self.total_work =
+                    (self.total_work - preparation.work() + self.preparing_work).max(1.0);
+                self.prepared += 1;
+                self.preparing_work = 0.0;
+            }
+            return false;
+        }
         let mut spent = 0u64;
         while self.current < self.trials.len() && (spent == 0 || spent < budget) {
             let trial = &mut self.trials[self.current];
@@ -159,7 +188,9 @@ impl Run {
     }
 
     /// The index of the trial the next [`Run::advance`] steps: a call steps
-    /// that trial only, so a caller timing the call times that trial.
+    /// that trial only, so a caller timing the call times that trial (while
+    /// the run prepares, a call steps no trial, and its time is counted with
+    /// the first's).
     pub fn current_trial(&self) -> usize {
         self.current
     }
@@ -188,9 +219,15 @@ impl Run {
         Ok(())
     }
 
-    /// Whether every trial is done.
+    /// Whether every preparation and every trial is done.
     pub fn is_done(&self) -> bool {
-        self.current >= self.trials.len()
+        !self.is_preparing() && self.current >= self.trials.len()
+    }
+
+    /// Whether it is still computing what its trials need (no trial has
+    /// been stepped yet).
+    pub fn is_preparing(&self) -> bool {
+        self.prepared < self.preparations.len()
     }
 
     /// The fraction of the estimated work done, 0..1.
@@ -246,8 +283,13 @@ impl Run {
 
     /// The report from what has been measured so far; its verdict only once
     /// every trial is done, with the checks of its choices and, when one
-    /// changes the verdict, what it depends on.
+    /// changes the verdict, what it depends on. While the run prepares, an
+    /// empty report (the experiment's own would compute what is being
+    /// prepared, all in one call).
     pub fn report(&self) -> Report {
+        if self.is_preparing() {
+            return Report::empty();
+        }
         let definition = self.definition;
         let mut report = definition.report_of(&self.settings, self.own_trials());
         if !self.is_done() {

@@ -4,9 +4,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::equilibrium::{self, Springs};
+use super::equilibrium::{self, Newton, Springs};
 use super::measure::grid_cloth;
-use super::{Change, Choice, Plan, Probe, Setting, Settings, Trial};
+use super::{Change, Choice, Plan, Preparation, Probe, Setting, Settings, Trial};
 use crate::error::ClothError;
 use crate::params::{FixedPreset, Params, SolverOrder};
 
@@ -276,38 +276,114 @@ impl Hanging {
 /// equilibrium (`None`: the cloth was refused).
 type Found = ([u64; 4], Option<Rc<Hanging>>);
 
+/// How many equilibria are kept, the most recent.
+const KEPT: usize = 16;
+
 thread_local! {
     /// The equilibria already found, the most recent last.
     static HANGING: RefCell<Vec<Found>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The exact static equilibrium of a cloth of the settings (`width ×
-/// height`, held by its two top corners, `stiffness`, `mass`), found once
-/// per set-up and kept (`None` if the settings make no cloth).
-pub(super) fn hanging(settings: &Settings) -> Option<Rc<Hanging>> {
-    let key = [
-        settings.get("width").to_bits(),
-        settings.get("height").to_bits(),
-        settings.get("stiffness").to_bits(),
-        settings.get("mass").to_bits(),
-    ];
-    if let Some(found) = HANGING.with(|r| {
+/// What an equilibrium is kept by: the settings it depends on, as bits.
+fn key_of(settings: &Settings) -> [u64; 4] {
+    ["width", "height", "stiffness", "mass"].map(|name| settings.get(name).to_bits())
+}
+
+/// The equilibrium kept for `key`, if one was found (`Some(None)`: the
+/// cloth was refused).
+fn kept(key: [u64; 4]) -> Option<Option<Rc<Hanging>>> {
+    HANGING.with(|r| {
         r.borrow()
             .iter()
             .find(|(k, _)| *k == key)
             .map(|e| e.1.clone())
-    }) {
-        return found;
-    }
-    let found = solve_hanging(settings).ok().map(Rc::new);
+    })
+}
+
+/// Keeps `found` for `key`, the oldest of [`KEPT`] let go.
+fn keep(key: [u64; 4], found: Option<Rc<Hanging>>) {
     HANGING.with(|r| {
         let mut r = r.borrow_mut();
-        if r.len() >= 16 {
+        if r.len() >= KEPT {
             r.remove(0);
         }
-        r.push((key, found.clone()));
+        r.push((key, found));
     });
+}
+
+/// The exact static equilibrium of a cloth of the settings (`width ×
+/// height`, held by its two top corners, `stiffness`, `mass`), found once
+/// per set-up and kept (`None` if the settings make no cloth). A run whose
+/// probes or report read it finds it first, in pieces
+/// ([`prepare_hanging`]); found here, it is found in one call.
+pub(super) fn hanging(settings: &Settings) -> Option<Rc<Hanging>> {
+    let key = key_of(settings);
+    if let Some(found) = kept(key) {
+        return found;
+    }
+    let found = HangingSprings::of(settings).ok().map(|springs| {
+        let exact = equilibrium::solve(&springs.springs()).positions;
+        Rc::new(springs.hanging(exact))
+    });
+    keep(key, found.clone());
     found
+}
+
+/// The Newton solve of [`hanging`]'s equilibrium as a run's preparation, in
+/// pieces of bounded work, kept where [`hanging`] finds it; `None` if it is
+/// kept already or the settings make no cloth (which [`hanging`] finds out
+/// at once).
+pub(super) fn prepare_hanging(settings: &Settings) -> Option<Box<dyn Preparation>> {
+    let key = key_of(settings);
+    if kept(key).is_some() {
+        return None;
+    }
+    let springs = HangingSprings::of(settings).ok()?;
+    let newton = Newton::new(&springs.springs());
+    Some(Box::new(HangingSolve {
+        key,
+        work: newton.most_work() as f64,
+        solve: Some((springs, newton)),
+    }))
+}
+
+/// [`prepare_hanging`]'s preparation: the springs and their solve until it
+/// is done and kept.
+struct HangingSolve {
+    key: [u64; 4],
+    work: f64,
+    solve: Option<(HangingSprings, Newton)>,
+}
+
+impl Preparation for HangingSolve {
+    fn advance(&mut self, budget: u64) -> u64 {
+        // another run (or a check of this one) may have found it since
+        if kept(self.key).is_some() {
+            self.solve = None;
+            return 1;
+        }
+        let Some((_, newton)) = self.solve.as_mut() else {
+            return 1;
+        };
+        let before = newton.work_done();
+        let done = newton.advance(budget);
+        let spent = newton.work_done() - before;
+        if done {
+            if let Some((springs, newton)) = self.solve.take() {
+                let exact = newton.result().positions;
+                keep(self.key, Some(Rc::new(springs.hanging(exact))));
+            }
+        }
+        spent
+    }
+
+    fn is_done(&self) -> bool {
+        self.solve.is_none()
+    }
+
+    fn work(&self) -> f64 {
+        self.work
+    }
 }
 
 /// The mean stretch (%) of the exact static equilibrium of a hanging cloth
@@ -334,41 +410,69 @@ pub(super) fn releasable_energy(settings: &Settings) -> f64 {
     hanging(settings).map_or(f64::NAN, |h| h.releasable)
 }
 
-fn solve_hanging(settings: &Settings) -> Result<Hanging, ClothError> {
-    let params = Params {
-        mass: settings.get("mass"),
-        ..Params::default()
-    };
-    let cloth = grid_cloth(
-        settings.count("width"),
-        settings.count("height"),
-        FixedPreset::Two,
-        params,
-    )?;
-    let k = settings.get("stiffness");
-    let stiffness = if k == 0.0 {
-        RIGID_STAND_IN
-    } else {
-        k.min(RIGID_STAND_IN)
-    };
-    let rest: Vec<f64> = cloth.positions().iter().map(|&v| v as f64).collect();
-    let inverse_masses: Vec<f64> = cloth.inverse_masses().iter().map(|&v| v as f64).collect();
-    let rest_lengths: Vec<f64> = cloth.rest_lengths().iter().map(|&v| v as f64).collect();
-    let springs = Springs {
-        positions: &rest,
-        inverse_masses: &inverse_masses,
-        pairs: cloth.constraint_ids(),
-        rest_lengths: &rest_lengths,
-        stiffness,
-        gravity: params.gravity,
-    };
-    let exact = equilibrium::solve(&springs).positions;
-    let releasable = equilibrium::energy(&springs, &rest) - equilibrium::energy(&springs, &exact);
-    Ok(Hanging {
-        pairs: cloth.constraint_ids().to_vec(),
-        rest_lengths,
-        stiffness,
-        exact,
-        releasable,
-    })
+/// The springs of a hanging cloth of the settings: what [`Hanging`] is the
+/// equilibrium of.
+struct HangingSprings {
+    /// The rest shape's positions, where the solve starts.
+    rest: Vec<f64>,
+    inverse_masses: Vec<f64>,
+    pairs: Vec<u32>,
+    rest_lengths: Vec<f64>,
+    stiffness: f64,
+    gravity: f64,
+}
+
+impl HangingSprings {
+    fn of(settings: &Settings) -> Result<HangingSprings, ClothError> {
+        let params = Params {
+            mass: settings.get("mass"),
+            ..Params::default()
+        };
+        let cloth = grid_cloth(
+            settings.count("width"),
+            settings.count("height"),
+            FixedPreset::Two,
+            params,
+        )?;
+        let k = settings.get("stiffness");
+        let stiffness = if k == 0.0 {
+            RIGID_STAND_IN
+        } else {
+            k.min(RIGID_STAND_IN)
+        };
+        let to_f64 = |values: &[f32]| values.iter().map(|&v| v as f64).collect::<Vec<f64>>();
+        Ok(HangingSprings {
+            rest: to_f64(cloth.positions()),
+            inverse_masses: to_f64(cloth.inverse_masses()),
+            pairs: cloth.constraint_ids().to_vec(),
+            rest_lengths: to_f64(cloth.rest_lengths()),
+            stiffness,
+            gravity: params.gravity,
+        })
+    }
+
+    fn springs(&self) -> Springs<'_> {
+        Springs {
+            positions: &self.rest,
+            inverse_masses: &self.inverse_masses,
+            pairs: &self.pairs,
+            rest_lengths: &self.rest_lengths,
+            stiffness: self.stiffness,
+            gravity: self.gravity,
+        }
+    }
+
+    /// The equilibrium at `exact`, the positions the solve found.
+    fn hanging(self, exact: Vec<f64>) -> Hanging {
+        let springs = self.springs();
+        let releasable =
+            equilibrium::energy(&springs, &self.rest) - equilibrium::energy(&springs, &exact);
+        Hanging {
+            pairs: self.pairs,
+            rest_lengths: self.rest_lengths,
+            stiffness: self.stiffness,
+            exact,
+            releasable,
+        }
+    }
 }

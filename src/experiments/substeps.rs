@@ -35,6 +35,7 @@ pub(super) static DEFINITION: Definition = Definition {
     key: "worstEnergyGain",
     choices: &[setup::TWICE_THE_TIME, setup::THE_OTHER_ORDER],
     explain: None,
+    prepare: Some(setup::prepare_hanging),
     build,
     report,
 };

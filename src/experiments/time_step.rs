@@ -48,6 +48,7 @@ pub(super) static DEFINITION: Definition = Definition {
         setup::TWICE_THE_TIME,
     ],
     explain: None,
+    prepare: Some(setup::prepare_hanging),
     build,
     report,
 };

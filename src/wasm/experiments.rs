@@ -74,8 +74,9 @@ impl ExperimentRun {
         Ok(ExperimentRun { run })
     }
 
-    /// Steps until about `workBudget` work units (about a nanosecond each) are
-    /// spent; returns whether the run is done.
+    /// Works until about `workBudget` work units (about a nanosecond each) are
+    /// spent: first on what the run computes before its trials (an exact
+    /// equilibrium, say), then stepping them; returns whether the run is done.
     pub fn advance(
         &mut self,
         #[wasm_bindgen(js_name = workBudget, unchecked_param_type = "number")] work_budget: JsValue,
@@ -88,7 +89,8 @@ impl ExperimentRun {
     }
 
     /// The index of the trial the next `advance` steps (a call steps one
-    /// trial only), for timing it.
+    /// trial only; while the run prepares, the first, which it does not step
+    /// yet), for timing it.
     #[wasm_bindgen(getter, js_name = currentTrial)]
     pub fn current_trial(&self) -> u32 {
         self.run.current_trial() as u32

@@ -908,3 +908,27 @@ export async function openApiHarness(browser, server) {
   await page.waitForFunction(() => window.harnessReady === true, null, { timeout: WAIT });
   return { context, page, console: consoleWatch };
 }
+
+/** Trace categories that record every task of every thread (`RunTask`, with its duration). */
+export const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
+
+/**
+ * The main thread's tasks in a Chromium trace (`traceEvents`): `{ wall, cpu }`,
+ * the duration and the thread time in ms of each `RunTask` event of the renderer
+ * main thread (`CrRendererMain`) that ran the most tasks, the page's (each case
+ * has a renderer of its own).
+ */
+export function mainThreadTasks(traceEvents) {
+  const mainThreads = new Set();
+  for (const event of traceEvents) {
+    if (event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain') mainThreads.add(`${event.pid}:${event.tid}`);
+  }
+  const tasks = new Map();
+  for (const event of traceEvents) {
+    const thread = `${event.pid}:${event.tid}`;
+    if (event.ph !== 'X' || event.name !== 'RunTask' || !mainThreads.has(thread)) continue;
+    if (!tasks.has(thread)) tasks.set(thread, []);
+    tasks.get(thread).push({ wall: event.dur / 1000, cpu: (event.tdur ?? NaN) / 1000 });
+  }
+  return [...tasks.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+}
