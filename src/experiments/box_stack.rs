@@ -51,6 +51,7 @@ pub(super) static DEFINITION: Definition = Definition {
         ),
     ],
     explain: None,
+    prepare: None,
     build,
     report,
 };
