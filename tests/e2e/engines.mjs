@@ -687,7 +687,8 @@ async function launchWebKit() {
       const prefix = `/session/${session.sessionId}`;
       sessions.add(prefix);
       const call = (method, path, body) => request(method, prefix + path, body);
-      await call('POST', '/timeouts', { script: 60_000, pageLoad: 60_000, implicit: 0 });
+      // caps, not measures: a long evaluate (seconds of frames) on a busy machine takes minutes
+      await call('POST', '/timeouts', { script: 300_000, pageLoad: 120_000, implicit: 0 });
       // The window's outer size: enlarge it until the viewport has the size asked for.
       await call('POST', '/window/rect', { width: viewport.width, height: viewport.height });
       const inner = await call('POST', '/execute/sync', { script: 'return [innerWidth, innerHeight]', args: [] });

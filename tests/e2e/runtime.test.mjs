@@ -457,9 +457,11 @@ async function pace([worker, speed, frames, hz]) {
     ? { worker, onFrame }
     : { width: 20, height: 15, worker, speed, pauseWhenHidden: false, respectReducedMotion: false, onFrame };
   const cloth = await window.bounded(window.mountCloth(window.freshCanvas(), options), 'the mount');
-  const end = performance.now() + 120_000;
+  // a cap under the drivers' script cap (engines.mjs), not a measure: a busy machine draws frames slowly
+  const end = performance.now() + 240_000;
   while (seen < frames + 60 && performance.now() < end) await new Promise((done) => setTimeout(done, 20));
   cloth.destroy();
+  if (seen < frames + 60) throw new Error(`${seen} frames of ${frames + 60} in 240 s`);
   // from the 60th frame on: the first frames count from a typical one
   const [from, to] = [samples[59], samples[59 + frames]];
   return { frames: to[0] - from[0], simulated: to[1] - from[1], perSecond: (to[1] - from[1]) / ((to[0] - from[0]) / hz), runsIn: cloth.runsIn };

@@ -83,7 +83,8 @@ async function clothsMove(url) {
       for (const [backend, cloth] of Object.entries(window.cloths)) {
         const before = await cloth.readPositions();
         const start = cloth.diagnostics().time;
-        for (let frame = 0; frame < 600 && cloth.diagnostics().time < start + seconds; frame += 1) {
+        // (a cap of frames, not of time: SwiftShader on a busy machine takes many frames)
+        for (let frame = 0; frame < 20_000 && cloth.diagnostics().time < start + seconds; frame += 1) {
           await new Promise((done) => requestAnimationFrame(done));
         }
         const later = await cloth.readPositions();
