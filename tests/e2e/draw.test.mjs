@@ -7,10 +7,10 @@
 //   file); the Undo button takes it away;
 // - a stroke that crosses itself is refused with a message, nothing added.
 // WebKit needs an X display (xvfb-run -a).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEMO, EXPECTED_RUNS_IN, inspect, requireBuild, waitForInspection, waitForTime } from './helpers.mjs';
-import { launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
+import { DEMO, EXPECTED_RUNS_IN, inspect, waitForInspection, waitForTime } from './helpers.mjs';
+import { selectedEngines, useEngine } from './engines.mjs';
 
 /** How long a fall may take on a slow, busy machine (WebKit steps a large scene at a fraction of real time): a guard, the waits are on simulated motion. */
 const FALL_WAIT = 90_000;
@@ -40,24 +40,11 @@ function meanY(positions, from) {
 
 for (const engineName of selectedEngines()) {
   describe(`the Draw tool in ${engineName}`, () => {
-    let engine;
-    let server;
-
-    before(async () => {
-      requireBuild();
-      server = await serveForEngines();
-      engine = await launchEngine(engineName);
-    });
-    after(async () => {
-      await engine?.close();
-      await server?.close();
-    });
+    const { inEnginePage } = useEngine(engineName);
 
     /** The demo page, its view zoomed out to half (room above the cloth to draw in), Draw picked with its key W. */
-    async function inDemo(body) {
-      server.clearLog();
-      const page = await engine.openPage(`${server.url}index.html`);
-      try {
+    function inDemo(body) {
+      return inEnginePage('index.html', async (page) => {
         await waitForTime(page, DEMO, 0.1);
         if (EXPECTED_RUNS_IN) assert.equal(await page.evaluate(() => window.clothDemo.runsIn), EXPECTED_RUNS_IN, 'XPBD_WORKER: the cloth runs where it says');
         await page.evaluate(() => {
@@ -68,10 +55,7 @@ for (const engineName of selectedEngines()) {
         await page.waitFor(() => document.querySelector('input[name="tool"]:checked').value === 'draw', null, { message: 'Draw picked' });
         assert.equal(await page.evaluate(() => document.querySelector('#cloth-canvas').dataset.tool), 'draw');
         await body(page, await canvasBox(page));
-        assert.deepEqual([...(await page.errors()), ...server.badResponses()], [], `${engineName}: errors`);
-      } finally {
-        await page.close();
-      }
+      });
     }
 
     it('a closed mouse stroke becomes a rigid body whose particles fall; Ctrl+Z takes it away', async () => {

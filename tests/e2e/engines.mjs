@@ -327,67 +327,25 @@ class BasePage {
   }
 
   /**
-   * Two touch points made of PointerEvents dispatched in the page (pointerIds
-   * 7 and 8, pointerType 'touch', on the element under the first point), for
-   * engines whose driver gives no touch input the page sees.
+   * Dispatches a PointerEvent `type` in the page for each of `points` (pointerIds
+   * 7, 8, …; pointerType 'touch'), on the element under the first point when
+   * the touch began, as a touch screen would.
    */
-  dispatchedFingers() {
-    const fire = (type, points) =>
-      this.evaluate(
-        ([kind, at]) => {
-          const down = kind !== 'pointerup';
-          window.__dispatchedFingersTarget ??= document.elementFromPoint(at[0].x, at[0].y);
-          const target = window.__dispatchedFingersTarget;
-          if (!down) window.__dispatchedFingersTarget = null;
-          at.forEach(({ x, y }, finger) => {
-            target.dispatchEvent(
-              new PointerEvent(kind, {
-                pointerId: 7 + finger,
-                pointerType: 'touch',
-                isPrimary: finger === 0,
-                clientX: x,
-                clientY: y,
-                button: kind === 'pointermove' ? -1 : 0,
-                buttons: down ? 1 : 0,
-                width: 10,
-                height: 10,
-                pressure: down ? 0.5 : 0,
-                bubbles: true,
-                cancelable: true,
-                composed: true,
-              }),
-            );
-          });
-        },
-        [type, points],
-      );
-    return steppedFingers(4, {
-      press: (a, b) => fire('pointerdown', [a, b]),
-      move: (a, b) => fire('pointermove', [a, b]),
-      release: (a, b) => fire('pointerup', [a, b]),
-    });
-  }
-
-  /**
-   * A touch pointer made of PointerEvents dispatched in the page (pointerType
-   * 'touch', on the element under the point), for engines whose driver gives no
-   * touch input the page sees (see pointer('touch') of each engine).
-   */
-  dispatchedTouch() {
-    const fire = (type, x, y) =>
-      this.evaluate(
-        ([kind, cx, cy]) => {
-          const down = kind !== 'pointerup';
-          window.__dispatchedTouchTarget ??= document.elementFromPoint(cx, cy);
-          const target = window.__dispatchedTouchTarget;
-          if (!down) window.__dispatchedTouchTarget = null;
+  dispatchTouches(type, points) {
+    return this.evaluate(
+      ([kind, at]) => {
+        const down = kind !== 'pointerup';
+        window.__dispatchedTouchTarget ??= document.elementFromPoint(at[0].x, at[0].y);
+        const target = window.__dispatchedTouchTarget;
+        if (!down) window.__dispatchedTouchTarget = null;
+        at.forEach(({ x, y }, finger) => {
           target.dispatchEvent(
             new PointerEvent(kind, {
-              pointerId: 7,
+              pointerId: 7 + finger,
               pointerType: 'touch',
-              isPrimary: true,
-              clientX: cx,
-              clientY: cy,
+              isPrimary: finger === 0,
+              clientX: x,
+              clientY: y,
               button: kind === 'pointermove' ? -1 : 0,
               buttons: down ? 1 : 0,
               width: 10,
@@ -398,9 +356,28 @@ class BasePage {
               composed: true,
             }),
           );
-        },
-        [type, x, y],
-      );
+        });
+      },
+      [type, points],
+    );
+  }
+
+  /** Two touch points of dispatched PointerEvents, for engines whose driver gives no touch input the page sees. */
+  dispatchedFingers() {
+    return steppedFingers(4, {
+      press: (a, b) => this.dispatchTouches('pointerdown', [a, b]),
+      move: (a, b) => this.dispatchTouches('pointermove', [a, b]),
+      release: (a, b) => this.dispatchTouches('pointerup', [a, b]),
+    });
+  }
+
+  /**
+   * A touch pointer made of PointerEvents dispatched in the page (see
+   * dispatchTouches), for engines whose driver gives no touch input the page
+   * sees (see pointer('touch') of each engine).
+   */
+  dispatchedTouch() {
+    const fire = (type, x, y) => this.dispatchTouches(type, [{ x, y }]);
     return steppedPointer(4, {
       press: (x, y) => fire('pointerdown', x, y),
       move: (x, y) => fire('pointermove', x, y),
