@@ -195,7 +195,8 @@ pub fn status(most_substeps: f64, most_iterations: f64) -> Status {
     }
 }
 
-fn report(settings: &Settings, trials: &[Trial]) -> Report {
+/// The displacement of every run over time.
+fn chart(trials: &[Trial]) -> Chart {
     let mut chart = Chart::new(
         "Largest distance of a box's centre from its resting place",
         "time (s)",
@@ -206,8 +207,12 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
             .series
             .push(series(trial.label.clone(), &trial.samples, 1));
     }
-    let all: Vec<[f64; 4]> = trials.iter().map(figures).collect();
-    let table = Table {
+    chart
+}
+
+/// A row per run: its work, its figures (see `figures`) and whether it stands.
+fn table(trials: &[Trial], all: &[[f64; 4]]) -> Table {
+    Table {
         columns: [
             "run",
             "work units per step",
@@ -221,7 +226,7 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
         .to_vec(),
         rows: trials
             .iter()
-            .zip(&all)
+            .zip(all)
             .map(|(t, f)| {
                 let mut row = vec![
                     Cell::Text(t.label.clone()),
@@ -232,7 +237,13 @@ fn report(settings: &Settings, trials: &[Trial]) -> Report {
                 row
             })
             .collect(),
-    };
+    }
+}
+
+fn report(settings: &Settings, trials: &[Trial]) -> Report {
+    let chart = chart(trials);
+    let all: Vec<[f64; 4]> = trials.iter().map(figures).collect();
+    let table = table(trials, &all);
     let n = settings.count("solves");
     let (iterations, substeps) = (all[0][0], all[all.len() - 1][0]);
     let ratio = substeps / iterations;

@@ -257,29 +257,36 @@ impl Newton {
                 start,
                 t,
             } => {
-                let trial: Vec<f64> = self
-                    .x
-                    .iter()
-                    .zip(&direction)
-                    .map(|(a, d)| a + t * d)
-                    .collect();
-                if energy(&self.springs(), &trial) <= start || t < 1e-6 {
-                    self.x = trial;
-                    self.steps += 1;
-                    self.stage = Stage::Gradient;
-                } else {
-                    self.stage = Stage::Search {
-                        direction,
-                        start,
-                        t: t * 0.5,
-                    };
-                }
+                self.search(direction, start, t);
                 pass + n as u64 * work::PARTICLE
             }
             done @ Stage::Done { .. } => {
                 self.stage = done;
                 0
             }
+        }
+    }
+
+    /// One trial point of the line search along `direction` from energy
+    /// `start`, at step `t`: taken when it lowers the energy (or `t` is tiny),
+    /// else the search goes on at half the step.
+    fn search(&mut self, direction: Vec<f64>, start: f64, t: f64) {
+        let trial: Vec<f64> = self
+            .x
+            .iter()
+            .zip(&direction)
+            .map(|(a, d)| a + t * d)
+            .collect();
+        if energy(&self.springs(), &trial) <= start || t < 1e-6 {
+            self.x = trial;
+            self.steps += 1;
+            self.stage = Stage::Gradient;
+        } else {
+            self.stage = Stage::Search {
+                direction,
+                start,
+                t: t * 0.5,
+            };
         }
     }
 }
