@@ -220,8 +220,12 @@ describe('index.html beyond the original', () => {
       await page.evaluate(() => window.clothDemo.resume());
       const before = await page.evaluate(() => ({ time: window.clothDemo.diagnostics().time, length: window.clothDemoPlot.length }));
       await page.click('#restart');
-      // read both at once: frames keep adding samples of the new cloth
-      const restarted = await page.evaluate(() => ({ time: window.clothDemo.diagnostics().time, samples: window.clothDemoPlot.samples() }));
+      // read both at once, once the new cloth's time shows (a worker's arrives a frame later):
+      // frames keep adding samples of the new cloth
+      const restarted = await (await page.waitForFunction((t) => {
+        const time = window.clothDemo.diagnostics().time;
+        return time < t && { time, samples: window.clothDemoPlot.samples() };
+      }, before.time, { timeout: WAIT })).jsonValue();
       assert.ok(restarted.time < before.time, 'a new cloth');
       assert.ok(
         restarted.samples.length < before.length && restarted.samples.every((s) => s.time <= restarted.time),
