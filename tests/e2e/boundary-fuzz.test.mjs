@@ -31,7 +31,7 @@
 //   XPBD_FUZZ_CALLS=<n>  number of calls (default 3000)
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertCleanPage, openApiHarness, useBrowserAndServer } from './helpers.mjs';
+import { assertCleanPage, withApiHarness, useBrowserAndServer } from './helpers.mjs';
 import { seededRandom } from '../../scripts/soak.mjs';
 import { PARAMETERS } from '../../www/lib/parameters.js';
 
@@ -759,8 +759,7 @@ describe('the wasm boundary under random hostile calls', () => {
     const repeat = `XPBD_FUZZ_SEED=${seed} node --test tests/e2e/boundary-fuzz.test.mjs repeats this run`;
     t.diagnostic(`seed ${seed} (${repeat})`);
     const plan = makePlan(seededRandom(seed), calls);
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const { failures, stats } = await opened.page.evaluate(runPlanInPage, { plan, slots: SLOTS, hugeLength: 1_000_000 });
       t.diagnostic(JSON.stringify(stats));
       assert.deepEqual(
@@ -780,8 +779,6 @@ describe('the wasm boundary under random hostile calls', () => {
       assert.ok(stats.threw > calls / 4, `seed ${seed}: most hostile calls are refused (${stats.threw} of ${calls})`);
       assert.ok(stats.memoryGrowth < 32 * 2 ** 20, `seed ${seed}: wasm memory grew by ${stats.memoryGrowth} bytes`);
       await assertCleanPage(opened, `seed ${seed}`);
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 });

@@ -909,6 +909,16 @@ export async function openApiHarness(browser, server) {
   return { context, page, console: consoleWatch };
 }
 
+/** Runs `body(opened)` on a new API harness page (openApiHarness), closing its context after, whatever happens. */
+export async function withApiHarness(browser, server, body) {
+  const opened = await openApiHarness(browser, server);
+  try {
+    return await body(opened);
+  } finally {
+    await opened.context.close();
+  }
+}
+
 /** Trace categories that record every task of every thread (`RunTask`, with its duration). */
 export const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
 

@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  useBrowserAndServer, openApiHarness, openDemo, launchBrowser,
+  useBrowserAndServer, openApiHarness, withApiHarness, openDemo, launchBrowser,
 } from './helpers.mjs';
 
 let browser;
@@ -76,21 +76,17 @@ async function runBoth(page, options, script) {
 
 describe('WebGPU backend on the software adapter', () => {
   test('the adapter is there, and is a fallback adapter', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const info = await opened.page.evaluate(async () => {
         const adapter = await navigator.gpu.requestAdapter();
         return { present: Boolean(adapter), fallback: adapter?.isFallbackAdapter ?? adapter?.info?.isFallbackAdapter };
       });
       assert.deepEqual(info, { present: true, fallback: true });
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   test('the GPU colouring is the CPU coloured order, colour by colour', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const mismatches = await opened.page.evaluate(async () => {
         const gpuModule = await import('/www/lib/gpu/gpu-cloth.js');
         const { DEFAULT_OPTIONS } = await import('/www/lib/options.js');
@@ -132,14 +128,11 @@ describe('WebGPU backend on the software adapter', () => {
         return problems.slice(0, 10);
       });
       assert.deepEqual(mismatches, []);
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   test('gridLayout and substepValues refuse bad input naming the field; the layout goes beyond the CPU', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const result = await opened.page.evaluate(() => {
         const { gridLayout, substepValues } = window.glue;
         const outcome = (call) => {
@@ -198,14 +191,11 @@ describe('WebGPU backend on the software adapter', () => {
       const omega = 2 * Math.PI * 40;
       const expected = [0.0025, 0.001 / (0.0025 * 0.0025), (0.001 * 5) / 0.0025, 1 - 0.5 * 0.0025, 4 / (omega * omega * 0.0025 * 0.0025)].map(Math.fround);
       assert.deepEqual(result.substep, expected);
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   test('parity: the default cloth after 100 steps', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const result = await runBoth(opened.page, {}, [['steps', 100]]);
       const { worst, at } = largestDifference(result.cpu, result.gpu);
       assert.ok(worst <= 1e-3, `GPU and CPU differ by ${worst} m at coordinate ${at}`);
@@ -223,14 +213,11 @@ describe('WebGPU backend on the software adapter', () => {
       assert.ok(cpuStretch > 0.1 && Math.abs(cpuStretch - gpuStretch) < 1e-3 * cpuStretch, `max stretch ${result.maxStretch}`);
       const [cpuEnergy, gpuEnergy] = result.kineticEnergy;
       assert.ok(cpuEnergy > 0 && Math.abs(cpuEnergy - gpuEnergy) < 1e-3 * cpuEnergy, `kinetic energy ${result.kineticEnergy}`);
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   test('parity: 100 × 100 with substeps, damping, velocity damping and a dragged particle', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const options = { width: 100, height: 100, substeps: 4, iterations: 2, damping: 5, velocityDamping: 0.5, stiffness: 5000 };
       const corner = 99 * 100; // bottom left: free with two fixed corners
       const result = await runBoth(opened.page, options, [
@@ -246,9 +233,7 @@ describe('WebGPU backend on the software adapter', () => {
       const { worst, at } = largestDifference(result.cpu, result.gpu);
       assert.ok(worst <= 1e-3, `GPU and CPU differ by ${worst} m at coordinate ${at}`);
       assert.ok(result.gpuSpeed > 0.1, 'the cloth is moving');
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 });
 
@@ -339,8 +324,7 @@ function inkCovered(image, other, width, height, radius, { colors = false } = {}
 
 describe('WebGPU drawing', () => {
   test('the GPU draws the cloth where the CPU rasterizer does, in its colours', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const [width, height] = [400, 300];
       for (const strainColors of [false, true]) {
         const { cpuPixels, gpuPixels } = await drawBoth(opened.page, { width, height, steps: 40, strainColors, grab: 1199 });
@@ -356,16 +340,13 @@ describe('WebGPU drawing', () => {
         assert.ok(cpuColors.fraction > 0.88, `${what}: ${cpuColors.fraction} of the CPU's cloth pixels have GPU ink of their colour within 2 px`);
         assert.ok(gpuColors.fraction > 0.88, `${what}: ${gpuColors.fraction} of the GPU's cloth pixels have CPU ink of their colour within 2 px`);
       }
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 });
 
 describe('mountCloth with the WebGPU backend', () => {
   test('"webgpu" runs on the GPU, steps, restarts and reads positions back', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const result = await opened.page.evaluate(async () => {
         const canvas = document.getElementById('cloth');
         const controller = await window.mountCloth(canvas, { backend: 'webgpu', allowFallbackAdapter: true, width: 30, height: 20 });
@@ -403,9 +384,7 @@ describe('mountCloth with the WebGPU backend', () => {
       assert.equal(result.length, 2 * 600);
       assert.ok(result.time > 0.05, `simulated ${result.time} s`);
       assert.ok(result.fell > 0.05, `the bottom corner fell ${result.fell} m`);
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   // Headless Chromium here cannot show or copy a WebGPU canvas (its texture reads
@@ -413,8 +392,7 @@ describe('mountCloth with the WebGPU backend', () => {
   // the controller hands the GPU renderer each frame, and what that renderer
   // draws into a texture read back with renderPixels.
   test('the GPU draws in the theme colours and follows a changed theme', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const themed = { background: '#102030', constraintColor: '#c08040', particleColor: '#20c040', changed: '#400000' };
       const result = await opened.page.evaluate(async (themed) => {
         const { GpuSimulation } = await import('/www/lib/gpu/gpu-cloth.js');
@@ -462,14 +440,11 @@ describe('mountCloth with the WebGPU backend', () => {
       assert.equal(result.counts.background, 0, `no pixel keeps the old background: ${summary}`);
       assert.ok(result.counts.constraintColor > 100, `constraints in the theme's colour: ${summary}`);
       assert.ok(result.counts.particleColor > 20, `particles in the theme's colour: ${summary}`);
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   test('a lost device falls back to the CPU with a warning, keeping the cloth', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const result = await opened.page.evaluate(async () => {
         const warnings = [];
         const warn = console.warn;
@@ -519,14 +494,11 @@ describe('mountCloth with the WebGPU backend', () => {
       assert.equal(result.grabbed, 300);
       assert.ok(result.warnings.some((w) => /device was lost/.test(w) && /CPU/.test(w)), JSON.stringify(result.warnings));
       assert.deepEqual(opened.console.problems(), [], 'no uncaught error on the way');
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   test('a parameter only the CPU runs moves the cloth to the CPU', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const result = await opened.page.evaluate(async () => {
         const canvas = document.getElementById('cloth');
         const controller = await window.mountCloth(canvas, { backend: 'webgpu', allowFallbackAdapter: true, width: 30, height: 20 });
@@ -544,14 +516,11 @@ describe('mountCloth with the WebGPU backend', () => {
         return result;
       });
       assert.deepEqual(result, { before: 'webgpu', refused: 'tearStretch', afterRefused: 'webgpu', after: 'cpu', tear: 1.5 });
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   test('saved states are refused on WebGPU with field and code, and the cloth runs on', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const result = await opened.page.evaluate(async () => {
         const canvas = document.getElementById('cloth');
         const cpu = await window.mountCloth(canvas, { backend: 'cpu', width: 12, height: 8, paused: true });
@@ -579,14 +548,11 @@ describe('mountCloth with the WebGPU backend', () => {
       assert.match(result.imported, /^backend\/unsupported: importState needs the CPU backend/);
       assert.equal(result.backend, 'webgpu');
       assert.equal(result.particles, 96);
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   test('refusals: a bad value names its field, a CPU-only value names the backend, and nothing runs', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const result = await opened.page.evaluate(async () => {
         const canvas = document.getElementById('cloth');
         const refusal = async (options) => {
@@ -613,14 +579,11 @@ describe('mountCloth with the WebGPU backend', () => {
       assert.match(result.softPbd, /^backend\/unsupported: .*pbdCoefficient/);
       assert.match(result.sweeps, /^backend\/unsupported: .*2000 sweeps/);
       assert.equal(result.fine, 'mounted');
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   test('"auto" on a software adapter runs the CPU; with allowFallbackAdapter a large cloth runs on the GPU', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const result = await opened.page.evaluate(async () => {
         const canvas = document.getElementById('cloth');
         const backendOf = async (options) => {
@@ -637,9 +600,7 @@ describe('mountCloth with the WebGPU backend', () => {
         };
       });
       assert.deepEqual(result, { small: 'cpu', large: 'cpu', largeAllowed: 'webgpu', smallAllowed: 'cpu' });
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 });
 
@@ -773,8 +734,7 @@ describe('the demo page', () => {
 
 describe('Simulation.setState, which the fallback uses', () => {
   test('takes a state, and refuses wrong types, lengths and values naming the field, changing nothing', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const result = await opened.page.evaluate(() => {
         const simulation = new window.glue.Simulation(3, 2, 2);
         const n = 2 * simulation.numParticles;
@@ -816,16 +776,13 @@ describe('Simulation.setState, which the fallback uses', () => {
       assert.ok(result.unchanged);
       assert.equal(result.taken, 'returned');
       assert.deepEqual(result.after, { positions: result.expected, time: 1.5 });
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 });
 
 describe('picking and dragging on WebGPU', () => {
   test('the GPU picks the particle the CPU picks, reading back 4 bytes', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const result = await opened.page.evaluate(async () => {
         const gpuModule = await import('/www/lib/gpu/gpu-cloth.js');
         const { DEFAULT_OPTIONS } = await import('/www/lib/options.js');
@@ -847,14 +804,11 @@ describe('picking and dragging on WebGPU', () => {
       for (const [cpuPick, gpuPick] of result) assert.equal(gpuPick, cpuPick);
       assert.ok(result.filter(([p]) => p >= 0).length >= 3, `found particles: ${JSON.stringify(result)}`);
       assert.ok(result.some(([p]) => p === -1), 'a point far from the cloth picks nothing');
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   test('dragging a particle with the mouse pulls it to the pointer on the GPU, and lets go', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const { page } = opened;
       await page.evaluate(async () => {
         window.controller = await window.mountCloth(document.getElementById('cloth'), { backend: 'webgpu', allowFallbackAdapter: true, width: 20, height: 15, paused: true });
@@ -881,9 +835,7 @@ describe('picking and dragging on WebGPU', () => {
       await page.evaluate(() => window.controller.destroy());
       assert.ok(pausedAway > 0.5, `paused, the held particle stays ${pausedAway} m from the pointer`);
       assert.equal(grabbedAfter, -1);
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 });
 
@@ -891,8 +843,7 @@ describe('picking and dragging on WebGPU', () => {
 // page opened right after it waits for them.
 describe('the element and the largest cloth', () => {
   test('<xpbd-cloth backend="webgpu"> runs on WebGPU; backend="cpu" moves it to the CPU', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const result = await opened.page.evaluate(async () => {
         await import('/www/lib/xpbd-cloth-element.js');
         const element = document.createElement('xpbd-cloth');
@@ -909,14 +860,11 @@ describe('the element and the largest cloth', () => {
         return { first, second };
       });
       assert.deepEqual(result, { first: 'webgpu', second: 'cpu' });
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 
   test('WebGPU takes a 1000 × 1000 cloth, which the CPU refuses', async () => {
-    const opened = await openApiHarness(browser, server);
-    try {
+    await withApiHarness(browser, server, async (opened) => {
       const result = await opened.page.evaluate(async () => {
         const canvas = document.getElementById('cloth');
         let cpuError = null;
@@ -947,8 +895,6 @@ describe('the element and the largest cloth', () => {
       assert.equal(result.particles, 1_000_000);
       assert.equal(result.length, 2_000_000);
       assert.ok(Math.abs(result.fell - 9.81e-4) < 1e-4, `fell ${result.fell} m`);
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 });
