@@ -587,6 +587,12 @@ function webDriverError(what, value) {
   return new Error(`WebKitWebDriver ${what}: ${value?.error ?? 'error'}: ${value?.message ?? JSON.stringify(value)}`);
 }
 
+/** A cap on one evaluate in WebKit (the driver's script timeout): a long evaluate on a busy machine takes minutes. */
+const WEBKIT_SCRIPT_WAIT = 300_000;
+/** Where the page keeps evaluate's answers (a Symbol.for key on window). */
+const PAGE_ANSWERS = 'xpbd-e2e.answers';
+let webKitEvaluations = 0;
+
 /** How long a new WebKit session may take to start, and how many tries it gets. */
 const SESSION_WAIT_MS = 60_000;
 const SESSION_TRIES = 3;
@@ -665,7 +671,7 @@ async function launchWebKit() {
       sessions.add(prefix);
       const call = (method, path, body) => request(method, prefix + path, body);
       // caps, not measures: a long evaluate (seconds of frames) on a busy machine takes minutes
-      await call('POST', '/timeouts', { script: 300_000, pageLoad: 120_000, implicit: 0 });
+      await call('POST', '/timeouts', { script: WEBKIT_SCRIPT_WAIT, pageLoad: 120_000, implicit: 0 });
       // The window's outer size: enlarge it until the viewport has the size asked for.
       await call('POST', '/window/rect', { width: viewport.width, height: viewport.height });
       const inner = await call('POST', '/execute/sync', { script: 'return [innerWidth, innerHeight]', args: [] });
@@ -705,14 +711,52 @@ class WebKitPage extends BasePage {
   }
   async evaluate(fn, arg) {
     // WebDriver has no undefined: a flag says "no argument", so fn's default parameter applies.
+    // The answer is also kept in the page under the call's id (the answers of earlier calls are
+    // dropped then): see #answerKeptFor.
+    const id = `evaluation-${++webKitEvaluations}`;
     const script = `const done = arguments[arguments.length - 1];
       const arg = arguments[1] ? undefined : arguments[0];
+      const answers = (window[Symbol.for('${PAGE_ANSWERS}')] ??= new Map());
+      for (const [key, kept] of answers) if (kept !== null) answers.delete(key);
+      answers.set(arguments[2], null);
+      const settle = (answer) => { answers.set(arguments[2], answer); done(answer); };
       Promise.resolve().then(() => (${fn})(arg)).then(
-        (value) => done({ value: value === undefined ? null : value }),
-        (error) => done({ error: String(error) + '\\n' + (error && error.stack || '') }));`;
-    const result = await this.#call('POST', '/execute/async', { script, args: [arg ?? null, arg === undefined] });
+        (value) => settle({ value: value === undefined ? null : value }),
+        (error) => settle({ error: String(error) + '\\n' + (error && error.stack || '') }));`;
+    let result;
+    try {
+      result = await this.#call('POST', '/execute/async', { script, args: [arg ?? null, arg === undefined, id] });
+    } catch (error) {
+      if (!/Could not parse script result/.test(error.message)) throw error;
+      result = await this.#answerKeptFor(id, error);
+    }
     if (result?.error) throw new Error(`webkit: evaluate threw: ${result.error}`);
     return result?.value;
+  }
+  /**
+   * WebKitWebDriver answers "Could not parse script result" for a script whose page
+   * stopped answering for a while (seen on a machine with both cores busy, during
+   * seconds of mounting workers), though the script goes on running: its answer is
+   * then read from where the script kept it, polling until it is there.
+   */
+  async #answerKeptFor(id, error) {
+    const read = `const answers = window[Symbol.for('${PAGE_ANSWERS}')];
+      if (!answers?.has(arguments[0])) return { missing: true };
+      const answer = answers.get(arguments[0]);
+      if (answer !== null) answers.delete(arguments[0]);
+      return { answer };`;
+    console.error(`webkit: ${error.message}; reading the script's answer from the page`);
+    const end = Date.now() + WEBKIT_SCRIPT_WAIT;
+    while (Date.now() < end) {
+      const seen = await this.#call('POST', '/execute/sync', { script: read, args: [id] }).catch((again) => {
+        if (/Could not parse script result/.test(again.message)) return { answer: null };
+        throw again;
+      });
+      if (seen.missing) throw new Error(`${error.message}, and the page has no answer for the script (it never ran, or the page was left)`);
+      if (seen.answer !== null) return seen.answer;
+      await sleep(100);
+    }
+    throw new Error(`${error.message}, and the script gave no answer in ${WEBKIT_SCRIPT_WAIT} ms`);
   }
   async #element(selector) {
     const found = await this.#call('POST', '/element', { using: 'css selector', value: selector });
