@@ -7,10 +7,10 @@
 // - `addBody` answers the body's index, and refuses a bad outline naming the
 //   field, changing nothing;
 // - the presets with bodies load through `restart({ preset })` and run.
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEMO, EXPECTED_RUNS_IN, LOAD_WAIT, requireBuild, waitForTime } from './helpers.mjs';
-import { launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
+import { it, launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
 
 /** The page's particles now (a copy), their count, and where the canvas is on screen. */
 async function positionsNow() {

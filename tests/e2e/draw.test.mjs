@@ -7,10 +7,10 @@
 //   file); the Undo button takes it away;
 // - a stroke that crosses itself is refused with a message, nothing added.
 // WebKit needs an X display (xvfb-run -a).
-import { describe, it } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEMO, EXPECTED_RUNS_IN, inspect, waitForInspection, waitForTime } from './helpers.mjs';
-import { selectedEngines, useEngine } from './engines.mjs';
+import { it, selectedEngines, useEngine } from './engines.mjs';
 
 /** How long a fall may take on a slow, busy machine (WebKit steps a large scene at a fraction of real time): a guard, the waits are on simulated motion. */
 const FALL_WAIT = 90_000;

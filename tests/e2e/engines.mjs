@@ -24,7 +24,7 @@
 // - WebKit's WebDriver takes whole CSS pixels for pointer positions: coordinates are
 //   rounded there.
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
+import { after, before, it as nodeIt } from 'node:test';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -165,6 +165,27 @@ export async function serveForEngines(root = process.env.XPBD_E2E_ROOT || ROOT, 
  * openPage options: viewport { width, height } (default 1280 × 900),
  * clipboard (Chromium: grant clipboard permissions).
  */
+/**
+ * node:test's `it`, except that a test during which WebKit's web process crashed
+ * by itself runs once more, in new pages, with the crash printed. WebKitGTK's
+ * web process now and then stops at a release assertion of its own on a machine
+ * with both cores busy (the kernel logs a SIGILL trap in libwebkit2gtk, in the
+ * page's thread or a worker's), whatever the page does. Any other failure, and a
+ * second crash, fail the test.
+ */
+export function it(name, ...rest) {
+  const body = rest.pop();
+  return nodeIt(name, ...rest, async (t) => {
+    try {
+      return await body(t);
+    } catch (error) {
+      if (!String(error?.message).includes(WEB_PROCESS_CRASHED_BY_ITSELF)) throw error;
+      console.error(`${name}: ${String(error.message).split('\n')[0]}; ${WEB_PROCESS_CRASHED_BY_ITSELF}: the test runs once more`);
+      return body(t);
+    }
+  });
+}
+
 /**
  * For a describe block in engine `engineName`: serves the repository (with
  * `routes` added) and launches the engine before its tests, closes both after.
@@ -587,6 +608,11 @@ function webDriverError(what, value) {
   return new Error(`WebKitWebDriver ${what}: ${value?.error ?? 'error'}: ${value?.message ?? JSON.stringify(value)}`);
 }
 
+/** What MiniBrowser prints when its web process dies (a release assertion of WebKit's own: a SIGILL). */
+const WEB_PROCESS_CRASHED = 'WebProcess CRASHED';
+/** Added to the error of a session whose web process crashed while it ran. */
+export const WEB_PROCESS_CRASHED_BY_ITSELF = "WebKit's web process crashed during this session";
+
 /** A cap on one evaluate in WebKit (the driver's script timeout): a long evaluate on a busy machine takes minutes. */
 const WEBKIT_SCRIPT_WAIT = 300_000;
 /** Where the page keeps evaluate's answers (a Symbol.for key on window). */
@@ -613,10 +639,13 @@ async function launchWebKit() {
     detached: true,
   });
   let driverLog = '';
+  let crashes = 0; // the browsers' "WebProcess CRASHED" lines so far
   driver.stderr.on('data', (chunk) => {
+    crashes += String(chunk).split(WEB_PROCESS_CRASHED).length - 1;
     driverLog = (driverLog + chunk).slice(-4000);
   });
   const base = `http://127.0.0.1:${port}`;
+  const crashesBefore = new Map(); // session id → crashes when it began
   const request = async (method, path, body, signal = undefined) => {
     const response = await fetch(base + path, {
       method,
@@ -625,7 +654,15 @@ async function launchWebKit() {
       signal,
     });
     const json = await response.json();
-    if (!response.ok) throw webDriverError(`${method} ${path}`, json.value);
+    if (!response.ok) {
+      const error = webDriverError(`${method} ${path}`, json.value);
+      // a page that crashed or hung: what the driver and its browser last said
+      if (/page crash or hang/.test(error.message)) {
+        error.message += `\n${driverLog.slice(-2000)}`;
+        if (crashes > crashesBefore.get(path.split('/')[2])) error.message += `\n${WEB_PROCESS_CRASHED_BY_ITSELF}`;
+      }
+      throw error;
+    }
     return json.value;
   };
   for (let tries = 0; ; tries++) {
@@ -668,6 +705,7 @@ async function launchWebKit() {
       // the other engines' fresh contexts.
       const session = await newSession();
       const prefix = `/session/${session.sessionId}`;
+      crashesBefore.set(session.sessionId, crashes);
       sessions.add(prefix);
       const call = (method, path, body) => request(method, prefix + path, body);
       // caps, not measures: a long evaluate (seconds of frames) on a busy machine takes minutes

@@ -3,13 +3,13 @@
 // drags, keys, the URL state and the Copy-link button; the embedding page's custom
 // element and mountCloth canvas; and the scalar (no SIMD) build, which must give the
 // native crate's positions bit for bit. WebKit needs an X display (xvfb-run -a).
-import { describe, it, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO, EXPECTED_RUNS_IN, LOAD_WAIT, ROOT, dragParticle, waitForTime } from './helpers.mjs';
-import { expectDrawn, selectedEngines, useEngine, wasmBuild } from './engines.mjs';
+import { expectDrawn, it, selectedEngines, useEngine, wasmBuild } from './engines.mjs';
 
 const W = 40;
 const H = 30;

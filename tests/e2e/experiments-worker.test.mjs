@@ -6,10 +6,10 @@
 // page keeps each slice within its work units (asserted in work units) and leaves
 // no main-thread task over 100 ms (the browser's long tasks). Chromium for the main-thread
 // probe and the fallback; Firefox and WebKit for the worker itself.
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { TRACE_CATEGORIES, WAIT, inPage, mainThreadTasks, openPage, requireBuild, useBrowserAndServer } from './helpers.mjs';
-import { launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
+import { it, launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
 
 /**
  * Installed before the page's scripts: records, for every wasm instance made on

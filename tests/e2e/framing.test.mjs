@@ -9,10 +9,10 @@
 //     third of the canvas' width or height (from the view and the positions,
 //     which the drawn ink is checked against once per preset);
 //   - the view is the fitted one (no one zoomed or panned).
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEMO, requireBuild, waitForTime } from './helpers.mjs';
-import { canvasCoverage, launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
+import { canvasCoverage, it, launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
 import { PARAMETERS } from '../../www/lib/parameters.js';
 
 const PRESETS = PARAMETERS.find((p) => p.name === 'preset').rule.values;

@@ -3,7 +3,7 @@
 // package.json; installed into a temporary folder outside the repository it must
 // resolve through its exports, type-check for a TypeScript consumer, run in Node, and
 // show a cloth on a page (strict CSP) that imports it from ./node_modules/xpbd-cloth/.
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ import {
   simTime,
   waitForTime,
 } from './helpers.mjs';
-import { expectDrawn, launchEngine, selectedEngines, serveForEngines, wasmBuild } from './engines.mjs';
+import { expectDrawn, it, launchEngine, selectedEngines, serveForEngines, wasmBuild } from './engines.mjs';
 
 const REQUIRED_FILES = [
   'package.json',

@@ -10,10 +10,10 @@
 // buttons that look disabled, full screen, labels instead of identifiers, and a
 // flag that reads as a flag. Real mouse, touch and keys (WebKit's touch is
 // dispatched PointerEvents, engines.mjs says why). WebKit needs xvfb-run -a.
-import { describe, it } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEMO, LOAD_WAIT, waitForTime } from './helpers.mjs';
-import { selectedEngines, useEngine } from './engines.mjs';
+import { it, selectedEngines, useEngine } from './engines.mjs';
 
 const PHONE = { width: 390, height: 844 };
 

@@ -5,10 +5,10 @@
 // Undo (button and Ctrl+Z) back through cuts, pins, drags, parameter and scene
 // changes, more than 20 levels deep; "Page defaults". WebKit needs an X display
 // (xvfb-run -a).
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEMO, inspect, particleClient, requireBuild, sleep, waitForGrabbed, waitForInspection, waitForTime } from './helpers.mjs';
-import { launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
+import { it, launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
 
 const W = 40;
 const H = 30;

@@ -14,10 +14,10 @@
 // prefers-reduced-motion is set by a script run before the page's own, which
 // makes matchMedia answer "reduce": WebDriver classic (WebKit) and BiDi
 // (Firefox) have no media emulation, so every engine gets it this way.
-import { describe, it } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEMO, EXPECTED_RUNS_IN, waitForTime } from './helpers.mjs';
-import { selectedEngines, useEngine } from './engines.mjs';
+import { it, selectedEngines, useEngine } from './engines.mjs';
 
 /** Runs before the page's scripts: the system asks for reduced motion. */
 function reducedMotionScript() {

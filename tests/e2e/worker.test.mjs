@@ -7,10 +7,10 @@
 // page blocks its main thread for 200 ms at a time (the main-thread loop, shown
 // beside it, stops; in WebKit the worker's frames wait for the page too, and the
 // test shows that), and 100 mounts and destroys leave no worker and no wasm memory behind.
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { requireBuild } from './helpers.mjs';
-import { launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
+import { it, launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
 
 const PAGE_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:";
 const MOUNTS = 100;
