@@ -1145,6 +1145,21 @@ fn wrong_outlines_are_refused_naming_the_field_and_change_nothing() {
         assert_eq!(error.code(), "invalid_value", "{what}: {error}");
         assert!(sim == before, "{what}: changed the simulation");
     }
+    // three messages in full: the value as given, then what is allowed
+    let nan_yield = with(&|b| {
+        b.plastic = Some(Plasticity {
+            yield_strain: f64::NAN,
+            creep: 1.0,
+            max: 1.0,
+        })
+    });
+    for (body, message) in [
+        (nan_yield, "invalid plastic: got plastic.yield NaN, expected a number from 0 to 100 (a fraction of the body's radius)"),
+        (outline_body(square_outline(0.0, 1.0, 0.05)), "invalid outline: got an outline enclosing 1 grid point at spacing 0.1 m, expected one enclosing at least 3 not on one line (draw it larger, or give a smaller spacing)"),
+        (outline_body(vec![0.0, 1.0, 1.0, 1.0, 1.0, 1.05, 0.0, 1.05]), "invalid outline: got an outline enclosing 10 grid points on one line at spacing 0.1 m, expected one enclosing at least 3 not on one line (draw it larger, or give a smaller spacing)"),
+    ] {
+        assert_eq!(sim.add_body(&body).unwrap_err().to_string(), message);
+    }
 }
 
 #[test]

@@ -9,6 +9,9 @@
 //! ```sh
 //! XPBD_BLESS=1 cargo test --test generated
 //! ```
+//!
+//! Native only: a wasm build keeps none of the table's words (`params::Text`).
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::fmt::Write;
 use std::path::Path;

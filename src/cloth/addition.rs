@@ -245,12 +245,8 @@ impl Cloth {
             ));
         }
         if let Some(plastic) = &body.plastic {
-            // "has plastic.yield -1, expected a number from ..."
-            check_plasticity(plastic).map_err(|problem| {
-                let problem = problem.trim_start_matches("has ");
-                let (value, allowed) = problem.split_once(", expected ").unwrap_or((problem, ""));
-                refuse_value("plastic", value.into(), allowed.into())
-            })?;
+            check_plasticity(plastic)
+                .map_err(|(value, allowed)| refuse_value("plastic", value, allowed))?;
         }
         Ok((spacing, mass))
     }
@@ -321,12 +317,11 @@ impl Cloth {
             return Err(refuse_value(
                 "outline",
                 format!(
-                    "an outline enclosing {count} grid point{} {} at spacing {} m",
+                    "an outline enclosing {count} grid point{}{} at spacing {} m",
                     if count == 1 { "" } else { "s" },
-                    if thin { "on one line" } else { "" },
+                    if thin { " on one line" } else { "" },
                     Number(spacing)
-                )
-                .replace("  ", " "),
+                ),
                 "one enclosing at least 3 not on one line (draw it larger, or give a smaller \
                  spacing)"
                     .into(),

@@ -111,6 +111,30 @@ impl Value {
     }
 }
 
+/// Words written for people: the element's attribute, the page's label, a
+/// parameter's meaning. The README, the types and the page's table are
+/// generated from them natively; no wasm build reads them, so there [`text`]
+/// drops the words and the table's descriptions stay out of the module.
+#[cfg(not(target_arch = "wasm32"))]
+pub type Text = &'static str;
+
+/// Words written for people, dropped in a wasm build (see the native `Text`).
+#[cfg(target_arch = "wasm32")]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Text;
+
+/// `words` as a [`Text`]: themselves natively, nothing in a wasm build.
+#[cfg(not(target_arch = "wasm32"))]
+pub const fn text(words: &'static str) -> Text {
+    words
+}
+
+/// `words` as a [`Text`]: themselves natively, nothing in a wasm build.
+#[cfg(target_arch = "wasm32")]
+pub const fn text(_words: &'static str) -> Text {
+    Text
+}
+
 /// One parameter: everything the core, the wasm layer, the JavaScript table
 /// (`www/lib/parameters.js`, generated), the page's fields, the element's attributes,
 /// the types and the README say about it.
@@ -119,13 +143,13 @@ pub struct Parameter {
     /// The JavaScript name: `Simulation` property and `mountCloth` option.
     pub name: &'static str,
     /// The `<xpbd-cloth>` attribute.
-    pub attribute: &'static str,
+    pub attribute: Text,
     /// The demo page's label, without the unit.
-    pub label: &'static str,
+    pub label: Text,
     /// The unit, as shown after values (`"s"`, `"N/m"`), or `""`.
     pub unit: &'static str,
     /// What it means, in one sentence (types, README).
-    pub meaning: &'static str,
+    pub meaning: Text,
     /// A remark shown after the allowed range in messages (`"0 means PBD"`), or `""`.
     pub remark: &'static str,
     /// The values it accepts.

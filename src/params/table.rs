@@ -2,15 +2,15 @@
 //! solver parameters that `Params`, its defaults, the `Cloth` setters by name
 //! and the `Simulation` accessors are generated from.
 
-use super::parameter::{Applies, Group, Parameter, Rule, Value};
+use super::parameter::{text, Applies, Group, Parameter, Rule, Value};
 
 /// The grid's width.
 pub const WIDTH: Parameter = Parameter {
     name: "width",
-    attribute: "width",
-    label: "Width",
+    attribute: text("width"),
+    label: text("Width"),
     unit: "particles",
-    meaning: "Particles per row (at most 250000 particles in all).",
+    meaning: text("Particles per row (at most 250000 particles in all)."),
     remark: "",
     rule: Rule::Whole {
         min: 2.0,
@@ -24,10 +24,10 @@ pub const WIDTH: Parameter = Parameter {
 /// The grid's height.
 pub const HEIGHT: Parameter = Parameter {
     name: "height",
-    attribute: "height",
-    label: "Height",
+    attribute: text("height"),
+    label: text("Height"),
     unit: "particles",
-    meaning: "Particles per column (at most 250000 particles in all).",
+    meaning: text("Particles per column (at most 250000 particles in all)."),
     remark: "",
     rule: Rule::Whole {
         min: 2.0,
@@ -41,10 +41,10 @@ pub const HEIGHT: Parameter = Parameter {
 /// How many corners are fixed.
 pub const FIXED: Parameter = Parameter {
     name: "fixed",
-    attribute: "fixed",
-    label: "Fixed particles",
+    attribute: text("fixed"),
+    label: text("Fixed particles"),
     unit: "",
-    meaning: "Fixed corner particles: 1 (top left), 2 (top corners) or 4 (all corners).",
+    meaning: text("Fixed corner particles: 1 (top left), 2 (top corners) or 4 (all corners)."),
     remark: "",
     rule: Rule::Numbers(&[1.0, 2.0, 4.0]),
     default: Value::Number(2.0),
@@ -55,10 +55,10 @@ pub const FIXED: Parameter = Parameter {
 /// The time step.
 pub const TIME_STEP: Parameter = Parameter {
     name: "timeStepSize",
-    attribute: "time-step",
-    label: "Time step",
+    attribute: text("time-step"),
+    label: text("Time step"),
     unit: "s",
-    meaning: "Time step Δt: simulated time one step advances.",
+    meaning: text("Time step Δt: simulated time one step advances."),
     remark: "",
     rule: Rule::Positive {
         min: 1e-6,
@@ -73,10 +73,10 @@ pub const TIME_STEP: Parameter = Parameter {
 /// Solver sweeps per (sub)step.
 pub const ITERATIONS: Parameter = Parameter {
     name: "iterations",
-    attribute: "iterations",
-    label: "Iterations",
+    attribute: text("iterations"),
+    label: text("Iterations"),
     unit: "",
-    meaning: "Gauss–Seidel sweeps over all constraints per (sub)step.",
+    meaning: text("Gauss–Seidel sweeps over all constraints per (sub)step."),
     remark: "",
     rule: Rule::Whole {
         min: 1.0,
@@ -90,10 +90,10 @@ pub const ITERATIONS: Parameter = Parameter {
 /// Constraint stiffness.
 pub const STIFFNESS: Parameter = Parameter {
     name: "stiffness",
-    attribute: "stiffness",
-    label: "Stiffness",
+    attribute: text("stiffness"),
+    label: text("Stiffness"),
     unit: "N/m",
-    meaning: "Constraint stiffness k; compliance α = 1/k, and 0 means rigid (plain PBD).",
+    meaning: text("Constraint stiffness k; compliance α = 1/k, and 0 means rigid (plain PBD)."),
     remark: "0 means PBD",
     rule: Rule::Range {
         min: 0.0,
@@ -107,10 +107,10 @@ pub const STIFFNESS: Parameter = Parameter {
 /// The stiffness coefficient of plain PBD.
 pub const PBD_COEFFICIENT: Parameter = Parameter {
     name: "pbdCoefficient",
-    attribute: "pbd-coefficient",
-    label: "PBD coefficient",
+    attribute: text("pbd-coefficient"),
+    label: text("PBD coefficient"),
     unit: "",
-    meaning: "Plain PBD's stiffness coefficient k (0 < k ≤ 1): scales each correction of a rigid distance constraint (stiffness 0, or a scene constraint of compliance 0), so n iterations close 1 − (1 − k)ⁿ of a lone constraint's error; 1 is full PBD. XPBD constraints (stiffness > 0) ignore it.",
+    meaning: text("Plain PBD's stiffness coefficient k (0 < k ≤ 1): scales each correction of a rigid distance constraint (stiffness 0, or a scene constraint of compliance 0), so n iterations close 1 − (1 − k)ⁿ of a lone constraint's error; 1 is full PBD. XPBD constraints (stiffness > 0) ignore it."),
     remark: "only at stiffness 0",
     rule: Rule::Positive {
         min: 1e-4,
@@ -125,10 +125,10 @@ pub const PBD_COEFFICIENT: Parameter = Parameter {
 /// Gravity.
 pub const GRAVITY: Parameter = Parameter {
     name: "gravity",
-    attribute: "gravity",
-    label: "Gravity",
+    attribute: text("gravity"),
+    label: text("Gravity"),
     unit: "m/s²",
-    meaning: "Vertical acceleration, y up (Earth is negative).",
+    meaning: text("Vertical acceleration, y up (Earth is negative)."),
     remark: "",
     rule: Rule::Range {
         min: -1e6,
@@ -142,10 +142,10 @@ pub const GRAVITY: Parameter = Parameter {
 /// Particle mass.
 pub const MASS: Parameter = Parameter {
     name: "mass",
-    attribute: "mass",
-    label: "Mass per particle",
+    attribute: text("mass"),
+    label: text("Mass per particle"),
     unit: "kg",
-    meaning: "Mass of every free particle (inverse mass 1/mass); a scene with its own masses reads their mean here, and setting it scales them all alike.",
+    meaning: text("Mass of every free particle (inverse mass 1/mass); a scene with its own masses reads their mean here, and setting it scales them all alike."),
     remark: "",
     rule: Rule::Positive {
         min: 1e-6,
@@ -160,10 +160,10 @@ pub const MASS: Parameter = Parameter {
 /// Substeps per step.
 pub const SUBSTEPS: Parameter = Parameter {
     name: "substeps",
-    attribute: "substeps",
-    label: "Substeps per time step",
+    attribute: text("substeps"),
+    label: text("Substeps per time step"),
     unit: "",
-    meaning: "Substeps per time step (\"small steps\"): each runs prediction, `iterations` sweeps and the velocity update with Δt/substeps.",
+    meaning: text("Substeps per time step (\"small steps\"): each runs prediction, `iterations` sweeps and the velocity update with Δt/substeps."),
     remark: "",
     rule: Rule::Whole {
         min: 1.0,
@@ -177,10 +177,10 @@ pub const SUBSTEPS: Parameter = Parameter {
 /// Constraint damping.
 pub const DAMPING: Parameter = Parameter {
     name: "damping",
-    attribute: "damping",
-    label: "Constraint damping",
+    attribute: text("damping"),
+    label: text("Constraint damping"),
     unit: "N·s/m",
-    meaning: "Constraint damping β: resists how fast each constraint stretches (XPBD's γ = αβ/h term; none in PBD mode).",
+    meaning: text("Constraint damping β: resists how fast each constraint stretches (XPBD's γ = αβ/h term; none in PBD mode)."),
     remark: "",
     rule: Rule::Range { min: 0.0, max: 1e9 },
     default: Value::Number(0.0),
@@ -191,10 +191,10 @@ pub const DAMPING: Parameter = Parameter {
 /// Global velocity damping.
 pub const VELOCITY_DAMPING: Parameter = Parameter {
     name: "velocityDamping",
-    attribute: "velocity-damping",
-    label: "Velocity damping",
+    attribute: text("velocity-damping"),
+    label: text("Velocity damping"),
     unit: "1/s",
-    meaning: "Global velocity damping rate: after each substep every velocity is scaled by max(0, 1 − rate·h).",
+    meaning: text("Global velocity damping rate: after each substep every velocity is scaled by max(0, 1 − rate·h)."),
     remark: "",
     rule: Rule::Range {
         min: 0.0,
@@ -208,11 +208,12 @@ pub const VELOCITY_DAMPING: Parameter = Parameter {
 /// Tearing threshold.
 pub const TEAR_STRETCH: Parameter = Parameter {
     name: "tearStretch",
-    attribute: "tear-stretch",
-    label: "Tear at × rest length",
+    attribute: text("tear-stretch"),
+    label: text("Tear at × rest length"),
     unit: "",
-    meaning:
+    meaning: text(
         "A constraint longer than this × its rest length breaks for good; 0 turns tearing off.",
+    ),
     remark: "",
     rule: Rule::OffOrAbove {
         above: 1.0,
@@ -226,10 +227,10 @@ pub const TEAR_STRETCH: Parameter = Parameter {
 /// Sweep order.
 pub const SOLVER_ORDER: Parameter = Parameter {
     name: "solverOrder",
-    attribute: "solver-order",
-    label: "Solver order",
+    attribute: text("solver-order"),
+    label: text("Solver order"),
     unit: "",
-    meaning: "Sweep order: \"colored\" solves independent constraints four at a time (fast); \"original\" sweeps in creation order, as the original demo.",
+    meaning: text("Sweep order: \"colored\" solves independent constraints four at a time (fast); \"original\" sweeps in creation order, as the original demo."),
     remark: "",
     rule: Rule::Words(&["colored", "original"]),
     default: Value::Word("colored"),
@@ -240,10 +241,10 @@ pub const SOLVER_ORDER: Parameter = Parameter {
 /// Which solver steps the distance constraints.
 pub const SOLVER: Parameter = Parameter {
     name: "solver",
-    attribute: "solver",
-    label: "Solver",
+    attribute: text("solver"),
+    label: text("Solver"),
     unit: "",
-    meaning: "The solver of the distance constraints: \"xpbd\" (compliant position constraints, plain PBD at stiffness 0) or \"softStep\" (Catto's soft step, as in Box2D v3: each constraint a spring of frequency softFrequency and damping ratio softDampingRatio, solved on velocities, warm started, with a relax pass ending each substep; stiffness, pbdCoefficient and damping are XPBD's and it ignores them).",
+    meaning: text("The solver of the distance constraints: \"xpbd\" (compliant position constraints, plain PBD at stiffness 0) or \"softStep\" (Catto's soft step, as in Box2D v3: each constraint a spring of frequency softFrequency and damping ratio softDampingRatio, solved on velocities, warm started, with a relax pass ending each substep; stiffness, pbdCoefficient and damping are XPBD's and it ignores them)."),
     remark: "",
     rule: Rule::Words(&["xpbd", "softStep"]),
     default: Value::Word("xpbd"),
@@ -254,10 +255,10 @@ pub const SOLVER: Parameter = Parameter {
 /// The frequency of the soft step's constraints.
 pub const SOFT_FREQUENCY: Parameter = Parameter {
     name: "softFrequency",
-    attribute: "soft-frequency",
-    label: "Soft frequency",
+    attribute: text("soft-frequency"),
+    label: text("Soft frequency"),
     unit: "Hz",
-    meaning: "Soft step only: the natural frequency f of every distance constraint, a spring of stiffness m_eff (2πf)² for the effective mass m_eff of its two particles. Box2D keeps it at a quarter of the substep rate; at half, a cloth swept once per substep gains energy (docs/experiments.md, four solvers).",
+    meaning: text("Soft step only: the natural frequency f of every distance constraint, a spring of stiffness m_eff (2πf)² for the effective mass m_eff of its two particles. Box2D keeps it at a quarter of the substep rate; at half, a cloth swept once per substep gains energy (docs/experiments.md, four solvers)."),
     remark: "solver softStep",
     rule: Rule::Positive {
         min: 1e-3,
@@ -272,10 +273,10 @@ pub const SOFT_FREQUENCY: Parameter = Parameter {
 /// The damping ratio of the soft step's constraints.
 pub const SOFT_DAMPING_RATIO: Parameter = Parameter {
     name: "softDampingRatio",
-    attribute: "soft-damping-ratio",
-    label: "Soft damping ratio",
+    attribute: text("soft-damping-ratio"),
+    label: text("Soft damping ratio"),
     unit: "",
-    meaning: "Soft step only: the damping ratio ζ of every distance constraint (0 undamped, 1 critically damped).",
+    meaning: text("Soft step only: the damping ratio ζ of every distance constraint (0 undamped, 1 critically damped)."),
     remark: "solver softStep",
     rule: Rule::Range { min: 0.0, max: 1e3 },
     default: Value::Number(1.0),
@@ -286,10 +287,10 @@ pub const SOFT_DAMPING_RATIO: Parameter = Parameter {
 /// Which scene is built.
 pub const PRESET: Parameter = Parameter {
     name: "preset",
-    attribute: "preset",
-    label: "Scene",
+    attribute: text("preset"),
+    label: text("Scene"),
     unit: "",
-    meaning: "The scene built on restart (see Simulation.preset): the grid cloth, a rope, the three-particle cord, a balloon, a soft body, a flag in the wind, a cloth over a ball, a trampoline, a rope bridge, a wrecking ball and a curtain, a stack of boxes, or a plastic can.",
+    meaning: text("The scene built on restart (see Simulation.preset): the grid cloth, a rope, the three-particle cord, a balloon, a soft body, a flag in the wind, a cloth over a ball, a trampoline, a rope bridge, a wrecking ball and a curtain, a stack of boxes, or a plastic can."),
     remark: "",
     rule: Rule::Words(&[
         "cloth",
@@ -313,10 +314,10 @@ pub const PRESET: Parameter = Parameter {
 /// Bending stiffness.
 pub const BENDING_STIFFNESS: Parameter = Parameter {
     name: "bendingStiffness",
-    attribute: "bending-stiffness",
-    label: "Bending stiffness",
+    attribute: text("bending-stiffness"),
+    label: text("Bending stiffness"),
     unit: "N/m",
-    meaning: "Stiffness of the bending constraints (distance constraints between the two neighbours on opposite sides of a particle); compliance 1/k; 0 turns bending off.",
+    meaning: text("Stiffness of the bending constraints (distance constraints between the two neighbours on opposite sides of a particle); compliance 1/k; 0 turns bending off."),
     remark: "0 turns bending off",
     rule: Rule::Range { min: 0.0, max: 1e15 },
     default: Value::Number(0.0),
@@ -327,10 +328,10 @@ pub const BENDING_STIFFNESS: Parameter = Parameter {
 /// Long-range attachments.
 pub const TETHERS: Parameter = Parameter {
     name: "tethers",
-    attribute: "tethers",
-    label: "Tethers",
+    attribute: text("tethers"),
+    label: text("Tethers"),
     unit: "",
-    meaning: "Long-range attachments: no free particle gets farther from its nearest pinned particle than its rest-path distance, which removes over-stretch.",
+    meaning: text("Long-range attachments: no free particle gets farther from its nearest pinned particle than its rest-path distance, which removes over-stretch."),
     remark: "",
     rule: Rule::Flag,
     default: Value::Flag(false),
@@ -341,10 +342,10 @@ pub const TETHERS: Parameter = Parameter {
 /// Friction against colliders and in self-collision.
 pub const FRICTION: Parameter = Parameter {
     name: "friction",
-    attribute: "friction",
-    label: "Friction",
+    attribute: text("friction"),
+    label: text("Friction"),
     unit: "",
-    meaning: "Coulomb friction coefficient μ of contacts with colliders and between particles: a contact cancels up to μ times the distance it pushed the particle out in the substep of its sliding.",
+    meaning: text("Coulomb friction coefficient μ of contacts with colliders and between particles: a contact cancels up to μ times the distance it pushed the particle out in the substep of its sliding."),
     remark: "",
     rule: Rule::Range { min: 0.0, max: 10.0 },
     default: Value::Number(0.3),
@@ -355,10 +356,10 @@ pub const FRICTION: Parameter = Parameter {
 /// Restitution of contacts.
 pub const RESTITUTION: Parameter = Parameter {
     name: "restitution",
-    attribute: "restitution",
-    label: "Restitution",
+    attribute: text("restitution"),
+    label: text("Restitution"),
     unit: "",
-    meaning: "Coefficient of restitution e of contacts: a contact that stops an approach faster than 2·|gravity|·h leaves with e times that speed (0: no bounce, 1: elastic); undoing an overlap never adds speed.",
+    meaning: text("Coefficient of restitution e of contacts: a contact that stops an approach faster than 2·|gravity|·h leaves with e times that speed (0: no bounce, 1: elastic); undoing an overlap never adds speed."),
     remark: "",
     rule: Rule::Range { min: 0.0, max: 1.0 },
     default: Value::Number(0.0),
@@ -369,10 +370,10 @@ pub const RESTITUTION: Parameter = Parameter {
 /// Particle radius for collisions.
 pub const PARTICLE_RADIUS: Parameter = Parameter {
     name: "particleRadius",
-    attribute: "particle-radius",
-    label: "Particle radius",
+    attribute: text("particle-radius"),
+    label: text("Particle radius"),
     unit: "m",
-    meaning: "Radius of each particle in contacts: particles keep this far from colliders and twice this far from each other in self-collision.",
+    meaning: text("Radius of each particle in contacts: particles keep this far from colliders and twice this far from each other in self-collision."),
     remark: "",
     rule: Rule::Positive {
         min: 1e-4,
@@ -387,10 +388,10 @@ pub const PARTICLE_RADIUS: Parameter = Parameter {
 /// Self-collision.
 pub const SELF_COLLISION: Parameter = Parameter {
     name: "selfCollision",
-    attribute: "self-collision",
-    label: "Self-collision",
+    attribute: text("self-collision"),
+    label: text("Self-collision"),
     unit: "",
-    meaning: "Particles of the scene collide with each other (found with a spatial hash), except pairs closer than twice the radius at rest.",
+    meaning: text("Particles of the scene collide with each other (found with a spatial hash), except pairs closer than twice the radius at rest."),
     remark: "",
     rule: Rule::Flag,
     default: Value::Flag(false),
@@ -401,10 +402,12 @@ pub const SELF_COLLISION: Parameter = Parameter {
 /// Wind, horizontal.
 pub const WIND_X: Parameter = Parameter {
     name: "windX",
-    attribute: "wind-x",
-    label: "Wind x",
+    attribute: text("wind-x"),
+    label: text("Wind x"),
     unit: "m/s",
-    meaning: "Horizontal wind velocity; it pushes each edge through its normal (see windDrag).",
+    meaning: text(
+        "Horizontal wind velocity; it pushes each edge through its normal (see windDrag).",
+    ),
     remark: "",
     rule: Rule::Range {
         min: -1000.0,
@@ -418,10 +421,10 @@ pub const WIND_X: Parameter = Parameter {
 /// Wind, vertical.
 pub const WIND_Y: Parameter = Parameter {
     name: "windY",
-    attribute: "wind-y",
-    label: "Wind y",
+    attribute: text("wind-y"),
+    label: text("Wind y"),
     unit: "m/s",
-    meaning: "Vertical wind velocity, y up.",
+    meaning: text("Vertical wind velocity, y up."),
     remark: "",
     rule: Rule::Range {
         min: -1000.0,
@@ -435,10 +438,10 @@ pub const WIND_Y: Parameter = Parameter {
 /// Wind drag coefficient.
 pub const WIND_DRAG: Parameter = Parameter {
     name: "windDrag",
-    attribute: "wind-drag",
-    label: "Wind drag",
+    attribute: text("wind-drag"),
+    label: text("Wind drag"),
     unit: "kg/m²",
-    meaning: "Aerodynamic coefficient of an edge: the wind's force on an edge of length L is windDrag·L·(u·n)|u·n| along its normal n, u the wind relative to the edge.",
+    meaning: text("Aerodynamic coefficient of an edge: the wind's force on an edge of length L is windDrag·L·(u·n)|u·n| along its normal n, u the wind relative to the edge."),
     remark: "",
     rule: Rule::Range { min: 0.0, max: 1e6 },
     default: Value::Number(1.0),
@@ -449,10 +452,10 @@ pub const WIND_DRAG: Parameter = Parameter {
 /// Gusts: how much the wind's speed varies in time.
 pub const WIND_GUST: Parameter = Parameter {
     name: "windGust",
-    attribute: "wind-gust",
-    label: "Gust strength",
+    attribute: text("wind-gust"),
+    label: text("Gust strength"),
     unit: "m/s",
-    meaning: "Gusts: the wind's speed along its direction (x when it is still) rises and falls by up to this much, smoothly, about once a second; 0 keeps it steady.",
+    meaning: text("Gusts: the wind's speed along its direction (x when it is still) rises and falls by up to this much, smoothly, about once a second; 0 keeps it steady."),
     remark: "",
     rule: Rule::Range {
         min: 0.0,
@@ -466,10 +469,10 @@ pub const WIND_GUST: Parameter = Parameter {
 /// Turbulence: how much the wind varies in space and time.
 pub const WIND_TURBULENCE: Parameter = Parameter {
     name: "windTurbulence",
-    attribute: "wind-turbulence",
-    label: "Turbulence",
+    attribute: text("wind-turbulence"),
+    label: text("Turbulence"),
     unit: "m/s",
-    meaning: "Turbulence: eddies of about 1 m, carried by the wind and changing within half a second, add up to this much wind in any direction; seeded noise, so every run is the same; 0 turns it off.",
+    meaning: text("Turbulence: eddies of about 1 m, carried by the wind and changing within half a second, add up to this much wind in any direction; seeded noise, so every run is the same; 0 turns it off."),
     remark: "",
     rule: Rule::Range {
         min: 0.0,
@@ -483,10 +486,10 @@ pub const WIND_TURBULENCE: Parameter = Parameter {
 /// How fast simulated time runs against the clock on the wall.
 pub const SPEED: Parameter = Parameter {
     name: "speed",
-    attribute: "speed",
-    label: "Speed",
+    attribute: text("speed"),
+    label: text("Speed"),
     unit: "",
-    meaning: "How fast simulated time runs: \"real\" one simulated second per second of the clock on the wall, whatever the display's refresh rate (each frame steps the time since the last, the remainder carried to the next); \"quarter\", \"half\" and \"double\" that times ¼, ½ and 2; \"original\" stepsPerFrame steps every animation frame, as the original demo (8: 4.8 s a second at 60 Hz, twice that at 120 Hz). Stepping gets at most 40 ms a frame; past that fewer steps run, diagnostics().capped is true and the cloth runs slower.",
+    meaning: text("How fast simulated time runs: \"real\" one simulated second per second of the clock on the wall, whatever the display's refresh rate (each frame steps the time since the last, the remainder carried to the next); \"quarter\", \"half\" and \"double\" that times ¼, ½ and 2; \"original\" stepsPerFrame steps every animation frame, as the original demo (8: 4.8 s a second at 60 Hz, twice that at 120 Hz). Stepping gets at most 40 ms a frame; past that fewer steps run, diagnostics().capped is true and the cloth runs slower."),
     remark: "",
     rule: Rule::Words(&["quarter", "half", "real", "double", "original"]),
     default: Value::Word("real"),
@@ -497,10 +500,10 @@ pub const SPEED: Parameter = Parameter {
 /// Steps per animation frame at the original's pace.
 pub const STEPS_PER_FRAME: Parameter = Parameter {
     name: "stepsPerFrame",
-    attribute: "steps-per-frame",
-    label: "Steps per frame",
+    attribute: text("steps-per-frame"),
+    label: text("Steps per frame"),
     unit: "",
-    meaning: "Time steps per animation frame at speed \"original\" (0: only draw); other speeds step with the clock.",
+    meaning: text("Time steps per animation frame at speed \"original\" (0: only draw); other speeds step with the clock."),
     remark: "",
     rule: Rule::Whole {
         min: 0.0,
@@ -514,10 +517,10 @@ pub const STEPS_PER_FRAME: Parameter = Parameter {
 /// Strain colours.
 pub const STRAIN_COLORS: Parameter = Parameter {
     name: "strainColors",
-    attribute: "strain-colors",
-    label: "Colour by stretch",
+    attribute: text("strain-colors"),
+    label: text("Colour by stretch"),
     unit: "",
-    meaning: "Paint each constraint by its relative stretch (see strainRamp()).",
+    meaning: text("Paint each constraint by its relative stretch (see strainRamp())."),
     remark: "",
     rule: Rule::Flag,
     default: Value::Flag(false),
@@ -528,10 +531,10 @@ pub const STRAIN_COLORS: Parameter = Parameter {
 /// Which renderer draws.
 pub const RENDERER: Parameter = Parameter {
     name: "renderer",
-    attribute: "renderer",
-    label: "Renderer",
+    attribute: text("renderer"),
+    label: text("Renderer"),
     unit: "",
-    meaning: "\"wasm\" rasterizes in wasm (fast); \"canvas\" strokes canvas-2D paths.",
+    meaning: text("\"wasm\" rasterizes in wasm (fast); \"canvas\" strokes canvas-2D paths."),
     remark: "",
     rule: Rule::Words(&["wasm", "canvas"]),
     default: Value::Word("wasm"),

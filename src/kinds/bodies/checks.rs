@@ -93,32 +93,35 @@ pub fn check_bodies(
             ));
         }
         if let Some(plastic) = spec.plastic {
-            check_plasticity(&plastic).or_else(entry)?;
+            check_plasticity(&plastic)
+                .or_else(|(value, allowed)| entry(format!("has {value}, expected {allowed}")))?;
         }
     }
     Ok(())
 }
 
-/// Checks a body's plasticity; the problem in words.
-pub fn check_plasticity(plastic: &Plasticity) -> Result<(), String> {
+/// Checks a body's plasticity; the problem as the value given
+/// (`plastic.yield -1`) and what is allowed.
+pub fn check_plasticity(plastic: &Plasticity) -> Result<(), (String, String)> {
     let strain = |name: &str, v: f64| {
         if v.is_finite() && (0.0..=MAX_STRAIN).contains(&v) {
             Ok(())
         } else {
-            Err(format!(
-                "has plastic.{name} {}, expected a number from 0 to {} (a fraction of the body's radius)",
-                Number(v),
-                Plain(MAX_STRAIN)
+            Err((
+                format!("plastic.{name} {}", Number(v)),
+                format!(
+                    "a number from 0 to {} (a fraction of the body's radius)",
+                    Plain(MAX_STRAIN)
+                ),
             ))
         }
     };
     strain("yield", plastic.yield_strain)?;
     strain("max", plastic.max)?;
     if !(plastic.creep.is_finite() && (0.0..=MAX_CREEP).contains(&plastic.creep)) {
-        return Err(format!(
-            "has plastic.creep {}, expected a rate from 0 to {} per second",
-            Number(plastic.creep),
-            Plain(MAX_CREEP)
+        return Err((
+            format!("plastic.creep {}", Number(plastic.creep)),
+            format!("a rate from 0 to {} per second", Plain(MAX_CREEP)),
         ));
     }
     Ok(())
