@@ -33,6 +33,9 @@ cargo clippy --all-targets --all-features -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --all-targets --all-features -- -D warnings
 
+log "cargo doc (the API documentation builds without a broken link)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --all-features
+
 log "native tests"
 cargo test --all-features
 

@@ -37,7 +37,7 @@
 //!   and pieces, resumable between pieces), the list of constraint kinds,
 //!   interaction, saved states and diagnostics.
 //! * [`raster`]: drawing the cloth into pixels (faster than canvas paths).
-//! * [`experiments`]: the claims of the documents behind XPBD, measured.
+//! * `experiments` (behind the `experiments` feature): the claims of the documents behind XPBD, measured.
 //! * [`wasm`]: the `Simulation` class exported to JavaScript, a thin layer
 //!   over [`Cloth`]: the only code that sees JavaScript values.
 

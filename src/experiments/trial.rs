@@ -103,7 +103,7 @@ impl Trial {
 
     /// The trial with `steps` steps at the cloth's present parameters before
     /// its plan, unmeasured (a cloth falling for a while, say), after which the
-    /// cloth takes `then`. The steps are taken by [`Run::advance`] like the
+    /// cloth takes `then`. The steps are taken by [`crate::experiments::run::Run::advance`] like the
     /// rest; `then` is checked here.
     pub fn with_warmup(mut self, steps: u32, then: Params) -> Result<Trial, ClothError> {
         let warm = self.cloth.params();
@@ -127,7 +127,7 @@ impl Trial {
 
     /// The work units of one step of its plan at the cloth's present
     /// parameters, as a run charges it (a step of a [`Stepper`] is charged
-    /// whole, [`STEPPER_WORK_FACTOR`] times the cloth's own).
+    /// whole, `STEPPER_WORK_FACTOR` times the cloth's own).
     pub fn step_work(&self) -> u64 {
         self.cloth.work_per_step() * self.stepper_factor()
     }

@@ -112,7 +112,7 @@ impl Frame {
 
     /// Fills the closed polygon of `count` corners (`corner(k)`, pixels) with
     /// `color`, by the even-odd rule at pixel centres: row by row, the spans
-    /// between its sides' crossings. A row crossed more than [`MAX_CROSSINGS`]
+    /// between its sides' crossings. A row crossed more than `MAX_CROSSINGS`
     /// times fills the spans of the first ones. Allocates nothing.
     pub fn fill_polygon(
         &mut self,

@@ -13,9 +13,9 @@ use super::lanes::{F4, FOUR_WIDE};
 
 /// Prediction: every particle remembers where it was; every free one gains
 /// `h * gravity` of vertical velocity and moves along its velocity. Four
-/// particles at a time in SIMD lanes (two per [`F4`]: `x, y, x, y`), each
+/// particles at a time in SIMD lanes (two per `F4`: `x, y, x, y`), each
 /// lane the scalar arithmetic of the rest, which go one by one (all of them
-/// in the wasm build without SIMD, see [`FOUR_WIDE`]).
+/// in the wasm build without SIMD, see `FOUR_WIDE`).
 #[inline(never)]
 pub fn predict(
     positions: &mut [f32],
