@@ -26,8 +26,12 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Default timeout (ms) for waits on the page; generous, the machine is small and noisy. */
-export const WAIT = 15_000;
+/**
+ * Default cap (ms) on a wait for a condition on the page. A cap, not a measure:
+ * a wait ends when its condition holds; on a machine with both cores busy a slow
+ * engine can take tens of seconds to get there.
+ */
+export const WAIT = 60_000;
 
 /**
  * How long a page load may take before a test gives up on it: the load event is
