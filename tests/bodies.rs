@@ -7,6 +7,11 @@
 //! stands; plastic dents against their closed form.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common {
+    pub mod cloths;
+}
+
+use common::cloths::{assert_step_alike, position_bits};
 use xpbd_cloth::cloth::Kinds;
 use xpbd_cloth::cloth::{BodyOutline, DEFAULT_DENSITY};
 use xpbd_cloth::kinds::{Now, Particles, Positions};
@@ -728,17 +733,7 @@ fn a_restored_plastic_body_continues_bit_for_bit() {
     scene.bodies[0].plastic = Some(plastic);
     let mut copy = Cloth::from_scene(&scene).unwrap();
     copy.restore_state(&state).unwrap();
-    for _ in 0..50 {
-        sim.step();
-        copy.step();
-    }
-    let bits = |c: &Cloth| {
-        c.positions()
-            .iter()
-            .map(|v| v.to_bits())
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(bits(&sim), bits(&copy));
+    assert_step_alike(&mut sim, &mut copy, 50, "");
     assert_eq!(sim.kinds().bodies.rest(0), copy.kinds().bodies.rest(0));
 }
 
@@ -993,17 +988,7 @@ fn a_state_with_added_bodies_restores_into_the_same_additions_bit_for_bit() {
     copy.add_bodies(&box_to_add(0.3, 0.5)).unwrap();
     copy.add_bodies(&ball).unwrap();
     copy.restore_state(&state).unwrap();
-    for _ in 0..60 {
-        sim.step();
-        copy.step();
-    }
-    let bits = |c: &Cloth| {
-        c.positions()
-            .iter()
-            .map(|v| v.to_bits())
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(bits(&sim), bits(&copy));
+    assert_step_alike(&mut sim, &mut copy, 60, "");
     // a cloth with other additions does not take it
     let mut other = small_cloth();
     other.add_bodies(&ball).unwrap();
@@ -1022,13 +1007,7 @@ fn scenes_with_bodies_step_in_slices_bit_for_bit() {
         while finished < 40 {
             finished += sliced.advance(1, 20_000).0;
         }
-        let bits = |c: &Cloth| {
-            c.positions()
-                .iter()
-                .map(|v| v.to_bits())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(bits(&whole), bits(&sliced), "{name}");
+        assert_eq!(position_bits(&whole), position_bits(&sliced), "{name}");
     }
 }
 
@@ -1192,17 +1171,7 @@ fn a_state_with_added_bodies_restores_into_a_fresh_cloth_bit_for_bit() {
     fresh.restore_state(&state).unwrap();
     assert_eq!(fresh.num_particles(), sim.num_particles());
     assert_eq!(fresh.kinds().bodies.len(), 2);
-    let bits = |c: &Cloth| {
-        c.positions()
-            .iter()
-            .map(|v| v.to_bits())
-            .collect::<Vec<_>>()
-    };
-    for _ in 0..60 {
-        sim.step();
-        fresh.step();
-    }
-    assert_eq!(bits(&sim), bits(&fresh));
+    assert_step_alike(&mut sim, &mut fresh, 60, "");
     let speeds = |c: &Cloth| {
         c.velocities()
             .iter()

@@ -7,7 +7,7 @@ mod common {
     pub mod cloths;
 }
 
-use common::cloths::grid_cloth;
+use common::cloths::{assert_step_alike, grid_cloth};
 use xpbd_cloth::cloth::{RopeSpec, MAX_ROPE_PARTICLES};
 use xpbd_cloth::model::Scene;
 use xpbd_cloth::{Cloth, SolverOrder};
@@ -215,17 +215,7 @@ fn a_saved_state_carries_the_rope_bit_for_bit() {
         copy.restore_state(&state).unwrap();
         assert_eq!(copy.num_particles(), sim.num_particles());
         assert_eq!(copy.num_constraints(), sim.num_constraints());
-        for _ in 0..60 {
-            sim.step();
-            copy.step();
-        }
-        let bits = |c: &Cloth| {
-            c.positions()
-                .iter()
-                .map(|v| v.to_bits())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(bits(&sim), bits(&copy), "{order:?}");
+        assert_step_alike(&mut sim, &mut copy, 60, &format!("{order:?}"));
         // a state whose rope is no chain is refused, the cloth unchanged
         let mut wrong = state.clone();
         wrong.added[0].scene.distances.swap(0, 1);

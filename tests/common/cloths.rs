@@ -23,3 +23,18 @@ pub fn diverging_params() -> Params {
         ..Params::default()
     }
 }
+
+/// The bits of a cloth's positions: two cloths that stepped alike have the same.
+pub fn position_bits(cloth: &Cloth) -> Vec<u32> {
+    cloth.positions().iter().map(|v| v.to_bits()).collect()
+}
+
+/// Steps both cloths `steps` times, then asserts their positions are the same
+/// bit for bit (`what` names the case in the failure).
+pub fn assert_step_alike(a: &mut Cloth, b: &mut Cloth, steps: usize, what: &str) {
+    for _ in 0..steps {
+        a.step();
+        b.step();
+    }
+    assert_eq!(position_bits(a), position_bits(b), "{what}");
+}
