@@ -442,6 +442,24 @@ export function inspect(page, ref) {
   return page.evaluate((r) => window.__inspect(r), ref);
 }
 
+/**
+ * Pauses the cloth `ref` and waits until it is at rest: a step in progress when
+ * the pause came is finished by the next slice, so positions may still change
+ * once. Returns the inspection of the paused cloth, unchanged across two frames.
+ */
+export async function pauseAtRest(page, ref) {
+  await page.evaluate((r) => window.__controller(r).pause(), ref);
+  let last = await inspect(page, ref);
+  const end = Date.now() + WAIT; // a cap, not a measure
+  while (Date.now() < end) {
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    const now = await inspect(page, ref);
+    if (now.time === last.time && now.positions.every((v, i) => v === last.positions[i])) return now;
+    last = now;
+  }
+  throw new Error(`the paused cloth ${ref} was still moving after ${WAIT} ms (time ${last.time})`);
+}
+
 /** Waits until `test(inspection)` holds for the cloth `ref` (polled from node: works in a worker too). */
 export async function waitForInspection(page, ref, test, { timeout = WAIT, interval = 50, message = 'the cloth' } = {}) {
   let last = null;

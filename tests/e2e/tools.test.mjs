@@ -5,10 +5,10 @@
 // Undo (button and Ctrl+Z) back through cuts, pins, drags, parameter and scene
 // changes, more than 20 levels deep; "Page defaults". WebKit needs an X display
 // (xvfb-run -a).
-import { after, before, describe } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEMO, inspect, particleClient, requireBuild, sleep, waitForGrabbed, waitForInspection, waitForTime } from './helpers.mjs';
-import { it, launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
+import { DEMO, inspect, particleClient, pauseAtRest, simTime, waitForGrabbed, waitForInspection, waitForTime } from './helpers.mjs';
+import { it, selectedEngines, useEngine } from './engines.mjs';
 
 const W = 40;
 const H = 30;
@@ -47,35 +47,13 @@ async function pickTool(page, key, tool) {
 
 for (const engineName of selectedEngines()) {
   describe(`tools in ${engineName}`, () => {
-    let engine;
-    let server;
-
-    before(async () => {
-      requireBuild();
-      server = await serveForEngines();
-      engine = await launchEngine(engineName);
-    });
-    after(async () => {
-      await engine?.close();
-      await server?.close();
-    });
-
-    async function inEnginePage(path, body) {
-      server.setInitScripts([]);
-      server.clearLog();
-      const page = await engine.openPage(server.url + path);
-      try {
-        await body(page);
-        assert.deepEqual([...(await page.errors()), ...server.badResponses()], [], `${engineName}: errors on ${path}`);
-      } finally {
-        await page.close();
-      }
-    }
+    const used = useEngine(engineName);
+    const { inEnginePage } = used;
 
     it('Try tearing: a hard mouse pull of the bottom edge rips a line of at least five constraints away from the held particle, and the pins hold', async () => {
       await inEnginePage('index.html', async (page) => {
         const href = await page.evaluate(() => document.querySelector('#tear-link').getAttribute('href'));
-        await page.goto(`${server.url}index.html${href}`);
+        await page.goto(`${used.server.url}index.html${href}`);
         await page.waitFor(() => window.clothDemo?.options.tearStretch > 0, null, { message: 'the tearing cloth' });
         await waitForTime(page, DEMO, 1.2);
         assert.equal(await page.evaluate(() => window.clothDemo.diagnostics().tornCount), 0, 'nothing tore as it settled');
@@ -85,11 +63,12 @@ for (const engineName of selectedEngines()) {
         const mouse = page.pointer('mouse');
         await mouse.press(start.x, start.y);
         await waitForGrabbed(page, DEMO, k);
-        // a steady hard pull downwards, 8 px every 60 ms, until a line has torn
+        // a steady hard pull downwards, 8 px every 0.06 s of simulated time (the pull's speed whatever the
+        // machine's), until a line has torn
         let away = [];
         for (let step = 1; step <= 60; step += 1) {
           await mouse.move(start.x, start.y + step * 8);
-          await sleep(60);
+          await waitForTime(page, DEMO, 0.06, await simTime(page));
           const torn = tornBetween(settled, await inspect(page, DEMO));
           away = torn.filter(([a, b]) => a !== k && b !== k);
           if (away.length >= 5) break;
@@ -119,9 +98,8 @@ for (const engineName of selectedEngines()) {
           ['Tool', ['Drag D', 'Cut C', 'Pin P', 'Draw W']],
         );
         assert.deepEqual(await toolShown(page), ['drag', 'drag', 'drag']);
-        await page.evaluate(() => window.clothDemo.pause());
+        const before = await pauseAtRest(page, DEMO);
         await pickTool(page, 'c', 'cut');
-        const before = await inspect(page, DEMO);
         // a stroke across the whole cloth between rows 14 and 15: through the middle
         // of each column's constraint between them, from beyond the sides
         const p = before.positions;
@@ -185,8 +163,7 @@ for (const engineName of selectedEngines()) {
     it('Undo after a drag, a parameter and a scene change (Ctrl+Z and the button), and Page defaults', async () => {
       await inEnginePage('index.html', async (page) => {
         await waitForTime(page, DEMO, 0.3);
-        await page.evaluate(() => window.clothDemo.pause());
-        const before = await inspect(page, DEMO);
+        const before = await pauseAtRest(page, DEMO);
         const k = H * W - 1;
         const at = await particleClient(page, DEMO, k);
         const mouse = page.pointer('mouse');
@@ -213,6 +190,8 @@ for (const engineName of selectedEngines()) {
         assert.equal(await page.evaluate(() => [window.clothDemo.options.gravity, document.querySelector('#gravity').value].join()), '-3,-3');
         await page.click('#undo');
         await page.waitFor(() => window.clothDemo.options.gravity === -9.81 && document.querySelector('#gravity').value === '-9.81', null, { message: 'gravity back' });
+        // paused again (a new scene runs): the cloth undone stays as it is put back, to be compared
+        await pauseAtRest(page, DEMO);
         await page.click('#undo');
         const undone = await waitForInspection(page, DEMO, (seen) => Math.hypot(seen.positions[2 * k] - before.positions[2 * k], seen.positions[2 * k + 1] - before.positions[2 * k + 1]) < 1e-6, { message: 'before the drag' });
         assert.deepEqual(undone.positions, before.positions, 'the cloth as it was before the drag');
