@@ -161,11 +161,6 @@ export async function serveForEngines(root = process.env.XPBD_E2E_ROOT || ROOT, 
 // Engines.
 
 /**
- * Launches engine `name`. Resolves to { name, openPage(url, options), close() }.
- * openPage options: viewport { width, height } (default 1280 × 900),
- * clipboard (Chromium: grant clipboard permissions).
- */
-/**
  * node:test's `it`, except that a test during which WebKit's web process crashed
  * by itself runs once more, in new pages, with the crash printed. WebKitGTK's
  * web process now and then stops at a release assertion of its own on a machine
@@ -227,6 +222,11 @@ export function useEngine(engineName, { routes = {} } = {}) {
   };
 }
 
+/**
+ * Launches engine `name`. Resolves to { name, openPage(url, options), close() }.
+ * openPage options: viewport { width, height } (default 1280 × 900),
+ * clipboard (Chromium: grant clipboard permissions).
+ */
 export async function launchEngine(name) {
   if (name === 'chromium') return launchChromium();
   if (name === 'firefox') return launchFirefox();
