@@ -34,22 +34,6 @@ pub fn work_budget_error(value: impl std::fmt::Display) -> ClothError {
 }
 
 impl Cloth {
-    /// Applies `change` to the parameters only when one step with the changed
-    /// parameters stays within [`params::MAX_WORK_PER_STEP`]; otherwise nothing
-    /// changes and the error names `field` and `value`.
-    pub(super) fn change_within_work_limit(
-        &mut self,
-        field: &'static str,
-        value: &dyn std::fmt::Display,
-        change: impl FnOnce(&mut Params),
-    ) -> Result<(), ClothError> {
-        let mut p = self.params;
-        change(&mut p);
-        self.validate_work(field, value, &p)?;
-        self.params = p;
-        Ok(())
-    }
-
     /// Refuses parameters `p` when one step with them would exceed
     /// [`params::MAX_WORK_PER_STEP`]; the error names `field` and `value`.
     pub(super) fn validate_work(
