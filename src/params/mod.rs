@@ -145,22 +145,37 @@ impl Params {
     /// without checking its range (see [`Params::validate`]); a name that is
     /// no solver parameter, or a value of the wrong kind, is refused naming it.
     pub fn set_named(&mut self, name: &str, value: Value) -> Result<(), ClothError> {
-        macro_rules! set_by_name {
+        // each field with its entry, so that one lookup and one call per
+        // Rust type serve every parameter
+        macro_rules! fields {
             ($($field:ident: $ty:ty = $entry:ident, $js:ident / $js_setter:ident ($setter:ident), $ts:literal;)*) => {
-                match name {
-                    $(n if is_named(n, $entry.name) => {
-                        self.$field = <$ty as ParameterValue>::from_value(&$entry, value)?;
-                        Ok(())
-                    })*
-                    _ => Err(invalid(
-                        "params",
-                        quoted(name, name.len()),
-                        "the name of a solver parameter".to_string(),
-                    )),
-                }
+                [$((&$entry, &mut self.$field as &mut dyn SetValue)),*]
             };
         }
-        with_solver_parameters!(set_by_name)
+        let fields: [(&Parameter, &mut dyn SetValue); _] = with_solver_parameters!(fields);
+        match fields
+            .into_iter()
+            .find(|(entry, _)| is_named(name, entry.name))
+        {
+            Some((entry, field)) => field.set_value(entry, value),
+            None => Err(invalid(
+                "params",
+                quoted(name, name.len()),
+                "the name of a solver parameter".to_string(),
+            )),
+        }
+    }
+}
+
+/// A field of [`Params`] set from a table value (see [`ParameterValue::from_value`]).
+trait SetValue {
+    fn set_value(&mut self, parameter: &Parameter, value: Value) -> Result<(), ClothError>;
+}
+
+impl<T: ParameterValue> SetValue for T {
+    fn set_value(&mut self, parameter: &Parameter, value: Value) -> Result<(), ClothError> {
+        *self = T::from_value(parameter, value)?;
+        Ok(())
     }
 }
 
