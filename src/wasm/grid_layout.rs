@@ -6,7 +6,7 @@
 use js_sys::{Float32Array, Object, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{cloth_error, number, table_whole};
+use super::convert::{cloth_error, number};
 use crate::cloth::{DIVERGENCE_LIMIT, MAX_STEPS_PER_CALL};
 use crate::kinds;
 use crate::model::grid::SPACING;
@@ -41,11 +41,6 @@ export interface GridLayout {
 }
 "#;
 
-/// Sets `object[key] = value`.
-fn set(object: &Object, key: &str, value: &JsValue) -> Result<(), JsValue> {
-    Reflect::set(object, &JsValue::from_str(key), value).map(|_| ())
-}
-
 /// The layout as a JavaScript object of typed arrays (copies, not views).
 fn layout_object(layout: &ColoredGrid) -> Result<JsValue, JsValue> {
     let m = layout.num_constraints() as u32;
@@ -63,37 +58,33 @@ fn layout_object(layout: &ColoredGrid) -> Result<JsValue, JsValue> {
         offsets.push(start + count);
     }
     let pinned: Vec<u32> = layout.fixed.iter().map(|&k| k as u32).collect();
+    let number = |v: f64| JsValue::from_f64(v);
+    let properties: [(&str, JsValue); 9] = [
+        (
+            "positions",
+            Float32Array::from(&layout.positions[..]).into(),
+        ),
+        ("ends", ends.into()),
+        ("restLengths", rest_lengths.into()),
+        ("colorOffsets", Uint32Array::from(&offsets[..]).into()),
+        ("pinned", Uint32Array::from(&pinned[..]).into()),
+        ("spacing", number(SPACING as f64)),
+        ("colors", number(layout.colors.len() as f64)),
+        ("divergenceLimit", number(DIVERGENCE_LIMIT as f64)),
+        ("maxStepsPerCall", number(MAX_STEPS_PER_CALL as f64)),
+    ];
     let object = Object::new();
-    set(
-        &object,
-        "positions",
-        &Float32Array::from(&layout.positions[..]).into(),
-    )?;
-    set(&object, "ends", &ends.into())?;
-    set(&object, "restLengths", &rest_lengths.into())?;
-    set(
-        &object,
-        "colorOffsets",
-        &Uint32Array::from(&offsets[..]).into(),
-    )?;
-    set(&object, "pinned", &Uint32Array::from(&pinned[..]).into())?;
-    set(&object, "spacing", &JsValue::from_f64(SPACING as f64))?;
-    set(
-        &object,
-        "colors",
-        &JsValue::from_f64(layout.colors.len() as f64),
-    )?;
-    set(
-        &object,
-        "divergenceLimit",
-        &JsValue::from_f64(DIVERGENCE_LIMIT as f64),
-    )?;
-    set(
-        &object,
-        "maxStepsPerCall",
-        &JsValue::from_f64(MAX_STEPS_PER_CALL as f64),
-    )?;
+    for (key, value) in &properties {
+        Reflect::set(&object, &JsValue::from_str(key), value)?;
+    }
     Ok(object.into())
+}
+
+/// Reads argument `value` as a number the table's rule for `parameter`
+/// accepts; the refusal names the parameter.
+fn table_number(parameter: &params::Parameter, value: &JsValue) -> Result<f64, JsValue> {
+    let v = number(parameter.name, value)?;
+    parameter.check_number(v).map_err(cloth_error)
 }
 
 /// The `width × height` grid cloth with `fixed` corners (1, 2 or 4) laid out
@@ -107,9 +98,14 @@ pub fn grid_layout(
     #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] fixed: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let width = table_whole(&params::WIDTH, number(params::WIDTH.name, &width)?)? as usize;
-    let height = table_whole(&params::HEIGHT, number(params::HEIGHT.name, &height)?)? as usize;
-    let fixed = table_whole(&params::FIXED, number(params::FIXED.name, &fixed)?)? as usize;
+    let mut size = [0.0; 3];
+    let arguments = [&width, &height, &fixed];
+    let entries = [&params::WIDTH, &params::HEIGHT, &params::FIXED];
+    for ((v, value), parameter) in size.iter_mut().zip(arguments).zip(entries) {
+        // the rules are of whole numbers up to 1000: each fits a usize
+        *v = table_number(parameter, value)?;
+    }
+    let [width, height, fixed] = size.map(|v| v as usize);
     let preset = FixedPreset::from_count(fixed).map_err(cloth_error)?;
     let layout = grid_layout::build(width, height, preset).map_err(cloth_error)?;
     layout_object(&layout)
@@ -131,18 +127,35 @@ pub fn substep_values(
     velocity_damping: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] mass: JsValue,
 ) -> Result<Float32Array, JsValue> {
-    let checked = |parameter: &params::Parameter, value: &JsValue| {
-        parameter
-            .check_number(number(parameter.name, value)?)
-            .map_err(cloth_error)
-    };
+    let mut values = [0.0; 6];
+    let arguments = [
+        &time_step,
+        &substeps,
+        &stiffness,
+        &damping,
+        &velocity_damping,
+        &mass,
+    ];
+    let entries = [
+        &params::TIME_STEP,
+        &params::SUBSTEPS,
+        &params::STIFFNESS,
+        &params::DAMPING,
+        &params::VELOCITY_DAMPING,
+        &params::MASS,
+    ];
+    for ((v, value), parameter) in values.iter_mut().zip(arguments).zip(entries) {
+        *v = table_number(parameter, value)?;
+    }
+    let [time_step, substeps, stiffness, damping, velocity_damping, mass] = values;
     let p = Params {
-        time_step: checked(&params::TIME_STEP, &time_step)?,
-        substeps: table_whole(&params::SUBSTEPS, number(params::SUBSTEPS.name, &substeps)?)?,
-        stiffness: checked(&params::STIFFNESS, &stiffness)?,
-        damping: checked(&params::DAMPING, &damping)?,
-        velocity_damping: checked(&params::VELOCITY_DAMPING, &velocity_damping)?,
-        mass: checked(&params::MASS, &mass)?,
+        time_step,
+        // a whole number up to 100 by its rule
+        substeps: substeps as u32,
+        stiffness,
+        damping,
+        velocity_damping,
+        mass,
         ..Params::default()
     };
     let h = p.substep_size();
