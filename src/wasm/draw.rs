@@ -4,12 +4,12 @@
 //! canvas' size, the view, the colours) is read and checked before anything
 //! is drawn.
 
-use js_sys::{JsString, Reflect};
+use js_sys::JsString;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, ImageData, OffscreenCanvasRenderingContext2d};
 
-use super::convert::{error, string_start, wrong_type};
+use super::convert::{error, property, string_start, wrong_type};
 use super::reentry::Reading;
 use super::Simulation;
 use crate::contacts::MAX_COLLIDERS;
@@ -69,6 +69,16 @@ impl Simulation {
     }
 }
 
+/// The numbers of a `drawInto` view, in the order they are read and checked:
+/// field, default (`None`: required) and range.
+const VIEW_NUMBERS: [(&str, Option<f64>, (f64, f64)); 5] = [
+    ("view.pixelRatio", Some(1.0), (1e-3, MAX_PIXEL_RATIO)),
+    ("view.originX", None, (-MAX_VIEW_PX, MAX_VIEW_PX)),
+    ("view.originY", None, (-MAX_VIEW_PX, MAX_VIEW_PX)),
+    ("view.scale", None, (1e-6, MAX_VIEW_PX)),
+    ("view.particleRadius", Some(2.5), (0.0, MAX_PARTICLE_RADIUS)),
+];
+
 /// What one `drawInto` call draws and where: the context, the canvas' size in
 /// pixels (at most `MAX_FRAME_PIXELS`), the view in backing-store pixels, the
 /// style and whether to repaint the whole canvas. Read and checked before
@@ -103,21 +113,12 @@ impl<'a> DrawRequest<'a> {
                 "an object { originX, originY, scale, ... }",
             ));
         }
-        let ratio = view_number(view, "view.pixelRatio", Some(1.0), (1e-3, MAX_PIXEL_RATIO))?;
-        let origin_x = view_number(view, "view.originX", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
-        let origin_y = view_number(view, "view.originY", None, (-MAX_VIEW_PX, MAX_VIEW_PX))?;
-        let scale = view_number(view, "view.scale", None, (1e-6, MAX_VIEW_PX))?;
-        let radius = view_number(
-            view,
-            "view.particleRadius",
-            Some(2.5),
-            (0.0, MAX_PARTICLE_RADIUS),
-        )?;
-        let flag = |name: &str| {
-            Reflect::get(view, &JsValue::from_str(name))
-                .map(|v| v.is_truthy())
-                .unwrap_or(false)
-        };
+        let mut numbers = [0.0; VIEW_NUMBERS.len()];
+        for (number, &(field, default, range)) in numbers.iter_mut().zip(&VIEW_NUMBERS) {
+            *number = view_number(view, field, default, range)?;
+        }
+        let [ratio, origin_x, origin_y, scale, radius] = numbers;
+        let flag = |name: &str| property(view, name).is_truthy();
         let (strain, full) = (flag("strainColors"), flag("full"));
         let most = read_max_shapes(view)?;
         let Some((width, height)) = canvas_size(ctx)? else {
@@ -210,14 +211,11 @@ fn context_2d(ctx: &JsValue) -> Option<&CanvasRenderingContext2d> {
 /// most [`MAX_FRAME_PIXELS`] (so is every pixel index); `None` when it has no
 /// pixels.
 fn canvas_size(ctx: &CanvasRenderingContext2d) -> Result<Option<(usize, usize)>, JsValue> {
-    // Reflect::get catches what a patched getter might throw.
-    let read = |object: &JsValue, name: &str| {
-        Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
-    };
-    let canvas = read(ctx, "canvas");
+    // `property` catches what a patched getter might throw.
+    let canvas = property(ctx, "canvas");
     // The size stays an f64 until it is known to be small: in usize (32
     // bits in wasm) width × height wraps, and 65536 × 65536 would pass as 0.
-    let size = |name: &str| read(&canvas, name).as_f64().filter(|v| *v >= 0.0);
+    let size = |name: &str| property(&canvas, name).as_f64().filter(|v| *v >= 0.0);
     let (Some(width), Some(height)) = (size("width"), size("height")) else {
         return Err(error(
             "ctx",
@@ -251,23 +249,32 @@ fn canvas_size(ctx: &CanvasRenderingContext2d) -> Result<Option<(usize, usize)>,
 fn read_style(view: &JsValue, ratio: f64, radius: f64, strain: bool) -> Result<Style, JsValue> {
     let mut style = Style::with_pixel_ratio(ratio as f32, radius as f32);
     style.strain_colors = strain;
-    let color = |field: &'static str, default: raster::Rgba| view_color(view, field, default);
-    style.background = color("view.backgroundColor", style.background)?;
-    style.constraint = color("view.constraintColor", style.constraint)?;
-    style.particle = color("view.particleColor", style.particle)?;
-    style.grabbed = color("view.grabbedColor", style.grabbed)?;
-    style.axes = (
-        color("view.xAxisColor", style.axes.0)?,
-        color("view.yAxisColor", style.axes.1)?,
-    );
-    style.collider = (
-        color("view.colliderColor", style.collider.0)?,
-        color("view.colliderEdgeColor", style.collider.1)?,
-    );
-    style.body = (
-        color("view.bodyColor", style.body.0)?,
-        color("view.bodyEdgeColor", style.body.1)?,
-    );
+    let Style {
+        background,
+        constraint,
+        particle,
+        grabbed,
+        axes,
+        collider,
+        body,
+        ..
+    } = &mut style;
+    // in the order they are read and checked
+    let colors = [
+        ("view.backgroundColor", background),
+        ("view.constraintColor", constraint),
+        ("view.particleColor", particle),
+        ("view.grabbedColor", grabbed),
+        ("view.xAxisColor", &mut axes.0),
+        ("view.yAxisColor", &mut axes.1),
+        ("view.colliderColor", &mut collider.0),
+        ("view.colliderEdgeColor", &mut collider.1),
+        ("view.bodyColor", &mut body.0),
+        ("view.bodyEdgeColor", &mut body.1),
+    ];
+    for (field, color) in colors {
+        *color = view_color(view, field, *color)?;
+    }
     Ok(style)
 }
 
@@ -280,7 +287,7 @@ fn view_color(
     default: raster::Rgba,
 ) -> Result<raster::Rgba, JsValue> {
     let name = field.strip_prefix("view.").unwrap_or(field);
-    let value = Reflect::get(view, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    let value = property(view, name);
     if value.is_undefined() {
         return Ok(default);
     }
@@ -450,17 +457,21 @@ fn view_number(
     (min, max): (f64, f64),
 ) -> Result<f64, JsValue> {
     let name = field.strip_prefix("view.").unwrap_or(field);
-    let value = Reflect::get(view, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
-    let expected = format!("a number from {} to {}", Plain(min), Plain(max));
+    let value = property(view, name);
+    let expected = || format!("a number from {} to {}", Plain(min), Plain(max));
     match (value.as_f64(), default) {
         (Some(v), _) if v.is_finite() && (min..=max).contains(&v) => Ok(v),
         (Some(v), _) => Err(error(
             field,
             "invalid_value",
-            &format!("invalid {field}: got {}, expected {expected}", Number(v)),
+            &format!(
+                "invalid {field}: got {}, expected {}",
+                Number(v),
+                expected()
+            ),
         )),
         (None, Some(d)) if value.is_undefined() => Ok(d),
-        (None, _) => Err(wrong_type(field, &value, &expected)),
+        (None, _) => Err(wrong_type(field, &value, &expected())),
     }
 }
 
