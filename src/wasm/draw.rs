@@ -325,11 +325,14 @@ impl Simulation {
             ..
         } = *request;
         // the shapes on the stack: drawing allocates nothing but its frame
-        let mut shapes = [Shape::Ground { y: 0.0 }; MAX_COLLIDERS];
+        // (filled by a loop: a constant array would be written out store by
+        // store, a kilobyte of code)
         let colliders = self.cloth.colliders();
-        for (shape, collider) in shapes.iter_mut().zip(colliders) {
-            *shape = collider.shape;
-        }
+        let shapes: [Shape; MAX_COLLIDERS] = std::array::from_fn(|k| {
+            colliders
+                .get(k)
+                .map_or(Shape::Ground { y: 0.0 }, |collider| collider.shape)
+        });
         let cloth = raster::Cloth {
             positions: self.cloth.positions(),
             constraint_ids: self.cloth.constraint_ids(),
