@@ -3,6 +3,8 @@
 //! kind, then taken in; refused as a whole, with nothing changed, when it is
 //! wrong, does not fit in memory or would make a step too much work.
 
+use std::collections::TryReserveError;
+
 use super::{Added, Cloth};
 use crate::error::{ClothError, Number, Plain};
 use crate::kinds::bodies::{self, check_bodies, check_body_count, check_plasticity};
@@ -401,12 +403,29 @@ impl Cloth {
         addition: &Addition,
         uniform: bool,
     ) -> Result<Option<Vec<f32>>, ClothError> {
-        let added = addition.masses.len();
-        let n = addition.particles_after();
-        let out_of_memory = |_| ClothError::OutOfMemory {
-            field: "bodies",
-            what: format!("room for {added} particles more among {}", addition.first),
-        };
+        let list = self
+            .reserve_particles(addition.particles_after(), uniform)
+            .map_err(|_| ClothError::OutOfMemory {
+                field: "bodies",
+                what: format!(
+                    "room for {} particles more among {}",
+                    addition.masses.len(),
+                    addition.first
+                ),
+            })?;
+        self.kinds.reserve_addition(addition, "bodies")?;
+        Ok(list)
+    }
+
+    /// Reserves room for `n` particles in all in every array of particles;
+    /// returns the list of masses the cloth needs when it has none and the
+    /// particles to come are not `uniform`. Nothing changes but capacity.
+    #[inline(never)]
+    pub(super) fn reserve_particles(
+        &mut self,
+        n: usize,
+        uniform: bool,
+    ) -> Result<Option<Vec<f32>>, TryReserveError> {
         for array in [
             &mut self.positions,
             &mut self.previous,
@@ -414,29 +433,17 @@ impl Cloth {
             &mut self.step_start_velocities,
             &mut self.velocities,
         ] {
-            array.try_reserve_exact(2 * added).map_err(out_of_memory)?;
+            memory::reserve_len(array, 2 * n)?;
         }
-        self.inverse_mass
-            .try_reserve_exact(added)
-            .map_err(out_of_memory)?;
-        self.pinned
-            .try_reserve_exact(added)
-            .map_err(out_of_memory)?;
-        let list = match &mut self.masses {
-            Some(masses) => {
-                masses.try_reserve_exact(added).map_err(out_of_memory)?;
-                None
-            }
-            None if uniform => None,
-            None => Some(memory::with_capacity(n).map_err(out_of_memory)?),
-        };
-        for split in [&mut self.xs, &mut self.ys] {
-            split
-                .try_reserve_exact(n.saturating_sub(split.len()))
-                .map_err(out_of_memory)?;
+        for array in [&mut self.inverse_mass, &mut self.xs, &mut self.ys] {
+            memory::reserve_len(array, n)?;
         }
-        self.kinds.reserve_addition(addition, "bodies")?;
-        Ok(list)
+        memory::reserve_len(&mut self.pinned, n)?;
+        match &mut self.masses {
+            Some(masses) => memory::reserve_len(masses, n).map(|()| None),
+            None if uniform => Ok(None),
+            None => memory::with_capacity(n).map(Some),
+        }
     }
 
     /// Takes `addition` in, in the room reserved for it: its particles at
@@ -444,32 +451,42 @@ impl Cloth {
     /// has the `mass` parameter's mass (no list of masses is needed); `list`:
     /// the list of masses the cloth needs from now on, when it had none.
     fn take_in(&mut self, addition: &Addition, uniform: bool, list: Option<Vec<f32>>) {
-        let (first, n) = (addition.first, addition.particles_after());
-        let positions = addition.positions;
-        self.positions.extend_from_slice(positions);
+        self.positions.extend_from_slice(addition.positions);
+        // the masses, which become the inverse masses
+        self.inverse_mass.extend_from_slice(addition.masses);
+        self.take_particles(addition.first, uniform, list);
+        self.kinds.add(addition);
+        self.topology_changed();
+    }
+
+    /// Takes in the particles from `first` on, whose positions are in
+    /// `positions` and whose masses (kg, 0: pinned) are in `inverse_mass`, in
+    /// the room [`Cloth::reserve_particles`] reserved: at rest, pinned where
+    /// their mass is 0, with their inverse masses. `uniform` and `list` as
+    /// [`Cloth::reserve_particles`] says.
+    #[inline(never)]
+    pub(super) fn take_particles(&mut self, first: usize, uniform: bool, list: Option<Vec<f32>>) {
+        let n = self.inverse_mass.len();
+        let (positions, masses) = (&self.positions[2 * first..], &self.inverse_mass[first..]);
         self.previous.extend_from_slice(positions);
         self.step_start.extend_from_slice(positions);
         self.step_start_velocities.resize(2 * n, 0.0);
         self.velocities.resize(2 * n, 0.0);
-        self.pinned
-            .extend(addition.masses.iter().map(|&m| m == 0.0));
-        self.inverse_mass.resize(n, 0.0);
+        self.pinned.extend(masses.iter().map(|&m| m == 0.0));
         if let Some(mut list) = list {
             // the particles there were keep the `mass` parameter's mass (0)
             list.resize(first, 0.0);
             self.masses = Some(list);
             self.masses_mean = self.params.mass;
         }
-        if let (false, Some(masses)) = (uniform, &mut self.masses) {
+        if let (false, Some(own)) = (uniform, &mut self.masses) {
             // a particle's mass is `masses[k] · mass / masses_mean`
             let scale = (self.masses_mean / self.params.mass) as f32;
-            masses.extend(addition.masses.iter().map(|&m| m * scale));
+            own.extend(masses.iter().map(|&m| m * scale));
         }
-        self.kinds.add(addition);
         for k in first..n {
             self.update_inverse_mass(k);
         }
-        self.topology_changed();
     }
 
     /// Takes the particles from `first` on out again (the kinds have undone

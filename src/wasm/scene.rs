@@ -495,7 +495,7 @@ impl Simulation {
         let reading = Reading::begin("scene")?;
         let scene = read_scene(&scene)?;
         drop(reading);
-        let cloth = Cloth::from_scene(&scene).map_err(cloth_error)?;
+        let cloth = Cloth::from_owned_scene(scene).map_err(cloth_error)?;
         Ok(Simulation::of(cloth))
     }
 
