@@ -4,6 +4,7 @@
 //! wrong, does not fit in memory or would make a step too much work.
 
 use std::collections::TryReserveError;
+use std::fmt;
 
 use super::{Added, Cloth};
 use crate::error::{ClothError, Number, Plain};
@@ -63,12 +64,19 @@ fn not_empty(field: &'static str) -> ClothError {
     }
 }
 
-/// The refusal of `addBody`'s `field`, which got `value`.
-pub(super) fn refuse_value(field: &'static str, value: String, allowed: String) -> ClothError {
+/// The refusal of an addition's `field`, which got `value`: written out
+/// here, once, rather than at every refusal.
+#[cold]
+#[inline(never)]
+pub(super) fn refuse_value(
+    field: &'static str,
+    value: fmt::Arguments,
+    allowed: fmt::Arguments,
+) -> ClothError {
     ClothError::InvalidValue {
         field,
-        value,
-        allowed,
+        value: value.to_string(),
+        allowed: allowed.to_string(),
     }
 }
 
@@ -210,8 +218,8 @@ impl Cloth {
         if body.outline.len() % 2 != 0 || !(3..=MAX_OUTLINE_CORNERS).contains(&corners) {
             return Err(refuse_value(
                 "outline",
-                format!("{} numbers", body.outline.len()),
-                format!(
+                format_args!("{} numbers", body.outline.len()),
+                format_args!(
                     "[x0, y0, x1, y1, ...]: 3 to {MAX_OUTLINE_CORNERS} corners, two numbers each"
                 ),
             ));
@@ -223,8 +231,8 @@ impl Cloth {
         if !(mass.is_finite() && (least..=most).contains(&mass)) {
             return Err(refuse_value(
                 "density",
-                format!("{} kg/m²", Number(density)),
-                format!(
+                format_args!("{} kg/m²", Number(density)),
+                format_args!(
                     "a density from {} to {} kg/m² at spacing {} m (each particle weighs \
                      density · spacing², from {} to {} kg)",
                     Number(least / (spacing * spacing)),
@@ -239,16 +247,19 @@ impl Cloth {
         if !(compliance.is_finite() && (0.0..=bodies::MAX_COMPLIANCE).contains(&compliance)) {
             return Err(refuse_value(
                 "compliance",
-                Number(compliance).to_string(),
-                format!(
+                format_args!("{}", Number(compliance)),
+                format_args!(
                     "a number from 0 to {} s² (0 = rigid)",
                     Plain(bodies::MAX_COMPLIANCE)
                 ),
             ));
         }
         if let Some(plastic) = &body.plastic {
-            check_plasticity(plastic)
-                .map_err(|(value, allowed)| refuse_value("plastic", value, allowed))?;
+            check_plasticity(plastic).map_err(|(value, allowed)| ClothError::InvalidValue {
+                field: "plastic",
+                value,
+                allowed,
+            })?;
         }
         Ok((spacing, mass))
     }
@@ -269,8 +280,8 @@ impl Cloth {
         {
             return Err(refuse_value(
                 field,
-                format!("{} at {i}", Number(values[i])),
-                format!("finite coordinates within ±{} m", Plain(limit)),
+                format_args!("{} at {i}", Number(values[i])),
+                format_args!("finite coordinates within ±{} m", Plain(limit)),
             ));
         }
         let (low, high) = SPACING_RANGE;
@@ -278,8 +289,8 @@ impl Cloth {
         if !(spacing.is_finite() && (low..=high).contains(&spacing)) {
             return Err(refuse_value(
                 "spacing",
-                Number(spacing).to_string(),
-                format!("a spacing from {} to {} m", Plain(low), Plain(high)),
+                format_args!("{}", Number(spacing)),
+                format_args!("a spacing from {} to {} m", Plain(low), Plain(high)),
             ));
         }
         Ok(spacing)
@@ -292,8 +303,8 @@ impl Cloth {
         let Some(positions) = grid_inside(&outline, spacing as f32, MAX_GRID_POINTS) else {
             return Err(refuse_value(
                 "spacing",
-                Number(spacing).to_string(),
-                format!(
+                format_args!("{}", Number(spacing)),
+                format_args!(
                     "a spacing at which the outline's bounding box holds at most \
                      {MAX_GRID_POINTS} grid points"
                 ),
@@ -308,8 +319,8 @@ impl Cloth {
         if count > MAX_FILLED_PARTICLES {
             return Err(refuse_value(
                 "spacing",
-                format!("{} m, at which the outline encloses {count} grid points", Number(spacing)),
-                format!(
+                format_args!("{} m, at which the outline encloses {count} grid points", Number(spacing)),
+                format_args!(
                     "a spacing at which it encloses at most {MAX_FILLED_PARTICLES} (one particle each)"
                 ),
             ));
@@ -318,15 +329,16 @@ impl Cloth {
         if count < 3 || thin {
             return Err(refuse_value(
                 "outline",
-                format!(
+                format_args!(
                     "an outline enclosing {count} grid point{}{} at spacing {} m",
                     if count == 1 { "" } else { "s" },
                     if thin { " on one line" } else { "" },
                     Number(spacing)
                 ),
-                "one enclosing at least 3 not on one line (draw it larger, or give a smaller \
-                 spacing)"
-                    .into(),
+                format_args!(
+                    "one enclosing at least 3 not on one line (draw it larger, or give a \
+                     smaller spacing)"
+                ),
             ));
         }
         let scene = Scene {

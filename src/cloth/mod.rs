@@ -251,25 +251,29 @@ impl Cloth {
         };
         let kinds = Kinds::from_scene(&scene)?;
         let mut params = Params::default();
-        let rest_lengths = match scene.rest_lengths {
+        let rest_lengths = match scene.rest_lengths.take() {
             Some(rest_lengths) => rest_lengths,
             None => start_lengths(&scene.distances, &scene.positions).map_err(out_of_memory)?,
         };
-        let compliances =
-            own_compliances(scene.distance_stiffness, &mut params).map_err(out_of_memory)?;
+        let stiffness = std::mem::replace(
+            &mut scene.distance_stiffness,
+            DistanceStiffness::Uniform(0.0),
+        );
+        let compliances = own_compliances(stiffness, &mut params).map_err(out_of_memory)?;
         let uniform = own_mass(&scene.masses, &mut params);
+        let distances = std::mem::take(&mut scene.distances);
         let constraints =
-            ConstraintSet::try_new(scene.distances, rest_lengths, colors, params.solver_order)
+            ConstraintSet::try_new(distances, rest_lengths, colors, params.solver_order)
                 .map_err(out_of_memory)?;
         let forces = memory::with_capacity(constraints.len()).map_err(out_of_memory)?;
         let mut cloth = Cloth {
             params,
-            positions: scene.positions,
+            positions: std::mem::take(&mut scene.positions),
             previous: Vec::new(),
             step_start: Vec::new(),
             step_start_velocities: Vec::new(),
             velocities: Vec::new(),
-            inverse_mass: scene.masses,
+            inverse_mass: std::mem::take(&mut scene.masses),
             masses: None,
             masses_mean: params.mass,
             pinned: Vec::new(),
