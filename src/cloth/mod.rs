@@ -18,7 +18,8 @@
 //! * `limits.rs`: the limits of a step and of one call;
 //! * `setters.rs`: the parameters, each checked against the table;
 //! * `interaction.rs`: pick, grab, drag, pins and colliders;
-//! * `addition.rs`: particles and bodies added while it runs, `rope.rs`:
+//! * `addition.rs`: particles and bodies added while it runs, and the path
+//!   by which particles are taken in, whether built or added; `rope.rs`:
 //!   ropes added while it runs;
 //! * `state.rs` and `state_checks.rs`: saving and restoring a state;
 //! * `diagnostics.rs`: views of the arrays, forces, energies, stretch.
