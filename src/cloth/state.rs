@@ -2,11 +2,14 @@
 //! bit), and a state computed elsewhere to continue from. Every state is
 //! checked whole before anything changes (`state_checks.rs`).
 
+use super::kinds::KindsMark;
+use super::step::Cursor;
 use super::{Added, Cloth, DIVERGENCE_LIMIT};
 use crate::error::{ClothError, Number, Plain};
 use crate::memory;
 use crate::model::Shape;
 use crate::params::{self, Params};
+use crate::solver::order::ConstraintSet;
 
 /// A saved state of a [`Cloth`] (see [`Cloth::saved_state`], [`Cloth::restore_state`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -115,14 +118,27 @@ impl Cloth {
         if state.added.len() == taken {
             return self.restore_checked(state);
         }
-        // the additions tried on a copy, which becomes this cloth when the
-        // whole state fits
+        // the additions replayed in place, and taken out again when the
+        // state does not fit
         state.params.validate()?;
-        let mut copy = self.clone();
-        copy.params = state.params;
-        for (k, added) in state.added[taken..].iter().enumerate() {
-            copy.params.mass = added.mass;
-            copy.add_scene(&added.scene, "added").map_err(|error| {
+        let before = Before::of(self, &state.added[taken..]);
+        let restored = self
+            .replay(&state.added[taken..], state.params)
+            .and_then(|()| self.restore_checked(state));
+        if restored.is_err() {
+            self.undo_replay(before);
+        }
+        restored
+    }
+
+    /// Adds the scenes of `additions`, each at the `mass` parameter it was
+    /// added at and `params` otherwise; stops at the first refused.
+    fn replay(&mut self, additions: &[Added], params: Params) -> Result<(), ClothError> {
+        let taken = self.added.len();
+        self.params = params;
+        for (k, added) in additions.iter().enumerate() {
+            self.params.mass = added.mass;
+            self.add_scene(&added.scene, "added").map_err(|error| {
                 state_error(
                     "added",
                     Some(taken + k),
@@ -130,9 +146,26 @@ impl Cloth {
                 )
             })?;
         }
-        copy.restore_checked(state)?;
-        *self = copy;
         Ok(())
+    }
+
+    /// Takes the additions [`Cloth::replay`] made out again: the cloth is
+    /// as it was at `before`.
+    fn undo_replay(&mut self, before: Before) {
+        if self.added.len() > before.added {
+            if let Some(constraints) = before.constraints {
+                self.constraints = constraints;
+            }
+            if let Some(own) = &mut self.compliances {
+                own.truncate(before.built);
+            }
+            self.kinds.take_out(before.kinds);
+            self.take_out(before.particles, before.listed);
+            self.masses_mean = before.masses_mean;
+            self.added.truncate(before.added);
+        }
+        self.params = before.params;
+        self.cursor = before.cursor;
     }
 
     /// [`Cloth::restore_state`] into a cloth with the additions of `state`.
@@ -229,6 +262,44 @@ impl Cloth {
         self.constraints.reset_multipliers();
         self.time = time;
         Ok(())
+    }
+}
+
+/// What replaying additions changes, as it was before, for
+/// [`Cloth::undo_replay`].
+struct Before {
+    params: Params,
+    /// The step in progress, set aside: the additions do not finish it.
+    cursor: Option<Cursor>,
+    particles: usize,
+    /// Distance constraints, live and torn.
+    built: usize,
+    /// The constraints, kept when an addition brings its own (a rope).
+    constraints: Option<ConstraintSet>,
+    /// The cloth had no list of masses.
+    listed: bool,
+    masses_mean: f64,
+    added: usize,
+    kinds: KindsMark,
+}
+
+impl Before {
+    /// `cloth` before `additions` are replayed on it; takes its step in
+    /// progress.
+    fn of(cloth: &mut Cloth, additions: &[Added]) -> Before {
+        let ropes = additions.iter().any(|a| !a.scene.distances.is_empty());
+        let particles = cloth.num_particles();
+        Before {
+            params: cloth.params,
+            cursor: cloth.cursor.take(),
+            particles,
+            built: cloth.constraints.built_with(),
+            constraints: ropes.then(|| cloth.constraints.clone()),
+            listed: cloth.masses.is_none(),
+            masses_mean: cloth.masses_mean,
+            added: cloth.added.len(),
+            kinds: cloth.kinds.mark(particles),
+        }
     }
 }
 
