@@ -306,11 +306,11 @@ impl Kinds {
 
     /// What a saved state keeps of the kinds: each kind's name and its
     /// [`ConstraintKind::saved`] numbers, for the kinds that keep any.
-    pub fn saved(&self) -> Vec<(String, Vec<f32>)> {
+    pub fn saved(&self) -> Vec<(&'static str, &[f32])> {
         let names = KIND_NAMES.iter().zip(self.all());
         names
-            .filter(|(_, kind)| !kind.saved().is_empty())
-            .map(|(&name, kind)| (name.to_string(), kind.saved().to_vec()))
+            .map(|(&name, kind)| (name, kind.saved()))
+            .filter(|(_, values)| !values.is_empty())
             .collect()
     }
 

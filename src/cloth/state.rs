@@ -5,6 +5,7 @@
 use super::kinds::KindsMark;
 use super::step::Cursor;
 use super::{Added, Cloth, DIVERGENCE_LIMIT};
+use crate::contacts::Collider;
 use crate::error::{ClothError, Number, Plain};
 use crate::memory;
 use crate::model::Shape;
@@ -41,6 +42,32 @@ pub struct ClothState {
     pub added: Vec<Added>,
 }
 
+/// A saved state borrowed from its cloth ([`Cloth::saved_view`]): the fields
+/// of [`ClothState`], the arrays the cloth keeps as they are.
+#[derive(Debug)]
+pub struct SavedView<'a> {
+    /// The solver parameters.
+    pub params: Params,
+    /// Simulated time, seconds.
+    pub time: f64,
+    /// `[x0, y0, x1, y1, ...]`, metres.
+    pub positions: &'a [f32],
+    /// `[vx0, vy0, ...]`, m/s.
+    pub velocities: &'a [f32],
+    /// Indices of the pinned particles, ascending.
+    pub pinned: Vec<u32>,
+    /// Creation indices of the live constraints, in the order they are solved.
+    pub constraints: &'a [u32],
+    /// Creation indices of the torn constraints, ascending.
+    pub torn: Vec<u32>,
+    /// The colliders (their velocities are not saved).
+    pub colliders: &'a [Collider],
+    /// What the constraint kinds keep besides the particles, by kind name.
+    pub kinds: Vec<(&'static str, &'a [f32])>,
+    /// The bodies and ropes added while it ran, in order.
+    pub added: &'a [Added],
+}
+
 impl Cloth {
     /// What the cloth is now, for saving: parameters, time, positions,
     /// velocities, pins, which constraints are torn and the order the live
@@ -48,6 +75,27 @@ impl Cloth {
     /// progress (finish it with [`Cloth::advance`]): its state is part way
     /// through a step and could not be continued from.
     pub fn saved_state(&self) -> Result<ClothState, ClothError> {
+        let view = self.saved_view()?;
+        let out_of_memory = |_| state_out_of_memory(self.num_particles());
+        Ok(ClothState {
+            params: view.params,
+            time: view.time,
+            positions: memory::copied(view.positions).map_err(out_of_memory)?,
+            velocities: memory::copied(view.velocities).map_err(out_of_memory)?,
+            pinned: view.pinned,
+            constraints: memory::copied(view.constraints).map_err(out_of_memory)?,
+            torn: view.torn,
+            colliders: view.colliders.iter().map(|c| (c.id, c.shape)).collect(),
+            kinds: (view.kinds.iter())
+                .map(|&(name, values)| (name.to_string(), values.to_vec()))
+                .collect(),
+            added: view.added.to_vec(),
+        })
+    }
+
+    /// [`Cloth::saved_state`] borrowed from the cloth where it can be: what
+    /// a writer of the state reads without copying the cloth's arrays first.
+    pub fn saved_view(&self) -> Result<SavedView<'_>, ClothError> {
         if self.step_in_progress() {
             return Err(state_error(
                 "step",
@@ -55,10 +103,7 @@ impl Cloth {
                 "is in progress: finish it before saving the state".into(),
             ));
         }
-        let out_of_memory = |_| ClothError::OutOfMemory {
-            field: "state",
-            what: format!("a copy of the state of {} particles", self.num_particles()),
-        };
+        let out_of_memory = |_| state_out_of_memory(self.num_particles());
         let live = self.constraints.len();
         let creation = self.constraints.creation();
         // ascending: each torn constraint marked by its creation index, then
@@ -72,18 +117,18 @@ impl Cloth {
         let pinned = (0..self.num_particles())
             .filter(|&k| self.pinned[k])
             .map(|k| k as u32);
-        Ok(ClothState {
+        Ok(SavedView {
             params: self.params,
             time: self.time,
-            positions: memory::copied(&self.positions).map_err(out_of_memory)?,
-            velocities: memory::copied(&self.velocities).map_err(out_of_memory)?,
+            positions: &self.positions,
+            velocities: &self.velocities,
             pinned: memory::collect(self.pinned.iter().filter(|&&p| p).count(), pinned)
                 .map_err(out_of_memory)?,
-            constraints: memory::copied(&creation[..live]).map_err(out_of_memory)?,
+            constraints: &creation[..live],
             torn,
-            colliders: self.colliders().iter().map(|c| (c.id, c.shape)).collect(),
+            colliders: self.colliders(),
             kinds: self.kinds.saved(),
-            added: self.added.clone(),
+            added: &self.added,
         })
     }
 
@@ -300,6 +345,14 @@ impl Before {
             added: cloth.added.len(),
             kinds: cloth.kinds.mark(particles),
         }
+    }
+}
+
+/// The refusal of a copy of the state of `n` particles.
+fn state_out_of_memory(n: usize) -> ClothError {
+    ClothError::OutOfMemory {
+        field: "state",
+        what: format!("a copy of the state of {n} particles"),
     }
 }
 

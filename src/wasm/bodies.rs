@@ -305,10 +305,10 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
 
 /// The constraint kinds' saved numbers as JavaScript: an object of a
 /// `Float32Array` for each kind that keeps any (`bodies`: the rest shapes).
-pub(super) fn kinds_to_js(kinds: &[(String, Vec<f32>)]) -> JsValue {
+pub(super) fn kinds_to_js(kinds: &[(&str, &[f32])]) -> JsValue {
     let object: JsValue = Object::new().into();
-    for (name, values) in kinds {
-        set(&object, name, &Float32Array::from(&values[..]));
+    for &(name, values) in kinds {
+        set(&object, name, &Float32Array::from(values));
     }
     object
 }

@@ -93,7 +93,7 @@ impl Simulation {
         if self.cloth.step_in_progress() {
             self.cloth.advance(1, u64::MAX);
         }
-        let state = self.cloth.saved_state().map_err(cloth_error)?;
+        let state = self.cloth.saved_view().map_err(cloth_error)?;
         let object: JsValue = js_sys::Object::new().into();
         let params: JsValue = js_sys::Object::new().into();
         for (parameter, value) in state.params.values() {
@@ -101,38 +101,28 @@ impl Simulation {
         }
         set(&object, "params", &params);
         set(&object, "time", &JsValue::from_f64(state.time));
-        set(
-            &object,
-            "positions",
-            &Float32Array::from(&state.positions[..]),
-        );
-        set(
-            &object,
-            "velocities",
-            &Float32Array::from(&state.velocities[..]),
-        );
+        set(&object, "positions", &Float32Array::from(state.positions));
+        set(&object, "velocities", &Float32Array::from(state.velocities));
         set(&object, "pinned", &Uint32Array::from(&state.pinned[..]));
-        let constraints = Uint32Array::from(&state.constraints[..]);
-        set(&object, "constraints", &constraints);
+        set(
+            &object,
+            "constraints",
+            &Uint32Array::from(state.constraints),
+        );
         set(&object, "torn", &Uint32Array::from(&state.torn[..]));
-        let colliders: js_sys::Array = self
-            .cloth
-            .colliders()
-            .iter()
+        let colliders: js_sys::Array = (state.colliders.iter())
             .map(|c| {
                 let spec = describe_collider(c);
                 for speed in ["vx", "vy"] {
-                    let _ = Reflect::delete_property(
-                        spec.unchecked_ref::<js_sys::Object>(),
-                        &speed.into(),
-                    );
+                    let spec = spec.unchecked_ref::<js_sys::Object>();
+                    let _ = Reflect::delete_property(spec, &speed.into());
                 }
                 spec
             })
             .collect();
         set(&object, "colliders", &colliders);
         set(&object, "kinds", &kinds_to_js(&state.kinds));
-        set(&object, "added", &added_to_js(&state.added));
+        set(&object, "added", &added_to_js(state.added));
         Ok(object)
     }
 
