@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use super::convert::{cloth_error, error, property, read, set, wrong_type};
 use super::reentry::Reading;
 use super::scene::{counted_numbers, entry_number, indices_of, key, objects, too_many};
-use super::typed_arrays::read_typed;
+use super::typed_arrays::{copy_typed, typed_length};
 use super::Simulation;
 use crate::cloth::{
     Added, BodyOutline, RopeSpec, KIND_NAMES, MAX_OUTLINE_CORNERS, MAX_ROPE_POINTS,
@@ -267,23 +267,30 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
     let mut added = Vec::new();
     for entry in objects("added", &value, MAX_BODIES, &refuse)? {
         let floats = |name: &'static str| -> Result<Vec<f32>, JsValue> {
-            let too_long = |_| {
-                error(
+            let value = read(name, &entry, name)?;
+            let length = typed_length::<Float32Array>(name, &value)?;
+            if length as usize > 2 * MAX_PARTICLES {
+                return Err(error(
                     name,
                     "invalid_state",
                     &format!("invalid added.{name}: too long"),
-                )
-            };
-            let value = read(name, &entry, name)?;
-            read_typed::<Float32Array>(name, &value, 2 * MAX_PARTICLES, &too_long)
+                ));
+            }
+            copy_typed::<Float32Array>(name, &value, length)
         };
         let distances = read("added.distances", &entry, "distances")?;
         let distances = if distances.is_undefined() {
             Vec::new()
         } else {
-            let field = "added.distances";
-            let too_long = |_| error(field, "invalid_state", "invalid added.distances: too long");
-            read_typed::<Uint32Array>(field, &distances, 2 * MAX_PARTICLES, &too_long)?
+            let length = typed_length::<Uint32Array>("added.distances", &distances)?;
+            if length as usize > 2 * MAX_PARTICLES {
+                return Err(error(
+                    "added.distances",
+                    "invalid_state",
+                    "invalid added.distances: too long",
+                ));
+            }
+            copy_typed::<Uint32Array>("added.distances", &distances, length)?
         };
         let mass = read("added.mass", &entry, "mass")?;
         let Some(mass) = mass.as_f64() else {
@@ -333,15 +340,18 @@ pub(super) fn read_kinds(state: &JsValue, most: usize) -> Result<Vec<(String, Ve
         if values.is_undefined() {
             continue;
         }
-        let too_long = |length| {
-            cloth_error(ClothError::InvalidState {
+        let length = typed_length::<Float32Array>("kinds", &values)?;
+        if length as usize > most {
+            return Err(cloth_error(ClothError::InvalidState {
                 field: "kinds",
                 index: None,
                 problem: format!("{name} has {length} numbers, expected at most {most}"),
-            })
-        };
-        let values = read_typed::<Float32Array>("kinds", &values, most, &too_long)?;
-        kinds.push((name.to_string(), values));
+            }));
+        }
+        kinds.push((
+            name.to_string(),
+            copy_typed::<Float32Array>("kinds", &values, length)?,
+        ));
     }
     Ok(kinds)
 }

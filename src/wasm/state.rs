@@ -11,7 +11,7 @@ use super::convert::{cloth_error, error, number, property, read, set, to_js, wro
 use super::interaction::{collider_id, describe_collider, read_shape};
 use super::reentry::Reading;
 use super::scene::{objects, read_options};
-use super::typed_arrays::{copy_typed, read_typed, typed_length, TypedArray};
+use super::typed_arrays::{copy_typed, typed_length, TypedArray};
 use super::Simulation;
 use crate::cloth::ClothState;
 use crate::contacts::MAX_COLLIDERS;
@@ -201,18 +201,27 @@ impl Simulation {
     }
 }
 
+/// Refuses an array of the state longer than `most` entries before copying it.
+fn state_length(field: &'static str, length: u32, most: usize) -> Result<usize, JsValue> {
+    let length = length as usize;
+    if length > most {
+        return Err(cloth_error(ClothError::InvalidState {
+            field,
+            index: None,
+            problem: format!("has {length} entries, expected at most {most} (this cloth's)"),
+        }));
+    }
+    Ok(length)
+}
+
 /// Field `field` of a saved state: an `A` of at most `most` values.
 fn state_array<A: TypedArray>(
     state: &JsValue,
     field: &'static str,
     most: usize,
 ) -> Result<Vec<A::Value>, JsValue> {
-    let too_long = |length: u32| {
-        cloth_error(ClothError::InvalidState {
-            field,
-            index: None,
-            problem: format!("has {length} entries, expected at most {most} (this cloth's)"),
-        })
-    };
-    read_typed::<A>(field, &read(field, state, field)?, most, &too_long)
+    let value = read(field, state, field)?;
+    let length = typed_length::<A>(field, &value)?;
+    state_length(field, length, most)?;
+    copy_typed::<A>(field, &value, length)
 }

@@ -121,22 +121,6 @@ pub(super) fn copy_typed<A: TypedArray>(
     Ok(values)
 }
 
-/// `value`, a typed array `A` of at most `most` elements, copied into a new
-/// `Vec` (see [`copy_typed`]); a longer one is refused with `too_long(its
-/// length)` before anything is copied, a value of another type naming `field`.
-pub(super) fn read_typed<A: TypedArray>(
-    field: &'static str,
-    value: &JsValue,
-    most: usize,
-    too_long: &dyn Fn(u32) -> JsValue,
-) -> Result<Vec<A::Value>, JsValue> {
-    let length = typed_length::<A>(field, value)?;
-    if length as usize > most {
-        return Err(too_long(length));
-    }
-    copy_typed::<A>(field, value, length)
-}
-
 /// The length a typed array really has: `%TypedArray%.prototype.length`'s
 /// getter applied to it, not a `length` property it may have been given; 0
 /// when its buffer is detached, `None` when it is no typed array.
