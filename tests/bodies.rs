@@ -996,6 +996,53 @@ fn a_state_with_added_bodies_restores_into_the_same_additions_bit_for_bit() {
 }
 
 #[test]
+fn a_state_refused_after_its_additions_are_replayed_changes_nothing() {
+    use xpbd_cloth::cloth::RopeSpec;
+    let mut sim = small_cloth();
+    sim.add_bodies(&box_to_add(0.3, 0.5)).unwrap();
+    let rope = RopeSpec {
+        points: vec![0.2, 1.0, 0.9, 1.0],
+        spacing: Some(0.1),
+        mass: None,
+    };
+    sim.add_rope(&rope).unwrap();
+    for _ in 0..10 {
+        sim.step();
+    }
+    let state = sim.saved_state().unwrap();
+    // compared as printed: added particles' NaN rest positions equal there
+    let same = |a: &Cloth, b: &Cloth| format!("{a:?}") == format!("{b:?}");
+    let mut velocity = state.clone();
+    let last = velocity.velocities.len() - 1;
+    velocity.velocities[last] = f32::NAN;
+    let mut kinds = state.clone();
+    kinds.kinds.push(("bodies".into(), vec![0.0]));
+    let mut order = state.clone();
+    order.constraints.reverse();
+    for (wrong, field) in [
+        (velocity, "velocities"),
+        (kinds, "kinds"),
+        (order, "constraints"),
+    ] {
+        // into a cloth part way through a step: it stays part way through
+        let mut target = small_cloth();
+        target.step();
+        target.advance(1, 1);
+        assert!(target.step_in_progress());
+        let before = target.clone();
+        let error = target.restore_state(&wrong).unwrap_err();
+        assert_eq!(error.field(), field, "{error}");
+        assert!(same(&target, &before), "{field}: changed the simulation");
+        let mut untouched = before.clone();
+        assert_step_alike(&mut target, &mut untouched, 20, field);
+        // the right state still restores into it, and continues bit for bit
+        target.restore_state(&state).unwrap();
+        let mut continued = sim.clone();
+        assert_step_alike(&mut continued, &mut target, 30, field);
+    }
+}
+
+#[test]
 fn scenes_with_bodies_step_in_slices_bit_for_bit() {
     for name in ["trampoline", "wrecking-ball", "plastic-can"] {
         let mut whole = Cloth::from_preset(name, &[]).unwrap();

@@ -503,7 +503,7 @@ impl Cloth {
 
     /// Takes the particles from `first` on out again (the kinds have undone
     /// their part already); `listed`: the cloth had no list of masses before.
-    fn take_out(&mut self, first: usize, listed: bool) {
+    pub(super) fn take_out(&mut self, first: usize, listed: bool) {
         for array in [
             &mut self.positions,
             &mut self.previous,

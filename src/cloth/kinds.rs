@@ -232,6 +232,27 @@ impl Kinds {
         }
     }
 
+    /// Where the kinds are before additions to a simulation of `particles`
+    /// particles, for [`Kinds::take_out`].
+    pub fn mark(&self, particles: usize) -> KindsMark {
+        KindsMark {
+            particles,
+            bodies: self.bodies.len(),
+            unreserved: self.contacts.unreserved(),
+        }
+    }
+
+    /// Takes out every addition made since `mark` (each kept by
+    /// [`Kinds::finish_addition`]): every kind (and the neighbour lists) is as
+    /// it was at `mark`. The kinds that take additions in are the ones named
+    /// here. Never allocates.
+    pub fn take_out(&mut self, mark: KindsMark) {
+        self.neighbours.grow(mark.particles);
+        self.tethers.take_out(mark.particles);
+        self.bodies.truncate(mark.bodies);
+        self.contacts.take_out(mark.particles, mark.unreserved);
+    }
+
     /// The start of a substep, for the kinds `on`.
     pub fn begin_substep(&mut self, particles: &mut Particles, now: &Now, on: On) {
         for (k, kind) in self.all_mut().0.into_iter().enumerate() {
@@ -285,11 +306,11 @@ impl Kinds {
 
     /// What a saved state keeps of the kinds: each kind's name and its
     /// [`ConstraintKind::saved`] numbers, for the kinds that keep any.
-    pub fn saved(&self) -> Vec<(String, Vec<f32>)> {
+    pub fn saved(&self) -> Vec<(&'static str, &[f32])> {
         let names = KIND_NAMES.iter().zip(self.all());
         names
-            .filter(|(_, kind)| !kind.saved().is_empty())
-            .map(|(&name, kind)| (name.to_string(), kind.saved().to_vec()))
+            .map(|(&name, kind)| (name, kind.saved()))
+            .filter(|(_, values)| !values.is_empty())
             .collect()
     }
 
@@ -322,6 +343,15 @@ impl Kinds {
             kind.restore_saved(values.map_or(&[][..], |(_, values)| values));
         }
     }
+}
+
+/// What [`Kinds::take_out`] goes back to: the particles and bodies there
+/// were, and what the contacts had not reserved.
+#[derive(Debug, Clone, Copy)]
+pub struct KindsMark {
+    particles: usize,
+    bodies: usize,
+    unreserved: [bool; 2],
 }
 
 /// Bytes of the neighbour lists of a cloth of `sizes`.

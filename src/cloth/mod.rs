@@ -42,7 +42,7 @@ pub use addition::{
 pub use kinds::{Kinds, KIND_NAMES};
 pub use limits::{max_steps_error, work_budget_error, MAX_STEPS_PER_CALL};
 pub use rope::{RopeSpec, MAX_ROPE_PARTICLES, MAX_ROPE_POINTS, ROPE_SPACING_RANGE};
-pub use state::ClothState;
+pub use state::{ClothState, SavedView};
 pub use step::{Sweep, SWEEP_CHUNK};
 
 use std::collections::TryReserveError;

@@ -2,11 +2,15 @@
 //! bit), and a state computed elsewhere to continue from. Every state is
 //! checked whole before anything changes (`state_checks.rs`).
 
+use super::kinds::KindsMark;
+use super::step::Cursor;
 use super::{Added, Cloth, DIVERGENCE_LIMIT};
+use crate::contacts::Collider;
 use crate::error::{ClothError, Number, Plain};
 use crate::memory;
 use crate::model::Shape;
 use crate::params::{self, Params};
+use crate::solver::order::ConstraintSet;
 
 /// A saved state of a [`Cloth`] (see [`Cloth::saved_state`], [`Cloth::restore_state`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +42,32 @@ pub struct ClothState {
     pub added: Vec<Added>,
 }
 
+/// A saved state borrowed from its cloth ([`Cloth::saved_view`]): the fields
+/// of [`ClothState`], the arrays the cloth keeps as they are.
+#[derive(Debug)]
+pub struct SavedView<'a> {
+    /// The solver parameters.
+    pub params: Params,
+    /// Simulated time, seconds.
+    pub time: f64,
+    /// `[x0, y0, x1, y1, ...]`, metres.
+    pub positions: &'a [f32],
+    /// `[vx0, vy0, ...]`, m/s.
+    pub velocities: &'a [f32],
+    /// Indices of the pinned particles, ascending.
+    pub pinned: Vec<u32>,
+    /// Creation indices of the live constraints, in the order they are solved.
+    pub constraints: &'a [u32],
+    /// Creation indices of the torn constraints, ascending.
+    pub torn: Vec<u32>,
+    /// The colliders (their velocities are not saved).
+    pub colliders: &'a [Collider],
+    /// What the constraint kinds keep besides the particles, by kind name.
+    pub kinds: Vec<(&'static str, &'a [f32])>,
+    /// The bodies and ropes added while it ran, in order.
+    pub added: &'a [Added],
+}
+
 impl Cloth {
     /// What the cloth is now, for saving: parameters, time, positions,
     /// velocities, pins, which constraints are torn and the order the live
@@ -45,6 +75,27 @@ impl Cloth {
     /// progress (finish it with [`Cloth::advance`]): its state is part way
     /// through a step and could not be continued from.
     pub fn saved_state(&self) -> Result<ClothState, ClothError> {
+        let view = self.saved_view()?;
+        let out_of_memory = |_| state_out_of_memory(self.num_particles());
+        Ok(ClothState {
+            params: view.params,
+            time: view.time,
+            positions: memory::copied(view.positions).map_err(out_of_memory)?,
+            velocities: memory::copied(view.velocities).map_err(out_of_memory)?,
+            pinned: view.pinned,
+            constraints: memory::copied(view.constraints).map_err(out_of_memory)?,
+            torn: view.torn,
+            colliders: view.colliders.iter().map(|c| (c.id, c.shape)).collect(),
+            kinds: (view.kinds.iter())
+                .map(|&(name, values)| (name.to_string(), values.to_vec()))
+                .collect(),
+            added: view.added.to_vec(),
+        })
+    }
+
+    /// [`Cloth::saved_state`] borrowed from the cloth where it can be: what
+    /// a writer of the state reads without copying the cloth's arrays first.
+    pub fn saved_view(&self) -> Result<SavedView<'_>, ClothError> {
         if self.step_in_progress() {
             return Err(state_error(
                 "step",
@@ -52,10 +103,7 @@ impl Cloth {
                 "is in progress: finish it before saving the state".into(),
             ));
         }
-        let out_of_memory = |_| ClothError::OutOfMemory {
-            field: "state",
-            what: format!("a copy of the state of {} particles", self.num_particles()),
-        };
+        let out_of_memory = |_| state_out_of_memory(self.num_particles());
         let live = self.constraints.len();
         let creation = self.constraints.creation();
         // ascending: each torn constraint marked by its creation index, then
@@ -69,18 +117,18 @@ impl Cloth {
         let pinned = (0..self.num_particles())
             .filter(|&k| self.pinned[k])
             .map(|k| k as u32);
-        Ok(ClothState {
+        Ok(SavedView {
             params: self.params,
             time: self.time,
-            positions: memory::copied(&self.positions).map_err(out_of_memory)?,
-            velocities: memory::copied(&self.velocities).map_err(out_of_memory)?,
+            positions: &self.positions,
+            velocities: &self.velocities,
             pinned: memory::collect(self.pinned.iter().filter(|&&p| p).count(), pinned)
                 .map_err(out_of_memory)?,
-            constraints: memory::copied(&creation[..live]).map_err(out_of_memory)?,
+            constraints: &creation[..live],
             torn,
-            colliders: self.colliders().iter().map(|c| (c.id, c.shape)).collect(),
+            colliders: self.colliders(),
             kinds: self.kinds.saved(),
-            added: self.added.clone(),
+            added: &self.added,
         })
     }
 
@@ -115,14 +163,27 @@ impl Cloth {
         if state.added.len() == taken {
             return self.restore_checked(state);
         }
-        // the additions tried on a copy, which becomes this cloth when the
-        // whole state fits
+        // the additions replayed in place, and taken out again when the
+        // state does not fit
         state.params.validate()?;
-        let mut copy = self.clone();
-        copy.params = state.params;
-        for (k, added) in state.added[taken..].iter().enumerate() {
-            copy.params.mass = added.mass;
-            copy.add_scene(&added.scene, "added").map_err(|error| {
+        let before = Before::of(self, &state.added[taken..]);
+        let restored = self
+            .replay(&state.added[taken..], state.params)
+            .and_then(|()| self.restore_checked(state));
+        if restored.is_err() {
+            self.undo_replay(before);
+        }
+        restored
+    }
+
+    /// Adds the scenes of `additions`, each at the `mass` parameter it was
+    /// added at and `params` otherwise; stops at the first refused.
+    fn replay(&mut self, additions: &[Added], params: Params) -> Result<(), ClothError> {
+        let taken = self.added.len();
+        self.params = params;
+        for (k, added) in additions.iter().enumerate() {
+            self.params.mass = added.mass;
+            self.add_scene(&added.scene, "added").map_err(|error| {
                 state_error(
                     "added",
                     Some(taken + k),
@@ -130,9 +191,26 @@ impl Cloth {
                 )
             })?;
         }
-        copy.restore_checked(state)?;
-        *self = copy;
         Ok(())
+    }
+
+    /// Takes the additions [`Cloth::replay`] made out again: the cloth is
+    /// as it was at `before`.
+    fn undo_replay(&mut self, before: Before) {
+        if self.added.len() > before.added {
+            if let Some(constraints) = before.constraints {
+                self.constraints = constraints;
+            }
+            if let Some(own) = &mut self.compliances {
+                own.truncate(before.built);
+            }
+            self.kinds.take_out(before.kinds);
+            self.take_out(before.particles, before.listed);
+            self.masses_mean = before.masses_mean;
+            self.added.truncate(before.added);
+        }
+        self.params = before.params;
+        self.cursor = before.cursor;
     }
 
     /// [`Cloth::restore_state`] into a cloth with the additions of `state`.
@@ -229,6 +307,52 @@ impl Cloth {
         self.constraints.reset_multipliers();
         self.time = time;
         Ok(())
+    }
+}
+
+/// What replaying additions changes, as it was before, for
+/// [`Cloth::undo_replay`].
+struct Before {
+    params: Params,
+    /// The step in progress, set aside: the additions do not finish it.
+    cursor: Option<Cursor>,
+    particles: usize,
+    /// Distance constraints, live and torn.
+    built: usize,
+    /// The constraints, kept when an addition brings its own (a rope).
+    constraints: Option<ConstraintSet>,
+    /// The cloth had no list of masses.
+    listed: bool,
+    masses_mean: f64,
+    added: usize,
+    kinds: KindsMark,
+}
+
+impl Before {
+    /// `cloth` before `additions` are replayed on it; takes its step in
+    /// progress.
+    fn of(cloth: &mut Cloth, additions: &[Added]) -> Before {
+        let ropes = additions.iter().any(|a| !a.scene.distances.is_empty());
+        let particles = cloth.num_particles();
+        Before {
+            params: cloth.params,
+            cursor: cloth.cursor.take(),
+            particles,
+            built: cloth.constraints.built_with(),
+            constraints: ropes.then(|| cloth.constraints.clone()),
+            listed: cloth.masses.is_none(),
+            masses_mean: cloth.masses_mean,
+            added: cloth.added.len(),
+            kinds: cloth.kinds.mark(particles),
+        }
+    }
+}
+
+/// The refusal of a copy of the state of `n` particles.
+fn state_out_of_memory(n: usize) -> ClothError {
+    ClothError::OutOfMemory {
+        field: "state",
+        what: format!("a copy of the state of {n} particles"),
     }
 }
 

@@ -410,10 +410,7 @@ impl ConstraintKind for Contacts {
             mark_groups(&mut self.groups, addition.bodies, first_group);
         }
         self.rigid.add(addition.bodies, n);
-        self.grown = [
-            !self.self_collision.is_reserved(),
-            !self.velocities.is_reserved(),
-        ];
+        self.grown = self.unreserved();
         if bodies || self.self_collision.is_reserved() {
             self.self_collision.resize(n);
         }
@@ -425,10 +422,26 @@ impl ConstraintKind for Contacts {
     /// Not kept: the added particles go, and what was reserved for them.
     fn finish_addition(&mut self, addition: &Addition, kept: bool) {
         let grown = std::mem::take(&mut self.grown);
-        if kept {
-            return;
+        if !kept {
+            self.take_out(addition.first, grown);
         }
-        let first = addition.first;
+    }
+}
+
+impl Contacts {
+    /// Which of the pair search and the velocity pass are not reserved yet
+    /// (an addition with bodies reserves them).
+    pub fn unreserved(&self) -> [bool; 2] {
+        [
+            !self.self_collision.is_reserved(),
+            !self.velocities.is_reserved(),
+        ]
+    }
+
+    /// Back to the particles before `first` and the bodies among them,
+    /// after additions; `grown`: [`Contacts::unreserved`] before them (what
+    /// they reserved goes again).
+    pub fn take_out(&mut self, first: usize, grown: [bool; 2]) {
         self.rest_positions.truncate(2 * first);
         self.groups.truncate(first);
         if self.groups.iter().all(|&g| g == 0) {

@@ -530,11 +530,19 @@ impl ConstraintKind for Bodies {
 
     /// Not kept: the bodies of `addition` go again.
     fn finish_addition(&mut self, addition: &Addition, kept: bool) {
-        if kept || addition.bodies.is_empty() {
-            return;
+        if !kept {
+            self.truncate(self.bodies.len() - addition.bodies.len());
         }
-        let count = self.bodies.len() - addition.bodies.len();
-        let first = self.bodies[count];
+    }
+}
+
+impl Bodies {
+    /// Back to the first `count` bodies: those after them go, with their
+    /// particles' slots and outlines.
+    pub fn truncate(&mut self, count: usize) {
+        let Some(&first) = self.bodies.get(count) else {
+            return;
+        };
         self.bodies.truncate(count);
         let slots = first.slots.0 as usize;
         self.particles.truncate(slots);

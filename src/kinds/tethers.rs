@@ -60,6 +60,11 @@ impl Tethers {
         self.paths.is_reserved()
     }
 
+    /// Back to the particles before `first`, after additions.
+    pub fn take_out(&mut self, first: usize) {
+        self.paths.grow(first);
+    }
+
     /// Particle `k`'s anchor and limit (metres), if it has a tether. Pinned
     /// particles are their own anchor with limit 0.
     pub fn tether(&self, k: usize) -> Option<(usize, f32)> {
@@ -154,7 +159,7 @@ impl ConstraintKind for Tethers {
     /// Not kept: back to the particles there were.
     fn finish_addition(&mut self, addition: &Addition, kept: bool) {
         if !kept {
-            self.paths.grow(addition.first);
+            self.take_out(addition.first);
         }
     }
 

@@ -7,7 +7,7 @@
 use js_sys::{Array, Float32Array, Object, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{cloth_error, error, property, read, wrong_type};
+use super::convert::{cloth_error, error, property, read, set, wrong_type};
 use super::reentry::Reading;
 use super::scene::{counted_numbers, entry_number, indices_of, key, objects, too_many};
 use super::typed_arrays::{copy_typed, typed_length};
@@ -209,51 +209,47 @@ fn read_rope(spec: &JsValue) -> Result<RopeSpec, JsValue> {
 
 /// A body's plasticity as a JavaScript object `{ yield, creep, max }`.
 fn plastic_object(plastic: &Plasticity) -> JsValue {
-    let object = Object::new();
+    let object: JsValue = Object::new().into();
     for (name, v) in [
         ("yield", plastic.yield_strain),
         ("creep", plastic.creep),
         ("max", plastic.max),
     ] {
-        let _ = Reflect::set(&object, &name.into(), &v.into());
+        set(&object, name, &v.into());
     }
-    object.into()
+    object
 }
 
 /// The additions a saved state carries, as JavaScript (see `AddedBodies`).
 pub(super) fn added_to_js(added: &[Added]) -> JsValue {
     let list = Array::new();
     for addition in added {
-        let object = Object::new();
-        let set = |name: &str, value: &JsValue| {
-            let _ = Reflect::set(&object, &name.into(), value);
-        };
+        let object: JsValue = Object::new().into();
         set(
+            &object,
             "positions",
             &Float32Array::from(&addition.scene.positions[..]).into(),
         );
         set(
+            &object,
             "masses",
             &Float32Array::from(&addition.scene.masses[..]).into(),
         );
-        set("mass", &addition.mass.into());
+        set(&object, "mass", &addition.mass.into());
         let bodies = Array::new();
         for body in &addition.scene.bodies {
-            let entry = Object::new();
-            let _ = Reflect::set(
-                &entry,
-                &"particles".into(),
-                &Uint32Array::from(&body.particles[..]),
-            );
-            let _ = Reflect::set(&entry, &"compliance".into(), &body.compliance.into());
+            let entry: JsValue = Object::new().into();
+            set(&entry, "particles", &Uint32Array::from(&body.particles[..]));
+            set(&entry, "compliance", &body.compliance.into());
             if let Some(plastic) = &body.plastic {
-                let _ = Reflect::set(&entry, &"plastic".into(), &plastic_object(plastic));
+                set(&entry, "plastic", &plastic_object(plastic));
             }
             bodies.push(&entry);
         }
-        set("bodies", &bodies);
+        set(&object, "bodies", &bodies);
         if !addition.scene.distances.is_empty() {
             set(
+                &object,
                 "distances",
                 &Uint32Array::from(&addition.scene.distances[..]).into(),
             );
@@ -316,16 +312,12 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
 
 /// The constraint kinds' saved numbers as JavaScript: an object of a
 /// `Float32Array` for each kind that keeps any (`bodies`: the rest shapes).
-pub(super) fn kinds_to_js(kinds: &[(String, Vec<f32>)]) -> JsValue {
-    let object = Object::new();
-    for (name, values) in kinds {
-        let _ = Reflect::set(
-            &object,
-            &name.as_str().into(),
-            &Float32Array::from(&values[..]),
-        );
+pub(super) fn kinds_to_js(kinds: &[(&str, &[f32])]) -> JsValue {
+    let object: JsValue = Object::new().into();
+    for &(name, values) in kinds {
+        set(&object, name, &Float32Array::from(values));
     }
-    object.into()
+    object
 }
 
 /// The `kinds` of a saved state (absent: none): a `Float32Array` for each

@@ -171,6 +171,13 @@ pub(super) fn to_js(value: Value) -> JsValue {
     }
 }
 
+/// Sets `name` of `object` (one of ours) to `value`: one call, out of line,
+/// for every object a getter builds.
+#[inline(never)]
+pub(super) fn set(object: &JsValue, name: &str, value: &JsValue) {
+    let _ = Reflect::set(object, &JsValue::from_str(name), value);
+}
+
 /// Reads `name` of `object` (`undefined` when absent or when its getter throws).
 pub(super) fn property(object: &JsValue, name: &str) -> JsValue {
     Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)

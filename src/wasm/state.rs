@@ -7,7 +7,7 @@ use js_sys::{Float32Array, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 use super::bodies::{added_to_js, kinds_to_js, read_added, read_kinds};
-use super::convert::{cloth_error, error, number, property, read, to_js, wrong_type};
+use super::convert::{cloth_error, error, number, property, read, set, to_js, wrong_type};
 use super::interaction::{collider_id, describe_collider, read_shape};
 use super::reentry::Reading;
 use super::scene::{objects, read_options};
@@ -93,39 +93,37 @@ impl Simulation {
         if self.cloth.step_in_progress() {
             self.cloth.advance(1, u64::MAX);
         }
-        let state = self.cloth.saved_state().map_err(cloth_error)?;
-        let object = js_sys::Object::new();
-        let set = |name: &str, value: &JsValue| {
-            let _ = Reflect::set(&object, &JsValue::from_str(name), value);
-        };
-        let params = js_sys::Object::new();
+        let state = self.cloth.saved_view().map_err(cloth_error)?;
+        let object: JsValue = js_sys::Object::new().into();
+        let params: JsValue = js_sys::Object::new().into();
         for (parameter, value) in state.params.values() {
-            let _ = Reflect::set(&params, &JsValue::from_str(parameter.name), &to_js(value));
+            set(&params, parameter.name, &to_js(value));
         }
-        set("params", &params);
-        set("time", &JsValue::from_f64(state.time));
-        set("positions", &Float32Array::from(&state.positions[..]));
-        set("velocities", &Float32Array::from(&state.velocities[..]));
-        set("pinned", &Uint32Array::from(&state.pinned[..]));
-        set("constraints", &Uint32Array::from(&state.constraints[..]));
-        set("torn", &Uint32Array::from(&state.torn[..]));
-        let colliders: js_sys::Array = self
-            .cloth
-            .colliders()
-            .iter()
+        set(&object, "params", &params);
+        set(&object, "time", &JsValue::from_f64(state.time));
+        set(&object, "positions", &Float32Array::from(state.positions));
+        set(&object, "velocities", &Float32Array::from(state.velocities));
+        set(&object, "pinned", &Uint32Array::from(&state.pinned[..]));
+        set(
+            &object,
+            "constraints",
+            &Uint32Array::from(state.constraints),
+        );
+        set(&object, "torn", &Uint32Array::from(&state.torn[..]));
+        let colliders: js_sys::Array = (state.colliders.iter())
             .map(|c| {
                 let spec = describe_collider(c);
-                let _ =
-                    Reflect::delete_property(spec.unchecked_ref::<js_sys::Object>(), &"vx".into());
-                let _ =
-                    Reflect::delete_property(spec.unchecked_ref::<js_sys::Object>(), &"vy".into());
+                for speed in ["vx", "vy"] {
+                    let spec = spec.unchecked_ref::<js_sys::Object>();
+                    let _ = Reflect::delete_property(spec, &speed.into());
+                }
                 spec
             })
             .collect();
-        set("colliders", &colliders);
-        set("kinds", &kinds_to_js(&state.kinds));
-        set("added", &added_to_js(&state.added));
-        Ok(object.into())
+        set(&object, "colliders", &colliders);
+        set(&object, "kinds", &kinds_to_js(&state.kinds));
+        set(&object, "added", &added_to_js(state.added));
+        Ok(object)
     }
 
     /// Puts the simulation into a state `saveState()` gave, of this simulation
