@@ -370,8 +370,14 @@ impl Scene {
         }
         let side = 2.0 * ring.radius * circle::sin_cos(std::f32::consts::PI / count as f32).0;
         self.rest_lengths = Some(vec![side; count]);
+        self.add_rigid_area((first..first + n).collect());
+    }
+
+    /// Adds a rigid area constraint keeping the area `particles` enclose.
+    #[inline(never)]
+    fn add_rigid_area(&mut self, particles: Vec<u32>) {
         self.areas.push(AreaSpec {
-            particles: (first..first + n).collect(),
+            particles,
             stiffness: 0.0,
             pressure: 1.0,
         });
@@ -436,13 +442,8 @@ impl Scene {
             }
             Braces::Triangles => {
                 self.add_distance(a, c);
-                for particles in [vec![a, b, c], vec![a, c, d]] {
-                    self.areas.push(AreaSpec {
-                        particles,
-                        stiffness: 0.0,
-                        pressure: 1.0,
-                    });
-                }
+                self.add_rigid_area(vec![a, b, c]);
+                self.add_rigid_area(vec![a, c, d]);
             }
         }
     }

@@ -92,6 +92,23 @@ struct Shaping<'a> {
 }
 
 impl Shaping<'_> {
+    /// This preset's default of the shaping option `parameter`, if it reads
+    /// it.
+    #[inline(never)]
+    fn reads(&self, parameter: &Parameter) -> Option<f64> {
+        self.reads
+            .iter()
+            .find(|(n, _)| *n == parameter.name)
+            .map(|(_, v)| *v)
+    }
+
+    /// The whole number given as the shaping option `parameter`, or this
+    /// preset's default.
+    fn whole(&self, parameter: &Parameter) -> Result<usize, ClothError> {
+        let number = self.number(parameter, self.reads(parameter).unwrap_or(0.0))?;
+        Ok(number as usize)
+    }
+
     /// The number `parameter` given as an option (checked by its rule), or
     /// `default`.
     fn number(&self, parameter: &Parameter, default: f64) -> Result<f64, ClothError> {
@@ -140,10 +157,10 @@ impl Shaping<'_> {
 
     /// The solver parameter options, after the preset's `choices`.
     fn params(&self, choices: &[(&'static str, f64)]) -> Vec<(&'static str, Value)> {
-        let mut all: Vec<(&'static str, Value)> = choices
-            .iter()
-            .map(|&(n, v)| (n, Value::Number(v)))
-            .collect();
+        let mut all = Vec::new();
+        for &(name, value) in choices {
+            all.push((name, Value::Number(value)));
+        }
         for (name, value) in self.options {
             if let Some(p) = solver_parameter(name) {
                 all.push((p.name, *value));
@@ -212,28 +229,17 @@ pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothErro
         options,
         reads: description.shape,
     };
-    let reads = |parameter: &Parameter| {
-        description
-            .shape
-            .iter()
-            .find(|(n, _)| *n == parameter.name)
-            .map(|(_, v)| *v)
-    };
-    let whole = |parameter: &Parameter| {
-        let number = s.number(parameter, reads(parameter).unwrap_or(0.0))?;
-        Ok::<usize, ClothError>(number as usize)
-    };
     // the shaping options, checked in this order
-    let (width, height) = if reads(&params::HEIGHT).is_some() {
-        let size = GridSize::new(whole(&params::WIDTH)?, whole(&params::HEIGHT)?)?;
+    let (width, height) = if s.reads(&params::HEIGHT).is_some() {
+        let size = GridSize::new(s.whole(&params::WIDTH)?, s.whole(&params::HEIGHT)?)?;
         (size.width, size.height)
-    } else if reads(&params::WIDTH).is_some() {
-        (whole(&params::WIDTH)?, 0)
+    } else if s.reads(&params::WIDTH).is_some() {
+        (s.whole(&params::WIDTH)?, 0)
     } else {
         (0, 0)
     };
-    let fixed = match reads(&params::FIXED) {
-        Some(_) => FixedPreset::from_count(whole(&params::FIXED)?)?,
+    let fixed = match s.reads(&params::FIXED) {
+        Some(_) => FixedPreset::from_count(s.whole(&params::FIXED)?)?,
         None => FixedPreset::One,
     };
     let radius = || {
