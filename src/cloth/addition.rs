@@ -3,6 +3,9 @@
 //! kind, then taken in; refused as a whole, with nothing changed, when it is
 //! wrong, does not fit in memory or would make a step too much work.
 
+use std::collections::TryReserveError;
+use std::fmt;
+
 use super::{Added, Cloth};
 use crate::error::{ClothError, Number, Plain};
 use crate::kinds::bodies::{self, check_bodies, check_body_count, check_plasticity};
@@ -61,12 +64,19 @@ fn not_empty(field: &'static str) -> ClothError {
     }
 }
 
-/// The refusal of `addBody`'s `field`, which got `value`.
-pub(super) fn refuse_value(field: &'static str, value: String, allowed: String) -> ClothError {
+/// The refusal of an addition's `field`, which got `value`: written out
+/// here, once, rather than at every refusal.
+#[cold]
+#[inline(never)]
+pub(super) fn refuse_value(
+    field: &'static str,
+    value: fmt::Arguments,
+    allowed: fmt::Arguments,
+) -> ClothError {
     ClothError::InvalidValue {
         field,
-        value,
-        allowed,
+        value: value.to_string(),
+        allowed: allowed.to_string(),
     }
 }
 
@@ -208,8 +218,8 @@ impl Cloth {
         if body.outline.len() % 2 != 0 || !(3..=MAX_OUTLINE_CORNERS).contains(&corners) {
             return Err(refuse_value(
                 "outline",
-                format!("{} numbers", body.outline.len()),
-                format!(
+                format_args!("{} numbers", body.outline.len()),
+                format_args!(
                     "[x0, y0, x1, y1, ...]: 3 to {MAX_OUTLINE_CORNERS} corners, two numbers each"
                 ),
             ));
@@ -221,8 +231,8 @@ impl Cloth {
         if !(mass.is_finite() && (least..=most).contains(&mass)) {
             return Err(refuse_value(
                 "density",
-                format!("{} kg/m²", Number(density)),
-                format!(
+                format_args!("{} kg/m²", Number(density)),
+                format_args!(
                     "a density from {} to {} kg/m² at spacing {} m (each particle weighs \
                      density · spacing², from {} to {} kg)",
                     Number(least / (spacing * spacing)),
@@ -237,16 +247,19 @@ impl Cloth {
         if !(compliance.is_finite() && (0.0..=bodies::MAX_COMPLIANCE).contains(&compliance)) {
             return Err(refuse_value(
                 "compliance",
-                Number(compliance).to_string(),
-                format!(
+                format_args!("{}", Number(compliance)),
+                format_args!(
                     "a number from 0 to {} s² (0 = rigid)",
                     Plain(bodies::MAX_COMPLIANCE)
                 ),
             ));
         }
         if let Some(plastic) = &body.plastic {
-            check_plasticity(plastic)
-                .map_err(|(value, allowed)| refuse_value("plastic", value, allowed))?;
+            check_plasticity(plastic).map_err(|(value, allowed)| ClothError::InvalidValue {
+                field: "plastic",
+                value,
+                allowed,
+            })?;
         }
         Ok((spacing, mass))
     }
@@ -267,8 +280,8 @@ impl Cloth {
         {
             return Err(refuse_value(
                 field,
-                format!("{} at {i}", Number(values[i])),
-                format!("finite coordinates within ±{} m", Plain(limit)),
+                format_args!("{} at {i}", Number(values[i])),
+                format_args!("finite coordinates within ±{} m", Plain(limit)),
             ));
         }
         let (low, high) = SPACING_RANGE;
@@ -276,8 +289,8 @@ impl Cloth {
         if !(spacing.is_finite() && (low..=high).contains(&spacing)) {
             return Err(refuse_value(
                 "spacing",
-                Number(spacing).to_string(),
-                format!("a spacing from {} to {} m", Plain(low), Plain(high)),
+                format_args!("{}", Number(spacing)),
+                format_args!("a spacing from {} to {} m", Plain(low), Plain(high)),
             ));
         }
         Ok(spacing)
@@ -290,8 +303,8 @@ impl Cloth {
         let Some(positions) = grid_inside(&outline, spacing as f32, MAX_GRID_POINTS) else {
             return Err(refuse_value(
                 "spacing",
-                Number(spacing).to_string(),
-                format!(
+                format_args!("{}", Number(spacing)),
+                format_args!(
                     "a spacing at which the outline's bounding box holds at most \
                      {MAX_GRID_POINTS} grid points"
                 ),
@@ -306,8 +319,8 @@ impl Cloth {
         if count > MAX_FILLED_PARTICLES {
             return Err(refuse_value(
                 "spacing",
-                format!("{} m, at which the outline encloses {count} grid points", Number(spacing)),
-                format!(
+                format_args!("{} m, at which the outline encloses {count} grid points", Number(spacing)),
+                format_args!(
                     "a spacing at which it encloses at most {MAX_FILLED_PARTICLES} (one particle each)"
                 ),
             ));
@@ -316,15 +329,16 @@ impl Cloth {
         if count < 3 || thin {
             return Err(refuse_value(
                 "outline",
-                format!(
+                format_args!(
                     "an outline enclosing {count} grid point{}{} at spacing {} m",
                     if count == 1 { "" } else { "s" },
                     if thin { " on one line" } else { "" },
                     Number(spacing)
                 ),
-                "one enclosing at least 3 not on one line (draw it larger, or give a smaller \
-                 spacing)"
-                    .into(),
+                format_args!(
+                    "one enclosing at least 3 not on one line (draw it larger, or give a \
+                     smaller spacing)"
+                ),
             ));
         }
         let scene = Scene {
@@ -401,12 +415,29 @@ impl Cloth {
         addition: &Addition,
         uniform: bool,
     ) -> Result<Option<Vec<f32>>, ClothError> {
-        let added = addition.masses.len();
-        let n = addition.particles_after();
-        let out_of_memory = |_| ClothError::OutOfMemory {
-            field: "bodies",
-            what: format!("room for {added} particles more among {}", addition.first),
-        };
+        let list = self
+            .reserve_particles(addition.particles_after(), uniform)
+            .map_err(|_| ClothError::OutOfMemory {
+                field: "bodies",
+                what: format!(
+                    "room for {} particles more among {}",
+                    addition.masses.len(),
+                    addition.first
+                ),
+            })?;
+        self.kinds.reserve_addition(addition, "bodies")?;
+        Ok(list)
+    }
+
+    /// Reserves room for `n` particles in all in every array of particles;
+    /// returns the list of masses the cloth needs when it has none and the
+    /// particles to come are not `uniform`. Nothing changes but capacity.
+    #[inline(never)]
+    pub(super) fn reserve_particles(
+        &mut self,
+        n: usize,
+        uniform: bool,
+    ) -> Result<Option<Vec<f32>>, TryReserveError> {
         for array in [
             &mut self.positions,
             &mut self.previous,
@@ -414,29 +445,17 @@ impl Cloth {
             &mut self.step_start_velocities,
             &mut self.velocities,
         ] {
-            array.try_reserve_exact(2 * added).map_err(out_of_memory)?;
+            memory::reserve_len(array, 2 * n)?;
         }
-        self.inverse_mass
-            .try_reserve_exact(added)
-            .map_err(out_of_memory)?;
-        self.pinned
-            .try_reserve_exact(added)
-            .map_err(out_of_memory)?;
-        let list = match &mut self.masses {
-            Some(masses) => {
-                masses.try_reserve_exact(added).map_err(out_of_memory)?;
-                None
-            }
-            None if uniform => None,
-            None => Some(memory::with_capacity(n).map_err(out_of_memory)?),
-        };
-        for split in [&mut self.xs, &mut self.ys] {
-            split
-                .try_reserve_exact(n.saturating_sub(split.len()))
-                .map_err(out_of_memory)?;
+        for array in [&mut self.inverse_mass, &mut self.xs, &mut self.ys] {
+            memory::reserve_len(array, n)?;
         }
-        self.kinds.reserve_addition(addition, "bodies")?;
-        Ok(list)
+        memory::reserve_len(&mut self.pinned, n)?;
+        match &mut self.masses {
+            Some(masses) => memory::reserve_len(masses, n).map(|()| None),
+            None if uniform => Ok(None),
+            None => memory::with_capacity(n).map(Some),
+        }
     }
 
     /// Takes `addition` in, in the room reserved for it: its particles at
@@ -444,32 +463,42 @@ impl Cloth {
     /// has the `mass` parameter's mass (no list of masses is needed); `list`:
     /// the list of masses the cloth needs from now on, when it had none.
     fn take_in(&mut self, addition: &Addition, uniform: bool, list: Option<Vec<f32>>) {
-        let (first, n) = (addition.first, addition.particles_after());
-        let positions = addition.positions;
-        self.positions.extend_from_slice(positions);
+        self.positions.extend_from_slice(addition.positions);
+        // the masses, which become the inverse masses
+        self.inverse_mass.extend_from_slice(addition.masses);
+        self.take_particles(addition.first, uniform, list);
+        self.kinds.add(addition);
+        self.topology_changed();
+    }
+
+    /// Takes in the particles from `first` on, whose positions are in
+    /// `positions` and whose masses (kg, 0: pinned) are in `inverse_mass`, in
+    /// the room [`Cloth::reserve_particles`] reserved: at rest, pinned where
+    /// their mass is 0, with their inverse masses. `uniform` and `list` as
+    /// [`Cloth::reserve_particles`] says.
+    #[inline(never)]
+    pub(super) fn take_particles(&mut self, first: usize, uniform: bool, list: Option<Vec<f32>>) {
+        let n = self.inverse_mass.len();
+        let (positions, masses) = (&self.positions[2 * first..], &self.inverse_mass[first..]);
         self.previous.extend_from_slice(positions);
         self.step_start.extend_from_slice(positions);
         self.step_start_velocities.resize(2 * n, 0.0);
         self.velocities.resize(2 * n, 0.0);
-        self.pinned
-            .extend(addition.masses.iter().map(|&m| m == 0.0));
-        self.inverse_mass.resize(n, 0.0);
+        self.pinned.extend(masses.iter().map(|&m| m == 0.0));
         if let Some(mut list) = list {
             // the particles there were keep the `mass` parameter's mass (0)
             list.resize(first, 0.0);
             self.masses = Some(list);
             self.masses_mean = self.params.mass;
         }
-        if let (false, Some(masses)) = (uniform, &mut self.masses) {
+        if let (false, Some(own)) = (uniform, &mut self.masses) {
             // a particle's mass is `masses[k] · mass / masses_mean`
             let scale = (self.masses_mean / self.params.mass) as f32;
-            masses.extend(addition.masses.iter().map(|&m| m * scale));
+            own.extend(masses.iter().map(|&m| m * scale));
         }
-        self.kinds.add(addition);
         for k in first..n {
             self.update_inverse_mass(k);
         }
-        self.topology_changed();
     }
 
     /// Takes the particles from `first` on out again (the kinds have undone

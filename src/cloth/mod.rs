@@ -18,7 +18,8 @@
 //! * `limits.rs`: the limits of a step and of one call;
 //! * `setters.rs`: the parameters, each checked against the table;
 //! * `interaction.rs`: pick, grab, drag, pins and colliders;
-//! * `addition.rs`: particles and bodies added while it runs, `rope.rs`:
+//! * `addition.rs`: particles and bodies added while it runs, and the path
+//!   by which particles are taken in, whether built or added; `rope.rs`:
 //!   ropes added while it runs;
 //! * `state.rs` and `state_checks.rs`: saving and restoring a state;
 //! * `diagnostics.rs`: views of the arrays, forces, energies, stretch.
@@ -180,15 +181,7 @@ impl Cloth {
     /// and the `stiffness` parameter does not apply to them.
     pub fn from_scene(scene: &Scene) -> Result<Cloth, ClothError> {
         scene.validate()?;
-        let out_of_memory = |_| ClothError::OutOfMemory {
-            field: "scene",
-            what: format!(
-                "a scene of {} particles and {} constraints needs {} MiB",
-                scene.num_particles(),
-                scene.num_distances(),
-                memory::mib(scene_bytes(scene))
-            ),
-        };
+        let out_of_memory = |_| scene_out_of_memory(scene);
         // the large arrays copied fallibly, the other fields cloned
         let mut copy = Scene {
             positions: memory::copied(&scene.positions).map_err(out_of_memory)?,
@@ -205,6 +198,13 @@ impl Cloth {
         Cloth::build(copy, &out_of_memory)
     }
 
+    /// [`Cloth::from_scene`], taking the scene over instead of copying it.
+    pub fn from_owned_scene(scene: Scene) -> Result<Cloth, ClothError> {
+        scene.validate()?;
+        let (n, m) = (scene.num_particles(), scene.num_distances());
+        Cloth::build(scene, &|_| sized_out_of_memory(n, m))
+    }
+
     /// Builds the preset `name` with `options` (see [`presets::preset`]): the scene,
     /// then each parameter value through its setter, so a value is refused as
     /// the setter refuses it. A value the preset chose itself (its `substeps`,
@@ -216,7 +216,7 @@ impl Cloth {
             params,
             grid,
         } = presets::preset(name, options)?;
-        let mut cloth = Cloth::from_scene(&scene)?;
+        let mut cloth = Cloth::from_owned_scene(scene)?;
         if let Some(size) = grid {
             cloth.defer_grid_bending(size);
         }
@@ -234,8 +234,11 @@ impl Cloth {
     }
 
     /// Builds the simulation of a validated `scene`, taking its arrays over
-    /// (its masses become the inverse masses, its positions the positions), so
-    /// the grid needs no memory beyond the cloth it becomes.
+    /// (its positions become the positions, its masses the buffer of the
+    /// inverse masses), so the grid needs no memory beyond the cloth it
+    /// becomes: the distance constraints and the kinds from the scene, then
+    /// the particles taken in by the path an addition takes
+    /// ([`Cloth::reserve_particles`], [`Cloth::take_particles`]).
     fn build(
         mut scene: Scene,
         out_of_memory: &dyn Fn(TryReserveError) -> ClothError,
@@ -249,41 +252,38 @@ impl Cloth {
         };
         let kinds = Kinds::from_scene(&scene)?;
         let mut params = Params::default();
-        let rest_lengths = match scene.rest_lengths {
+        let rest_lengths = match scene.rest_lengths.take() {
             Some(rest_lengths) => rest_lengths,
             None => start_lengths(&scene.distances, &scene.positions).map_err(out_of_memory)?,
         };
-        let compliances =
-            own_compliances(scene.distance_stiffness, &mut params).map_err(out_of_memory)?;
-        let mut pinned = memory::filled(n, false).map_err(out_of_memory)?;
-        let masses = own_masses(&scene.masses, &mut params).map_err(out_of_memory)?;
-        for (k, &mass) in scene.masses.iter().enumerate() {
-            pinned[k] = mass == 0.0;
-        }
-        // the masses' buffer becomes the inverse masses (set below)
-        let inverse_mass = scene.masses;
-        let positions = scene.positions;
+        let stiffness = std::mem::replace(
+            &mut scene.distance_stiffness,
+            DistanceStiffness::Uniform(0.0),
+        );
+        let compliances = own_compliances(stiffness, &mut params).map_err(out_of_memory)?;
+        let uniform = own_mass(&scene.masses, &mut params);
+        let distances = std::mem::take(&mut scene.distances);
         let constraints =
-            ConstraintSet::try_new(scene.distances, rest_lengths, colors, params.solver_order)
+            ConstraintSet::try_new(distances, rest_lengths, colors, params.solver_order)
                 .map_err(out_of_memory)?;
-        let count = constraints.len();
+        let forces = memory::with_capacity(constraints.len()).map_err(out_of_memory)?;
         let mut cloth = Cloth {
             params,
-            previous: memory::copied(&positions).map_err(out_of_memory)?,
-            step_start: memory::copied(&positions).map_err(out_of_memory)?,
-            step_start_velocities: memory::filled(2 * n, 0.0).map_err(out_of_memory)?,
-            positions,
-            velocities: memory::filled(2 * n, 0.0).map_err(out_of_memory)?,
-            inverse_mass,
-            masses,
+            positions: std::mem::take(&mut scene.positions),
+            previous: Vec::new(),
+            step_start: Vec::new(),
+            step_start_velocities: Vec::new(),
+            velocities: Vec::new(),
+            inverse_mass: std::mem::take(&mut scene.masses),
+            masses: None,
             masses_mean: params.mass,
-            pinned,
+            pinned: Vec::new(),
             constraints,
             compliances,
             kinds,
-            xs: memory::with_capacity(n).map_err(out_of_memory)?,
-            ys: memory::with_capacity(n).map_err(out_of_memory)?,
-            forces: memory::with_capacity(count).map_err(out_of_memory)?,
+            xs: Vec::new(),
+            ys: Vec::new(),
+            forces,
             torn_count: 0,
             time: 0.0,
             cursor: None,
@@ -292,7 +292,8 @@ impl Cloth {
             diverged: false,
             added: Vec::new(),
         };
-        cloth.update_inverse_masses();
+        let list = cloth.reserve_particles(n, uniform).map_err(out_of_memory)?;
+        cloth.take_particles(0, uniform, list);
         let p = cloth.params;
         cloth.prepare_kinds(&p)?;
         Ok(cloth)
@@ -319,11 +320,24 @@ impl Cloth {
     }
 }
 
-/// Bytes a simulation of `scene` needs, roughly: what a grid of as many
-/// particles and constraints keeps, for an out-of-memory message.
-fn scene_bytes(scene: &Scene) -> u64 {
-    let (n, m) = (scene.num_particles() as u64, scene.num_distances() as u64);
-    n * 60 + m * 40
+/// The refusal of `scene`, which does not fit in memory.
+fn scene_out_of_memory(scene: &Scene) -> ClothError {
+    sized_out_of_memory(scene.num_particles(), scene.num_distances())
+}
+
+/// The refusal of a scene of `n` particles and `m` distance constraints,
+/// which does not fit in memory: what a grid of as many particles and
+/// constraints keeps, roughly.
+#[cold]
+fn sized_out_of_memory(n: usize, m: usize) -> ClothError {
+    let bytes = n as u64 * 60 + m as u64 * 40;
+    ClothError::OutOfMemory {
+        field: "scene",
+        what: format!(
+            "a scene of {n} particles and {m} constraints needs {} MiB",
+            memory::mib(bytes)
+        ),
+    }
 }
 
 /// The refusal of preset `name` built with `options` as `cloth`, whose own
@@ -379,10 +393,11 @@ fn own_compliances(
     }
 }
 
-/// What a cloth keeps of a scene's `masses` (0: pinned): nothing when every
-/// free particle has one mass, which becomes the `mass` parameter of
-/// `params`; otherwise a copy, and their mean becomes the `mass` parameter.
-fn own_masses(masses: &[f32], params: &mut Params) -> Result<Option<Vec<f32>>, TryReserveError> {
+/// Sets the `mass` parameter of `params` from a scene's `masses` (0:
+/// pinned): their one mass when every free particle has one, which it
+/// returns `true` for (the cloth keeps no list of masses); otherwise their
+/// mean, and the cloth keeps each particle's own.
+fn own_mass(masses: &[f32], params: &mut Params) -> bool {
     let mut free = masses.iter().filter(|&&m| m > 0.0);
     let first = free.clone().next().copied();
     if free.all(|&m| Some(m) == first) {
@@ -390,7 +405,7 @@ fn own_masses(masses: &[f32], params: &mut Params) -> Result<Option<Vec<f32>>, T
             // the f32 as typed (0.05, not 0.05000000074505806)
             params.mass = error::as_typed(mass);
         }
-        return Ok(None);
+        return true;
     }
     let (sum, count) = masses
         .iter()
@@ -398,5 +413,5 @@ fn own_masses(masses: &[f32], params: &mut Params) -> Result<Option<Vec<f32>>, T
         .fold((0.0, 0usize), |(s, c), &m| (s + m as f64, c + 1));
     let (min, max) = scene::mass_range();
     params.mass = (sum / count as f64).clamp(min, max);
-    memory::copied(masses).map(Some)
+    false
 }

@@ -59,8 +59,10 @@ impl Cloth {
         if points.len() % 2 != 0 || !(2..=MAX_ROPE_POINTS).contains(&corners) {
             return Err(refuse_value(
                 "points",
-                format!("{} numbers", points.len()),
-                format!("[x0, y0, x1, y1, ...]: 2 to {MAX_ROPE_POINTS} points, two numbers each"),
+                format_args!("{} numbers", points.len()),
+                format_args!(
+                    "[x0, y0, x1, y1, ...]: 2 to {MAX_ROPE_POINTS} points, two numbers each"
+                ),
             ));
         }
         let spacing = self.check_points("points", points, rope.spacing)?;
@@ -69,8 +71,8 @@ impl Cloth {
         if !(mass.is_finite() && (least..=most).contains(&mass)) {
             return Err(refuse_value(
                 "mass",
-                format!("{} kg", Number(mass)),
-                format!("a mass from {} to {} kg", Plain(least), Plain(most)),
+                format_args!("{} kg", Number(mass)),
+                format_args!("a mass from {} to {} kg", Plain(least), Plain(most)),
             ));
         }
         Ok((spacing, mass))
@@ -92,21 +94,21 @@ impl Cloth {
         if length <= 0.0 {
             return Err(refuse_value(
                 "points",
-                "a line of length 0".into(),
-                "a line through at least 2 different points".into(),
+                format_args!("a line of length 0"),
+                format_args!("a line through at least 2 different points"),
             ));
         }
         let pieces = (length / spacing).round().max(1.0);
         if pieces + 1.0 > MAX_ROPE_PARTICLES as f64 {
             return Err(refuse_value(
                 "points",
-                format!(
+                format_args!(
                     "a line {} m long, {} particles at spacing {} m",
                     Number(length),
                     Number(pieces + 1.0),
                     Number(spacing)
                 ),
-                format!(
+                format_args!(
                     "a line at most {} m long at this spacing ({MAX_ROPE_PARTICLES} particles)",
                     Number((MAX_ROPE_PARTICLES - 1) as f64 * spacing)
                 ),

@@ -13,12 +13,12 @@
 //! positions are copied in cell order so the search reads memory in order.
 //! When the box is larger (a cloth torn into pieces far apart) the grid's
 //! side grows up to twice `s`; beyond that the cells are hashed into the same
-//! table (each particle probes its 9 cells). The cells' coordinates are
-//! whole numbers counted from the box's corner in `f64`, below 2^30 (the
-//! cells grow for a box wider than 2^30 · s), so none saturates however far
-//! from the origin the particles are and however small the radius; the
-//! table's bucket is the Fibonacci hash of both coordinates, so a lattice of
-//! cells does not pile into one bucket.
+//! table (each particle probes its 9 cells: `pair_search/hashed.rs`). The
+//! cells' coordinates are whole numbers counted from the box's corner in
+//! `f64`, below 2^30 (the cells grow for a box wider than 2^30 · s), so none
+//! saturates however far from the origin the particles are and however small
+//! the radius; the table's bucket is the Fibonacci hash of both coordinates,
+//! so a lattice of cells does not pile into one bucket.
 //!
 //! The cost is bounded whatever the positions: each particle is compared
 //! with at most [`MAX_CANDIDATES`] others per search (a cloth crumpled into a
@@ -44,6 +44,10 @@ use std::collections::TryReserveError;
 
 use crate::memory;
 use crate::solver::Points;
+
+mod hashed;
+#[cfg(test)]
+mod tests;
 
 /// Candidate radius beyond `2r`, as a fraction of `2r`.
 pub const MARGIN: f32 = 0.5;
@@ -85,21 +89,6 @@ pub struct PairSearch {
     compared: usize,
     /// Room for pairs: [`PAIRS_PER_PARTICLE`] per particle.
     room: usize,
-}
-
-/// Most cells the hashed search's grid spans along either axis: a cell
-/// coordinate always fits a `u32` (none saturates, so no two cells far apart
-/// become one), at the cost of cells larger than `s` for a box wider than
-/// `2^30 · s`.
-const MAX_CELLS_ACROSS: f64 = (1u64 << 30) as f64;
-
-/// The bucket of cell `(ix, iy)` in a table of `2^bits` buckets: Fibonacci
-/// hashing of the cell's 64-bit key, whose top bits mix every bit of both
-/// coordinates, so a lattice of cells spaced by a power of two (the table's
-/// size, say) spreads over the table instead of sharing one bucket.
-fn hash(ix: u32, iy: u32, bits: u32) -> u32 {
-    let key = (u64::from(iy) << 32) | u64::from(ix);
-    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as u32
 }
 
 /// Which pairs a search keeps, and how close each may come: its particles'
@@ -407,151 +396,6 @@ impl PairSearch {
             }
         }
     }
-
-    /// [`PairSearch::search`] with the cells hashed into the table; the
-    /// particles' box starts at `(min_x, min_y)` and is `span` wide along its
-    /// longer side.
-    fn search_hashed<P: Points + ?Sized>(
-        &mut self,
-        points: &P,
-        rules: PairRules,
-        radius: f32,
-        (min_x, min_y, span): (f32, f32, f64),
-    ) {
-        let n = self.sorted.len();
-        let s = 2.0 * radius * (1.0 + MARGIN);
-        let table = self.cell_start.len() - 1;
-        let bits = table.trailing_zeros();
-        // cells of side s, or larger when the box spans more than 2^30 of them
-        let side = (s as f64).max(span / MAX_CELLS_ACROSS) * 1.01;
-        let cells = HashedCells {
-            min_x,
-            min_y,
-            inverse_side: 1.0 / side,
-            bits,
-        };
-        self.cell_start.fill(0);
-        for k in 0..n {
-            let (ix, iy) = cells.cell(points.point(k));
-            let c = hash(ix, iy, bits);
-            self.cell_of[k] = c;
-            self.cell_start[c as usize + 1] += 1;
-        }
-        for c in 0..table {
-            self.cell_start[c + 1] += self.cell_start[c];
-        }
-        // fill each cell from its end backwards: cell_start[c] ends as its start
-        for k in (0..n).rev() {
-            let c = self.cell_of[k] as usize + 1;
-            self.cell_start[c] -= 1;
-            self.sorted[self.cell_start[c] as usize] = k as u32;
-        }
-        // cell_start[c + 1] is now the start of cell c; shift back down
-        for c in 0..table {
-            self.cell_start[c] = self.cell_start[c + 1];
-        }
-        self.cell_start[table] = n as u32;
-        self.pairs_in_buckets(points, rules, radius, cells);
-    }
-
-    /// The candidate pairs of the particles sorted into hashed `cells`: each
-    /// particle probes the buckets of its 9 cells (each bucket once) and
-    /// meets the particles of higher index there, at most
-    /// [`MAX_CANDIDATES`] of them.
-    fn pairs_in_buckets<P: Points + ?Sized>(
-        &mut self,
-        points: &P,
-        rules: PairRules,
-        radius: f32,
-        cells: HashedCells,
-    ) {
-        let n = self.sorted.len();
-        let capacity = self.room;
-        let s = 2.0 * radius * (1.0 + MARGIN);
-        let reach2 = s * s;
-        let diameter = 2.0 * radius;
-        for a in 0..n {
-            let (x, y) = points.point(a);
-            let (ix, iy) = cells.cell((x, y));
-            let mut seen = [u32::MAX; 9];
-            let mut buckets = 0;
-            let mut budget = MAX_CANDIDATES;
-            for (dx, dy) in NEIGHBOURHOOD {
-                // a cell outside the box holds no particle
-                let (Some(cx), Some(cy)) = (ix.checked_add_signed(dx), iy.checked_add_signed(dy))
-                else {
-                    continue;
-                };
-                let c = hash(cx, cy, cells.bits);
-                // two neighbouring cells may hash alike: visit each bucket once
-                if seen[..buckets].contains(&c) {
-                    continue;
-                }
-                seen[buckets] = c;
-                buckets += 1;
-                let c = c as usize;
-                let (start, end) = (self.cell_start[c] as usize, self.cell_start[c + 1] as usize);
-                let end = end.min(start + budget);
-                budget -= end - start;
-                self.compared += end - start;
-                for &b in &self.sorted[start..end] {
-                    if b as usize <= a {
-                        continue;
-                    }
-                    let (bx, by) = points.point(b as usize);
-                    let d2 = (bx - x) * (bx - x) + (by - y) * (by - y);
-                    if d2 >= reach2 {
-                        continue;
-                    }
-                    if self.pairs.len() == capacity {
-                        return;
-                    }
-                    if let Some(minimum) = rules.minimum(n, a, b as usize, diameter) {
-                        self.pairs.push((a as u32, b, minimum, 0.0));
-                    }
-                }
-                if budget == 0 {
-                    break;
-                }
-            }
-        }
-    }
-}
-
-/// The 9 cells around a cell, itself included, as offsets.
-const NEIGHBOURHOOD: [(i32, i32); 9] = [
-    (0, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
-
-/// The cells of the hashed search: squares of side `1 / inverse_side` from
-/// the corner `(min_x, min_y)` of the particles' box, hashed into a table of
-/// `2^bits` buckets.
-#[derive(Debug, Clone, Copy)]
-struct HashedCells {
-    min_x: f32,
-    min_y: f32,
-    inverse_side: f64,
-    bits: u32,
-}
-
-impl HashedCells {
-    /// The cell of the point `(x, y)` of the box: whole coordinates below
-    /// 2^30 (computed in `f64`, so they never saturate).
-    #[inline(always)]
-    fn cell(&self, (x, y): (f32, f32)) -> (u32, u32) {
-        let ix = (f64::from(x) - f64::from(self.min_x)) * self.inverse_side;
-        let iy = (f64::from(y) - f64::from(self.min_y)) * self.inverse_side;
-        // non-negative, so truncation is floor; a NaN becomes cell 0
-        (ix as u32, iy as u32)
-    }
 }
 
 /// A dense grid of square cells over the particles' bounding box.
@@ -562,104 +406,4 @@ struct Grid {
     inverse_side: f32,
     across: usize,
     down: usize,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A jittered 30 × 20 grid of spacing 0.1 (pseudo-random, repeatable),
-    /// interleaved; with `far`, every tenth point is moved 10 km away.
-    fn points(far: bool) -> Vec<f32> {
-        let mut seed = 12_345u32;
-        let mut jitter = || {
-            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (seed >> 8) as f32 / (1u32 << 24) as f32 * 0.08 - 0.04
-        };
-        let mut out = Vec::new();
-        for k in 0..600 {
-            let (x, y) = (
-                0.1 * (k % 30) as f32 + jitter(),
-                -0.1 * (k / 30) as f32 + jitter(),
-            );
-            let shift = if far && k % 10 == 0 { 1e4 } else { 0.0 };
-            out.extend([x + shift, y - shift]);
-        }
-        out
-    }
-
-    /// Every pair closer than the search's reach, `(a < b)`, by brute force.
-    fn brute_force(points: &[f32], radius: f32) -> Vec<(u32, u32)> {
-        let s = 2.0 * radius * (1.0 + MARGIN);
-        let n = points.len() / 2;
-        let mut pairs = Vec::new();
-        for a in 0..n {
-            for b in a + 1..n {
-                let (dx, dy) = (
-                    points[2 * b] - points[2 * a],
-                    points[2 * b + 1] - points[2 * a + 1],
-                );
-                if dx * dx + dy * dy < s * s {
-                    pairs.push((a as u32, b as u32));
-                }
-            }
-        }
-        pairs
-    }
-
-    fn found(search: &PairSearch) -> Vec<(u32, u32)> {
-        let mut pairs: Vec<_> = search
-            .pairs()
-            .iter()
-            .map(|&(a, b, _, _)| (a.min(b), a.max(b)))
-            .collect();
-        pairs.sort_unstable();
-        pairs
-    }
-
-    #[test]
-    fn the_search_finds_every_pair_within_reach_once_on_the_grid_and_hashed() {
-        let radius = 0.05;
-        for far in [false, true] {
-            let points = points(far);
-            let expected = brute_force(&points, radius);
-            assert!(
-                expected.len() > 300,
-                "{} pairs: the test needs many",
-                expected.len()
-            );
-            let mut search = PairSearch::try_new(points.len() / 2).unwrap();
-            // near: the dense grid; far: a box of 10 km, the hashed cells
-            search.search(points.as_slice(), PairRules::rest(&[]), radius);
-            assert_eq!(found(&search), expected, "far {far}: search");
-            search.pairs.clear();
-            let (min_x, min_y) = (points.iter().step_by(2), points.iter().skip(1).step_by(2));
-            let corner = (
-                min_x.fold(f32::MAX, |m, &v| m.min(v)),
-                min_y.fold(f32::MAX, |m, &v| m.min(v)),
-            );
-            search.search_hashed(
-                points.as_slice(),
-                PairRules::rest(&[]),
-                radius,
-                (corner.0, corner.1, 3e4),
-            );
-            assert_eq!(found(&search), expected, "far {far}: hashed search");
-        }
-    }
-
-    #[test]
-    fn pairs_closer_at_rest_keep_their_rest_distance() {
-        let points = points(false);
-        let mut search = PairSearch::try_new(points.len() / 2).unwrap();
-        search.search(points.as_slice(), PairRules::rest(&points), 0.05);
-        assert!(!search.pairs().is_empty());
-        for &(a, b, minimum, _) in search.pairs() {
-            let (a, b) = (a as usize, b as usize);
-            let rest = ((points[2 * b] - points[2 * a]).powi(2)
-                + (points[2 * b + 1] - points[2 * a + 1]).powi(2))
-            .sqrt();
-            assert_eq!(minimum, rest.min(0.1), "pair {a}–{b}");
-        }
-    }
 }

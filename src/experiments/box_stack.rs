@@ -5,7 +5,7 @@
 
 use super::setup::{self, steps_for};
 use super::{series, words, Cell, Change, Chart, Choice, Definition, Report, Setting, Settings};
-use super::{Status, Table, Trial, Verdict};
+use super::{trial_table, Status, Table, Trial, Verdict};
 use crate::cloth::Cloth;
 use crate::error::ClothError;
 use crate::model::body_presets::STACK_GAP;
@@ -212,32 +212,22 @@ fn chart(trials: &[Trial]) -> Chart {
 
 /// A row per run: its work, its figures (see `figures`) and whether it stands.
 fn table(trials: &[Trial], all: &[[f64; 4]]) -> Table {
-    Table {
-        columns: [
-            "run",
-            "work units per step",
-            "largest displacement from 1 s (m)",
-            "top box's drift at the end (m)",
-            "top box's height lost at the end (m)",
-            "deepest overlap from 1 s (m)",
-            "the stack",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: trials
-            .iter()
-            .zip(all)
-            .map(|(t, f)| {
-                let mut row = vec![
-                    Cell::Text(t.label.clone()),
-                    Cell::Number(t.cloth.work_per_step() as f64),
-                ];
-                row.extend(f.iter().map(|&v| Cell::Number(v)));
-                row.push(Cell::Text(state(f[0]).into()));
-                row
-            })
-            .collect(),
-    }
+    let columns = [
+        "run",
+        "work units per step",
+        "largest displacement from 1 s (m)",
+        "top box's drift at the end (m)",
+        "top box's height lost at the end (m)",
+        "deepest overlap from 1 s (m)",
+        "the stack",
+    ];
+    trial_table(
+        &columns,
+        trials,
+        all,
+        |_| vec![],
+        |f| vec![Cell::Text(state(f[0]).into())],
+    )
 }
 
 fn report(settings: &Settings, trials: &[Trial]) -> Report {

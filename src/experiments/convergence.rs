@@ -1,6 +1,6 @@
 //! Convergence: the constraint error after each iteration, original and coloured orders.
 
-use super::measure::{grid_cloth, rms_residual};
+use super::measure::rms_residual;
 use super::setup;
 use super::words::quantity;
 use super::{
@@ -8,7 +8,7 @@ use super::{
     Table, Trial, Verdict,
 };
 use crate::error::ClothError;
-use crate::params::{FixedPreset, Params, SolverOrder};
+use crate::params::{Params, SolverOrder};
 
 /// The coloured order may need at most this many times the original's
 /// iterations to reach the `level` setting for the two to "converge alike".
@@ -64,12 +64,7 @@ fn build(settings: &Settings) -> Result<Vec<Trial>, ClothError> {
         iterations: 5,
         ..Params::default()
     };
-    let cloth = grid_cloth(
-        settings.count("width"),
-        settings.count("height"),
-        FixedPreset::Two,
-        params,
-    )?;
+    let cloth = setup::settings_cloth(settings, params)?;
     if cloth.num_constraints() > crate::cloth::SWEEP_CHUNK {
         return Err(ClothError::InvalidValue {
             field: "width",

@@ -6,7 +6,8 @@
 use super::measure::{elastic_energy, grid_cloth, mean_stretch};
 use super::setup::{self, hanging_trial};
 use super::{
-    series, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial, Verdict,
+    series, trial_table, Cell, Chart, Definition, Report, Setting, Settings, Status, Table, Trial,
+    Verdict,
 };
 use crate::error::ClothError;
 use crate::params::{FixedPreset, Params, SolverKind};
@@ -304,35 +305,22 @@ fn figures(settings: &Settings, trial: &Trial) -> [f64; 5] {
 
 /// The table: each run's cost, its constraint solves and its [`figures`].
 fn table(trials: &[Trial], all: &[[f64; 5]]) -> Table {
-    Table {
-        columns: [
-            "run",
-            "work units per step",
-            "constraint solves per step",
-            "mean stretch hanging (%)",
-            "peak stretch yanked (%)",
-            "largest kinetic energy after the release (J)",
-            "energy change 0.5 s after the release (J)",
-            "energy change 1 s after the release (J)",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: trials
-            .iter()
-            .zip(all)
-            .map(|(t, f)| {
-                let p = t.cloth.params();
-                let solves = (p.iterations * p.substeps) as usize * t.cloth.num_constraints();
-                let mut row = vec![
-                    Cell::Text(t.label.clone()),
-                    Cell::Number(t.cloth.work_per_step() as f64),
-                    Cell::Number(solves as f64),
-                ];
-                row.extend(f.iter().map(|&v| Cell::Number(v)));
-                row
-            })
-            .collect(),
-    }
+    let columns = [
+        "run",
+        "work units per step",
+        "constraint solves per step",
+        "mean stretch hanging (%)",
+        "peak stretch yanked (%)",
+        "largest kinetic energy after the release (J)",
+        "energy change 0.5 s after the release (J)",
+        "energy change 1 s after the release (J)",
+    ];
+    let solves = |t: &Trial| {
+        let p = t.cloth.params();
+        let solves = (p.iterations * p.substeps) as usize * t.cloth.num_constraints();
+        vec![Cell::Number(solves as f64)]
+    };
+    trial_table(&columns, trials, all, solves, |_| vec![])
 }
 
 fn report(settings: &Settings, trials: &[Trial]) -> Report {

@@ -60,7 +60,7 @@ pub use run::Run;
 pub use samples::{mean_after, percent_change, series};
 pub use setting::{Setting, Settings};
 pub use setup::fall_resolution;
-pub use trial::{Driver, Plan, Probe, Stepper, Trial};
+pub use trial::{trial_table, Driver, Plan, Probe, Stepper, Trial};
 
 use crate::error::ClothError;
 

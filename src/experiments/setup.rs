@@ -7,6 +7,7 @@ use std::rc::Rc;
 use super::equilibrium::{self, Newton, Springs};
 use super::measure::grid_cloth;
 use super::{Change, Choice, Plan, Preparation, Probe, Setting, Settings, Trial};
+use crate::cloth::Cloth;
 use crate::error::ClothError;
 use crate::params::{FixedPreset, Params, SolverOrder};
 
@@ -36,12 +37,7 @@ pub(super) fn hanging_trial(
         solver_order: order(settings),
         ..params
     };
-    let cloth = grid_cloth(
-        settings.count("width"),
-        settings.count("height"),
-        FixedPreset::Two,
-        params,
-    )?;
+    let cloth = settings_cloth(settings, params)?;
     Ok(Trial::new(
         label,
         key,
@@ -233,6 +229,17 @@ pub(super) const TEN_TIMES_THE_ITERATIONS: Choice = Choice::run(
     "A verdict that changes with ten times the iterations rests on a solve that had not converged: it measures too few iterations, not the method.",
     "Raise the iterations until the result stops changing before relying on it.",
 );
+
+/// The cloth of an experiment's `width` and `height` settings, hanging from
+/// its two top corners, with `params`.
+pub(super) fn settings_cloth(settings: &Settings, params: Params) -> Result<Cloth, ClothError> {
+    grid_cloth(
+        settings.count("width"),
+        settings.count("height"),
+        FixedPreset::Two,
+        params,
+    )
+}
 
 /// The stiffness the static equilibrium of a rigid cloth (stiffness 0) is
 /// found with, and the largest one used: a stand-in whose stretches
@@ -428,12 +435,7 @@ impl HangingSprings {
             mass: settings.get("mass"),
             ..Params::default()
         };
-        let cloth = grid_cloth(
-            settings.count("width"),
-            settings.count("height"),
-            FixedPreset::Two,
-            params,
-        )?;
+        let cloth = settings_cloth(settings, params)?;
         let k = settings.get("stiffness");
         let stiffness = if k == 0.0 {
             RIGID_STAND_IN

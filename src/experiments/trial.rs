@@ -2,6 +2,7 @@
 //! or a stepper of its own), what it measures, and its steps within a work
 //! budget.
 
+use super::{Cell, Table};
 use crate::cloth::Cloth;
 use crate::error::ClothError;
 use crate::params::Params;
@@ -258,4 +259,34 @@ struct Warmup {
     work_per_step: u64,
     then: Params,
     then_work_per_step: u64,
+}
+
+/// The table of a report with a row per trial: its label, its work units per
+/// step, the cells `before(trial)` gives, its `figures` (one row of numbers
+/// per trial, in order) and the cells `after(figures)` gives; `columns` names
+/// them all.
+pub fn trial_table<const N: usize>(
+    columns: &[&str],
+    trials: &[Trial],
+    figures: &[[f64; N]],
+    before: impl Fn(&Trial) -> Vec<Cell>,
+    after: impl Fn(&[f64; N]) -> Vec<Cell>,
+) -> Table {
+    Table {
+        columns: columns.iter().map(|&c| String::from(c)).collect(),
+        rows: trials
+            .iter()
+            .zip(figures)
+            .map(|(t, f)| {
+                let mut row = vec![
+                    Cell::Text(t.label.clone()),
+                    Cell::Number(t.cloth.work_per_step() as f64),
+                ];
+                row.extend(before(t));
+                row.extend(f.iter().map(|&v| Cell::Number(v)));
+                row.extend(after(f));
+                row
+            })
+            .collect(),
+    }
 }

@@ -40,15 +40,10 @@
 //! about `c` (the turn of the last substep, `sin(Δθ) / h`), each particle's
 //! velocity changes by `-2 (1 - cos Δθ) p_i / h`, so that prediction puts the
 //! particles of a rigid body exactly on their arcs. It is radial, so it keeps
-//! momentum and angular momentum.
+//! momentum and angular momentum (`arcs.rs`).
 //!
-//! **Plasticity.** At the end of a substep, a particle of a plastic body whose
-//! deformation `e_i = Rᵀ p_i - q_i` (in the rest frame) is larger than the
-//! yield `Y` times the body's RMS radius `ρ` (of its first rest shape) moves
-//! its rest position by `k (1 - Y ρ / |e_i|) e_i` with `k = min(1, creep · h)`:
-//! the part beyond the yield shrinks by `1 - k` per substep, and the rest
-//! position moves at most `max · ρ` from where it started. Below the yield
-//! nothing changes, and the body springs back exactly.
+//! **Plasticity** (`plasticity.rs`): a plastic body's rest shape takes on the
+//! part of its deformation beyond a yield.
 
 use std::collections::TryReserveError;
 
@@ -59,12 +54,15 @@ use crate::model::{BodySpec, Plasticity, Scene};
 use crate::params::{self, Params};
 use crate::solver::Points;
 
+mod arcs;
 mod checks;
 mod outline;
+mod plasticity;
 
-pub use checks::{check_bodies, check_body_count, check_plasticity};
+pub use checks::{check_bodies, check_body_count};
 use outline::hull;
 pub use outline::thickness;
+pub use plasticity::{check_plasticity, MAX_CREEP, MAX_STRAIN};
 
 /// Work units of one body's shape-matching solve, per pass, on top of its
 /// particles (see [`crate::params::work`]; measured natively and scaled by
@@ -84,12 +82,6 @@ pub const MAX_BODIES: usize = 10_000;
 /// Largest compliance of a body, s²: a particle pulled from its goal
 /// oscillates about once in 600 s.
 pub const MAX_COMPLIANCE: f64 = 1e4;
-
-/// Largest creep rate of a plastic body, 1/s.
-pub const MAX_CREEP: f64 = 1e6;
-
-/// Largest yield and cap of a plastic body, as multiples of its RMS radius.
-pub const MAX_STRAIN: f64 = 100.0;
 
 /// Thinnest a body may be: its RMS width across over its RMS length, at
 /// least this (below it its particles are on one line, and no rotation is
@@ -193,11 +185,6 @@ impl Bodies {
     /// Body `k`'s RMS radius `ρ`, metres.
     pub fn radius(&self, k: usize) -> f64 {
         self.bodies[k].radius
-    }
-
-    /// Whether any body is plastic.
-    fn any_plastic(&self) -> bool {
-        self.bodies.iter().any(|b| b.plastic.is_some())
     }
 
     /// Reserves room for `bodies` more, of `slots` particles and `outline`
@@ -381,168 +368,6 @@ impl Bodies {
                 self.lambdas[2 * s + 1] = (u.1 + delta_u.1) as f32;
             }
         }
-    }
-
-    /// Before prediction: each body that spins freely (or about one pinned
-    /// particle) gets the centripetal velocity change of its spin, so that
-    /// prediction moves its particles along arcs (see the module
-    /// documentation).
-    fn predict_arcs(&self, particles: &mut Particles, h: f64) {
-        for body in &self.bodies {
-            let slots = &self.particles[body.slots.0 as usize..body.slots.1 as usize];
-            let Some(spin) = Spin::of(slots, particles) else {
-                continue;
-            };
-            let sin_turn = h * spin.momentum / spin.inertia;
-            if sin_turn.is_nan() || sin_turn.abs() >= 1.0 {
-                continue;
-            }
-            // 1 - cos Δθ = sin²Δθ / (1 + cos Δθ)
-            let cos_turn = (1.0 - sin_turn * sin_turn).sqrt();
-            let fall = sin_turn * sin_turn / (1.0 + cos_turn) / h;
-            // a rigid body's radial velocity becomes the arc's, -(1 - cos Δθ)/h
-            // times the offset; a soft body's is taken as the chord's, (1 -
-            // cos Δθ)/h (what the velocity update makes of a turn of Δθ)
-            let pull = if body.compliance == 0.0 {
-                fall + spin.spread / spin.inertia
-            } else {
-                2.0 * fall
-            };
-            if pull == 0.0 {
-                continue;
-            }
-            for &k in slots {
-                let k = k as usize;
-                if particles.inverse_mass[k] == 0.0 {
-                    continue;
-                }
-                let p = spin.offset(particles.positions, k);
-                let v = &mut particles.velocities[2 * k..2 * k + 2];
-                v[0] = (f64::from(v[0]) - pull * p.0) as f32;
-                v[1] = (f64::from(v[1]) - pull * p.1) as f32;
-            }
-        }
-    }
-
-    /// At the end of a substep of size `h`: each plastic body's rest shape
-    /// takes on the part of its deformation beyond the yield (see the module
-    /// documentation).
-    fn flow(&mut self, positions: &[f32], inverse_mass: &[f32], h: f64) {
-        for k in 0..self.bodies.len() {
-            let body = self.bodies[k];
-            let Some(plastic) = body.plastic else {
-                continue;
-            };
-            let Some(frame) = self.frame(k, positions, inverse_mass) else {
-                continue;
-            };
-            let rate = (plastic.creep * h).min(1.0);
-            let (yield_length, cap) = (
-                plastic.yield_strain * body.radius,
-                plastic.max * body.radius,
-            );
-            let (cos, sin) = frame.rotation;
-            for s in body.slots.0 as usize..body.slots.1 as usize {
-                let i = self.particles[s] as usize;
-                let p = (
-                    f64::from(positions[2 * i]) - frame.c.0,
-                    f64::from(positions[2 * i + 1]) - frame.c.1,
-                );
-                let (rx, ry) = (f64::from(self.rest[2 * s]), f64::from(self.rest[2 * s + 1]));
-                // Rᵀ p - q
-                let e = (
-                    cos * p.0 + sin * p.1 - (rx - frame.c0.0),
-                    -sin * p.0 + cos * p.1 - (ry - frame.c0.1),
-                );
-                let size = (e.0 * e.0 + e.1 * e.1).sqrt();
-                if size.is_nan() || size <= yield_length {
-                    continue;
-                }
-                let moved = rate * (1.0 - yield_length / size);
-                let (ox, oy) = (
-                    f64::from(self.original[2 * s]),
-                    f64::from(self.original[2 * s + 1]),
-                );
-                let mut d = (rx + moved * e.0 - ox, ry + moved * e.1 - oy);
-                let far = (d.0 * d.0 + d.1 * d.1).sqrt();
-                if far > cap {
-                    let scale = if far > 0.0 { cap / far } else { 0.0 };
-                    d = (d.0 * scale, d.1 * scale);
-                }
-                self.rest[2 * s] = (ox + d.0) as f32;
-                self.rest[2 * s + 1] = (oy + d.1) as f32;
-            }
-        }
-    }
-}
-
-/// How a body's free particles move about its centre: what the prediction
-/// along arcs needs.
-struct Spin {
-    /// The centre: the body's centre of mass, or its one pinned particle.
-    c: (f64, f64),
-    /// `L = Σ m_i p_i × u_i`, `I = Σ m_i |p_i|²` and `Σ m_i p_i · u_i`, with
-    /// `u_i` the velocity relative to the centre's.
-    momentum: f64,
-    inertia: f64,
-    spread: f64,
-}
-
-impl Spin {
-    /// The spin of the body of `slots`, when it has a free particle and at
-    /// most one pinned one.
-    fn of(slots: &[u32], particles: &Particles) -> Option<Spin> {
-        let (x, v, w) = (
-            &*particles.positions,
-            &*particles.velocities,
-            particles.inverse_mass,
-        );
-        let (mut mass, mut c, mut u) = (0.0, (0.0, 0.0), (0.0, 0.0));
-        let mut pinned = (0, (0.0, 0.0));
-        for &k in slots {
-            let k = k as usize;
-            if w[k] == 0.0 {
-                pinned = (pinned.0 + 1, point(x, k));
-                continue;
-            }
-            let (m, p, vk) = (1.0 / f64::from(w[k]), point(x, k), point(v, k));
-            mass += m;
-            c = (c.0 + m * p.0, c.1 + m * p.1);
-            u = (u.0 + m * vk.0, u.1 + m * vk.1);
-        }
-        if pinned.0 > 1 || mass == 0.0 {
-            return None;
-        }
-        // the centre it turns about, and that centre's velocity
-        let (c, u) = if pinned.0 == 1 {
-            (pinned.1, (0.0, 0.0))
-        } else {
-            ((c.0 / mass, c.1 / mass), (u.0 / mass, u.1 / mass))
-        };
-        let mut spin = Spin {
-            c,
-            momentum: 0.0,
-            inertia: 0.0,
-            spread: 0.0,
-        };
-        for &k in slots {
-            let k = k as usize;
-            if w[k] == 0.0 {
-                continue;
-            }
-            let (m, p, vk) = (1.0 / f64::from(w[k]), spin.offset(x, k), point(v, k));
-            let q = (vk.0 - u.0, vk.1 - u.1);
-            spin.momentum += m * (p.0 * q.1 - p.1 * q.0);
-            spin.spread += m * (p.0 * q.0 + p.1 * q.1);
-            spin.inertia += m * (p.0 * p.0 + p.1 * p.1);
-        }
-        Some(spin)
-    }
-
-    /// Particle `k`'s offset from the centre, at `positions`.
-    fn offset(&self, positions: &[f32], k: usize) -> (f64, f64) {
-        let p = point(positions, k);
-        (p.0 - self.c.0, p.1 - self.c.1)
     }
 }
 

@@ -302,38 +302,37 @@ fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
     // the particles are counted before anything else is read: a scene with
     // too many is refused before its other arrays are copied
     let count = |length| validate::check_particle_count(length).map(|_| ());
-    let positions = counted_floats(
-        "positions",
-        &property(spec, "positions"),
-        &count,
-        &check_position,
-    )?;
-    let masses = match property(spec, "masses") {
+    // each field read in turn into the one scene, in the order of the type,
+    // so a refusal drops what was read with it
+    let mut scene = Scene {
+        positions: counted_floats(
+            "positions",
+            &property(spec, "positions"),
+            &count,
+            &check_position,
+        )?,
+        ..Scene::default()
+    };
+    scene.masses = match property(spec, "masses") {
         v if v.is_undefined() => {
-            vec![params::MASS.default_number() as f32; positions.len() / 2]
+            vec![params::MASS.default_number() as f32; scene.num_particles()]
         }
         v => floats("masses", &v, &|k, m| check_mass(k, m, mass_range()))?,
     };
-    let distances = match property(spec, "distances") {
-        v if v.is_undefined() => Vec::new(),
-        v => indices("distances", &v, &|k| k / 2)?,
-    };
-    let rest_lengths = match property(spec, "restLengths") {
-        v if v.is_undefined() => None,
-        v => Some(floats("restLengths", &v, &|_, _| Ok(()))?),
-    };
-    Ok(Scene {
-        positions,
-        masses,
-        distances,
-        rest_lengths,
-        distance_stiffness: read_stiffness(&property(spec, "distanceStiffness"))?,
-        colors: None,
-        areas: read_areas(&property(spec, "areas"))?,
-        bending: read_bending(&property(spec, "bending"))?,
-        bodies: read_bodies("bodies", &property(spec, "bodies"))?,
-        colliders: read_colliders(&property(spec, "colliders"))?,
-    })
+    let distances = property(spec, "distances");
+    if !distances.is_undefined() {
+        scene.distances = indices("distances", &distances, &|k| k / 2)?;
+    }
+    let rest_lengths = property(spec, "restLengths");
+    if !rest_lengths.is_undefined() {
+        scene.rest_lengths = Some(floats("restLengths", &rest_lengths, &|_, _| Ok(()))?);
+    }
+    scene.distance_stiffness = read_stiffness(&property(spec, "distanceStiffness"))?;
+    scene.areas = read_areas(&property(spec, "areas"))?;
+    scene.bending = read_bending(&property(spec, "bending"))?;
+    scene.bodies = read_bodies("bodies", &property(spec, "bodies"))?;
+    scene.colliders = read_colliders(&property(spec, "colliders"))?;
+    Ok(scene)
 }
 
 /// Reads a scene's `distanceStiffness`: a number, an array of numbers, or
@@ -495,7 +494,7 @@ impl Simulation {
         let reading = Reading::begin("scene")?;
         let scene = read_scene(&scene)?;
         drop(reading);
-        let cloth = Cloth::from_scene(&scene).map_err(cloth_error)?;
+        let cloth = Cloth::from_owned_scene(scene).map_err(cloth_error)?;
         Ok(Simulation::of(cloth))
     }
 

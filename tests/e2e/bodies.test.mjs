@@ -7,10 +7,10 @@
 // - `addBody` answers the body's index, and refuses a bad outline naming the
 //   field, changing nothing;
 // - the presets with bodies load through `restart({ preset })` and run.
-import { after, before, describe } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEMO, EXPECTED_RUNS_IN, LOAD_WAIT, requireBuild, waitForTime } from './helpers.mjs';
-import { it, launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
+import { DEMO, EXPECTED_RUNS_IN, LOAD_WAIT, waitForTime } from './helpers.mjs';
+import { it, selectedEngines, useEngine } from './engines.mjs';
 
 /** The page's particles now (a copy), their count, and where the canvas is on screen. */
 async function positionsNow() {
@@ -44,30 +44,15 @@ function bodyMotion(before, after, ids) {
 
 for (const engineName of selectedEngines()) {
   describe(`bodies on the page, in ${engineName}`, () => {
-    let engine;
-    let server;
+    const { inEnginePage } = useEngine(engineName);
 
-    before(async () => {
-      requireBuild();
-      server = await serveForEngines();
-      engine = await launchEngine(engineName);
-    });
-    after(async () => {
-      await engine?.close();
-      await server?.close();
-    });
-
+    /** Runs `body` on the demo page once its cloth steps, where XPBD_WORKER says it runs. */
     async function inDemo(body) {
-      server.clearLog();
-      const opened = await engine.openPage(`${server.url}index.html`);
-      try {
+      await inEnginePage('index.html', async (opened) => {
         await waitForTime(opened, DEMO, 0.05);
         if (EXPECTED_RUNS_IN) assert.equal(await opened.evaluate(() => window.clothDemo.runsIn), EXPECTED_RUNS_IN, 'XPBD_WORKER: the cloth runs where it says');
         await body(opened);
-        assert.deepEqual([...(await opened.errors()), ...server.badResponses()], [], `${engineName}: errors`);
-      } finally {
-        await opened.close();
-      }
+      });
     }
 
     it('Drop a box and Drop a ball add bodies above the cloth, in view; one dragged by a particle moves whole, keeping its shape', async () => {

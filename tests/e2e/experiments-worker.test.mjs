@@ -6,10 +6,10 @@
 // page keeps each slice within its work units (asserted in work units) and leaves
 // no main-thread task over 100 ms (the browser's long tasks). Chromium for the main-thread
 // probe and the fallback; Firefox and WebKit for the worker itself.
-import { after, before, describe } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { TRACE_CATEGORIES, WAIT, inPage, mainThreadTasks, openPage, requireBuild, useBrowserAndServer } from './helpers.mjs';
-import { it, launchEngine, selectedEngines, serveForEngines } from './engines.mjs';
+import { TRACE_CATEGORIES, WAIT, inPage, mainThreadTasks, openPage, useBrowserAndServer } from './helpers.mjs';
+import { it, selectedEngines, useEngine } from './engines.mjs';
 
 /**
  * Installed before the page's scripts: records, for every wasm instance made on
@@ -224,22 +224,10 @@ describe('experiments page: where the experiments run (Chromium)', () => {
 
 for (const engineName of selectedEngines().filter((name) => name !== 'chromium')) {
   describe(`experiments page in ${engineName}`, () => {
-    let engine;
-    let server;
-    before(async () => {
-      requireBuild();
-      server = await serveForEngines();
-      engine = await launchEngine(engineName);
-    });
-    after(async () => {
-      await engine?.close();
-      await server?.close();
-    });
+    const { inEnginePage } = useEngine(engineName);
 
     it('runs an experiment in the module worker, with its verdict, advice and plot', async () => {
-      server.clearLog();
-      const page = await engine.openPage(`${server.url}www/experiments/`);
-      try {
+      await inEnginePage('www/experiments/', async (page) => {
         await page.waitFor(() => document.body.dataset.ready === 'true', undefined, { timeout: 30_000, message: 'the page is ready' });
         assert.equal(await page.evaluate(() => document.body.dataset.runner), 'worker', `${engineName} has module workers`);
         await page.click(`${section('convergence')} button.run`);
@@ -252,10 +240,7 @@ for (const engineName of selectedEngines().filter((name) => name !== 'chromium')
         assert.equal(shown.status, 'holds');
         assert.match(shown.advice, /^What this means for you\. ./);
         assert.equal(JSON.parse(shown.axes).x.to, 50, 'the iteration axis ends at the last iteration');
-        assert.deepEqual([...(await page.errors()), ...server.badResponses()], [], `${engineName}: errors`);
-      } finally {
-        await page.close();
-      }
+      });
     });
   });
 }

@@ -5,19 +5,6 @@ import type { ClothController as ClothControllerApi, ClothOptions } from './clot
 import type { ClothHost } from './page-host.js';
 import type { Backend } from './backend.js';
 
-/**
- * The controller of a cloth on the host `makeHost()` gives (page-host.js on the
- * main thread, worker-host.js in a worker), from `settings` read on the calling
- * side (readOptionChanges, merged: `options` and `given`): what mountCloth and
- * the cloth's worker both run. The cloth is built before the host is asked for.
- */
-export declare function startCloth(
-  makeHost: () => ClothHost | Promise<ClothHost>,
-  settings: ClothOptions,
-  given: Set<string>,
-  reducedMotion: boolean,
-): Promise<ClothControllerApi>;
-
 /** ClothControllerApi's members (cloth.d.ts), declared once: the class adds its constructor. */
 export interface ClothController extends ClothControllerApi {}
 export declare class ClothController {

@@ -24,7 +24,7 @@
 // A mount the Simulation refuses fails before the canvas is asked for: the page
 // then ends this worker, and its canvas is still the page's.
 
-import { startCloth } from './cloth-controller.js';
+import { startCloth } from './cloth-start.js';
 import { WorkerHost } from './worker-host.js';
 import { errorToData } from './errors.js';
 import { PERFORM, WORKER_CALLS, CLOTH_GETTERS } from './controller-api.js';

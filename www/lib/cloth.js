@@ -18,7 +18,7 @@ import { PARAMETERS, PRESETS } from './parameters.js';
 import { DEFAULT_OPTIONS, mergeOptionsGiven, readOptionChanges, parseNumber, quoteForMessage } from './options.js';
 import { FRAME_WORK_BUDGET_MS } from './frame-loop.js';
 import { AUTO_WEBGPU_MIN_PARTICLES } from './backend.js';
-import { startCloth } from './cloth-controller.js';
+import { startCloth } from './cloth-start.js';
 import { PageHost } from './page-host.js';
 import { whereToRun, mountInWorker } from './worker-client.js';
 import { fieldError, throwIfAborted } from './errors.js';

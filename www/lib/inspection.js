@@ -1,8 +1,9 @@
 // What a cloth's Simulation holds, as plain data: the answer of the controller's
-// `inspect()` (cloth.d.ts' ClothInspection), the same on the main thread and in
-// a worker, so tests and tools read both modes one way.
+// `inspect()` (cloth.d.ts' ClothInspection) and of its `diagnostics()`
+// (ClothDiagnostics), the same on the main thread and in a worker, so tests
+// and tools read both modes one way.
 
-import { simdEnabled, loadedWasmUrl } from './wasm.js';
+import { simdEnabled, loadedWasmUrl, wasmMemoryBytes } from './wasm.js';
 import { PARAMETERS } from './parameters.js';
 
 /** The indices of the particles `simulation` pins, in order. */
@@ -49,5 +50,29 @@ export function inspection(simulation, diagnostics, positions) {
     constraintForces: simulation ? simulation.constraintForces().slice() : new Float32Array(0),
     particleRadius: simulation ? simulation.particleRadius : 0,
     colliders: simulation ? simulation.colliders() : [],
+  };
+}
+
+/** ClothDiagnostics (cloth.d.ts) of the cloth on `backend`, stepped and drawn by `machine` (frame-machine.js). */
+export function diagnostics(backend, machine) {
+  const dragDrawn = machine.dragDrawn;
+  return {
+    time: backend.time,
+    numParticles: backend.numParticles,
+    numConstraints: backend.numConstraints,
+    maxStretch: backend.maxStretch,
+    kineticEnergy: backend.kineticEnergy,
+    isFinite: backend.isFinite,
+    stepMs: backend.stepMs(machine.stepMs),
+    frameMs: machine.frameMs,
+    wasmMemoryBytes: wasmMemoryBytes(),
+    tornCount: backend.tornCount,
+    ...machine.stepping,
+    backend: backend.name,
+    dragEventTime: dragDrawn.eventTime,
+    dragLatencyMs: dragDrawn.latencyMs,
+    dragWaitSlices: dragDrawn.slices,
+    piecesLastFrame: machine.piecesLastFrame,
+    dragWaitPieces: dragDrawn.pieces,
   };
 }

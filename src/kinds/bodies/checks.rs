@@ -1,11 +1,12 @@
 //! The checks of bodies given by a scene or added: their number, their
-//! particles, their compliance and plasticity; each refusal names `bodies`
-//! and the entry.
+//! particles, their compliance and plasticity (`plasticity.rs`); each
+//! refusal names `bodies` and the entry.
 
 use super::outline::thickness;
-use super::{point, MAX_BODIES, MAX_COMPLIANCE, MAX_CREEP, MAX_STRAIN, MIN_THICKNESS};
+use super::plasticity::check_plasticity;
+use super::{point, MAX_BODIES, MAX_COMPLIANCE, MIN_THICKNESS};
 use crate::error::{ClothError, Number, Plain};
-use crate::model::{BodySpec, Plasticity};
+use crate::model::BodySpec;
 
 /// The refusal of the scene's `bodies` (entry `index`, when it is one body's).
 fn refuse(index: Option<usize>, problem: String) -> ClothError {
@@ -96,33 +97,6 @@ pub fn check_bodies(
             check_plasticity(&plastic)
                 .or_else(|(value, allowed)| entry(format!("has {value}, expected {allowed}")))?;
         }
-    }
-    Ok(())
-}
-
-/// Checks a body's plasticity; the problem as the value given
-/// (`plastic.yield -1`) and what is allowed.
-pub fn check_plasticity(plastic: &Plasticity) -> Result<(), (String, String)> {
-    let strain = |name: &str, v: f64| {
-        if v.is_finite() && (0.0..=MAX_STRAIN).contains(&v) {
-            Ok(())
-        } else {
-            Err((
-                format!("plastic.{name} {}", Number(v)),
-                format!(
-                    "a number from 0 to {} (a fraction of the body's radius)",
-                    Plain(MAX_STRAIN)
-                ),
-            ))
-        }
-    };
-    strain("yield", plastic.yield_strain)?;
-    strain("max", plastic.max)?;
-    if !(plastic.creep.is_finite() && (0.0..=MAX_CREEP).contains(&plastic.creep)) {
-        return Err((
-            format!("plastic.creep {}", Number(plastic.creep)),
-            format!("a rate from 0 to {} per second", Plain(MAX_CREEP)),
-        ));
     }
     Ok(())
 }

@@ -4,7 +4,8 @@
 //
 // - gpu-device.js: the adapter, the device and the shaders;
 // - gpu-refusal.js: what the backend runs, and why it refuses the rest;
-// - gpu-simulation.js: GpuSimulation, the cloth on the device;
+// - gpu-simulation.js: GpuSimulation, the cloth on the device as a backend
+//   (gpu-grid-cloth.js: the cloth itself, with the Simulation's surface);
 // - gpu-painter.js: GpuPainter, which puts its frames on a 2D canvas.
 
 export { loadShaders, gpuUnavailable, requestGpu } from './gpu-device.js';
