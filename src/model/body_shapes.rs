@@ -20,13 +20,18 @@ pub fn rigid() -> Behaviour {
 
 impl Scene {
     /// Adds a particle at `(x, y)` of `mass` (0: pinned); returns its index.
+    /// Out of line: the scenes call it from many places, each of which would
+    /// otherwise carry its own copy of two vectors' growth.
+    #[inline(never)]
     pub fn add_particle(&mut self, x: f32, y: f32, mass: f32) -> u32 {
         self.positions.extend([x, y]);
         self.masses.push(mass);
         (self.masses.len() - 1) as u32
     }
 
-    /// Adds a distance constraint between particles `a` and `b`.
+    /// Adds a distance constraint between particles `a` and `b` (out of
+    /// line, as [`Scene::add_particle`]).
+    #[inline(never)]
     pub fn add_distance(&mut self, a: u32, b: u32) {
         self.distances.extend([a, b]);
     }

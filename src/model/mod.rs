@@ -16,6 +16,7 @@ pub mod circle;
 pub mod coloring;
 pub mod footprint;
 pub mod grid;
+pub mod pieces;
 pub mod presets;
 pub mod scene;
 pub mod shape;

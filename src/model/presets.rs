@@ -4,17 +4,19 @@
 //! trampoline, a rope bridge, a wrecking ball, a stack of boxes, a plastic
 //! can).
 //!
-//! A preset is a [`Scene`] and the parameter values it runs best with, each
-//! chosen once, below, in the preset's own function. Options are named as the
-//! parameter table names them: `width`, `height` and `fixed` shape the scenes
-//! they apply to (see [`Preset`]), every solver parameter (`stiffness`,
-//! `substeps`, `windX`, ...) overrides the preset's choice.
+//! A preset is a [`Description`]: the pieces its scene is made of (see
+//! [`pieces`]), laid out by one builder, and the parameter values it runs
+//! best with, each chosen once, below, in the preset's own entry. Options are
+//! named as the parameter table names them: `width`, `height` and `fixed`
+//! shape the scenes they apply to (see [`Description::shape`]), every solver
+//! parameter (`stiffness`, `substeps`, `windX`, ...) overrides the preset's
+//! choice.
 
 use super::body_presets;
-use super::circle;
-use super::grid::{self, SPACING};
-use super::scene::{AreaSpec, Bending, DistanceStiffness, Scene, MAX_SCENE_CONSTRAINTS};
-use super::shape::Shape;
+use super::pieces::{
+    self, Braces, Chain, Count, Given, GridBending, Heading, Lattice, Piece, Pins, Ring,
+};
+use super::scene::Scene;
 use crate::error::{self, ClothError};
 use crate::params::{self, wrong_kind, FixedPreset, GridSize, Parameter, Value};
 
@@ -59,8 +61,27 @@ impl Preset {
     }
 }
 
-/// A preset's scene and its parameter choices, by table name.
-type Choices = (Scene, &'static [(&'static str, Value)]);
+/// A preset as the program keeps it: its names, the options that shape it,
+/// the pieces of its scene and its parameter choices.
+#[derive(Debug)]
+pub struct Description {
+    /// Its word, as `Simulation.preset` takes it.
+    pub name: &'static str,
+    /// Its name for people, as the pages' Scene selects show it (the link
+    /// and the API keep the word).
+    pub title: &'static str,
+    /// Which of the options `width`, `height`, `fixed` shape it, and their
+    /// defaults: [`preset`] reads them, and the page and `mountCloth` get
+    /// them through `presetShape(name)`.
+    pub shape: &'static [(&'static str, f64)],
+    /// The pieces of its scene, laid out in order by [`pieces::build`].
+    pub pieces: &'static [Piece],
+    /// The stiffness of its distance constraints, N/m (where a piece has
+    /// none of its own).
+    pub stiffness: f64,
+    /// The parameter values it chooses, by table name, set in order.
+    pub params: &'static [(&'static str, f64)],
+}
 
 /// The options a preset's geometry reads; the rest are solver parameters.
 struct Shaping<'a> {
@@ -71,30 +92,33 @@ struct Shaping<'a> {
 }
 
 impl Shaping<'_> {
-    /// The whole number `parameter` given as an option, or `default`.
-    fn whole(&self, parameter: &Parameter, default: f64) -> Result<usize, ClothError> {
-        match self
-            .options
+    /// This preset's default of the shaping option `parameter`, if it reads
+    /// it.
+    #[inline(never)]
+    fn reads(&self, parameter: &Parameter) -> Option<f64> {
+        self.reads
             .iter()
-            .rev()
             .find(|(n, _)| *n == parameter.name)
-        {
-            None => Ok(default as usize),
-            Some((_, Value::Number(v))) => Ok(parameter.check_number(*v)? as usize),
-            Some((_, other)) => Err(wrong_kind(parameter, *other)),
-        }
+            .map(|(_, v)| *v)
+    }
+
+    /// The whole number given as the shaping option `parameter`, or this
+    /// preset's default.
+    fn whole(&self, parameter: &Parameter) -> Result<usize, ClothError> {
+        let number = self.number(parameter, self.reads(parameter).unwrap_or(0.0))?;
+        Ok(number as usize)
     }
 
     /// The number `parameter` given as an option (checked by its rule), or
-    /// its table default.
-    fn number(&self, parameter: &Parameter) -> Result<f64, ClothError> {
+    /// `default`.
+    fn number(&self, parameter: &Parameter, default: f64) -> Result<f64, ClothError> {
         match self
             .options
             .iter()
             .rev()
             .find(|(n, _)| *n == parameter.name)
         {
-            None => Ok(parameter.default_number()),
+            None => Ok(default),
             Some((_, Value::Number(v))) => parameter.check_number(*v),
             Some((_, other)) => Err(wrong_kind(parameter, *other)),
         }
@@ -104,37 +128,41 @@ impl Shaping<'_> {
     /// parameter.
     fn check_names(&self) -> Result<(), ClothError> {
         for (name, value) in self.options {
-            let solver = params::Params::default()
-                .values()
-                .iter()
-                .any(|(p, _)| p.name == *name);
-            let names: Vec<&str> = self.reads.iter().map(|(n, _)| *n).collect();
-            if !solver && !names.contains(name) {
-                let reads = if names.is_empty() {
-                    String::new()
-                } else {
-                    format!("{}, or ", names.join(", "))
-                };
-                return Err(error::invalid(
-                    "options",
-                    format!("{} = {}", error::quoted(name, name.len()), value.shown()),
-                    format!(
-                        "for the {} preset: {reads}the name of a solver parameter \
-                         (stiffness, substeps, windX, ...)",
-                        error::quote(self.name)
-                    ),
-                ));
+            let shaping = self.reads.iter().any(|(n, _)| n == name);
+            if shaping || solver_parameter(name).is_some() {
+                continue;
             }
+            // "width, height, fixed, or " (what this preset reads, if anything)
+            let mut reads = String::new();
+            for (k, (option, _)) in self.reads.iter().enumerate() {
+                reads.push_str(option);
+                reads.push_str(if k + 1 == self.reads.len() {
+                    ", or "
+                } else {
+                    ", "
+                });
+            }
+            return Err(error::invalid(
+                "options",
+                format!("{} = {}", error::quoted(name, name.len()), value.shown()),
+                format!(
+                    "for the {} preset: {reads}the name of a solver parameter \
+                     (stiffness, substeps, windX, ...)",
+                    error::quote(self.name)
+                ),
+            ));
         }
         Ok(())
     }
 
     /// The solver parameter options, after the preset's `choices`.
-    fn params(&self, choices: &[(&'static str, Value)]) -> Vec<(&'static str, Value)> {
-        let mut all = choices.to_vec();
-        let table = params::Params::default().values();
+    fn params(&self, choices: &[(&'static str, f64)]) -> Vec<(&'static str, Value)> {
+        let mut all = Vec::new();
+        for &(name, value) in choices {
+            all.push((name, Value::Number(value)));
+        }
         for (name, value) in self.options {
-            if let Some((p, _)) = table.iter().find(|(p, _)| p.name == *name) {
+            if let Some(p) = solver_parameter(name) {
                 all.push((p.name, *value));
             }
         }
@@ -142,149 +170,141 @@ impl Shaping<'_> {
     }
 }
 
-/// The options that shape each preset (`width`, `height`, `fixed`, where it
-/// has them) and their defaults, written once: [`preset`] reads them, and the
-/// page and `mountCloth` get them through `presetShape(name)`.
-pub const SHAPES: &[(&str, &[(&str, f64)])] = &[
-    (
-        "cloth",
-        &[
-            ("width", params::WIDTH.default_number()),
-            ("height", params::HEIGHT.default_number()),
-            ("fixed", params::FIXED.default_number()),
-        ],
-    ),
-    ("rope", &[("width", 30.0)]),
-    ("double-pendulum", &[]),
-    ("balloon", &[("width", 32.0)]),
-    ("soft-body", &[("width", 8.0), ("height", 5.0)]),
-    ("flag", &[("width", 24.0), ("height", 14.0)]),
-    ("cloth-over-ball", &[("width", 30.0), ("height", 20.0)]),
-    ("trampoline", &[]),
-    ("rope-bridge", &[]),
-    ("wrecking-ball", &[]),
-    ("box-stack", &[]),
-    ("plastic-can", &[]),
+/// The solver parameter called `name`, if there is one.
+fn solver_parameter(name: &str) -> Option<&'static Parameter> {
+    params::SOLVER_PARAMETERS
+        .iter()
+        .copied()
+        .find(|p| p.name == name)
+}
+
+/// Every preset, in the order of the words of the `preset` parameter.
+pub const PRESETS: [&Description; 12] = [
+    &CLOTH,
+    &ROPE,
+    &DOUBLE_PENDULUM,
+    &BALLOON,
+    &SOFT_BODY,
+    &FLAG,
+    &CLOTH_OVER_BALL,
+    &body_presets::TRAMPOLINE,
+    &body_presets::ROPE_BRIDGE,
+    &body_presets::WRECKING_BALL,
+    &body_presets::BOX_STACK,
+    &body_presets::PLASTIC_CAN,
 ];
 
-/// Each preset's name for people, as the pages' Scene selects show it (the
-/// link and the API keep the preset's word).
-pub const TITLES: &[(&str, &str)] = &[
-    ("cloth", "Cloth"),
-    ("rope", "Rope"),
-    ("double-pendulum", "Double pendulum"),
-    ("balloon", "Balloon"),
-    ("soft-body", "Soft body"),
-    ("flag", "Flag in the wind"),
-    ("cloth-over-ball", "Cloth over a ball"),
-    ("trampoline", "Trampoline"),
-    ("rope-bridge", "Rope bridge"),
-    ("wrecking-ball", "Wrecking ball"),
-    ("box-stack", "Stack of boxes"),
-    ("plastic-can", "Plastic can"),
-];
+/// The preset `name`, if there is one.
+fn find(name: &str) -> Option<&'static Description> {
+    // a slice read as data (`black_box`), not twelve comparisons unrolled
+    let table: &[&Description] = std::hint::black_box(&PRESETS);
+    table.iter().copied().find(|d| d.name == name)
+}
 
 /// The name for people of preset `name` (`name` itself for a word that is
 /// no preset).
 pub fn title(name: &str) -> &str {
-    TITLES
-        .iter()
-        .find(|(preset, _)| *preset == name)
-        .map_or(name, |(_, title)| *title)
+    find(name).map_or(name, |d| d.title)
 }
 
 /// The shaping options of preset `name` and their defaults (none for a name
 /// that is no preset).
 pub fn shape(name: &str) -> &'static [(&'static str, f64)] {
-    SHAPES
-        .iter()
-        .find(|(preset, _)| *preset == name)
-        .map_or(&[], |(_, sizes)| *sizes)
+    find(name).map_or(&[], |d| d.shape)
 }
 
 /// The preset `name` with `options` (see the module documentation), or a
 /// refusal naming the wrong name or option.
 pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothError> {
     let word = params::PRESET.check_word(name, name.len())?;
-    let sizes = shape(word);
+    let Some(description) = find(word) else {
+        return Err(error::invalid(
+            "preset",
+            error::quoted(word, word.len()),
+            "a preset",
+        ));
+    };
     let s = Shaping {
         name: word,
         options,
-        reads: sizes,
+        reads: description.shape,
     };
-    let default = |parameter: &Parameter| {
-        sizes
-            .iter()
-            .find(|(n, _)| *n == parameter.name)
-            .map_or(0.0, |(_, v)| *v)
+    // the shaping options, checked in this order
+    let (width, height) = if s.reads(&params::HEIGHT).is_some() {
+        let size = GridSize::new(s.whole(&params::WIDTH)?, s.whole(&params::HEIGHT)?)?;
+        (size.width, size.height)
+    } else if s.reads(&params::WIDTH).is_some() {
+        (s.whole(&params::WIDTH)?, 0)
+    } else {
+        (0, 0)
     };
-    let whole = |parameter: &Parameter| s.whole(parameter, default(parameter));
-    let size = || -> Result<GridSize, ClothError> {
-        GridSize::new(whole(&params::WIDTH)?, whole(&params::HEIGHT)?)
+    let fixed = match s.reads(&params::FIXED) {
+        Some(_) => FixedPreset::from_count(s.whole(&params::FIXED)?)?,
+        None => FixedPreset::One,
     };
-    let mut grid_size = None;
-    let (scene, choices): Choices = match word {
-        "cloth" => {
-            let size = size()?;
-            let fixed = FixedPreset::from_count(whole(&params::FIXED)?)?;
-            grid_size = Some(size);
-            (grid::scene(size, fixed)?, &[])
-        }
-        "rope" => rope(whole(&params::WIDTH)?),
-        "double-pendulum" => double_pendulum(),
-        "balloon" => balloon(whole(&params::WIDTH)?),
-        "soft-body" => soft_body(
-            soft_body_size(size()?)?,
-            s.number(&params::PARTICLE_RADIUS)?,
-        ),
-        "flag" => flag(size()?)?,
-        "cloth-over-ball" => cloth_over_ball(size()?)?,
-        "trampoline" => body_presets::trampoline(),
-        "rope-bridge" => body_presets::rope_bridge(),
-        "wrecking-ball" => body_presets::wrecking_ball(),
-        "box-stack" => body_presets::box_stack(),
-        _ => body_presets::plastic_can(),
+    let radius = || {
+        let parameter = &params::PARTICLE_RADIUS;
+        s.number(parameter, parameter.default_number())
     };
+    let given = Given {
+        width,
+        height,
+        fixed,
+        radius: &radius,
+    };
+    let (scene, grid) = pieces::build(description.pieces, description.stiffness, &given)?;
     s.check_names()?;
     Ok(Preset {
-        params: s.params(choices),
+        params: s.params(description.params),
         scene,
-        grid: grid_size,
+        grid,
     })
 }
 
-/// An empty scene to fill in: no particles, uniform default stiffness.
-fn empty() -> Scene {
-    Scene {
-        positions: Vec::new(),
-        masses: Vec::new(),
-        distances: Vec::new(),
-        distance_stiffness: DistanceStiffness::Uniform(params::STIFFNESS.default_number()),
-        ..Scene::default()
-    }
-}
+/// The table's default stiffness, N/m: the distance constraints' of the
+/// presets that choose none of their own.
+const DEFAULT_STIFFNESS: f64 = params::STIFFNESS.default_number();
 
-/// A rope of `particles` (2..=1000) 0.1 m apart, 0.05 kg each, laid out
-/// horizontally from its pinned first particle so that it swings down. Stiff
-/// (1e5 N/m) with 10 substeps, so it hardly stretches; a light air drag
+/// The grid cloth `new Simulation(width, height, fixed)` builds: the
+/// original demo's.
+pub const CLOTH: Description = Description {
+    name: "cloth",
+    title: "Cloth",
+    shape: &[
+        ("width", params::WIDTH.default_number()),
+        ("height", params::HEIGHT.default_number()),
+        ("fixed", params::FIXED.default_number()),
+    ],
+    pieces: &[Piece::Grid {
+        pins: Pins::Corners,
+        bending: GridBending::WhenSwitchedOn,
+    }],
+    stiffness: DEFAULT_STIFFNESS,
+    params: &[],
+};
+
+/// A rope of `width` particles (2..=1000) 0.1 m apart, 0.05 kg each, laid
+/// out horizontally from its pinned first particle so that it swings down.
+/// Stiff (1e5 N/m) with 10 substeps, so it hardly stretches; a light air drag
 /// ([`ROPE_AIR_DRAG`]) lets it swing for tens of seconds.
-fn rope(particles: usize) -> Choices {
-    let mut scene = empty();
-    for k in 0..particles {
-        let mass = if k == 0 { 0.0 } else { 0.05 };
-        scene.add_particle(0.1 * k as f32, 0.0, mass);
-    }
-    for k in 1..particles as u32 {
-        scene.add_distance(k - 1, k);
-    }
-    scene.distance_stiffness = DistanceStiffness::Uniform(1e5);
-    let choices = &[
-        ("substeps", Value::Number(10.0)),
-        ("iterations", Value::Number(2.0)),
-        ("velocityDamping", Value::Number(ROPE_AIR_DRAG)),
-    ];
-    (scene, choices)
-}
+pub const ROPE: Description = Description {
+    name: "rope",
+    title: "Rope",
+    shape: &[("width", 30.0)],
+    pieces: &[Piece::Chain(Chain {
+        start: (0.0, 0.0),
+        heading: Heading::Right,
+        link: 0.1,
+        count: Count::Width,
+        mass: 0.05,
+    })],
+    stiffness: 1e5,
+    params: &[
+        ("substeps", 10.0),
+        ("iterations", 2.0),
+        ("velocityDamping", ROPE_AIR_DRAG),
+    ],
+};
 
 /// The rope's air drag, 1/s (its `velocityDamping`): a rope 3 m long still
 /// swings across metres after 10 s, and comes to rest within about a minute.
@@ -295,23 +315,24 @@ pub const ROPE_AIR_DRAG: f64 = 0.1;
 /// they fall and swing chaotically. Rigid links (stiffness 0) and 50 small
 /// substeps of one iteration each, as the documents solve it, and almost no
 /// air ([`PENDULUM_AIR_DRAG`]), so it keeps swinging chaotically.
-fn double_pendulum() -> Choices {
-    let mut scene = empty();
-    let (length, tilt) = (0.5f32, 0.1f32);
-    let (sin, cos) = circle::sin_cos(tilt);
-    let pivot = scene.add_particle(0.0, 0.0, 0.0);
-    let first = scene.add_particle(length * sin, length * cos, 1.0);
-    let second = scene.add_particle(2.0 * length * sin, 2.0 * length * cos, 1.0);
-    scene.add_distance(pivot, first);
-    scene.add_distance(first, second);
-    scene.distance_stiffness = DistanceStiffness::Uniform(0.0);
-    let choices = &[
-        ("substeps", Value::Number(50.0)),
-        ("iterations", Value::Number(1.0)),
-        ("velocityDamping", Value::Number(PENDULUM_AIR_DRAG)),
-    ];
-    (scene, choices)
-}
+pub const DOUBLE_PENDULUM: Description = Description {
+    name: "double-pendulum",
+    title: "Double pendulum",
+    shape: &[],
+    pieces: &[Piece::Chain(Chain {
+        start: (0.0, 0.0),
+        heading: Heading::UpLeaning(0.1),
+        link: 0.5,
+        count: Count::Fixed(3),
+        mass: 1.0,
+    })],
+    stiffness: 0.0,
+    params: &[
+        ("substeps", 50.0),
+        ("iterations", 1.0),
+        ("velocityDamping", PENDULUM_AIR_DRAG),
+    ],
+};
 
 /// The double pendulum's air drag, 1/s (its `velocityDamping`): on its own it
 /// would take e^(-2 · 0.01 · 10) = 82 % of the energy above the hanging rest
@@ -319,46 +340,30 @@ fn double_pendulum() -> Choices {
 /// quarters, and tumbles chaotically for well over a minute.
 pub const PENDULUM_AIR_DRAG: f64 = 0.01;
 
-/// A balloon: a ring of `particles` (3..=1000) of 0.02 kg, its centre 1.5 m
-/// above the ground, skin edges of 1000 N/m whose rest lengths are the sides
-/// of a ring of radius 0.5 m, and one ring area constraint, rigid, holding
-/// 1.5 times the area that ring encloses: the gas. It starts inflated (on a
-/// circle √1.5 times larger, the skin stretched as the gas stretches it, the
-/// area constraint satisfied), at rest, and drops onto the ground, slowed by air drag
-/// ([`BALLOON_AIR_DRAG`]).
-///
-/// The edges are created even ones first, then odd ones: a ring under
-/// tension swept edge after edge around it turns (each particle is pulled by
-/// the edge behind it, then by the edge ahead, and the two corrections do not
-/// commute), so the original order, which sweeps in creation order, meets it
-/// alternately as the coloured order does.
-fn balloon(particles: usize) -> Choices {
-    let mut scene = empty();
-    let count = particles.max(3);
-    let (rest_radius, pressure, centre_y) = (0.5f32, 1.5f32, 1.5f32);
-    let radius = rest_radius * pressure.sqrt();
-    for k in 0..count {
-        let (sin, cos) = circle::sin_cos(std::f32::consts::TAU * k as f32 / count as f32);
-        scene.add_particle(radius * cos, centre_y + radius * sin, 0.02);
-    }
-    let n = count as u32;
-    for k in (0..n).step_by(2).chain((1..n).step_by(2)) {
-        scene.add_distance(k, (k + 1) % n);
-    }
-    let side = 2.0 * rest_radius * circle::sin_cos(std::f32::consts::PI / count as f32).0;
-    scene.rest_lengths = Some(vec![side; count]);
-    scene.areas.push(AreaSpec {
-        particles: (0..n).collect(),
-        stiffness: 0.0,
-        pressure: 1.0,
-    });
-    scene.colliders.push(Shape::Ground { y: 0.0 });
-    let choices = &[
-        ("substeps", Value::Number(10.0)),
-        ("velocityDamping", Value::Number(BALLOON_AIR_DRAG)),
-    ];
-    (scene, choices)
-}
+/// A balloon: a ring of `width` particles (3..=1000) of 0.02 kg, its centre
+/// 1.5 m above the ground, skin edges of 1000 N/m whose rest lengths are the
+/// sides of a ring of radius 0.5 m, and one ring area constraint, rigid,
+/// holding 1.5 times the area that ring encloses: the gas. It starts inflated
+/// (on a circle √1.5 times larger, the skin stretched as the gas stretches
+/// it, the area constraint satisfied), at rest, and drops onto the ground,
+/// slowed by air drag ([`BALLOON_AIR_DRAG`]).
+pub const BALLOON: Description = Description {
+    name: "balloon",
+    title: "Balloon",
+    shape: &[("width", 32.0)],
+    pieces: &[
+        Piece::Ring(Ring {
+            count: Count::Width,
+            radius: 0.5,
+            pressure: 1.5,
+            height: 1.5,
+            mass: 0.02,
+        }),
+        Piece::Ground(0.0),
+    ],
+    stiffness: DEFAULT_STIFFNESS,
+    params: &[("substeps", 10.0), ("velocityDamping", BALLOON_AIR_DRAG)],
+};
 
 /// The balloon's air drag, 1/s (its `velocityDamping`): the only thing that
 /// takes away the ringing of its landing. Its rigid gas and its skin store
@@ -367,72 +372,37 @@ fn balloon(particles: usize) -> Choices {
 /// roll one way; without drag it rocks for minutes and creeps by metres.
 const BALLOON_AIR_DRAG: f64 = 1.0;
 
-/// Corners of the soft body's area constraints per cell of its grid: two
-/// triangles.
-const SOFT_BODY_CORNERS_PER_CELL: usize = 6;
-
-/// Refuses a soft body whose triangles would have more corners than a scene
-/// may ([`MAX_SCENE_CONSTRAINTS`]), naming the width the user gave, before
-/// anything is built.
-fn soft_body_size(size: GridSize) -> Result<GridSize, ClothError> {
-    let (w, h) = (size.width, size.height);
-    let corners = SOFT_BODY_CORNERS_PER_CELL * (w - 1) * (h - 1);
-    if corners <= MAX_SCENE_CONSTRAINTS {
-        return Ok(size);
-    }
-    Err(error::invalid(
-        params::WIDTH.name,
-        format!("{w} (with height {h}: {corners} triangle corners)"),
-        format!("at most {MAX_SCENE_CONSTRAINTS} triangle corners"),
-    ))
-}
-
-/// A soft body: a `size` block of particles 0.15 m apart (0.05 kg each),
-/// each cell cut into two counter-clockwise triangles with rigid area
+/// A soft body: a `width × height` block of particles 0.15 m apart (0.05 kg
+/// each), each cell cut into two counter-clockwise triangles with rigid area
 /// constraints, joined by its edges and one diagonal (5000 N/m), at rest,
-/// its bottom row [`SOFT_BODY_DROP`] above the ground (plus `radius`, the
-/// particle radius the preset runs with): it falls, lands, squashes and
-/// springs back, slowed by a light air drag ([`SOFT_BODY_AIR_DRAG`]).
-fn soft_body(size: GridSize, radius: f64) -> Choices {
-    let mut scene = empty();
-    let (w, h) = (size.width as u32, size.height as u32);
-    let spacing = 0.15f32;
-    let left = -spacing * (w - 1) as f32 / 2.0;
-    let bottom = SOFT_BODY_DROP + radius as f32;
-    for i in 0..h {
-        for j in 0..w {
-            scene.add_particle(left + spacing * j as f32, bottom + spacing * i as f32, 0.05);
-        }
-    }
-    for i in 0..h {
-        for j in 0..w {
-            let k = i * w + j;
-            if j + 1 < w {
-                scene.add_distance(k, k + 1);
-            }
-            if i + 1 < h {
-                scene.add_distance(k, k + w);
-            }
-            if i + 1 < h && j + 1 < w {
-                scene.add_distance(k, k + w + 1);
-                for particles in [vec![k, k + 1, k + w + 1], vec![k, k + w + 1, k + w]] {
-                    scene.areas.push(AreaSpec {
-                        particles,
-                        stiffness: 0.0,
-                        pressure: 1.0,
-                    });
-                }
-            }
-        }
-    }
-    scene.distance_stiffness = DistanceStiffness::Uniform(5000.0);
-    scene.colliders.push(Shape::Ground { y: 0.0 });
-    let choices = &[
-        ("substeps", Value::Number(10.0)),
-        ("velocityDamping", Value::Number(SOFT_BODY_AIR_DRAG)),
-    ];
-    (scene, choices)
-}
+/// its bottom row [`SOFT_BODY_DROP`] above the ground (plus the particle
+/// radius the preset runs with): it falls, lands, squashes and springs back,
+/// slowed by a light air drag ([`SOFT_BODY_AIR_DRAG`]). A block whose
+/// triangles would have more corners than a scene may is refused, naming
+/// the width, before anything is built.
+pub const SOFT_BODY: Description = Description {
+    name: "soft-body",
+    title: "Soft body",
+    shape: &[("width", 8.0), ("height", 5.0)],
+    pieces: &[
+        Piece::Lattice(Lattice {
+            columns: Count::Width,
+            rows: Count::Height,
+            spacing: 0.15,
+            left: None,
+            first_row: SOFT_BODY_DROP,
+            row_step: 0.15,
+            lifted: true,
+            mass: 0.05,
+            pins: Pins::None,
+            braces: Braces::Triangles,
+            stiffness: None,
+        }),
+        Piece::Ground(0.0),
+    ],
+    stiffness: 5000.0,
+    params: &[("substeps", 10.0), ("velocityDamping", SOFT_BODY_AIR_DRAG)],
+};
 
 /// How high the soft body's bottom starts above the ground, in metres.
 pub const SOFT_BODY_DROP: f32 = 1.5;
@@ -441,57 +411,62 @@ pub const SOFT_BODY_DROP: f32 = 1.5;
 /// wobbles die within a few seconds of landing.
 pub const SOFT_BODY_AIR_DRAG: f64 = 0.3;
 
-/// A flag: the grid cloth of `size` with its whole left column pinned (the
-/// pole), bending on (`Bending::Auto`, 50 N/m) and a wind of 8 m/s blowing
-/// along it with drag 1 kg/m², gusts of 4 m/s and turbulence of 3 m/s (a
-/// steady wind would leave it a still, stretched sheet). A stiffer cloth
-/// than the table's (1e4 N/m, 2 substeps: it stretches at most about 35 % in
-/// the gusts, where 1000 N/m stretched it by more than its own length; a
-/// stiffer one, 3e4 N/m and up, lies so straight along the wind that a wind
-/// turned round no longer turns it) and no air drag beyond the wind's own:
-/// the wind is the air it moves in.
-fn flag(size: GridSize) -> Result<Choices, ClothError> {
-    let mut scene = grid::scene(size, FixedPreset::One)?;
-    for (k, mass) in scene.masses.iter_mut().enumerate() {
-        *mass = if k % size.width == 0 {
-            0.0
-        } else {
-            params::MASS.default_number() as f32
-        };
-    }
-    scene.bending = Bending::Auto;
-    let choices = &[
-        ("bendingStiffness", Value::Number(50.0)),
-        ("windX", Value::Number(8.0)),
-        ("windDrag", Value::Number(1.0)),
-        ("windGust", Value::Number(4.0)),
-        ("windTurbulence", Value::Number(3.0)),
-        ("stiffness", Value::Number(1e4)),
-        ("substeps", Value::Number(2.0)),
-        ("velocityDamping", Value::Number(0.0)),
-    ];
-    Ok((scene, choices))
-}
+/// A flag: the grid cloth of `width × height` with its whole left column
+/// pinned (the pole), bending on (`Bending::Auto`, 50 N/m) and a wind of
+/// 8 m/s blowing along it with drag 1 kg/m², gusts of 4 m/s and turbulence of
+/// 3 m/s (a steady wind would leave it a still, stretched sheet). A stiffer
+/// cloth than the table's (1e4 N/m, 2 substeps: it stretches at most about
+/// 35 % in the gusts, where 1000 N/m stretched it by more than its own
+/// length; a stiffer one, 3e4 N/m and up, lies so straight along the wind
+/// that a wind turned round no longer turns it) and no air drag beyond the
+/// wind's own: the wind is the air it moves in.
+pub const FLAG: Description = Description {
+    name: "flag",
+    title: "Flag in the wind",
+    shape: &[("width", 24.0), ("height", 14.0)],
+    pieces: &[Piece::Grid {
+        pins: Pins::FirstColumn,
+        bending: GridBending::Auto,
+    }],
+    stiffness: DEFAULT_STIFFNESS,
+    params: &[
+        ("bendingStiffness", 50.0),
+        ("windX", 8.0),
+        ("windDrag", 1.0),
+        ("windGust", 4.0),
+        ("windTurbulence", 3.0),
+        ("stiffness", 1e4),
+        ("substeps", 2.0),
+        ("velocityDamping", 0.0),
+    ],
+};
 
-/// The grid cloth of `size`, nothing pinned, falling onto a circle of radius
-/// a quarter of its width (at most 1.5 m) 1 m below its middle, above the
-/// ground; friction 0.5 and an air drag of 0.5 /s, so it drapes over the
-/// ball, slides and settles within a few seconds of landing.
-fn cloth_over_ball(size: GridSize) -> Result<Choices, ClothError> {
-    let mut scene = grid::scene(size, FixedPreset::One)?;
-    scene.masses.fill(params::MASS.default_number() as f32);
-    // the cloth starts as built (a curtain) and drops onto the ball below it
-    let width_m = SPACING * (size.width - 1) as f32;
-    let bottom = -SPACING * (size.height - 1) as f32;
-    let radius = (width_m / 4.0).clamp(SPACING, 1.5);
-    let (x, y) = (width_m / 2.0, bottom - 1.0 - radius);
-    scene.colliders.push(Shape::Circle { x, y, radius });
-    scene.colliders.push(Shape::Ground {
-        y: y - radius - 1.0,
-    });
-    let choices = &[
-        ("friction", Value::Number(0.5)),
-        ("velocityDamping", Value::Number(0.5)),
-    ];
-    Ok((scene, choices))
+/// The grid cloth of `width × height`, nothing pinned, falling onto a circle
+/// of radius a quarter of its width (at most 1.5 m) 1 m below its middle,
+/// above the ground; friction 0.5 and an air drag of 0.5 /s, so it drapes
+/// over the ball, slides and settles within a few seconds of landing.
+pub const CLOTH_OVER_BALL: Description = Description {
+    name: "cloth-over-ball",
+    title: "Cloth over a ball",
+    shape: &[("width", 30.0), ("height", 20.0)],
+    pieces: &[
+        Piece::Grid {
+            pins: Pins::None,
+            bending: GridBending::Off,
+        },
+        Piece::BallBelowGrid,
+    ],
+    stiffness: DEFAULT_STIFFNESS,
+    params: &[("friction", 0.5), ("velocityDamping", 0.5)],
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_holds_every_preset_in_the_order_of_the_words() {
+        let table: Vec<&str> = PRESETS.iter().map(|d| d.name).collect();
+        assert_eq!(table, names());
+    }
 }

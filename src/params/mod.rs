@@ -66,6 +66,10 @@ macro_rules! define_params {
             }
         }
 
+        /// The table entries of the solver parameters, in the order of
+        /// [`Params`]' fields.
+        pub const SOLVER_PARAMETERS: &[&Parameter] = &[$(&$entry,)*];
+
         impl Params {
             /// Each field with its table entry, as JavaScript sees it.
             pub fn values(&self) -> Vec<(&'static Parameter, Value)> {

@@ -512,22 +512,12 @@ impl Simulation {
         options: JsValue,
     ) -> Result<Simulation, JsValue> {
         console_error_panic_hook::set_once();
-        let Some(text) = name.dyn_ref::<JsString>() else {
-            return Err(wrong_type(
-                params::PRESET.name,
-                &name,
-                &format!("the string {}", params::PRESET.expected()),
-            ));
-        };
-        let name = string_start(text);
-        let name = params::PRESET
-            .check_word(&name, text.length() as usize)
-            .map_err(cloth_error)?;
+        let name = preset_name(&name)?;
         let reading = Reading::begin("options")?;
         let options = read_options(&options)?;
         drop(reading);
         let options: Vec<(&str, Value)> = options.iter().map(|(n, v)| (n.as_str(), *v)).collect();
-        let cloth = Cloth::from_preset(name, &options).map_err(cloth_error)?;
+        let cloth = Cloth::from_preset(&name, &options).map_err(cloth_error)?;
         Ok(Simulation::of(cloth))
     }
 }
@@ -540,16 +530,9 @@ impl Simulation {
 pub fn preset_shape(
     #[wasm_bindgen(unchecked_param_type = "PresetName")] name: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let Some(text) = name.dyn_ref::<JsString>() else {
-        let expected = format!("the string {}", params::PRESET.expected());
-        return Err(wrong_type(params::PRESET.name, &name, &expected));
-    };
-    let name = string_start(text);
-    let name = params::PRESET
-        .check_word(&name, text.length() as usize)
-        .map_err(cloth_error)?;
+    let name = preset_name(&name)?;
     let shape = js_sys::Object::new();
-    for &(option, default) in presets::shape(name) {
+    for &(option, default) in presets::shape(&name) {
         Reflect::set(
             &shape,
             &JsValue::from_str(option),
@@ -557,4 +540,18 @@ pub fn preset_shape(
         )?;
     }
     Ok(shape.into())
+}
+
+/// The preset word `name` names, or the Error (field `preset`) for anything
+/// else: a value that is no string, or a string that is no preset's word.
+fn preset_name(name: &JsValue) -> Result<String, JsValue> {
+    let Some(text) = name.dyn_ref::<JsString>() else {
+        let expected = format!("the string {}", params::PRESET.expected());
+        return Err(wrong_type(params::PRESET.name, name, &expected));
+    };
+    let name = string_start(text);
+    params::PRESET
+        .check_word(&name, text.length() as usize)
+        .map_err(cloth_error)?;
+    Ok(name)
 }
