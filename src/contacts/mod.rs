@@ -15,7 +15,8 @@
 //!   velocities approaches are measured from kept), and a new search for
 //!   self-collision's pairs to come;
 //! * `solve`, after each sweep and the other kinds' passes: one pass over the
-//!   contacts, on whichever layout the sweep uses (see [`Positions`]);
+//!   contacts, on whichever layout the sweep uses (see [`Positions`]), read
+//!   and written through one type for both ([`points`]);
 //! * `end_substep`, after the last sweep, before the velocity update: the
 //!   pass once more, so no particle ends a substep inside a collider;
 //! * `after_velocities`, right after the velocity update: the normal
@@ -324,7 +325,7 @@ impl ConstraintKind for Contacts {
     }
 
     /// One pass over the contacts, compiled once for both layouts
-    /// ([`ContactPoints`]) and once more for rigid bodies.
+    /// ([`ContactPoints`]) and once more for rigid bodies ([`rigid`]).
     fn solve(
         &mut self,
         mut positions: Positions,
