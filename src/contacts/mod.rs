@@ -15,7 +15,8 @@
 //!   velocities approaches are measured from kept), and a new search for
 //!   self-collision's pairs to come;
 //! * `solve`, after each sweep and the other kinds' passes: one pass over the
-//!   contacts, on whichever layout the sweep uses (see [`Positions`]);
+//!   contacts, on whichever layout the sweep uses (see [`Positions`]), read
+//!   and written through one type for both ([`points`]);
 //! * `end_substep`, after the last sweep, before the velocity update: the
 //!   pass once more, so no particle ends a substep inside a collider;
 //! * `after_velocities`, right after the velocity update: the normal
@@ -34,6 +35,7 @@
 pub mod colliders;
 pub mod contact;
 pub mod pair_search;
+pub mod points;
 pub mod rigid;
 pub mod self_collision;
 pub mod speed_limit;
@@ -43,6 +45,7 @@ pub use colliders::{Collider, Colliders, MAX_COLLIDERS};
 pub use contact::TOLERANCE;
 pub use speed_limit::{max_speed, MAX_TRAVEL};
 
+use points::ContactPoints;
 use rigid::{Movable, RigidBodies};
 use self_collision::SelfCollision;
 use velocity::ContactVelocities;
@@ -50,9 +53,7 @@ use velocity::ContactVelocities;
 use std::collections::TryReserveError;
 
 use crate::error::ClothError;
-use crate::kinds::{
-    on_points, Addition, ConstraintKind, Cost, Now, Particles, Positions, Sizes, Topology,
-};
+use crate::kinds::{Addition, ConstraintKind, Cost, Now, Particles, Positions, Sizes, Topology};
 use crate::memory;
 use crate::model::validate::shape_problem;
 use crate::model::{BodySpec, Scene, Shape};
@@ -205,18 +206,18 @@ impl Contacts {
 impl Contacts {
     /// One pass over the contacts with rigid bodies (see
     /// [`Contacts::pass_on`]): a push on a particle of a rigid body moves the
-    /// body ([`rigid`]). Compiled once for both layouts of the positions.
+    /// body ([`rigid`]).
     fn pass_rigid(
         &mut self,
-        positions: &mut Positions,
+        points: &mut ContactPoints,
         previous: &[f32],
         inverse_mass: &[f32],
         now: &Now,
     ) {
         let mut rigid = std::mem::take(&mut self.rigid);
-        rigid.begin(positions, inverse_mass);
-        self.pass_on(&mut rigid.view(positions), previous, inverse_mass, now);
-        rigid.finish(positions);
+        rigid.begin(points, inverse_mass);
+        self.pass_on(&mut rigid.view(points), previous, inverse_mass, now);
+        rigid.finish(points);
         self.rigid = rigid;
     }
 
@@ -323,6 +324,8 @@ impl ConstraintKind for Contacts {
         self.self_collision.begin_substep(odd);
     }
 
+    /// One pass over the contacts, compiled once for both layouts
+    /// ([`ContactPoints`]) and once more for rigid bodies ([`rigid`]).
     fn solve(
         &mut self,
         mut positions: Positions,
@@ -330,15 +333,11 @@ impl ConstraintKind for Contacts {
         inverse_mass: &[f32],
         now: &Now,
     ) {
+        let mut points = ContactPoints::of(&mut positions);
         if !self.rigid.is_empty() {
-            return self.pass_rigid(&mut positions, previous, inverse_mass, now);
+            return self.pass_rigid(&mut points, previous, inverse_mass, now);
         }
-        on_points!(positions, |points| self.pass_on(
-            points,
-            previous,
-            inverse_mass,
-            now
-        ))
+        self.pass_on(&mut points, previous, inverse_mass, now)
     }
 
     /// The pass once more, so no particle ends the substep inside a collider.

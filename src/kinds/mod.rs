@@ -114,27 +114,6 @@ impl Positions<'_> {
     }
 }
 
-/// Either layout as one type, for a pass that is written once for both and
-/// is too large to be compiled once per layout (the contacts with rigid
-/// bodies): each access picks the layout's branch.
-impl crate::solver::Points for Positions<'_> {
-    #[inline(always)]
-    fn point(&self, k: usize) -> (f32, f32) {
-        match self {
-            Positions::Interleaved(points) => points.point(k),
-            Positions::Split(split) => split.point(k),
-        }
-    }
-
-    #[inline(always)]
-    fn set_point(&mut self, k: usize, p: (f32, f32)) {
-        match self {
-            Positions::Interleaved(points) => points.set_point(k, p),
-            Positions::Split(split) => split.set_point(k, p),
-        }
-    }
-}
-
 /// Runs `$body` with `$points` bound to the positions of a [`Positions`] as a
 /// [`crate::solver::Points`], so a kind writes its pass once, generic over the
 /// layout.
