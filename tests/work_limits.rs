@@ -197,7 +197,7 @@ fn every_setter_that_adds_work_is_refused_past_the_limit() {
         most < 100,
         "100 substeps × 1 sweep is too much for 500 × 500"
     );
-    let switches: [(&str, Setter, f64, f64, &str); 4] = [
+    let switches: [(&str, Setter, f64, f64, &str); 6] = [
         ("damping", Cloth::set_damping, 0.0, 1.0, "got 1,"),
         (
             "velocityDamping",
@@ -214,6 +214,9 @@ fn every_setter_that_adds_work_is_refused_past_the_limit() {
             "got 1000,",
         ),
         ("solverOrder", set_order, 1.0, 0.0, "got \"original\","),
+        // the wind starts blowing (its drag is on by default)
+        ("windX", Cloth::set_wind_x, 0.0, 2.0, "got 2,"),
+        ("windY", Cloth::set_wind_y, 0.0, -1.0, "got -1,"),
     ];
     for (field, set, off, on, value) in switches {
         let before = c.clone();

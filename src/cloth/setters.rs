@@ -305,8 +305,9 @@ enum Change {
 }
 
 /// The solver parameters that can make a step dearer: more sweeps, the
-/// slower scalar or damped paths, tearing, gusts and turbulence.
-const WITHIN_WORK_LIMIT: [&str; 11] = [
+/// slower scalar or damped paths, tearing, and the wind (any of its
+/// velocity, drag, gusts or turbulence can start it blowing).
+const WITHIN_WORK_LIMIT: [&str; 14] = [
     params::ITERATIONS.name,
     params::STIFFNESS.name,
     params::PBD_COEFFICIENT.name,
@@ -316,6 +317,9 @@ const WITHIN_WORK_LIMIT: [&str; 11] = [
     params::TEAR_STRETCH.name,
     params::SOLVER_ORDER.name,
     params::SOLVER.name,
+    params::WIND_X.name,
+    params::WIND_Y.name,
+    params::WIND_DRAG.name,
     params::WIND_GUST.name,
     params::WIND_TURBULENCE.name,
 ];
