@@ -235,7 +235,7 @@ impl Cloth {
     }
 
     /// Sets the solver parameter called `name` in the table to `value`: its
-    /// kind and rule checked, then what [`change_of`] says the change needs
+    /// kind and rule checked, then what `change_of` says the change needs
     /// (the work limit, the constraint kinds' room) before it is stored, and
     /// what follows from it after. A name that is no solver parameter, or a
     /// value of the wrong kind, is refused naming it; on any refusal nothing

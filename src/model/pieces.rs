@@ -59,7 +59,7 @@ pub enum Piece {
     /// A stack of `boxes` rigid square boxes (`size × size` particles of
     /// `mass`) on the ground at y = 0, each offset by half a spacing from the
     /// one below so its bottom row rests in the grooves of the top row below,
-    /// each starting [`STACK_GAP`](super::body_presets::STACK_GAP) above its
+    /// each starting [`STACK_GAP`] above its
     /// resting place.
     Stack {
         boxes: usize,

@@ -346,7 +346,7 @@ pub const PENDULUM_AIR_DRAG: f64 = 0.01;
 /// holding 1.5 times the area that ring encloses: the gas. It starts inflated
 /// (on a circle √1.5 times larger, the skin stretched as the gas stretches
 /// it, the area constraint satisfied), at rest, and drops onto the ground,
-/// slowed by air drag ([`BALLOON_AIR_DRAG`]).
+/// slowed by air drag (`BALLOON_AIR_DRAG`).
 pub const BALLOON: Description = Description {
     name: "balloon",
     title: "Balloon",

@@ -8,7 +8,7 @@ use crate::kinds::bodies::Bodies;
 
 /// Where a picture drawn in pieces stands, so that a long drawing can leave
 /// its thread free between pieces: the same shapes in the same order as one
-/// [`draw`], each piece at most so many of them. Every piece must see the same
+/// [`draw`](super::draw), each piece at most so many of them. Every piece must see the same
 /// cloth, view and style (the caller starts over when one changed).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Drawing {
