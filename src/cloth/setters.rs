@@ -6,9 +6,7 @@
 use super::Cloth;
 use crate::error::{self, ClothError};
 use crate::kinds::Topology;
-use crate::params::{
-    self, with_solver_parameters, Parameter, Params, SolverKind, SolverOrder, Value,
-};
+use crate::params::{self, Parameter, Params, SolverKind, SolverOrder, Value};
 use crate::solver::order::ConstraintSet;
 
 /// The connectivity the constraint kinds read: the live constraints and the pins.
@@ -241,7 +239,7 @@ impl Cloth {
     /// value of the wrong kind, is refused naming it; on any refusal nothing
     /// changes. Every typed setter above is this call.
     pub fn set_parameter(&mut self, name: &str, value: Value) -> Result<(), ClothError> {
-        let Some(parameter) = SOLVER_PARAMETERS
+        let Some(parameter) = params::SOLVER_PARAMETERS
             .iter()
             .find(|parameter| params::is_named(name, parameter.name))
         else {
@@ -272,15 +270,6 @@ impl Cloth {
         Ok(())
     }
 }
-
-macro_rules! table_entries {
-    ($($field:ident: $ty:ty = $entry:ident, $js:ident / $js_setter:ident ($setter:ident), $ts:literal;)*) => {
-        [$(&params::$entry),*]
-    };
-}
-
-/// The table entry of every solver parameter, in the order of [`Params`].
-const SOLVER_PARAMETERS: &[&Parameter] = &with_solver_parameters!(table_entries);
 
 /// A value as a refusal shows it (see [`Value::shown`]), written only when
 /// one is.
