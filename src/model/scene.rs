@@ -183,7 +183,10 @@ impl Scene {
     }
 
     /// The refusal of this scene when what a simulation of it needs does not
-    /// fit in memory.
+    /// fit in memory. Out of line: its message is formatted here once, not
+    /// at each of the dozen places that refuse a scene for memory.
+    #[cold]
+    #[inline(never)]
     pub fn out_of_memory(&self) -> ClothError {
         ClothError::OutOfMemory {
             field: "scene",
