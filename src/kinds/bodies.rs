@@ -226,14 +226,14 @@ impl Bodies {
         for spec in specs {
             let start = self.particles.len() as u32;
             let outline_start = self.outlines.len() as u32;
+            self.particles.extend_from_slice(&spec.particles);
+            let rest_start = self.rest.len();
             for &k in &spec.particles {
                 let i = index(k);
-                self.particles.push(k);
                 self.rest.extend_from_slice(&positions[2 * i..2 * i + 2]);
-                self.original
-                    .extend_from_slice(&positions[2 * i..2 * i + 2]);
-                self.lambdas.extend([0.0, 0.0]);
             }
+            self.original.extend_from_slice(&self.rest[rest_start..]);
+            self.lambdas.resize(self.rest.len(), 0.0);
             hull(&spec.particles, at, &mut self.scratch, &mut self.outlines);
             let mass = |k: u32| f64::from(masses[index(k)]);
             self.bodies.push(Body {
@@ -398,15 +398,12 @@ fn rms_radius(particles: &[u32], at: impl Fn(u32) -> (f64, f64), mass: impl Fn(u
 
 /// The mean mass of the free particles of `particles` (1 when all are pinned).
 fn mean_mass(particles: &[u32], mass: &impl Fn(u32) -> f64) -> f64 {
-    let free: Vec<f64> = particles
-        .iter()
-        .map(|&k| mass(k))
-        .filter(|&m| m > 0.0)
-        .collect();
-    if free.is_empty() {
+    let free = particles.iter().map(|&k| mass(k)).filter(|&m| m > 0.0);
+    let (sum, count) = free.fold((0.0, 0usize), |(sum, count), m| (sum + m, count + 1));
+    if count == 0 {
         1.0
     } else {
-        free.iter().sum::<f64>() / free.len() as f64
+        sum / count as f64
     }
 }
 

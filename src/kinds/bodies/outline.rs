@@ -46,12 +46,17 @@ fn heap_sort<T: Copy>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
         v.swap(root, child);
         root = child;
     };
-    for root in (0..v.len() / 2).rev() {
-        sift(v, root, v.len());
-    }
-    for end in (1..v.len()).rev() {
-        v.swap(0, end);
-        sift(v, 0, end);
+    // the heap built from the last parent up, then its top swapped to each
+    // end in turn: one loop, so the sift is written out once
+    let n = v.len();
+    for k in (0..n + n / 2).rev() {
+        let (root, end) = if k >= n {
+            (k - n, n)
+        } else {
+            v.swap(0, k);
+            (0, k)
+        };
+        sift(v, root, end);
     }
 }
 
