@@ -64,6 +64,20 @@ fn not_empty(field: &'static str) -> ClothError {
     }
 }
 
+/// A copy of an addition's `scene`, checked ([`Cloth::check_addition`]): the
+/// fields an addition may have, the others empty as they are in it.
+fn addition_copy(scene: &Scene) -> Scene {
+    Scene {
+        positions: scene.positions.clone(),
+        masses: scene.masses.clone(),
+        distances: scene.distances.clone(),
+        distance_stiffness: scene.distance_stiffness.clone(),
+        colors: scene.colors.clone(),
+        bodies: scene.bodies.clone(),
+        ..Scene::default()
+    }
+}
+
 /// The refusal of an addition's `field`, which got `value`: written out
 /// here, once, rather than at every refusal.
 #[cold]
@@ -116,7 +130,7 @@ impl Cloth {
         let out_of_memory = |_| scene.out_of_memory();
         self.added.try_reserve(1).map_err(out_of_memory)?;
         let record = Added {
-            scene: scene.clone(),
+            scene: addition_copy(scene),
             mass: self.params.mass,
         };
         if self.step_in_progress() {
@@ -394,7 +408,8 @@ impl Cloth {
             bodies.push(BodySpec {
                 particles: memory::collect(body.particles.len(), particles)
                     .map_err(out_of_memory)?,
-                ..body.clone()
+                compliance: body.compliance,
+                plastic: body.plastic,
             });
         }
         Ok(bodies)
