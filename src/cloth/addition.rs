@@ -8,7 +8,7 @@ use std::fmt;
 
 use super::{Added, Cloth};
 use crate::error::{ClothError, Number, Plain};
-use crate::kinds::bodies::{self, check_bodies, check_body_count, check_plasticity};
+use crate::kinds::bodies::{self, check_plasticity, check_scene_bodies};
 use crate::kinds::Addition;
 use crate::memory;
 use crate::model::body_shapes::grid_inside;
@@ -397,11 +397,8 @@ impl Cloth {
                 ),
             });
         }
-        check_body_count(scene.bodies.len(), self.kinds.bodies.len())?;
+        check_scene_bodies(scene, self.kinds.bodies.len())?;
         let out_of_memory = |_| scene.out_of_memory();
-        let mut taken = memory::filled(added, false).map_err(out_of_memory)?;
-        let first_index = self.kinds.bodies.len();
-        check_bodies(&scene.bodies, &scene.positions, 0, first_index, &mut taken)?;
         let mut bodies = memory::with_capacity(scene.bodies.len()).map_err(out_of_memory)?;
         for body in &scene.bodies {
             let particles = body.particles.iter().map(|&k| k + n as u32);

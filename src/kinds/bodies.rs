@@ -59,7 +59,7 @@ mod checks;
 mod outline;
 mod plasticity;
 
-pub use checks::{check_bodies, check_body_count};
+pub use checks::check_scene_bodies;
 use outline::hull;
 pub use outline::thickness;
 pub use plasticity::{check_plasticity, MAX_CREEP, MAX_STRAIN};
@@ -416,10 +416,7 @@ impl ConstraintKind for Bodies {
         if scene.bodies.is_empty() {
             return Ok(bodies);
         }
-        check_body_count(scene.bodies.len(), 0)?;
-        let n = scene.num_particles();
-        let mut taken = memory::filled(n, false).map_err(|_| scene.out_of_memory())?;
-        check_bodies(&scene.bodies, &scene.positions, 0, 0, &mut taken)?;
+        check_scene_bodies(scene, 0)?;
         bodies
             .reserve_for(&scene.bodies)
             .map_err(|_| scene.out_of_memory())?;

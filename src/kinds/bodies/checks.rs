@@ -6,7 +6,8 @@ use super::outline::thickness;
 use super::plasticity::check_plasticity;
 use super::{point, MAX_BODIES, MAX_COMPLIANCE, MIN_THICKNESS};
 use crate::error::{ClothError, Number, Plain};
-use crate::model::BodySpec;
+use crate::memory;
+use crate::model::{BodySpec, Scene};
 
 /// The refusal of the scene's `bodies` (entry `index`, when it is one body's).
 fn refuse(index: Option<usize>, problem: String) -> ClothError {
@@ -19,7 +20,7 @@ fn refuse(index: Option<usize>, problem: String) -> ClothError {
 
 /// Checks the number of bodies: `count` more on a simulation that has
 /// `present`, at most [`MAX_BODIES`] in all.
-pub fn check_body_count(count: usize, present: usize) -> Result<(), ClothError> {
+fn check_body_count(count: usize, present: usize) -> Result<(), ClothError> {
     if present + count > MAX_BODIES {
         let problem = if present == 0 {
             format!("has {count} bodies, at most {MAX_BODIES} are allowed")
@@ -34,12 +35,24 @@ pub fn check_body_count(count: usize, present: usize) -> Result<(), ClothError> 
     Ok(())
 }
 
+/// Checks the bodies of `scene` (its particles named from 0), to join a
+/// simulation that has `present` bodies: their number, then each body
+/// ([`check_bodies`]). The one check of a scene's bodies, whether it is
+/// built or added.
+#[inline(never)]
+pub fn check_scene_bodies(scene: &Scene, present: usize) -> Result<(), ClothError> {
+    check_body_count(scene.bodies.len(), present)?;
+    let mut taken =
+        memory::filled(scene.num_particles(), false).map_err(|_| scene.out_of_memory())?;
+    check_bodies(&scene.bodies, &scene.positions, 0, present, &mut taken)
+}
+
 /// Checks `specs` (bodies `first_index` on of a scene) of a simulation of `n`
 /// particles whose positions are `positions` (indexed from particle `first`:
 /// a body may name only particles from `first` on). `taken` has a flag per
 /// particle from `first` on, all clear: a particle named by two bodies is
 /// refused. Each refusal names `bodies` and the entry.
-pub fn check_bodies(
+fn check_bodies(
     specs: &[BodySpec],
     positions: &[f32],
     first: usize,
