@@ -44,7 +44,10 @@ pub fn collect<T>(
 }
 
 /// Reserves room in `values` for `len` values in all (nothing changes but
-/// capacity).
+/// capacity). Out of line: its growth path is compiled once per element
+/// type, not at each of the buffers a cloth reserves (the helpers above,
+/// which return the `Vec`, cost more as calls than inlined).
+#[inline(never)]
 pub fn reserve_len<T>(values: &mut Vec<T>, len: usize) -> Result<(), TryReserveError> {
     values.try_reserve_exact(len.saturating_sub(values.len()))
 }
