@@ -36,9 +36,9 @@ fn check_body_count(count: usize, present: usize) -> Result<(), ClothError> {
 }
 
 /// Checks the bodies of `scene` (its particles named from 0), to join a
-/// simulation that has `present` bodies: their number, then each body
-/// ([`check_bodies`]). The one check of a scene's bodies, whether it is
-/// built or added.
+/// simulation that has `present` bodies: their number, then each body's
+/// particles (named once, not on one line), compliance and plasticity. The
+/// one check of a scene's bodies, whether it is built or added.
 #[inline(never)]
 pub fn check_scene_bodies(scene: &Scene, present: usize) -> Result<(), ClothError> {
     check_body_count(scene.bodies.len(), present)?;
