@@ -31,15 +31,18 @@ impl Cloth {
     /// none twice, none torn, arranged as the solver order arranges them.
     fn check_live_order(&self, state: &ClothState) -> Result<(), ClothError> {
         let built = self.constraints.built_with();
-        let out_of_memory = |_| ClothError::OutOfMemory {
-            field: "constraints",
-            what: format!("checking the order of {built} constraints"),
+        // one refusal for both arrays
+        let (Ok(mut seen), Ok(mut colors)) =
+            (memory::filled(built, false), memory::filled(built, 0u8))
+        else {
+            return Err(ClothError::OutOfMemory {
+                field: "constraints",
+                what: format!("checking the order of {built} constraints"),
+            });
         };
-        let mut seen = memory::filled(built, false).map_err(out_of_memory)?;
         for &t in &state.torn {
             seen[t as usize] = true;
         }
-        let mut colors = memory::filled(built, 0u8).map_err(out_of_memory)?;
         for (&created, &color) in self
             .constraints
             .creation()
@@ -82,36 +85,29 @@ impl Cloth {
 /// The lengths of the arrays of `state`, for `n` particles and `built`
 /// constraints.
 fn check_lengths(state: &ClothState, n: usize, built: usize) -> Result<(), ClothError> {
-    let length = |field: &'static str, got: usize, expected: usize| {
-        if got == expected {
-            Ok(())
-        } else {
-            Err(state_error(
+    for (field, got) in [
+        ("positions", state.positions.len()),
+        ("velocities", state.velocities.len()),
+    ] {
+        if got != 2 * n {
+            return Err(state_error(
                 field,
                 None,
-                format!("has {got} entries, expected {expected} (this cloth's)"),
-            ))
+                format!("has {got} entries, expected {} (this cloth's)", 2 * n),
+            ));
         }
-    };
-    length("positions", state.positions.len(), 2 * n)?;
-    length("velocities", state.velocities.len(), 2 * n)?;
-    length(
-        "constraints",
-        state.constraints.len() + state.torn.len(),
-        built,
-    )
-    .map_err(|_| {
-        state_error(
+    }
+    let (torn, live) = (state.torn.len(), state.constraints.len());
+    if torn + live != built {
+        return Err(state_error(
             "torn",
             None,
             format!(
-                "has {} entries and constraints {}: together they must be the {built} \
-                     constraints of this cloth",
-                state.torn.len(),
-                state.constraints.len()
+                "has {torn} entries and constraints {live}: together they must be the {built} \
+                 constraints of this cloth"
             ),
-        )
-    })?;
+        ));
+    }
     Ok(())
 }
 
