@@ -349,6 +349,7 @@ impl Before {
 }
 
 /// The refusal of a copy of the state of `n` particles.
+#[inline(never)]
 fn state_out_of_memory(n: usize) -> ClothError {
     ClothError::OutOfMemory {
         field: "state",
