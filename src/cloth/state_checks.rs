@@ -55,10 +55,7 @@ impl Cloth {
         for (k, &c) in state.constraints.iter().enumerate() {
             let entry = |problem: String| Err(state_error("constraints", Some(k), problem));
             if c as usize >= built {
-                return entry(format!(
-                    "is {c}, expected a constraint index from 0 to {}",
-                    built.saturating_sub(1)
-                ));
+                return Err(beyond("constraints", k, c, built, "a constraint"));
             }
             if seen[c as usize] {
                 return entry(format!("is {c}, which is torn or listed before"));
@@ -150,15 +147,7 @@ fn check_values(state: &ClothState) -> Result<(), ClothError> {
 /// each id from 1, each once.
 fn check_colliders(state: &ClothState) -> Result<(), ClothError> {
     if state.colliders.len() > MAX_COLLIDERS {
-        return Err(state_error(
-            "colliders",
-            None,
-            format!(
-                "has {} entries, expected at most {}",
-                state.colliders.len(),
-                MAX_COLLIDERS
-            ),
-        ));
+        return Err(ClothState::too_many_colliders(state.colliders.len() as f64));
     }
     for (k, (id, shape)) in state.colliders.iter().enumerate() {
         shape::validate(shape)?;
@@ -179,14 +168,7 @@ fn ascending(field: &'static str, values: &[u32], count: usize) -> Result<(), Cl
     let mut last: Option<u32> = None;
     for (k, &v) in values.iter().enumerate() {
         if v as usize >= count {
-            return Err(state_error(
-                field,
-                Some(k),
-                format!(
-                    "is {v}, expected an index from 0 to {}",
-                    count.saturating_sub(1)
-                ),
-            ));
+            return Err(beyond(field, k, v, count, "an"));
         }
         if last.is_some_and(|l| l >= v) {
             return Err(state_error(
@@ -198,4 +180,34 @@ fn ascending(field: &'static str, values: &[u32], count: usize) -> Result<(), Cl
         last = Some(v);
     }
     Ok(())
+}
+
+/// The refusal of entry `k` of `field`, `v`, which is not one of the `count`
+/// indices (`article` and what they index: "an" index, "a constraint" index).
+#[inline(never)]
+fn beyond(field: &'static str, k: usize, v: u32, count: usize, article: &str) -> ClothError {
+    state_error(
+        field,
+        Some(k),
+        format!(
+            "is {v}, expected {article} index from 0 to {}",
+            count.saturating_sub(1)
+        ),
+    )
+}
+
+impl ClothState {
+    /// The refusal of a state's `count` colliders, more than
+    /// [`MAX_COLLIDERS`] (a reader of states refuses with it before reading
+    /// any).
+    pub(crate) fn too_many_colliders(count: f64) -> ClothError {
+        state_error(
+            "colliders",
+            None,
+            format!(
+                "has {} entries, expected at most {MAX_COLLIDERS}",
+                Number(count)
+            ),
+        )
+    }
 }
