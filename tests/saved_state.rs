@@ -244,3 +244,134 @@ fn a_state_of_another_size_of_cloth_is_refused() {
     assert!(error.to_string().contains("expected 600"), "{error}");
     assert!(c == before);
 }
+
+/// The whole message of every refusal of [`broken_states`], and of a state
+/// with too many colliders.
+const MESSAGES: [(&str, &str); 26] = [
+    (
+        "positions short",
+        "invalid state: positions has 599 entries, expected 600 (this cloth's)",
+    ),
+    (
+        "positions long",
+        "invalid state: positions has 602 entries, expected 600 (this cloth's)",
+    ),
+    (
+        "velocities short",
+        "invalid state: velocities has 4 entries, expected 600 (this cloth's)",
+    ),
+    (
+        "NaN position",
+        "invalid state: positions[5] is NaN, expected a finite number from -1e6 to 1e6",
+    ),
+    (
+        "infinite velocity",
+        "invalid state: velocities[3] is Infinity, expected a finite number from -1e6 to 1e6",
+    ),
+    (
+        "position beyond 1e6",
+        "invalid state: positions[0] is 2000000, expected a finite number from -1e6 to 1e6",
+    ),
+    (
+        "NaN time",
+        "invalid state: time is NaN, expected a number from 0 to 1000000000",
+    ),
+    (
+        "negative time",
+        "invalid state: time is -1, expected a number from 0 to 1000000000",
+    ),
+    (
+        "pin out of range",
+        "invalid state: pinned[2] is 300, expected an index from 0 to 299",
+    ),
+    (
+        "pins not ascending",
+        "invalid state: pinned[1] is 7, expected indices in ascending order, each once",
+    ),
+    (
+        "pin twice",
+        "invalid state: pinned[1] is 7, expected indices in ascending order, each once",
+    ),
+    (
+        "torn out of range",
+        "invalid state: torn[64] is 1000000, expected an index from 0 to 1096",
+    ),
+    (
+        "torn not ascending",
+        "invalid state: torn[1] is 890, expected indices in ascending order, each once",
+    ),
+    (
+        "torn list one short",
+        "invalid state: torn has 63 entries and constraints 1033: together they must be the 1097 constraints of this cloth",
+    ),
+    (
+        "torn list one long",
+        "invalid state: torn has 65 entries and constraints 1033: together they must be the 1097 constraints of this cloth",
+    ),
+    (
+        "torn and live both",
+        "invalid state: constraints[1032] is 18, which is torn or listed before",
+    ),
+    (
+        "live twice",
+        "invalid state: constraints[1032] is 1, which is torn or listed before",
+    ),
+    (
+        "live out of range",
+        "invalid state: constraints[1032] is 4294967295, expected a constraint index from 0 to 1096",
+    ),
+    (
+        "live out of order",
+        "invalid state: constraints[1] is 0 after 1: not in original order",
+    ),
+    (
+        "mass out of range",
+        "invalid mass: got -1, expected a mass greater than 0, from 0.000001 to 1000000 kg",
+    ),
+    (
+        "substeps out of range",
+        "invalid substeps: got 1000, expected a whole number from 1 to 100",
+    ),
+    (
+        "collider id 0",
+        "invalid state: colliders[0] has id 0, expected a whole number from 1, each once",
+    ),
+    (
+        "collider of radius 0",
+        "invalid radius: got 0, expected a finite number above 0 and at most 2000000 m",
+    ),
+    (
+        "colliders twice",
+        "invalid state: colliders[1] has id 1, expected a whole number from 1, each once",
+    ),
+    (
+        "numbers for a kind that keeps none",
+        "invalid state: kinds bending: has 1 numbers, expected none",
+    ),
+    (
+        "a kind this cloth has not",
+        "invalid state: kinds names springs, which is no kind of this cloth",
+    ),
+];
+
+#[test]
+fn each_refusal_of_a_state_has_its_own_whole_message() {
+    let good = worked_cloth(SolverOrder::Original).saved_state().unwrap();
+    let cases = broken_states(&good);
+    assert_eq!(cases.len(), MESSAGES.len());
+    for ((what, _, state), (named, message)) in cases.into_iter().zip(MESSAGES) {
+        assert_eq!(what, named);
+        let mut target = worked_cloth(SolverOrder::Colored);
+        let error = target.restore_state(&state).unwrap_err();
+        assert_eq!(error.to_string(), message, "{what}");
+    }
+    let mut many = good.clone();
+    many.colliders = (1..=70).map(|id| (id, good.colliders[0].1)).collect();
+    let error = worked_cloth(SolverOrder::Colored)
+        .restore_state(&many)
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "invalid state: colliders has 70 entries, expected at most 64"
+    );
+}

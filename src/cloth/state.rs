@@ -11,6 +11,7 @@ use crate::memory;
 use crate::model::Shape;
 use crate::params::{self, Params};
 use crate::solver::order::ConstraintSet;
+use std::collections::TryReserveError;
 
 /// A saved state of a [`Cloth`] (see [`Cloth::saved_state`], [`Cloth::restore_state`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -112,18 +113,15 @@ impl Cloth {
         for &c in &creation[live..] {
             is_torn[c as usize] = true;
         }
-        let torn_ids = (0..creation.len() as u32).filter(|&c| is_torn[c as usize]);
-        let torn = memory::collect(creation.len() - live, torn_ids).map_err(out_of_memory)?;
-        let pinned = (0..self.num_particles())
-            .filter(|&k| self.pinned[k])
-            .map(|k| k as u32);
+        let torn = marked(&is_torn, creation.len() - live).map_err(out_of_memory)?;
+        let pinned = marked(&self.pinned, self.pinned.iter().filter(|&&p| p).count())
+            .map_err(out_of_memory)?;
         Ok(SavedView {
             params: self.params,
             time: self.time,
             positions: &self.positions,
             velocities: &self.velocities,
-            pinned: memory::collect(self.pinned.iter().filter(|&&p| p).count(), pinned)
-                .map_err(out_of_memory)?,
+            pinned,
             constraints: &creation[..live],
             torn,
             colliders: self.colliders(),
@@ -241,12 +239,15 @@ impl Cloth {
         self.torn_count = state.torn.len();
         self.kinds.restore_saved(&state.kinds);
         self.time = state.time;
-        self.positions.copy_from_slice(&state.positions);
-        self.previous.copy_from_slice(&state.positions);
-        self.step_start.copy_from_slice(&state.positions);
-        self.velocities.copy_from_slice(&state.velocities);
-        self.step_start_velocities
-            .copy_from_slice(&state.velocities);
+        for (to, from) in [
+            (&mut self.positions, &state.positions),
+            (&mut self.previous, &state.positions),
+            (&mut self.step_start, &state.positions),
+            (&mut self.velocities, &state.velocities),
+            (&mut self.step_start_velocities, &state.velocities),
+        ] {
+            to.copy_from_slice(from);
+        }
         self.pinned.fill(false);
         for &k in &state.pinned {
             self.pinned[k as usize] = true;
@@ -348,7 +349,19 @@ impl Before {
     }
 }
 
+/// The indices of the `count` marks of `marks` that are set, ascending.
+#[inline(never)]
+fn marked(marks: &[bool], count: usize) -> Result<Vec<u32>, TryReserveError> {
+    let mut indices = memory::filled(count, 0u32)?;
+    let set = (0..marks.len() as u32).filter(|&k| marks[k as usize]);
+    for (index, k) in indices.iter_mut().zip(set) {
+        *index = k;
+    }
+    Ok(indices)
+}
+
 /// The refusal of a copy of the state of `n` particles.
+#[inline(never)]
 fn state_out_of_memory(n: usize) -> ClothError {
     ClothError::OutOfMemory {
         field: "state",

@@ -31,15 +31,18 @@ impl Cloth {
     /// none twice, none torn, arranged as the solver order arranges them.
     fn check_live_order(&self, state: &ClothState) -> Result<(), ClothError> {
         let built = self.constraints.built_with();
-        let out_of_memory = |_| ClothError::OutOfMemory {
-            field: "constraints",
-            what: format!("checking the order of {built} constraints"),
+        // one refusal for both arrays
+        let (Ok(mut seen), Ok(mut colors)) =
+            (memory::filled(built, false), memory::filled(built, 0u8))
+        else {
+            return Err(ClothError::OutOfMemory {
+                field: "constraints",
+                what: format!("checking the order of {built} constraints"),
+            });
         };
-        let mut seen = memory::filled(built, false).map_err(out_of_memory)?;
         for &t in &state.torn {
             seen[t as usize] = true;
         }
-        let mut colors = memory::filled(built, 0u8).map_err(out_of_memory)?;
         for (&created, &color) in self
             .constraints
             .creation()
@@ -52,10 +55,7 @@ impl Cloth {
         for (k, &c) in state.constraints.iter().enumerate() {
             let entry = |problem: String| Err(state_error("constraints", Some(k), problem));
             if c as usize >= built {
-                return entry(format!(
-                    "is {c}, expected a constraint index from 0 to {}",
-                    built.saturating_sub(1)
-                ));
+                return Err(beyond("constraints", k, c, built, "a constraint"));
             }
             if seen[c as usize] {
                 return entry(format!("is {c}, which is torn or listed before"));
@@ -82,36 +82,29 @@ impl Cloth {
 /// The lengths of the arrays of `state`, for `n` particles and `built`
 /// constraints.
 fn check_lengths(state: &ClothState, n: usize, built: usize) -> Result<(), ClothError> {
-    let length = |field: &'static str, got: usize, expected: usize| {
-        if got == expected {
-            Ok(())
-        } else {
-            Err(state_error(
+    for (field, got) in [
+        ("positions", state.positions.len()),
+        ("velocities", state.velocities.len()),
+    ] {
+        if got != 2 * n {
+            return Err(state_error(
                 field,
                 None,
-                format!("has {got} entries, expected {expected} (this cloth's)"),
-            ))
+                format!("has {got} entries, expected {} (this cloth's)", 2 * n),
+            ));
         }
-    };
-    length("positions", state.positions.len(), 2 * n)?;
-    length("velocities", state.velocities.len(), 2 * n)?;
-    length(
-        "constraints",
-        state.constraints.len() + state.torn.len(),
-        built,
-    )
-    .map_err(|_| {
-        state_error(
+    }
+    let (torn, live) = (state.torn.len(), state.constraints.len());
+    if torn + live != built {
+        return Err(state_error(
             "torn",
             None,
             format!(
-                "has {} entries and constraints {}: together they must be the {built} \
-                     constraints of this cloth",
-                state.torn.len(),
-                state.constraints.len()
+                "has {torn} entries and constraints {live}: together they must be the {built} \
+                 constraints of this cloth"
             ),
-        )
-    })?;
+        ));
+    }
     Ok(())
 }
 
@@ -154,15 +147,7 @@ fn check_values(state: &ClothState) -> Result<(), ClothError> {
 /// each id from 1, each once.
 fn check_colliders(state: &ClothState) -> Result<(), ClothError> {
     if state.colliders.len() > MAX_COLLIDERS {
-        return Err(state_error(
-            "colliders",
-            None,
-            format!(
-                "has {} entries, expected at most {}",
-                state.colliders.len(),
-                MAX_COLLIDERS
-            ),
-        ));
+        return Err(ClothState::too_many_colliders(state.colliders.len() as f64));
     }
     for (k, (id, shape)) in state.colliders.iter().enumerate() {
         shape::validate(shape)?;
@@ -183,14 +168,7 @@ fn ascending(field: &'static str, values: &[u32], count: usize) -> Result<(), Cl
     let mut last: Option<u32> = None;
     for (k, &v) in values.iter().enumerate() {
         if v as usize >= count {
-            return Err(state_error(
-                field,
-                Some(k),
-                format!(
-                    "is {v}, expected an index from 0 to {}",
-                    count.saturating_sub(1)
-                ),
-            ));
+            return Err(beyond(field, k, v, count, "an"));
         }
         if last.is_some_and(|l| l >= v) {
             return Err(state_error(
@@ -202,4 +180,34 @@ fn ascending(field: &'static str, values: &[u32], count: usize) -> Result<(), Cl
         last = Some(v);
     }
     Ok(())
+}
+
+/// The refusal of entry `k` of `field`, `v`, which is not one of the `count`
+/// indices (`article` and what they index: "an" index, "a constraint" index).
+#[inline(never)]
+fn beyond(field: &'static str, k: usize, v: u32, count: usize, article: &str) -> ClothError {
+    state_error(
+        field,
+        Some(k),
+        format!(
+            "is {v}, expected {article} index from 0 to {}",
+            count.saturating_sub(1)
+        ),
+    )
+}
+
+impl ClothState {
+    /// The refusal of a state's `count` colliders, more than
+    /// [`MAX_COLLIDERS`] (a reader of states refuses with it before reading
+    /// any).
+    pub(crate) fn too_many_colliders(count: f64) -> ClothError {
+        state_error(
+            "colliders",
+            None,
+            format!(
+                "has {} entries, expected at most {MAX_COLLIDERS}",
+                Number(count)
+            ),
+        )
+    }
 }

@@ -166,16 +166,7 @@ impl Simulation {
         let Some(time) = time.as_f64() else {
             return Err(wrong_type("time", &time, "a number"));
         };
-        let too_many = |length: f64| {
-            cloth_error(ClothError::InvalidState {
-                field: "colliders",
-                index: None,
-                problem: format!(
-                    "has {} entries, expected at most {MAX_COLLIDERS}",
-                    crate::error::Number(length)
-                ),
-            })
-        };
+        let too_many = |length: f64| cloth_error(ClothState::too_many_colliders(length));
         let given = read("colliders", &state, "colliders")?;
         let colliders = objects("colliders", &given, MAX_COLLIDERS, &too_many)?;
         let mut shapes = Vec::with_capacity(colliders.len());
