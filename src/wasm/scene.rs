@@ -7,7 +7,9 @@ use wasm_bindgen::prelude::*;
 
 use super::areas::read_areas;
 use super::bodies::read_bodies;
-use super::convert::{cloth_error, error, property, room, string_start, type_name, wrong_type};
+use super::convert::{
+    cloth_error, error, property, read_value, room, string_start, type_name, wrong_type,
+};
 use super::interaction::shape_named;
 use super::reentry::Reading;
 use super::typed_arrays::{is_array, numbers_in_bulk, own_typed_length};
@@ -431,41 +433,29 @@ pub(super) fn read_options(options: &JsValue) -> Result<Vec<(String, Value)>, Js
         };
         let name = string_start(text);
         let value = Reflect::get(options, &key).unwrap_or(JsValue::UNDEFINED);
+        let parameter = params::PARAMETERS.iter().find(|p| p.name == name);
         let value = if let Some(v) = value.as_f64() {
             Value::Number(v)
         } else if let Some(b) = value.as_bool() {
             Value::Flag(b)
-        } else if let Some(text) = value.dyn_ref::<JsString>() {
-            let parameter = params::PARAMETERS
-                .iter()
-                .find(|p| p.name == name && matches!(p.rule, params::Rule::Words(_)));
-            let start = string_start(text);
-            let word = match (
-                parameter,
-                params::PARAMETERS.iter().find(|p| p.name == name),
-            ) {
-                (Some(p), _) => p.check_word(&start, text.length() as usize),
+        } else if value.is_string() {
+            match parameter {
+                // the table's own word, which lives as long as the program
+                Some(p) if matches!(p.rule, params::Rule::Words(_)) => read_value(p, &value)?,
                 // a string for a number or a flag: the setter's refusal
-                (None, Some(p)) => return Err(wrong_type(p.name, &value, p.kind())),
-                (None, None) => Err(error::invalid(
-                    "options",
-                    error::quoted(&name, name.len()),
-                    "a parameter that takes a string (solverOrder)",
-                )),
-            };
-            let word = word.map_err(cloth_error)?;
-            // the table's own word, which lives as long as the program
-            let word = match parameter.map(|p| p.rule) {
-                Some(params::Rule::Words(words)) => {
-                    words.iter().copied().find(|w| *w == word).unwrap_or("")
+                Some(p) => return Err(wrong_type(p.name, &value, p.kind())),
+                None => {
+                    return Err(cloth_error(error::invalid(
+                        "options",
+                        error::quoted(&name, name.len()),
+                        "a parameter that takes a string (solverOrder)",
+                    )))
                 }
-                _ => "",
-            };
-            Value::Word(word)
+            }
         } else if value.is_undefined() {
             continue;
         } else {
-            let field = if params::PARAMETERS.iter().any(|p| p.name == name) {
+            let field = if parameter.is_some() {
                 name.clone()
             } else {
                 format!("options.{name}")
