@@ -202,10 +202,14 @@ pub(super) fn unreadable(field: &str) -> JsValue {
 
 /// Room for `length` values of `field`, or the out-of-memory error.
 pub(super) fn room<T>(field: &'static str, length: usize) -> Result<Vec<T>, JsValue> {
-    memory::with_capacity(length).map_err(|_| {
-        cloth_error(ClothError::OutOfMemory {
-            field,
-            what: format!("{field} of {length} numbers"),
-        })
+    memory::with_capacity(length).map_err(|_| no_room(field, length))
+}
+
+/// The out-of-memory error of [`room`]: one copy, whatever the values' type.
+#[inline(never)]
+fn no_room(field: &'static str, length: usize) -> JsValue {
+    cloth_error(ClothError::OutOfMemory {
+        field,
+        what: format!("{field} of {length} numbers"),
     })
 }

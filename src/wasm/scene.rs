@@ -83,16 +83,17 @@ pub(super) fn scene_error(field: &'static str, index: Option<usize>, problem: St
 /// any scene's may be, before anything is copied.
 fn within_limit(field: &'static str, length: f64) -> Result<usize, JsValue> {
     if length > MAX_SCENE_ARRAY as f64 {
-        return Err(scene_error(
-            field,
-            None,
-            format!(
-                "has {} entries, at most {MAX_SCENE_ARRAY} are allowed",
-                Number(length)
-            ),
-        ));
+        return Err(too_many_entries(field, MAX_SCENE_ARRAY, length));
     }
     Ok(length as usize)
+}
+
+/// The refusal of a scene's array `field` of `length` entries, more than
+/// `most`: one copy for every array and limit.
+#[inline(never)]
+fn too_many_entries(field: &'static str, most: usize, length: f64) -> JsValue {
+    let problem = format!("has {} entries, at most {most} are allowed", Number(length));
+    scene_error(field, None, problem)
 }
 
 /// Reads a plain array of numbers or any typed array of numbers as `f64`s;
@@ -285,10 +286,7 @@ pub(super) fn entry_count(
 /// The refusal of a scene's array `field` of `length` entries, more than
 /// `most`, before any entry is read.
 pub(super) fn too_many(field: &'static str, most: usize) -> impl Fn(f64) -> JsValue {
-    move |length| {
-        let problem = format!("has {} entries, at most {most} are allowed", Number(length));
-        scene_error(field, None, problem)
-    }
+    move |length| too_many_entries(field, most, length)
 }
 
 /// Reads a `SceneSpec` (see the TypeScript types) into a [`Scene`]; the
