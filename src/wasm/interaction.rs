@@ -204,13 +204,13 @@ pub(super) fn read_shape(collider: &JsValue) -> Result<Shape, JsValue> {
     // Reflect::get catches what a patched getter might throw.
     let field =
         |name: &str| Reflect::get(collider, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
-    // checked in f64, so a message shows the number as given
-    let coordinate = |name: &'static str| -> Result<f32, JsValue> {
-        params::validate_coordinate(name, number(name, &field(name))?).map_err(cloth_error)
+    // checked in f64, so a message shows the number as given; one reader
+    // for both checks
+    let checked = |name: &'static str, check: fn(&'static str, f64) -> Result<f32, ClothError>| {
+        check(name, number(name, &field(name))?).map_err(cloth_error)
     };
-    let size = |name: &'static str| -> Result<f32, JsValue> {
-        shape::validate_size(name, number(name, &field(name))?).map_err(cloth_error)
-    };
+    let coordinate = |name| checked(name, params::validate_coordinate);
+    let size = |name| checked(name, shape::validate_size);
     let shape = field("shape");
     let Some(name) = shape.dyn_ref::<JsString>() else {
         return Err(wrong_type(
