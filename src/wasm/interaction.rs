@@ -238,22 +238,32 @@ pub(super) fn shape_named(
     size: impl Fn(&'static str) -> Result<f32, JsValue>,
 ) -> Option<Result<Shape, JsValue>> {
     let shape = || -> Result<Option<Shape>, JsValue> {
-        Ok(Some(match name {
-            "ground" => Shape::Ground {
-                y: coordinate("y")?,
-            },
-            "circle" => Shape::Circle {
-                x: coordinate("x")?,
-                y: coordinate("y")?,
-                radius: size("radius")?,
-            },
-            "box" => Shape::Box {
-                x: coordinate("x")?,
-                y: coordinate("y")?,
-                width: size("width")?,
-                height: size("height")?,
-            },
+        let circle = match name {
+            "ground" => {
+                return Ok(Some(Shape::Ground {
+                    y: coordinate("y")?,
+                }))
+            }
+            "circle" => true,
+            "box" => false,
             _ => return Ok(None),
+        };
+        // a circle's and a box's numbers read by the same calls
+        let (x, y) = (coordinate("x")?, coordinate("y")?);
+        let first = size(if circle { "radius" } else { "width" })?;
+        Ok(Some(if circle {
+            Shape::Circle {
+                x,
+                y,
+                radius: first,
+            }
+        } else {
+            Shape::Box {
+                x,
+                y,
+                width: first,
+                height: size("height")?,
+            }
         }))
     };
     shape().transpose()
