@@ -76,7 +76,9 @@ pub(super) fn wrong_type(field: &str, value: &JsValue, expected: &str) -> JsValu
     )
 }
 
-/// Reads a JavaScript number, refusing every other type by name.
+/// Reads a JavaScript number, refusing every other type by name. Out of
+/// line: a call is smaller than the check and refusal it would copy.
+#[inline(never)]
 pub(super) fn number(field: &str, value: &JsValue) -> Result<f64, JsValue> {
     value
         .as_f64()
