@@ -110,6 +110,12 @@ impl<R: Copy + Default> Neighbours<R> {
             .zip(self.rest[range].iter().copied())
     }
 
+    /// The compressed rows: `starts` (`n + 1`), the neighbours `to` and the
+    /// rest lengths to them.
+    pub fn rows(&self) -> (&[u32], &[u32], &[R]) {
+        (&self.starts, &self.to, &self.rest)
+    }
+
     /// Whether a live constraint joins `a` and `b`.
     pub fn joined(&self, a: u32, b: u32) -> bool {
         self.of(a as usize).any(|(k, _)| k == b)

@@ -8,7 +8,6 @@
 //! how far a scene can hang from its pins (`pathsFromPins` in `src/wasm/`).
 
 use std::collections::TryReserveError;
-use std::ops::Add;
 
 use super::neighbours::Neighbours;
 use crate::memory;
@@ -16,18 +15,94 @@ use crate::memory;
 /// No pin: the particle is not joined to a pinned one.
 pub const NONE: u32 = u32::MAX;
 
-/// A path length: `f32` in a cloth, `f64` for the camera.
-pub trait Length: Copy + Default + PartialOrd + Add<Output = Self> {
+/// A path length: `f32` in a cloth, `f64` for the camera. One search serves
+/// both: it runs in `f64` on [`Lengths`], which rounds each sum of two `f32`
+/// lengths to `f32` (exactly the `f32` sum: `f64` holds more than twice an
+/// `f32`'s digits, so rounding twice rounds as once) and compares `f64`s that
+/// are `f32` values, in the order `f32` compares them.
+pub trait Length: Copy + Default + PartialOrd {
     /// The length of no path at all.
     const UNREACHED: Self;
+
+    /// `lengths` as the search reads and writes them.
+    fn lengths(lengths: &mut [Self]) -> Lengths<'_>;
+
+    /// `rest` as the search reads it.
+    fn rests(rest: &[Self]) -> Rests<'_>;
 }
 
 impl Length for f32 {
     const UNREACHED: f32 = f32::INFINITY;
+
+    fn lengths(lengths: &mut [f32]) -> Lengths<'_> {
+        Lengths::Single(lengths)
+    }
+
+    fn rests(rest: &[f32]) -> Rests<'_> {
+        Rests::Single(rest)
+    }
 }
 
 impl Length for f64 {
     const UNREACHED: f64 = f64::INFINITY;
+
+    fn lengths(lengths: &mut [f64]) -> Lengths<'_> {
+        Lengths::Double(lengths)
+    }
+
+    fn rests(rest: &[f64]) -> Rests<'_> {
+        Rests::Double(rest)
+    }
+}
+
+/// The path lengths a search writes, in their own precision.
+pub enum Lengths<'a> {
+    Single(&'a mut [f32]),
+    Double(&'a mut [f64]),
+}
+
+impl Lengths<'_> {
+    #[inline(always)]
+    fn get(&self, k: usize) -> f64 {
+        match self {
+            Lengths::Single(l) => l[k] as f64,
+            Lengths::Double(l) => l[k],
+        }
+    }
+
+    /// `value` must be a length of this precision (a sum from [`Lengths::sum`]).
+    #[inline(always)]
+    fn set(&mut self, k: usize, value: f64) {
+        match self {
+            Lengths::Single(l) => l[k] = value as f32,
+            Lengths::Double(l) => l[k] = value,
+        }
+    }
+
+    /// `a + b` in this precision, for `a` and `b` of it.
+    #[inline(always)]
+    fn sum(&self, a: f64, b: f64) -> f64 {
+        match self {
+            Lengths::Single(_) => (a + b) as f32 as f64,
+            Lengths::Double(_) => a + b,
+        }
+    }
+}
+
+/// The rest lengths of a graph's neighbours, in their own precision.
+pub enum Rests<'a> {
+    Single(&'a [f32]),
+    Double(&'a [f64]),
+}
+
+impl Rests<'_> {
+    #[inline(always)]
+    fn get(&self, slot: usize) -> f64 {
+        match self {
+            Rests::Single(r) => r[slot] as f64,
+            Rests::Double(r) => r[slot],
+        }
+    }
 }
 
 /// Each particle's nearest pin and the length of the path to it, with the
@@ -118,27 +193,58 @@ impl<L: Length> ShortestPaths<L> {
         pinned: &[bool],
         mut settled: impl FnMut(u32),
     ) {
+        let (starts, to, rest) = graph.rows();
+        let mut search = Search {
+            pins: &mut self.pins,
+            lengths: L::lengths(&mut self.lengths),
+            heap: &mut self.heap,
+            place: &mut self.place,
+        };
+        search.run((starts, to, L::rests(rest)), pinned, &mut settled);
+    }
+}
+
+/// A search in the buffers of a [`ShortestPaths`], the same code for both
+/// precisions.
+struct Search<'a> {
+    pins: &'a mut [u32],
+    lengths: Lengths<'a>,
+    heap: &'a mut Vec<u32>,
+    place: &'a mut [u32],
+}
+
+impl Search<'_> {
+    fn run(
+        &mut self,
+        (starts, to, rest): (&[u32], &[u32], Rests),
+        pinned: &[bool],
+        settled: &mut dyn FnMut(u32),
+    ) {
         self.pins.fill(NONE);
-        self.lengths.fill(L::UNREACHED);
+        for k in 0..self.pins.len() {
+            self.lengths.set(k, f64::INFINITY);
+        }
         self.place.fill(NONE);
         self.heap.clear();
         for (k, _) in pinned.iter().enumerate().filter(|(_, &p)| p) {
             self.pins[k] = k as u32;
-            self.lengths[k] = L::default();
+            self.lengths.set(k, 0.0);
             self.push(k as u32);
         }
         while let Some(k) = self.pop() {
             settled(k);
-            let (pin, reached) = (self.pins[k as usize], self.lengths[k as usize]);
-            for (next, rest) in graph.of(k as usize) {
-                let through = reached + rest;
-                if through < self.lengths[next as usize] {
-                    self.lengths[next as usize] = through;
-                    self.pins[next as usize] = pin;
-                    if self.place[next as usize] == NONE {
-                        self.push(next);
+            let (pin, reached) = (self.pins[k as usize], self.lengths.get(k as usize));
+            let row = starts[k as usize] as usize..starts[k as usize + 1] as usize;
+            for (slot, &next) in row.clone().zip(&to[row]) {
+                let next = next as usize;
+                let through = self.lengths.sum(reached, rest.get(slot));
+                if through < self.lengths.get(next) {
+                    self.lengths.set(next, through);
+                    self.pins[next] = pin;
+                    if self.place[next] == NONE {
+                        self.push(next as u32);
                     } else {
-                        self.sift_up(self.place[next as usize] as usize);
+                        self.sift_up(self.place[next] as usize);
                     }
                 }
             }
@@ -164,10 +270,12 @@ impl<L: Length> ShortestPaths<L> {
         Some(top)
     }
 
-    fn key(&self, at: usize) -> L {
-        self.lengths[self.heap[at] as usize]
+    #[inline(always)]
+    fn key(&self, at: usize) -> f64 {
+        self.lengths.get(self.heap[at] as usize)
     }
 
+    #[inline(always)]
     fn swap(&mut self, i: usize, j: usize) {
         self.heap.swap(i, j);
         self.place[self.heap[i] as usize] = i as u32;
@@ -228,5 +336,27 @@ mod tests {
         assert_eq!(&order[4..], &[2]);
         let lengths: Vec<f64> = order.iter().map(|&k| paths.lengths()[k as usize]).collect();
         assert_eq!(lengths, [0.0, 0.0, 1.0, 1.0, 3.0]);
+    }
+
+    #[test]
+    fn f32_paths_compare_sums_rounded_to_f32_and_f64_paths_do_not() {
+        // pins 0 and 3; 2 is just past 1 from pin 0, and 1 + 6e-8 from pin 3
+        // through 1: in f32 that sum rounds up to the first path's length, a
+        // tie that keeps pin 0; in f64 the path through 1 is shorter
+        let ids = [0, 2, 3, 1, 1, 2];
+        let far = f32::from_bits(1.0f32.to_bits() + 1);
+        let rest = [far, 1.0, 6e-8];
+        let pinned = [true, false, false, true];
+        let mut single = Neighbours::try_new(4, 3).unwrap();
+        single.rebuild(&ids, &rest);
+        let mut paths = ShortestPaths::<f32>::try_new(4).unwrap();
+        paths.recompute(&single, &pinned, |_| {});
+        assert_eq!(1.0f32 + 6e-8f32, far);
+        assert_eq!(paths.path(2), Some((0, far)));
+        let mut double = Neighbours::try_new(4, 3).unwrap();
+        double.rebuild(&ids, &rest.map(f64::from));
+        let mut paths = ShortestPaths::<f64>::try_new(4).unwrap();
+        paths.recompute(&double, &pinned, |_| {});
+        assert_eq!(paths.path(2), Some((3, 1.0 + 6e-8f32 as f64)));
     }
 }

@@ -4,7 +4,7 @@
 use js_sys::{JsString, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{cloth_error, number, string_start, whole, wrong_type};
+use super::convert::{cloth_error, number, set, string_start, whole, wrong_type};
 use super::reentry::Reading;
 use super::Simulation;
 use crate::contacts::Collider;
@@ -281,39 +281,33 @@ pub(super) fn collider_id(id: &JsValue) -> Result<u32, JsValue> {
     Ok(id as u32)
 }
 
-/// A collider as the object `colliders()` returns.
+/// A collider as the object `colliders()` returns: its properties set in one
+/// loop over its numbers.
 pub(super) fn describe_collider(collider: &Collider) -> JsValue {
-    let object = js_sys::Object::new();
-    let set = |name: &str, value: JsValue| {
-        let _ = Reflect::set(&object, &JsValue::from_str(name), &value);
-    };
-    let number = |v: f32| JsValue::from_f64(v as f64);
-    set("id", JsValue::from_f64(collider.id as f64));
-    match collider.shape {
-        Shape::Ground { y } => {
-            set("shape", "ground".into());
-            set("y", number(y));
-        }
-        Shape::Circle { x, y, radius } => {
-            set("shape", "circle".into());
-            set("x", number(x));
-            set("y", number(y));
-            set("radius", number(radius));
-        }
+    let (shape, numbers, count) = match collider.shape {
+        Shape::Ground { y } => ("ground", [("y", y), ("", 0.0), ("", 0.0), ("", 0.0)], 1),
+        Shape::Circle { x, y, radius } => (
+            "circle",
+            [("x", x), ("y", y), ("radius", radius), ("", 0.0)],
+            3,
+        ),
         Shape::Box {
             x,
             y,
             width,
             height,
-        } => {
-            set("shape", "box".into());
-            set("x", number(x));
-            set("y", number(y));
-            set("width", number(width));
-            set("height", number(height));
-        }
+        } => (
+            "box",
+            [("x", x), ("y", y), ("width", width), ("height", height)],
+            4,
+        ),
+    };
+    let object = js_sys::Object::new().into();
+    set(&object, "id", &JsValue::from_f64(collider.id as f64));
+    set(&object, "shape", &JsValue::from_str(shape));
+    let [vx, vy] = collider.velocity;
+    for &(name, v) in numbers[..count].iter().chain(&[("vx", vx), ("vy", vy)]) {
+        set(&object, name, &JsValue::from_f64(v as f64));
     }
-    set("vx", number(collider.velocity[0]));
-    set("vy", number(collider.velocity[1]));
-    object.into()
+    object
 }
