@@ -76,7 +76,9 @@ pub(super) fn wrong_type(field: &str, value: &JsValue, expected: &str) -> JsValu
     )
 }
 
-/// Reads a JavaScript number, refusing every other type by name.
+/// Reads a JavaScript number, refusing every other type by name. Out of
+/// line: a call is smaller than the check and refusal it would copy.
+#[inline(never)]
 pub(super) fn number(field: &str, value: &JsValue) -> Result<f64, JsValue> {
     value
         .as_f64()
@@ -202,10 +204,14 @@ pub(super) fn unreadable(field: &str) -> JsValue {
 
 /// Room for `length` values of `field`, or the out-of-memory error.
 pub(super) fn room<T>(field: &'static str, length: usize) -> Result<Vec<T>, JsValue> {
-    memory::with_capacity(length).map_err(|_| {
-        cloth_error(ClothError::OutOfMemory {
-            field,
-            what: format!("{field} of {length} numbers"),
-        })
+    memory::with_capacity(length).map_err(|_| no_room(field, length))
+}
+
+/// The out-of-memory error of [`room`]: one copy, whatever the values' type.
+#[inline(never)]
+fn no_room(field: &'static str, length: usize) -> JsValue {
+    cloth_error(ClothError::OutOfMemory {
+        field,
+        what: format!("{field} of {length} numbers"),
     })
 }

@@ -204,13 +204,13 @@ pub(super) fn read_shape(collider: &JsValue) -> Result<Shape, JsValue> {
     // Reflect::get catches what a patched getter might throw.
     let field =
         |name: &str| Reflect::get(collider, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
-    // checked in f64, so a message shows the number as given
-    let coordinate = |name: &'static str| -> Result<f32, JsValue> {
-        params::validate_coordinate(name, number(name, &field(name))?).map_err(cloth_error)
+    // checked in f64, so a message shows the number as given; one reader
+    // for both checks
+    let checked = |name: &'static str, check: fn(&'static str, f64) -> Result<f32, ClothError>| {
+        check(name, number(name, &field(name))?).map_err(cloth_error)
     };
-    let size = |name: &'static str| -> Result<f32, JsValue> {
-        shape::validate_size(name, number(name, &field(name))?).map_err(cloth_error)
-    };
+    let coordinate = |name| checked(name, params::validate_coordinate);
+    let size = |name| checked(name, shape::validate_size);
     let shape = field("shape");
     let Some(name) = shape.dyn_ref::<JsString>() else {
         return Err(wrong_type(
@@ -238,22 +238,32 @@ pub(super) fn shape_named(
     size: impl Fn(&'static str) -> Result<f32, JsValue>,
 ) -> Option<Result<Shape, JsValue>> {
     let shape = || -> Result<Option<Shape>, JsValue> {
-        Ok(Some(match name {
-            "ground" => Shape::Ground {
-                y: coordinate("y")?,
-            },
-            "circle" => Shape::Circle {
-                x: coordinate("x")?,
-                y: coordinate("y")?,
-                radius: size("radius")?,
-            },
-            "box" => Shape::Box {
-                x: coordinate("x")?,
-                y: coordinate("y")?,
-                width: size("width")?,
-                height: size("height")?,
-            },
+        let circle = match name {
+            "ground" => {
+                return Ok(Some(Shape::Ground {
+                    y: coordinate("y")?,
+                }))
+            }
+            "circle" => true,
+            "box" => false,
             _ => return Ok(None),
+        };
+        // a circle's and a box's numbers read by the same calls
+        let (x, y) = (coordinate("x")?, coordinate("y")?);
+        let first = size(if circle { "radius" } else { "width" })?;
+        Ok(Some(if circle {
+            Shape::Circle {
+                x,
+                y,
+                radius: first,
+            }
+        } else {
+            Shape::Box {
+                x,
+                y,
+                width: first,
+                height: size("height")?,
+            }
         }))
     };
     shape().transpose()

@@ -7,7 +7,9 @@ use wasm_bindgen::prelude::*;
 
 use super::areas::read_areas;
 use super::bodies::read_bodies;
-use super::convert::{cloth_error, error, property, room, string_start, type_name, wrong_type};
+use super::convert::{
+    cloth_error, error, property, read_value, room, string_start, type_name, wrong_type,
+};
 use super::interaction::shape_named;
 use super::reentry::Reading;
 use super::typed_arrays::{is_array, numbers_in_bulk, own_typed_length};
@@ -81,16 +83,17 @@ pub(super) fn scene_error(field: &'static str, index: Option<usize>, problem: St
 /// any scene's may be, before anything is copied.
 fn within_limit(field: &'static str, length: f64) -> Result<usize, JsValue> {
     if length > MAX_SCENE_ARRAY as f64 {
-        return Err(scene_error(
-            field,
-            None,
-            format!(
-                "has {} entries, at most {MAX_SCENE_ARRAY} are allowed",
-                Number(length)
-            ),
-        ));
+        return Err(too_many_entries(field, MAX_SCENE_ARRAY, length));
     }
     Ok(length as usize)
+}
+
+/// The refusal of a scene's array `field` of `length` entries, more than
+/// `most`: one copy for every array and limit.
+#[inline(never)]
+fn too_many_entries(field: &'static str, most: usize, length: f64) -> JsValue {
+    let problem = format!("has {} entries, at most {most} are allowed", Number(length));
+    scene_error(field, None, problem)
 }
 
 /// Reads a plain array of numbers or any typed array of numbers as `f64`s;
@@ -283,10 +286,7 @@ pub(super) fn entry_count(
 /// The refusal of a scene's array `field` of `length` entries, more than
 /// `most`, before any entry is read.
 pub(super) fn too_many(field: &'static str, most: usize) -> impl Fn(f64) -> JsValue {
-    move |length| {
-        let problem = format!("has {} entries, at most {most} are allowed", Number(length));
-        scene_error(field, None, problem)
-    }
+    move |length| too_many_entries(field, most, length)
 }
 
 /// Reads a `SceneSpec` (see the TypeScript types) into a [`Scene`]; the
@@ -431,41 +431,29 @@ pub(super) fn read_options(options: &JsValue) -> Result<Vec<(String, Value)>, Js
         };
         let name = string_start(text);
         let value = Reflect::get(options, &key).unwrap_or(JsValue::UNDEFINED);
+        let parameter = params::PARAMETERS.iter().find(|p| p.name == name);
         let value = if let Some(v) = value.as_f64() {
             Value::Number(v)
         } else if let Some(b) = value.as_bool() {
             Value::Flag(b)
-        } else if let Some(text) = value.dyn_ref::<JsString>() {
-            let parameter = params::PARAMETERS
-                .iter()
-                .find(|p| p.name == name && matches!(p.rule, params::Rule::Words(_)));
-            let start = string_start(text);
-            let word = match (
-                parameter,
-                params::PARAMETERS.iter().find(|p| p.name == name),
-            ) {
-                (Some(p), _) => p.check_word(&start, text.length() as usize),
+        } else if value.is_string() {
+            match parameter {
+                // the table's own word, which lives as long as the program
+                Some(p) if matches!(p.rule, params::Rule::Words(_)) => read_value(p, &value)?,
                 // a string for a number or a flag: the setter's refusal
-                (None, Some(p)) => return Err(wrong_type(p.name, &value, p.kind())),
-                (None, None) => Err(error::invalid(
-                    "options",
-                    error::quoted(&name, name.len()),
-                    "a parameter that takes a string (solverOrder)",
-                )),
-            };
-            let word = word.map_err(cloth_error)?;
-            // the table's own word, which lives as long as the program
-            let word = match parameter.map(|p| p.rule) {
-                Some(params::Rule::Words(words)) => {
-                    words.iter().copied().find(|w| *w == word).unwrap_or("")
+                Some(p) => return Err(wrong_type(p.name, &value, p.kind())),
+                None => {
+                    return Err(cloth_error(error::invalid(
+                        "options",
+                        error::quoted(&name, name.len()),
+                        "a parameter that takes a string (solverOrder)",
+                    )))
                 }
-                _ => "",
-            };
-            Value::Word(word)
+            }
         } else if value.is_undefined() {
             continue;
         } else {
-            let field = if params::PARAMETERS.iter().any(|p| p.name == name) {
+            let field = if parameter.is_some() {
                 name.clone()
             } else {
                 format!("options.{name}")
