@@ -5,7 +5,7 @@
 use super::ConstraintSet;
 use crate::params::SolverOrder;
 use crate::solver::columns::Column;
-use crate::solver::runs::Run;
+use crate::solver::runs::{Arrangement, Run};
 
 impl ConstraintSet {
     /// Makes the constraints of creation indices `live` the live ones, in that
@@ -80,12 +80,12 @@ impl ConstraintSet {
                 &mut self.scratch,
             );
             std::mem::swap(&mut self.tear_log, &mut self.scratch);
+            self.gather_leftovers();
         }
         self.apply_permutation();
         self.order = order;
         self.update_runs();
         if order == SolverOrder::Colored {
-            self.gather_leftovers();
             self.colored_base = (self.measure_colored_layout(), self.live);
         }
     }
@@ -110,18 +110,25 @@ impl ConstraintSet {
         }
     }
 
-    /// In colored order, sorted by colour with its runs cut: moves the
-    /// constraints that do not fill a group of four in a regular run (the ends
-    /// of rows) behind the regular runs of their colour, where they form one
-    /// scattered run that is still solved four at a time, and cuts the runs
-    /// again. The move is a second permutation, so the runs are cut by the one
-    /// cut the sweep's own arrangement uses.
+    /// Refines the colour-sorted permutation in `tear_log` so that the
+    /// constraints that do not fill a group of four in a regular run (the ends of
+    /// rows) move behind the regular runs of their colour, where they form one
+    /// scattered run that is still solved four at a time. The runs are found on
+    /// the arrangement the permutation describes, before anything moves.
     fn gather_leftovers(&mut self) {
+        let live = self.live;
+        let order = &self.tear_log;
+        let view = Arrangement {
+            ids: &self.ids,
+            colors: &self.colors,
+            index: |c: usize| order[c] as usize,
+        };
+        view.cut(live, self.runs_capacity, &mut self.runs);
         // key of each position: 2 × colour + 1 for a leftover
         let key = |run: &Run, c: usize| {
             let grouped = run.range.len() - run.scattered();
             let leftover = c >= run.range.start + grouped;
-            2 * self.colors[c] as usize + leftover as usize
+            2 * view.color(c) as usize + leftover as usize
         };
         let mut starts = [0usize; 513];
         for run in &self.runs {
@@ -135,12 +142,11 @@ impl ConstraintSet {
         for run in &self.runs {
             for c in run.range.clone() {
                 let slot = &mut starts[key(run, c)];
-                self.tear_log[*slot] = c as u32;
+                self.scratch[*slot] = order[c];
                 *slot += 1;
             }
         }
-        self.apply_permutation();
-        self.update_runs();
+        std::mem::swap(&mut self.tear_log, &mut self.scratch);
     }
 }
 
