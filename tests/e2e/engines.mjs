@@ -167,7 +167,7 @@ export async function serveForEngines(root = process.env.XPBD_E2E_ROOT || ROOT, 
  * code of its own: a release assertion (a SIGILL in libwebkit2gtk, in a
  * worker's thread, as a core dump of it shows) or glibc's malloc finding its
  * heap corrupt, whatever the page does; a page that starts and ends many workers
- * meets it most (about one run in ten of the runtime's seeded sequence here).
+ * meets it most (2 of 31 runs of the runtime's seeded sequence here).
  * Any other failure, and a crash in every run, fail the test.
  */
 export function it(name, ...rest) {
