@@ -318,14 +318,8 @@ impl Kinds {
     /// that keeps any): kinds of this cloth, each named once at most, with
     /// numbers it accepts. The refusal names the kind.
     pub fn check_saved(&self, saved: &[(String, Vec<f32>)]) -> Result<(), String> {
-        for (k, (&name, kind)) in KIND_NAMES.iter().zip(self.all()).enumerate() {
-            let mut given = saved.iter().filter(|(n, _)| n == name);
-            let values = given.next().map_or(&[][..], |(_, values)| values);
-            if given.next().is_some() {
-                return Err(format!("names {name} twice"));
-            }
-            kind.check_saved(values)
-                .map_err(|problem| format!("{}: {problem}", KIND_NAMES[k]))?;
+        for (&name, kind) in KIND_NAMES.iter().zip(self.all()) {
+            check_kind_saved(name, kind, saved)?;
         }
         match saved
             .iter()
@@ -339,10 +333,35 @@ impl Kinds {
     /// Takes the saved numbers of `saved`, checked by [`Kinds::check_saved`].
     pub fn restore_saved(&mut self, saved: &[(String, Vec<f32>)]) {
         for (&name, kind) in KIND_NAMES.iter().zip(self.all_mut().0) {
-            let values = saved.iter().find(|(n, _)| n == name);
-            kind.restore_saved(values.map_or(&[][..], |(_, values)| values));
+            restore_kind_saved(name, kind, saved);
         }
     }
+}
+
+/// [`Kinds::check_saved`] for the kind `name`: named once at most, with
+/// numbers it accepts. Out of line and through the trait object, so that
+/// the list's loop is a call per kind rather than a copy of this per kind.
+#[inline(never)]
+fn check_kind_saved(
+    name: &str,
+    kind: &dyn ConstraintKind,
+    saved: &[(String, Vec<f32>)],
+) -> Result<(), String> {
+    let mut given = saved.iter().filter(|(n, _)| n == name);
+    let values = given.next().map_or(&[][..], |(_, values)| values);
+    if given.next().is_some() {
+        return Err(format!("names {name} twice"));
+    }
+    kind.check_saved(values)
+        .map_err(|problem| format!("{name}: {problem}"))
+}
+
+/// [`Kinds::restore_saved`] for the kind `name` (out of line, as
+/// [`check_kind_saved`]).
+#[inline(never)]
+fn restore_kind_saved(name: &str, kind: &mut dyn ConstraintKind, saved: &[(String, Vec<f32>)]) {
+    let values = saved.iter().find(|(n, _)| n == name);
+    kind.restore_saved(values.map_or(&[][..], |(_, values)| values));
 }
 
 /// What [`Kinds::take_out`] goes back to: the particles and bodies there
