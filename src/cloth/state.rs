@@ -3,8 +3,9 @@
 //! checked whole before anything changes (`state_checks.rs`).
 
 use super::kinds::KindsMark;
+use super::state_checks::beyond_coordinates;
 use super::step::Cursor;
-use super::{Added, Cloth, DIVERGENCE_LIMIT};
+use super::{Added, Cloth};
 use crate::contacts::Collider;
 use crate::error::{ClothError, Number, Plain};
 use crate::memory;
@@ -277,9 +278,7 @@ impl Cloth {
             )
         };
         for (field, values) in [("positions", positions), ("velocities", velocities)] {
-            let bad = values
-                .iter()
-                .position(|v| !(v.is_finite() && v.abs() <= DIVERGENCE_LIMIT));
+            let bad = beyond_coordinates(values);
             if values.len() != expected || bad.is_some() {
                 let value = match bad {
                     Some(k) => format!("{} at {k}", Number(values[k] as f64)),

@@ -121,15 +121,11 @@ fn check_values(state: &ClothState) -> Result<(), ClothError> {
             ),
         ));
     }
-    let limit = params::MAX_COORDINATE as f32;
     for (field, values) in [
         ("positions", &state.positions),
         ("velocities", &state.velocities),
     ] {
-        if let Some(k) = values
-            .iter()
-            .position(|v| !(v.is_finite() && v.abs() <= limit))
-        {
+        if let Some(k) = beyond_coordinates(values) {
             return Err(state_error(
                 field,
                 Some(k),
@@ -141,6 +137,16 @@ fn check_values(state: &ClothState) -> Result<(), ClothError> {
         }
     }
     Ok(())
+}
+
+/// The first of `values` that is not finite or is beyond ±[`params::MAX_COORDINATE`]
+/// (the check of every coordinate and speed a state gives; one copy for all).
+#[inline(never)]
+pub(crate) fn beyond_coordinates(values: &[f32]) -> Option<usize> {
+    let limit = params::MAX_COORDINATE as f32;
+    values
+        .iter()
+        .position(|v| !(v.is_finite() && v.abs() <= limit))
 }
 
 /// The colliders of `state`: at most [`MAX_COLLIDERS`], each shape valid,
