@@ -207,6 +207,13 @@ fn broken_states(good: &ClothState) -> Vec<(&'static str, &'static str, ClothSta
     add("a kind this cloth has not", "kinds", &|s| {
         s.kinds.push(("springs".into(), Vec::new()))
     });
+    add("a kind named twice", "kinds", &|s| {
+        s.kinds.push(("wind".into(), Vec::new()));
+        s.kinds.push(("wind".into(), Vec::new()));
+    });
+    add("numbers for the last kind", "kinds", &|s| {
+        s.kinds.push(("contacts".into(), vec![1.0, 2.0]))
+    });
     cases
 }
 
@@ -247,7 +254,7 @@ fn a_state_of_another_size_of_cloth_is_refused() {
 
 /// The whole message of every refusal of [`broken_states`], and of a state
 /// with too many colliders.
-const MESSAGES: [(&str, &str); 26] = [
+const MESSAGES: [(&str, &str); 28] = [
     (
         "positions short",
         "invalid state: positions has 599 entries, expected 600 (this cloth's)",
@@ -351,6 +358,11 @@ const MESSAGES: [(&str, &str); 26] = [
     (
         "a kind this cloth has not",
         "invalid state: kinds names springs, which is no kind of this cloth",
+    ),
+    ("a kind named twice", "invalid state: kinds names wind twice"),
+    (
+        "numbers for the last kind",
+        "invalid state: kinds contacts: has 2 numbers, expected none",
     ),
 ];
 
