@@ -43,12 +43,26 @@ impl Scene {
     /// turn).
     pub fn add_box(
         &mut self,
+        centre: (f32, f32),
+        size: (usize, usize),
+        layout: (f32, f32, f32),
+        behaviour: Behaviour,
+    ) -> Vec<u32> {
+        self.push_box(centre, size, layout, behaviour);
+        self.last_body()
+    }
+
+    /// [`Scene::add_box`], returning the index of its first particle (its
+    /// particles follow it in order).
+    pub(crate) fn push_box(
+        &mut self,
         (x, y): (f32, f32),
         (columns, rows): (usize, usize),
         (spacing, mass, angle): (f32, f32, f32),
         behaviour: Behaviour,
-    ) -> Vec<u32> {
+    ) -> u32 {
         let (sin, cos) = circle::sin_cos(angle);
+        let first = self.num_particles() as u32;
         let mut particles = Vec::with_capacity(columns * rows);
         for i in 0..rows {
             for j in 0..columns {
@@ -62,10 +76,17 @@ impl Scene {
             }
         }
         self.bodies.push(BodySpec {
-            particles: particles.clone(),
+            particles,
             ..behaviour
         });
-        particles
+        first
+    }
+
+    /// The particles of the last body added.
+    fn last_body(&self) -> Vec<u32> {
+        self.bodies
+            .last()
+            .map_or_else(Vec::new, |b| b.particles.clone())
     }
 
     /// Adds a ball: the particles of a hexagonal packing `spacing` apart
@@ -74,11 +95,25 @@ impl Scene {
     /// returns the particles' indices, the topmost last.
     pub fn add_ball(
         &mut self,
+        centre: (f32, f32),
+        radius: f32,
+        layout: (f32, f32),
+        behaviour: Behaviour,
+    ) -> Vec<u32> {
+        self.push_ball(centre, radius, layout, behaviour);
+        self.last_body()
+    }
+
+    /// [`Scene::add_ball`], returning the index of its first particle (its
+    /// particles follow it in order, up to the scene's last).
+    pub(crate) fn push_ball(
+        &mut self,
         (x, y): (f32, f32),
         radius: f32,
         (spacing, mass): (f32, f32),
         behaviour: Behaviour,
-    ) -> Vec<u32> {
+    ) -> u32 {
+        let first = self.num_particles() as u32;
         let radius = radius.max(spacing);
         let row = spacing * 3f32.sqrt() / 2.0;
         let reach = (radius / row).floor() as i32;
@@ -95,10 +130,10 @@ impl Scene {
             }
         }
         self.bodies.push(BodySpec {
-            particles: particles.clone(),
+            particles,
             ..behaviour
         });
-        particles
+        first
     }
 }
 

@@ -102,11 +102,25 @@ impl Shaping<'_> {
             .map(|(_, v)| *v)
     }
 
-    /// The whole number given as the shaping option `parameter`, or this
-    /// preset's default.
-    fn whole(&self, parameter: &Parameter) -> Result<usize, ClothError> {
-        let number = self.number(parameter, self.reads(parameter).unwrap_or(0.0))?;
-        Ok(number as usize)
+    /// The shaping options `width`, `height` and `fixed` as given, or this
+    /// preset's defaults (0 for those it does not read), checked in this
+    /// order, the grid's size before `fixed`.
+    fn counts(&self) -> Result<(usize, usize, FixedPreset), ClothError> {
+        let shaping = [&params::WIDTH, &params::HEIGHT, &params::FIXED];
+        let mut counts = [0; 3];
+        for (k, parameter) in shaping.into_iter().enumerate() {
+            if k == 2 && self.reads(&params::HEIGHT).is_some() {
+                GridSize::new(counts[0], counts[1])?;
+            }
+            if let Some(default) = self.reads(parameter) {
+                counts[k] = self.number(parameter, default)? as usize;
+            }
+        }
+        let fixed = match counts[2] {
+            0 => FixedPreset::One,
+            n => FixedPreset::from_count(n)?,
+        };
+        Ok((counts[0], counts[1], fixed))
     }
 
     /// The number `parameter` given as an option (checked by its rule), or
@@ -157,15 +171,15 @@ impl Shaping<'_> {
 
     /// The solver parameter options, after the preset's `choices`.
     fn params(&self, choices: &[(&'static str, f64)]) -> Vec<(&'static str, Value)> {
-        let mut all = Vec::new();
-        for &(name, value) in choices {
-            all.push((name, Value::Number(value)));
-        }
-        for (name, value) in self.options {
-            if let Some(p) = solver_parameter(name) {
-                all.push((p.name, *value));
-            }
-        }
+        let mut all: Vec<_> = choices
+            .iter()
+            .map(|&(name, value)| (name, Value::Number(value)))
+            .collect();
+        all.extend(
+            self.options
+                .iter()
+                .filter_map(|(name, value)| Some((solver_parameter(name)?.name, *value))),
+        );
         all
     }
 }
@@ -229,19 +243,7 @@ pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothErro
         options,
         reads: description.shape,
     };
-    // the shaping options, checked in this order
-    let (width, height) = if s.reads(&params::HEIGHT).is_some() {
-        let size = GridSize::new(s.whole(&params::WIDTH)?, s.whole(&params::HEIGHT)?)?;
-        (size.width, size.height)
-    } else if s.reads(&params::WIDTH).is_some() {
-        (s.whole(&params::WIDTH)?, 0)
-    } else {
-        (0, 0)
-    };
-    let fixed = match s.reads(&params::FIXED) {
-        Some(_) => FixedPreset::from_count(s.whole(&params::FIXED)?)?,
-        None => FixedPreset::One,
-    };
+    let (width, height, fixed) = s.counts()?;
     let radius = || {
         let parameter = &params::PARTICLE_RADIUS;
         s.number(parameter, parameter.default_number())
