@@ -63,23 +63,26 @@ impl Scene {
     ) -> u32 {
         let (sin, cos) = circle::sin_cos(angle);
         let first = self.num_particles() as u32;
-        let mut particles = Vec::with_capacity(columns * rows);
         for i in 0..rows {
             for j in 0..columns {
                 let u = spacing * (j as f32 - (columns - 1) as f32 / 2.0);
                 let v = spacing * (i as f32 - (rows - 1) as f32 / 2.0);
-                particles.push(self.add_particle(
-                    x + cos * u - sin * v,
-                    y + sin * u + cos * v,
-                    mass,
-                ));
+                self.add_particle(x + cos * u - sin * v, y + sin * u + cos * v, mass);
             }
         }
+        self.push_body(first, behaviour);
+        first
+    }
+
+    /// Makes the particles from `first` to the last one added a body that
+    /// behaves as `behaviour` says.
+    #[inline(never)]
+    pub(crate) fn push_body(&mut self, first: u32, behaviour: Behaviour) {
+        let particles = (first..self.num_particles() as u32).collect();
         self.bodies.push(BodySpec {
             particles,
             ..behaviour
         });
-        first
     }
 
     /// The particles of the last body added.
@@ -117,7 +120,6 @@ impl Scene {
         let radius = radius.max(spacing);
         let row = spacing * 3f32.sqrt() / 2.0;
         let reach = (radius / row).floor() as i32;
-        let mut particles = Vec::new();
         for i in -reach..=reach {
             let v = row * i as f32;
             let shift = if i % 2 == 0 { 0.0 } else { spacing / 2.0 };
@@ -125,14 +127,11 @@ impl Scene {
             for j in -across..=across {
                 let u = spacing * j as f32 + shift;
                 if u * u + v * v <= radius * radius * (1.0 + 1e-4) {
-                    particles.push(self.add_particle(x + u, y + v, mass));
+                    self.add_particle(x + u, y + v, mass);
                 }
             }
         }
-        self.bodies.push(BodySpec {
-            particles,
-            ..behaviour
-        });
+        self.push_body(first, behaviour);
         first
     }
 }

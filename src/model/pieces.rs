@@ -523,7 +523,7 @@ impl Scene {
     ) {
         let (left, bottom) = (-SPACING * (columns - 1) as f32 / 2.0, SPACING / 2.0);
         // the wall counter-clockwise from the bottom left corner
-        let mut wall = Vec::new();
+        let first = self.num_particles() as u32;
         let sides = [
             (1, 0, columns - 1),
             (0, 1, rows - 1),
@@ -535,18 +535,20 @@ impl Scene {
             for _ in 0..count {
                 let x = left + SPACING * j as f32;
                 let y = bottom + SPACING * i as f32;
-                wall.push(self.add_particle(x, y, mass));
+                self.add_particle(x, y, mass);
                 (i, j) = (i + di, j + dj);
             }
         }
-        for k in 0..wall.len() {
-            self.add_distance(wall[k], wall[(k + 1) % wall.len()]);
+        let n = self.num_particles() as u32 - first;
+        for k in 0..n {
+            self.add_distance(first + k, first + (k + 1) % n);
         }
-        self.bodies.push(BodySpec {
-            particles: wall,
+        let behaviour = BodySpec {
+            particles: Vec::new(),
             compliance,
             plastic: Some(plastic),
-        });
+        };
+        self.push_body(first, behaviour);
     }
 
     /// Adds the colliders of [`Piece::BallBelowGrid`] below the grid of

@@ -106,9 +106,10 @@ impl Shaping<'_> {
     /// preset's defaults (0 for those it does not read), checked in this
     /// order, the grid's size before `fixed`.
     fn counts(&self) -> Result<(usize, usize, FixedPreset), ClothError> {
-        let shaping = [&params::WIDTH, &params::HEIGHT, &params::FIXED];
+        // a slice read as data (`black_box`), not a loop unrolled in three
+        let shaping: &[&Parameter; 3] = std::hint::black_box(&SHAPING);
         let mut counts = [0; 3];
-        for (k, parameter) in shaping.into_iter().enumerate() {
+        for (k, &parameter) in shaping.iter().enumerate() {
             if k == 2 && self.reads(&params::HEIGHT).is_some() {
                 GridSize::new(counts[0], counts[1])?;
             }
@@ -146,27 +147,35 @@ impl Shaping<'_> {
             if shaping || solver_parameter(name).is_some() {
                 continue;
             }
-            // "width, height, fixed, or " (what this preset reads, if anything)
-            let mut reads = String::new();
-            for (k, (option, _)) in self.reads.iter().enumerate() {
-                reads.push_str(option);
-                reads.push_str(if k + 1 == self.reads.len() {
-                    ", or "
-                } else {
-                    ", "
-                });
-            }
-            return Err(error::invalid(
-                "options",
-                format!("{} = {}", error::quoted(name, name.len()), value.shown()),
-                format!(
-                    "for the {} preset: {reads}the name of a solver parameter \
-                     (stiffness, substeps, windX, ...)",
-                    error::quote(self.name)
-                ),
-            ));
+            return Err(self.unknown(name, value));
         }
         Ok(())
+    }
+
+    /// The refusal of option `name`, which this preset does not read and
+    /// which is no solver parameter.
+    #[cold]
+    #[inline(never)]
+    fn unknown(&self, name: &str, value: &Value) -> ClothError {
+        // "width, height, fixed, or " (what this preset reads, if anything)
+        let mut reads = String::new();
+        for (k, (option, _)) in self.reads.iter().enumerate() {
+            reads.push_str(option);
+            reads.push_str(if k + 1 == self.reads.len() {
+                ", or "
+            } else {
+                ", "
+            });
+        }
+        error::invalid(
+            "options",
+            format!("{} = {}", error::quoted(name, name.len()), value.shown()),
+            format!(
+                "for the {} preset: {reads}the name of a solver parameter \
+                 (stiffness, substeps, windX, ...)",
+                error::quote(self.name)
+            ),
+        )
     }
 
     /// The solver parameter options, after the preset's `choices`.
@@ -184,7 +193,11 @@ impl Shaping<'_> {
     }
 }
 
+/// The options that shape a preset, in the order they are checked.
+const SHAPING: [&Parameter; 3] = [&params::WIDTH, &params::HEIGHT, &params::FIXED];
+
 /// The solver parameter called `name`, if there is one.
+#[inline(never)]
 fn solver_parameter(name: &str) -> Option<&'static Parameter> {
     params::SOLVER_PARAMETERS
         .iter()
