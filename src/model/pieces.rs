@@ -255,8 +255,8 @@ pub fn build(
         let mut value = stiffness;
         match *piece {
             Piece::Grid { .. } => {}
-            Piece::Chain(chain) => scene.add_chain(&chain, given.count(chain.count)),
-            Piece::Ring(ring) => scene.add_ring(&ring, given.count(ring.count)),
+            Piece::Chain(chain) => scene.add_chain(&chain, given),
+            Piece::Ring(ring) => scene.add_ring(&ring, given),
             Piece::Lattice(lattice) => {
                 scene.add_lattice(&lattice, given)?;
                 value = lattice.stiffness.unwrap_or(stiffness);
@@ -289,7 +289,7 @@ pub fn build(
                 plastic,
             } => scene.add_can((columns, rows), mass, compliance, plastic),
             Piece::BallBelowGrid => scene.add_ball_below_grid(given.width, given.height),
-            Piece::Ground(y) => scene.colliders.push(Shape::Ground { y }),
+            Piece::Ground(y) => scene.add_collider(Shape::Ground { y }),
         }
         if value != stiffness && own.is_none() {
             own = Some(Vec::new());
@@ -336,9 +336,10 @@ fn grid_scene(
 }
 
 impl Scene {
-    /// Adds `chain` of `count` particles.
+    /// Adds `chain`, of as many particles as `given` says.
     #[inline(never)]
-    fn add_chain(&mut self, chain: &Chain, count: usize) {
+    fn add_chain(&mut self, chain: &Chain, given: &Given) {
+        let count = given.count(chain.count);
         let (dx, dy) = match chain.heading {
             Heading::Right => (1.0, 0.0),
             Heading::Left => (-1.0, 0.0),
@@ -355,10 +356,10 @@ impl Scene {
         }
     }
 
-    /// Adds `ring` of `count` particles (at least three).
+    /// Adds `ring`, of as many particles as `given` says (at least three).
     #[inline(never)]
-    fn add_ring(&mut self, ring: &Ring, count: usize) {
-        let count = count.max(3);
+    fn add_ring(&mut self, ring: &Ring, given: &Given) {
+        let count = given.count(ring.count).max(3);
         let first = self.num_particles() as u32;
         let inflated = ring.radius * ring.pressure.sqrt();
         for k in 0..count {
@@ -559,10 +560,16 @@ impl Scene {
         let bottom = -grid::SPACING * (height - 1) as f32;
         let radius = (width_m / 4.0).clamp(grid::SPACING, 1.5);
         let (x, y) = (width_m / 2.0, bottom - 1.0 - radius);
-        self.colliders.push(Shape::Circle { x, y, radius });
-        self.colliders.push(Shape::Ground {
+        self.add_collider(Shape::Circle { x, y, radius });
+        self.add_collider(Shape::Ground {
             y: y - radius - 1.0,
         });
+    }
+
+    /// Adds the collider `shape` (out of line, as [`Scene::add_particle`]).
+    #[inline(never)]
+    fn add_collider(&mut self, shape: Shape) {
+        self.colliders.push(shape);
     }
 }
 
