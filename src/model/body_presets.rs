@@ -243,7 +243,7 @@ mod tests {
         assert_eq!(ball[0], end + 1);
         let x = |p: u32| scene.positions[2 * p as usize];
         let most = ball.iter().map(|&p| x(p)).fold(f32::MIN, f32::max);
-        let rightmost = *ball.iter().filter(|&&p| x(p) == most).last().unwrap();
+        let rightmost = *ball.iter().rfind(|&&p| x(p) == most).unwrap();
         let ties: Vec<_> = scene
             .distances
             .chunks(2)
