@@ -195,13 +195,12 @@ impl Bodies {
         slots: usize,
         outline: usize,
     ) -> Result<(), TryReserveError> {
-        self.particles.try_reserve_exact(slots)?;
-        self.rest.try_reserve_exact(2 * slots)?;
-        self.original.try_reserve_exact(2 * slots)?;
-        self.lambdas.try_reserve_exact(2 * slots)?;
-        self.outlines.try_reserve_exact(outline)?;
-        self.bodies.try_reserve_exact(bodies)?;
-        Ok(())
+        memory::reserve_more(&mut self.particles, slots)?;
+        for values in [&mut self.rest, &mut self.original, &mut self.lambdas] {
+            memory::reserve_more(values, 2 * slots)?;
+        }
+        memory::reserve_more(&mut self.outlines, outline)?;
+        memory::reserve_more(&mut self.bodies, bodies)
     }
 
     /// Reserves room for `specs` more bodies (a scene's, or an addition's),
