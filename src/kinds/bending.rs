@@ -315,8 +315,7 @@ impl ConstraintKind for BendingSet {
 
 /// Where particle `k` of the grid `size` starts (see [`grid`]).
 fn grid_rest_position(size: GridSize, k: u32) -> (f32, f32) {
-    let (i, j) = (k as usize / size.width, k as usize % size.width);
-    (grid::SPACING * j as f32, -grid::SPACING * i as f32)
+    grid::rest_position(k as usize / size.width, k as usize % size.width)
 }
 
 /// Most pairs of edges [`derive_auto`] may compare (each particle compares

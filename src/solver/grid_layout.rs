@@ -62,7 +62,7 @@ pub fn build(width: usize, height: usize, preset: FixedPreset) -> Result<Colored
     let size = GridSize { width, height };
     let out_of_memory = |_| cloth_out_of_memory(size);
     let mut layout = ColoredGrid {
-        positions: positions(width, height, preset)?,
+        positions: positions(width, height)?,
         colors: Vec::new(),
         fixed: Vec::new(),
     };
@@ -106,18 +106,16 @@ fn bands(width: usize, height: usize) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// Positions of the whole grid: column `j`'s x and row `i`'s y, as [`grid`]
-/// places them, read from a one-row and a one-column grid of the same size.
-fn positions(width: usize, height: usize, preset: FixedPreset) -> Result<Vec<f32>, ClothError> {
-    let row = grid::try_build(GridSize::new(width, 2)?, preset)?.positions;
-    let column = grid::try_build(GridSize::new(2, height)?, preset)?.positions;
+/// Positions of the whole grid, each particle where [`grid::rest_position`]
+/// places it.
+fn positions(width: usize, height: usize) -> Result<Vec<f32>, ClothError> {
     let size = GridSize { width, height };
     let mut positions =
         memory::with_capacity(2 * width * height).map_err(|_| cloth_out_of_memory(size))?;
     for i in 0..height {
-        let y = column[4 * i + 1];
         for j in 0..width {
-            positions.push(row[2 * j]);
+            let (x, y) = grid::rest_position(i, j);
+            positions.push(x);
             positions.push(y);
         }
     }
