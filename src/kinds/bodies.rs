@@ -207,8 +207,11 @@ impl Bodies {
     /// their outlines and the scratch their outlines are found in; nothing
     /// changes but capacity.
     fn reserve_for(&mut self, specs: &[BodySpec]) -> Result<(), TryReserveError> {
-        let slots = specs.iter().map(|b| b.particles.len()).sum();
-        let largest = specs.iter().map(|b| b.particles.len()).max().unwrap_or(0);
+        let (mut slots, mut largest) = (0, 0);
+        for spec in specs {
+            slots += spec.particles.len();
+            largest = largest.max(spec.particles.len());
+        }
         for buffer in &mut self.scratch {
             memory::reserve_len(buffer, largest)?;
         }
