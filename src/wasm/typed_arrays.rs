@@ -17,6 +17,19 @@ extern "C" {
     /// `Array.isArray(value)`, which throws for a revoked Proxy.
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     fn try_is_array(value: &JsValue) -> Result<bool, JsValue>;
+
+    /// `Reflect.get(target, key, receiver)`: a getter of `target` run with
+    /// `receiver` as its `this`; what it throws is caught.
+    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
+    fn get_as(target: &JsValue, key: &JsValue, receiver: &JsValue) -> Result<JsValue, JsValue>;
+
+    /// `Array.prototype.every` (a call of anything else throws, and is caught).
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["Array", "prototype"], js_name = every)]
+    static EVERY: Function;
+
+    /// `Number.isFinite`.
+    #[wasm_bindgen(thread_local_v2, js_namespace = Number, js_name = isFinite)]
+    static IS_FINITE: JsValue;
 }
 
 /// `ours.set(source)` on a typed array of ours, through `Reflect.apply`,
@@ -122,31 +135,26 @@ pub(super) fn copy_typed<A: TypedArray>(
 }
 
 /// The length a typed array really has: `%TypedArray%.prototype.length`'s
-/// getter applied to it, not a `length` property it may have been given; 0
-/// when its buffer is detached, `None` when it is no typed array.
+/// getter applied to it (`Reflect.get` with the array as receiver), not a
+/// `length` property it may have been given; 0 when its buffer is detached,
+/// `None` when it is no typed array.
 pub(super) fn own_typed_length(value: &JsValue) -> Option<f64> {
     let ours: JsValue = Float64Array::new_with_length(0).into();
     let typed_prototype = Object::get_prototype_of(&Object::get_prototype_of(&ours));
-    let descriptor =
-        Object::get_own_property_descriptor(&typed_prototype, &JsValue::from_str("length"));
-    let getter = Reflect::get(&descriptor, &JsValue::from_str("get")).ok()?;
-    let getter = getter.dyn_into::<Function>().ok()?;
-    Reflect::apply(&getter, value, &Array::new()).ok()?.as_f64()
+    get_as(&typed_prototype, &JsValue::from_str("length"), value)
+        .ok()?
+        .as_f64()
 }
 
 /// Whether every element of the array `value` is a finite number:
 /// `Array.prototype.every(Number.isFinite)` through `Reflect.apply`, which
 /// converts nothing and catches what a Proxy or getter throws (false then).
 fn every_finite_number(value: &JsValue) -> bool {
-    let every = Reflect::get(&Array::new(), &JsValue::from_str("every"));
-    let number = Reflect::get(&js_sys::global(), &JsValue::from_str("Number"));
-    let is_finite = number.and_then(|n| Reflect::get(&n, &JsValue::from_str("isFinite")));
-    match (every.map(JsCast::dyn_into::<Function>), is_finite) {
-        (Ok(Ok(every)), Ok(is_finite)) => Reflect::apply(&every, value, &Array::of1(&is_finite))
-            .map(|all| all.as_bool() == Some(true))
-            .unwrap_or(false),
-        _ => false,
-    }
+    let every = EVERY.with(Function::clone);
+    let is_finite = IS_FINITE.with(JsValue::clone);
+    Reflect::apply(&every, value, &Array::of1(&is_finite))
+        .map(|all| all.as_bool() == Some(true))
+        .unwrap_or(false)
 }
 
 /// Reads `length` numbers of `value` into `values` (empty, with room for
