@@ -23,13 +23,18 @@ extern "C" {
     #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
     fn get_as(target: &JsValue, key: &JsValue, receiver: &JsValue) -> Result<JsValue, JsValue>;
 
-    /// `Array.prototype.every` (a call of anything else throws, and is caught).
-    #[wasm_bindgen(thread_local_v2, js_namespace = ["Array", "prototype"], js_name = every)]
-    static EVERY: Function;
+    /// An array, read for its `every` (`Array.prototype.every` on an array
+    /// of ours).
+    #[wasm_bindgen(js_name = Array)]
+    type Every;
+    #[wasm_bindgen(method, getter, catch)]
+    fn every(this: &Every) -> Result<Function, JsValue>;
 
-    /// `Number.isFinite`.
-    #[wasm_bindgen(thread_local_v2, js_namespace = Number, js_name = isFinite)]
-    static IS_FINITE: JsValue;
+    /// The `Number` constructor, read for its `isFinite`.
+    #[wasm_bindgen(js_name = Number)]
+    type Numbers;
+    #[wasm_bindgen(static_method_of = Numbers, js_class = Number, getter, catch, js_name = isFinite)]
+    fn is_finite() -> Result<JsValue, JsValue>;
 }
 
 /// `ours.set(source)` on a typed array of ours, through `Reflect.apply`,
@@ -150,11 +155,13 @@ pub(super) fn own_typed_length(value: &JsValue) -> Option<f64> {
 /// `Array.prototype.every(Number.isFinite)` through `Reflect.apply`, which
 /// converts nothing and catches what a Proxy or getter throws (false then).
 fn every_finite_number(value: &JsValue) -> bool {
-    let every = EVERY.with(Function::clone);
-    let is_finite = IS_FINITE.with(JsValue::clone);
-    Reflect::apply(&every, value, &Array::of1(&is_finite))
-        .map(|all| all.as_bool() == Some(true))
-        .unwrap_or(false)
+    let every = Array::new().unchecked_into::<Every>().every();
+    match (every, Numbers::is_finite()) {
+        (Ok(every), Ok(is_finite)) => Reflect::apply(&every, value, &Array::of1(&is_finite))
+            .map(|all| all.as_bool() == Some(true))
+            .unwrap_or(false),
+        _ => false,
+    }
 }
 
 /// Reads `length` numbers of `value` into `values` (empty, with room for
