@@ -23,6 +23,12 @@ extern "C" {
     #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
     fn get_as(target: &JsValue, key: &JsValue, receiver: &JsValue) -> Result<JsValue, JsValue>;
 
+    /// A typed array of ours, filled with its `set`.
+    #[wasm_bindgen(js_name = Object)]
+    type Ours;
+    #[wasm_bindgen(method, catch)]
+    fn set(this: &Ours, source: &JsValue) -> Result<(), JsValue>;
+
     /// An array, read for its `every` (`Array.prototype.every` on an array
     /// of ours).
     #[wasm_bindgen(js_name = Array)]
@@ -37,12 +43,10 @@ extern "C" {
     fn is_finite() -> Result<JsValue, JsValue>;
 }
 
-/// `ours.set(source)` on a typed array of ours, through `Reflect.apply`,
-/// which catches what the copy throws (a detached buffer, an unreadable
-/// element).
+/// `ours.set(source)` on a typed array of ours, which catches what the copy
+/// throws (a detached buffer, an unreadable element).
 fn fill_from(ours: &JsValue, source: &JsValue) -> Result<(), JsValue> {
-    let set = Reflect::get(ours, &JsValue::from_str("set"))?.dyn_into::<Function>()?;
-    Reflect::apply(&set, ours, &Array::of1(source)).map(|_| ())
+    ours.unchecked_ref::<Ours>().set(source)
 }
 
 /// Whether `value` is an array (`Array.isArray`); false for a revoked Proxy,
