@@ -496,7 +496,10 @@ impl Cloth {
         self.step_start.extend_from_slice(positions);
         self.step_start_velocities.resize(2 * n, 0.0);
         self.velocities.resize(2 * n, 0.0);
-        self.pinned.extend(masses.iter().map(|&m| m == 0.0));
+        // pushed one by one, in the room reserved: cold code, not unrolled
+        for &m in masses {
+            self.pinned.push(m == 0.0);
+        }
         if let Some(mut list) = list {
             // the particles there were keep the `mass` parameter's mass (0)
             list.resize(first, 0.0);
@@ -506,7 +509,9 @@ impl Cloth {
         if let (false, Some(own)) = (uniform, &mut self.masses) {
             // a particle's mass is `masses[k] · mass / masses_mean`
             let scale = (self.masses_mean / self.params.mass) as f32;
-            own.extend(masses.iter().map(|&m| m * scale));
+            for &m in masses {
+                own.push(m * scale);
+            }
         }
         for k in first..n {
             self.update_inverse_mass(k);
