@@ -313,7 +313,11 @@ impl Cloth {
     /// The scene of one body that [`Cloth::add_body`] adds, checked.
     fn filled_body(&self, body: &BodyOutline) -> Result<Scene, ClothError> {
         let (spacing, mass) = self.check_outline(body)?;
-        let outline: Vec<f32> = body.outline.iter().map(|&v| v as f32).collect();
+        let mut outline = Vec::with_capacity(body.outline.len());
+        // one by one: cold code, not unrolled
+        for &v in &body.outline {
+            outline.push(v as f32);
+        }
         let Some(positions) = grid_inside(&outline, spacing as f32, MAX_GRID_POINTS) else {
             return Err(refuse_value(
                 "spacing",
@@ -401,10 +405,14 @@ impl Cloth {
         let out_of_memory = |_| scene.out_of_memory();
         let mut bodies = memory::with_capacity(scene.bodies.len()).map_err(out_of_memory)?;
         for body in &scene.bodies {
-            let particles = body.particles.iter().map(|&k| k + n as u32);
+            let mut particles =
+                memory::with_capacity(body.particles.len()).map_err(out_of_memory)?;
+            // one by one, in the room reserved: cold code, not unrolled
+            for &k in &body.particles {
+                particles.push(k + n as u32);
+            }
             bodies.push(BodySpec {
-                particles: memory::collect(body.particles.len(), particles)
-                    .map_err(out_of_memory)?,
+                particles,
                 compliance: body.compliance,
                 plastic: body.plastic,
             });
