@@ -313,7 +313,11 @@ impl Cloth {
     /// The scene of one body that [`Cloth::add_body`] adds, checked.
     fn filled_body(&self, body: &BodyOutline) -> Result<Scene, ClothError> {
         let (spacing, mass) = self.check_outline(body)?;
-        let outline: Vec<f32> = body.outline.iter().map(|&v| v as f32).collect();
+        let mut outline = Vec::with_capacity(body.outline.len());
+        // one by one: cold code, not unrolled
+        for &v in &body.outline {
+            outline.push(v as f32);
+        }
         let Some(positions) = grid_inside(&outline, spacing as f32, MAX_GRID_POINTS) else {
             return Err(refuse_value(
                 "spacing",
@@ -401,10 +405,14 @@ impl Cloth {
         let out_of_memory = |_| scene.out_of_memory();
         let mut bodies = memory::with_capacity(scene.bodies.len()).map_err(out_of_memory)?;
         for body in &scene.bodies {
-            let particles = body.particles.iter().map(|&k| k + n as u32);
+            let mut particles =
+                memory::with_capacity(body.particles.len()).map_err(out_of_memory)?;
+            // one by one, in the room reserved: cold code, not unrolled
+            for &k in &body.particles {
+                particles.push(k + n as u32);
+            }
             bodies.push(BodySpec {
-                particles: memory::collect(body.particles.len(), particles)
-                    .map_err(out_of_memory)?,
+                particles,
                 compliance: body.compliance,
                 plastic: body.plastic,
             });
@@ -496,7 +504,10 @@ impl Cloth {
         self.step_start.extend_from_slice(positions);
         self.step_start_velocities.resize(2 * n, 0.0);
         self.velocities.resize(2 * n, 0.0);
-        self.pinned.extend(masses.iter().map(|&m| m == 0.0));
+        // pushed one by one, in the room reserved: cold code, not unrolled
+        for &m in masses {
+            self.pinned.push(m == 0.0);
+        }
         if let Some(mut list) = list {
             // the particles there were keep the `mass` parameter's mass (0)
             list.resize(first, 0.0);
@@ -506,7 +517,9 @@ impl Cloth {
         if let (false, Some(own)) = (uniform, &mut self.masses) {
             // a particle's mass is `masses[k] · mass / masses_mean`
             let scale = (self.masses_mean / self.params.mass) as f32;
-            own.extend(masses.iter().map(|&m| m * scale));
+            for &m in masses {
+                own.push(m * scale);
+            }
         }
         for k in first..n {
             self.update_inverse_mass(k);

@@ -115,10 +115,7 @@ impl Cloth {
             ));
         }
         let count = pieces as usize + 1;
-        let out_of_memory = |_| ClothError::OutOfMemory {
-            field: "rope",
-            what: format!("a rope of {count} particles"),
-        };
+        let out_of_memory = |_| rope_out_of_memory(count);
         let mut positions = memory::with_capacity(2 * count).map_err(out_of_memory)?;
         // walk the line, a particle every `length / pieces` metres along it
         let step = length / pieces;
@@ -151,5 +148,16 @@ impl Cloth {
             positions,
             ..Scene::default()
         })
+    }
+}
+
+/// The refusal of a rope of `count` particles that does not fit in memory:
+/// written out once for its three allocations.
+#[cold]
+#[inline(never)]
+fn rope_out_of_memory(count: usize) -> ClothError {
+    ClothError::OutOfMemory {
+        field: "rope",
+        what: format!("a rope of {count} particles"),
     }
 }

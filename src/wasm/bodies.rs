@@ -79,8 +79,12 @@ export interface AddedBodies {
 
 /// Reads a scene's `bodies`: objects of `particles`, `compliance` and
 /// `plastic`, with at most [`MAX_PARTICLES`] particles in all; `field` names
-/// the array (`bodies`, `added.bodies`).
-pub(super) fn read_bodies(field: &'static str, value: &JsValue) -> Result<Vec<BodySpec>, JsValue> {
+/// the array (`bodies`, `added.bodies`), `plastic_field` their plasticity
+/// (`bodies.plastic`, `added.bodies.plastic`).
+pub(super) fn read_bodies(
+    (field, plastic_field): (&'static str, &'static str),
+    value: &JsValue,
+) -> Result<Vec<BodySpec>, JsValue> {
     let refuse = too_many(field, MAX_BODIES);
     let keys = ["particles", "compliance"].map(key);
     let mut bodies = Vec::new();
@@ -114,7 +118,7 @@ pub(super) fn read_bodies(field: &'static str, value: &JsValue) -> Result<Vec<Bo
         let particles = indices_of(field, &counted_numbers(field, &particles, &count)?, &|_| i)?;
         total += particles.len();
         let compliance = entry_number(body, (keys[1].0, &keys[1].1), field, Some(0.0))?;
-        let plastic = read_plastic(&format!("{field}.plastic"), &property(body, "plastic"))?;
+        let plastic = read_plastic(plastic_field, &property(body, "plastic"))?;
         bodies.push(BodySpec {
             particles,
             compliance,
@@ -300,7 +304,10 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
             scene: Scene {
                 positions: floats("positions")?,
                 masses: floats("masses")?,
-                bodies: read_bodies("added.bodies", &read("added.bodies", &entry, "bodies")?)?,
+                bodies: read_bodies(
+                    ("added.bodies", "added.bodies.plastic"),
+                    &read("added.bodies", &entry, "bodies")?,
+                )?,
                 distances,
                 ..Scene::default()
             },

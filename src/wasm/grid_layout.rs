@@ -58,26 +58,41 @@ fn layout_object(layout: &ColoredGrid) -> Result<JsValue, JsValue> {
         offsets.push(start + count);
     }
     let pinned: Vec<u32> = layout.fixed.iter().map(|&k| k as u32).collect();
-    let number = |v: f64| JsValue::from_f64(v);
-    let properties: [(&str, JsValue); 9] = [
-        (
-            "positions",
-            Float32Array::from(&layout.positions[..]).into(),
-        ),
-        ("ends", ends.into()),
-        ("restLengths", rest_lengths.into()),
-        ("colorOffsets", Uint32Array::from(&offsets[..]).into()),
-        ("pinned", Uint32Array::from(&pinned[..]).into()),
-        ("spacing", number(SPACING as f64)),
-        ("colors", number(layout.colors.len() as f64)),
-        ("divergenceLimit", number(DIVERGENCE_LIMIT as f64)),
-        ("maxStepsPerCall", number(MAX_STEPS_PER_CALL as f64)),
-    ];
-    let object = Object::new();
-    for (key, value) in &properties {
-        Reflect::set(&object, &JsValue::from_str(key), value)?;
+    let object: JsValue = Object::new().into();
+    // in order; after a refusal (a setter of `Object.prototype` that throws)
+    // nothing more is set and the refusal is thrown
+    let mut set = Ok(());
+    let positions = Float32Array::from(&layout.positions[..]);
+    put(&mut set, &object, "positions", positions.into());
+    put(&mut set, &object, "ends", ends.into());
+    put(&mut set, &object, "restLengths", rest_lengths.into());
+    let offsets = Uint32Array::from(&offsets[..]);
+    put(&mut set, &object, "colorOffsets", offsets.into());
+    put(
+        &mut set,
+        &object,
+        "pinned",
+        Uint32Array::from(&pinned[..]).into(),
+    );
+    for (key, v) in [
+        ("spacing", SPACING as f64),
+        ("colors", layout.colors.len() as f64),
+        ("divergenceLimit", DIVERGENCE_LIMIT as f64),
+        ("maxStepsPerCall", MAX_STEPS_PER_CALL as f64),
+    ] {
+        put(&mut set, &object, key, JsValue::from_f64(v));
     }
-    Ok(object.into())
+    set.map(|()| object)
+}
+
+/// Sets `key` of `object` to `value` unless `set` holds a refusal already,
+/// keeping what `Reflect.set` throws in `set`. Out of line, taking the value:
+/// one call and one drop for every property.
+#[inline(never)]
+fn put(set: &mut Result<(), JsValue>, object: &JsValue, key: &str, value: JsValue) {
+    if set.is_ok() {
+        *set = Reflect::set(object, &JsValue::from_str(key), &value).map(|_| ());
+    }
 }
 
 /// Reads argument `value` as a number the table's rule for `parameter`

@@ -330,7 +330,7 @@ fn read_scene(spec: &JsValue) -> Result<Scene, JsValue> {
     scene.distance_stiffness = read_stiffness(&property(spec, "distanceStiffness"))?;
     scene.areas = read_areas(&property(spec, "areas"))?;
     scene.bending = read_bending(&property(spec, "bending"))?;
-    scene.bodies = read_bodies("bodies", &property(spec, "bodies"))?;
+    scene.bodies = read_bodies(("bodies", "bodies.plastic"), &property(spec, "bodies"))?;
     scene.colliders = read_colliders(&property(spec, "colliders"))?;
     Ok(scene)
 }

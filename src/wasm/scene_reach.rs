@@ -45,7 +45,10 @@ pub fn paths_from_pins(
     bytes.resize(n, 0);
     flags.copy_to(&mut bytes);
     let mut pinned: Vec<bool> = room("pinned", n)?;
-    pinned.extend(bytes.iter().map(|&b| b != 0));
+    // one by one, in the room reserved: not unrolled
+    for &b in &bytes {
+        pinned.push(b != 0);
+    }
     let out_of_memory = |_| {
         cloth_error(ClothError::OutOfMemory {
             field: "constraints",
@@ -61,7 +64,9 @@ pub fn paths_from_pins(
     out.resize(n, -1.0);
     out.extend_from_slice(paths.lengths());
     // no pin (u32::MAX) is -1
-    out.extend(paths.pins().iter().map(|&pin| pin as i32 as f64));
+    for &pin in paths.pins() {
+        out.push(pin as i32 as f64);
+    }
     Ok(Float64Array::from(&out[..]))
 }
 

@@ -17,14 +17,36 @@ extern "C" {
     /// `Array.isArray(value)`, which throws for a revoked Proxy.
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     fn try_is_array(value: &JsValue) -> Result<bool, JsValue>;
+
+    /// `Reflect.get(target, key, receiver)`: a getter of `target` run with
+    /// `receiver` as its `this`; what it throws is caught.
+    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
+    fn get_as(target: &JsValue, key: &JsValue, receiver: &JsValue) -> Result<JsValue, JsValue>;
+
+    /// A typed array of ours, filled with its `set`.
+    #[wasm_bindgen(js_name = Object)]
+    type Ours;
+    #[wasm_bindgen(method, catch)]
+    fn set(this: &Ours, source: &JsValue) -> Result<(), JsValue>;
+
+    /// An array, read for its `every` (`Array.prototype.every` on an array
+    /// of ours).
+    #[wasm_bindgen(js_name = Array)]
+    type Every;
+    #[wasm_bindgen(method, getter, catch)]
+    fn every(this: &Every) -> Result<Function, JsValue>;
+
+    /// The `Number` constructor, read for its `isFinite`.
+    #[wasm_bindgen(js_name = Number)]
+    type Numbers;
+    #[wasm_bindgen(static_method_of = Numbers, js_class = Number, getter, catch, js_name = isFinite)]
+    fn is_finite() -> Result<JsValue, JsValue>;
 }
 
-/// `ours.set(source)` on a typed array of ours, through `Reflect.apply`,
-/// which catches what the copy throws (a detached buffer, an unreadable
-/// element).
+/// `ours.set(source)` on a typed array of ours, which catches what the copy
+/// throws (a detached buffer, an unreadable element).
 fn fill_from(ours: &JsValue, source: &JsValue) -> Result<(), JsValue> {
-    let set = Reflect::get(ours, &JsValue::from_str("set"))?.dyn_into::<Function>()?;
-    Reflect::apply(&set, ours, &Array::of1(source)).map(|_| ())
+    ours.unchecked_ref::<Ours>().set(source)
 }
 
 /// Whether `value` is an array (`Array.isArray`); false for a revoked Proxy,
@@ -122,27 +144,24 @@ pub(super) fn copy_typed<A: TypedArray>(
 }
 
 /// The length a typed array really has: `%TypedArray%.prototype.length`'s
-/// getter applied to it, not a `length` property it may have been given; 0
-/// when its buffer is detached, `None` when it is no typed array.
+/// getter applied to it (`Reflect.get` with the array as receiver), not a
+/// `length` property it may have been given; 0 when its buffer is detached,
+/// `None` when it is no typed array.
 pub(super) fn own_typed_length(value: &JsValue) -> Option<f64> {
     let ours: JsValue = Float64Array::new_with_length(0).into();
     let typed_prototype = Object::get_prototype_of(&Object::get_prototype_of(&ours));
-    let descriptor =
-        Object::get_own_property_descriptor(&typed_prototype, &JsValue::from_str("length"));
-    let getter = Reflect::get(&descriptor, &JsValue::from_str("get")).ok()?;
-    let getter = getter.dyn_into::<Function>().ok()?;
-    Reflect::apply(&getter, value, &Array::new()).ok()?.as_f64()
+    get_as(&typed_prototype, &JsValue::from_str("length"), value)
+        .ok()?
+        .as_f64()
 }
 
 /// Whether every element of the array `value` is a finite number:
 /// `Array.prototype.every(Number.isFinite)` through `Reflect.apply`, which
 /// converts nothing and catches what a Proxy or getter throws (false then).
 fn every_finite_number(value: &JsValue) -> bool {
-    let every = Reflect::get(&Array::new(), &JsValue::from_str("every"));
-    let number = Reflect::get(&js_sys::global(), &JsValue::from_str("Number"));
-    let is_finite = number.and_then(|n| Reflect::get(&n, &JsValue::from_str("isFinite")));
-    match (every.map(JsCast::dyn_into::<Function>), is_finite) {
-        (Ok(Ok(every)), Ok(is_finite)) => Reflect::apply(&every, value, &Array::of1(&is_finite))
+    let every = Array::new().unchecked_into::<Every>().every();
+    match (every, Numbers::is_finite()) {
+        (Ok(every), Ok(is_finite)) => Reflect::apply(&every, value, &Array::of1(&is_finite))
             .map(|all| all.as_bool() == Some(true))
             .unwrap_or(false),
         _ => false,
