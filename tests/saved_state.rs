@@ -387,3 +387,43 @@ fn each_refusal_of_a_state_has_its_own_whole_message() {
         "invalid state: colliders has 70 entries, expected at most 64"
     );
 }
+
+/// A state saved with a kind switched on by a parameter (tethers,
+/// self-collision, wind, bending) and with a body added restores into a
+/// fresh cloth that never had that kind on: the additions are replayed with
+/// the kind's room reserved, and the restored cloth continues bit for bit.
+#[test]
+fn additions_replay_into_a_cloth_whose_kinds_were_never_switched_on() {
+    use xpbd_cloth::cloth::BodyOutline;
+    let switches: [(&str, fn(&mut Params)); 4] = [
+        ("tethers", |p| p.tethers = true),
+        ("selfCollision", |p| p.self_collision = true),
+        ("wind", |p| {
+            p.wind_drag = 0.5;
+            p.wind_x = 2.0;
+        }),
+        ("bending", |p| p.bending_stiffness = 0.5),
+    ];
+    for (what, switch) in switches {
+        let fresh = Cloth::from_preset("cloth", &[]).unwrap();
+        let mut saved = fresh.clone();
+        let mut p = saved.params();
+        switch(&mut p);
+        saved.set_params(p).unwrap();
+        let outline = vec![0.1, 0.2, 0.5, 0.2, 0.5, 0.6, 0.1, 0.6];
+        saved
+            .add_body(&BodyOutline {
+                outline,
+                spacing: Some(0.1),
+                density: None,
+                compliance: 0.0,
+                plastic: None,
+            })
+            .unwrap();
+        saved.steps(3).unwrap();
+        let state = saved.saved_state().unwrap();
+        let mut restored = fresh.clone();
+        restored.restore_state(&state).unwrap();
+        assert_same_motion(&mut saved, &mut restored, what);
+    }
+}

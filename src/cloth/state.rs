@@ -176,10 +176,13 @@ impl Cloth {
     }
 
     /// Adds the scenes of `additions`, each at the `mass` parameter it was
-    /// added at and `params` otherwise; stops at the first refused.
+    /// added at and `params` otherwise, with the room of the kinds `params`
+    /// switch on reserved first (as setting them would); stops at the first
+    /// refused.
     fn replay(&mut self, additions: &[Added], params: Params) -> Result<(), ClothError> {
         let taken = self.added.len();
         self.params = params;
+        self.prepare_kinds(&params)?;
         for (k, added) in additions.iter().enumerate() {
             self.params.mass = added.mass;
             self.add_scene(&added.scene, "added").map_err(|error| {
