@@ -52,6 +52,13 @@ pub fn reserve_len<T>(values: &mut Vec<T>, len: usize) -> Result<(), TryReserveE
     values.try_reserve_exact(len.saturating_sub(values.len()))
 }
 
+/// Reserves room in `values` for `more` values beyond its length, as
+/// `try_reserve_exact` does, through [`reserve_len`]'s one growth path.
+pub fn reserve_more<T>(values: &mut Vec<T>, more: usize) -> Result<(), TryReserveError> {
+    let len = values.len().saturating_add(more);
+    reserve_len(values, len)
+}
+
 /// Bytes `values` holds allocated (its capacity, not its length).
 #[allow(clippy::ptr_arg)] // the capacity is the point
 pub fn capacity_bytes<T>(values: &Vec<T>) -> u64 {

@@ -96,9 +96,21 @@ impl BendingSet {
         pairs: Vec<BendingPair>,
         positions: &[f32],
     ) -> Result<BendingSet, TryReserveError> {
+        BendingSet::measured(pairs, &|k| positions.point(k as usize))
+    }
+
+    /// The given pairs, rest lengths measured between their ends' `position`s:
+    /// one function for a scene's positions and a pending grid's rule.
+    fn measured(
+        pairs: Vec<BendingPair>,
+        position: &dyn Fn(u32) -> (f32, f32),
+    ) -> Result<BendingSet, TryReserveError> {
         let rest_lengths = memory::collect(
             pairs.len(),
-            pairs.iter().map(|p| distance(positions, p.a, p.b)),
+            pairs.iter().map(|p| {
+                let (a, b) = (position(p.a), position(p.b));
+                ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
+            }),
         )?;
         Ok(BendingSet {
             lambdas: memory::filled(pairs.len(), 0.0)?,
@@ -125,21 +137,8 @@ impl BendingSet {
             return Ok(());
         };
         let positions = |k: u32| grid_rest_position(size, k);
-        let pairs = derive_pairs(ids, size.num_particles(), positions)?;
-        let rest_lengths = memory::collect(
-            pairs.len(),
-            pairs.iter().map(|p| {
-                let (a, b) = (positions(p.a), positions(p.b));
-                ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
-            }),
-        )?;
-        *self = BendingSet {
-            lambdas: memory::filled(pairs.len(), 0.0)?,
-            live: memory::filled(pairs.len(), true)?,
-            rest_lengths,
-            pairs,
-            pending_grid: None,
-        };
+        let pairs = derive_pairs(ids, size.num_particles(), &positions)?;
+        *self = BendingSet::measured(pairs, &positions)?;
         Ok(())
     }
 
@@ -316,13 +315,7 @@ impl ConstraintKind for BendingSet {
 
 /// Where particle `k` of the grid `size` starts (see [`grid`]).
 fn grid_rest_position(size: GridSize, k: u32) -> (f32, f32) {
-    let (i, j) = (k as usize / size.width, k as usize % size.width);
-    (grid::SPACING * j as f32, -grid::SPACING * i as f32)
-}
-
-fn distance(positions: &[f32], a: u32, b: u32) -> f32 {
-    let (pa, pb) = (positions.point(a as usize), positions.point(b as usize));
-    ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt()
+    grid::rest_position(k as usize / size.width, k as usize % size.width)
 }
 
 /// Most pairs of edges [`derive_auto`] may compare (each particle compares
@@ -356,14 +349,15 @@ pub fn derive_auto(
     positions: &[f32],
     n: usize,
 ) -> Result<Vec<BendingPair>, TryReserveError> {
-    derive_pairs(ids, n, |k| positions.point(k as usize))
+    derive_pairs(ids, n, &|k| positions.point(k as usize))
 }
 
-/// [`derive_auto`] with rest positions given by `position`.
+/// [`derive_auto`] with rest positions given by `position` (a scene's
+/// positions or a pending grid's rule: one copy of the derivation for both).
 fn derive_pairs(
     ids: &[u32],
     n: usize,
-    position: impl Fn(u32) -> (f32, f32),
+    position: &dyn Fn(u32) -> (f32, f32),
 ) -> Result<Vec<BendingPair>, TryReserveError> {
     // neighbours of each particle, compressed rows
     let mut starts = memory::filled(n + 1, 0u32)?;

@@ -195,21 +195,23 @@ impl Bodies {
         slots: usize,
         outline: usize,
     ) -> Result<(), TryReserveError> {
-        self.particles.try_reserve_exact(slots)?;
-        self.rest.try_reserve_exact(2 * slots)?;
-        self.original.try_reserve_exact(2 * slots)?;
-        self.lambdas.try_reserve_exact(2 * slots)?;
-        self.outlines.try_reserve_exact(outline)?;
-        self.bodies.try_reserve_exact(bodies)?;
-        Ok(())
+        memory::reserve_more(&mut self.particles, slots)?;
+        for values in [&mut self.rest, &mut self.original, &mut self.lambdas] {
+            memory::reserve_more(values, 2 * slots)?;
+        }
+        memory::reserve_more(&mut self.outlines, outline)?;
+        memory::reserve_more(&mut self.bodies, bodies)
     }
 
     /// Reserves room for `specs` more bodies (a scene's, or an addition's),
     /// their outlines and the scratch their outlines are found in; nothing
     /// changes but capacity.
     fn reserve_for(&mut self, specs: &[BodySpec]) -> Result<(), TryReserveError> {
-        let slots = specs.iter().map(|b| b.particles.len()).sum();
-        let largest = specs.iter().map(|b| b.particles.len()).max().unwrap_or(0);
+        let (mut slots, mut largest) = (0, 0);
+        for spec in specs {
+            slots += spec.particles.len();
+            largest = largest.max(spec.particles.len());
+        }
         for buffer in &mut self.scratch {
             memory::reserve_len(buffer, largest)?;
         }

@@ -228,3 +228,36 @@ pub const PLASTIC_CAN: Description = Description {
         ("velocityDamping", 0.3),
     ],
 };
+
+#[cfg(test)]
+mod tests {
+    use crate::model::presets;
+
+    #[test]
+    fn the_wrecking_ball_hangs_from_its_rightmost_particle_and_boxes_are_particle_ranges() {
+        let scene = presets::preset("wrecking-ball", &[]).unwrap().scene;
+        // the rope's last particle, tied to the ball's rightmost (the last
+        // of the rightmost column)
+        let end = (super::WRECKING_LINKS - 1) as u32;
+        let ball = &scene.bodies[0].particles;
+        assert_eq!(ball[0], end + 1);
+        let x = |p: u32| scene.positions[2 * p as usize];
+        let most = ball.iter().map(|&p| x(p)).fold(f32::MIN, f32::max);
+        let rightmost = *ball.iter().rfind(|&&p| x(p) == most).unwrap();
+        let ties: Vec<_> = scene
+            .distances
+            .chunks(2)
+            .filter(|c| c.contains(&end) && !c.contains(&(end - 1)))
+            .collect();
+        assert_eq!(ties, [[end, rightmost]]);
+        // every body of the stack and the bridge is a run of particles
+        for name in ["box-stack", "rope-bridge", "trampoline", "plastic-can"] {
+            let scene = presets::preset(name, &[]).unwrap().scene;
+            for body in &scene.bodies {
+                let first = body.particles[0];
+                let run: Vec<u32> = (first..first + body.particles.len() as u32).collect();
+                assert_eq!(body.particles, run, "{name}");
+            }
+        }
+    }
+}

@@ -43,29 +43,53 @@ impl Scene {
     /// turn).
     pub fn add_box(
         &mut self,
+        centre: (f32, f32),
+        size: (usize, usize),
+        layout: (f32, f32, f32),
+        behaviour: Behaviour,
+    ) -> Vec<u32> {
+        self.push_box(centre, size, layout, behaviour);
+        self.last_body()
+    }
+
+    /// [`Scene::add_box`], returning the index of its first particle (its
+    /// particles follow it in order).
+    pub(crate) fn push_box(
+        &mut self,
         (x, y): (f32, f32),
         (columns, rows): (usize, usize),
         (spacing, mass, angle): (f32, f32, f32),
         behaviour: Behaviour,
-    ) -> Vec<u32> {
+    ) -> u32 {
         let (sin, cos) = circle::sin_cos(angle);
-        let mut particles = Vec::with_capacity(columns * rows);
+        let first = self.num_particles() as u32;
         for i in 0..rows {
             for j in 0..columns {
                 let u = spacing * (j as f32 - (columns - 1) as f32 / 2.0);
                 let v = spacing * (i as f32 - (rows - 1) as f32 / 2.0);
-                particles.push(self.add_particle(
-                    x + cos * u - sin * v,
-                    y + sin * u + cos * v,
-                    mass,
-                ));
+                self.add_particle(x + cos * u - sin * v, y + sin * u + cos * v, mass);
             }
         }
+        self.push_body(first, behaviour);
+        first
+    }
+
+    /// Makes the particles from `first` to the last one added a body that
+    /// behaves as `behaviour` says.
+    #[inline(never)]
+    pub(crate) fn push_body(&mut self, first: u32, behaviour: Behaviour) {
+        let particles = (first..self.num_particles() as u32).collect();
         self.bodies.push(BodySpec {
-            particles: particles.clone(),
+            particles,
             ..behaviour
         });
-        particles
+    }
+
+    /// The particles of the last body added.
+    fn last_body(&self) -> Vec<u32> {
+        self.bodies
+            .last()
+            .map_or_else(Vec::new, |b| b.particles.clone())
     }
 
     /// Adds a ball: the particles of a hexagonal packing `spacing` apart
@@ -74,15 +98,28 @@ impl Scene {
     /// returns the particles' indices, the topmost last.
     pub fn add_ball(
         &mut self,
+        centre: (f32, f32),
+        radius: f32,
+        layout: (f32, f32),
+        behaviour: Behaviour,
+    ) -> Vec<u32> {
+        self.push_ball(centre, radius, layout, behaviour);
+        self.last_body()
+    }
+
+    /// [`Scene::add_ball`], returning the index of its first particle (its
+    /// particles follow it in order, up to the scene's last).
+    pub(crate) fn push_ball(
+        &mut self,
         (x, y): (f32, f32),
         radius: f32,
         (spacing, mass): (f32, f32),
         behaviour: Behaviour,
-    ) -> Vec<u32> {
+    ) -> u32 {
+        let first = self.num_particles() as u32;
         let radius = radius.max(spacing);
         let row = spacing * 3f32.sqrt() / 2.0;
         let reach = (radius / row).floor() as i32;
-        let mut particles = Vec::new();
         for i in -reach..=reach {
             let v = row * i as f32;
             let shift = if i % 2 == 0 { 0.0 } else { spacing / 2.0 };
@@ -90,15 +127,12 @@ impl Scene {
             for j in -across..=across {
                 let u = spacing * j as f32 + shift;
                 if u * u + v * v <= radius * radius * (1.0 + 1e-4) {
-                    particles.push(self.add_particle(x + u, y + v, mass));
+                    self.add_particle(x + u, y + v, mass);
                 }
             }
         }
-        self.bodies.push(BodySpec {
-            particles: particles.clone(),
-            ..behaviour
-        });
-        particles
+        self.push_body(first, behaviour);
+        first
     }
 }
 

@@ -50,6 +50,12 @@ pub fn constraint_count_u64(w: u64, h: u64) -> u64 {
         .saturating_add(h1.saturating_mul(w1).saturating_mul(2))
 }
 
+/// Where the particle of row `i` and column `j` of a grid starts, metres:
+/// the one rule of the grid's positions.
+pub fn rest_position(i: usize, j: usize) -> (f32, f32) {
+    (SPACING * j as f32, -SPACING * i as f32)
+}
+
 /// Builds the grid the original demo builds. Panics where [`try_build`]
 /// returns an error.
 pub fn build(size: GridSize, preset: FixedPreset) -> Grid {
@@ -100,8 +106,9 @@ fn allocate(size: GridSize, preset: FixedPreset) -> Result<Grid, TryReserveError
     let mut positions = memory::with_capacity(2 * w * h)?;
     for i in 0..h {
         for j in 0..w {
-            positions.push(SPACING * j as f32);
-            positions.push(-SPACING * i as f32);
+            let (x, y) = rest_position(i, j);
+            positions.push(x);
+            positions.push(y);
         }
     }
 

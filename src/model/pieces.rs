@@ -233,26 +233,30 @@ pub fn build(
     stiffness: f64,
     given: &Given,
 ) -> Result<(Scene, Option<GridSize>), ClothError> {
-    let mut scene = Scene::default();
+    // the grid starts the scene (only the first piece may be one)
     let mut deferred = None;
+    let (mut scene, rest) = match pieces {
+        [Piece::Grid { pins, bending }, rest @ ..] => {
+            let size = GridSize {
+                width: given.width,
+                height: given.height,
+            };
+            if *bending == GridBending::WhenSwitchedOn {
+                deferred = Some(size);
+            }
+            (grid_scene(size, *pins, *bending, given.fixed)?, rest)
+        }
+        _ => (Scene::default(), pieces),
+    };
     // one value per constraint, once a piece has a stiffness of its own
     let mut own: Option<Vec<f64>> = None;
-    for piece in pieces {
+    for piece in rest {
         let before = scene.num_distances();
         let mut value = stiffness;
         match *piece {
-            Piece::Grid { pins, bending } => {
-                let size = GridSize {
-                    width: given.width,
-                    height: given.height,
-                };
-                scene = grid_scene(size, pins, bending, given.fixed)?;
-                if bending == GridBending::WhenSwitchedOn {
-                    deferred = Some(size);
-                }
-            }
-            Piece::Chain(chain) => scene.add_chain(&chain, given.count(chain.count)),
-            Piece::Ring(ring) => scene.add_ring(&ring, given.count(ring.count)),
+            Piece::Grid { .. } => {}
+            Piece::Chain(chain) => scene.add_chain(&chain, given),
+            Piece::Ring(ring) => scene.add_ring(&ring, given),
             Piece::Lattice(lattice) => {
                 scene.add_lattice(&lattice, given)?;
                 value = lattice.stiffness.unwrap_or(stiffness);
@@ -263,7 +267,7 @@ pub fn build(
                 mass,
                 angle,
             } => {
-                scene.add_box(centre, size, (SPACING, mass, angle), rigid());
+                scene.push_box(centre, size, (SPACING, mass, angle), rigid());
             }
             Piece::Ball {
                 centre,
@@ -285,14 +289,15 @@ pub fn build(
                 plastic,
             } => scene.add_can((columns, rows), mass, compliance, plastic),
             Piece::BallBelowGrid => scene.add_ball_below_grid(given.width, given.height),
-            Piece::Ground(y) => scene.colliders.push(Shape::Ground { y }),
+            Piece::Ground(y) => scene.add_collider(Shape::Ground { y }),
         }
-        let added = scene.num_distances() - before;
         if value != stiffness && own.is_none() {
-            own = Some(vec![stiffness; before]);
+            own = Some(Vec::new());
         }
         if let Some(own) = &mut own {
-            own.extend(std::iter::repeat_n(value, added));
+            // the constraints before this piece at the preset's stiffness
+            own.resize(before, stiffness);
+            own.resize(scene.num_distances(), value);
         }
     }
     scene.distance_stiffness = match own {
@@ -331,9 +336,10 @@ fn grid_scene(
 }
 
 impl Scene {
-    /// Adds `chain` of `count` particles.
+    /// Adds `chain`, of as many particles as `given` says.
     #[inline(never)]
-    fn add_chain(&mut self, chain: &Chain, count: usize) {
+    fn add_chain(&mut self, chain: &Chain, given: &Given) {
+        let count = given.count(chain.count);
         let (dx, dy) = match chain.heading {
             Heading::Right => (1.0, 0.0),
             Heading::Left => (-1.0, 0.0),
@@ -350,10 +356,10 @@ impl Scene {
         }
     }
 
-    /// Adds `ring` of `count` particles (at least three).
+    /// Adds `ring`, of as many particles as `given` says (at least three).
     #[inline(never)]
-    fn add_ring(&mut self, ring: &Ring, count: usize) {
-        let count = count.max(3);
+    fn add_ring(&mut self, ring: &Ring, given: &Given) {
+        let count = given.count(ring.count).max(3);
         let first = self.num_particles() as u32;
         let inflated = ring.radius * ring.pressure.sqrt();
         for k in 0..count {
@@ -448,20 +454,21 @@ impl Scene {
         }
     }
 
-    /// Adds a rigid ball; when `tied`, joins its rightmost particle to the
-    /// particle added just before it.
+    /// Adds a rigid ball; when `tied`, joins its rightmost particle (the
+    /// first of the rightmost) to the particle added just before it.
     #[inline(never)]
     fn add_tied_ball(&mut self, centre: (f32, f32), radius: f32, mass: f32, tied: bool) {
-        let last = self.num_particles() as u32 - u32::from(tied);
-        let ball = self.add_ball(centre, radius, (SPACING, mass), rigid());
+        let first = self.push_ball(centre, radius, (SPACING, mass), rigid());
         if tied {
-            let rightmost = *ball
-                .iter()
-                .max_by(|&&a, &&b| {
-                    self.positions[2 * a as usize].total_cmp(&self.positions[2 * b as usize])
-                })
-                .unwrap_or(&last);
-            self.add_distance(last, rightmost);
+            let end = self.num_particles() as u32;
+            let mut rightmost = first;
+            for k in first..end {
+                let x = |p: u32| self.positions[2 * p as usize];
+                if x(k).total_cmp(&x(rightmost)).is_ge() {
+                    rightmost = k;
+                }
+            }
+            self.add_distance(first - 1, rightmost);
         }
     }
 
@@ -475,15 +482,16 @@ impl Scene {
         let mut x = left + SPACING;
         for _ in 0..planks {
             let centre = x + SPACING * (plank - 1) as f32 / 2.0;
-            let ids = self.add_box(
+            let first = self.push_box(
                 (centre, -SPACING / 2.0),
                 (plank, 2),
                 (SPACING, mass, 0.0),
                 rigid(),
             );
             // the top row is the second: its first and last are the hinges
-            self.add_distance(last, ids[plank]);
-            last = ids[2 * plank - 1];
+            let plank = plank as u32;
+            self.add_distance(last, first + plank);
+            last = first + 2 * plank - 1;
             x += SPACING * (plank + 1) as f32;
         }
         let post = self.add_particle(x, 0.0, 0.0);
@@ -501,7 +509,7 @@ impl Scene {
             let offset = if b % 2 == 1 { r } else { 0.0 };
             let bottom = r + b as f32 * (side * SPACING + nest) + (b + 1) as f32 * STACK_GAP;
             let centre = (offset, bottom + side / 2.0 * SPACING);
-            self.add_box(centre, (size, size), (SPACING, mass, 0.0), rigid());
+            self.push_box(centre, (size, size), (SPACING, mass, 0.0), rigid());
         }
     }
 
@@ -516,7 +524,7 @@ impl Scene {
     ) {
         let (left, bottom) = (-SPACING * (columns - 1) as f32 / 2.0, SPACING / 2.0);
         // the wall counter-clockwise from the bottom left corner
-        let mut wall = Vec::new();
+        let first = self.num_particles() as u32;
         let sides = [
             (1, 0, columns - 1),
             (0, 1, rows - 1),
@@ -528,18 +536,20 @@ impl Scene {
             for _ in 0..count {
                 let x = left + SPACING * j as f32;
                 let y = bottom + SPACING * i as f32;
-                wall.push(self.add_particle(x, y, mass));
+                self.add_particle(x, y, mass);
                 (i, j) = (i + di, j + dj);
             }
         }
-        for k in 0..wall.len() {
-            self.add_distance(wall[k], wall[(k + 1) % wall.len()]);
+        let n = self.num_particles() as u32 - first;
+        for k in 0..n {
+            self.add_distance(first + k, first + (k + 1) % n);
         }
-        self.bodies.push(BodySpec {
-            particles: wall,
+        let behaviour = BodySpec {
+            particles: Vec::new(),
             compliance,
             plastic: Some(plastic),
-        });
+        };
+        self.push_body(first, behaviour);
     }
 
     /// Adds the colliders of [`Piece::BallBelowGrid`] below the grid of
@@ -550,10 +560,16 @@ impl Scene {
         let bottom = -grid::SPACING * (height - 1) as f32;
         let radius = (width_m / 4.0).clamp(grid::SPACING, 1.5);
         let (x, y) = (width_m / 2.0, bottom - 1.0 - radius);
-        self.colliders.push(Shape::Circle { x, y, radius });
-        self.colliders.push(Shape::Ground {
+        self.add_collider(Shape::Circle { x, y, radius });
+        self.add_collider(Shape::Ground {
             y: y - radius - 1.0,
         });
+    }
+
+    /// Adds the collider `shape` (out of line, as [`Scene::add_particle`]).
+    #[inline(never)]
+    fn add_collider(&mut self, shape: Shape) {
+        self.colliders.push(shape);
     }
 }
 

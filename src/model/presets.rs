@@ -102,11 +102,26 @@ impl Shaping<'_> {
             .map(|(_, v)| *v)
     }
 
-    /// The whole number given as the shaping option `parameter`, or this
-    /// preset's default.
-    fn whole(&self, parameter: &Parameter) -> Result<usize, ClothError> {
-        let number = self.number(parameter, self.reads(parameter).unwrap_or(0.0))?;
-        Ok(number as usize)
+    /// The shaping options `width`, `height` and `fixed` as given, or this
+    /// preset's defaults (0 for those it does not read), checked in this
+    /// order, the grid's size before `fixed`.
+    fn counts(&self) -> Result<(usize, usize, FixedPreset), ClothError> {
+        // a slice read as data (`black_box`), not a loop unrolled in three
+        let shaping: &[&Parameter; 3] = std::hint::black_box(&SHAPING);
+        let mut counts = [0; 3];
+        for (k, &parameter) in shaping.iter().enumerate() {
+            if k == 2 && self.reads(&params::HEIGHT).is_some() {
+                GridSize::new(counts[0], counts[1])?;
+            }
+            if let Some(default) = self.reads(parameter) {
+                counts[k] = self.number(parameter, default)? as usize;
+            }
+        }
+        let fixed = match counts[2] {
+            0 => FixedPreset::One,
+            n => FixedPreset::from_count(n)?,
+        };
+        Ok((counts[0], counts[1], fixed))
     }
 
     /// The number `parameter` given as an option (checked by its rule), or
@@ -132,45 +147,57 @@ impl Shaping<'_> {
             if shaping || solver_parameter(name).is_some() {
                 continue;
             }
-            // "width, height, fixed, or " (what this preset reads, if anything)
-            let mut reads = String::new();
-            for (k, (option, _)) in self.reads.iter().enumerate() {
-                reads.push_str(option);
-                reads.push_str(if k + 1 == self.reads.len() {
-                    ", or "
-                } else {
-                    ", "
-                });
-            }
-            return Err(error::invalid(
-                "options",
-                format!("{} = {}", error::quoted(name, name.len()), value.shown()),
-                format!(
-                    "for the {} preset: {reads}the name of a solver parameter \
-                     (stiffness, substeps, windX, ...)",
-                    error::quote(self.name)
-                ),
-            ));
+            return Err(self.unknown(name, value));
         }
         Ok(())
     }
 
+    /// The refusal of option `name`, which this preset does not read and
+    /// which is no solver parameter.
+    #[cold]
+    #[inline(never)]
+    fn unknown(&self, name: &str, value: &Value) -> ClothError {
+        // "width, height, fixed, or " (what this preset reads, if anything)
+        let mut reads = String::new();
+        for (k, (option, _)) in self.reads.iter().enumerate() {
+            reads.push_str(option);
+            reads.push_str(if k + 1 == self.reads.len() {
+                ", or "
+            } else {
+                ", "
+            });
+        }
+        error::invalid(
+            "options",
+            format!("{} = {}", error::quoted(name, name.len()), value.shown()),
+            format!(
+                "for the {} preset: {reads}the name of a solver parameter \
+                 (stiffness, substeps, windX, ...)",
+                error::quote(self.name)
+            ),
+        )
+    }
+
     /// The solver parameter options, after the preset's `choices`.
     fn params(&self, choices: &[(&'static str, f64)]) -> Vec<(&'static str, Value)> {
-        let mut all = Vec::new();
-        for &(name, value) in choices {
-            all.push((name, Value::Number(value)));
-        }
-        for (name, value) in self.options {
-            if let Some(p) = solver_parameter(name) {
-                all.push((p.name, *value));
-            }
-        }
+        let mut all: Vec<_> = choices
+            .iter()
+            .map(|&(name, value)| (name, Value::Number(value)))
+            .collect();
+        all.extend(
+            self.options
+                .iter()
+                .filter_map(|(name, value)| Some((solver_parameter(name)?.name, *value))),
+        );
         all
     }
 }
 
+/// The options that shape a preset, in the order they are checked.
+const SHAPING: [&Parameter; 3] = [&params::WIDTH, &params::HEIGHT, &params::FIXED];
+
 /// The solver parameter called `name`, if there is one.
+#[inline(never)]
 fn solver_parameter(name: &str) -> Option<&'static Parameter> {
     params::SOLVER_PARAMETERS
         .iter()
@@ -229,19 +256,7 @@ pub fn preset(name: &str, options: &[(&str, Value)]) -> Result<Preset, ClothErro
         options,
         reads: description.shape,
     };
-    // the shaping options, checked in this order
-    let (width, height) = if s.reads(&params::HEIGHT).is_some() {
-        let size = GridSize::new(s.whole(&params::WIDTH)?, s.whole(&params::HEIGHT)?)?;
-        (size.width, size.height)
-    } else if s.reads(&params::WIDTH).is_some() {
-        (s.whole(&params::WIDTH)?, 0)
-    } else {
-        (0, 0)
-    };
-    let fixed = match s.reads(&params::FIXED) {
-        Some(_) => FixedPreset::from_count(s.whole(&params::FIXED)?)?,
-        None => FixedPreset::One,
-    };
+    let (width, height, fixed) = s.counts()?;
     let radius = || {
         let parameter = &params::PARTICLE_RADIUS;
         s.number(parameter, parameter.default_number())

@@ -62,13 +62,15 @@ pub fn build(width: usize, height: usize, preset: FixedPreset) -> Result<Colored
     let size = GridSize { width, height };
     let out_of_memory = |_| cloth_out_of_memory(size);
     let mut layout = ColoredGrid {
-        positions: positions(width, height, preset)?,
+        positions: positions(width, height)?,
         colors: Vec::new(),
         fixed: Vec::new(),
     };
-    let bands = bands(width, height);
-    let last = bands.len() - 1;
-    for (b, &(first, rows)) in bands.iter().enumerate() {
+    let step = band_step(width, height);
+    let mut first = 0;
+    loop {
+        let rows = (step + 1).min(height - first);
+        let last = first + step >= height - 1;
         let Grid {
             constraint_ids,
             rest_lengths,
@@ -79,45 +81,45 @@ pub fn build(width: usize, height: usize, preset: FixedPreset) -> Result<Colored
         let set =
             ConstraintSet::try_new(constraint_ids, rest_lengths, colors, SolverOrder::Colored)
                 .map_err(out_of_memory)?;
-        add_band(&mut layout, &set, width, first * width, b > 0).map_err(out_of_memory)?;
+        add_band(&mut layout, &set, width, first * width, first > 0).map_err(out_of_memory)?;
         // the corners: the first band's top row, the last band's bottom row
         let local_row = |k: usize| k / width;
         for k in fixed {
-            if (b == 0 && local_row(k) == 0) || (b == last && local_row(k) == rows - 1) {
+            if (first == 0 && local_row(k) == 0) || (last && local_row(k) == rows - 1) {
                 layout.fixed.push(k + first * width);
             }
         }
+        if last {
+            return Ok(layout);
+        }
+        first += step;
     }
-    Ok(layout)
 }
 
-/// The bands a `width × height` grid is built in: `(first row, rows)`. One band
-/// when the grid is within [`MAX_PARTICLES`]; otherwise bands of an odd number
-/// of rows (each starting on an even row) overlapping by one row.
-fn bands(width: usize, height: usize) -> Vec<(usize, usize)> {
+/// The rows from one band's first row to the next's, for a `width × height`
+/// grid: band `b` covers rows `b * step` to `b * step + step` (fewer in the
+/// last band), and the last band is the first to reach row `height - 1`.
+/// One band (`height` rows) when the grid is within [`MAX_PARTICLES`];
+/// otherwise bands of an odd number of rows (each starting on an even row)
+/// overlapping by one row.
+fn band_step(width: usize, height: usize) -> usize {
     if width * height <= MAX_PARTICLES {
-        return vec![(0, height)];
+        return height;
     }
     // (step + 1) rows of `width` fit in MAX_PARTICLES; step is even
-    let step = (MAX_PARTICLES / width - 1) & !1;
-    (0..height - 1)
-        .step_by(step)
-        .map(|first| (first, (step + 1).min(height - first)))
-        .collect()
+    (MAX_PARTICLES / width - 1) & !1
 }
 
-/// Positions of the whole grid: column `j`'s x and row `i`'s y, as [`grid`]
-/// places them, read from a one-row and a one-column grid of the same size.
-fn positions(width: usize, height: usize, preset: FixedPreset) -> Result<Vec<f32>, ClothError> {
-    let row = grid::try_build(GridSize::new(width, 2)?, preset)?.positions;
-    let column = grid::try_build(GridSize::new(2, height)?, preset)?.positions;
+/// Positions of the whole grid, each particle where [`grid::rest_position`]
+/// places it.
+fn positions(width: usize, height: usize) -> Result<Vec<f32>, ClothError> {
     let size = GridSize { width, height };
     let mut positions =
         memory::with_capacity(2 * width * height).map_err(|_| cloth_out_of_memory(size))?;
     for i in 0..height {
-        let y = column[4 * i + 1];
         for j in 0..width {
-            positions.push(row[2 * j]);
+            let (x, y) = grid::rest_position(i, j);
+            positions.push(x);
             positions.push(y);
         }
     }
