@@ -75,7 +75,8 @@ pub struct PairSearch {
     cell_start: Vec<u32>,
     /// Particle indices sorted by cell.
     sorted: Vec<u32>,
-    /// Their positions, in the same order.
+    /// Their positions, in the same order (in the order of the particles in
+    /// a hashed search).
     sorted_x: Vec<f32>,
     sorted_y: Vec<f32>,
     /// Cell of each particle.
@@ -282,7 +283,14 @@ impl PairSearch {
             }
         }
         let span = f64::from(max_x - min_x).max(f64::from(max_y - min_y));
-        self.search_hashed(points, rules, radius, (min_x, min_y, span));
+        // the hashed search reads the positions from a copy in index order,
+        // so that it is compiled once for every layout
+        for k in 0..n {
+            let (x, y) = points.point(k);
+            self.sorted_x[k] = x;
+            self.sorted_y[k] = y;
+        }
+        self.search_hashed(rules, radius, (min_x, min_y, span));
     }
 
     /// [`PairSearch::search`] on a dense grid over the particles' box.

@@ -4,7 +4,6 @@
 //! of its 9 cells.
 
 use super::{PairRules, PairSearch, MARGIN, MAX_CANDIDATES};
-use crate::solver::Points;
 
 /// Most cells the hashed search's grid spans along either axis: a cell
 /// coordinate always fits a `u32` (none saturates, so no two cells far apart
@@ -22,12 +21,12 @@ fn hash(ix: u32, iy: u32, bits: u32) -> u32 {
 }
 
 impl PairSearch {
-    /// [`PairSearch::search`] with the cells hashed into the table; the
-    /// particles' box starts at `(min_x, min_y)` and is `span` wide along its
-    /// longer side.
-    pub(super) fn search_hashed<P: Points + ?Sized>(
+    /// [`PairSearch::search`] with the cells hashed into the table, the
+    /// particles' positions copied into `sorted_x` and `sorted_y` in their
+    /// order; the particles' box starts at `(min_x, min_y)` and is `span`
+    /// wide along its longer side.
+    pub(super) fn search_hashed(
         &mut self,
-        points: &P,
         rules: PairRules,
         radius: f32,
         (min_x, min_y, span): (f32, f32, f64),
@@ -46,7 +45,7 @@ impl PairSearch {
         };
         self.cell_start.fill(0);
         for k in 0..n {
-            let (ix, iy) = cells.cell(points.point(k));
+            let (ix, iy) = cells.cell((self.sorted_x[k], self.sorted_y[k]));
             let c = hash(ix, iy, bits);
             self.cell_of[k] = c;
             self.cell_start[c as usize + 1] += 1;
@@ -65,27 +64,21 @@ impl PairSearch {
             self.cell_start[c] = self.cell_start[c + 1];
         }
         self.cell_start[table] = n as u32;
-        self.pairs_in_buckets(points, rules, radius, cells);
+        self.pairs_in_buckets(rules, radius, cells);
     }
 
     /// The candidate pairs of the particles sorted into hashed `cells`: each
     /// particle probes the buckets of its 9 cells (each bucket once) and
     /// meets the particles of higher index there, at most
     /// [`MAX_CANDIDATES`] of them.
-    fn pairs_in_buckets<P: Points + ?Sized>(
-        &mut self,
-        points: &P,
-        rules: PairRules,
-        radius: f32,
-        cells: HashedCells,
-    ) {
+    fn pairs_in_buckets(&mut self, rules: PairRules, radius: f32, cells: HashedCells) {
         let n = self.sorted.len();
         let capacity = self.room;
         let s = 2.0 * radius * (1.0 + MARGIN);
         let reach2 = s * s;
         let diameter = 2.0 * radius;
         for a in 0..n {
-            let (x, y) = points.point(a);
+            let (x, y) = (self.sorted_x[a], self.sorted_y[a]);
             let (ix, iy) = cells.cell((x, y));
             let mut seen = [u32::MAX; 9];
             let mut buckets = 0;
@@ -112,7 +105,7 @@ impl PairSearch {
                     if b as usize <= a {
                         continue;
                     }
-                    let (bx, by) = points.point(b as usize);
+                    let (bx, by) = (self.sorted_x[b as usize], self.sorted_y[b as usize]);
                     let d2 = (bx - x) * (bx - x) + (by - y) * (by - y);
                     if d2 >= reach2 {
                         continue;
