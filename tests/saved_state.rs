@@ -395,7 +395,8 @@ fn each_refusal_of_a_state_has_its_own_whole_message() {
 #[test]
 fn additions_replay_into_a_cloth_whose_kinds_were_never_switched_on() {
     use xpbd_cloth::cloth::BodyOutline;
-    let switches: [(&str, fn(&mut Params)); 4] = [
+    type Switch = fn(&mut Params);
+    let switches: [(&str, Switch); 4] = [
         ("tethers", |p| p.tethers = true),
         ("selfCollision", |p| p.self_collision = true),
         ("wind", |p| {
