@@ -426,5 +426,13 @@ fn additions_replay_into_a_cloth_whose_kinds_were_never_switched_on() {
         let mut restored = fresh.clone();
         restored.restore_state(&state).unwrap();
         assert_same_motion(&mut saved, &mut restored, what);
+        // refused after the additions were replayed: the cloth goes on as
+        // one that was never asked
+        let mut broken = state.clone();
+        let last = broken.positions.len() - 1;
+        broken.positions[last] = f32::NAN;
+        let (mut refused, mut untouched) = (fresh.clone(), fresh.clone());
+        assert!(refused.restore_state(&broken).is_err(), "{what}: NaN taken");
+        assert_same_motion(&mut refused, &mut untouched, what);
     }
 }
