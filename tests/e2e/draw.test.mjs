@@ -65,6 +65,8 @@ for (const engineName of selectedEngines()) {
         // a circle of 32 points in the canvas' empty top, its end back on its start
         const [cx, cy, r] = [box.left + 0.7 * box.width, box.top + 0.14 * box.height, 0.05 * box.width];
         const circle = Array.from({ length: 33 }, (_, k) => ({ x: cx + r * Math.cos((2 * Math.PI * k) / 32), y: cy + r * Math.sin((2 * Math.PI * k) / 32) }));
+        // drawn while paused, so that the body is still where it was drawn however late it is seen
+        await page.evaluate(() => window.clothDemo.pause());
         await stroke(page, circle);
         const added = await waitForInspection(page, DEMO, (seen) => seen.positions.length / 2 > n, { message: 'the body added' });
         const count = added.positions.length / 2 - n;
@@ -75,6 +77,7 @@ for (const engineName of selectedEngines()) {
         const mean = [0, 1].map((d) => added.positions.filter((_, i) => i >= 2 * n && i % 2 === d).reduce((s, v) => s + v, 0) / count);
         const radius = (await page.evaluate(([x, y]) => window.clothDemo.clientToWorld(x, y), [cx + r, cy])).x - centre.x;
         assert.ok(Math.hypot(mean[0] - centre.x, mean[1] - centre.y) < 0.2 * radius, `the body is where it was drawn: ${mean} and ${JSON.stringify(centre)}`);
+        await page.evaluate(() => window.clothDemo.resume());
         // it falls: its mean height drops 0.1 m in simulated time
         const y0 = meanY(added.positions, n);
         await waitForInspection(page, DEMO, (seen) => meanY(seen.positions, n) < y0 - 0.1, { message: 'the body falls', timeout: FALL_WAIT });
@@ -91,6 +94,8 @@ for (const engineName of selectedEngines()) {
         const m = before.constraints.length / 2;
         // a wave across the canvas' empty top: 40 points
         const line = Array.from({ length: 40 }, (_, k) => ({ x: box.left + box.width * (0.15 + 0.7 * (k / 39)), y: box.top + box.height * (0.12 + 0.03 * Math.sin(k / 4)) }));
+        // drawn while paused, so that the rope is still where it was drawn however late it is seen
+        await page.evaluate(() => window.clothDemo.pause());
         await stroke(page, line);
         const added = await waitForInspection(page, DEMO, (seen) => seen.positions.length / 2 > n, { message: 'the rope added' });
         const count = added.positions.length / 2 - n;
@@ -109,6 +114,7 @@ for (const engineName of selectedEngines()) {
         const end = (k) => [added.positions[2 * k], added.positions[2 * k + 1]];
         assert.ok(Math.hypot(end(n)[0] - first.x, end(n)[1] - first.y) < 0.05, `the rope starts at the stroke's start: ${end(n)} ${JSON.stringify(first)}`);
         assert.ok(Math.hypot(end(n + count - 1)[0] - last.x, end(n + count - 1)[1] - last.y) < 0.05, 'and ends at its end');
+        await page.evaluate(() => window.clothDemo.resume());
         const y0 = meanY(added.positions, n);
         await waitForInspection(page, DEMO, (seen) => meanY(seen.positions, n) < y0 - 0.1, { message: 'the rope falls', timeout: FALL_WAIT });
         // saved (paused: the loaded cloth stays where it was), loaded, saved again: the same file
