@@ -56,6 +56,20 @@ pub fn rest_position(i: usize, j: usize) -> (f32, f32) {
     (SPACING * j as f32, -SPACING * i as f32)
 }
 
+/// The rest positions of a `size` grid, `[x0, y0, x1, y1, ...]` row by row,
+/// each where [`rest_position`] places it.
+pub fn rest_positions(size: GridSize) -> Result<Vec<f32>, TryReserveError> {
+    let mut positions = memory::with_capacity(2 * size.width * size.height)?;
+    for i in 0..size.height {
+        for j in 0..size.width {
+            let (x, y) = rest_position(i, j);
+            positions.push(x);
+            positions.push(y);
+        }
+    }
+    Ok(positions)
+}
+
 /// Builds the grid the original demo builds. Panics where [`try_build`]
 /// returns an error.
 pub fn build(size: GridSize, preset: FixedPreset) -> Grid {
@@ -103,14 +117,7 @@ pub fn scene(size: GridSize, preset: FixedPreset) -> Result<Scene, ClothError> {
 /// `MAX_PARTICLES + width + 1`, far from overflowing even 32 bits.
 fn allocate(size: GridSize, preset: FixedPreset) -> Result<Grid, TryReserveError> {
     let (w, h) = (size.width, size.height);
-    let mut positions = memory::with_capacity(2 * w * h)?;
-    for i in 0..h {
-        for j in 0..w {
-            let (x, y) = rest_position(i, j);
-            positions.push(x);
-            positions.push(y);
-        }
-    }
+    let positions = rest_positions(size)?;
 
     let count = constraint_count(size);
     let mut constraint_ids = memory::with_capacity(2 * count)?;

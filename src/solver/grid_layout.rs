@@ -16,7 +16,6 @@
 
 use super::order::ConstraintSet;
 use crate::error::ClothError;
-use crate::memory;
 use crate::model::footprint::cloth_out_of_memory;
 use crate::model::grid::{self, Grid};
 use crate::params::{self, FixedPreset, GridSize, SolverOrder, MAX_PARTICLES};
@@ -62,7 +61,7 @@ pub fn build(width: usize, height: usize, preset: FixedPreset) -> Result<Colored
     let size = GridSize { width, height };
     let out_of_memory = |_| cloth_out_of_memory(size);
     let mut layout = ColoredGrid {
-        positions: positions(width, height)?,
+        positions: grid::rest_positions(size).map_err(out_of_memory)?,
         colors: Vec::new(),
         fixed: Vec::new(),
     };
@@ -108,22 +107,6 @@ fn band_step(width: usize, height: usize) -> usize {
     }
     // (step + 1) rows of `width` fit in MAX_PARTICLES; step is even
     (MAX_PARTICLES / width - 1) & !1
-}
-
-/// Positions of the whole grid, each particle where [`grid::rest_position`]
-/// places it.
-fn positions(width: usize, height: usize) -> Result<Vec<f32>, ClothError> {
-    let size = GridSize { width, height };
-    let mut positions =
-        memory::with_capacity(2 * width * height).map_err(|_| cloth_out_of_memory(size))?;
-    for i in 0..height {
-        for j in 0..width {
-            let (x, y) = grid::rest_position(i, j);
-            positions.push(x);
-            positions.push(y);
-        }
-    }
-    Ok(positions)
 }
 
 /// Appends a band's constraints (a grid `width` wide), in its coloured order,
