@@ -11,6 +11,16 @@
 use std::collections::TryReserveError;
 use std::mem::size_of;
 
+/// The wasm build's allocator: talc (a well-kept allocator for WebAssembly)
+/// instead of Rust's default dlmalloc, for a smaller module and faster
+/// allocation. It grows wasm memory on demand as dlmalloc does and answers a
+/// refused growth with a null pointer, so the helpers below still report it
+/// as an error. Native builds (and their counting allocator in
+/// `tests/memory.rs`) keep the system allocator.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// An empty `Vec` with room for exactly `capacity` elements.
 pub fn with_capacity<T>(capacity: usize) -> Result<Vec<T>, TryReserveError> {
     let mut values = Vec::new();
