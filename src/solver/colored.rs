@@ -48,12 +48,22 @@ pub fn split(positions: &[f32], xs: &mut Vec<f32>, ys: &mut Vec<f32>) {
     }
 }
 
-/// Copies `xs` and `ys` back into interleaved `positions`. Out of line.
+/// Copies `xs` and `ys` back into interleaved `positions`, four particles
+/// at a time where `FOUR_WIDE` (the shuffles that undo [`split`]'s). Out of line.
 #[inline(never)]
 pub fn merge(xs: &[f32], ys: &[f32], positions: &mut [f32]) {
-    for ((p, &x), &y) in positions.chunks_exact_mut(2).zip(xs).zip(ys) {
-        p[0] = x;
-        p[1] = y;
+    let n = xs.len().min(ys.len()).min(positions.len() / 2);
+    let wide = if FOUR_WIDE { n / 4 * 4 } else { 0 };
+    let fours = (positions[..2 * wide].chunks_exact_mut(8))
+        .zip(xs.chunks_exact(4))
+        .zip(ys.chunks_exact(4));
+    for ((p, x), y) in fours {
+        let (x, y) = (F4::load(x), F4::load(y));
+        F4::shuffle::<0, 4, 1, 5>(x, y).store(&mut p[0..4]);
+        F4::shuffle::<2, 6, 3, 7>(x, y).store(&mut p[4..8]);
+    }
+    for k in wide..n {
+        (positions[2 * k], positions[2 * k + 1]) = (xs[k], ys[k]);
     }
 }
 

@@ -96,11 +96,21 @@ pub fn update_velocities(
     }
 }
 
-/// Global velocity damping: scales every velocity by `max(0, 1 - rate h)`.
+/// Global velocity damping: scales every velocity by `max(0, 1 - rate h)`,
+/// four at a time in SIMD lanes (one by one without SIMD, see `FOUR_WIDE`).
 #[inline(never)]
 pub fn damp_velocities(velocities: &mut [f32], rate: f64, h: f64) {
     let factor = (1.0 - rate * h).max(0.0) as f32;
-    for v in velocities {
+    let wide = if FOUR_WIDE {
+        velocities.len() / 4 * 4
+    } else {
+        0
+    };
+    let (fours, rest) = velocities.split_at_mut(wide);
+    for v in fours.chunks_exact_mut(4) {
+        (F4::load(v) * F4::splat(factor)).store(v);
+    }
+    for v in rest {
         *v *= factor;
     }
 }

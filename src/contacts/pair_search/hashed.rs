@@ -60,9 +60,7 @@ impl PairSearch {
             self.sorted[self.cell_start[c] as usize] = k as u32;
         }
         // cell_start[c + 1] is now the start of cell c; shift back down
-        for c in 0..table {
-            self.cell_start[c] = self.cell_start[c + 1];
-        }
+        self.cell_start.copy_within(1..=table, 0);
         self.cell_start[table] = n as u32;
         self.pairs_in_buckets(rules, radius, cells);
     }
