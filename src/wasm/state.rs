@@ -6,8 +6,8 @@
 use js_sys::{Float32Array, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
-use super::bodies::{added_to_js, kinds_to_js, read_added, read_kinds};
-use super::convert::{cloth_error, error, number, property, read, set, to_js, wrong_type};
+use super::bodies::{added_to_js, kinds_to_js, put, read_added, read_kinds};
+use super::convert::{cloth_error, error, number, property, read, to_js, wrong_type};
 use super::interaction::{collider_id, describe_collider, read_shape};
 use super::reentry::Reading;
 use super::scene::{objects, read_options};
@@ -97,19 +97,31 @@ impl Simulation {
         let object: JsValue = js_sys::Object::new().into();
         let params: JsValue = js_sys::Object::new().into();
         for (parameter, value) in state.params.values() {
-            set(&params, parameter.name, &to_js(value));
+            put(&params, parameter.name, to_js(value));
         }
-        set(&object, "params", &params);
-        set(&object, "time", &JsValue::from_f64(state.time));
-        set(&object, "positions", &Float32Array::from(state.positions));
-        set(&object, "velocities", &Float32Array::from(state.velocities));
-        set(&object, "pinned", &Uint32Array::from(&state.pinned[..]));
-        set(
+        put(&object, "params", params);
+        put(&object, "time", JsValue::from_f64(state.time));
+        put(
+            &object,
+            "positions",
+            Float32Array::from(state.positions).into(),
+        );
+        put(
+            &object,
+            "velocities",
+            Float32Array::from(state.velocities).into(),
+        );
+        put(
+            &object,
+            "pinned",
+            Uint32Array::from(&state.pinned[..]).into(),
+        );
+        put(
             &object,
             "constraints",
-            &Uint32Array::from(state.constraints),
+            Uint32Array::from(state.constraints).into(),
         );
-        set(&object, "torn", &Uint32Array::from(&state.torn[..]));
+        put(&object, "torn", Uint32Array::from(&state.torn[..]).into());
         let colliders: js_sys::Array = (state.colliders.iter())
             .map(|c| {
                 let spec = describe_collider(c);
@@ -120,9 +132,9 @@ impl Simulation {
                 spec
             })
             .collect();
-        set(&object, "colliders", &colliders);
-        set(&object, "kinds", &kinds_to_js(&state.kinds));
-        set(&object, "added", &added_to_js(state.added));
+        put(&object, "colliders", colliders.into());
+        put(&object, "kinds", kinds_to_js(&state.kinds));
+        put(&object, "added", added_to_js(state.added));
         Ok(object)
     }
 
