@@ -295,10 +295,11 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
             }
             copy_typed::<Float32Array>(name, &value, length)
         };
+        // each field read in turn into the one scene, so that a refusal
+        // drops what was read with it
         let distances = read("added.distances", &entry, "distances")?;
-        let distances = if distances.is_undefined() {
-            Vec::new()
-        } else {
+        let mut scene = Scene::default();
+        if !distances.is_undefined() {
             let length = typed_length::<Uint32Array>("added.distances", &distances)?;
             if length as usize > 2 * MAX_PARTICLES {
                 return Err(error(
@@ -307,25 +308,19 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
                     "invalid added.distances: too long",
                 ));
             }
-            copy_typed::<Uint32Array>("added.distances", &distances, length)?
-        };
+            scene.distances = copy_typed::<Uint32Array>("added.distances", &distances, length)?;
+        }
         let mass = read("added.mass", &entry, "mass")?;
         let Some(mass) = mass.as_f64() else {
             return Err(wrong_type("added.mass", &mass, "a number"));
         };
-        added.push(Added {
-            scene: Scene {
-                positions: floats("positions")?,
-                masses: floats("masses")?,
-                bodies: read_bodies(
-                    ("added.bodies", "added.bodies.plastic"),
-                    &read("added.bodies", &entry, "bodies")?,
-                )?,
-                distances,
-                ..Scene::default()
-            },
-            mass,
-        });
+        scene.positions = floats("positions")?;
+        scene.masses = floats("masses")?;
+        scene.bodies = read_bodies(
+            ("added.bodies", "added.bodies.plastic"),
+            &read("added.bodies", &entry, "bodies")?,
+        )?;
+        added.push(Added { scene, mass });
     }
     Ok(added)
 }
