@@ -157,50 +157,56 @@ impl Simulation {
             return Err(wrong_type("state", &state, "an object from saveState()"));
         }
         let _reading = Reading::begin("state")?;
-        // particles of the additions the restore may replay count too
-        let added = read_added(&state)?;
-        let extra: usize = added.iter().map(|a| a.scene.num_particles()).sum();
+        // each field read in turn into the one state, so that every refusal
+        // drops the same state
+        let mut saved = ClothState {
+            params: self.cloth.params(),
+            time: 0.0,
+            positions: Vec::new(),
+            velocities: Vec::new(),
+            pinned: Vec::new(),
+            constraints: Vec::new(),
+            torn: Vec::new(),
+            colliders: Vec::new(),
+            kinds: Vec::new(),
+            // particles of the additions the restore may replay count too
+            added: read_added(&state)?,
+        };
+        let extra: usize = saved.added.iter().map(|a| a.scene.num_particles()).sum();
         let n = self.cloth.num_particles() + extra;
-        let kinds = read_kinds(&state, 2 * n)?;
-        let ropes: usize = added.iter().map(|a| a.scene.num_distances()).sum();
+        saved.kinds = read_kinds(&state, 2 * n)?;
+        let ropes: usize = saved.added.iter().map(|a| a.scene.num_distances()).sum();
         let built = self.cloth.num_constraints() + self.cloth.torn_count() + ropes;
-        let mut params = self.cloth.params();
         let given = read("params", &state, "params")?;
         if !given.is_undefined() {
             if !given.is_object() {
                 return Err(wrong_type("params", &given, "an object { stiffness, ... }"));
             }
             for (name, value) in read_options(&given)? {
-                params.set_named(&name, value).map_err(cloth_error)?;
+                saved.params.set_named(&name, value).map_err(cloth_error)?;
             }
         }
         let time = read("time", &state, "time")?;
         let Some(time) = time.as_f64() else {
             return Err(wrong_type("time", &time, "a number"));
         };
+        saved.time = time;
         let too_many = |length: f64| cloth_error(ClothState::too_many_colliders(length));
         let given = read("colliders", &state, "colliders")?;
         let colliders = objects("colliders", &given, MAX_COLLIDERS, &too_many)?;
-        let mut shapes = Vec::with_capacity(colliders.len());
+        saved.colliders.reserve_exact(colliders.len());
         for collider in &colliders {
-            shapes.push((
+            saved.colliders.push((
                 collider_id(&property(collider, "id"))?,
                 read_shape(collider)?,
             ));
         }
-        let state = ClothState {
-            params,
-            time,
-            positions: state_array::<Float32Array>(&state, "positions", 2 * n)?,
-            velocities: state_array::<Float32Array>(&state, "velocities", 2 * n)?,
-            pinned: state_array::<Uint32Array>(&state, "pinned", n)?,
-            constraints: state_array::<Uint32Array>(&state, "constraints", built)?,
-            torn: state_array::<Uint32Array>(&state, "torn", built)?,
-            colliders: shapes,
-            kinds,
-            added,
-        };
-        self.cloth.restore_state(&state).map_err(cloth_error)
+        saved.positions = state_array::<Float32Array>(&state, "positions", 2 * n)?;
+        saved.velocities = state_array::<Float32Array>(&state, "velocities", 2 * n)?;
+        saved.pinned = state_array::<Uint32Array>(&state, "pinned", n)?;
+        saved.constraints = state_array::<Uint32Array>(&state, "constraints", built)?;
+        saved.torn = state_array::<Uint32Array>(&state, "torn", built)?;
+        self.cloth.restore_state(&saved).map_err(cloth_error)
     }
 }
 
