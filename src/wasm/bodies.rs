@@ -363,10 +363,8 @@ pub(super) fn read_kinds(state: &JsValue, most: usize) -> Result<Vec<(String, Ve
                 problem: format!("{name} has {length} numbers, expected at most {most}"),
             }));
         }
-        kinds.push((
-            name.to_string(),
-            copy_typed::<Float32Array>("kinds", &values, length)?,
-        ));
+        let values = copy_typed::<Float32Array>("kinds", &values, length)?;
+        kinds.push((name.to_string(), values));
     }
     Ok(kinds)
 }
