@@ -9,7 +9,7 @@ use super::{Added, Cloth};
 use crate::contacts::Collider;
 use crate::error::{ClothError, Number, Plain};
 use crate::memory;
-use crate::model::Shape;
+use crate::model::{Bending, Shape};
 use crate::params::{self, Params};
 use crate::solver::order::ConstraintSet;
 use std::collections::TryReserveError;
@@ -149,7 +149,7 @@ impl Cloth {
     /// field `added`, and nothing changes, when they do not fit).
     pub fn restore_state(&mut self, state: &ClothState) -> Result<(), ClothError> {
         let taken = self.added.len();
-        if state.added.len() < taken || state.added[..taken] != self.added[..] {
+        if state.added.len() < taken || !state.added.iter().zip(&self.added).all(is_taken) {
             return Err(state_error(
                 "added",
                 None,
@@ -349,6 +349,25 @@ impl Before {
             kinds: cloth.kinds.mark(particles),
         }
     }
+}
+
+/// Whether `(given, taken)`, an addition a state carries and the one this
+/// cloth took in its place, are equal: `taken` is a copy
+/// [`Cloth::add_scene`] kept, whose rest lengths, areas, bending and
+/// colliders are empty, so `given`'s must be; its other fields compared.
+fn is_taken((given, taken): (&Added, &Added)) -> bool {
+    let (g, t) = (&given.scene, &taken.scene);
+    g.rest_lengths.is_none()
+        && g.areas.is_empty()
+        && matches!(g.bending, Bending::None)
+        && g.colliders.is_empty()
+        && given.mass == taken.mass
+        && g.positions == t.positions
+        && g.masses == t.masses
+        && g.distances == t.distances
+        && g.distance_stiffness == t.distance_stiffness
+        && g.colors == t.colors
+        && g.bodies == t.bodies
 }
 
 /// The indices of the `count` marks of `marks` that are set, ascending.

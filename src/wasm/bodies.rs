@@ -7,7 +7,7 @@
 use js_sys::{Array, Float32Array, Object, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{cloth_error, error, property, read, set, wrong_type};
+use super::convert::{cloth_error, error, property, read, wrong_type};
 use super::reentry::Reading;
 use super::scene::{counted_numbers, entry_number, indices_of, key, objects, too_many};
 use super::typed_arrays::{copy_typed, typed_length};
@@ -211,6 +211,14 @@ fn read_rope(spec: &JsValue) -> Result<RopeSpec, JsValue> {
     })
 }
 
+/// Sets `name` of `object`, a plain object just made, to `value` (what
+/// `Reflect.set` returns is not needed). Out of line, taking the value: one
+/// call and one drop for every property a saved state is built of.
+#[inline(never)]
+pub(super) fn put(object: &JsValue, name: &str, value: JsValue) {
+    let _ = Reflect::set(object, &JsValue::from_str(name), &value);
+}
+
 /// A body's plasticity as a JavaScript object `{ yield, creep, max }`.
 fn plastic_object(plastic: &Plasticity) -> JsValue {
     let object: JsValue = Object::new().into();
@@ -219,7 +227,7 @@ fn plastic_object(plastic: &Plasticity) -> JsValue {
         ("creep", plastic.creep),
         ("max", plastic.max),
     ] {
-        set(&object, name, &v.into());
+        put(&object, name, v.into());
     }
     object
 }
@@ -229,33 +237,38 @@ pub(super) fn added_to_js(added: &[Added]) -> JsValue {
     let list = Array::new();
     for addition in added {
         let object: JsValue = Object::new().into();
-        set(
+        let scene = &addition.scene;
+        put(
             &object,
             "positions",
-            &Float32Array::from(&addition.scene.positions[..]).into(),
+            Float32Array::from(&scene.positions[..]).into(),
         );
-        set(
+        put(
             &object,
             "masses",
-            &Float32Array::from(&addition.scene.masses[..]).into(),
+            Float32Array::from(&scene.masses[..]).into(),
         );
-        set(&object, "mass", &addition.mass.into());
+        put(&object, "mass", addition.mass.into());
         let bodies = Array::new();
-        for body in &addition.scene.bodies {
+        for body in &scene.bodies {
             let entry: JsValue = Object::new().into();
-            set(&entry, "particles", &Uint32Array::from(&body.particles[..]));
-            set(&entry, "compliance", &body.compliance.into());
+            put(
+                &entry,
+                "particles",
+                Uint32Array::from(&body.particles[..]).into(),
+            );
+            put(&entry, "compliance", body.compliance.into());
             if let Some(plastic) = &body.plastic {
-                set(&entry, "plastic", &plastic_object(plastic));
+                put(&entry, "plastic", plastic_object(plastic));
             }
             bodies.push(&entry);
         }
-        set(&object, "bodies", &bodies);
-        if !addition.scene.distances.is_empty() {
-            set(
+        put(&object, "bodies", bodies.into());
+        if !scene.distances.is_empty() {
+            put(
                 &object,
                 "distances",
-                &Uint32Array::from(&addition.scene.distances[..]).into(),
+                Uint32Array::from(&scene.distances[..]).into(),
             );
         }
         list.push(&object);
@@ -282,10 +295,11 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
             }
             copy_typed::<Float32Array>(name, &value, length)
         };
+        // each field read in turn into the one scene, so that a refusal
+        // drops what was read with it
         let distances = read("added.distances", &entry, "distances")?;
-        let distances = if distances.is_undefined() {
-            Vec::new()
-        } else {
+        let mut scene = Scene::default();
+        if !distances.is_undefined() {
             let length = typed_length::<Uint32Array>("added.distances", &distances)?;
             if length as usize > 2 * MAX_PARTICLES {
                 return Err(error(
@@ -294,25 +308,19 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
                     "invalid added.distances: too long",
                 ));
             }
-            copy_typed::<Uint32Array>("added.distances", &distances, length)?
-        };
+            scene.distances = copy_typed::<Uint32Array>("added.distances", &distances, length)?;
+        }
         let mass = read("added.mass", &entry, "mass")?;
         let Some(mass) = mass.as_f64() else {
             return Err(wrong_type("added.mass", &mass, "a number"));
         };
-        added.push(Added {
-            scene: Scene {
-                positions: floats("positions")?,
-                masses: floats("masses")?,
-                bodies: read_bodies(
-                    ("added.bodies", "added.bodies.plastic"),
-                    &read("added.bodies", &entry, "bodies")?,
-                )?,
-                distances,
-                ..Scene::default()
-            },
-            mass,
-        });
+        scene.positions = floats("positions")?;
+        scene.masses = floats("masses")?;
+        scene.bodies = read_bodies(
+            ("added.bodies", "added.bodies.plastic"),
+            &read("added.bodies", &entry, "bodies")?,
+        )?;
+        added.push(Added { scene, mass });
     }
     Ok(added)
 }
@@ -322,7 +330,7 @@ pub(super) fn read_added(state: &JsValue) -> Result<Vec<Added>, JsValue> {
 pub(super) fn kinds_to_js(kinds: &[(&str, &[f32])]) -> JsValue {
     let object: JsValue = Object::new().into();
     for &(name, values) in kinds {
-        set(&object, name, &Float32Array::from(values));
+        put(&object, name, Float32Array::from(values).into());
     }
     object
 }
@@ -355,10 +363,8 @@ pub(super) fn read_kinds(state: &JsValue, most: usize) -> Result<Vec<(String, Ve
                 problem: format!("{name} has {length} numbers, expected at most {most}"),
             }));
         }
-        kinds.push((
-            name.to_string(),
-            copy_typed::<Float32Array>("kinds", &values, length)?,
-        ));
+        let values = copy_typed::<Float32Array>("kinds", &values, length)?;
+        kinds.push((name.to_string(), values));
     }
     Ok(kinds)
 }

@@ -6,8 +6,8 @@
 use js_sys::{Float32Array, Reflect, Uint32Array};
 use wasm_bindgen::prelude::*;
 
-use super::bodies::{added_to_js, kinds_to_js, read_added, read_kinds};
-use super::convert::{cloth_error, error, number, property, read, set, to_js, wrong_type};
+use super::bodies::{added_to_js, kinds_to_js, put, read_added, read_kinds};
+use super::convert::{cloth_error, error, number, property, read, to_js, wrong_type};
 use super::interaction::{collider_id, describe_collider, read_shape};
 use super::reentry::Reading;
 use super::scene::{objects, read_options};
@@ -97,32 +97,43 @@ impl Simulation {
         let object: JsValue = js_sys::Object::new().into();
         let params: JsValue = js_sys::Object::new().into();
         for (parameter, value) in state.params.values() {
-            set(&params, parameter.name, &to_js(value));
+            put(&params, parameter.name, to_js(value));
         }
-        set(&object, "params", &params);
-        set(&object, "time", &JsValue::from_f64(state.time));
-        set(&object, "positions", &Float32Array::from(state.positions));
-        set(&object, "velocities", &Float32Array::from(state.velocities));
-        set(&object, "pinned", &Uint32Array::from(&state.pinned[..]));
-        set(
+        put(&object, "params", params);
+        put(&object, "time", JsValue::from_f64(state.time));
+        put(
+            &object,
+            "positions",
+            Float32Array::from(state.positions).into(),
+        );
+        put(
+            &object,
+            "velocities",
+            Float32Array::from(state.velocities).into(),
+        );
+        put(
+            &object,
+            "pinned",
+            Uint32Array::from(&state.pinned[..]).into(),
+        );
+        put(
             &object,
             "constraints",
-            &Uint32Array::from(state.constraints),
+            Uint32Array::from(state.constraints).into(),
         );
-        set(&object, "torn", &Uint32Array::from(&state.torn[..]));
+        put(&object, "torn", Uint32Array::from(&state.torn[..]).into());
         let colliders: js_sys::Array = (state.colliders.iter())
             .map(|c| {
                 let spec = describe_collider(c);
                 for speed in ["vx", "vy"] {
-                    let spec = spec.unchecked_ref::<js_sys::Object>();
-                    let _ = Reflect::delete_property(spec, &speed.into());
+                    unset(&spec, speed);
                 }
                 spec
             })
             .collect();
-        set(&object, "colliders", &colliders);
-        set(&object, "kinds", &kinds_to_js(&state.kinds));
-        set(&object, "added", &added_to_js(state.added));
+        put(&object, "colliders", colliders.into());
+        put(&object, "kinds", kinds_to_js(&state.kinds));
+        put(&object, "added", added_to_js(state.added));
         Ok(object)
     }
 
@@ -145,51 +156,65 @@ impl Simulation {
             return Err(wrong_type("state", &state, "an object from saveState()"));
         }
         let _reading = Reading::begin("state")?;
-        // particles of the additions the restore may replay count too
-        let added = read_added(&state)?;
-        let extra: usize = added.iter().map(|a| a.scene.num_particles()).sum();
+        // each field read in turn into the one state, so that every refusal
+        // drops the same state
+        let mut saved = ClothState {
+            params: self.cloth.params(),
+            time: 0.0,
+            positions: Vec::new(),
+            velocities: Vec::new(),
+            pinned: Vec::new(),
+            constraints: Vec::new(),
+            torn: Vec::new(),
+            colliders: Vec::new(),
+            kinds: Vec::new(),
+            // particles of the additions the restore may replay count too
+            added: read_added(&state)?,
+        };
+        let extra: usize = saved.added.iter().map(|a| a.scene.num_particles()).sum();
         let n = self.cloth.num_particles() + extra;
-        let kinds = read_kinds(&state, 2 * n)?;
-        let ropes: usize = added.iter().map(|a| a.scene.num_distances()).sum();
+        saved.kinds = read_kinds(&state, 2 * n)?;
+        let ropes: usize = saved.added.iter().map(|a| a.scene.num_distances()).sum();
         let built = self.cloth.num_constraints() + self.cloth.torn_count() + ropes;
-        let mut params = self.cloth.params();
         let given = read("params", &state, "params")?;
         if !given.is_undefined() {
             if !given.is_object() {
                 return Err(wrong_type("params", &given, "an object { stiffness, ... }"));
             }
             for (name, value) in read_options(&given)? {
-                params.set_named(&name, value).map_err(cloth_error)?;
+                saved.params.set_named(&name, value).map_err(cloth_error)?;
             }
         }
         let time = read("time", &state, "time")?;
         let Some(time) = time.as_f64() else {
             return Err(wrong_type("time", &time, "a number"));
         };
+        saved.time = time;
         let too_many = |length: f64| cloth_error(ClothState::too_many_colliders(length));
         let given = read("colliders", &state, "colliders")?;
         let colliders = objects("colliders", &given, MAX_COLLIDERS, &too_many)?;
-        let mut shapes = Vec::with_capacity(colliders.len());
+        saved.colliders.reserve_exact(colliders.len());
         for collider in &colliders {
-            shapes.push((
+            saved.colliders.push((
                 collider_id(&property(collider, "id"))?,
                 read_shape(collider)?,
             ));
         }
-        let state = ClothState {
-            params,
-            time,
-            positions: state_array::<Float32Array>(&state, "positions", 2 * n)?,
-            velocities: state_array::<Float32Array>(&state, "velocities", 2 * n)?,
-            pinned: state_array::<Uint32Array>(&state, "pinned", n)?,
-            constraints: state_array::<Uint32Array>(&state, "constraints", built)?,
-            torn: state_array::<Uint32Array>(&state, "torn", built)?,
-            colliders: shapes,
-            kinds,
-            added,
-        };
-        self.cloth.restore_state(&state).map_err(cloth_error)
+        saved.positions = state_array::<Float32Array>(&state, "positions", 2 * n)?;
+        saved.velocities = state_array::<Float32Array>(&state, "velocities", 2 * n)?;
+        saved.pinned = state_array::<Uint32Array>(&state, "pinned", n)?;
+        saved.constraints = state_array::<Uint32Array>(&state, "constraints", built)?;
+        saved.torn = state_array::<Uint32Array>(&state, "torn", built)?;
+        self.cloth.restore_state(&saved).map_err(cloth_error)
     }
+}
+
+/// Deletes `name` of `object`, a plain object just made. Out of line: one
+/// call for every property a saved collider leaves out.
+#[inline(never)]
+fn unset(object: &JsValue, name: &str) {
+    let object = object.unchecked_ref::<js_sys::Object>();
+    let _ = Reflect::delete_property(object, &JsValue::from_str(name));
 }
 
 /// Refuses an array of the state longer than `most` entries before copying it.
