@@ -111,22 +111,23 @@ pub(super) fn counted_numbers(
     value: &JsValue,
     count: &dyn Fn(usize) -> Result<(), ClothError>,
 ) -> Result<Vec<f64>, JsValue> {
-    let expected = "an array of numbers or a typed array";
-    let typed = js_sys::ArrayBuffer::is_view(value);
+    // a typed array of numbers: no DataView, no array of BigInts (neither
+    // is an array either, so both are refused below)
+    let typed = js_sys::ArrayBuffer::is_view(value)
+        && !(value.is_instance_of::<js_sys::DataView>()
+            || value.is_instance_of::<js_sys::BigInt64Array>()
+            || value.is_instance_of::<js_sys::BigUint64Array>());
     let length = if typed {
         own_typed_length(value).unwrap_or(0.0)
     } else if is_array(value) {
         property(value, "length").as_f64().unwrap_or(0.0)
     } else {
-        return Err(wrong_type(field, value, expected));
+        return Err(wrong_type(
+            field,
+            value,
+            "an array of numbers or a typed array",
+        ));
     };
-    if typed
-        && (value.is_instance_of::<js_sys::DataView>()
-            || value.is_instance_of::<js_sys::BigInt64Array>()
-            || value.is_instance_of::<js_sys::BigUint64Array>())
-    {
-        return Err(wrong_type(field, value, expected));
-    }
     let length = within_limit(field, length)?;
     count(length).map_err(cloth_error)?;
     let mut values = room(field, length)?;
