@@ -506,7 +506,7 @@ impl Simulation {
         let options = read_options(&options)?;
         drop(reading);
         let options: Vec<(&str, Value)> = options.iter().map(|(n, v)| (n.as_str(), *v)).collect();
-        let cloth = Cloth::from_preset(&name, &options).map_err(cloth_error)?;
+        let cloth = Cloth::from_preset(name, &options).map_err(cloth_error)?;
         Ok(Simulation::of(cloth))
     }
 }
@@ -521,7 +521,7 @@ pub fn preset_shape(
 ) -> Result<JsValue, JsValue> {
     let name = preset_name(&name)?;
     let shape = js_sys::Object::new();
-    for &(option, default) in presets::shape(&name) {
+    for &(option, default) in presets::shape(name) {
         Reflect::set(
             &shape,
             &JsValue::from_str(option),
@@ -532,15 +532,12 @@ pub fn preset_shape(
 }
 
 /// The preset word `name` names, or the Error (field `preset`) for anything
-/// else: a value that is no string, or a string that is no preset's word.
-fn preset_name(name: &JsValue) -> Result<String, JsValue> {
-    let Some(text) = name.dyn_ref::<JsString>() else {
-        let expected = format!("the string {}", params::PRESET.expected());
-        return Err(wrong_type(params::PRESET.name, name, &expected));
-    };
-    let name = string_start(text);
-    params::PRESET
-        .check_word(&name, text.length() as usize)
-        .map_err(cloth_error)?;
-    Ok(name)
+/// else: a value that is no string, or a string that is no preset's word
+/// (read as the `preset` parameter is, [`read_value`]).
+fn preset_name(name: &JsValue) -> Result<&'static str, JsValue> {
+    Ok(match read_value(&params::PRESET, name)? {
+        Value::Word(word) => word,
+        // a parameter of words reads only words
+        _ => "",
+    })
 }
