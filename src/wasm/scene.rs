@@ -439,10 +439,9 @@ pub(super) fn read_options(options: &JsValue) -> Result<Vec<(String, Value)>, Js
             Value::Flag(b)
         } else if value.is_string() {
             match parameter {
-                // the table's own word, which lives as long as the program
-                Some(p) if matches!(p.rule, params::Rule::Words(_)) => read_value(p, &value)?,
+                // the table's own word, which lives as long as the program;
                 // a string for a number or a flag: the setter's refusal
-                Some(p) => return Err(wrong_type(p.name, &value, p.kind())),
+                Some(p) => read_value(p, &value)?,
                 None => {
                     return Err(cloth_error(error::invalid(
                         "options",
