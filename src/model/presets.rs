@@ -180,15 +180,15 @@ impl Shaping<'_> {
 
     /// The solver parameter options, after the preset's `choices`.
     fn params(&self, choices: &[(&'static str, f64)]) -> Vec<(&'static str, Value)> {
-        let mut all: Vec<_> = choices
-            .iter()
-            .map(|&(name, value)| (name, Value::Number(value)))
-            .collect();
-        all.extend(
-            self.options
-                .iter()
-                .filter_map(|(name, value)| Some((solver_parameter(name)?.name, *value))),
-        );
+        let mut all = Vec::with_capacity(choices.len() + self.options.len());
+        for &(name, value) in choices {
+            all.push((name, Value::Number(value)));
+        }
+        for (name, value) in self.options {
+            if let Some(parameter) = solver_parameter(name) {
+                all.push((parameter.name, *value));
+            }
+        }
         all
     }
 }

@@ -111,22 +111,23 @@ pub(super) fn counted_numbers(
     value: &JsValue,
     count: &dyn Fn(usize) -> Result<(), ClothError>,
 ) -> Result<Vec<f64>, JsValue> {
-    let expected = "an array of numbers or a typed array";
-    let typed = js_sys::ArrayBuffer::is_view(value);
+    // a typed array of numbers: no DataView, no array of BigInts (neither
+    // is an array either, so both are refused below)
+    let typed = js_sys::ArrayBuffer::is_view(value)
+        && !(value.is_instance_of::<js_sys::DataView>()
+            || value.is_instance_of::<js_sys::BigInt64Array>()
+            || value.is_instance_of::<js_sys::BigUint64Array>());
     let length = if typed {
         own_typed_length(value).unwrap_or(0.0)
     } else if is_array(value) {
         property(value, "length").as_f64().unwrap_or(0.0)
     } else {
-        return Err(wrong_type(field, value, expected));
+        return Err(wrong_type(
+            field,
+            value,
+            "an array of numbers or a typed array",
+        ));
     };
-    if typed
-        && (value.is_instance_of::<js_sys::DataView>()
-            || value.is_instance_of::<js_sys::BigInt64Array>()
-            || value.is_instance_of::<js_sys::BigUint64Array>())
-    {
-        return Err(wrong_type(field, value, expected));
-    }
     let length = within_limit(field, length)?;
     count(length).map_err(cloth_error)?;
     let mut values = room(field, length)?;
@@ -438,10 +439,9 @@ pub(super) fn read_options(options: &JsValue) -> Result<Vec<(String, Value)>, Js
             Value::Flag(b)
         } else if value.is_string() {
             match parameter {
-                // the table's own word, which lives as long as the program
-                Some(p) if matches!(p.rule, params::Rule::Words(_)) => read_value(p, &value)?,
+                // the table's own word, which lives as long as the program;
                 // a string for a number or a flag: the setter's refusal
-                Some(p) => return Err(wrong_type(p.name, &value, p.kind())),
+                Some(p) => read_value(p, &value)?,
                 None => {
                     return Err(cloth_error(error::invalid(
                         "options",
@@ -505,7 +505,7 @@ impl Simulation {
         let options = read_options(&options)?;
         drop(reading);
         let options: Vec<(&str, Value)> = options.iter().map(|(n, v)| (n.as_str(), *v)).collect();
-        let cloth = Cloth::from_preset(&name, &options).map_err(cloth_error)?;
+        let cloth = Cloth::from_preset(name, &options).map_err(cloth_error)?;
         Ok(Simulation::of(cloth))
     }
 }
@@ -520,7 +520,7 @@ pub fn preset_shape(
 ) -> Result<JsValue, JsValue> {
     let name = preset_name(&name)?;
     let shape = js_sys::Object::new();
-    for &(option, default) in presets::shape(&name) {
+    for &(option, default) in presets::shape(name) {
         Reflect::set(
             &shape,
             &JsValue::from_str(option),
@@ -531,15 +531,12 @@ pub fn preset_shape(
 }
 
 /// The preset word `name` names, or the Error (field `preset`) for anything
-/// else: a value that is no string, or a string that is no preset's word.
-fn preset_name(name: &JsValue) -> Result<String, JsValue> {
-    let Some(text) = name.dyn_ref::<JsString>() else {
-        let expected = format!("the string {}", params::PRESET.expected());
-        return Err(wrong_type(params::PRESET.name, name, &expected));
-    };
-    let name = string_start(text);
-    params::PRESET
-        .check_word(&name, text.length() as usize)
-        .map_err(cloth_error)?;
-    Ok(name)
+/// else: a value that is no string, or a string that is no preset's word
+/// (read as the `preset` parameter is, [`read_value`]).
+fn preset_name(name: &JsValue) -> Result<&'static str, JsValue> {
+    Ok(match read_value(&params::PRESET, name)? {
+        Value::Word(word) => word,
+        // a parameter of words reads only words
+        _ => "",
+    })
 }
