@@ -173,12 +173,15 @@ impl SelfCollision {
             }
             let mut depth = minimum - dist;
             if pair.3 == 0.0 {
-                depth = first_push_depth(pair, previous, depth, dist, h);
+                depth = first_push(
+                    pair,
+                    previous,
+                    (depth, dist, h),
+                    &mut self.pushed,
+                    (i, room),
+                );
                 if depth <= 0.0 {
                     continue;
-                }
-                if self.pushed.len() < room {
-                    self.pushed.push(i as u32);
                 }
             }
             pair.3 += depth;
@@ -207,6 +210,29 @@ impl SelfCollision {
             }
         }
     }
+}
+
+/// The depth of pair `i`'s first push in a substep, `depth` at distance
+/// `dist` (see [`first_push_depth`]); a pair pushed (depth not at most 0) is listed
+/// in `pushed` while it has fewer than `room`. Out of line: one copy for
+/// every pass over the pairs (a pair's first push in a substep is rare
+/// among its passes).
+#[inline(never)]
+fn first_push(
+    pair: &mut (u32, u32, f32, f32),
+    previous: &[f32],
+    (depth, dist, h): (f32, f32, f32),
+    pushed: &mut Vec<u32>,
+    (i, room): (usize, usize),
+) -> f32 {
+    let depth = first_push_depth(pair, previous, depth, dist, h);
+    if depth <= 0.0 {
+        return depth;
+    }
+    if pushed.len() < room {
+        pushed.push(i as u32);
+    }
+    depth
 }
 
 /// The depth of a pair's first push in a substep, `depth` at distance `dist`:

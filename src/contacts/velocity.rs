@@ -77,6 +77,13 @@ pub fn push_depth(depth: f32, overlap: f32, approach: f32, h: f32) -> f32 {
     depth - left.max(0.0)
 }
 
+/// Appends `k` to `list`. Out of line: one copy for every collider's loop
+/// (a particle's first push in a substep is rare among its pushes).
+#[inline(never)]
+fn append(list: &mut Vec<u32>, k: u32) {
+    list.push(k);
+}
+
 /// What a substep's contacts need remembered for the velocity pass: each
 /// touched particle's collider pushes, and (with restitution) the velocities
 /// the position solve started from. Reserved once contacts can happen (a
@@ -215,7 +222,7 @@ impl ContactVelocities {
         // room for every particle once; a push that cancelled an earlier one
         // exactly may list a particle twice, never past the room
         if push[0] == 0.0 && push[1] == 0.0 && self.touched.len() < room {
-            self.touched.push(k as u32);
+            append(&mut self.touched, k as u32);
         }
         push[0] += normal[0] * depth;
         push[1] += normal[1] * depth;
