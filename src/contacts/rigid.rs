@@ -37,6 +37,8 @@
 
 use std::collections::TryReserveError;
 
+use super::points::ContactPoints;
+use crate::kinds::Positions;
 use crate::memory;
 use crate::model::BodySpec;
 use crate::solver::Points;
@@ -234,14 +236,10 @@ impl RigidBodies {
 
     /// Begins a pass on `points`: each body's centre and response from where
     /// its particles are and their inverse masses, and no motion yet.
-    pub fn begin<P: Points + ?Sized>(&mut self, points: &P, inverse_mass: &[f32]) {
+    pub fn begin(&mut self, points: &ContactPoints, inverse_mass: &[f32]) {
         for b in 0..self.motions.len() {
             let slots = self.starts[b] as usize..self.starts[b + 1] as usize;
-            let at = |k: u32| {
-                let (x, y) = points.point(k as usize);
-                [f64::from(x), f64::from(y)]
-            };
-            self.motions[b] = motion(&self.particles[slots], at, inverse_mass);
+            self.motions[b] = motion(&self.particles[slots], points, inverse_mass);
         }
     }
 
@@ -269,18 +267,21 @@ impl RigidBodies {
     }
 
     /// Begins the velocity pass: the velocities of every free rigid body's
-    /// particles (at `positions`) replaced by their rigid part. The bodies
-    /// with a pinned particle keep their particles' own velocities and are
-    /// left out of the pass (their motions have no response).
+    /// particles (at `positions`, interleaved) replaced by their rigid part.
+    /// The bodies with a pinned particle keep their particles' own velocities
+    /// and are left out of the pass (their motions have no response).
     pub fn begin_velocities(
         &mut self,
-        positions: &[f32],
+        positions: &mut [f32],
         velocities: &mut [f32],
         inverse_mass: &[f32],
     ) {
         for b in 0..self.motions.len() {
             let slots = &self.particles[self.starts[b] as usize..self.starts[b + 1] as usize];
-            let mut motion = motion(slots, |k| point(positions, k), inverse_mass);
+            // read as the position pass reads them, so both share one `motion`
+            let mut layout = Positions::Interleaved(positions);
+            let mut motion = motion(slots, &ContactPoints::of(&mut layout), inverse_mass);
+            let positions = &*positions;
             if motion.inverse_mass == 0.0 {
                 self.motions[b] = Motion::default();
                 continue;
@@ -353,9 +354,15 @@ fn set_velocities(slots: &[u32], motion: &Motion, positions: &[f32], velocities:
     }
 }
 
-/// The centre and response of the body of `particles` (at `at`, inverse
-/// masses `inverse_mass`), with no motion.
-fn motion(particles: &[u32], at: impl Fn(u32) -> [f64; 2], inverse_mass: &[f32]) -> Motion {
+/// The centre and response of the body of `particles` (at `points`, inverse
+/// masses `inverse_mass`), with no motion. Out of line: one copy for the
+/// position and the velocity pass (once per body and pass).
+#[inline(never)]
+fn motion(particles: &[u32], points: &ContactPoints, inverse_mass: &[f32]) -> Motion {
+    let at = |k: u32| {
+        let (x, y) = points.point(k as usize);
+        [f64::from(x), f64::from(y)]
+    };
     let (mut mass, mut c) = (0.0, [0.0, 0.0]);
     let (mut pinned, mut pin) = (0, [0.0, 0.0]);
     for &k in particles {
