@@ -227,8 +227,8 @@ impl ContactVelocities {
         push[0] += normal[0] * depth;
         push[1] += normal[1] * depth;
         let along = push[0] * normal[0] + push[1] * normal[1];
-        self.surface[2 * k] = velocity[0];
-        self.surface[2 * k + 1] = velocity[1];
+        // one bounds check for both
+        self.surface[2 * k..2 * k + 2].copy_from_slice(&velocity);
         along
     }
 
