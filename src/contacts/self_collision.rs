@@ -191,8 +191,10 @@ impl SelfCollision {
             // friction: relative tangential motion over the substep, of where
             // the push put them (a rigid body moved with its particle)
             let (pa, pb) = (points.point(a), points.point(b));
-            let rx = (pa.0 - previous[2 * a]) - (pb.0 - previous[2 * b]);
-            let ry = (pa.1 - previous[2 * a + 1]) - (pb.1 - previous[2 * b + 1]);
+            // one bounds check for each particle's two coordinates
+            let (sa, sb) = (&previous[2 * a..2 * a + 2], &previous[2 * b..2 * b + 2]);
+            let rx = (pa.0 - sa[0]) - (pb.0 - sb[0]);
+            let ry = (pa.1 - sa[1]) - (pb.1 - sb[1]);
             let along = rx * nx + ry * ny;
             let (tx, ty) = (rx - along * nx, ry - along * ny);
             let slide = (tx * tx + ty * ty).sqrt();
