@@ -25,7 +25,7 @@ use std::collections::TryReserveError;
 
 use super::pair_search::{PairRules, PairSearch};
 use super::rigid::Movable;
-use super::velocity::push_depth;
+use super::velocity::{append, push_depth};
 use crate::memory;
 
 /// The candidate pairs of the current substep and whether they must be
@@ -232,7 +232,7 @@ fn first_push(
         return depth;
     }
     if pushed.len() < room {
-        pushed.push(i as u32);
+        append(pushed, i as u32);
     }
     depth
 }

@@ -77,10 +77,11 @@ pub fn push_depth(depth: f32, overlap: f32, approach: f32, h: f32) -> f32 {
     depth - left.max(0.0)
 }
 
-/// Appends `k` to `list`. Out of line: one copy for every collider's loop
-/// (a particle's first push in a substep is rare among its pushes).
+/// Appends `k` to `list`. Out of line: one copy for every loop of the
+/// contacts that lists the particles or pairs it pushes (a first push in a
+/// substep is rare among the pushes).
 #[inline(never)]
-fn append(list: &mut Vec<u32>, k: u32) {
+pub fn append(list: &mut Vec<u32>, k: u32) {
     list.push(k);
 }
 
