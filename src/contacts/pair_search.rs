@@ -335,7 +335,7 @@ impl PairSearch {
         let cells = across * down;
         let cell_start = &mut self.cell_start[..cells + 1];
         cell_start.fill(0);
-        for k in 0..n {
+        for (k, cell) in self.cell_of[..n].iter_mut().enumerate() {
             let (x, y) = points.point(k);
             // non-negative, so truncation is floor (through u32: one
             // instruction in wasm, fewer than to a 64-bit usize natively);
@@ -343,15 +343,15 @@ impl PairSearch {
             let ix = (((x - min_x) * inverse_side) as u32 as usize).min(across - 1);
             let iy = (((y - min_y) * inverse_side) as u32 as usize).min(down - 1);
             let c = iy * across + ix;
-            self.cell_of[k] = c as u32;
+            *cell = c as u32;
             cell_start[c] += 1;
         }
         cell_ends(cell_start, n);
         // fill each cell from its end backwards, the particles in reverse
         // order (so each cell's stay in index order): cell_start[c] ends as
         // the start of cell c
-        for k in (0..n).rev() {
-            let c = self.cell_of[k] as usize;
+        for (k, &c) in self.cell_of[..n].iter().enumerate().rev() {
+            let c = c as usize;
             cell_start[c] -= 1;
             let slot = cell_start[c] as usize;
             self.sorted[slot] = k as u32;
