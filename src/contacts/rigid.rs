@@ -237,19 +237,19 @@ impl RigidBodies {
     /// Begins a pass on `points`: each body's centre and response from where
     /// its particles are and their inverse masses, and no motion yet.
     pub fn begin(&mut self, points: &ContactPoints, inverse_mass: &[f32]) {
-        for b in 0..self.motions.len() {
-            let slots = self.starts[b] as usize..self.starts[b + 1] as usize;
-            self.motions[b] = motion(&self.particles[slots], points, inverse_mass);
+        for (body, ends) in self.motions.iter_mut().zip(self.starts.windows(2)) {
+            let slots = ends[0] as usize..ends[1] as usize;
+            *body = motion(&self.particles[slots], points, inverse_mass);
         }
     }
 
     /// Ends a pass: every particle of a body that moved where the body put it.
     pub fn finish<P: Points + ?Sized>(&self, points: &mut P) {
-        for (b, motion) in self.motions.iter().enumerate() {
+        for (motion, ends) in self.motions.iter().zip(self.starts.windows(2)) {
             if motion.d == [0.0, 0.0] && motion.turn == 0.0 {
                 continue;
             }
-            for &k in &self.particles[self.starts[b] as usize..self.starts[b + 1] as usize] {
+            for &k in &self.particles[ends[0] as usize..ends[1] as usize] {
                 let (x, y) = points.point(k as usize);
                 let [x, y] = motion.place([f64::from(x), f64::from(y)]);
                 points.set_point(k as usize, (x as f32, y as f32));
