@@ -276,14 +276,14 @@ impl RigidBodies {
         velocities: &mut [f32],
         inverse_mass: &[f32],
     ) {
-        for b in 0..self.motions.len() {
-            let slots = &self.particles[self.starts[b] as usize..self.starts[b + 1] as usize];
+        for (body, ends) in self.motions.iter_mut().zip(self.starts.windows(2)) {
+            let slots = &self.particles[ends[0] as usize..ends[1] as usize];
             // read as the position pass reads them, so both share one `motion`
             let mut layout = Positions::Interleaved(positions);
             let mut motion = motion(slots, &ContactPoints::of(&mut layout), inverse_mass);
             let positions = &*positions;
             if motion.inverse_mass == 0.0 {
-                self.motions[b] = Motion::default();
+                *body = Motion::default();
                 continue;
             }
             // v_c, and ω = L/I about c
@@ -303,7 +303,7 @@ impl RigidBodies {
             }
             motion.d = v;
             motion.turn = spin * motion.inverse_inertia;
-            self.motions[b] = motion;
+            *body = motion;
             set_velocities(slots, &motion, positions, velocities);
         }
     }
@@ -311,11 +311,11 @@ impl RigidBodies {
     /// Ends the velocity pass: every particle of a free rigid body gets the
     /// body's velocity at its place.
     pub fn finish_velocities(&self, positions: &[f32], velocities: &mut [f32]) {
-        for (b, motion) in self.motions.iter().enumerate() {
+        for (motion, ends) in self.motions.iter().zip(self.starts.windows(2)) {
             if motion.inverse_mass == 0.0 {
                 continue;
             }
-            let slots = &self.particles[self.starts[b] as usize..self.starts[b + 1] as usize];
+            let slots = &self.particles[ends[0] as usize..ends[1] as usize];
             set_velocities(slots, motion, positions, velocities);
         }
     }
@@ -340,7 +340,8 @@ impl RigidBodies {
 #[inline(always)]
 fn point(values: &[f32], k: u32) -> [f64; 2] {
     let k = k as usize;
-    [f64::from(values[2 * k]), f64::from(values[2 * k + 1])]
+    let value = &values[2 * k..2 * k + 2];
+    [f64::from(value[0]), f64::from(value[1])]
 }
 
 /// Sets the velocity of every particle of `slots` (at `positions`) to that
@@ -349,8 +350,9 @@ fn set_velocities(slots: &[u32], motion: &Motion, positions: &[f32], velocities:
     for &k in slots {
         let p = motion.offset(point(positions, k));
         let k = k as usize;
-        velocities[2 * k] = (motion.d[0] - motion.turn * p[1]) as f32;
-        velocities[2 * k + 1] = (motion.d[1] + motion.turn * p[0]) as f32;
+        let v = &mut velocities[2 * k..2 * k + 2];
+        v[0] = (motion.d[0] - motion.turn * p[1]) as f32;
+        v[1] = (motion.d[1] + motion.turn * p[0]) as f32;
     }
 }
 
@@ -500,15 +502,17 @@ impl Points for RigidVelocities<'_> {
                     (motion.d[1] + motion.turn * p[0]) as f32,
                 )
             }
-            None => (self.velocities[2 * k], self.velocities[2 * k + 1]),
+            None => {
+                let v = &self.velocities[2 * k..2 * k + 2];
+                (v[0], v[1])
+            }
         }
     }
 
     #[inline(never)]
     fn set_point(&mut self, k: usize, v: (f32, f32)) {
         let Some(b) = self.motion(k).map(|_| self.rigid.of[k] as usize - 1) else {
-            self.velocities[2 * k] = v.0;
-            self.velocities[2 * k + 1] = v.1;
+            self.velocities[2 * k..2 * k + 2].copy_from_slice(&[v.0, v.1]);
             return;
         };
         let (ux, uy) = self.point(k);
