@@ -182,21 +182,20 @@ impl ContactVelocities {
         }
         for &k in &self.touched {
             let k = k as usize;
-            self.push[2 * k] = 0.0;
-            self.push[2 * k + 1] = 0.0;
+            self.push[2 * k..2 * k + 2].copy_from_slice(&[0.0, 0.0]);
         }
         self.touched.clear();
         self.approaches = restitution > 0.0;
         if self.approaches {
             let pull = h * gravity;
-            for (k, &w) in inverse_mass.iter().enumerate() {
-                let (x, y) = (2 * k, 2 * k + 1);
-                self.before[x] = velocities[x];
-                self.before[y] = if w == 0.0 {
-                    velocities[y]
-                } else {
-                    velocities[y] + pull
-                };
+            // each particle's pair beside its inverse mass, with no bounds check
+            let pairs = self
+                .before
+                .chunks_exact_mut(2)
+                .zip(velocities.chunks_exact(2));
+            for ((before, v), &w) in pairs.zip(inverse_mass) {
+                before[0] = v[0];
+                before[1] = if w == 0.0 { v[1] } else { v[1] + pull };
             }
         }
         self.armed = true;
