@@ -129,7 +129,9 @@ impl PairRules<'_> {
         }
         let rest = self.rest;
         if rest.len() >= 2 * n {
-            let (rx, ry) = (rest[2 * b] - rest[2 * a], rest[2 * b + 1] - rest[2 * a + 1]);
+            // one bounds check for each particle's two coordinates
+            let (ra, rb) = (&rest[2 * a..2 * a + 2], &rest[2 * b..2 * b + 2]);
+            let (rx, ry) = (rb[0] - ra[0], rb[1] - ra[1]);
             // f32::min takes the number when the rest distance is NaN
             Some(diameter.min((rx * rx + ry * ry).sqrt()))
         } else {

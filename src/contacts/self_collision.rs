@@ -250,10 +250,8 @@ fn first_push_depth(
     h: f32,
 ) -> f32 {
     let (a, b, minimum) = (pair.0 as usize, pair.1 as usize, pair.2);
-    let (bx, by) = (
-        previous[2 * a] - previous[2 * b],
-        previous[2 * a + 1] - previous[2 * b + 1],
-    );
+    let (sa, sb) = (&previous[2 * a..2 * a + 2], &previous[2 * b..2 * b + 2]);
+    let (bx, by) = (sa[0] - sb[0], sa[1] - sb[1]);
     let overlap = minimum - (bx * bx + by * by).sqrt();
     let depth = push_depth(depth, overlap, 0.0, h);
     pair.2 = dist + depth;
