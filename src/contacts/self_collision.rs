@@ -173,13 +173,8 @@ impl SelfCollision {
             }
             let mut depth = minimum - dist;
             if pair.3 == 0.0 {
-                depth = first_push(
-                    pair,
-                    previous,
-                    (depth, dist, h),
-                    &mut self.pushed,
-                    (i, room),
-                );
+                let at = (depth, dist, h);
+                depth = first_push(pair, previous, at, &mut self.pushed, (i, room));
                 if depth <= 0.0 {
                     continue;
                 }
