@@ -113,13 +113,16 @@ fn project_each<P: Points + ?Sized>(
     h: f32,
     depth_of: impl Fn(f32, f32) -> Option<Contact>,
 ) {
-    for (k, &w) in inverse_mass.iter().enumerate() {
+    // each particle's start of the substep beside its inverse mass, so the
+    // loop reads `previous` with no bounds check
+    let starts = inverse_mass.iter().zip(previous.chunks_exact(2));
+    for (k, (&w, start)) in starts.enumerate() {
         if w == 0.0 {
             continue;
         }
         let (x, y) = points.point(k);
         if let Some(contact) = depth_of(x, y) {
-            let before = [previous[2 * k], previous[2 * k + 1]];
+            let before = [start[0], start[1]];
             let overlap = depth_of(before[0], before[1]).map_or(0.0, |c| c.depth);
             let [nx, ny] = contact.normal;
             let approach = velocity[0] * nx + velocity[1] * ny;

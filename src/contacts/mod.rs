@@ -354,15 +354,16 @@ impl ConstraintKind for Contacts {
         let pairs = self.self_collision.pushed_pairs().filter(|_| pairs_on);
         let (restitution, gravity) = (p.restitution as f32, p.gravity as f32);
         let rule = (restitution, gravity);
-        let (positions, w) = (&*particles.positions, particles.inverse_mass);
+        let w = particles.inverse_mass;
         if self.rigid.is_empty() {
-            let velocities = &mut *particles.velocities;
+            let (positions, velocities) = (&*particles.positions, &mut *particles.velocities);
             self.velocities
                 .apply(positions, velocities, w, pairs, rule, now.h as f32);
             return;
         }
         let rigid = &mut self.rigid;
-        rigid.begin_velocities(positions, particles.velocities, w);
+        rigid.begin_velocities(particles.positions, particles.velocities, w);
+        let positions = &*particles.positions;
 
         let mut view = rigid.velocity_view(positions, particles.velocities);
         self.velocities

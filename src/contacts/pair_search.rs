@@ -129,7 +129,9 @@ impl PairRules<'_> {
         }
         let rest = self.rest;
         if rest.len() >= 2 * n {
-            let (rx, ry) = (rest[2 * b] - rest[2 * a], rest[2 * b + 1] - rest[2 * a + 1]);
+            // one bounds check for each particle's two coordinates
+            let (ra, rb) = (&rest[2 * a..2 * a + 2], &rest[2 * b..2 * b + 2]);
+            let (rx, ry) = (rb[0] - ra[0], rb[1] - ra[1]);
             // f32::min takes the number when the rest distance is NaN
             Some(diameter.min((rx * rx + ry * ry).sqrt()))
         } else {
@@ -237,7 +239,6 @@ impl PairSearch {
         if n == 0 {
             return;
         }
-        let s = 2.0 * radius * (1.0 + MARGIN);
         let (mut min_x, mut min_y) = (f32::INFINITY, f32::INFINITY);
         let (mut max_x, mut max_y) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
         for k in 0..n {
@@ -257,6 +258,32 @@ impl PairSearch {
                 max_y = y;
             }
         }
+        match self.grid((min_x, min_y, max_x, max_y), radius) {
+            Ok(grid) => self.search_dense(points, rules, radius, grid),
+            Err(span) => {
+                // the hashed search reads the positions from a copy in index
+                // order, so that it is compiled once for every layout
+                for k in 0..n {
+                    let (x, y) = points.point(k);
+                    self.sorted_x[k] = x;
+                    self.sorted_y[k] = y;
+                }
+                self.search_hashed(rules, radius, (min_x, min_y, span));
+            }
+        }
+    }
+
+    /// The dense grid of the search over the particles' box `(min_x, min_y,
+    /// max_x, max_y)` when the table holds its cells, or the span of the box
+    /// (along its longer side) for a hashed search. Out of line: one copy
+    /// for every layout's search.
+    #[inline(never)]
+    fn grid(
+        &self,
+        (min_x, min_y, max_x, max_y): (f32, f32, f32, f32),
+        radius: f32,
+    ) -> Result<Grid, f64> {
+        let s = 2.0 * radius * (1.0 + MARGIN);
         let table = self.cell_start.len() - 1;
         // cells of side s over the box, in f64 so no size overflows
         let cells = |side: f64| {
@@ -271,26 +298,16 @@ impl PairSearch {
             let side = s * coarsening * 1.01;
             let (across, down) = cells(side as f64);
             if across * down <= table as f64 {
-                let grid = Grid {
+                return Ok(Grid {
                     min_x,
                     min_y,
                     inverse_side: 1.0 / side,
                     across: across as usize,
                     down: down as usize,
-                };
-                self.search_dense(points, rules, radius, grid);
-                return;
+                });
             }
         }
-        let span = f64::from(max_x - min_x).max(f64::from(max_y - min_y));
-        // the hashed search reads the positions from a copy in index order,
-        // so that it is compiled once for every layout
-        for k in 0..n {
-            let (x, y) = points.point(k);
-            self.sorted_x[k] = x;
-            self.sorted_y[k] = y;
-        }
-        self.search_hashed(rules, radius, (min_x, min_y, span));
+        Err(f64::from(max_x - min_x).max(f64::from(max_y - min_y)))
     }
 
     /// [`PairSearch::search`] on a dense grid over the particles' box.
@@ -320,7 +337,7 @@ impl PairSearch {
         let cells = across * down;
         let cell_start = &mut self.cell_start[..cells + 1];
         cell_start.fill(0);
-        for k in 0..n {
+        for (k, cell) in self.cell_of[..n].iter_mut().enumerate() {
             let (x, y) = points.point(k);
             // non-negative, so truncation is floor (through u32: one
             // instruction in wasm, fewer than to a 64-bit usize natively);
@@ -328,19 +345,15 @@ impl PairSearch {
             let ix = (((x - min_x) * inverse_side) as u32 as usize).min(across - 1);
             let iy = (((y - min_y) * inverse_side) as u32 as usize).min(down - 1);
             let c = iy * across + ix;
-            self.cell_of[k] = c as u32;
+            *cell = c as u32;
             cell_start[c] += 1;
         }
-        // cell_start[c] becomes the end of cell c
-        for c in 1..cells {
-            cell_start[c] += cell_start[c - 1];
-        }
-        cell_start[cells] = n as u32;
+        cell_ends(cell_start, n);
         // fill each cell from its end backwards, the particles in reverse
         // order (so each cell's stay in index order): cell_start[c] ends as
         // the start of cell c
-        for k in (0..n).rev() {
-            let c = self.cell_of[k] as usize;
+        for (k, &c) in self.cell_of[..n].iter().enumerate().rev() {
+            let c = c as usize;
             cell_start[c] -= 1;
             let slot = cell_start[c] as usize;
             self.sorted[slot] = k as u32;
@@ -404,6 +417,18 @@ impl PairSearch {
             }
         }
     }
+}
+
+/// Each cell's count of the `n` particles in `cell_start` (cells, and one
+/// more for the end) becomes the end of the cell. Out of line: one copy for
+/// every layout's search.
+#[inline(never)]
+fn cell_ends(cell_start: &mut [u32], n: usize) {
+    let cells = cell_start.len() - 1;
+    for c in 1..cells {
+        cell_start[c] += cell_start[c - 1];
+    }
+    cell_start[cells] = n as u32;
 }
 
 /// A dense grid of square cells over the particles' bounding box.

@@ -37,6 +37,8 @@
 
 use std::collections::TryReserveError;
 
+use super::points::ContactPoints;
+use crate::kinds::Positions;
 use crate::memory;
 use crate::model::BodySpec;
 use crate::solver::Points;
@@ -234,24 +236,20 @@ impl RigidBodies {
 
     /// Begins a pass on `points`: each body's centre and response from where
     /// its particles are and their inverse masses, and no motion yet.
-    pub fn begin<P: Points + ?Sized>(&mut self, points: &P, inverse_mass: &[f32]) {
-        for b in 0..self.motions.len() {
-            let slots = self.starts[b] as usize..self.starts[b + 1] as usize;
-            let at = |k: u32| {
-                let (x, y) = points.point(k as usize);
-                [f64::from(x), f64::from(y)]
-            };
-            self.motions[b] = motion(&self.particles[slots], at, inverse_mass);
+    pub fn begin(&mut self, points: &ContactPoints, inverse_mass: &[f32]) {
+        for (body, ends) in self.motions.iter_mut().zip(self.starts.windows(2)) {
+            let slots = ends[0] as usize..ends[1] as usize;
+            *body = motion(&self.particles[slots], points, inverse_mass);
         }
     }
 
     /// Ends a pass: every particle of a body that moved where the body put it.
     pub fn finish<P: Points + ?Sized>(&self, points: &mut P) {
-        for (b, motion) in self.motions.iter().enumerate() {
+        for (motion, ends) in self.motions.iter().zip(self.starts.windows(2)) {
             if motion.d == [0.0, 0.0] && motion.turn == 0.0 {
                 continue;
             }
-            for &k in &self.particles[self.starts[b] as usize..self.starts[b + 1] as usize] {
+            for &k in &self.particles[ends[0] as usize..ends[1] as usize] {
                 let (x, y) = points.point(k as usize);
                 let [x, y] = motion.place([f64::from(x), f64::from(y)]);
                 points.set_point(k as usize, (x as f32, y as f32));
@@ -269,20 +267,23 @@ impl RigidBodies {
     }
 
     /// Begins the velocity pass: the velocities of every free rigid body's
-    /// particles (at `positions`) replaced by their rigid part. The bodies
-    /// with a pinned particle keep their particles' own velocities and are
-    /// left out of the pass (their motions have no response).
+    /// particles (at `positions`, interleaved) replaced by their rigid part.
+    /// The bodies with a pinned particle keep their particles' own velocities
+    /// and are left out of the pass (their motions have no response).
     pub fn begin_velocities(
         &mut self,
-        positions: &[f32],
+        positions: &mut [f32],
         velocities: &mut [f32],
         inverse_mass: &[f32],
     ) {
-        for b in 0..self.motions.len() {
-            let slots = &self.particles[self.starts[b] as usize..self.starts[b + 1] as usize];
-            let mut motion = motion(slots, |k| point(positions, k), inverse_mass);
+        for (body, ends) in self.motions.iter_mut().zip(self.starts.windows(2)) {
+            let slots = &self.particles[ends[0] as usize..ends[1] as usize];
+            // read as the position pass reads them, so both share one `motion`
+            let mut layout = Positions::Interleaved(positions);
+            let mut motion = motion(slots, &ContactPoints::of(&mut layout), inverse_mass);
+            let positions = &*positions;
             if motion.inverse_mass == 0.0 {
-                self.motions[b] = Motion::default();
+                *body = Motion::default();
                 continue;
             }
             // v_c, and ω = L/I about c
@@ -302,7 +303,7 @@ impl RigidBodies {
             }
             motion.d = v;
             motion.turn = spin * motion.inverse_inertia;
-            self.motions[b] = motion;
+            *body = motion;
             set_velocities(slots, &motion, positions, velocities);
         }
     }
@@ -310,11 +311,11 @@ impl RigidBodies {
     /// Ends the velocity pass: every particle of a free rigid body gets the
     /// body's velocity at its place.
     pub fn finish_velocities(&self, positions: &[f32], velocities: &mut [f32]) {
-        for (b, motion) in self.motions.iter().enumerate() {
+        for (motion, ends) in self.motions.iter().zip(self.starts.windows(2)) {
             if motion.inverse_mass == 0.0 {
                 continue;
             }
-            let slots = &self.particles[self.starts[b] as usize..self.starts[b + 1] as usize];
+            let slots = &self.particles[ends[0] as usize..ends[1] as usize];
             set_velocities(slots, motion, positions, velocities);
         }
     }
@@ -339,7 +340,8 @@ impl RigidBodies {
 #[inline(always)]
 fn point(values: &[f32], k: u32) -> [f64; 2] {
     let k = k as usize;
-    [f64::from(values[2 * k]), f64::from(values[2 * k + 1])]
+    let value = &values[2 * k..2 * k + 2];
+    [f64::from(value[0]), f64::from(value[1])]
 }
 
 /// Sets the velocity of every particle of `slots` (at `positions`) to that
@@ -348,14 +350,21 @@ fn set_velocities(slots: &[u32], motion: &Motion, positions: &[f32], velocities:
     for &k in slots {
         let p = motion.offset(point(positions, k));
         let k = k as usize;
-        velocities[2 * k] = (motion.d[0] - motion.turn * p[1]) as f32;
-        velocities[2 * k + 1] = (motion.d[1] + motion.turn * p[0]) as f32;
+        let v = &mut velocities[2 * k..2 * k + 2];
+        v[0] = (motion.d[0] - motion.turn * p[1]) as f32;
+        v[1] = (motion.d[1] + motion.turn * p[0]) as f32;
     }
 }
 
-/// The centre and response of the body of `particles` (at `at`, inverse
-/// masses `inverse_mass`), with no motion.
-fn motion(particles: &[u32], at: impl Fn(u32) -> [f64; 2], inverse_mass: &[f32]) -> Motion {
+/// The centre and response of the body of `particles` (at `points`, inverse
+/// masses `inverse_mass`), with no motion. Out of line: one copy for the
+/// position and the velocity pass (once per body and pass).
+#[inline(never)]
+fn motion(particles: &[u32], points: &ContactPoints, inverse_mass: &[f32]) -> Motion {
+    let at = |k: u32| {
+        let (x, y) = points.point(k as usize);
+        [f64::from(x), f64::from(y)]
+    };
     let (mut mass, mut c) = (0.0, [0.0, 0.0]);
     let (mut pinned, mut pin) = (0, [0.0, 0.0]);
     for &k in particles {
@@ -493,15 +502,17 @@ impl Points for RigidVelocities<'_> {
                     (motion.d[1] + motion.turn * p[0]) as f32,
                 )
             }
-            None => (self.velocities[2 * k], self.velocities[2 * k + 1]),
+            None => {
+                let v = &self.velocities[2 * k..2 * k + 2];
+                (v[0], v[1])
+            }
         }
     }
 
     #[inline(never)]
     fn set_point(&mut self, k: usize, v: (f32, f32)) {
         let Some(b) = self.motion(k).map(|_| self.rigid.of[k] as usize - 1) else {
-            self.velocities[2 * k] = v.0;
-            self.velocities[2 * k + 1] = v.1;
+            self.velocities[2 * k..2 * k + 2].copy_from_slice(&[v.0, v.1]);
             return;
         };
         let (ux, uy) = self.point(k);

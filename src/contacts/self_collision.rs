@@ -25,7 +25,7 @@ use std::collections::TryReserveError;
 
 use super::pair_search::{PairRules, PairSearch};
 use super::rigid::Movable;
-use super::velocity::push_depth;
+use super::velocity::{append, push_depth};
 use crate::memory;
 
 /// The candidate pairs of the current substep and whether they must be
@@ -173,12 +173,10 @@ impl SelfCollision {
             }
             let mut depth = minimum - dist;
             if pair.3 == 0.0 {
-                depth = first_push_depth(pair, previous, depth, dist, h);
+                let at = (depth, dist, h);
+                depth = first_push(pair, previous, at, &mut self.pushed, (i, room));
                 if depth <= 0.0 {
                     continue;
-                }
-                if self.pushed.len() < room {
-                    self.pushed.push(i as u32);
                 }
             }
             pair.3 += depth;
@@ -188,8 +186,10 @@ impl SelfCollision {
             // friction: relative tangential motion over the substep, of where
             // the push put them (a rigid body moved with its particle)
             let (pa, pb) = (points.point(a), points.point(b));
-            let rx = (pa.0 - previous[2 * a]) - (pb.0 - previous[2 * b]);
-            let ry = (pa.1 - previous[2 * a + 1]) - (pb.1 - previous[2 * b + 1]);
+            // one bounds check for each particle's two coordinates
+            let (sa, sb) = (&previous[2 * a..2 * a + 2], &previous[2 * b..2 * b + 2]);
+            let rx = (pa.0 - sa[0]) - (pb.0 - sb[0]);
+            let ry = (pa.1 - sa[1]) - (pb.1 - sb[1]);
             let along = rx * nx + ry * ny;
             let (tx, ty) = (rx - along * nx, ry - along * ny);
             let slide = (tx * tx + ty * ty).sqrt();
@@ -209,6 +209,29 @@ impl SelfCollision {
     }
 }
 
+/// The depth of pair `i`'s first push in a substep, `depth` at distance
+/// `dist` (see [`first_push_depth`]); a pair pushed (depth not at most 0) is listed
+/// in `pushed` while it has fewer than `room`. Out of line: one copy for
+/// every pass over the pairs (a pair's first push in a substep is rare
+/// among its passes).
+#[inline(never)]
+fn first_push(
+    pair: &mut (u32, u32, f32, f32),
+    previous: &[f32],
+    (depth, dist, h): (f32, f32, f32),
+    pushed: &mut Vec<u32>,
+    (i, room): (usize, usize),
+) -> f32 {
+    let depth = first_push_depth(pair, previous, depth, dist, h);
+    if depth <= 0.0 {
+        return depth;
+    }
+    if pushed.len() < room {
+        append(pushed, i as u32);
+    }
+    depth
+}
+
 /// The depth of a pair's first push in a substep, `depth` at distance `dist`:
 /// a pair already too close when the substep began may come apart only so
 /// far in it ([`push_depth`]), which lowers its minimum distance for the rest
@@ -222,10 +245,8 @@ fn first_push_depth(
     h: f32,
 ) -> f32 {
     let (a, b, minimum) = (pair.0 as usize, pair.1 as usize, pair.2);
-    let (bx, by) = (
-        previous[2 * a] - previous[2 * b],
-        previous[2 * a + 1] - previous[2 * b + 1],
-    );
+    let (sa, sb) = (&previous[2 * a..2 * a + 2], &previous[2 * b..2 * b + 2]);
+    let (bx, by) = (sa[0] - sb[0], sa[1] - sb[1]);
     let overlap = minimum - (bx * bx + by * by).sqrt();
     let depth = push_depth(depth, overlap, 0.0, h);
     pair.2 = dist + depth;

@@ -77,6 +77,14 @@ pub fn push_depth(depth: f32, overlap: f32, approach: f32, h: f32) -> f32 {
     depth - left.max(0.0)
 }
 
+/// Appends `k` to `list`. Out of line: one copy for every loop of the
+/// contacts that lists the particles or pairs it pushes (a first push in a
+/// substep is rare among the pushes).
+#[inline(never)]
+pub fn append(list: &mut Vec<u32>, k: u32) {
+    list.push(k);
+}
+
 /// What a substep's contacts need remembered for the velocity pass: each
 /// touched particle's collider pushes, and (with restitution) the velocities
 /// the position solve started from. Reserved once contacts can happen (a
@@ -174,21 +182,20 @@ impl ContactVelocities {
         }
         for &k in &self.touched {
             let k = k as usize;
-            self.push[2 * k] = 0.0;
-            self.push[2 * k + 1] = 0.0;
+            self.push[2 * k..2 * k + 2].copy_from_slice(&[0.0, 0.0]);
         }
         self.touched.clear();
         self.approaches = restitution > 0.0;
         if self.approaches {
             let pull = h * gravity;
-            for (k, &w) in inverse_mass.iter().enumerate() {
-                let (x, y) = (2 * k, 2 * k + 1);
-                self.before[x] = velocities[x];
-                self.before[y] = if w == 0.0 {
-                    velocities[y]
-                } else {
-                    velocities[y] + pull
-                };
+            // each particle's pair beside its inverse mass, with no bounds check
+            let pairs = self
+                .before
+                .chunks_exact_mut(2)
+                .zip(velocities.chunks_exact(2));
+            for ((before, v), &w) in pairs.zip(inverse_mass) {
+                before[0] = v[0];
+                before[1] = if w == 0.0 { v[1] } else { v[1] + pull };
             }
         }
         self.armed = true;
@@ -215,13 +222,13 @@ impl ContactVelocities {
         // room for every particle once; a push that cancelled an earlier one
         // exactly may list a particle twice, never past the room
         if push[0] == 0.0 && push[1] == 0.0 && self.touched.len() < room {
-            self.touched.push(k as u32);
+            append(&mut self.touched, k as u32);
         }
         push[0] += normal[0] * depth;
         push[1] += normal[1] * depth;
         let along = push[0] * normal[0] + push[1] * normal[1];
-        self.surface[2 * k] = velocity[0];
-        self.surface[2 * k + 1] = velocity[1];
+        // one bounds check for both
+        self.surface[2 * k..2 * k + 2].copy_from_slice(&velocity);
         along
     }
 
