@@ -443,12 +443,18 @@ export function inspect(page, ref) {
 }
 
 /**
- * Pauses the cloth `ref` and waits until it is at rest: a step in progress when
- * the pause came is finished by the next slice, so positions may still change
- * once. Returns the inspection of the paused cloth, unchanged across two frames.
+ * Pauses the cloth `ref` and waits until it is at rest. A step in progress when
+ * the pause came would be finished by the next slice, which a busy engine may run
+ * later than the two frames compared below; `exportState` finishes it at once (as
+ * saving does; WebGPU refuses it and has no step in progress between frames).
+ * Returns the inspection of the paused cloth, unchanged across two frames.
  */
 export async function pauseAtRest(page, ref) {
-  await page.evaluate((r) => window.__controller(r).pause(), ref);
+  await page.evaluate(async (r) => {
+    const controller = window.__controller(r);
+    controller.pause();
+    await controller.exportState().catch(() => {});
+  }, ref);
   let last = await inspect(page, ref);
   const end = Date.now() + WAIT; // a cap, not a measure
   while (Date.now() < end) {
