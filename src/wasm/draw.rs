@@ -295,10 +295,15 @@ fn view_color(
         return Err(wrong_type(field, &value, r##"a colour string "#rrggbb""##));
     };
     let start = string_start(text);
-    let hex = start
+    // six hex digits, read digit by digit (no `from_str_radix` in the module)
+    let rgb = start
         .strip_prefix('#')
-        .filter(|h| text.length() == 7 && h.len() == 6 && h.bytes().all(|b| b.is_ascii_hexdigit()));
-    match hex.and_then(|h| u32::from_str_radix(h, 16).ok()) {
+        .filter(|h| text.length() == 7 && h.len() == 6)
+        .and_then(|h| {
+            h.bytes()
+                .try_fold(0, |rgb, b| Some(rgb << 4 | char::from(b).to_digit(16)?))
+        });
+    match rgb {
         Some(rgb) => Ok(raster::rgb(rgb)),
         None => Err(error(
             field,
