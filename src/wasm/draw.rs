@@ -259,24 +259,38 @@ fn read_style(view: &JsValue, ratio: f64, radius: f64, strain: bool) -> Result<S
         body,
         ..
     } = &mut style;
-    // in the order they are read and checked
+    // in the order of `VIEW_COLORS`
     let colors = [
-        ("view.backgroundColor", background),
-        ("view.constraintColor", constraint),
-        ("view.particleColor", particle),
-        ("view.grabbedColor", grabbed),
-        ("view.xAxisColor", &mut axes.0),
-        ("view.yAxisColor", &mut axes.1),
-        ("view.colliderColor", &mut collider.0),
-        ("view.colliderEdgeColor", &mut collider.1),
-        ("view.bodyColor", &mut body.0),
-        ("view.bodyEdgeColor", &mut body.1),
+        background,
+        constraint,
+        particle,
+        grabbed,
+        &mut axes.0,
+        &mut axes.1,
+        &mut collider.0,
+        &mut collider.1,
+        &mut body.0,
+        &mut body.1,
     ];
-    for (field, color) in colors {
+    for (field, color) in VIEW_COLORS.iter().zip(colors) {
         *color = view_color(view, field, *color)?;
     }
     Ok(style)
 }
+
+/// The colours of a `drawInto` view, in the order they are read and checked.
+static VIEW_COLORS: [&str; 10] = [
+    "view.backgroundColor",
+    "view.constraintColor",
+    "view.particleColor",
+    "view.grabbedColor",
+    "view.xAxisColor",
+    "view.yAxisColor",
+    "view.colliderColor",
+    "view.colliderEdgeColor",
+    "view.bodyColor",
+    "view.bodyEdgeColor",
+];
 
 /// Reads colour `field` (`"view.particleColor"`, ...) of a `drawInto` view: a
 /// string `"#rrggbb"` (opaque), or `default` when absent. Never throws from a
