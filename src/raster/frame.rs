@@ -81,16 +81,28 @@ impl Frame {
     /// [`ClothError::OutOfMemory`] when its pixels do not fit in memory; the
     /// frame is unchanged then.
     pub fn reset(&mut self, width: usize, height: usize, color: Rgba) -> Result<(), ClothError> {
-        let Some(count) = width
+        if width
             .checked_mul(height)
-            .filter(|&count| count <= MAX_FRAME_PIXELS)
-        else {
+            .is_none_or(|count| count > MAX_FRAME_PIXELS)
+        {
             return Err(ClothError::InvalidValue {
                 field: "ctx",
                 value: format!("a {width} × {height} pixel canvas"),
                 allowed: format!("at most {MAX_FRAME_PIXELS} pixels"),
             });
-        };
+        }
+        self.resize(width, height, color)
+    }
+
+    /// [`Frame::reset`] to a size its caller has checked: `width × height` at
+    /// most [`MAX_FRAME_PIXELS`] (`drawInto` refuses a larger canvas first).
+    /// Returns [`ClothError::OutOfMemory`] when the pixels do not fit in
+    /// memory; the frame is unchanged then.
+    pub fn resize(&mut self, width: usize, height: usize, color: Rgba) -> Result<(), ClothError> {
+        debug_assert!(width
+            .checked_mul(height)
+            .is_some_and(|n| n <= MAX_FRAME_PIXELS));
+        let count = width * height;
         // reserving relative to the current length leaves the pixels as they are on failure
         let more = count.saturating_sub(self.pixels.len());
         if self.pixels.try_reserve_exact(more).is_err() {

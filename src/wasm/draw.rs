@@ -415,7 +415,7 @@ fn begin_picture(
     let resized = (frame.width(), frame.height()) != (width, height);
     let stale = if resized || request.full {
         frame
-            .reset(width, height, style.background)
+            .resize(width, height, style.background) // `canvas_size` checked the size
             .map_err(|e| error(e.field(), e.code(), &format!("drawInto: {e}")))?;
         Rect {
             x0: 0,
