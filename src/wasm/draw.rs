@@ -115,7 +115,7 @@ impl<'a> DrawRequest<'a> {
         }
         let mut numbers = [0.0; VIEW_NUMBERS.len()];
         for (number, &(field, default, range)) in numbers.iter_mut().zip(&VIEW_NUMBERS) {
-            *number = view_number(view, field, default, range)?;
+            *number = view_number(view, field, default, range, false)?;
         }
         let [ratio, origin_x, origin_y, scale, radius] = numbers;
         let flag = |name: &str| property(view, name).is_truthy();
@@ -147,20 +147,15 @@ const MAX_SHAPES: f64 = u32::MAX as f64;
 /// `view.maxShapes`: a whole number from 1 to 2^32 - 1, or `None` when absent.
 fn read_max_shapes(view: &JsValue) -> Result<Option<usize>, JsValue> {
     // NaN stands for absent: a NaN given is refused by `view_number`
-    let most = view_number(view, "view.maxShapes", Some(f64::NAN), (1.0, MAX_SHAPES))?;
+    let most = view_number(
+        view,
+        "view.maxShapes",
+        Some(f64::NAN),
+        (1.0, MAX_SHAPES),
+        true,
+    )?;
     if most.is_nan() {
         return Ok(None);
-    }
-    if most.fract() != 0.0 {
-        return Err(error(
-            "view.maxShapes",
-            "invalid_value",
-            &format!(
-                "invalid view.maxShapes: got {}, expected a whole number from 1 to {}",
-                Number(most),
-                Plain(MAX_SHAPES)
-            ),
-        ));
     }
     Ok(Some(most as usize))
 }
@@ -469,31 +464,34 @@ fn put(ctx: &CanvasRenderingContext2d, frame: &Frame, dirty: Rect) -> Result<(),
 }
 
 /// Reads `field` (`"view.scale"`, ...) of the view object: a number from
-/// `min` to `max`, or `default` when absent. Reading never throws (a
-/// throwing getter counts as absent), so the simulation is never left
-/// mid-call.
+/// `min` to `max` (a whole number if `whole`), or `default` when absent.
+/// Reading never throws (a throwing getter counts as absent), so the
+/// simulation is never left mid-call.
 fn view_number(
     view: &JsValue,
     field: &'static str,
     default: Option<f64>,
     (min, max): (f64, f64),
+    whole: bool,
 ) -> Result<f64, JsValue> {
     let name = field.strip_prefix("view.").unwrap_or(field);
     let value = property(view, name);
-    let expected = || format!("a number from {} to {}", Plain(min), Plain(max));
+    let expected = |kind: &str| format!("a {kind}number from {} to {}", Plain(min), Plain(max));
+    let in_range = |v: f64| v.is_finite() && (min..=max).contains(&v);
     match (value.as_f64(), default) {
-        (Some(v), _) if v.is_finite() && (min..=max).contains(&v) => Ok(v),
+        (Some(v), _) if in_range(v) && !(whole && v.fract() != 0.0) => Ok(v),
         (Some(v), _) => Err(error(
             field,
             "invalid_value",
             &format!(
                 "invalid {field}: got {}, expected {}",
                 Number(v),
-                expected()
+                // in range, it is not whole
+                expected(if in_range(v) { "whole " } else { "" })
             ),
         )),
         (None, Some(d)) if value.is_undefined() => Ok(d),
-        (None, _) => Err(wrong_type(field, &value, &expected())),
+        (None, _) => Err(wrong_type(field, &value, &expected(""))),
     }
 }
 
