@@ -18,6 +18,8 @@ pub struct Drawing {
     next: usize,
     /// The rectangle the whole picture draws in, colliders included once drawn.
     drawn: Rect,
+    /// The shapes left to draw.
+    left: usize,
 }
 
 /// The parts of a picture, in the order they are drawn.
@@ -56,6 +58,8 @@ impl Drawing {
             stage: Stage::Backdrop,
             next: 0,
             drawn: Rect::around(min, max, margin, frame.width(), frame.height()),
+            // the backdrop and the held particle are one shape each
+            left: 2 + body_count(cloth) + line_count(cloth) + disc_count(cloth, style),
         }
     }
 
@@ -70,19 +74,10 @@ impl Drawing {
     }
 
     /// The shapes left to draw: a line per constraint, a disc per particle
-    /// (none when `style` draws no particles), and one each for the backdrop
+    /// (none when the style draws no particles), and one each for the backdrop
     /// and the held particle while they are.
-    pub fn shapes_left(&self, cloth: &Cloth, style: &Style) -> usize {
-        let left = |stage: Stage, count: usize| match self.stage {
-            now if now == stage => count.saturating_sub(self.next),
-            now if now < stage => count,
-            _ => 0,
-        };
-        left(Stage::Backdrop, 1)
-            + left(Stage::Bodies, body_count(cloth))
-            + left(Stage::Lines, line_count(cloth))
-            + left(Stage::Discs, disc_count(cloth, style))
-            + left(Stage::Grabbed, 1)
+    pub fn shapes_left(&self) -> usize {
+        self.left
     }
 
     /// Draws the next shapes, at most `most` of them (at least one while any
@@ -152,6 +147,7 @@ impl Drawing {
                 Stage::Done => {}
             }
         }
+        self.left -= drew;
         drew
     }
 

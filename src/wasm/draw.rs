@@ -377,7 +377,7 @@ impl Simulation {
             .drawing
             .draw_some(&mut self.frame, &cloth, view, style, most);
         if !pending.drawing.is_done() {
-            let left = pending.drawing.shapes_left(&cloth, style);
+            let left = pending.drawing.shapes_left();
             self.pending = Some(pending);
             return Ok(u32::try_from(left).unwrap_or(u32::MAX));
         }
