@@ -44,10 +44,22 @@ impl Drawing {
         let origin = (view.origin_x, view.origin_y);
         let mut min = (origin.0, origin.1 - style.axis_length);
         let mut max = (origin.0 + style.axis_length, origin.1);
+        // comparisons, not `f32::min`: a NaN position is skipped all the same,
+        // in fewer instructions
         for p in cloth.positions.chunks_exact(2) {
             let (x, y) = view.to_pixels(p[0], p[1]);
-            min = (min.0.min(x), min.1.min(y));
-            max = (max.0.max(x), max.1.max(y));
+            if x < min.0 {
+                min.0 = x;
+            }
+            if y < min.1 {
+                min.1 = y;
+            }
+            if x > max.0 {
+                max.0 = x;
+            }
+            if y > max.1 {
+                max.1 = y;
+            }
         }
         let margin = style
             .grabbed_radius
