@@ -141,7 +141,13 @@ impl Frame {
             if y.is_nan() {
                 return;
             }
-            (low, high) = (low.min(y), high.max(y));
+            // comparisons, not `f32::min`: `y` is a number here
+            if y < low {
+                low = y;
+            }
+            if y > high {
+                high = y;
+            }
         }
         let rows = (low - 0.5).ceil().max(0.0)..(high - 0.5).ceil().min(self.height as f32);
         let mut crossings = [0.0f32; MAX_CROSSINGS];

@@ -27,14 +27,7 @@ fn draw_collider(frame: &mut Frame, shape: &Shape, view: View, style: &Style) ->
             let r = radius * view.scale;
             frame.disc(center, r, edge);
             frame.disc(center, r - outline, fill);
-            let reach = (r + 2.0, r + 2.0);
-            return Rect::around(
-                (center.0 - reach.0, center.1 - reach.1),
-                (center.0 + reach.0, center.1 + reach.1),
-                0.0,
-                frame.width(),
-                frame.height(),
-            );
+            return Rect::around(center, center, r + 2.0, frame.width(), frame.height());
         }
         Shape::Box {
             x,
