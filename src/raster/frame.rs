@@ -67,6 +67,14 @@ impl Rect {
     }
 }
 
+/// The two axes of the pixels a line walks: its major one first (x, or y
+/// when steep). Sizes in pixels, steps in pixels between neighbours.
+#[derive(Clone, Copy)]
+struct Axes {
+    size: (usize, usize),
+    step: (usize, usize),
+}
+
 /// An RGBA image being drawn.
 #[derive(Debug, Clone, Default)]
 pub struct Frame {
@@ -221,10 +229,21 @@ impl Frame {
     /// Blends `color` over the pixel at `(x, y)` with `coverage` in 0..=1.
     #[inline(always)]
     fn blend(&mut self, x: i32, y: i32, color: Rgba, coverage: f32) {
-        if x < 0 || y < 0 || x as usize >= self.width || y as usize >= self.height {
+        let axes = Axes {
+            size: (self.width, self.height),
+            step: (1, self.width),
+        };
+        self.blend_on(axes, x, y, color, coverage);
+    }
+
+    /// Blends `color` over the pixel `a` along the first of `axes` and `b`
+    /// along the second with `coverage` in 0..=1.
+    #[inline(always)]
+    fn blend_on(&mut self, axes: Axes, a: i32, b: i32, color: Rgba, coverage: f32) {
+        if a < 0 || b < 0 || a as usize >= axes.size.0 || b as usize >= axes.size.1 {
             return;
         }
-        let index = y as usize * self.width + x as usize;
+        let index = a as usize * axes.step.0 + b as usize * axes.step.1;
         if coverage >= 1.0 {
             self.pixels[index] = color;
             return;
@@ -274,8 +293,20 @@ impl Frame {
         } else {
             (y1 - y0) / (x1 - x0)
         };
+        // the major axis first: one loop for both, no branch per pixel
+        let axes = if steep {
+            Axes {
+                size: (self.height, self.width),
+                step: (self.width, 1),
+            }
+        } else {
+            Axes {
+                size: (self.width, self.height),
+                step: (1, self.width),
+            }
+        };
         // clip the major axis to the image, so off-screen lines cost nothing
-        let major_size = if steep { self.height } else { self.width } as f32;
+        let major_size = axes.size.0 as f32;
         let start = x0.round().max(-1.0);
         let end = x1.round().min(major_size);
         // Count in integers: `x += 1.0` stops growing at 2^24, and `start` and
@@ -285,25 +316,14 @@ impl Frame {
             let y = y0 + gradient * (x - x0);
             let floor = y.floor();
             let fraction = y - floor;
-            self.plot(steep, major, floor as i32, color, 1.0 - fraction);
-            self.plot(
-                steep,
+            self.blend_on(axes, major, floor as i32, color, 1.0 - fraction);
+            self.blend_on(
+                axes,
                 major,
                 (floor as i32).saturating_add(1),
                 color,
                 fraction,
             );
-        }
-    }
-
-    /// Blends `color` at `coverage` into pixel `(major, minor)` of a line
-    /// walked along x, or along y when `steep` (the two then swap).
-    #[inline(always)]
-    fn plot(&mut self, steep: bool, major: i32, minor: i32, color: Rgba, coverage: f32) {
-        if steep {
-            self.blend(minor, major, color, coverage)
-        } else {
-            self.blend(major, minor, color, coverage)
         }
     }
 
