@@ -136,7 +136,7 @@ impl Drawing {
                 }
                 Stage::Discs => {
                     let end = self.next.saturating_add(room).min(disc_count(cloth, style));
-                    for p in cloth.positions.chunks_exact(2).take(end).skip(self.next) {
+                    for p in cloth.positions[2 * self.next..2 * end].chunks_exact(2) {
                         frame.disc(
                             view.to_pixels(p[0], p[1]),
                             style.particle_radius,
