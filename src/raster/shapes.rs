@@ -10,16 +10,15 @@ use crate::model::Shape;
 fn draw_collider(frame: &mut Frame, shape: &Shape, view: View, style: &Style) -> Rect {
     let (fill, edge) = style.collider;
     let outline = style.collider_edge_width;
-    // the ground and a box: the outline's colour over the whole, the inside's over
-    // the inside (the ground's inside is the band under its line)
+    // the ground and a box: a rectangle in the outline's colour, then one in
+    // the inside's (a box's inside over its whole; the ground's band under its line)
     let (outer, inner) = match *shape {
         Shape::Ground { y } => {
             let (_, line_y) = view.to_pixels(0.0, y);
             let right = frame.width() as f32;
-            let bottom = line_y + style.ground_band;
             (
-                ((0.0, line_y - outline), (right, bottom)),
-                ((0.0, line_y), (right, bottom)),
+                ((0.0, line_y - outline), (right, line_y)),
+                ((0.0, line_y), (right, line_y + style.ground_band)),
             )
         }
         Shape::Circle { x, y, radius } => {
@@ -48,8 +47,7 @@ fn draw_collider(frame: &mut Frame, shape: &Shape, view: View, style: &Style) ->
         }
     };
     let drawn = frame.fill_rect(outer.0, outer.1, edge);
-    frame.fill_rect(inner.0, inner.1, fill);
-    drawn
+    drawn.union(frame.fill_rect(inner.0, inner.1, fill))
 }
 
 /// The colliders and the axes, under the cloth; returns the rectangle the
