@@ -18,6 +18,8 @@ pub struct Drawing {
     next: usize,
     /// The rectangle the whole picture draws in, colliders included once drawn.
     drawn: Rect,
+    /// The shapes left to draw.
+    left: usize,
 }
 
 /// The parts of a picture, in the order they are drawn.
@@ -42,10 +44,22 @@ impl Drawing {
         let origin = (view.origin_x, view.origin_y);
         let mut min = (origin.0, origin.1 - style.axis_length);
         let mut max = (origin.0 + style.axis_length, origin.1);
+        // comparisons, not `f32::min`: a NaN position is skipped all the same,
+        // in fewer instructions
         for p in cloth.positions.chunks_exact(2) {
             let (x, y) = view.to_pixels(p[0], p[1]);
-            min = (min.0.min(x), min.1.min(y));
-            max = (max.0.max(x), max.1.max(y));
+            if x < min.0 {
+                min.0 = x;
+            }
+            if y < min.1 {
+                min.1 = y;
+            }
+            if x > max.0 {
+                max.0 = x;
+            }
+            if y > max.1 {
+                max.1 = y;
+            }
         }
         let margin = style
             .grabbed_radius
@@ -56,6 +70,8 @@ impl Drawing {
             stage: Stage::Backdrop,
             next: 0,
             drawn: Rect::around(min, max, margin, frame.width(), frame.height()),
+            // the backdrop and the held particle are one shape each
+            left: 2 + body_count(cloth) + line_count(cloth) + disc_count(cloth, style),
         }
     }
 
@@ -70,19 +86,10 @@ impl Drawing {
     }
 
     /// The shapes left to draw: a line per constraint, a disc per particle
-    /// (none when `style` draws no particles), and one each for the backdrop
+    /// (none when the style draws no particles), and one each for the backdrop
     /// and the held particle while they are.
-    pub fn shapes_left(&self, cloth: &Cloth, style: &Style) -> usize {
-        let left = |stage: Stage, count: usize| match self.stage {
-            now if now == stage => count.saturating_sub(self.next),
-            now if now < stage => count,
-            _ => 0,
-        };
-        left(Stage::Backdrop, 1)
-            + left(Stage::Bodies, body_count(cloth))
-            + left(Stage::Lines, line_count(cloth))
-            + left(Stage::Discs, disc_count(cloth, style))
-            + left(Stage::Grabbed, 1)
+    pub fn shapes_left(&self) -> usize {
+        self.left
     }
 
     /// Draws the next shapes, at most `most` of them (at least one while any
@@ -129,7 +136,7 @@ impl Drawing {
                 }
                 Stage::Discs => {
                     let end = self.next.saturating_add(room).min(disc_count(cloth, style));
-                    for p in cloth.positions.chunks_exact(2).take(end).skip(self.next) {
+                    for p in cloth.positions[2 * self.next..2 * end].chunks_exact(2) {
                         frame.disc(
                             view.to_pixels(p[0], p[1]),
                             style.particle_radius,
@@ -152,6 +159,7 @@ impl Drawing {
                 Stage::Done => {}
             }
         }
+        self.left -= drew;
         drew
     }
 

@@ -67,6 +67,14 @@ impl Rect {
     }
 }
 
+/// The two axes of the pixels a line walks: its major one first (x, or y
+/// when steep). Sizes in pixels, steps in pixels between neighbours.
+#[derive(Clone, Copy)]
+struct Axes {
+    size: (usize, usize),
+    step: (usize, usize),
+}
+
 /// An RGBA image being drawn.
 #[derive(Debug, Clone, Default)]
 pub struct Frame {
@@ -81,16 +89,28 @@ impl Frame {
     /// [`ClothError::OutOfMemory`] when its pixels do not fit in memory; the
     /// frame is unchanged then.
     pub fn reset(&mut self, width: usize, height: usize, color: Rgba) -> Result<(), ClothError> {
-        let Some(count) = width
+        if width
             .checked_mul(height)
-            .filter(|&count| count <= MAX_FRAME_PIXELS)
-        else {
+            .is_none_or(|count| count > MAX_FRAME_PIXELS)
+        {
             return Err(ClothError::InvalidValue {
                 field: "ctx",
                 value: format!("a {width} × {height} pixel canvas"),
                 allowed: format!("at most {MAX_FRAME_PIXELS} pixels"),
             });
-        };
+        }
+        self.resize(width, height, color)
+    }
+
+    /// [`Frame::reset`] to a size its caller has checked: `width × height` at
+    /// most [`MAX_FRAME_PIXELS`] (`drawInto` refuses a larger canvas first).
+    /// Returns [`ClothError::OutOfMemory`] when the pixels do not fit in
+    /// memory; the frame is unchanged then.
+    pub fn resize(&mut self, width: usize, height: usize, color: Rgba) -> Result<(), ClothError> {
+        debug_assert!(width
+            .checked_mul(height)
+            .is_some_and(|n| n <= MAX_FRAME_PIXELS));
+        let count = width * height;
         // reserving relative to the current length leaves the pixels as they are on failure
         let more = count.saturating_sub(self.pixels.len());
         if self.pixels.try_reserve_exact(more).is_err() {
@@ -130,7 +150,13 @@ impl Frame {
             if y.is_nan() {
                 return;
             }
-            (low, high) = (low.min(y), high.max(y));
+            // comparisons, not `f32::min`: `y` is a number here
+            if y < low {
+                low = y;
+            }
+            if y > high {
+                high = y;
+            }
         }
         let rows = (low - 0.5).ceil().max(0.0)..(high - 0.5).ceil().min(self.height as f32);
         let mut crossings = [0.0f32; MAX_CROSSINGS];
@@ -210,10 +236,21 @@ impl Frame {
     /// Blends `color` over the pixel at `(x, y)` with `coverage` in 0..=1.
     #[inline(always)]
     fn blend(&mut self, x: i32, y: i32, color: Rgba, coverage: f32) {
-        if x < 0 || y < 0 || x as usize >= self.width || y as usize >= self.height {
+        let axes = Axes {
+            size: (self.width, self.height),
+            step: (1, self.width),
+        };
+        self.blend_on(axes, x, y, color, coverage);
+    }
+
+    /// Blends `color` over the pixel `a` along the first of `axes` and `b`
+    /// along the second with `coverage` in 0..=1.
+    #[inline(always)]
+    fn blend_on(&mut self, axes: Axes, a: i32, b: i32, color: Rgba, coverage: f32) {
+        if a < 0 || b < 0 || a as usize >= axes.size.0 || b as usize >= axes.size.1 {
             return;
         }
-        let index = y as usize * self.width + x as usize;
+        let index = a as usize * axes.step.0 + b as usize * axes.step.1;
         if coverage >= 1.0 {
             self.pixels[index] = color;
             return;
@@ -263,8 +300,20 @@ impl Frame {
         } else {
             (y1 - y0) / (x1 - x0)
         };
+        // the major axis first: one loop for both, no branch per pixel
+        let axes = if steep {
+            Axes {
+                size: (self.height, self.width),
+                step: (self.width, 1),
+            }
+        } else {
+            Axes {
+                size: (self.width, self.height),
+                step: (1, self.width),
+            }
+        };
         // clip the major axis to the image, so off-screen lines cost nothing
-        let major_size = if steep { self.height } else { self.width } as f32;
+        let major_size = axes.size.0 as f32;
         let start = x0.round().max(-1.0);
         let end = x1.round().min(major_size);
         // Count in integers: `x += 1.0` stops growing at 2^24, and `start` and
@@ -274,25 +323,14 @@ impl Frame {
             let y = y0 + gradient * (x - x0);
             let floor = y.floor();
             let fraction = y - floor;
-            self.plot(steep, major, floor as i32, color, 1.0 - fraction);
-            self.plot(
-                steep,
+            self.blend_on(axes, major, floor as i32, color, 1.0 - fraction);
+            self.blend_on(
+                axes,
                 major,
                 (floor as i32).saturating_add(1),
                 color,
                 fraction,
             );
-        }
-    }
-
-    /// Blends `color` at `coverage` into pixel `(major, minor)` of a line
-    /// walked along x, or along y when `steep` (the two then swap).
-    #[inline(always)]
-    fn plot(&mut self, steep: bool, major: i32, minor: i32, color: Rgba, coverage: f32) {
-        if steep {
-            self.blend(minor, major, color, coverage)
-        } else {
-            self.blend(major, minor, color, coverage)
         }
     }
 

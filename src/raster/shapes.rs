@@ -10,27 +10,23 @@ use crate::model::Shape;
 fn draw_collider(frame: &mut Frame, shape: &Shape, view: View, style: &Style) -> Rect {
     let (fill, edge) = style.collider;
     let outline = style.collider_edge_width;
-    match *shape {
+    // the ground and a box: a rectangle in the outline's colour, then one in
+    // the inside's (a box's inside over its whole; the ground's band under its line)
+    let (outer, inner) = match *shape {
         Shape::Ground { y } => {
             let (_, line_y) = view.to_pixels(0.0, y);
             let right = frame.width() as f32;
-            let band = frame.fill_rect((0.0, line_y), (right, line_y + style.ground_band), fill);
-            let line = frame.fill_rect((0.0, line_y - outline), (right, line_y), edge);
-            band.union(line)
+            (
+                ((0.0, line_y - outline), (right, line_y)),
+                ((0.0, line_y), (right, line_y + style.ground_band)),
+            )
         }
         Shape::Circle { x, y, radius } => {
             let center = view.to_pixels(x, y);
             let r = radius * view.scale;
             frame.disc(center, r, edge);
             frame.disc(center, r - outline, fill);
-            let reach = (r + 2.0, r + 2.0);
-            Rect::around(
-                (center.0 - reach.0, center.1 - reach.1),
-                (center.0 + reach.0, center.1 + reach.1),
-                0.0,
-                frame.width(),
-                frame.height(),
-            )
+            return Rect::around(center, center, r + 2.0, frame.width(), frame.height());
         }
         Shape::Box {
             x,
@@ -40,16 +36,18 @@ fn draw_collider(frame: &mut Frame, shape: &Shape, view: View, style: &Style) ->
         } => {
             let (cx, cy) = view.to_pixels(x, y);
             let (hw, hh) = (width * view.scale / 2.0, height * view.scale / 2.0);
-            let outer = frame.fill_rect((cx - hw, cy - hh), (cx + hw, cy + hh), edge);
             let inset = outline.min(hw).min(hh);
-            frame.fill_rect(
-                (cx - hw + inset, cy - hh + inset),
-                (cx + hw - inset, cy + hh - inset),
-                fill,
-            );
-            outer
+            (
+                ((cx - hw, cy - hh), (cx + hw, cy + hh)),
+                (
+                    (cx - hw + inset, cy - hh + inset),
+                    (cx + hw - inset, cy + hh - inset),
+                ),
+            )
         }
-    }
+    };
+    let drawn = frame.fill_rect(outer.0, outer.1, edge);
+    drawn.union(frame.fill_rect(inner.0, inner.1, fill))
 }
 
 /// The colliders and the axes, under the cloth; returns the rectangle the

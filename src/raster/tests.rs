@@ -337,14 +337,14 @@ fn a_drawing_in_pieces_is_the_drawing_in_one() {
         for most in [1, 2, 7, 144, 145, 1000] {
             let mut pieces = frame(100, 100);
             let mut drawing = Drawing::start(&pieces, &cloth, view, &style);
-            let total = drawing.shapes_left(&cloth, &style);
+            let total = drawing.shapes_left();
             assert_eq!(total, 1 + 144 + 81 + 1);
             let mut calls = 0;
             while !drawing.is_done() {
-                let left = drawing.shapes_left(&cloth, &style);
+                let left = drawing.shapes_left();
                 let drew = drawing.draw_some(&mut pieces, &cloth, view, &style, most);
                 assert_eq!(drew, most.min(left), "most {most}");
-                assert_eq!(drawing.shapes_left(&cloth, &style), left - drew);
+                assert_eq!(drawing.shapes_left(), left - drew);
                 calls += 1;
             }
             assert_eq!(calls, total.div_ceil(most), "most {most}");
@@ -381,5 +381,5 @@ fn no_particle_discs_are_no_shapes() {
         },
         &style,
     );
-    assert_eq!(drawing.shapes_left(&cloth, &style), 1 + 12 + 1);
+    assert_eq!(drawing.shapes_left(), 1 + 12 + 1);
 }

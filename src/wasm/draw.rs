@@ -115,7 +115,7 @@ impl<'a> DrawRequest<'a> {
         }
         let mut numbers = [0.0; VIEW_NUMBERS.len()];
         for (number, &(field, default, range)) in numbers.iter_mut().zip(&VIEW_NUMBERS) {
-            *number = view_number(view, field, default, range)?;
+            *number = view_number(view, field, default, range, false)?;
         }
         let [ratio, origin_x, origin_y, scale, radius] = numbers;
         let flag = |name: &str| property(view, name).is_truthy();
@@ -147,20 +147,15 @@ const MAX_SHAPES: f64 = u32::MAX as f64;
 /// `view.maxShapes`: a whole number from 1 to 2^32 - 1, or `None` when absent.
 fn read_max_shapes(view: &JsValue) -> Result<Option<usize>, JsValue> {
     // NaN stands for absent: a NaN given is refused by `view_number`
-    let most = view_number(view, "view.maxShapes", Some(f64::NAN), (1.0, MAX_SHAPES))?;
+    let most = view_number(
+        view,
+        "view.maxShapes",
+        Some(f64::NAN),
+        (1.0, MAX_SHAPES),
+        true,
+    )?;
     if most.is_nan() {
         return Ok(None);
-    }
-    if most.fract() != 0.0 {
-        return Err(error(
-            "view.maxShapes",
-            "invalid_value",
-            &format!(
-                "invalid view.maxShapes: got {}, expected a whole number from 1 to {}",
-                Number(most),
-                Plain(MAX_SHAPES)
-            ),
-        ));
     }
     Ok(Some(most as usize))
 }
@@ -259,24 +254,38 @@ fn read_style(view: &JsValue, ratio: f64, radius: f64, strain: bool) -> Result<S
         body,
         ..
     } = &mut style;
-    // in the order they are read and checked
+    // in the order of `VIEW_COLORS`
     let colors = [
-        ("view.backgroundColor", background),
-        ("view.constraintColor", constraint),
-        ("view.particleColor", particle),
-        ("view.grabbedColor", grabbed),
-        ("view.xAxisColor", &mut axes.0),
-        ("view.yAxisColor", &mut axes.1),
-        ("view.colliderColor", &mut collider.0),
-        ("view.colliderEdgeColor", &mut collider.1),
-        ("view.bodyColor", &mut body.0),
-        ("view.bodyEdgeColor", &mut body.1),
+        background,
+        constraint,
+        particle,
+        grabbed,
+        &mut axes.0,
+        &mut axes.1,
+        &mut collider.0,
+        &mut collider.1,
+        &mut body.0,
+        &mut body.1,
     ];
-    for (field, color) in colors {
+    for (field, color) in VIEW_COLORS.iter().zip(colors) {
         *color = view_color(view, field, *color)?;
     }
     Ok(style)
 }
+
+/// The colours of a `drawInto` view, in the order they are read and checked.
+static VIEW_COLORS: [&str; 10] = [
+    "view.backgroundColor",
+    "view.constraintColor",
+    "view.particleColor",
+    "view.grabbedColor",
+    "view.xAxisColor",
+    "view.yAxisColor",
+    "view.colliderColor",
+    "view.colliderEdgeColor",
+    "view.bodyColor",
+    "view.bodyEdgeColor",
+];
 
 /// Reads colour `field` (`"view.particleColor"`, ...) of a `drawInto` view: a
 /// string `"#rrggbb"` (opaque), or `default` when absent. Never throws from a
@@ -295,10 +304,15 @@ fn view_color(
         return Err(wrong_type(field, &value, r##"a colour string "#rrggbb""##));
     };
     let start = string_start(text);
-    let hex = start
+    // six hex digits, read digit by digit (no `from_str_radix` in the module)
+    let rgb = start
         .strip_prefix('#')
-        .filter(|h| text.length() == 7 && h.len() == 6 && h.bytes().all(|b| b.is_ascii_hexdigit()));
-    match hex.and_then(|h| u32::from_str_radix(h, 16).ok()) {
+        .filter(|h| text.length() == 7 && h.len() == 6)
+        .and_then(|h| {
+            h.bytes()
+                .try_fold(0, |rgb, b| Some(rgb << 4 | char::from(b).to_digit(16)?))
+        });
+    match rgb {
         Some(rgb) => Ok(raster::rgb(rgb)),
         None => Err(error(
             field,
@@ -363,7 +377,7 @@ impl Simulation {
             .drawing
             .draw_some(&mut self.frame, &cloth, view, style, most);
         if !pending.drawing.is_done() {
-            let left = pending.drawing.shapes_left(&cloth, style);
+            let left = pending.drawing.shapes_left();
             self.pending = Some(pending);
             return Ok(u32::try_from(left).unwrap_or(u32::MAX));
         }
@@ -396,7 +410,7 @@ fn begin_picture(
     let resized = (frame.width(), frame.height()) != (width, height);
     let stale = if resized || request.full {
         frame
-            .reset(width, height, style.background)
+            .resize(width, height, style.background) // `canvas_size` checked the size
             .map_err(|e| error(e.field(), e.code(), &format!("drawInto: {e}")))?;
         Rect {
             x0: 0,
@@ -450,31 +464,34 @@ fn put(ctx: &CanvasRenderingContext2d, frame: &Frame, dirty: Rect) -> Result<(),
 }
 
 /// Reads `field` (`"view.scale"`, ...) of the view object: a number from
-/// `min` to `max`, or `default` when absent. Reading never throws (a
-/// throwing getter counts as absent), so the simulation is never left
-/// mid-call.
+/// `min` to `max` (a whole number if `whole`), or `default` when absent.
+/// Reading never throws (a throwing getter counts as absent), so the
+/// simulation is never left mid-call.
 fn view_number(
     view: &JsValue,
     field: &'static str,
     default: Option<f64>,
     (min, max): (f64, f64),
+    whole: bool,
 ) -> Result<f64, JsValue> {
     let name = field.strip_prefix("view.").unwrap_or(field);
     let value = property(view, name);
-    let expected = || format!("a number from {} to {}", Plain(min), Plain(max));
+    let expected = |kind: &str| format!("a {kind}number from {} to {}", Plain(min), Plain(max));
+    let in_range = |v: f64| v.is_finite() && (min..=max).contains(&v);
     match (value.as_f64(), default) {
-        (Some(v), _) if v.is_finite() && (min..=max).contains(&v) => Ok(v),
+        (Some(v), _) if in_range(v) && !(whole && v.fract() != 0.0) => Ok(v),
         (Some(v), _) => Err(error(
             field,
             "invalid_value",
             &format!(
                 "invalid {field}: got {}, expected {}",
                 Number(v),
-                expected()
+                // in range, it is not whole
+                expected(if in_range(v) { "whole " } else { "" })
             ),
         )),
         (None, Some(d)) if value.is_undefined() => Ok(d),
-        (None, _) => Err(wrong_type(field, &value, &expected())),
+        (None, _) => Err(wrong_type(field, &value, &expected(""))),
     }
 }
 
@@ -484,7 +501,9 @@ fn view_number(
 /// beyond the last the last.
 #[wasm_bindgen(js_name = strainRamp, unchecked_return_type = "[number, string][]")]
 pub fn strain_ramp() -> js_sys::Array {
-    raster::STRAIN_RAMP
+    // a slice read as data (`black_box`), not the loop unrolled five times
+    let stops: &[(f32, u32)] = std::hint::black_box(&raster::STRAIN_RAMP);
+    stops
         .iter()
         .map(|&(stretch, color)| {
             let stop = js_sys::Array::new();
