@@ -394,14 +394,16 @@ impl Frame {
     }
 }
 
-/// Sets every pixel of `span` to `color`, sixteen at a time (four `v128`
-/// stores) where wasm SIMD is on: the build does not vectorize loops by itself
+/// Sets every pixel of `span` to `color`: sixteen at a time (four `v128`
+/// stores) where wasm SIMD is on; without it, sixteen one by one and then
+/// copies of what is filled, each twice as long (a `memory.copy` each in
+/// wasm). The build does not vectorize or unroll loops by itself
 /// (`.cargo/config.toml`), and clearing a frame writes more pixels than
 /// anything else a frame draws.
 #[inline(always)]
 fn fill(span: &mut [Rgba], color: Rgba) {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    let span = {
+    {
         use core::arch::wasm32::{u32x4_splat, v128, v128_store};
         let four = u32x4_splat(color);
         let mut chunks = span.chunks_exact_mut(16);
@@ -415,7 +417,16 @@ fn fill(span: &mut [Rgba], color: Rgba) {
                 v128_store(p.add(3), four);
             }
         }
-        chunks.into_remainder()
-    };
-    span.fill(color);
+        chunks.into_remainder().fill(color);
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        let mut done = span.len().min(16);
+        span[..done].fill(color);
+        while done < span.len() {
+            let more = done.min(span.len() - done);
+            span.copy_within(..more, done);
+            done += more;
+        }
+    }
 }
