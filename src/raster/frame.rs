@@ -125,9 +125,8 @@ impl Frame {
         }
         self.width = width;
         self.height = height;
-        self.pixels.truncate(count);
+        self.pixels.resize(count, 0);
         fill(&mut self.pixels, color);
-        self.pixels.resize(count, color);
         Ok(())
     }
 
